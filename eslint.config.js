@@ -1,0 +1,71 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import { builtinModules } from 'node:module';
+
+// The three worlds (see docs/architecture.md): these rules fail the lint when
+// pure code reaches for Node, the DOM or Electron.
+const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
+const nodePatterns = [{ group: nodeBuiltins, message: 'Node built-ins are not available here.' }];
+const electronPattern = {
+  name: 'electron',
+  message: 'Only electron/main.ts, electron/preload.ts and electron/platform/ may import electron.',
+};
+const nodeOnlyPackages = ['undici', 'ws', 'conf', 'electron-store', 'selfsigned', 'commander', 'better-sqlite3', 'amqplib'];
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'dist-electron/**', 'release/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-console': 'off',
+    },
+  },
+  {
+    files: ['electron/**/*.ts', 'tests/**/*.ts', 'bin/**', 'scripts/**', '*.config.ts', 'eslint.config.js'],
+    languageOptions: { globals: { ...globals.node } },
+  },
+  {
+    // Plain-Node services: no electron.
+    files: ['electron/**/*.ts'],
+    ignores: ['electron/main.ts', 'electron/preload.ts', 'electron/platform/**'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [electronPattern] }],
+    },
+  },
+  {
+    // shared/: neither Node nor DOM nor electron.
+    files: ['shared/**/*.ts'],
+    languageOptions: { globals: {} },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [electronPattern, ...nodeOnlyPackages.map((name) => ({ name, message: 'shared/ is pure TypeScript.' }))], patterns: nodePatterns },
+      ],
+      'no-restricted-globals': ['error', 'window', 'document', 'navigator', 'localStorage', 'process', 'Buffer', 'require', '__dirname'],
+    },
+  },
+  {
+    // renderer/: browser only, talks to main through the contract client.
+    files: ['renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'react-hooks/set-state-in-effect': 'off',
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [electronPattern, ...nodeOnlyPackages.map((name) => ({ name, message: 'The renderer has no Node.' }))],
+          patterns: [...nodePatterns, { group: ['**/electron/**', '../electron/*'], message: 'The renderer reaches main only through the contract client.' }],
+        },
+      ],
+      'no-restricted-globals': ['error', 'process', 'Buffer', 'require', '__dirname'],
+    },
+  },
+);

@@ -1,0 +1,122 @@
+/**
+ * The one contract between the renderer and main. Every channel has a zod schema for its
+ * request and its response; every pushed event has one for its payload. The Electron IPC
+ * handler, the browser-mode host and the renderer client are all driven by this table.
+ */
+import { z } from 'zod';
+import { AppErrorShape } from './model/errors';
+import { CertificateInfo, ProfileInput, ProfileView } from './model/profile';
+import { SessionStatus } from './model/session';
+import { OAuthClient, OAuthClientBody } from './model/oauth-client';
+
+const channel = <Req extends z.ZodType, Res extends z.ZodType>(request: Req, response: Res, description: string) => ({ request, response, description });
+const Empty = z.object({}).strict();
+const ProfileRef = z.object({ profileId: z.string().min(1, 'Choose a connection.') }).strict();
+
+export const Theme = z.enum(['system', 'light', 'dark']);
+export const Settings = z.object({ theme: Theme });
+export type Settings = z.infer<typeof Settings>;
+
+export const AppInfo = z.object({
+  name: z.string(),
+  version: z.string(),
+  mode: z.enum(['desktop', 'browser']),
+  /** True when no profile exists yet: the UI offers the demo workspace. */
+  firstRun: z.boolean(),
+  demoRunning: z.boolean(),
+  /** True when secrets can be kept across restarts (safeStorage or a passphrase vault). */
+  secretsPersist: z.boolean(),
+  secretStorage: z.string(),
+});
+export type AppInfo = z.infer<typeof AppInfo>;
+
+export const ConnectionTest = z.object({
+  latencyMs: z.number(),
+  certificate: CertificateInfo,
+  authenticated: z.boolean(),
+  detail: z.string(),
+});
+export type ConnectionTest = z.infer<typeof ConnectionTest>;
+
+export const CreatedOAuthClient = z.object({
+  client: OAuthClient,
+  /** Shown once to the operator; main keeps no copy unless asked to store it in a profile. */
+  clientSecret: z.string(),
+});
+export type CreatedOAuthClient = z.infer<typeof CreatedOAuthClient>;
+
+export const DemoStatus = z.object({
+  running: z.boolean(),
+  profileId: z.string().optional(),
+  oauthProfileId: z.string().optional(),
+  mgmtBasicUrl: z.string().optional(),
+  mgmtOauthUrl: z.string().optional(),
+  fingerprint256: z.string().optional(),
+});
+export type DemoStatus = z.infer<typeof DemoStatus>;
+
+export const channels = {
+  'app.info': channel(Empty, AppInfo, 'Version, mode and first-run state.'),
+  'settings.get': channel(Empty, Settings, 'UI settings.'),
+  'settings.update': channel(Settings.partial().strict(), Settings, 'Change UI settings.'),
+
+  'profiles.list': channel(Empty, z.array(ProfileView), 'All connection profiles, without secrets.'),
+  'profiles.save': channel(ProfileInput, ProfileView, 'Create or update a profile; secrets go to the vault.'),
+  'profiles.delete': channel(ProfileRef, z.object({ deleted: z.boolean() }), 'Delete a profile, its secrets and its session.'),
+  'profiles.test': channel(ProfileRef, ConnectionTest, 'Reach the node, check its certificate and the credentials.'),
+
+  'tls.inspect': channel(ProfileRef, CertificateInfo, 'Fetch the certificate the node presents, without trusting it.'),
+  'tls.trust': channel(
+    ProfileRef.extend({ fingerprint256: z.string().min(1) }).strict(),
+    ProfileView,
+    'Pin the certificate the operator compared; refused if the node now presents another one.',
+  ),
+
+  'session.list': channel(Empty, z.array(SessionStatus), 'Session state of every profile.'),
+  'session.signIn': channel(ProfileRef, SessionStatus, 'Sign in with the stored credentials.'),
+  'session.signOut': channel(ProfileRef, SessionStatus, 'Sign out; OAuth tokens are revoked.'),
+
+  'oauthClients.list': channel(ProfileRef, z.array(OAuthClient), 'OAuth clients created or updated from this console.'),
+  'oauthClients.create': channel(ProfileRef.extend({ body: OAuthClientBody }).strict(), CreatedOAuthClient, 'Create an OAuth client (spec 4.3).'),
+  'oauthClients.update': channel(
+    ProfileRef.extend({ clientId: z.string().min(1, 'Enter the client ID.'), body: OAuthClientBody }).strict(),
+    OAuthClient,
+    'Update an OAuth client (spec 4.3).',
+  ),
+
+  'demo.status': channel(Empty, DemoStatus, 'Whether the demo workspace runs.'),
+  'demo.open': channel(Empty, DemoStatus, 'Start the built-in simulators and connect to them.'),
+} as const;
+
+export const events = {
+  'session.changed': SessionStatus,
+  'profiles.changed': z.object({ ids: z.array(z.string()) }),
+  'demo.changed': DemoStatus,
+  /** Something happened in the background that the operator should see (e.g. a refresh failed). */
+  notice: z.object({ level: z.enum(['info', 'warning', 'error']), message: z.string(), hint: z.string().optional(), code: z.string().optional() }),
+} as const;
+
+export type Channels = typeof channels;
+export type ChannelName = keyof Channels;
+export type EventName = keyof typeof events;
+export type RequestOf<C extends ChannelName> = z.input<Channels[C]['request']>;
+export type ParsedRequestOf<C extends ChannelName> = z.output<Channels[C]['request']>;
+export type ResponseOf<C extends ChannelName> = z.output<Channels[C]['response']>;
+export type EventPayload<E extends EventName> = z.output<(typeof events)[E]>;
+
+export const channelNames = Object.keys(channels) as ChannelName[];
+export const eventNames = Object.keys(events) as EventName[];
+export const isChannelName = (s: string): s is ChannelName => Object.prototype.hasOwnProperty.call(channels, s);
+export const isEventName = (s: string): s is EventName => Object.prototype.hasOwnProperty.call(events, s);
+
+export const ResultShape = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), value: z.unknown() }),
+  z.object({ ok: z.literal(false), error: AppErrorShape }),
+]);
+
+/** The name the preload exposes on window, and the browser-mode client mimics. */
+export const BRIDGE_KEY = 'northbound';
+export interface Bridge {
+  invoke(channel: string, request: unknown): Promise<unknown>;
+  on(event: string, listener: (payload: unknown) => void): () => void;
+}

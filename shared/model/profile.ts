@@ -1,0 +1,83 @@
+import { z } from 'zod';
+
+/** A host name or IP address: letters, digits, dots, dashes, colons (IPv6). */
+const hostRe = /^[A-Za-z0-9.-]+$|^\[?[0-9A-Fa-f:.]+\]?$/;
+export const Port = z.number({ error: 'Enter a port number.' }).int('A port is a whole number.').min(1, 'Ports run from 1 to 65535.').max(65535, 'Ports run from 1 to 65535.');
+export const Fingerprint256 = z
+  .string()
+  .regex(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/, 'A SHA-256 fingerprint is 32 hex bytes separated by colons (AB:CD:...).');
+
+export const TlsTrust = z.discriminatedUnion('mode', [
+  /** The operating system's trusted certificate authorities (Node's bundled roots plus the system store). */
+  z.object({ mode: z.literal('system') }),
+  /** A PEM file with one or more CA certificates, in addition to nothing else. */
+  z.object({ mode: z.literal('custom-ca'), caFile: z.string().min(1, 'Choose the CA certificate file (PEM).') }),
+  /** One server certificate, accepted by the operator after comparing its SHA-256 fingerprint. */
+  z.object({ mode: z.literal('pinned'), fingerprint256: Fingerprint256.optional(), certificatePem: z.string().optional() }),
+]);
+export type TlsTrust = z.infer<typeof TlsTrust>;
+
+export const AuthMode = z.enum(['basic', 'oauth']);
+export type AuthMode = z.infer<typeof AuthMode>;
+
+/** What the operator edits. Secrets travel only in the write direction, never back. */
+export const ProfileInput = z.object({
+  id: z.string().optional(),
+  name: z.string().trim().min(1, 'Give the connection a name.').max(80, 'Keep the name under 80 characters.'),
+  host: z.string().trim().min(1, 'Enter the management node host name or address.').regex(hostRe, 'Enter a host name or IP address, without https:// or a path.'),
+  basicPort: Port.default(9182),
+  oauthPort: Port.default(9183),
+  authMode: AuthMode,
+  username: z.string().trim().min(1, 'Enter the user name.'),
+  /** OAuth client used for the password grant. Required when authMode is oauth. */
+  oauthClientId: z.string().trim().optional(),
+  tls: TlsTrust,
+  /** Write-only secrets: omitted or undefined keeps the stored value, an empty string clears it. */
+  password: z.string().optional(),
+  clientSecret: z.string().optional(),
+}).superRefine((p, ctx) => {
+  if (p.authMode === 'oauth' && !p.oauthClientId) {
+    ctx.addIssue({ code: 'custom', path: ['oauthClientId'], message: 'OAuth sign-in needs the client ID of an OAuth client on the node.' });
+  }
+});
+export type ProfileInput = z.input<typeof ProfileInput>;
+
+/** What the renderer sees: no secrets, only whether they are stored. */
+export const ProfileView = z.object({
+  id: z.string(),
+  name: z.string(),
+  host: z.string(),
+  basicPort: z.number(),
+  oauthPort: z.number(),
+  authMode: AuthMode,
+  username: z.string(),
+  oauthClientId: z.string().optional(),
+  tls: z.discriminatedUnion('mode', [
+    z.object({ mode: z.literal('system') }),
+    z.object({ mode: z.literal('custom-ca'), caFile: z.string() }),
+    z.object({ mode: z.literal('pinned'), fingerprint256: z.string().optional() }),
+  ]),
+  hasPassword: z.boolean(),
+  hasClientSecret: z.boolean(),
+  demo: z.boolean().default(false),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type ProfileView = z.infer<typeof ProfileView>;
+
+/** A server certificate as shown to the operator for comparison before trusting it. */
+export const CertificateInfo = z.object({
+  host: z.string(),
+  port: z.number(),
+  subject: z.string(),
+  issuer: z.string(),
+  validFrom: z.string(),
+  validTo: z.string(),
+  fingerprint256: z.string(),
+  selfSigned: z.boolean(),
+  /** True when the chain verifies against the system CAs for this host name. */
+  trustedBySystem: z.boolean(),
+  /** Subject alternative names, as reported by the certificate. */
+  altNames: z.string().optional(),
+});
+export type CertificateInfo = z.infer<typeof CertificateInfo>;
