@@ -1,0 +1,29 @@
+/** What the composition root needs from the platform: Electron adapters in desktop mode, Node ones elsewhere. */
+import type { Logger } from '../log';
+
+export interface Vault {
+  get(key: string): Promise<string | undefined>;
+  set(key: string, value: string): Promise<void>;
+  delete(key: string): Promise<void>;
+  deletePrefix(prefix: string): Promise<void>;
+  has(key: string): Promise<boolean>;
+  readonly persistent: boolean;
+  readonly kind: string;
+}
+
+export interface SettingsBackend {
+  get<T>(key: string): T | undefined;
+  set(key: string, value: unknown): void;
+  delete(key: string): void;
+}
+
+export interface PlatformAdapters {
+  mode: 'desktop' | 'browser';
+  dataDir: string;
+  vault: Vault;
+  settings: SettingsBackend;
+  logger: Logger;
+  version: string;
+  /** Ports for the demo simulators; 0 picks free ones. Desktop default 9182/9183. */
+  demoPorts?: { basic: number; oauth: number };
+}

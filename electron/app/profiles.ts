@@ -1,0 +1,177 @@
+/**
+ * Connection profiles: kept in the settings store without secrets; passwords and client
+ * secrets live in the vault under `profile:<id>:...`. The renderer only ever gets `toView()`.
+ */
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { AppError, ErrorCodes } from '../../shared/model/errors';
+import { AuthMode, TlsTrust, type ProfileView } from '../../shared/model/profile';
+import { OAuthClient } from '../../shared/model/oauth-client';
+import type { SettingsBackend, Vault } from './ports';
+
+export const StoredProfile = z.object({
+  id: z.string(),
+  name: z.string(),
+  host: z.string(),
+  basicPort: z.number(),
+  oauthPort: z.number(),
+  authMode: AuthMode,
+  username: z.string(),
+  oauthClientId: z.string().optional(),
+  tls: TlsTrust,
+  demo: z.boolean().default(false),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type StoredProfile = z.infer<typeof StoredProfile>;
+
+/** A ProfileInput after zod parsing (defaults applied). */
+export interface ParsedProfileInput {
+  id?: string | undefined;
+  name: string;
+  host: string;
+  basicPort: number;
+  oauthPort: number;
+  authMode: 'basic' | 'oauth';
+  username: string;
+  oauthClientId?: string | undefined;
+  tls: TlsTrust;
+  password?: string | undefined;
+  clientSecret?: string | undefined;
+}
+
+const KEY = 'profiles';
+const secretKey = (id: string, which: 'password' | 'clientSecret') => `profile:${id}:${which}`;
+
+export class ProfileRepository {
+  constructor(
+    private readonly settings: SettingsBackend,
+    private readonly vault: Vault,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  list(): StoredProfile[] {
+    const raw = this.settings.get<unknown[]>(KEY) ?? [];
+    return raw.flatMap((r) => {
+      const p = StoredProfile.safeParse(r);
+      return p.success ? [p.data] : [];
+    });
+  }
+
+  get(id: string): StoredProfile {
+    const p = this.list().find((x) => x.id === id);
+    if (!p) throw new AppError(ErrorCodes.notFound, 'That connection no longer exists.', 'Pick another connection from the list.');
+    return p;
+  }
+
+  private write(all: StoredProfile[]): void {
+    this.settings.set(KEY, all);
+  }
+
+  async save(input: ParsedProfileInput, opts: { demo?: boolean } = {}): Promise<StoredProfile> {
+    const all = this.list();
+    const existing = input.id ? all.find((p) => p.id === input.id) : undefined;
+    if (input.id && !existing) throw new AppError(ErrorCodes.notFound, 'That connection no longer exists.', 'Reload the list and try again.');
+    const clash = all.find((p) => p.name.toLowerCase() === input.name.toLowerCase() && p.id !== existing?.id);
+    if (clash) {
+      throw new AppError(ErrorCodes.validation, `A connection named "${input.name}" already exists.`, 'Choose another name.', {
+        details: { issues: [{ path: 'name', message: 'This name is already used by another connection.' }] },
+      });
+    }
+    const now = this.now().toISOString();
+    const id = existing?.id ?? randomUUID();
+    const sameEndpoint = existing && existing.host === input.host && existing.basicPort === input.basicPort && existing.oauthPort === input.oauthPort;
+    let tls: TlsTrust = input.tls;
+    if (tls.mode === 'pinned') {
+      // A pin is only ever set by `pin()` after the operator compared the fingerprint; the form
+      // cannot set one. It survives edits that keep the same endpoint.
+      const kept = sameEndpoint && existing.tls.mode === 'pinned' ? existing.tls : undefined;
+      tls = kept?.fingerprint256 && kept.certificatePem ? { mode: 'pinned', fingerprint256: kept.fingerprint256, certificatePem: kept.certificatePem } : { mode: 'pinned' };
+    }
+    const stored: StoredProfile = {
+      id,
+      name: input.name,
+      host: input.host,
+      basicPort: input.basicPort,
+      oauthPort: input.oauthPort,
+      authMode: input.authMode,
+      username: input.username,
+      ...(input.oauthClientId ? { oauthClientId: input.oauthClientId } : {}),
+      tls,
+      demo: opts.demo ?? existing?.demo ?? false,
+      createdAt: existing?.createdAt ?? now,
+      updatedAt: now,
+    };
+    await this.applySecret(id, 'password', input.password);
+    await this.applySecret(id, 'clientSecret', input.clientSecret);
+    this.write(existing ? all.map((p) => (p.id === id ? stored : p)) : [...all, stored]);
+    return stored;
+  }
+
+  private async applySecret(id: string, which: 'password' | 'clientSecret', value: string | undefined): Promise<void> {
+    if (value === undefined) return;
+    if (value === '') await this.vault.delete(secretKey(id, which));
+    else await this.vault.set(secretKey(id, which), value);
+  }
+
+  pin(id: string, fingerprint256: string, certificatePem: string): StoredProfile {
+    const all = this.list();
+    const p = all.find((x) => x.id === id);
+    if (!p) throw new AppError(ErrorCodes.notFound, 'That connection no longer exists.', 'Reload the list and try again.');
+    const updated: StoredProfile = { ...p, tls: { mode: 'pinned', fingerprint256, certificatePem }, updatedAt: this.now().toISOString() };
+    this.write(all.map((x) => (x.id === id ? updated : x)));
+    return updated;
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const all = this.list();
+    if (!all.some((p) => p.id === id)) return false;
+    this.write(all.filter((p) => p.id !== id));
+    await this.vault.deletePrefix(`profile:${id}:`);
+    this.settings.delete(`oauthClients.${id}`);
+    return true;
+  }
+
+  secrets(id: string) {
+    return {
+      getPassword: () => this.vault.get(secretKey(id, 'password')),
+      getClientSecret: () => this.vault.get(secretKey(id, 'clientSecret')),
+    };
+  }
+
+  async toView(p: StoredProfile): Promise<ProfileView> {
+    const tls: ProfileView['tls'] =
+      p.tls.mode === 'pinned' ? { mode: 'pinned', ...(p.tls.fingerprint256 ? { fingerprint256: p.tls.fingerprint256 } : {}) } : p.tls.mode === 'custom-ca' ? { mode: 'custom-ca', caFile: p.tls.caFile } : { mode: 'system' };
+    return {
+      id: p.id,
+      name: p.name,
+      host: p.host,
+      basicPort: p.basicPort,
+      oauthPort: p.oauthPort,
+      authMode: p.authMode,
+      username: p.username,
+      ...(p.oauthClientId ? { oauthClientId: p.oauthClientId } : {}),
+      tls,
+      hasPassword: await this.vault.has(secretKey(p.id, 'password')),
+      hasClientSecret: await this.vault.has(secretKey(p.id, 'clientSecret')),
+      demo: p.demo,
+      createdAt: p.createdAt,
+      updatedAt: p.updatedAt,
+    };
+  }
+
+  /** OAuth clients created or updated from this console, per profile (spec decision C-3). */
+  knownClients(id: string): OAuthClient[] {
+    const raw = this.settings.get<unknown[]>(`oauthClients.${id}`) ?? [];
+    return raw.flatMap((r) => {
+      const c = OAuthClient.safeParse(r);
+      return c.success ? [c.data] : [];
+    });
+  }
+
+  recordClient(id: string, client: OAuthClient): void {
+    const list = this.knownClients(id).filter((c) => c.client_id !== client.client_id);
+    // Parse again so that a secret can never slip into the settings file.
+    this.settings.set(`oauthClients.${id}`, [...list, OAuthClient.parse(client)]);
+  }
+}

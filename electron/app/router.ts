@@ -1,0 +1,63 @@
+/**
+ * The request side of the contract: one router answers every channel of `shared/contract.ts`.
+ * It validates each request against the channel's schema, runs the handler, validates (and so
+ * strips) the response, and always answers with a Result envelope. Electron IPC and the
+ * browser-mode host both call `invoke`; neither has a channel list of its own.
+ */
+import type { z } from 'zod';
+import { channels, isChannelName, type ChannelName, type ParsedRequestOf, type ResponseOf } from '../../shared/contract';
+import { AppError, ErrorCodes, type AppErrorShape, type Result } from '../../shared/model/errors';
+import type { Logger } from '../log';
+
+export type Handler<C extends ChannelName> = (request: ParsedRequestOf<C>) => Promise<ResponseOf<C>>;
+export type Handlers = { [C in ChannelName]: Handler<C> };
+
+export interface Router {
+  invoke(channel: string, request: unknown): Promise<Result<unknown>>;
+}
+
+export function issuesToError(issues: z.core.$ZodIssue[], what = 'request'): AppErrorShape {
+  const fieldIssues = issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
+  const first = fieldIssues[0];
+  const where = first?.path ? `${first.path}: ` : '';
+  return {
+    code: ErrorCodes.validation,
+    message: `The ${what} is not valid. ${where}${first?.message ?? ''}`.trim(),
+    hint: 'Correct the highlighted fields and try again.',
+    details: { issues: fieldIssues },
+  };
+}
+
+export function createRouter(handlers: Handlers, logger: Logger): Router {
+  return {
+    async invoke(channel, request) {
+      if (!isChannelName(channel)) {
+        return { ok: false, error: { code: ErrorCodes.unknownChannel, message: `Unknown channel "${channel}".`, hint: 'Update the app: the window and the main process disagree.' } };
+      }
+      const spec = channels[channel];
+      const parsed = spec.request.safeParse(request ?? {});
+      if (!parsed.success) return { ok: false, error: issuesToError(parsed.error.issues) };
+      try {
+        const handler = handlers[channel] as (r: unknown) => Promise<unknown>;
+        const value = await handler(parsed.data);
+        const out = spec.response.safeParse(value);
+        if (!out.success) {
+          logger.error('handler answered outside its schema', { channel, issues: out.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`) });
+          return { ok: false, error: { code: ErrorCodes.internal, message: 'The app produced an answer it could not use.', hint: 'This is a bug; the log has the details.' } };
+        }
+        return { ok: true, value: out.data };
+      } catch (e) {
+        return { ok: false, error: toErrorShape(e, logger, channel) };
+      }
+    },
+  };
+}
+
+export function toErrorShape(e: unknown, logger: Logger, context: string): AppErrorShape {
+  if (e instanceof AppError) {
+    logger.info('request failed', { context, code: e.code, message: e.message });
+    return e.toShape();
+  }
+  logger.error('unexpected failure', { context, error: e instanceof Error ? `${e.name}: ${e.message}` : String(e) });
+  return { code: ErrorCodes.internal, message: 'Something went wrong inside the app.', hint: 'Try again; if it keeps happening, the log has the details.' };
+}

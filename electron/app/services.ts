@@ -1,0 +1,61 @@
+/**
+ * The composition root: builds every service from the platform adapters. Desktop (main.ts),
+ * browser mode and the tests all start the app through `createApp`.
+ */
+import { createHandlers } from './handlers';
+import { createEventHub, type EventHub } from './events';
+import { DemoWorkspace } from './demo';
+import type { PlatformAdapters } from './ports';
+import { ProfileRepository } from './profiles';
+import { createRouter, type Router } from './router';
+import { SessionManager, type MgmtSessionFactory } from './sessions';
+import { createMgmtSession, inspectWithPem } from './mgmt-wiring';
+
+export type { PlatformAdapters } from './ports';
+
+export interface App {
+  router: Router;
+  events: EventHub;
+  profiles: ProfileRepository;
+  sessions: SessionManager;
+  demo: DemoWorkspace;
+  /** Revokes sessions (2 s budget) and stops the demo simulators. */
+  shutdown(): Promise<void>;
+}
+
+export interface CreateAppOptions {
+  /** Open the demo workspace at start (browser mode `--demo`). */
+  openDemo?: boolean;
+  /** Replace the management node client (unit tests). */
+  sessionFactory?: MgmtSessionFactory;
+}
+
+export async function createApp(adapters: PlatformAdapters, options: CreateAppOptions = {}): Promise<App> {
+  const logger = adapters.logger;
+  const events = createEventHub(logger.child('events'));
+  const profiles = new ProfileRepository(adapters.settings, adapters.vault);
+  const sessions = new SessionManager(profiles, options.sessionFactory ?? createMgmtSession(logger.child('mgmt')), events, logger.child('sessions'));
+  const demo = new DemoWorkspace({ profiles, sessions, events, logger: logger.child('demo'), ports: adapters.demoPorts ?? { basic: 9182, oauth: 9183 } });
+  const handlers = createHandlers({ adapters, profiles, sessions, demo, events, logger, inspect: inspectWithPem });
+  const router = createRouter(handlers, logger.child('router'));
+
+  // A demo workspace that was open last time opens again (its simulators live in this process).
+  if (options.openDemo || demo.hasDemoProfiles()) {
+    await demo.open().catch((e) => logger.error('demo workspace failed to start', { error: String(e) }));
+  }
+
+  let closed = false;
+  return {
+    router,
+    events,
+    profiles,
+    sessions,
+    demo,
+    async shutdown() {
+      if (closed) return;
+      closed = true;
+      await sessions.closeAll(2000);
+      await demo.close();
+    },
+  };
+}
