@@ -1,0 +1,174 @@
+/**
+ * Management node answers → values or AppErrors (spec 2.5, 7.1, 7.2; MN-12, MN-24..MN-27).
+ *
+ * - OAuth `{error, error_description}` (JSON or XML) → `oauth.<error>`
+ * - custom `{error: {http_status_code, code, message, description, more_info}}` → `api.<code>`
+ * - YANG `{errors: {error: [...]}}` → `yang.<error-tag>`
+ * - 415 / 405 / 404 without a more specific body → `http.*`
+ * - `text/html` where JSON was expected, even with 200 → `mgmt.login_page`
+ * - 204 → empty (undefined)
+ */
+import { XMLParser } from 'fast-xml-parser';
+import { AppError, ErrorCodes, apiErrorCode, oauthErrorCode, yangErrorCode } from '../../shared/model/errors';
+import { API_CODES, apiWording } from './api-messages';
+import { oauthWording, type OAuthOperation } from './oauth-messages';
+
+export type { OAuthOperation } from './oauth-messages';
+
+export interface MgmtResponse {
+  status: number;
+  /** Media type without parameters, lower case. */
+  contentType: string;
+  body: string;
+  headers?: Record<string, string>;
+}
+
+export interface ErrorContext {
+  /** What the request was, to pick the wording of OAuth errors. Default 'use'. */
+  operation?: OAuthOperation;
+  host?: string;
+  port?: number;
+  method?: string;
+  path?: string;
+}
+
+const xml = new XMLParser({ ignoreAttributes: true, parseTagValue: false, trimValues: true });
+
+const where = (ctx: ErrorContext) => (ctx.host ? `${ctx.host}${ctx.port ? `:${ctx.port}` : ''}` : 'The node');
+const looksLikeHtml = (res: MgmtResponse) => res.contentType === 'text/html' || res.contentType === 'application/xhtml+xml' || /^\s*(<!doctype html|<html)/i.test(res.body);
+
+function parseBody(res: MgmtResponse): unknown {
+  const text = res.body.trim();
+  if (!text) return undefined;
+  if (res.contentType.includes('xml') || text.startsWith('<')) {
+    try {
+      return xml.parse(text) as unknown;
+    } catch {
+      return undefined;
+    }
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined);
+
+export function loginPageError(ctx: ErrorContext, status?: number): AppError {
+  const at = ctx.host ? `${ctx.host}${ctx.port ? `:${ctx.port}` : ''}` : 'The node';
+  return new AppError(
+    ErrorCodes.loginPage,
+    `${at} answered with a web login page instead of the API.`,
+    'Check the port: the API answers on the basic-auth port (9182) and the OAuth port (9183), not on the web interface. A proxy in between can also cause this.',
+    { details: { ...(ctx.host ? { host: ctx.host } : {}), ...(ctx.port ? { port: ctx.port } : {}) }, ...(status !== undefined ? { status } : {}) },
+  );
+}
+
+function unexpected(res: MgmtResponse, ctx: ErrorContext, why: string): AppError {
+  return new AppError(ErrorCodes.unexpectedResponse, `${where(ctx)} sent an answer the console cannot read (${why}).`, 'Check that the host and port belong to the management node’s API. If they do, the node may run an incompatible release.', {
+    details: { status: res.status, contentType: res.contentType, ...(ctx.path ? { path: ctx.path } : {}) },
+    status: res.status,
+  });
+}
+
+function oauthError(body: Record<string, unknown>, status: number, ctx: ErrorContext): AppError {
+  const error = str(body.error) ?? 'unknown';
+  const description = str(body.error_description) ?? '';
+  const w = oauthWording(error, description, ctx.operation ?? 'use');
+  return new AppError(oauthErrorCode(error), w.message, w.hint, { status, details: { error, ...(description ? { description } : {}) } });
+}
+
+function apiError(err: Record<string, unknown>, status: number): AppError {
+  const code = Number(err.code ?? 0) || 0;
+  const nodeMessage = str(err.message) ?? '';
+  const description = str(err.description);
+  const w = apiWording(code, nodeMessage, description, status);
+  return new AppError(apiErrorCode(code), w.message, w.hint, {
+    status,
+    details: { name: w.name, nodeMessage, ...(description ? { description } : {}), ...(str(err.more_info) ? { moreInfo: str(err.more_info) } : {}) },
+  });
+}
+
+const YANG_HINTS: Record<string, string> = {
+  'malformed-message': 'Check the values you entered; the node names the field it did not accept.',
+  'invalid-value': 'Check the values you entered.',
+  'access-denied': 'Check the user name and password in the connection form, and that the user may do this.',
+  'data-exists': 'The item already exists; edit it instead.',
+  'data-missing': 'The item does not exist; reload and try again.',
+  'operation-not-supported': 'The node does not support this operation here.',
+};
+
+function yangError(errors: Record<string, unknown>, status: number): AppError {
+  const list = Array.isArray(errors.error) ? errors.error : [errors.error];
+  const items = list.filter(isObject);
+  const first = items[0] ?? {};
+  const tag = str(first['error-tag']) ?? 'unknown';
+  const messages = items.map((i) => str(i['error-message'])).filter((m): m is string => !!m);
+  const text = messages.join('; ');
+  return new AppError(yangErrorCode(tag), text ? `The node rejected the request: ${text}` : `The node rejected the request (${tag}).`, YANG_HINTS[tag] ?? 'Check the request; the node’s message says what it did not accept.', {
+    status,
+    details: { tag, messages, ...(str(first['error-urlpath']) ? { path: str(first['error-urlpath']) } : {}) },
+  });
+}
+
+function httpError(res: MgmtResponse, ctx: ErrorContext): AppError {
+  const details = { status: res.status, ...(ctx.method ? { method: ctx.method } : {}), ...(ctx.path ? { path: ctx.path } : {}) };
+  switch (res.status) {
+    case 415:
+      return new AppError(ErrorCodes.httpUnsupportedMedia, `${where(ctx)} did not accept the request format (HTTP 415 Unsupported Media Type).`, 'The console sends JSON; a proxy may be changing the request, or the node runs an incompatible release.', { status: 415, details });
+    case 405: {
+      const allow = res.headers?.allow;
+      return new AppError(ErrorCodes.httpMethodNotAllowed, `${where(ctx)} does not allow ${ctx.method ?? 'this method'} on ${ctx.path ?? 'this path'}${allow ? ` (allowed: ${allow})` : ''}.`, 'The node’s release may not support this function.', {
+        status: 405,
+        details: { ...details, ...(allow ? { allow } : {}) },
+      });
+    }
+    case 404:
+      return new AppError(ErrorCodes.httpNotFound, `${where(ctx)} has no API at ${ctx.path ?? 'this path'} (HTTP 404).`, 'Check that the host and port belong to the management node and that its release supports this function.', { status: 404, details });
+    default:
+      return new AppError(
+        ErrorCodes.httpError,
+        res.status >= 500 ? `${where(ctx)} had an internal error (HTTP ${res.status}).` : `${where(ctx)} refused the request (HTTP ${res.status}).`,
+        res.status >= 500 ? 'Try again later; if it stays, show this to the node’s administrator.' : 'Check the request and the connection settings.',
+        { status: res.status, details },
+      );
+  }
+}
+
+/** The AppError for a non-2xx answer (or a 2xx login page). */
+export function errorFromResponse(res: MgmtResponse, ctx: ErrorContext = {}): AppError {
+  if (res.status === 415 || res.status === 405) return httpError(res, ctx);
+  if (looksLikeHtml(res) && (res.status < 400 || res.status === 401 || res.status === 403)) return loginPageError(ctx, res.status);
+  const body = parseBody(res);
+  // XML bodies arrive wrapped in their root element (<oauth-error>, <errors>).
+  const root = isObject(body) && isObject(body['oauth-error']) ? body['oauth-error'] : body;
+  if (isObject(root)) {
+    if (typeof root.error === 'string') return oauthError(root, res.status, ctx);
+    if (isObject(root.error) && ('code' in root.error || 'message' in root.error)) {
+      const code = Number(root.error.code ?? 0) || 0;
+      if (res.status !== 404 || API_CODES[code]) return apiError(root.error, res.status);
+    }
+    if (isObject(root.errors) && root.errors.error !== undefined) return yangError(root.errors, res.status);
+  }
+  return httpError(res, ctx);
+}
+
+/**
+ * The JSON body of a successful answer; `undefined` for 204 No Content (MN-27) or an empty
+ * body. Throws the AppError of any other answer.
+ */
+export function readJsonResponse<T = unknown>(res: MgmtResponse, ctx: ErrorContext = {}): T | undefined {
+  if (res.status === 204 || res.status === 205) return undefined;
+  if (res.status < 200 || res.status >= 300) throw errorFromResponse(res, ctx);
+  if (looksLikeHtml(res)) throw loginPageError(ctx, res.status);
+  if (!res.body.trim()) return undefined;
+  if (res.contentType && !res.contentType.includes('json')) throw unexpected(res, ctx, `content type ${res.contentType}, not JSON`);
+  try {
+    return JSON.parse(res.body) as T;
+  } catch {
+    throw unexpected(res, ctx, 'not valid JSON');
+  }
+}

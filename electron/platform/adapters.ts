@@ -1,0 +1,103 @@
+/**
+ * The desktop's platform adapters for `createApp`: electron-store settings and the vault, both in
+ * userData, the vault's cipher chosen by `decideSecretStorage` (see safe-storage.ts), asking the
+ * operator when the system has no keyring.
+ */
+import type { App, Dialog, IpcMain } from 'electron';
+import { isAppError } from '../../shared/model/errors';
+import type { PlatformAdapters, SettingsBackend, Vault } from '../app/ports';
+import type { Logger } from '../log';
+import { createMemoryCipher, createPassphraseCipher, type SecretCipher } from '../store/cipher';
+import { createMemoryVault, openVault } from '../store/vault';
+import { createSafeStorageCipher, decideSecretStorage, PASSPHRASE_ENV, probeSafeStorage, takePassphrase, type SafeStorageLike, type SafeStorageStatus } from './safe-storage';
+import { openElectronStoreSettings } from './settings';
+
+/** Settings key remembering "keep secrets in memory, don't ask again" for a system without a keyring. */
+export const NO_KEYRING_CHOICE_KEY = 'secretStorage.whenNoKeyring';
+
+type MessageBox = Pick<Dialog, 'showMessageBox'>;
+
+export interface DesktopAdapterDeps {
+  app: Pick<App, 'getPath' | 'getVersion'>;
+  safeStorage: SafeStorageLike;
+  dialog: MessageBox;
+  ipcMain?: Pick<IpcMain, 'removeAllListeners'>;
+  logger: Logger;
+  platform?: NodeJS.Platform;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Shown when safeStorage is not usable and no passphrase was given. */
+export async function askWhenNoKeyring(dialog: MessageBox, status: SafeStorageStatus): Promise<{ choice: 'memory' | 'quit'; remember: boolean }> {
+  const { response, checkboxChecked } = await dialog.showMessageBox({
+    type: 'warning',
+    title: 'Saved passwords',
+    message: 'Northbound cannot keep passwords safely on this computer.',
+    detail:
+      `${status.reason ?? ''}\n\n` +
+      'Keep passwords in memory only: you enter them again after every restart.\n\n' +
+      'Or quit, then start a system keyring (GNOME Keyring, KWallet), or start Northbound with the ' +
+      `environment variable ${PASSPHRASE_ENV} set to a passphrase of your choice: saved passwords are then encrypted with it.`,
+    buttons: ['Keep in memory only', 'Quit'],
+    defaultId: 0,
+    cancelId: 1,
+    noLink: true,
+    checkboxLabel: "Don't ask again",
+  });
+  return { choice: response === 0 ? 'memory' : 'quit', remember: response === 0 && checkboxChecked };
+}
+
+/** Shown when the vault on disk cannot be opened with the storage in use; the file is left alone. */
+async function askWhenLocked(dialog: MessageBox, message: string, hint: string): Promise<'memory' | 'quit'> {
+  const { response } = await dialog.showMessageBox({
+    type: 'error',
+    title: 'Saved passwords',
+    message,
+    detail: `${hint}\n\nYou can continue with passwords kept in memory only for this session; the vault file is not changed.`,
+    buttons: ['Continue with memory only', 'Quit'],
+    defaultId: 1,
+    cancelId: 1,
+    noLink: true,
+  });
+  return response === 0 ? 'memory' : 'quit';
+}
+
+/** Opens the desktop vault, or answers undefined when the operator chose to quit. */
+export async function openDesktopVault(d: DesktopAdapterDeps, dataDir: string, settings: SettingsBackend): Promise<Vault | undefined> {
+  const logger = d.logger.child('vault');
+  const platform = d.platform ?? process.platform;
+  const status = await probeSafeStorage(d.safeStorage, platform);
+  const passphrase = takePassphrase(d.env ?? process.env);
+  const decision = decideSecretStorage(status, { passphrase, rememberedChoice: settings.get(NO_KEYRING_CHOICE_KEY) });
+  logger.info('secret storage', { decision, backend: status.backend, ...(status.reason ? { reason: status.reason } : {}) });
+
+  let cipher: SecretCipher;
+  if (decision === 'passphrase') cipher = createPassphraseCipher(passphrase ?? '');
+  else if (decision === 'safeStorage') cipher = createSafeStorageCipher(d.safeStorage, platform);
+  else if (decision === 'memory') cipher = createMemoryCipher();
+  else {
+    const answer = await askWhenNoKeyring(d.dialog, status);
+    if (answer.choice === 'quit') return undefined;
+    if (answer.remember) settings.set(NO_KEYRING_CHOICE_KEY, 'memory');
+    cipher = createMemoryCipher();
+  }
+
+  try {
+    // A safeStorage vault whose keyring key is gone cannot be recovered: keep the file aside, start anew.
+    return await openVault({ dataDir, cipher, logger, whenUnreadable: cipher.kind === 'safeStorage' ? 'move-aside' : 'throw' });
+  } catch (e) {
+    if (!isAppError(e) || (e.code !== 'vault.locked' && e.code !== 'vault.unavailable')) throw e;
+    logger.warn('the vault could not be opened', { code: e.code, message: e.message });
+    if ((await askWhenLocked(d.dialog, e.message, e.hint)) === 'quit') return undefined;
+    return createMemoryVault(createMemoryCipher(), logger);
+  }
+}
+
+/** Everything `createApp` needs on the desktop; undefined when the operator chose to quit. */
+export async function createDesktopAdapters(d: DesktopAdapterDeps): Promise<PlatformAdapters | undefined> {
+  const dataDir = d.app.getPath('userData');
+  const settings = openElectronStoreSettings(dataDir, d.logger.child('settings'), d.ipcMain);
+  const vault = await openDesktopVault(d, dataDir, settings);
+  if (!vault) return undefined;
+  return { mode: 'desktop', dataDir, vault, settings, logger: d.logger, version: d.app.getVersion() };
+}

@@ -1,0 +1,9 @@
+/**
+ * The preload (sandboxed, context-isolated): exposes `window.northbound` with `invoke` and `on`
+ * for the contract's channels and events. Never ipcRenderer itself. See platform/bridge.ts.
+ */
+import { contextBridge, ipcRenderer } from 'electron';
+import { BRIDGE_KEY } from '../shared/contract';
+import { createBridge } from './platform/bridge';
+
+contextBridge.exposeInMainWorld(BRIDGE_KEY, createBridge(ipcRenderer));

@@ -1,0 +1,170 @@
+/**
+ * startMgmtSimulator: a simulated management node on two HTTPS listeners of a loopback address,
+ * the basic-auth port and the OAuth port (spec 5), with a self-signed certificate made at start.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:https';
+import { isIP } from 'node:net';
+import { defaultOAuthClientBody } from '../../shared/model/oauth-client';
+import { silentLogger } from '../log';
+import { createCertificate, type SimCertificate } from './cert';
+import { SimClock } from './clock';
+import { createDispatcher } from './dispatch';
+import { SimInventory, inventoryRoutes } from './inventory';
+import { adminHandlers } from './oauth-admin';
+import { tokenHandlers } from './oauth-tokens';
+import { loginPageReply } from './http';
+import type { Route, SimContext } from './routes';
+import { SimStats } from './stats';
+import { SimStore, randomPassword, randomSecret } from './store';
+import type { MgmtSimulator, MgmtSimulatorOptions, SimFaults, SimUser } from './types';
+
+/** MN-2: the name of the seeded admin client. */
+export const BOOTSTRAP_CLIENT_NAME = 'bootstrap-admin';
+
+function assertLoopback(host: string): void {
+  const ok = host === 'localhost' || host === '::1' || (isIP(host) === 4 && host.startsWith('127.'));
+  if (!ok) throw new Error(`The simulator listens on loopback addresses only (127.0.0.0/8, ::1, localhost); refusing ${host}.`);
+}
+
+const defaultUsers = (): SimUser[] => [
+  { username: 'admin', password: randomPassword(), role: 'admin' },
+  { username: 'operator', password: randomPassword(), role: 'operator' },
+  { username: 'viewer', password: randomPassword(), role: 'viewer' },
+];
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (e: Error) => reject(e);
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      const addr = server.address();
+      resolve(typeof addr === 'object' && addr ? addr.port : port);
+    });
+  });
+}
+
+function shutdown(server: Server): Promise<void> {
+  if (!server.listening) return Promise.resolve();
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
+const urlOf = (host: string, port: number) => `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+export async function startMgmtSimulator(opts: MgmtSimulatorOptions = {}): Promise<MgmtSimulator> {
+  const host = opts.host ?? '127.0.0.1';
+  assertLoopback(host);
+  const logger = opts.logger ?? silentLogger;
+  const clock = opts.clock ?? new SimClock();
+  const users = (opts.users ?? defaultUsers()).map((u) => ({ ...u }));
+  const store = new SimStore(clock, users);
+  const faults: SimFaults = { loginPage: false, expiresInAsNumber: false, neverExpire: false, emptyListAs204: false };
+  const stats = new SimStats();
+
+  const bootstrap = store.addClient(
+    {
+      ...defaultOAuthClientBody(),
+      name: BOOTSTRAP_CLIENT_NAME,
+      description: 'Admin client created in the web UI (seeded by the simulator)',
+      max_access_tokens: 200,
+      max_access_tokens_per_user: 50,
+      allowed_grant_types: ['password', 'refresh_token', 'client_credentials'],
+    },
+    { id: opts.bootstrapClient?.clientId ?? randomUUID(), secret: opts.bootstrapClient?.clientSecret ?? randomSecret() },
+  ).client;
+
+  let oauthUrl = '';
+  const ctx: SimContext = { store, clock, faults, logger, oauthUrl: () => oauthUrl };
+  const inventory = new SimInventory(opts.seedOrganizations ?? 5, opts.seedDevices ?? 10);
+  const inv = inventoryRoutes(ctx, inventory);
+  const tokens = tokenHandlers(ctx);
+  const admin = adminHandlers(ctx);
+  const loginPage: Route = { pattern: '/', style: 'page', auth: 'none', methods: { GET: loginPageReply } };
+  const routes: Record<'basic' | 'oauth', Route[]> = {
+    basic: [loginPage, ...inv.mgmt, ...inv.api],
+    oauth: [
+      loginPage,
+      ...inv.mgmt,
+      { pattern: '/auth/token', style: 'oauth', auth: 'none', methods: { POST: tokens.token } },
+      { pattern: '/auth/refresh', style: 'oauth', auth: 'none', methods: { POST: tokens.refresh } },
+      { pattern: '/auth/revoke', style: 'oauth', auth: 'none', methods: { POST: tokens.revoke } },
+      { pattern: '/auth/admin/clients', style: 'oauth', auth: 'none', methods: { POST: admin.create } },
+      { pattern: '/auth/admin/clients/:clientId', style: 'oauth', auth: 'none', methods: { PUT: admin.update } },
+    ],
+  };
+
+  let cert: SimCertificate = await createCertificate();
+  const deps = { ctx, routes, record: (r: Parameters<SimStats['record']>[0]) => stats.record(r) };
+  const basicServer = createServer({ key: cert.key, cert: cert.cert }, createDispatcher(deps, 'basic'));
+  const oauthServer = createServer({ key: cert.key, cert: cert.cert }, createDispatcher(deps, 'oauth'));
+  const stopCleanup = clock.onAdvance(() => store.runDueCleanup());
+
+  let basicPort: number;
+  let oauthPort: number;
+  try {
+    basicPort = await listen(basicServer, opts.basicPort ?? 0, host);
+    oauthPort = await listen(oauthServer, opts.oauthPort ?? 0, host);
+  } catch (e) {
+    stopCleanup();
+    await Promise.all([shutdown(basicServer), shutdown(oauthServer)]);
+    throw e;
+  }
+  oauthUrl = urlOf(host, oauthPort);
+  const basicUrl = urlOf(host, basicPort);
+  logger.info('management node simulator listening', { basicUrl, oauthUrl, fingerprint256: cert.fingerprint256 });
+
+  let closed: Promise<void> | undefined;
+  const sim: MgmtSimulator = {
+    basicUrl,
+    oauthUrl,
+    basicPort,
+    oauthPort,
+    fingerprint256: cert.fingerprint256,
+    certificatePem: cert.cert,
+    users,
+    bootstrapClient: { clientId: bootstrap.id, clientSecret: bootstrap.secret },
+    clock,
+    faults,
+    stats,
+    setUserPassword(username, password) {
+      store.setPassword(username, password);
+      const user = users.find((u) => u.username === username);
+      if (user) user.password = password;
+    },
+    patchClient(clientId, patch) {
+      const client = store.clients.get(clientId);
+      if (!client) throw new Error(`No simulator client ${clientId}`);
+      store.updateClient(client, { ...client.body, ...structuredClone(patch) });
+    },
+    getClient(clientId) {
+      const client = store.clients.get(clientId);
+      return client ? { client_id: client.id, ...structuredClone(client.body) } : undefined;
+    },
+    liveTokenCount: (clientId, username) => store.liveCount(clientId, username),
+    async rotateCertificate() {
+      cert = await createCertificate();
+      for (const server of [basicServer, oauthServer]) server.setSecureContext({ key: cert.key, cert: cert.cert });
+      sim.fingerprint256 = cert.fingerprint256;
+      sim.certificatePem = cert.cert;
+      logger.info('simulator certificate rotated', { fingerprint256: cert.fingerprint256 });
+    },
+    describe: () => ({
+      mgmt: { basicUrl, oauthUrl, fingerprint256: sim.fingerprint256 },
+      users: users.map((u) => ({ ...u })),
+      bootstrapClient: { ...sim.bootstrapClient },
+    }),
+    close() {
+      closed ??= (async () => {
+        stopCleanup();
+        await Promise.all([shutdown(basicServer), shutdown(oauthServer)]);
+        logger.info('management node simulator stopped');
+      })();
+      return closed;
+    },
+  };
+  return sim;
+}

@@ -1,0 +1,97 @@
+/**
+ * Public types of the management node simulator (see docs/spec-decisions.md, MN-1..MN-27).
+ * Other parts of Northbound (demo workspace, CLI, client tests) code against exactly these.
+ */
+import type { OAuthClientBody } from '../../shared/model/oauth-client';
+import type { Logger } from '../log';
+import type { SimClock } from './clock';
+
+export type SimRole = 'admin' | 'operator' | 'viewer';
+
+export interface SimUser {
+  username: string;
+  password: string;
+  role: SimRole;
+}
+
+export interface MgmtSimulatorOptions {
+  /** Default '127.0.0.1'. Only loopback addresses are allowed; anything else is refused. */
+  host?: string;
+  /** Basic-auth port; default 0 (any free port). */
+  basicPort?: number;
+  /** OAuth port; default 0 (any free port). */
+  oauthPort?: number;
+  /** Default: admin, operator and viewer with random 16-character passwords. */
+  users?: SimUser[];
+  /** The seeded bootstrap admin client (MN-2); random id and secret unless given. */
+  bootstrapClient?: { clientId?: string; clientSecret?: string };
+  /** Default: a real-time clock. */
+  clock?: SimClock;
+  logger?: Logger;
+  /** Number of seeded organizations; default 5. */
+  seedOrganizations?: number;
+  /** Number of seeded devices; default 10. */
+  seedDevices?: number;
+}
+
+/** Fault switches; mutable at any time. */
+export interface SimFaults {
+  /** Every API path on both ports answers 200 text/html with the login page (MN-26). */
+  loginPage: boolean;
+  /** Token responses carry expires_in / refresh_expires_in as numbers instead of strings (MN-3). */
+  expiresInAsNumber: boolean;
+  /** Tokens issued while on never expire; expires_in is "-1" (MN-3). */
+  neverExpire: boolean;
+  /** An empty page of a list call answers 204 No Content (MN-27). */
+  emptyListAs204: boolean;
+}
+
+export interface SimRequestRecord {
+  method: string;
+  /** Path without the query string. */
+  path: string;
+  status: number;
+  port: 'basic' | 'oauth';
+}
+
+export interface SimStats {
+  /** Requests whose method matches (case-insensitive; '*' = any) and whose path starts with pathPrefix. */
+  count(method: string, pathPrefix: string): number;
+  reset(): void;
+  readonly requests: SimRequestRecord[];
+}
+
+export type SimClientView = OAuthClientBody & { client_id: string };
+
+export interface MgmtSimulator {
+  basicUrl: string;
+  oauthUrl: string;
+  basicPort: number;
+  oauthPort: number;
+  /** 'AB:CD:…' uppercase colon form, as Node's X509Certificate.fingerprint256. */
+  fingerprint256: string;
+  certificatePem: string;
+  users: SimUser[];
+  bootstrapClient: { clientId: string; clientSecret: string };
+  clock: SimClock;
+  faults: SimFaults;
+  stats: SimStats;
+  /** Later use of tokens issued before the change answers user_credentials_not_matched. */
+  setUserPassword(username: string, password: string): void;
+  /** Server-side change of a client (expire, disable, restrict addresses); not validated. */
+  patchClient(clientId: string, patch: Partial<OAuthClientBody>): void;
+  getClient(clientId: string): SimClientView | undefined;
+  /** Token pairs of the client (and user) whose access token is unexpired and not revoked. */
+  liveTokenCount(clientId: string, username?: string): number;
+  /** A new self-signed certificate on both listeners. */
+  rotateCertificate(): Promise<void>;
+  /** JSON for `northbound simulate`. */
+  describe(): SimDescription;
+  close(): Promise<void>;
+}
+
+export interface SimDescription {
+  mgmt: { basicUrl: string; oauthUrl: string; fingerprint256: string };
+  users: SimUser[];
+  bootstrapClient: { clientId: string; clientSecret: string };
+}

@@ -1,0 +1,31 @@
+/**
+ * Which transport this window uses: the Electron preload's `window.northbound` when it is
+ * there, otherwise browser mode over HTTP + WebSocket with the launch token.
+ */
+import { BRIDGE_KEY, type Bridge } from '../../shared/contract';
+import { createHttpBridge, type HttpBridge } from './http-bridge';
+import { takeToken } from './token';
+
+declare global {
+  interface Window {
+    [BRIDGE_KEY]?: Bridge;
+  }
+}
+
+const isBridge = (x: unknown): x is Bridge =>
+  !!x && typeof (x as Bridge).invoke === 'function' && typeof (x as Bridge).on === 'function';
+
+let cached: Bridge | undefined;
+
+export function getBridge(): Bridge {
+  if (cached) return cached;
+  const exposed = window[BRIDGE_KEY];
+  if (isBridge(exposed)) {
+    cached = exposed;
+    return cached;
+  }
+  cached = createHttpBridge({ token: takeToken() ?? '' });
+  return cached;
+}
+
+export const isHttpBridge = (b: Bridge): b is HttpBridge => typeof (b as Partial<HttpBridge>).onReconnect === 'function';

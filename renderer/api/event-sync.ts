@@ -1,0 +1,35 @@
+/**
+ * Pushed events keep the cache true: `session.changed` writes the sessions list in place,
+ * `profiles.changed` and `demo.changed` invalidate what they affect, `notice` goes to the
+ * operator. In browser mode, a reconnected event socket refetches everything it may have missed.
+ */
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import type { Bridge, EventPayload } from '../../shared/contract';
+import { isHttpBridge } from './bridge';
+import { keys } from './keys';
+import { upsertSession } from './mutations';
+import { useClient } from './ApiProvider';
+
+export function useContractEvents(onNotice: (notice: EventPayload<'notice'>) => void, bridge?: Bridge) {
+  const client = useClient();
+  const qc = useQueryClient();
+  useEffect(() => {
+    const offs = [
+      client.on('session.changed', (status) => upsertSession(qc, status)),
+      client.on('profiles.changed', () => {
+        void qc.invalidateQueries({ queryKey: keys.profiles });
+        void qc.invalidateQueries({ queryKey: keys.sessions });
+        void qc.invalidateQueries({ queryKey: keys.appInfo });
+      }),
+      client.on('demo.changed', (status) => {
+        qc.setQueryData(keys.demo, status);
+        void qc.invalidateQueries({ queryKey: keys.appInfo });
+        void qc.invalidateQueries({ queryKey: keys.demo });
+      }),
+      client.on('notice', onNotice),
+    ];
+    if (bridge && isHttpBridge(bridge)) offs.push(bridge.onReconnect(() => void qc.invalidateQueries()));
+    return () => offs.forEach((off) => off());
+  }, [client, qc, onNotice, bridge]);
+}

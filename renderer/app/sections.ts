@@ -1,0 +1,60 @@
+import { Bell, Building2, Cable, Plug, Router, Settings, ShieldCheck, type LucideIcon } from 'lucide-react';
+import type { Section } from '../stores/ui';
+
+export interface SectionMeta {
+  id: Section;
+  label: string;
+  icon: LucideIcon;
+  /** What the placeholder says until the section is built. */
+  comingSoon?: { summary: string; bullets: string[] };
+}
+
+export const sectionMeta: SectionMeta[] = [
+  { id: 'connections', label: 'Connections', icon: Cable },
+  {
+    id: 'devices',
+    label: 'Devices',
+    icon: Router,
+    comingSoon: {
+      summary: 'The edge devices known to the management node, kept offline in the local database.',
+      bullets: ['Inventory with model, software version, site and last contact', 'Filter and search across tens of thousands of devices', 'How old each row is, at a glance'],
+    },
+  },
+  {
+    id: 'organizations',
+    label: 'Organizations',
+    icon: Building2,
+    comingSoon: {
+      summary: 'Organizations and their sites as the management node defines them.',
+      bullets: ['Tree of organizations, sites and their devices', 'Bulk onboarding with progress and cancel', 'Export to CSV'],
+    },
+  },
+  {
+    id: 'alarms',
+    label: 'Alarms',
+    icon: Bell,
+    comingSoon: {
+      summary: 'Live alarms from the node over AMQP, with REST catch-up after a disconnect.',
+      bullets: ['Deduplicated alarm stream with severity and source', 'Acknowledge and clear', 'Filters that stay put while new alarms arrive'],
+    },
+  },
+  {
+    id: 'zta',
+    label: 'ZTA',
+    icon: ShieldCheck,
+    comingSoon: {
+      summary: 'Zero-trust access: endpoint risk scores from the EDR connectors, published to the node.',
+      bullets: ['Risk score and band per host, with history', 'Why a score changed (detections, exposure)', 'What was published to the node, and when'],
+    },
+  },
+  {
+    id: 'connectors',
+    label: 'Connectors',
+    icon: Plug,
+    comingSoon: {
+      summary: 'EDR connectors for CrowdStrike Falcon and Microsoft Defender for Endpoint.',
+      bullets: ['Tenant credentials kept in the vault', 'Poll schedule, rate limits and last run', 'Health of each connector with its last error'],
+    },
+  },
+  { id: 'settings', label: 'Settings', icon: Settings },
+];

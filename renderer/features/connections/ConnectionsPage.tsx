@@ -1,0 +1,98 @@
+import clsx from 'clsx';
+import { Plus, Rocket } from 'lucide-react';
+import { useAppInfo, useProfiles, useSessions } from '../../api/queries';
+import { useActiveProfile } from '../../app/useActiveProfile';
+import { Spinner } from '../../components/Spinner';
+import { useUi, type ConnectionsTab } from '../../stores/ui';
+import { OAuthClientsPage } from '../oauth-clients/OAuthClientsPage';
+import { ProfileRow } from './ProfileRow';
+import { WelcomePanel, useOpenDemoAction } from './WelcomePanel';
+
+const tabs: { id: ConnectionsTab; label: string }[] = [
+  { id: 'profiles', label: 'Profiles' },
+  { id: 'oauth-clients', label: 'OAuth clients' },
+];
+
+export function ConnectionsPage() {
+  const tab = useUi((s) => s.connectionsTab);
+  const setTab = useUi((s) => s.setConnectionsTab);
+  return (
+    <div className="page">
+      <div className="tabs" role="tablist" aria-label="Connections">
+        {tabs.map((t) => (
+          <button
+            key={t.id}
+            type="button"
+            role="tab"
+            id={`tab-${t.id}`}
+            aria-selected={tab === t.id}
+            aria-controls={`panel-${t.id}`}
+            className={clsx('tab', tab === t.id && 'active')}
+            onClick={() => setTab(t.id)}
+          >
+            {t.label}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} className="tab-panel">
+        {tab === 'profiles' ? <ProfilesView /> : <OAuthClientsPage />}
+      </div>
+    </div>
+  );
+}
+
+function ProfilesView() {
+  const info = useAppInfo();
+  const profiles = useProfiles();
+  const sessions = useSessions();
+  const openDialog = useUi((s) => s.openDialog);
+  const active = useActiveProfile(profiles.data, sessions.data);
+  const demo = useOpenDemoAction();
+
+  if (profiles.isPending || info.isPending) {
+    return (
+      <div className="loading">
+        <Spinner /> Loading connections…
+      </div>
+    );
+  }
+  if (profiles.isError) {
+    return (
+      <div className="empty">
+        <p>The connections could not be loaded.</p>
+        <button type="button" className="button" onClick={() => void profiles.refetch()}>
+          Try again
+        </button>
+      </div>
+    );
+  }
+  const list = profiles.data;
+  if (info.data?.firstRun || list.length === 0) return <WelcomePanel />;
+
+  return (
+    <section aria-labelledby="profiles-title">
+      <div className="toolbar">
+        <h2 id="profiles-title">
+          Connection profiles <span className="count">{list.length}</span>
+        </h2>
+        <div className="toolbar-actions">
+          {!info.data?.demoRunning ? (
+            <button type="button" className="button" onClick={() => void demo.open()} disabled={demo.pending}>
+              {demo.pending ? <Spinner /> : <Rocket size={14} aria-hidden="true" />}
+              Open demo workspace
+            </button>
+          ) : null}
+          <button type="button" className="button button-primary" onClick={() => openDialog({ kind: 'profile-form' })}>
+            <Plus size={14} aria-hidden="true" />
+            Add connection
+          </button>
+        </div>
+      </div>
+      <ul className="profile-list" aria-label="Connection profiles">
+        {list.map((p) => (
+          <ProfileRow key={p.id} profile={p} status={sessions.data?.find((s) => s.profileId === p.id)} selected={active?.id === p.id} />
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,98 @@
+/** Add or edit a connection profile. The dialog stays open with everything typed on any error. */
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm, useWatch, type FieldPath } from 'react-hook-form';
+import { toast } from 'sonner';
+import { ProfileInput, type ProfileView } from '../../../shared/model/profile';
+import { useSaveProfile } from '../../api/mutations';
+import { serverIssues } from '../../app/server-issues';
+import { Dialog } from '../../components/Dialog';
+import { SelectField, TextField } from '../../components/Field';
+import { Spinner } from '../../components/Spinner';
+import { useUi } from '../../stores/ui';
+import { profileDefaults, toSaveRequest, type ProfileFormOutput, type ProfileFormValues } from './profile-form';
+import { TlsTrustFields } from './TlsTrustFields';
+
+export function ProfileFormDialog({ profile, onClose }: { profile?: ProfileView | undefined; onClose(): void }) {
+  const save = useSaveProfile();
+  const selectProfile = useUi((s) => s.selectProfile);
+  const form = useForm<ProfileFormValues, unknown, ProfileFormOutput>({
+    resolver: zodResolver(ProfileInput),
+    defaultValues: profileDefaults(profile),
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+  });
+  const { register, handleSubmit, setError, formState, control } = form;
+  const errors = formState.errors;
+  const authMode = useWatch({ control, name: 'authMode' });
+
+  const onSubmit = async (values: ProfileFormOutput) => {
+    try {
+      const view = await save.mutateAsync(toSaveRequest(values, profile?.id));
+      selectProfile(view.id);
+      toast.success(profile ? `Saved “${view.name}”.` : `Added “${view.name}”.`, {
+        description: view.tls.mode === 'pinned' && !view.tls.fingerprint256 ? 'Next: Trust certificate, to compare and pin the node’s certificate.' : undefined,
+      });
+      onClose();
+    } catch (e) {
+      for (const issue of serverIssues(e)) setError(issue.path as FieldPath<ProfileFormValues>, { type: 'server', message: issue.message });
+    }
+  };
+
+  return (
+    <Dialog
+      title={profile ? `Edit ${profile.name}` : 'Add connection'}
+      description="A management node and how to sign in to it. Passwords and client secrets go to the vault and never come back to this window."
+      onClose={onClose}
+      size="lg"
+      testId="profile-form"
+    >
+      <form className="form" onSubmit={handleSubmit(onSubmit)} noValidate>
+        <div className="form-grid">
+          <TextField label="Name" autoComplete="off" {...register('name')} error={errors.name?.message} className="span-2" />
+          <TextField label="Host" placeholder="mgmt.example.net or 10.0.0.5" autoComplete="off" spellCheck={false} {...register('host')} error={errors.host?.message} className="span-2" />
+          <TextField label="Basic port" type="number" inputMode="numeric" {...register('basicPort', { valueAsNumber: true })} error={errors.basicPort?.message} hint="REST API with basic auth (default 9182)" />
+          <TextField label="OAuth port" type="number" inputMode="numeric" {...register('oauthPort', { valueAsNumber: true })} error={errors.oauthPort?.message} hint="Token endpoint and bearer API (default 9183)" />
+          <SelectField label="Auth mode" {...register('authMode')} error={errors.authMode?.message}>
+            <option value="basic">Basic auth (user name and password)</option>
+            <option value="oauth">OAuth (password grant with a client)</option>
+          </SelectField>
+          <TextField label="Username" autoComplete="off" spellCheck={false} {...register('username')} error={errors.username?.message} />
+          <TextField
+            label="Password"
+            type="password"
+            autoComplete="new-password"
+            placeholder={profile?.hasPassword ? '•••• stored' : ''}
+            hint={profile?.hasPassword ? 'Leave empty to keep the stored password.' : undefined}
+            {...register('password')}
+            error={errors.password?.message}
+            className="span-2"
+          />
+          {authMode === 'oauth' ? (
+            <>
+              <TextField label="OAuth client ID" autoComplete="off" spellCheck={false} {...register('oauthClientId')} error={errors.oauthClientId?.message} />
+              <TextField
+                label="OAuth client secret"
+                type="password"
+                autoComplete="new-password"
+                placeholder={profile?.hasClientSecret ? '•••• stored' : ''}
+                hint={profile?.hasClientSecret ? 'Leave empty to keep the stored secret.' : undefined}
+                {...register('clientSecret')}
+                error={errors.clientSecret?.message}
+              />
+            </>
+          ) : null}
+        </div>
+        <TlsTrustFields form={form} profile={profile} />
+        <div className="form-actions">
+          <button type="button" className="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="button button-primary" disabled={save.isPending}>
+            {save.isPending ? <Spinner /> : null}
+            Save
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,55 @@
+import { Plus, Rocket, Waypoints } from 'lucide-react';
+import { toast } from 'sonner';
+import { useOpenDemo } from '../../api/mutations';
+import { Spinner } from '../../components/Spinner';
+import { useUi } from '../../stores/ui';
+
+export function useOpenDemoAction() {
+  const demo = useOpenDemo();
+  const selectProfile = useUi((s) => s.selectProfile);
+  const open = async () => {
+    try {
+      const status = await demo.mutateAsync();
+      if (status.oauthProfileId ?? status.profileId) selectProfile(status.oauthProfileId ?? status.profileId);
+      toast.success('The demo workspace is ready.', { description: 'Two connections to the built-in management node simulator were added.' });
+    } catch {
+      // reported by the query client
+    }
+  };
+  return { open, pending: demo.isPending };
+}
+
+export function WelcomePanel() {
+  const openDialog = useUi((s) => s.openDialog);
+  const { open, pending } = useOpenDemoAction();
+  return (
+    <section className="welcome" aria-labelledby="welcome-title">
+      <div className="welcome-icon" aria-hidden="true">
+        <Waypoints size={28} />
+      </div>
+      <h2 id="welcome-title">Welcome to Northbound</h2>
+      <p>
+        Connect to an SD-WAN management node to manage its OAuth clients, devices and alarms. Not ready to connect a real node? The demo workspace starts a built-in
+        management node simulator on this computer and connects to it.
+      </p>
+      <div className="welcome-actions">
+        <button type="button" className="button button-primary button-large" onClick={() => void open()} disabled={pending} aria-describedby={pending ? 'demo-progress' : undefined}>
+          {pending ? <Spinner size={16} /> : <Rocket size={16} aria-hidden="true" />}
+          Open demo workspace
+        </button>
+        <button type="button" className="button button-large" onClick={() => openDialog({ kind: 'profile-form' })} disabled={pending}>
+          <Plus size={16} aria-hidden="true" />
+          Add a management node
+        </button>
+      </div>
+      {pending ? (
+        <div className="progress" id="demo-progress" role="status">
+          <div className="progress-bar" aria-hidden="true">
+            <span />
+          </div>
+          Starting the simulator, creating the demo connections and signing in…
+        </div>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,54 @@
+import { useUpdateSettings } from '../../api/mutations';
+import { useAppInfo, useDemoStatus } from '../../api/queries';
+import { SelectField } from '../../components/Field';
+import { useUi, type ThemePreference } from '../../stores/ui';
+
+export function SettingsPage() {
+  const theme = useUi((s) => s.theme);
+  const setTheme = useUi((s) => s.setTheme);
+  const update = useUpdateSettings();
+  const info = useAppInfo();
+  const demo = useDemoStatus();
+
+  const change = (next: ThemePreference) => {
+    const previous = theme;
+    setTheme(next);
+    update.mutate({ theme: next }, { onError: () => setTheme(previous) });
+  };
+
+  const i = info.data;
+  return (
+    <div className="page settings">
+      <section className="card" aria-labelledby="appearance-title">
+        <h2 id="appearance-title">Appearance</h2>
+        <SelectField label="Theme" value={theme} onChange={(e) => change(e.target.value as ThemePreference)} hint="System follows the light or dark setting of your computer.">
+          <option value="system">System</option>
+          <option value="light">Light</option>
+          <option value="dark">Dark</option>
+        </SelectField>
+      </section>
+      <section className="card" aria-labelledby="about-title">
+        <h2 id="about-title">About</h2>
+        {i ? (
+          <dl className="details" data-testid="app-info">
+            <dt>Application</dt>
+            <dd>{i.name}</dd>
+            <dt>Version</dt>
+            <dd className="mono">{i.version}</dd>
+            <dt>Mode</dt>
+            <dd>{i.mode === 'desktop' ? 'Desktop app' : 'Browser mode (127.0.0.1)'}</dd>
+            <dt>Secret storage</dt>
+            <dd>
+              {i.secretStorage}
+              <span className={i.secretsPersist ? 'chip' : 'chip chip-warn'}>{i.secretsPersist ? 'kept across restarts' : 'kept in memory until quit'}</span>
+            </dd>
+            <dt>Demo workspace</dt>
+            <dd>{demo.data?.running ? `running (${demo.data.mgmtOauthUrl ?? demo.data.mgmtBasicUrl ?? ''})` : 'not running'}</dd>
+          </dl>
+        ) : (
+          <p className="muted">Loading…</p>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,90 @@
+/** A fake of the parts of `electron` the main process uses: records what was called, plays events back. */
+import { EventEmitter } from 'node:events';
+import { vi } from 'vitest';
+
+export class FakeWebContents extends EventEmitter {
+  windowOpenHandler?: (details: { url: string }) => { action: string };
+  sent: Array<[string, unknown]> = [];
+  destroyed = false;
+  setWindowOpenHandler = vi.fn((h: (details: { url: string }) => { action: string }) => {
+    this.windowOpenHandler = h;
+  });
+  send = vi.fn((channel: string, payload: unknown) => void this.sent.push([channel, payload]));
+  isDestroyed = () => this.destroyed;
+  /** Emits `name` with a preventable event; answers whether a handler prevented it. */
+  fire(name: string, ...args: unknown[]): boolean {
+    let prevented = false;
+    this.emit(name, { preventDefault: () => (prevented = true) }, ...args);
+    return prevented;
+  }
+}
+
+export function createFakeElectron(opts: { lock?: boolean; userData: string; appPath?: string }) {
+  const appEvents = new EventEmitter();
+  const windows: FakeBrowserWindow[] = [];
+  const handlers = new Map<string, (event: unknown, request: unknown) => Promise<unknown>>();
+  const ready = { resolve: () => undefined as void };
+  const whenReadyPromise = new Promise<void>((resolve) => (ready.resolve = resolve));
+
+  class FakeBrowserWindow extends EventEmitter {
+    webContents = new FakeWebContents();
+    loadURL = vi.fn(async (_url: string) => undefined);
+    show = vi.fn();
+    focus = vi.fn();
+    restore = vi.fn();
+    isMinimized = vi.fn(() => false);
+    isDestroyed = vi.fn(() => false);
+    constructor(public options: Record<string, unknown>) {
+      super();
+      windows.push(this);
+      appEvents.emit('web-contents-created', {}, this.webContents);
+    }
+  }
+
+  const session = {
+    defaultSession: {
+      webRequest: { onHeadersReceived: vi.fn() },
+      setPermissionRequestHandler: vi.fn(),
+      setPermissionCheckHandler: vi.fn(),
+      setDevicePermissionHandler: vi.fn(),
+    },
+  };
+  const app = {
+    requestSingleInstanceLock: vi.fn(() => opts.lock ?? true),
+    quit: vi.fn(),
+    exit: vi.fn(),
+    enableSandbox: vi.fn(),
+    isPackaged: false,
+    whenReady: vi.fn(() => whenReadyPromise),
+    getPath: vi.fn(() => opts.userData),
+    getAppPath: vi.fn(() => opts.appPath ?? '/opt/northbound/app.asar'),
+    getVersion: vi.fn(() => '0.1.0'),
+    setAboutPanelOptions: vi.fn(),
+    showAboutPanel: vi.fn(),
+    on: vi.fn((name: string, l: (...a: unknown[]) => void) => void appEvents.on(name, l)),
+    emit: (name: string, ...args: unknown[]) => appEvents.emit(name, ...args),
+  };
+  const ipcMain = {
+    handle: vi.fn((channel: string, h: (event: unknown, request: unknown) => Promise<unknown>) => void handlers.set(channel, h)),
+    removeHandler: vi.fn((channel: string) => void handlers.delete(channel)),
+    removeAllListeners: vi.fn(),
+    on: vi.fn(),
+  };
+  const electron = {
+    app,
+    ipcMain,
+    session,
+    BrowserWindow: FakeBrowserWindow,
+    shell: { openExternal: vi.fn(async () => undefined), openPath: vi.fn() },
+    protocol: { registerSchemesAsPrivileged: vi.fn(), handle: vi.fn() },
+    Menu: { buildFromTemplate: vi.fn((t: unknown) => ({ template: t })), setApplicationMenu: vi.fn() },
+    dialog: { showMessageBox: vi.fn(async () => ({ response: 1, checkboxChecked: false })), showErrorBox: vi.fn() },
+    safeStorage: {
+      isEncryptionAvailable: vi.fn(() => true),
+      getSelectedStorageBackend: vi.fn(() => 'gnome_libsecret'),
+      encryptString: vi.fn((s: string) => Buffer.from(`k:${s}`)),
+      decryptString: vi.fn((b: Buffer) => b.toString().slice(2)),
+    },
+  };
+  return { electron, windows, handlers, ready, appEvents };
+}

@@ -1,0 +1,89 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { channelNames } from '../../../shared/contract';
+import { createFakeElectron } from './fake-electron';
+
+const h = vi.hoisted(() => ({ fake: undefined as unknown as ReturnType<typeof createFakeElectron>, shutdown: vi.fn(async () => undefined), invoke: vi.fn() }));
+
+// Every test builds a fresh fake; the mocked module reads the current one on each access.
+vi.mock('electron', () => {
+  const current = new Proxy({}, { get: (_t, key) => (h.fake.electron as Record<string | symbol, unknown>)[key] });
+  return new Proxy({ default: current }, { get: (t, key) => (key === 'default' ? t.default : Reflect.get(current, key)), has: () => true });
+});
+vi.mock('../../../electron/platform/logging', async () => {
+  const { createMemoryLogger } = await import('../../../electron/log');
+  return { createDesktopLogger: () => createMemoryLogger() };
+});
+vi.mock('../../../electron/app/services', () => ({
+  createApp: vi.fn(async () => ({
+    router: { invoke: h.invoke },
+    events: { subscribe: vi.fn(() => () => undefined) },
+    shutdown: h.shutdown,
+  })),
+}));
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'nb-main-'));
+  vi.resetModules();
+  h.shutdown.mockClear();
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+async function boot(lock = true) {
+  h.fake = createFakeElectron({ lock, userData: dir });
+  await import('../../../electron/main');
+  return h.fake;
+}
+const started = async (fake: ReturnType<typeof createFakeElectron>) => {
+  fake.ready.resolve();
+  await vi.waitFor(() => expect(fake.windows).toHaveLength(1));
+  return fake.windows[0]!;
+};
+
+describe('electron/main.ts', () => {
+  it('quits at once when another instance holds the lock', async () => {
+    const fake = await boot(false);
+    expect(fake.electron.app.requestSingleInstanceLock).toHaveBeenCalled();
+    expect(fake.electron.app.quit).toHaveBeenCalled();
+    expect(fake.electron.app.whenReady).not.toHaveBeenCalled();
+    expect(fake.windows).toHaveLength(0);
+  });
+
+  it('creates a secure window on the app scheme and wires every contract channel', async () => {
+    const fake = await boot();
+    expect(fake.electron.app.enableSandbox).toHaveBeenCalled();
+    expect(fake.electron.protocol.registerSchemesAsPrivileged).toHaveBeenCalled();
+    const win = await started(fake);
+    expect(win.options).toMatchObject({ width: 1280, height: 820, minWidth: 960, minHeight: 640, show: false, title: 'Northbound' });
+    expect(win.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, preload: path.join('/opt/northbound/app.asar', 'dist-electron', 'preload.cjs') });
+    expect(win.loadURL).toHaveBeenCalledWith('northbound://app/index.html');
+    expect(fake.electron.protocol.handle).toHaveBeenCalledWith('northbound', expect.any(Function));
+    expect([...fake.handlers.keys()].sort()).toEqual([...channelNames].sort());
+    expect(fake.electron.session.defaultSession.setPermissionRequestHandler).toHaveBeenCalled();
+    expect(fake.electron.Menu.setApplicationMenu).toHaveBeenCalled();
+
+    win.emit('ready-to-show');
+    expect(win.show).toHaveBeenCalled();
+    // The window created after start is guarded too (web-contents-created).
+    expect(win.webContents.fire('will-navigate', 'https://evil.example/')).toBe(true);
+  });
+
+  it('focuses the existing window when a second instance starts', async () => {
+    const fake = await boot();
+    const win = await started(fake);
+    fake.electron.app.emit('second-instance');
+    expect(win.focus).toHaveBeenCalled();
+  });
+
+  it('awaits shutdown on before-quit, then quits', async () => {
+    const fake = await boot();
+    await started(fake);
+    let prevented = false;
+    fake.electron.app.emit('before-quit', { preventDefault: () => (prevented = true) });
+    expect(prevented).toBe(true);
+    expect(h.shutdown).toHaveBeenCalledTimes(1);
+    await vi.waitFor(() => expect(fake.electron.app.quit).toHaveBeenCalled());
+  });
+});

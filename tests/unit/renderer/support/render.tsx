@@ -1,0 +1,31 @@
+/** Renders the whole app against a FakeBridge, with a fresh query cache and UI store. */
+import { render } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { ApiProvider } from '../../../../renderer/api/ApiProvider';
+import { createClient } from '../../../../renderer/api/client';
+import { createQueryClient } from '../../../../renderer/api/query-client';
+import { App } from '../../../../renderer/app/App';
+import { reportError } from '../../../../renderer/app/report-error';
+import { useUi } from '../../../../renderer/stores/ui';
+import { FakeBridge } from './fake-bridge';
+
+const initialUi = useUi.getState();
+
+export function resetUi(): void {
+  useUi.setState(initialUi, true);
+  window.localStorage.clear();
+  document.documentElement.removeAttribute('data-theme');
+}
+
+export function renderApp(bridge: FakeBridge = new FakeBridge()) {
+  resetUi();
+  const client = createClient(bridge);
+  const queryClient = createQueryClient(reportError);
+  const user = userEvent.setup();
+  const utils = render(
+    <ApiProvider client={client} queryClient={queryClient}>
+      <App bridge={bridge} />
+    </ApiProvider>,
+  );
+  return { ...utils, bridge, client, queryClient, user };
+}
