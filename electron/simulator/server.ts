@@ -147,7 +147,11 @@ export async function startMgmtSimulator(opts: MgmtSimulatorOptions = {}): Promi
     liveTokenCount: (clientId, username) => store.liveCount(clientId, username),
     async rotateCertificate() {
       cert = await createCertificate();
-      for (const server of [basicServer, oauthServer]) server.setSecureContext({ key: cert.key, cert: cert.cert });
+      // Like a node restarted with a new certificate: open connections end, new ones get the new certificate.
+      for (const server of [basicServer, oauthServer]) {
+        server.setSecureContext({ key: cert.key, cert: cert.cert });
+        server.closeAllConnections();
+      }
       sim.fingerprint256 = cert.fingerprint256;
       sim.certificatePem = cert.cert;
       logger.info('simulator certificate rotated', { fingerprint256: cert.fingerprint256 });

@@ -30,6 +30,11 @@ export interface SecretCipher {
   open?(params: CipherParams | undefined): Promise<CipherParams>;
 }
 
+/** The key parameters stored in a vault file are unusable: the file header is damaged. */
+export class CipherParamsError extends Error {
+  override readonly name = 'CipherParamsError';
+}
+
 const VERSION = 1;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
@@ -97,7 +102,7 @@ export function createPassphraseCipher(passphrase: string): SecretCipher {
         stored = { kdf: 'scrypt', salt: randomBytes(SALT_BYTES).toString('base64'), ...SCRYPT_DEFAULTS };
       } else {
         const parsed = ScryptParams.safeParse(params);
-        if (!parsed.success) throw new Error(`vault key parameters are not valid: ${parsed.error.issues[0]?.message ?? ''}`);
+        if (!parsed.success) throw new CipherParamsError(`vault key parameters are not valid: ${parsed.error.issues[0]?.message ?? ''}`);
         stored = parsed.data;
       }
       key = await scrypt(passphrase, Buffer.from(stored.salt, 'base64'), stored);

@@ -16,7 +16,7 @@ import { z } from 'zod';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
 import type { Vault } from '../app/ports';
 import { registerSecret, type Logger } from '../log';
-import { createMemoryCipher, type CipherParams, type SecretCipher } from './cipher';
+import { CipherParamsError, createMemoryCipher, type CipherParams, type SecretCipher } from './cipher';
 import { ensurePrivateDir, moveAsideSync, writeFileAtomic } from './files';
 
 export type { Vault } from '../app/ports';
@@ -64,7 +64,7 @@ function checkKey(key: string): void {
 /** Opens (or creates) the vault for `cipher`: in `<dataDir>/vault.json`, or in memory if the cipher is not persistent. */
 export async function openVault(options: OpenVaultOptions): Promise<Vault> {
   const { cipher, logger } = options;
-  if (cipher.persistent === false) return createMemoryVault(cipher);
+  if (cipher.persistent === false) return createMemoryVault(cipher, logger);
   if (!cipher.isAvailable()) {
     throw new AppError(ErrorCodes.vaultUnavailable, `Secret storage "${cipher.kind}" is not available.`, 'Choose another way to keep secrets: a passphrase, or memory only.');
   }
@@ -137,8 +137,10 @@ async function readVaultFile(file: string, logger: Logger): Promise<VaultFile | 
 async function opens(existing: VaultFile, cipher: SecretCipher): Promise<'ok' | 'wrong-key' | 'bad-params'> {
   try {
     if (cipher.open) await cipher.open(existing.params as CipherParams | undefined);
-  } catch {
-    return 'bad-params';
+  } catch (e) {
+    // Only a header that is really damaged; any other failure (out of memory...) must not move the vault.
+    if (e instanceof CipherParamsError) return 'bad-params';
+    throw e;
   }
   try {
     return unseal(CHECK_KEY, await cipher.decrypt(Buffer.from(existing.check, 'base64'))) === CHECK_VALUE ? 'ok' : 'wrong-key';

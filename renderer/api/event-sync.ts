@@ -16,7 +16,14 @@ export function useContractEvents(onNotice: (notice: EventPayload<'notice'>) => 
   const qc = useQueryClient();
   useEffect(() => {
     const offs = [
-      client.on('session.changed', (status) => upsertSession(qc, status)),
+      client.on('session.changed', (status) => {
+        // An event is newer than a list still in flight: drop that answer, keep the event, and
+        // fetch the list again (main's state already includes this change).
+        const inFlight = qc.isFetching({ queryKey: keys.sessions }) > 0;
+        if (inFlight) void qc.cancelQueries({ queryKey: keys.sessions });
+        upsertSession(qc, status);
+        if (inFlight) void qc.invalidateQueries({ queryKey: keys.sessions });
+      }),
       client.on('profiles.changed', () => {
         void qc.invalidateQueries({ queryKey: keys.profiles });
         void qc.invalidateQueries({ queryKey: keys.sessions });

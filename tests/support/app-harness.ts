@@ -1,0 +1,68 @@
+/** Starts the whole app in plain Node on a fresh data folder, recording everything that leaves main. */
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { createNodeAdapters } from '../../electron/app/node-platform';
+import { createApp, type App } from '../../electron/app/services';
+import { createLogger } from '../../electron/log';
+
+export interface AppHarness {
+  app: App;
+  dataDir: string;
+  /** Every log line written. */
+  logs: string[];
+  /** Every event pushed towards the window. */
+  pushed: string[];
+  /** Every answer returned to the window through `call`. */
+  answers: string[];
+  call<T = unknown>(channel: string, request?: unknown): Promise<T>;
+  callRaw(channel: string, request?: unknown): Promise<{ ok: boolean; value?: unknown; error?: { code: string; message: string; hint: string; details?: Record<string, unknown> } }>;
+  /** The text of every file under the data folder. */
+  files(): Promise<Array<{ file: string; text: string }>>;
+  close(): Promise<void>;
+}
+
+export async function startAppHarness(opts: { passphrase?: string; openDemo?: boolean } = {}): Promise<AppHarness> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'nb-app-'));
+  const logs: string[] = [];
+  const logger = createLogger((line) => logs.push(JSON.stringify(line)), { level: 'debug' });
+  const adapters = await createNodeAdapters({ dataDir, passphrase: opts.passphrase ?? 'test-vault-passphrase-1', logger, mode: 'browser', demoPorts: { basic: 0, oauth: 0 } });
+  const app = await createApp(adapters, { openDemo: opts.openDemo ?? false });
+  const pushed: string[] = [];
+  const answers: string[] = [];
+  app.events.subscribe((event, payload) => pushed.push(JSON.stringify({ event, payload })));
+  const callRaw: AppHarness['callRaw'] = async (channel, request = {}) => {
+    const res = await app.router.invoke(channel, request);
+    answers.push(JSON.stringify(res));
+    return res as never;
+  };
+  return {
+    app,
+    dataDir,
+    logs,
+    pushed,
+    answers,
+    callRaw,
+    async call<T>(channel: string, request: unknown = {}) {
+      const res = await callRaw(channel, request);
+      if (!res.ok) throw Object.assign(new Error(`${channel}: ${res.error?.code} ${res.error?.message}`), { shape: res.error });
+      return res.value as T;
+    },
+    async files() {
+      const out: Array<{ file: string; text: string }> = [];
+      const walk = async (dir: string): Promise<void> => {
+        for (const e of await readdir(dir, { withFileTypes: true })) {
+          const p = path.join(dir, e.name);
+          if (e.isDirectory()) await walk(p);
+          else out.push({ file: p, text: await readFile(p, 'latin1') });
+        }
+      };
+      await walk(dataDir);
+      return out;
+    },
+    async close() {
+      await app.shutdown();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
