@@ -80,7 +80,7 @@ export function rawCaller(sim: MgmtSimulator) {
       o: { port?: 'basic' | 'oauth'; bearer?: string; basic?: [string, string]; json?: unknown; body?: string; headers?: Record<string, string>; operation?: OAuthOperation } = {},
     ): Promise<unknown> {
       const port = o.port ?? 'oauth';
-      const auth = o.bearer ? { authorization: `Bearer ${o.bearer}` } : o.basic ? { authorization: `Basic ${Buffer.from(o.basic.join(':')).toString('base64')}` } : {};
+      const auth: Record<string, string> = o.bearer ? { authorization: `Bearer ${o.bearer}` } : o.basic ? { authorization: `Basic ${Buffer.from(o.basic.join(':')).toString('base64')}` } : {};
       const res = await http.request({
         method,
         url: `${port === 'oauth' ? sim.oauthUrl : sim.basicUrl}${path}`,

@@ -7,6 +7,7 @@ import type { CertificateInfo } from '../../../shared/model/profile';
 import type { MgmtSimulator } from '../../../electron/simulator';
 import type { MgmtClient } from '../../../electron/mgmt/client';
 import { inspectCertificate, probeCertificate } from '../../../electron/net/probe';
+import { makeCert } from '../../unit/net/tls-fixture';
 import { failure, makeClient, startSim, type ClientSpec } from './helpers';
 
 let sim: MgmtSimulator;
@@ -81,7 +82,6 @@ describe('custom-ca', () => {
 
   it('another CA does not vouch for the node: tls.untrusted', async () => {
     const caFile = join(dir, 'other-ca.pem');
-    const { makeCert } = await import('../../unit/net/tls-fixture');
     writeFileSync(caFile, (await makeCert()).cert);
     const e = await failure(client({ tls: { mode: 'custom-ca', caFile } }).signIn());
     expect(e).toMatchObject({ code: 'tls.untrusted', details: { certificate: { fingerprint256: sim.fingerprint256 } } });

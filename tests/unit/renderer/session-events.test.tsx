@@ -19,12 +19,13 @@ describe('events keep the UI current', () => {
     expect(screen.getByTestId('active-session-badge')).toHaveTextContent('Signed out');
 
     act(() => void bridge.setSession({ profileId: 'p1', state: 'signed-in', authMode: 'oauth', username: 'admin', accessTokenExpiresAt: inMinutes(54) }));
-    expect(badge).toHaveAttribute('data-state', 'signed-in');
+    // react-query notifies on its own tick, hence waitFor.
+    await waitFor(() => expect(badge).toHaveAttribute('data-state', 'signed-in'));
     expect(badge).toHaveTextContent('Signed in · expires in 54 min');
     expect(screen.getByTestId('active-session-badge')).toHaveTextContent('Signed in · expires in 54 min');
 
     act(() => void bridge.setSession({ profileId: 'p1', state: 'signed-in', authMode: 'oauth', accessTokenExpiresAt: null }));
-    expect(badge).toHaveTextContent('Signed in · no expiry');
+    await waitFor(() => expect(badge).toHaveTextContent('Signed in · no expiry'));
 
     act(() =>
       void bridge.setSession({
@@ -34,7 +35,7 @@ describe('events keep the UI current', () => {
         error: { code: 'oauth.invalid_refresh_token', message: 'The session ended on the node.', hint: 'Sign in again.' },
       }),
     );
-    expect(badge).toHaveAttribute('data-state', 'sign-in-required');
+    await waitFor(() => expect(badge).toHaveAttribute('data-state', 'sign-in-required'));
     expect(badge).toHaveTextContent('Sign-in required');
     expect(within(screen.getByTestId('profile-row-Core')).getByText('The session ended on the node.')).toBeVisible();
     expect(within(screen.getByTestId('profile-row-Core')).getByRole('button', { name: 'Sign in' })).toBeEnabled();

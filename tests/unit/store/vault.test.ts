@@ -115,6 +115,14 @@ describe('vault with the passphrase cipher', () => {
     expect(readdirSync(dir).filter((f) => f.includes('.corrupt-'))).toHaveLength(2);
   });
 
+  it('does not move a good vault aside when deriving the key fails for another reason', async () => {
+    await (await open('pass-phrase')).set('k', 'value-kept');
+    const failing: SecretCipher = { ...createPassphraseCipher('pass-phrase'), open: async () => { throw new Error('ENOMEM'); } };
+    await expect(openVault({ dataDir: dir, cipher: failing, logger: createMemoryLogger() })).rejects.toThrow('ENOMEM');
+    expect(readdirSync(dir)).toEqual([VAULT_FILE]);
+    expect(await (await open('pass-phrase')).get('k')).toBe('value-kept');
+  });
+
   it('will not open a ciphertext under another key name (entries cannot be swapped)', async () => {
     const vault = await open('pass-phrase');
     await vault.set('profile:a:password', 'password-of-a');
