@@ -3,7 +3,7 @@
  * for the contract's channels and events. Never ipcRenderer itself. See platform/bridge.ts.
  */
 import { contextBridge, ipcRenderer } from 'electron';
-import { BRIDGE_KEY } from '../shared/contract';
+import { BRIDGE_NAME } from '../shared/contract-names';
 import { createBridge } from './platform/bridge';
 
-contextBridge.exposeInMainWorld(BRIDGE_KEY, createBridge(ipcRenderer));
+contextBridge.exposeInMainWorld(BRIDGE_NAME, createBridge(ipcRenderer));

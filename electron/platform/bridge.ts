@@ -4,8 +4,13 @@
  * sandboxed preload, so it imports only `electron` types and the contract.
  */
 import type { IpcRenderer } from 'electron';
-import { isChannelName, isEventName, type Bridge, type EventName } from '../../shared/contract';
-import { ErrorCodes, type Result } from '../../shared/model/errors';
+// Type-only imports are erased; the runtime names come from the zod-free list, so the preload stays small.
+import type { Bridge, EventName } from '../../shared/contract';
+import { isKnownChannel, isKnownEvent } from '../../shared/contract-names';
+import type { Result } from '../../shared/model/errors';
+
+const isEventName = (s: string): s is EventName => isKnownEvent(s);
+const UNKNOWN_CHANNEL = 'channel.unknown';
 
 /** The one channel main pushes events on; the message names the event, the renderer validates it. */
 export const EVENT_CHANNEL = 'event';
@@ -33,15 +38,15 @@ export function createBridge(ipc: IpcRendererLike): Bridge {
 
   const bridge: Bridge = {
     invoke(channel: string, request: unknown): Promise<Result<unknown>> {
-      if (typeof channel !== 'string' || !isChannelName(channel)) {
+      if (typeof channel !== 'string' || !isKnownChannel(channel)) {
         return Promise.resolve({
           ok: false,
-          error: { code: ErrorCodes.unknownChannel, message: `Unknown channel "${String(channel)}".`, hint: 'Only the channels of the contract can be called.' },
+          error: { code: UNKNOWN_CHANNEL, message: `Unknown channel "${String(channel)}".`, hint: 'Only the channels of the contract can be called.' },
         });
       }
       return (ipc.invoke(channel, request) as Promise<Result<unknown>>).catch(() => ({
         ok: false,
-        error: { code: ErrorCodes.internal, message: 'The window could not reach the app.', hint: 'Restart Northbound; if it keeps happening, the log has the details.' },
+        error: { code: 'internal', message: 'The window could not reach the app.', hint: 'Restart Northbound; if it keeps happening, the log has the details.' },
       }));
     },
     on(event: string, listener: Listener): () => void {

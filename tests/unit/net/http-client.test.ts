@@ -58,6 +58,19 @@ describe('HttpClient', () => {
     await http.close();
   });
 
+  it('custom-ca: a certificate for another host name is tls.untrusted', async () => {
+    const foreign = await makeCert({ dns: ['other.example'], ips: [] });
+    const srv = await startTlsServer(foreign, (_q, res) => res.end('{}'));
+    const file = join(dir, 'foreign.pem');
+    writeFileSync(file, foreign.cert);
+    const http = new HttpClient({ tls: { mode: 'custom-ca', caFile: file } });
+    const err = await http.request({ method: 'GET', url: `${srv.url}/` }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'tls.untrusted', details: { reason: 'ERR_TLS_CERT_ALTNAME_INVALID', certificate: { fingerprint256: foreign.fingerprint256 } } });
+    expect((err as Error).message).toMatch(/issued for another host name/);
+    await http.close();
+    await srv.close();
+  });
+
   it('system trust refuses the self-signed certificate with tls.untrusted carrying it', async () => {
     const http = new HttpClient({ tls: { mode: 'system' } });
     const before = seen.length;

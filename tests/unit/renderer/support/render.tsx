@@ -21,7 +21,7 @@ export function renderApp(bridge: FakeBridge = new FakeBridge()) {
   resetUi();
   const client = createClient(bridge);
   const queryClient = createQueryClient(reportError);
-  const user = userEvent.setup();
+  const user = userEvent.setup({ delay: null });
   const utils = render(
     <ApiProvider client={client} queryClient={queryClient}>
       <App bridge={bridge} />

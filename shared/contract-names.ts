@@ -1,0 +1,32 @@
+/**
+ * The contract's channel and event names without their schemas, for the preload: it only has
+ * to refuse unknown names, and must stay small (no zod). A unit test keeps this list equal to
+ * the keys of `channels` and `events` in contract.ts.
+ */
+export const CHANNEL_NAMES = [
+  'app.info',
+  'settings.get',
+  'settings.update',
+  'profiles.list',
+  'profiles.save',
+  'profiles.delete',
+  'profiles.test',
+  'tls.inspect',
+  'tls.trust',
+  'session.list',
+  'session.signIn',
+  'session.signOut',
+  'oauthClients.list',
+  'oauthClients.create',
+  'oauthClients.update',
+  'demo.status',
+  'demo.open',
+] as const;
+
+export const EVENT_NAMES = ['session.changed', 'profiles.changed', 'demo.changed', 'notice'] as const;
+
+const channelSet: ReadonlySet<string> = new Set(CHANNEL_NAMES);
+const eventSet: ReadonlySet<string> = new Set(EVENT_NAMES);
+export const isKnownChannel = (s: string): boolean => channelSet.has(s);
+export const isKnownEvent = (s: string): boolean => eventSet.has(s);
+export const BRIDGE_NAME = 'northbound';
