@@ -163,7 +163,7 @@ export class MgmtClient {
    * or OAuth port with the bearer token (refreshed as needed). `undefined` for 204 No Content.
    */
   request<T = unknown>(method: string, path: string, body?: unknown, opts: RequestOptions = {}): Promise<T | undefined> {
-    if (!path.startsWith('/')) throw new AppError(ErrorCodes.internal, `API paths start with "/" (got ${path}).`, 'This is a bug in the console.');
+    if (!path.startsWith('/')) return Promise.reject(new AppError(ErrorCodes.internal, `API paths start with "/" (got ${path}).`, 'This is a bug in the console.'));
     if (this.basic) return this.basic.withAuth((h) => this.send('basic', method, path, body, h, 'use', opts)) as Promise<T | undefined>;
     return this.oauth!.withToken((t) => this.send('oauth', method, path, body, `Bearer ${t}`, 'use', opts)) as Promise<T | undefined>;
   }

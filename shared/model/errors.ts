@@ -42,6 +42,8 @@ export const ErrorCodes = {
   vaultLocked: 'vault.locked',
   vaultUnavailable: 'vault.unavailable',
   tokenLimit: 'oauth.token_limit_exceeded',
+  oauthRequired: 'mgmt.oauth_required',
+  forbidden: 'request.forbidden',
 } as const;
 
 export const oauthErrorCode = (error: string) => `oauth.${error}`;

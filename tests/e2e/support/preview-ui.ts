@@ -71,11 +71,33 @@ async function run(scheme: 'light' | 'dark', origin: string, fakeScript: string)
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
   const page = await context.newPage();
   const problems: string[] = [];
-  page.on('console', (m) => (m.type() === 'error' || m.type() === 'warning') && problems.push(`${m.type()}: ${m.text()}`));
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') {
+      problems.push(`${m.type()}: ${m.text()}`);
+      console.log(`[browser ${m.type()}] ${m.text()}`);
+    }
+  });
+  page.on('pageerror', (e) => {
+    problems.push(`pageerror: ${e.message}`);
+    console.log(`[pageerror] ${e.message}`);
+  });
   await page.addInitScript({ content: fakeScript });
   await page.goto(origin);
+  if (!(await page.evaluate(() => 'northbound' in window))) throw new Error('the fake bridge was not injected');
 
+  try {
+    await walk(page, scheme);
+  } catch (e) {
+    await page.screenshot({ path: path.join(outDir, `ui-failure-${scheme}.png`) });
+    console.log(`failed; see ${path.join(outDir, `ui-failure-${scheme}.png`)}`);
+    throw e;
+  } finally {
+    await browser.close();
+    if (problems.length) console.log(`console problems (${scheme}):\n  ${problems.join('\n  ')}`);
+  }
+}
+
+async function walk(page: Page, scheme: string) {
   await page.getByRole('button', { name: 'Open demo workspace' }).waitFor();
   await shot(page, `welcome-${scheme}`);
   await page.getByRole('button', { name: 'Open demo workspace' }).click();
@@ -139,9 +161,6 @@ async function run(scheme: 'light' | 'dark', origin: string, fakeScript: string)
   await shot(page, `alarms-${scheme}`);
   await page.keyboard.press('Control+7');
   await shot(page, `settings-${scheme}`);
-
-  await browser.close();
-  if (problems.length) console.log(`console problems (${scheme}):\n  ${problems.join('\n  ')}`);
 }
 
 async function main() {
