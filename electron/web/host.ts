@@ -79,7 +79,6 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
   const token = opts.token ?? randomBytes(24).toString('base64url');
   const log = opts.logger.child('web');
   const staticRoot = path.resolve(opts.staticDir);
-  let origin = '';
   let hostHeaders: Set<string> = new Set();
   let origins: Set<string> = new Set();
 
@@ -171,7 +170,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
-  origin = `http://127.0.0.1:${port}`;
+  const origin = `http://127.0.0.1:${port}`;
   hostHeaders = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
   origins = new Set([origin, `http://localhost:${port}`]);
   log.info('browser mode listening', { origin });

@@ -20,16 +20,19 @@ export function App({ bridge }: { bridge?: Bridge }) {
   const section = useUi((s) => s.section);
   const meta = sectionMeta.find((m) => m.id === section);
   return (
-    <div className="app">
-      <Sidebar />
-      <div className="main">
-        <Header />
-        <main className="content" id="content">
-          {section === 'connections' ? <ConnectionsPage /> : section === 'settings' ? <SettingsPage /> : meta?.comingSoon ? <ComingSoonPage meta={meta} /> : null}
-        </main>
+    <>
+      <div className="app">
+        <Sidebar />
+        <div className="main">
+          <Header />
+          <main className="content" id="content">
+            {section === 'connections' ? <ConnectionsPage /> : section === 'settings' ? <SettingsPage /> : meta?.comingSoon ? <ComingSoonPage meta={meta} /> : null}
+          </main>
+        </div>
       </div>
+      {/* Outside the grid: overlays must not become grid rows. */}
       <Dialogs />
       <Toaster theme={theme} position="bottom-right" closeButton richColors={false} toastOptions={{ className: 'toast' }} />
-    </div>
+    </>
   );
 }

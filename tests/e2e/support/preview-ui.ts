@@ -84,6 +84,7 @@ async function run(scheme: 'light' | 'dark', origin: string, fakeScript: string)
   await page.addInitScript({ content: fakeScript });
   await page.goto(origin);
   if (!(await page.evaluate(() => 'northbound' in window))) throw new Error('the fake bridge was not injected');
+  if (process.env.PREVIEW_DEBUG) console.log(await page.evaluate(() => (window as unknown as { northbound: { invoke(c: string, r: unknown): Promise<unknown> } }).northbound.invoke('profiles.list', {}).then((r) => JSON.stringify(r))));
 
   try {
     await walk(page, scheme);

@@ -1,0 +1,51 @@
+/**
+ * End-to-end fixture: a fresh data folder, the whole app in this process (browser mode), the
+ * built renderer served on 127.0.0.1, and a record of everything sent to the browser, every log
+ * line and every file written — so a test can prove no secret left main.
+ */
+import { test as base, expect, type Page } from '@playwright/test';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { createLogger } from '../../../electron/log';
+import { startWebHost, type WebHost } from '../../../electron/web/host';
+import { startAppHarness, type AppHarness } from '../../support/app-harness';
+
+export interface Northbound {
+  harness: AppHarness;
+  host: WebHost;
+  /** Every HTTP answer and WebSocket message the host sent to the browser. */
+  sent: string[];
+  shot(page: Page, name: string): Promise<string>;
+}
+
+export const SCREENSHOTS = path.resolve('tests/e2e/screenshots');
+
+export const test = base.extend<{ nb: Northbound }>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as a pattern
+  nb: async ({}, use) => {
+    const harness = await startAppHarness();
+    const sent: string[] = [];
+    const host = await startWebHost({
+      router: harness.app.router,
+      events: harness.app.events,
+      logger: createLogger((l) => harness.logs.push(JSON.stringify(l)), { level: 'debug' }),
+      staticDir: path.resolve('dist/renderer'),
+      onSend: (t) => sent.push(t),
+    });
+    await mkdir(SCREENSHOTS, { recursive: true });
+    await use({
+      harness,
+      host,
+      sent,
+      async shot(page, name) {
+        const file = path.join(SCREENSHOTS, `${name}.png`);
+        await page.screenshot({ path: file, fullPage: true });
+        return file;
+      },
+    });
+    await host.close();
+    await harness.close();
+  },
+});
+
+export { expect };

@@ -1,0 +1,104 @@
+/** The `northbound` command as a user runs it: a real child process, real ports, real signals. */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { Agent, request } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const bin = path.resolve('bin/northbound.mjs');
+const children: ChildProcessWithoutNullStreams[] = [];
+
+function run(args: string[]) {
+  const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, ELECTRON_OVERRIDE_DIST_PATH: '/nonexistent' } });
+  children.push(child);
+  const queue: string[] = [];
+  const waiters: Array<(l: string) => void> = [];
+  createInterface({ input: child.stdout }).on('line', (l) => {
+    const w = waiters.shift();
+    if (w) w(l);
+    else queue.push(l);
+  });
+  const next = () =>
+    new Promise<string>((resolve, reject) => {
+      const queued = queue.shift();
+      if (queued !== undefined) return resolve(queued);
+      const t = setTimeout(() => reject(new Error('no output in 20 s')), 20_000);
+      waiters.push((l) => {
+        clearTimeout(t);
+        resolve(l);
+      });
+    });
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, next, exit };
+}
+
+afterEach(() => {
+  for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
+});
+
+describe('northbound CLI', () => {
+  it('simulate prints one JSON line with URLs, fingerprint and credentials, serves HTTPS, and stops on SIGTERM', async () => {
+    const { child, next, exit } = run(['simulate', '--mgmt-basic-port', '0', '--mgmt-oauth-port', '0']);
+    const info = JSON.parse(await next()) as { mgmt: { basicUrl: string; oauthUrl: string; fingerprint256: string }; users: Array<{ username: string; password: string }>; bootstrapClient: { clientId: string; clientSecret: string } };
+    expect(info.mgmt.basicUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    expect(info.mgmt.fingerprint256).toMatch(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/);
+    const admin = info.users.find((u) => u.username === 'admin')!;
+    // The self-signed certificate is not trusted by default; trusting the announced one works.
+    await expect(request(`${info.mgmt.oauthUrl}/auth/token`, { method: 'POST' })).rejects.toThrow(/self-signed|certificate/i);
+    const res = await request(`${info.mgmt.oauthUrl}/auth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ client_id: info.bootstrapClient.clientId, client_secret: info.bootstrapClient.clientSecret, username: admin.username, password: admin.password, grant_type: 'password' }),
+      dispatcher: new Agent({ connect: { ca: await fetchPem(info.mgmt.oauthUrl) } }),
+    });
+    expect(res.statusCode).toBe(200);
+    expect(await fingerprintOf(info.mgmt.oauthUrl)).toBe(info.mgmt.fingerprint256);
+    expect(((await res.body.json()) as { token_type: string }).token_type).toBe('Bearer');
+    child.kill('SIGTERM');
+    expect(await exit).toBe(0);
+  });
+
+  it('simulate refuses a port that is not a port', async () => {
+    const { child, exit } = run(['simulate', '--mgmt-basic-port', 'http']);
+    let err = '';
+    child.stderr.on('data', (d) => (err += String(d)));
+    expect(await exit).not.toBe(0);
+    expect(err).toMatch(/port is a whole number/);
+  });
+
+  it('serve prints a tokenised 127.0.0.1 address that answers only with its token', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'nb-cli-'));
+    try {
+      await mkdir(path.join(dir, 'static'));
+      await writeFile(path.join(dir, 'static', 'index.html'), '<!doctype html><title>Northbound</title>');
+      const { child, next, exit } = run(['serve', '--port', '0', '--data-dir', path.join(dir, 'data'), '--static-dir', path.join(dir, 'static')]);
+      expect(await next()).toMatch(/Open this address/);
+      const url = new URL(await next());
+      expect(url.hostname).toBe('127.0.0.1');
+      const token = url.searchParams.get('token')!;
+      expect((await fetch(`${url.origin}/`)).status).toBe(401);
+      expect((await fetch(url)).status).toBe(200);
+      const info = await fetch(`${url.origin}/api/invoke/app.info`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-northbound-token': token }, body: '{}' });
+      expect(await info.json()).toMatchObject({ ok: true, value: { name: 'Northbound', mode: 'browser', firstRun: true, secretsPersist: false } });
+      child.kill('SIGINT');
+      expect(await exit).toBe(0);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+async function fingerprintOf(url: string): Promise<string> {
+  const { probeCertificate } = await import('../../../electron/net');
+  const u = new URL(url);
+  return (await probeCertificate(u.hostname, Number(u.port))).info.fingerprint256;
+}
+
+/** Reads the server's certificate the way the operator's trust dialog does (probe, then compare). */
+async function fetchPem(url: string): Promise<string> {
+  const { probeCertificate } = await import('../../../electron/net');
+  const u = new URL(url);
+  return (await probeCertificate(u.hostname, Number(u.port))).pem;
+}
