@@ -30,9 +30,10 @@ export function App({ bridge }: { bridge?: Bridge }) {
           </main>
         </div>
       </div>
-      {/* Outside the grid: overlays must not become grid rows. */}
+      {/* Outside the grid: overlays must not become grid rows. Toasts sit bottom-left, over the
+          sidebar, where they cover no dialog buttons (dialog footers are right-aligned). */}
       <Dialogs />
-      <Toaster theme={theme} position="bottom-right" closeButton richColors={false} toastOptions={{ className: 'toast' }} />
+      <Toaster theme={theme} position="bottom-left" closeButton richColors={false} toastOptions={{ className: 'toast' }} />
     </>
   );
 }

@@ -74,3 +74,24 @@ export function SwitchField({ label, hint, className, id, ...input }: Omit<Commo
     </div>
   );
 }
+
+/** A radio or checkbox whose accessible name is just its label; the hint is its description. */
+export function ChoiceOption({ label, hint, type, id, labelClassName, ...input }: { label: ReactNode; hint?: ReactNode; labelClassName?: string } & Omit<ComponentProps<'input'>, 'className'>) {
+  const auto = useId();
+  const inputId = id ?? auto;
+  return (
+    <div className="radio-option">
+      <input id={inputId} type={type} aria-describedby={hint ? `${inputId}-hint` : undefined} {...input} />
+      <span>
+        <label htmlFor={inputId} className={clsx('radio-label', labelClassName)}>
+          {label}
+        </label>
+        {hint ? (
+          <span className="radio-hint" id={`${inputId}-hint`}>
+            {hint}
+          </span>
+        ) : null}
+      </span>
+    </div>
+  );
+}

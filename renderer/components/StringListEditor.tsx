@@ -42,7 +42,7 @@ export function StringListEditor({ legend, itemLabel, value, onChange, onBlur, p
                   onChange={(e) => set(i, e.target.value)}
                   onBlur={onBlur}
                 />
-                <button type="button" className="icon-button" aria-label={`Remove ${itemLabel.toLowerCase()} ${i + 1}`} onClick={() => remove(i)}>
+                <button type="button" className="icon-button" aria-label={`Remove ${itemLabel.toLowerCase()} #${i + 1}`} onClick={() => remove(i)}>
                   <Trash2 size={14} aria-hidden="true" />
                 </button>
               </div>

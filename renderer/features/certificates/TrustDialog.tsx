@@ -44,10 +44,11 @@ export function TrustDialog({ profile, certificate, onClose }: { profile: Profil
       testId="trust-dialog"
       footer={
         <>
-          <button type="button" className="button" onClick={onClose}>
+          {/* Focus starts on Cancel: trusting must be a deliberate choice, not a stray Enter. */}
+          <button type="button" className="button" onClick={onClose} data-autofocus>
             Cancel
           </button>
-          <button type="button" className="button button-primary" onClick={() => void onTrust()} disabled={!cert || trust.isPending} data-autofocus={cert ? true : undefined}>
+          <button type="button" className="button button-primary" onClick={() => void onTrust()} disabled={!cert || trust.isPending}>
             {trust.isPending ? <Spinner /> : <ShieldCheck size={14} aria-hidden="true" />}
             Trust this certificate
           </button>

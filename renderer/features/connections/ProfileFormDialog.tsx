@@ -47,16 +47,16 @@ export function ProfileFormDialog({ profile, onClose }: { profile?: ProfileView 
       testId="profile-form"
     >
       <form className="form" onSubmit={handleSubmit(onSubmit)} noValidate>
-        <div className="form-grid">
+        <div className="form-grid form-grid-4">
           <TextField label="Name" autoComplete="off" {...register('name')} error={errors.name?.message} className="span-2" />
           <TextField label="Host" placeholder="mgmt.example.net or 10.0.0.5" autoComplete="off" spellCheck={false} {...register('host')} error={errors.host?.message} className="span-2" />
-          <TextField label="Basic port" type="number" inputMode="numeric" {...register('basicPort', { valueAsNumber: true })} error={errors.basicPort?.message} hint="REST API with basic auth (default 9182)" />
-          <TextField label="OAuth port" type="number" inputMode="numeric" {...register('oauthPort', { valueAsNumber: true })} error={errors.oauthPort?.message} hint="Token endpoint and bearer API (default 9183)" />
-          <SelectField label="Auth mode" {...register('authMode')} error={errors.authMode?.message}>
+          <TextField label="Basic port" type="number" inputMode="numeric" {...register('basicPort', { valueAsNumber: true })} error={errors.basicPort?.message} hint="Default 9182" />
+          <TextField label="OAuth port" type="number" inputMode="numeric" {...register('oauthPort', { valueAsNumber: true })} error={errors.oauthPort?.message} hint="Default 9183" />
+          <SelectField label="Auth mode" {...register('authMode')} error={errors.authMode?.message} className="span-2">
             <option value="basic">Basic auth (user name and password)</option>
             <option value="oauth">OAuth (password grant with a client)</option>
           </SelectField>
-          <TextField label="Username" autoComplete="off" spellCheck={false} {...register('username')} error={errors.username?.message} />
+          <TextField label="Username" autoComplete="off" spellCheck={false} {...register('username')} error={errors.username?.message} className="span-2" />
           <TextField
             label="Password"
             type="password"
@@ -69,7 +69,7 @@ export function ProfileFormDialog({ profile, onClose }: { profile?: ProfileView 
           />
           {authMode === 'oauth' ? (
             <>
-              <TextField label="OAuth client ID" autoComplete="off" spellCheck={false} {...register('oauthClientId')} error={errors.oauthClientId?.message} />
+              <TextField label="OAuth client ID" autoComplete="off" spellCheck={false} {...register('oauthClientId')} error={errors.oauthClientId?.message} className="span-2" />
               <TextField
                 label="OAuth client secret"
                 type="password"
@@ -78,6 +78,7 @@ export function ProfileFormDialog({ profile, onClose }: { profile?: ProfileView 
                 hint={profile?.hasClientSecret ? 'Leave empty to keep the stored secret.' : undefined}
                 {...register('clientSecret')}
                 error={errors.clientSecret?.message}
+                className="span-2"
               />
             </>
           ) : null}

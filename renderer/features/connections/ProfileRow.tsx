@@ -10,7 +10,8 @@ import { useUi } from '../../stores/ui';
 import { activePort, authLabel, tlsLabel } from './labels';
 
 export function ProfileRow({ profile, status, selected }: { profile: ProfileView; status: SessionStatus | undefined; selected: boolean }) {
-  const ui = useUi();
+  // Actions only (stable functions): rows do not re-render on unrelated UI state.
+  const ui = useUi.getState();
   const signIn = useSignIn();
   const signOut = useSignOut();
   const test = useTestProfile();

@@ -1,6 +1,6 @@
 import { useWatch, type UseFormReturn } from 'react-hook-form';
 import type { ProfileView } from '../../../shared/model/profile';
-import { TextField } from '../../components/Field';
+import { ChoiceOption, TextField } from '../../components/Field';
 import type { ProfileFormOutput, ProfileFormValues } from './profile-form';
 
 const options = [
@@ -17,15 +17,11 @@ export function TlsTrustFields({ form, profile }: { form: UseFormReturn<ProfileF
   return (
     <fieldset className="radio-group">
       <legend>TLS trust</legend>
-      {options.map((o) => (
-        <label key={o.mode} className="radio-option">
-          <input type="radio" value={o.mode} {...register('tls.mode')} />
-          <span>
-            <span className="radio-label">{o.label}</span>
-            <span className="radio-hint">{o.hint}</span>
-          </span>
-        </label>
-      ))}
+      <div className="radio-grid">
+        {options.map((o) => (
+          <ChoiceOption key={o.mode} type="radio" value={o.mode} label={o.label} hint={o.hint} {...register('tls.mode')} />
+        ))}
+      </div>
       {mode === 'custom-ca' ? (
         <TextField label="CA certificate file (PEM)" placeholder="/etc/ssl/mgmt-ca.pem" spellCheck={false} {...register('tls.caFile')} error={errors?.caFile?.message} />
       ) : null}

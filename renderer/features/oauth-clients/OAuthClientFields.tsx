@@ -2,7 +2,7 @@
 import { useRef } from 'react';
 import { Controller, useWatch, type UseFormReturn } from 'react-hook-form';
 import type { OAuthClientBody } from '../../../shared/model/oauth-client';
-import { SwitchField, TextAreaField, TextField } from '../../components/Field';
+import { ChoiceOption, SwitchField, TextAreaField, TextField } from '../../components/Field';
 import { StringListEditor } from '../../components/StringListEditor';
 import { formatDuration } from '../../components/format';
 import { DateTimeField } from './DateTimeField';
@@ -68,13 +68,7 @@ export function TokenFields({ form }: { form: Form }) {
       <fieldset className="checkbox-group" aria-describedby={e.allowed_grant_types ? 'grant-types-msg' : undefined}>
         <legend>Allowed grant types</legend>
         {grantMeta.map((g) => (
-          <label key={g.value} className="radio-option">
-            <input type="checkbox" value={g.value} {...register('allowed_grant_types')} />
-            <span>
-              <span className="radio-label mono">{g.label}</span>
-              <span className="radio-hint">{g.hint}</span>
-            </span>
-          </label>
+          <ChoiceOption key={g.value} type="checkbox" value={g.value} label={g.label} labelClassName="mono" hint={g.hint} {...register('allowed_grant_types')} />
         ))}
         {e.allowed_grant_types?.message ? (
           <p className="field-error" id="grant-types-msg">
@@ -105,32 +99,31 @@ export function SourceFields({ form }: { form: Form }) {
                 ['IP_ADDRESS_LIST', 'IP address list', 'Only the addresses and prefixes listed.'],
               ] as const
             ).map(([value, label, hint]) => (
-              <label key={value} className="radio-option">
-                <input
-                  type="radio"
-                  name={field.name}
-                  value={value}
-                  checked={field.value === value}
-                  onBlur={field.onBlur}
-                  onChange={() => {
-                    const list = getValues('allowed_source_client_address.ip_address_list');
-                    if (value === 'ANYWHERE') {
-                      // ANYWHERE needs an empty list; keep the entries in case the operator switches back.
-                      stash.current = list;
-                      setValue('allowed_source_client_address.ip_address_list', []);
-                    } else if (list.length === 0) {
-                      setValue('allowed_source_client_address.ip_address_list', stash.current.length ? stash.current : ['']);
-                    }
-                    field.onChange(value);
-                  }}
-                />
-                <span>
-                  <span className="radio-label">{label}</span>
-                  <span className="radio-hint">
+              <ChoiceOption
+                key={value}
+                type="radio"
+                name={field.name}
+                value={value}
+                label={label}
+                hint={
+                  <>
                     <code>{value}</code> · {hint}
-                  </span>
-                </span>
-              </label>
+                  </>
+                }
+                checked={field.value === value}
+                onBlur={field.onBlur}
+                onChange={() => {
+                  const list = getValues('allowed_source_client_address.ip_address_list');
+                  if (value === 'ANYWHERE') {
+                    // ANYWHERE needs an empty list; keep the entries in case the operator switches back.
+                    stash.current = list;
+                    setValue('allowed_source_client_address.ip_address_list', []);
+                  } else if (list.length === 0) {
+                    setValue('allowed_source_client_address.ip_address_list', stash.current.length ? stash.current : ['']);
+                  }
+                  field.onChange(value);
+                }}
+              />
             ))}
           </div>
         )}

@@ -59,7 +59,7 @@ export function OAuthClientsPage() {
               </option>
             ))}
           </SelectField>
-          <SessionBadge status={status} />
+          <SessionBadge status={status} testId="oauth-session-badge" />
           <button type="button" className="button button-primary" onClick={() => setEditing({ mode: 'create' })}>
             <Plus size={14} aria-hidden="true" />
             New client

@@ -13,6 +13,10 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from 'playwright';
+import type { FakeBridge, FP_A, makeProfile } from '../../unit/renderer/support/fake-bridge';
+
+/** What the injected script leaves on window for the walk-through to drive. */
+type PreviewWindow = Window & { __fake: FakeBridge; __kit: { makeProfile: typeof makeProfile; FP_A: typeof FP_A; FP_B: string } };
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../../..');
@@ -35,6 +39,8 @@ async function bundleFake(): Promise<string> {
       resolveDir: root,
       loader: 'ts',
     },
+    // The fake's own zod copy must not JIT either: the page's CSP forbids eval.
+    banner: { js: 'globalThis.__zod_globalConfig = Object.assign(globalThis.__zod_globalConfig || {}, { jitless: true });' },
     bundle: true,
     format: 'iife',
     platform: 'browser',
@@ -84,7 +90,10 @@ async function run(scheme: 'light' | 'dark', origin: string, fakeScript: string)
   await page.addInitScript({ content: fakeScript });
   await page.goto(origin);
   if (!(await page.evaluate(() => 'northbound' in window))) throw new Error('the fake bridge was not injected');
-  if (process.env.PREVIEW_DEBUG) console.log(await page.evaluate(() => (window as unknown as { northbound: { invoke(c: string, r: unknown): Promise<unknown> } }).northbound.invoke('profiles.list', {}).then((r) => JSON.stringify(r))));
+  if (process.env.PREVIEW_DEBUG) {
+    await page.waitForTimeout(800);
+    console.log(await page.evaluate(() => document.body.innerText));
+  }
 
   try {
     await walk(page, scheme);
@@ -108,7 +117,7 @@ async function walk(page: Page, scheme: string) {
 
   // A couple more profiles in other states.
   await page.evaluate(() => {
-    const w = window as unknown as { __fake: any; __kit: any };
+    const w = window as unknown as PreviewWindow;
     const { makeProfile } = w.__kit;
     w.__fake.state.profiles.push(
       makeProfile({ id: 'lab', name: 'Lab node', host: 'lab-mgmt.corp.example', tls: { mode: 'pinned' }, username: 'netops' }),
@@ -119,12 +128,17 @@ async function walk(page: Page, scheme: string) {
   });
   await page.getByTestId('profile-row-HQ production').waitFor();
   await shot(page, `connections-${scheme}`);
+  if (process.env.PREVIEW_DEBUG) {
+    console.log('hidden?', await page.evaluate(() => document.hidden), 'toasts', await page.locator('[data-sonner-toast]').count());
+    await page.waitForTimeout(6000);
+    console.log('toasts after 6 s', await page.locator('[data-sonner-toast]').count());
+  }
 
   await page.getByTestId('profile-row-Lab node').getByRole('button', { name: 'Trust certificate' }).click();
   await page.getByTestId('cert-fingerprint').waitFor();
   await shot(page, `trust-${scheme}`);
   await page.evaluate(() => {
-    const w = window as unknown as { __fake: any; __kit: any };
+    const w = window as unknown as PreviewWindow;
     w.__fake.state.presented = { ...w.__fake.state.presented, fingerprint256: w.__kit.FP_B };
   });
   await page.getByRole('button', { name: 'Trust this certificate' }).click();
@@ -142,7 +156,9 @@ async function walk(page: Page, scheme: string) {
 
   await page.getByTestId('profile-row-Demo node (OAuth)').getByRole('button', { name: 'OAuth clients' }).click();
   await page.getByRole('button', { name: 'New client' }).click();
-  await page.getByLabel('Name').fill('noc-dashboard');
+  await page.getByRole('button', { name: 'Create client' }).waitFor();
+  await shot(page, `client-form-top-${scheme}`);
+  await page.getByLabel('Name', { exact: true }).fill('noc-dashboard');
   await page.getByLabel('Description').fill('Read-only token for the NOC wall screens');
   await page.getByLabel(/IP address list/).check();
   await page.getByLabel('Address 1').fill('10.20.0.0/16');
