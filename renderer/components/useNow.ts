@@ -1,11 +1,34 @@
-import { useEffect, useState } from 'react';
+import { useSyncExternalStore } from 'react';
 
-/** The current time, refreshed every `intervalMs` (for countdowns). */
-export function useNow(intervalMs = 15_000): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), intervalMs);
-    return () => clearInterval(t);
-  }, [intervalMs]);
-  return now;
+/**
+ * One shared clock for every countdown, so two badges of the same session never disagree
+ * ("59 min" next to "1 h"). Ticks every 15 s while anything is subscribed.
+ */
+const TICK_MS = 15_000;
+let now = Date.now();
+let timer: ReturnType<typeof setInterval> | undefined;
+const listeners = new Set<() => void>();
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  if (!timer) {
+    now = Date.now();
+    timer = setInterval(() => {
+      now = Date.now();
+      for (const l of [...listeners]) l();
+    }, TICK_MS);
+  }
+  return () => {
+    listeners.delete(listener);
+    if (listeners.size === 0 && timer) {
+      clearInterval(timer);
+      timer = undefined;
+    }
+  };
+}
+
+const snapshot = () => now;
+
+export function useNow(): number {
+  return useSyncExternalStore(subscribe, snapshot, snapshot);
 }

@@ -3,7 +3,7 @@ import { formatDateTime } from '../../components/format';
 import { useNow } from '../../components/useNow';
 
 export function CertificateDetails({ cert }: { cert: CertificateInfo }) {
-  const now = useNow(60_000);
+  const now = useNow();
   const notYet = Date.parse(cert.validFrom) > now;
   const expired = Date.parse(cert.validTo) < now;
   return (

@@ -98,10 +98,10 @@ export function OAuthClientsPage() {
             <tbody>
               {list.map((c) => (
                 <tr key={c.client_id} data-testid={`oauth-client-row-${c.name}`}>
-                  <td className="strong">{c.name}</td>
-                  <td className="mono small">{c.client_id}</td>
+                  <td className="strong nowrap">{c.name}</td>
+                  <td className="mono small nowrap">{c.client_id}</td>
                   <td className="mono small">{c.allowed_grant_types.join(', ')}</td>
-                  <td>
+                  <td className="nowrap">
                     {formatDuration(c.access_token_validity)} / {formatDuration(c.refresh_token_validity)}
                   </td>
                   <td>{c.allowed_source_client_address.source_type === 'ANYWHERE' ? 'Anywhere' : c.allowed_source_client_address.ip_address_list.join(', ')}</td>

@@ -90,10 +90,6 @@ async function run(scheme: 'light' | 'dark', origin: string, fakeScript: string)
   await page.addInitScript({ content: fakeScript });
   await page.goto(origin);
   if (!(await page.evaluate(() => 'northbound' in window))) throw new Error('the fake bridge was not injected');
-  if (process.env.PREVIEW_DEBUG) {
-    await page.waitForTimeout(800);
-    console.log(await page.evaluate(() => document.body.innerText));
-  }
 
   try {
     await walk(page, scheme);
@@ -128,11 +124,6 @@ async function walk(page: Page, scheme: string) {
   });
   await page.getByTestId('profile-row-HQ production').waitFor();
   await shot(page, `connections-${scheme}`);
-  if (process.env.PREVIEW_DEBUG) {
-    console.log('hidden?', await page.evaluate(() => document.hidden), 'toasts', await page.locator('[data-sonner-toast]').count());
-    await page.waitForTimeout(6000);
-    console.log('toasts after 6 s', await page.locator('[data-sonner-toast]').count());
-  }
 
   await page.getByTestId('profile-row-Lab node').getByRole('button', { name: 'Trust certificate' }).click();
   await page.getByTestId('cert-fingerprint').waitFor();
