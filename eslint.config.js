@@ -8,7 +8,8 @@ import { builtinModules } from 'node:module';
 // The three worlds (see docs/architecture.md): these rules fail the lint when
 // pure code reaches for Node, the DOM or Electron.
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
-const nodePatterns = [{ group: nodeBuiltins, message: 'Node built-ins are not available here.' }];
+// Exact module names (not gitignore-style patterns), so a local file such as './events' is not mistaken for Node's.
+const nodePaths = nodeBuiltins.map((name) => ({ name, message: 'Node built-ins are not available here.' }));
 const electronPattern = {
   name: 'electron',
   message: 'Only electron/main.ts, electron/preload.ts and electron/platform/ may import electron.',
@@ -45,7 +46,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: [electronPattern, ...nodeOnlyPackages.map((name) => ({ name, message: 'shared/ is pure TypeScript.' }))], patterns: nodePatterns },
+        { paths: [electronPattern, ...nodePaths, ...nodeOnlyPackages.map((name) => ({ name, message: 'shared/ is pure TypeScript.' }))] },
       ],
       'no-restricted-globals': ['error', 'window', 'document', 'navigator', 'localStorage', 'process', 'Buffer', 'require', '__dirname'],
     },
@@ -61,8 +62,8 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [electronPattern, ...nodeOnlyPackages.map((name) => ({ name, message: 'The renderer has no Node.' }))],
-          patterns: [...nodePatterns, { group: ['**/electron/**', '../electron/*'], message: 'The renderer reaches main only through the contract client.' }],
+          paths: [electronPattern, ...nodePaths, ...nodeOnlyPackages.map((name) => ({ name, message: 'The renderer has no Node.' }))],
+          patterns: [{ group: ['**/electron/**', '../electron/*'], message: 'The renderer reaches main only through the contract client.' }],
         },
       ],
       'no-restricted-globals': ['error', 'process', 'Buffer', 'require', '__dirname'],
