@@ -1,0 +1,105 @@
+/**
+ * EDR model shared by the connectors (electron/edr), the scoring (shared/risk) and the UI.
+ * Vendor A = CrowdStrike Falcon, vendor B = Microsoft Defender for Endpoint. Field values follow
+ * the vendors' public APIs so the console works against real tenants.
+ */
+import { z } from 'zod';
+
+export const Vendor = z.enum(['falcon', 'defender']);
+export type Vendor = z.infer<typeof Vendor>;
+
+/** Defender Machine enums (public API values). */
+export const DefenderRiskScore = z.enum(['None', 'Informational', 'Low', 'Medium', 'High']);
+export const DefenderExposureLevel = z.enum(['None', 'Low', 'Medium', 'High']);
+export const DefenderHealthStatus = z.enum(['Active', 'Inactive', 'ImpairedCommunication', 'NoSensorData', 'NoSensorDataImpairedCommunication', 'Unknown']);
+export const DefenderAvStatus = z.enum(['Updated', 'NotUpdated', 'Disabled', 'NotReporting', 'NotSupported', 'Unknown']);
+export const DefenderOnboardingStatus = z.enum(['Onboarded', 'CanBeOnboarded', 'Unsupported', 'InsufficientInfo']);
+
+/** The vendor B facts the risk formula reads (spec 2.2), taken from one Machine plus its vulnerabilities. */
+export const DefenderFacts = z.object({
+  riskScore: DefenderRiskScore.nullable(),
+  exposureLevel: DefenderExposureLevel.nullable(),
+  healthStatus: DefenderHealthStatus.nullable(),
+  avStatus: DefenderAvStatus.nullable(),
+  onboardingStatus: DefenderOnboardingStatus.nullable(),
+  /** ISO time the device was last seen; days of inactivity are computed against the cycle time. */
+  lastSeen: z.string().nullable(),
+  /** CVEs on the device with CVSS >= 9.0. */
+  criticalCveCount: z.number().int().min(0),
+  /** All CVEs on the device (for the UI). */
+  cveCount: z.number().int().min(0),
+  /** Highest CVSS seen on the device, null when none. */
+  maxCvss: z.number().min(0).max(10).nullable(),
+});
+export type DefenderFacts = z.infer<typeof DefenderFacts>;
+
+/** Falcon Zero Trust Assessment as the vendor gives it: 1..100, higher is better. */
+export const FalconSignal = z.object({ signal_id: z.string(), criteria: z.string().optional(), meets_criteria: z.enum(['yes', 'no', 'unknown']), group_name: z.string().optional() });
+export const FalconAssessment = z.object({
+  os: z.number().min(0).max(100),
+  sensor_config: z.number().min(0).max(100),
+  overall: z.number().min(0).max(100),
+  version: z.string().optional(),
+  os_signals: z.array(FalconSignal).default([]),
+  sensor_signals: z.array(FalconSignal).default([]),
+});
+export type FalconAssessment = z.infer<typeof FalconAssessment>;
+
+/** Falcon host facts needed by the two predefined profiles of spec 2.4. */
+export const FalconFacts = z.object({
+  assessment: FalconAssessment.nullable(),
+  /** Sensor reported recently and not in reduced functionality mode. */
+  sensorRunning: z.boolean(),
+  agentVersion: z.string().nullable(),
+  lastSeen: z.string().nullable(),
+  reducedFunctionalityMode: z.boolean().default(false),
+});
+export type FalconFacts = z.infer<typeof FalconFacts>;
+
+export const Platform = z.enum(['Windows', 'Mac', 'Linux', 'Other']);
+export type Platform = z.infer<typeof Platform>;
+
+/** One host as a connector delivers it, vendor-neutral around the vendor's own facts. */
+export const HostRecord = z.object({
+  vendor: Vendor,
+  /** Our tenant (connector) id. */
+  tenantId: z.string(),
+  /** The vendor's device id (Defender machine id, Falcon device_id / aid). */
+  hostId: z.string(),
+  hostname: z.string(),
+  /** Customer ID shown in the ZTA dashboard filter (Falcon cid; Defender tenant id). */
+  customerId: z.string(),
+  platform: Platform,
+  osVersion: z.string().nullable(),
+  lastSeen: z.string().nullable(),
+  defender: DefenderFacts.optional(),
+  falcon: FalconFacts.optional(),
+});
+export type HostRecord = z.infer<typeof HostRecord>;
+
+export const RiskBand = z.enum(['Trustworthy', 'Low Risk', 'Moderate Risk', 'Suspicious', 'High Risk']);
+export type RiskBand = z.infer<typeof RiskBand>;
+
+/** One indicator's share of a score, so the UI can explain it. */
+export const Contribution = z.object({
+  indicator: z.string(),
+  group: z.enum(['critical', 'operational', 'falcon']),
+  /** Raw points of the indicator before normalization. */
+  points: z.number(),
+  /** Points added to the final 0..100 score by this indicator. */
+  scoreShare: z.number(),
+  detail: z.string(),
+});
+export type Contribution = z.infer<typeof Contribution>;
+
+export const ScoredHost = z.object({
+  host: HostRecord,
+  /** 0..100, higher is riskier, for both vendors. */
+  score: z.number().min(0).max(100),
+  band: RiskBand,
+  contributions: z.array(Contribution),
+  /** Falcon only: results of the predefined profiles of spec 2.4, by identifier. */
+  profiles: z.record(z.string(), z.boolean()).optional(),
+  scoredAt: z.string(),
+});
+export type ScoredHost = z.infer<typeof ScoredHost>;
