@@ -3,26 +3,14 @@
  * secrets live in the vault under `profile:<id>:...`. The renderer only ever gets `toView()`.
  */
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
-import { AuthMode, TlsTrust, type ProfileView } from '../../shared/model/profile';
+import { ProfileView, TlsTrust } from '../../shared/model/profile';
 import { OAuthClient } from '../../shared/model/oauth-client';
 import type { SettingsBackend, Vault } from './ports';
 
-export const StoredProfile = z.object({
-  id: z.string(),
-  name: z.string(),
-  host: z.string(),
-  basicPort: z.number(),
-  oauthPort: z.number(),
-  authMode: AuthMode,
-  username: z.string(),
-  oauthClientId: z.string().optional(),
-  tls: TlsTrust,
-  demo: z.boolean().default(false),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
+/** A profile as stored: the view's fields less the secret flags, with the full trust (pinned certificate). */
+export const StoredProfile = ProfileView.omit({ hasPassword: true, hasClientSecret: true, tls: true }).extend({ tls: TlsTrust });
 export type StoredProfile = z.infer<typeof StoredProfile>;
 
 /** A ProfileInput after zod parsing (defaults applied). */
