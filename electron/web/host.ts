@@ -184,8 +184,10 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
       unsubscribe();
       for (const ws of sockets) ws.terminate();
       wss.close();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections?.();
+      // Stop accepting, then drop open keep-alive connections, or close() would wait for the browser.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
     },
   };
 }
