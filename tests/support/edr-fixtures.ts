@@ -1,0 +1,30 @@
+/** Deterministic scored hosts for store tests and benches. */
+import type { RiskBand, ScoredHost } from '../../shared/model/edr';
+
+const bands: RiskBand[] = ['Trustworthy', 'Low Risk', 'Moderate Risk', 'Suspicious', 'High Risk'];
+
+export function makeScoredHosts(n: number, opts: { cycleSalt?: number; tenantId?: string } = {}): ScoredHost[] {
+  const out: ScoredHost[] = [];
+  const salt = opts.cycleSalt ?? 0;
+  for (let i = 0; i < n; i++) {
+    const score = (i * 37 + salt * 11) % 101;
+    out.push({
+      host: {
+        vendor: 'defender',
+        tenantId: opts.tenantId ?? 't1',
+        hostId: `m${i.toString(16).padStart(8, '0')}`,
+        hostname: `host-${i}.corp.example`,
+        customerId: i % 3 === 0 ? 'cust-a' : 'cust-b',
+        platform: i % 4 === 0 ? 'Mac' : 'Windows',
+        osVersion: '10.0',
+        lastSeen: '2026-11-20T10:00:00.000Z',
+        defender: { riskScore: 'Low', exposureLevel: 'Medium', healthStatus: 'Active', avStatus: 'Updated', onboardingStatus: 'Onboarded', lastSeen: '2026-11-20T10:00:00.000Z', criticalCveCount: i % 5, cveCount: i % 17, maxCvss: 9.8 },
+      },
+      score,
+      band: bands[Math.min(4, Math.max(0, Math.ceil(score / 20) - 1))]!,
+      contributions: [{ indicator: 'riskScore:Low', group: 'critical', points: 10, scoreShare: score, detail: 'risk score Low' }],
+      scoredAt: '2026-11-22T03:00:00.000Z',
+    });
+  }
+  return out;
+}

@@ -1,0 +1,88 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { EdrStore } from '../../../electron/store/edr-db';
+import { makeScoredHosts } from '../../support/edr-fixtures';
+
+const dirs: string[] = [];
+const open = () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'nb-edr-'));
+  dirs.push(dir);
+  return { store: new EdrStore(path.join(dir, 'edr.db')), file: path.join(dir, 'edr.db') };
+};
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+describe('EdrStore', () => {
+  it('keeps every cycle of scores as history and the latest per host', () => {
+    const { store } = open();
+    const c1 = store.beginCycle('conn-1', 'defender', 't1', new Date('2026-11-22T01:00:00Z'));
+    store.writeScores(c1, 'conn-1', makeScoredHosts(50, { cycleSalt: 0 }));
+    store.finishCycle(c1, 'completed', { hosts: 50, at: new Date('2026-11-22T01:01:00Z') });
+    const c2 = store.beginCycle('conn-1', 'defender', 't1', new Date('2026-11-22T01:10:00Z'));
+    store.writeScores(c2, 'conn-1', makeScoredHosts(50, { cycleSalt: 1 }));
+    store.finishCycle(c2, 'completed', { hosts: 50, at: new Date('2026-11-22T01:11:00Z') });
+
+    const latest = store.latestScores({ connectorId: 'conn-1', limit: 100 });
+    expect(latest).toHaveLength(50);
+    expect(new Set(latest.map((r) => r.cycleId))).toEqual(new Set([c2]));
+    const hist = store.history('conn-1', 'm00000001');
+    expect(hist.map((h) => h.cycleId)).toEqual([c2, c1]);
+    expect(hist[0]!.score).not.toBe(hist[1]!.score);
+    expect(store.lastCycle('conn-1')).toMatchObject({ id: c2, status: 'completed', hosts: 50 });
+  });
+
+  it('filters by customer, platform and band, highest risk first', () => {
+    const { store } = open();
+    const c = store.beginCycle('conn-1', 'defender', 't1', new Date());
+    store.writeScores(c, 'conn-1', makeScoredHosts(40));
+    const macs = store.latestScores({ platform: 'Mac' });
+    expect(macs.length).toBe(10);
+    expect(macs.every((r) => r.platform === 'Mac')).toBe(true);
+    const custA = store.latestScores({ customerId: 'cust-a' });
+    expect(custA.every((r) => r.customerId === 'cust-a')).toBe(true);
+    const high = store.latestScores({ band: 'High Risk' });
+    expect(high.every((r) => r.band === 'High Risk' && r.score > 80)).toBe(true);
+    const all = store.latestScores();
+    expect(all.map((r) => r.score)).toEqual([...all.map((r) => r.score)].sort((a, b) => b - a));
+  });
+
+  it('returns a host with its contributions, and survives a reopen (offline)', () => {
+    const { store, file } = open();
+    const c = store.beginCycle('conn-1', 'defender', 't1', new Date());
+    store.writeScores(c, 'conn-1', makeScoredHosts(3));
+    store.finishCycle(c, 'completed', { hosts: 3, at: new Date() });
+    store.close();
+    const again = new EdrStore(file);
+    const d = again.hostDetail('conn-1', 'm00000002');
+    expect(d?.host.hostname).toBe('host-2.corp.example');
+    expect(d?.contributions[0]?.indicator).toBe('riskScore:Low');
+    again.close();
+  });
+
+  it('publishes a cycle once: a second mark is refused, unpublished cycles are listed', () => {
+    const { store } = open();
+    const c = store.beginCycle('conn-1', 'defender', 't1', new Date());
+    store.writeScores(c, 'conn-1', makeScoredHosts(10));
+    store.finishCycle(c, 'completed', { hosts: 10, at: new Date() });
+    expect(store.unpublishedCycles().map((x) => x.id)).toEqual([c]);
+    const summary = store.cycleSummary(c);
+    expect(summary.hosts).toBe(10);
+    expect(Object.values(summary.bands).reduce((a, b) => a + b, 0)).toBe(10);
+    expect(store.markPublished(c, new Date())).toBe(true);
+    expect(store.markPublished(c, new Date())).toBe(false);
+    expect(store.unpublishedCycles()).toEqual([]);
+  });
+
+  it('does not publish cycles that failed or were cancelled', () => {
+    const { store } = open();
+    const a = store.beginCycle('conn-1', 'falcon', 't1', new Date());
+    store.finishCycle(a, 'failed', { hosts: 0, error: 'token refused', at: new Date() });
+    const b = store.beginCycle('conn-1', 'falcon', 't1', new Date());
+    store.finishCycle(b, 'cancelled', { hosts: 0, at: new Date() });
+    expect(store.unpublishedCycles()).toEqual([]);
+    expect(store.cycle(a)).toMatchObject({ status: 'failed', error: 'token refused' });
+  });
+});
