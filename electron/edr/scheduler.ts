@@ -1,0 +1,221 @@
+/**
+ * The poll scheduler, following the timeline of spec 3: at publish the connector is registered
+ * and its token and risk profile loaded; the first device pull starts 5 s later; vulnerabilities
+ * are fetched, scores calculated and stored per device; the aggregated scores are published about
+ * a minute after collection; the cycle repeats every Poll Interval. Cycles of one connector never
+ * overlap; each can be cancelled; progress is reported as it goes.
+ */
+import type { HostRecord, ScoredHost } from '../../shared/model/edr';
+import { AppError, ErrorCodes } from '../../shared/model/errors';
+import type { Logger } from '../log';
+import type { EdrStore } from '../store/edr-db';
+import type { ConnectorRegistry, StoredConnector } from './registry';
+
+export type CyclePhase = 'starting' | 'devices' | 'vulnerabilities' | 'scoring' | 'storing' | 'completed' | 'failed' | 'cancelled';
+
+export interface CycleProgress {
+  connectorId: string;
+  cycleId: number;
+  phase: CyclePhase;
+  done: number;
+  total: number | null;
+  message?: string;
+}
+
+/** What a vendor connector offers the scheduler. */
+export interface ConnectorRuntime {
+  poll(opts: { signal: AbortSignal; onProgress: (p: { phase: 'devices' | 'vulnerabilities'; done: number; total: number | null }) => void }): Promise<HostRecord[]>;
+  close?(): Promise<void>;
+}
+
+export interface Timers {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const realTimers: Timers = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => {
+    const t = setTimeout(fn, ms);
+    t.unref?.();
+    return t;
+  },
+  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
+};
+
+export interface SchedulerDeps {
+  registry: ConnectorRegistry;
+  store: EdrStore;
+  runtimeFor(connector: StoredConnector): ConnectorRuntime;
+  score(host: HostRecord, connector: StoredConnector, now: Date): Omit<ScoredHost, 'host' | 'scoredAt'>;
+  /** Publishes one completed cycle; the scheduler calls it once the publish delay has passed. */
+  publish(cycleId: number): Promise<void>;
+  onProgress(p: CycleProgress): void;
+  logger: Logger;
+  timers?: Timers;
+  firstPullDelayMs?: number;
+  publishDelayMs?: number;
+}
+
+interface Slot {
+  connector: StoredConnector;
+  timer?: unknown;
+  nextAt?: number;
+  running?: { cycleId: number; abort: AbortController; done: Promise<number>; progress: CycleProgress };
+}
+
+export class EdrScheduler {
+  private readonly slots = new Map<string, Slot>();
+  private readonly timers: Timers;
+  private readonly firstPullDelayMs: number;
+  private readonly publishDelayMs: number;
+  private readonly publishTimers = new Set<unknown>();
+  private unsubscribe: (() => void) | undefined;
+  private stopped = false;
+
+  constructor(private readonly d: SchedulerDeps) {
+    this.timers = d.timers ?? realTimers;
+    this.firstPullDelayMs = d.firstPullDelayMs ?? 5_000;
+    this.publishDelayMs = d.publishDelayMs ?? 60_000;
+  }
+
+  /** Schedules every enabled connector and follows registry changes (save and publish). */
+  start(): void {
+    this.stopped = false;
+    for (const c of this.d.registry.list()) this.sync(c.id);
+    this.unsubscribe = this.d.registry.onChange((ids) => ids.forEach((id) => this.sync(id)));
+  }
+
+  private sync(id: string): void {
+    const connector = this.d.registry.list().find((c) => c.id === id);
+    const slot = this.slots.get(id);
+    if (slot?.timer !== undefined) this.timers.clearTimeout(slot.timer);
+    if (!connector || !connector.enabled) {
+      slot?.running?.abort.abort();
+      this.slots.delete(id);
+      return;
+    }
+    const next: Slot = { ...(slot ?? {}), connector, timer: undefined };
+    delete next.nextAt;
+    this.slots.set(id, next);
+    if (!next.running) this.schedule(next, this.firstPullDelayMs);
+  }
+
+  private schedule(slot: Slot, delayMs: number): void {
+    if (this.stopped) return;
+    slot.nextAt = this.timers.now() + delayMs;
+    slot.timer = this.timers.setTimeout(() => {
+      slot.timer = undefined;
+      void this.runNow(slot.connector.id).catch(() => undefined);
+    }, delayMs);
+  }
+
+  status(id: string): { running: boolean; progress?: CycleProgress; nextCycleAt?: string } {
+    const slot = this.slots.get(id);
+    return {
+      running: Boolean(slot?.running),
+      ...(slot?.running ? { progress: slot.running.progress } : {}),
+      ...(slot?.nextAt !== undefined && !slot.running ? { nextCycleAt: new Date(slot.nextAt).toISOString() } : {}),
+    };
+  }
+
+  /** Runs a cycle now; if one is running, answers that one (cycles never overlap). */
+  runNow(id: string): Promise<number> {
+    const connector = this.d.registry.get(id);
+    const slot = this.slots.get(id) ?? { connector };
+    this.slots.set(id, slot);
+    if (slot.running) return slot.running.done;
+    if (slot.timer !== undefined) this.timers.clearTimeout(slot.timer);
+    slot.timer = undefined;
+    delete slot.nextAt;
+    const abort = new AbortController();
+    const started = new Date(this.timers.now());
+    const cycleId = this.d.store.beginCycle(connector.id, connector.vendor, connector.tenantId, started);
+    const progress: CycleProgress = { connectorId: id, cycleId, phase: 'starting', done: 0, total: null };
+    const report = (p: Partial<CycleProgress>) => {
+      Object.assign(progress, p);
+      this.d.onProgress({ ...progress });
+    };
+    const done = this.cycle(connector, cycleId, abort.signal, report).finally(() => {
+      slot.running = undefined;
+      const current = this.slots.get(id);
+      if (current === slot && slot.connector.enabled && !this.stopped) {
+        const interval = slot.connector.pollIntervalMinutes * 60_000;
+        // Next cycle one interval after this one started; never before this one ended.
+        this.schedule(slot, Math.max(0, started.getTime() + interval - this.timers.now()));
+      }
+    });
+    slot.running = { cycleId, abort, done, progress };
+    report({});
+    return done;
+  }
+
+  private async cycle(c: StoredConnector, cycleId: number, signal: AbortSignal, report: (p: Partial<CycleProgress>) => void): Promise<number> {
+    const log = this.d.logger.child(`cycle.${c.vendor}`);
+    try {
+      const runtime = this.d.runtimeFor(c);
+      report({ phase: 'devices' });
+      const hosts = await runtime.poll({ signal, onProgress: (p) => report(p) });
+      if (signal.aborted) throw cancelled();
+      report({ phase: 'scoring', done: 0, total: hosts.length });
+      const now = new Date(this.timers.now());
+      const at = now.toISOString();
+      const scored: ScoredHost[] = new Array(hosts.length);
+      for (let i = 0; i < hosts.length; i++) {
+        const h = hosts[i]!;
+        scored[i] = { host: h, ...this.d.score(h, c, now), scoredAt: at };
+      }
+      if (signal.aborted) throw cancelled();
+      report({ phase: 'storing', done: hosts.length, total: hosts.length });
+      this.d.store.writeScores(cycleId, c.id, scored);
+      this.d.store.finishCycle(cycleId, 'completed', { hosts: hosts.length, at: new Date(this.timers.now()) });
+      report({ phase: 'completed', done: hosts.length, total: hosts.length });
+      log.info('cycle completed', { connectorId: c.id, cycleId, hosts: hosts.length });
+      this.schedulePublish(cycleId);
+      return cycleId;
+    } catch (e) {
+      const aborted = signal.aborted || (e instanceof AppError && e.code === ErrorCodes.cancelled);
+      const message = e instanceof Error ? e.message : String(e);
+      this.d.store.finishCycle(cycleId, aborted ? 'cancelled' : 'failed', { hosts: 0, error: aborted ? 'cancelled by the operator' : message, at: new Date(this.timers.now()) });
+      report({ phase: aborted ? 'cancelled' : 'failed', message: aborted ? 'Cancelled.' : message });
+      log.warn(aborted ? 'cycle cancelled' : 'cycle failed', { connectorId: c.id, cycleId, error: message });
+      if (aborted) throw cancelled();
+      throw e;
+    }
+  }
+
+  private schedulePublish(cycleId: number): void {
+    const t = this.timers.setTimeout(() => {
+      this.publishTimers.delete(t);
+      this.d.publish(cycleId).catch((e: unknown) => this.d.logger.warn('publication failed; it is retried with the next cycle', { cycleId, error: String(e) }));
+    }, this.publishDelayMs);
+    this.publishTimers.add(t);
+  }
+
+  /** Cancels the running cycle of a connector; true if there was one. */
+  cancel(id: string): boolean {
+    const running = this.slots.get(id)?.running;
+    running?.abort.abort();
+    return Boolean(running);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.unsubscribe?.();
+    for (const t of this.publishTimers) this.timers.clearTimeout(t);
+    this.publishTimers.clear();
+    const running: Promise<unknown>[] = [];
+    for (const slot of this.slots.values()) {
+      if (slot.timer !== undefined) this.timers.clearTimeout(slot.timer);
+      if (slot.running) {
+        slot.running.abort.abort();
+        running.push(slot.running.done.catch(() => undefined));
+      }
+    }
+    await Promise.all(running);
+    this.slots.clear();
+  }
+}
+
+const cancelled = () => new AppError(ErrorCodes.cancelled, 'The poll cycle was cancelled.', 'Start it again with Poll now, or wait for the next cycle.');
