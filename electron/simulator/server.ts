@@ -11,6 +11,7 @@ import { createCertificate, type SimCertificate } from './cert';
 import { SimClock } from './clock';
 import { createDispatcher } from './dispatch';
 import { SimInventory, inventoryRoutes } from './inventory';
+import { ztaRoutes, type ReceivedScores } from './zta';
 import { adminHandlers } from './oauth-admin';
 import { tokenHandlers } from './oauth-tokens';
 import { loginPageReply } from './http';
@@ -81,14 +82,17 @@ export async function startMgmtSimulator(opts: MgmtSimulatorOptions = {}): Promi
   const ctx: SimContext = { store, clock, faults, logger, oauthUrl: () => oauthUrl };
   const inventory = new SimInventory(opts.seedOrganizations ?? 5, opts.seedDevices ?? 10);
   const inv = inventoryRoutes(ctx, inventory);
+  const receivedScores: ReceivedScores[] = [];
+  const zta = ztaRoutes(receivedScores, () => clock.now());
   const tokens = tokenHandlers(ctx);
   const admin = adminHandlers(ctx);
   const loginPage: Route = { pattern: '/', style: 'page', auth: 'none', methods: { GET: loginPageReply } };
   const routes: Record<'basic' | 'oauth', Route[]> = {
-    basic: [loginPage, ...inv.mgmt, ...inv.api],
+    basic: [loginPage, ...inv.mgmt, ...zta, ...inv.api],
     oauth: [
       loginPage,
       ...inv.mgmt,
+      ...zta,
       { pattern: '/auth/token', style: 'oauth', auth: 'none', methods: { POST: tokens.token } },
       { pattern: '/auth/refresh', style: 'oauth', auth: 'none', methods: { POST: tokens.refresh } },
       { pattern: '/auth/revoke', style: 'oauth', auth: 'none', methods: { POST: tokens.revoke } },
@@ -119,6 +123,7 @@ export async function startMgmtSimulator(opts: MgmtSimulatorOptions = {}): Promi
 
   let closed: Promise<void> | undefined;
   const sim: MgmtSimulator = {
+    receivedScores,
     basicUrl,
     oauthUrl,
     basicPort,

@@ -64,6 +64,8 @@ export interface SimStats {
 export type SimClientView = OAuthClientBody & { client_id: string };
 
 export interface MgmtSimulator {
+  /** ZTA score messages published to this node (POST /mgmt/zta/scores), in arrival order. */
+  receivedScores: Array<{ receivedAt: string; message: Record<string, unknown> }>;
   basicUrl: string;
   oauthUrl: string;
   basicPort: number;

@@ -85,6 +85,12 @@ CREATE TABLE IF NOT EXISTS scores (
   PRIMARY KEY (cycle_id, host_id)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS scores_host ON scores(connector_id, host_id, cycle_id);
+CREATE TABLE IF NOT EXISTS publications (
+  cycle_id INTEGER NOT NULL,
+  target TEXT NOT NULL,
+  published_at TEXT NOT NULL,
+  PRIMARY KEY (cycle_id, target)
+) WITHOUT ROWID;
 `;
 
 export class EdrStore {
@@ -117,6 +123,12 @@ export class EdrStore {
       attempt: this.db.prepare('UPDATE cycles SET publish_attempts = publish_attempts + 1 WHERE id = ?'),
       history: this.db.prepare('SELECT cycle_id AS cycleId, score, band, scored_at AS scoredAt FROM scores WHERE connector_id = ? AND host_id = ? ORDER BY cycle_id DESC LIMIT ?'),
       cycleScores: this.db.prepare('SELECT score, band FROM scores WHERE cycle_id = ?'),
+      cycleHosts: this.db.prepare(
+        `SELECT s.host_id AS hostId, h.hostname, h.customer_id AS customerId, h.platform, s.score, s.band
+         FROM scores s JOIN hosts h ON h.connector_id = s.connector_id AND h.host_id = s.host_id WHERE s.cycle_id = ? ORDER BY s.host_id`,
+      ),
+      targetDone: this.db.prepare('SELECT 1 FROM publications WHERE cycle_id = ? AND target = ?'),
+      targetMark: this.db.prepare('INSERT OR IGNORE INTO publications (cycle_id, target, published_at) VALUES (?, ?, ?)'),
     };
   }
 
@@ -193,6 +205,20 @@ export class EdrStore {
       n += 1;
     }
     return { hosts: n, meanScore: n ? Math.round((sum / n) * 100) / 100 : 0, bands };
+  }
+
+  /** Every scored host of one cycle (what a publication carries). */
+  cycleHosts(cycleId: number): Array<{ hostId: string; hostname: string; customerId: string; platform: string; score: number; band: RiskBand }> {
+    return this.stmt.cycleHosts.all(cycleId) as Array<{ hostId: string; hostname: string; customerId: string; platform: string; score: number; band: RiskBand }>;
+  }
+
+  /** Per-target publication marks, so a retry after a partial failure never sends a cycle twice to one target. */
+  targetPublished(cycleId: number, target: string): boolean {
+    return this.stmt.targetDone.get(cycleId, target) !== undefined;
+  }
+
+  markTargetPublished(cycleId: number, target: string, at: Date): boolean {
+    return this.stmt.targetMark.run(cycleId, target, at.toISOString()).changes === 1;
   }
 
   /** The latest score of every host, filtered as the ZTA dashboard asks. */

@@ -1,0 +1,128 @@
+/**
+ * Publication of aggregated ZTA scores, once per completed cycle, to every configured target: a
+ * RabbitMQ exchange when one is configured, and the management node. The message shape is in
+ * docs/spec-decisions.md (EDR-P1..P3). Each (cycle, target) is marked in the store when sent, so
+ * a retry after a partial failure never sends a cycle twice to the same target.
+ */
+import type { RiskBand, Vendor } from '../../shared/model/edr';
+import type { Logger } from '../log';
+import type { CycleRow, EdrStore } from '../store/edr-db';
+
+export const HOSTS_PER_MESSAGE = 5_000;
+
+export interface ScoreMessage {
+  type: 'northbound.zta.scores';
+  version: 1;
+  /** `<connectorId>:<cycleId>:<part>` — stable, so a consumer can drop duplicates. */
+  messageId: string;
+  cycleId: number;
+  connectorId: string;
+  vendor: Vendor;
+  tenantId: string;
+  collectedAt: string;
+  part: number;
+  parts: number;
+  summary: { hosts: number; meanScore: number; bands: Record<RiskBand, number> };
+  hosts: Array<{ hostId: string; hostname: string; customerId: string; platform: string; score: number; band: RiskBand }>;
+}
+
+export interface PublishTarget {
+  /** Stable name used in the publication marks (e.g. `amqp:northbound.zta`, `mgmt:<profile id>`). */
+  readonly name: string;
+  send(messages: ScoreMessage[]): Promise<void>;
+  close?(): Promise<void>;
+}
+
+export function buildMessages(store: EdrStore, cycle: CycleRow): ScoreMessage[] {
+  const hosts = store.cycleHosts(cycle.id);
+  const summary = store.cycleSummary(cycle.id);
+  const parts = Math.max(1, Math.ceil(hosts.length / HOSTS_PER_MESSAGE));
+  const out: ScoreMessage[] = [];
+  for (let part = 0; part < parts; part++) {
+    out.push({
+      type: 'northbound.zta.scores',
+      version: 1,
+      messageId: `${cycle.connectorId}:${cycle.id}:${part + 1}`,
+      cycleId: cycle.id,
+      connectorId: cycle.connectorId,
+      vendor: cycle.vendor,
+      tenantId: cycle.tenantId,
+      collectedAt: cycle.finishedAt ?? cycle.startedAt,
+      part: part + 1,
+      parts,
+      summary,
+      hosts: hosts.slice(part * HOSTS_PER_MESSAGE, (part + 1) * HOSTS_PER_MESSAGE),
+    });
+  }
+  return out;
+}
+
+export interface PublisherOptions {
+  store: EdrStore;
+  targets: () => PublishTarget[];
+  logger: Logger;
+  now?: () => Date;
+  /** Attempts per target per call, with a doubling pause between them. */
+  attempts?: number;
+  retryDelayMs?: number;
+}
+
+export class ScorePublisher {
+  private readonly inFlight = new Map<number, Promise<void>>();
+
+  constructor(private readonly o: PublisherOptions) {}
+
+  /** Publishes a completed cycle to every target not yet done; concurrent calls share one run. */
+  publishCycle(cycleId: number): Promise<void> {
+    const running = this.inFlight.get(cycleId);
+    if (running) return running;
+    const run = this.run(cycleId).finally(() => this.inFlight.delete(cycleId));
+    this.inFlight.set(cycleId, run);
+    return run;
+  }
+
+  private async run(cycleId: number): Promise<void> {
+    const { store, logger } = this.o;
+    const now = this.o.now ?? (() => new Date());
+    const cycle = store.cycle(cycleId);
+    if (!cycle || cycle.status !== 'completed' || cycle.publishedAt) return;
+    const messages = buildMessages(store, cycle);
+    const failures: string[] = [];
+    for (const target of this.o.targets()) {
+      if (store.targetPublished(cycleId, target.name)) continue;
+      try {
+        await this.withRetry(() => target.send(messages));
+        store.markTargetPublished(cycleId, target.name, now());
+        logger.info('scores published', { cycleId, target: target.name, messages: messages.length });
+      } catch (e) {
+        failures.push(`${target.name}: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+    if (failures.length) {
+      store.recordPublishAttempt(cycleId);
+      throw new Error(`Publication of cycle ${cycleId} failed for ${failures.join('; ')}`);
+    }
+    store.markPublished(cycleId, now());
+  }
+
+  private async withRetry(fn: () => Promise<void>): Promise<void> {
+    const attempts = this.o.attempts ?? 3;
+    let delay = this.o.retryDelayMs ?? 1_000;
+    for (let i = 1; ; i++) {
+      try {
+        return await fn();
+      } catch (e) {
+        if (i >= attempts) throw e;
+        await new Promise((r) => setTimeout(r, delay));
+        delay *= 2;
+      }
+    }
+  }
+
+  /** Retries every completed cycle that is not fully published (at start and after each cycle). */
+  async publishPending(): Promise<void> {
+    for (const c of this.o.store.unpublishedCycles()) {
+      await this.publishCycle(c.id).catch((e: unknown) => this.o.logger.warn('pending publication failed', { cycleId: c.id, error: String(e) }));
+    }
+  }
+}

@@ -1,0 +1,50 @@
+/** Publication targets: a RabbitMQ topic exchange (amqplib, publisher confirms) and the management node. */
+import amqp from 'amqplib';
+import type { PublishTarget, ScoreMessage } from './publisher';
+
+export interface AmqpTargetOptions {
+  url: string;
+  exchange?: string;
+}
+
+/**
+ * Topic exchange `northbound.zta` (durable); routing key `zta.scores.<vendor>.<tenantId>`;
+ * persistent JSON messages with `messageId` set, sent on a confirm channel so a send only counts
+ * once the broker has it.
+ */
+export function amqpTarget(o: AmqpTargetOptions): PublishTarget {
+  const exchange = o.exchange ?? 'northbound.zta';
+  return {
+    name: `amqp:${exchange}`,
+    async send(messages: ScoreMessage[]) {
+      const conn = await amqp.connect(o.url);
+      try {
+        const ch = await conn.createConfirmChannel();
+        await ch.assertExchange(exchange, 'topic', { durable: true });
+        for (const m of messages) {
+          ch.publish(exchange, `zta.scores.${m.vendor}.${m.tenantId}`, Buffer.from(JSON.stringify(m)), {
+            persistent: true,
+            contentType: 'application/json',
+            messageId: m.messageId,
+            type: m.type,
+            timestamp: Math.floor(Date.now() / 1000),
+          });
+        }
+        await ch.waitForConfirms();
+        await ch.close();
+      } finally {
+        await conn.close().catch(() => undefined);
+      }
+    },
+  };
+}
+
+/** The management node: POST /mgmt/zta/scores through a signed-in management client. */
+export function mgmtTarget(name: string, request: (method: string, path: string, body: unknown) => Promise<unknown>): PublishTarget {
+  return {
+    name: `mgmt:${name}`,
+    async send(messages: ScoreMessage[]) {
+      for (const m of messages) await request('POST', '/mgmt/zta/scores', m);
+    },
+  };
+}
