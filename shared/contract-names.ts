@@ -19,11 +19,18 @@ export const CHANNEL_NAMES = [
   'oauthClients.list',
   'oauthClients.create',
   'oauthClients.update',
+  'connectors.list',
+  'connectors.save',
+  'connectors.delete',
+  'connectors.setEnabled',
+  'connectors.test',
+  'connectors.pollNow',
+  'connectors.cancel',
   'demo.status',
   'demo.open',
 ] as const;
 
-export const EVENT_NAMES = ['session.changed', 'profiles.changed', 'demo.changed', 'notice'] as const;
+export const EVENT_NAMES = ['session.changed', 'profiles.changed', 'demo.changed', 'connectors.changed', 'edr.progress', 'notice'] as const;
 
 const channelSet: ReadonlySet<string> = new Set(CHANNEL_NAMES);
 const eventSet: ReadonlySet<string> = new Set(EVENT_NAMES);

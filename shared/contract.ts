@@ -8,6 +8,7 @@ import { AppErrorShape } from './model/errors';
 import { CertificateInfo, ProfileInput, ProfileView } from './model/profile';
 import { SessionStatus } from './model/session';
 import { OAuthClient, OAuthClientBody } from './model/oauth-client';
+import { ConnectorInput, ConnectorView } from './model/connector';
 
 const channel = <Req extends z.ZodType, Res extends z.ZodType>(request: Req, response: Res, description: string) => ({ request, response, description });
 const Empty = z.object({}).strict();
@@ -55,6 +56,44 @@ export const DemoStatus = z.object({
 });
 export type DemoStatus = z.infer<typeof DemoStatus>;
 
+export const CyclePhase = z.enum(['starting', 'devices', 'vulnerabilities', 'scoring', 'storing', 'completed', 'failed', 'cancelled']);
+export const CycleProgress = z.object({
+  connectorId: z.string(),
+  cycleId: z.number(),
+  phase: CyclePhase,
+  done: z.number(),
+  total: z.number().nullable(),
+  message: z.string().optional(),
+});
+export type CycleProgress = z.infer<typeof CycleProgress>;
+
+export const CycleSummary = z.object({
+  id: z.number(),
+  status: z.enum(['running', 'completed', 'failed', 'cancelled']),
+  startedAt: z.string(),
+  finishedAt: z.string().nullable(),
+  hosts: z.number(),
+  error: z.string().nullable(),
+  publishedAt: z.string().nullable(),
+});
+
+export const ConnectorStatus = ConnectorView.extend({
+  running: z.boolean(),
+  progress: CycleProgress.optional(),
+  nextCycleAt: z.string().optional(),
+  lastCycle: CycleSummary.optional(),
+});
+export type ConnectorStatus = z.infer<typeof ConnectorStatus>;
+
+export const ConnectorTestResult = z.object({
+  ok: z.boolean(),
+  /** One line per check (token, permissions, region, a first page of hosts). */
+  checks: z.array(z.object({ name: z.string(), ok: z.boolean(), message: z.string(), hint: z.string().optional() })),
+});
+export type ConnectorTestResult = z.infer<typeof ConnectorTestResult>;
+
+const ConnectorRef = z.object({ connectorId: z.string().min(1, 'Choose a connector.') }).strict();
+
 export const channels = {
   'app.info': channel(Empty, AppInfo, 'Version, mode and first-run state.'),
   'settings.get': channel(Empty, Settings, 'UI settings.'),
@@ -84,6 +123,14 @@ export const channels = {
     'Update an OAuth client (spec 4.3).',
   ),
 
+  'connectors.list': channel(Empty, z.array(ConnectorStatus), 'EDR connectors with their status, last and next cycle.'),
+  'connectors.save': channel(ConnectorInput, ConnectorView, 'Register or update one connector (spec 2.1); the secret goes to the vault.'),
+  'connectors.delete': channel(ConnectorRef, z.object({ deleted: z.boolean() }), 'Remove a connector and its secret.'),
+  'connectors.setEnabled': channel(ConnectorRef.extend({ enabled: z.boolean() }).strict(), ConnectorView, 'Enable or disable a connector.'),
+  'connectors.test': channel(ConnectorRef, ConnectorTestResult, 'Check credentials, permissions and region without polling.'),
+  'connectors.pollNow': channel(ConnectorRef, z.object({ cycleId: z.number() }), 'Start a poll cycle now (or join the running one).'),
+  'connectors.cancel': channel(ConnectorRef, z.object({ cancelled: z.boolean() }), 'Cancel the running poll cycle.'),
+
   'demo.status': channel(Empty, DemoStatus, 'Whether the demo workspace runs.'),
   'demo.open': channel(Empty, DemoStatus, 'Start the built-in simulators and connect to them.'),
 } as const;
@@ -92,6 +139,8 @@ export const events = {
   'session.changed': SessionStatus,
   'profiles.changed': z.object({ ids: z.array(z.string()) }),
   'demo.changed': DemoStatus,
+  'connectors.changed': z.object({ ids: z.array(z.string()) }),
+  'edr.progress': CycleProgress,
   /** Something happened in the background that the operator should see (e.g. a refresh failed). */
   notice: z.object({ level: z.enum(['info', 'warning', 'error']), message: z.string(), hint: z.string().optional(), code: z.string().optional() }),
 } as const;

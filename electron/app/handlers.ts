@@ -9,12 +9,15 @@ import type { PlatformAdapters } from './ports';
 import type { ProfileRepository, StoredProfile } from './profiles';
 import type { Handlers } from './router';
 import type { SessionManager } from './sessions';
+import type { EdrService } from './edr-service';
+import { createConnectorHandlers } from './connector-handlers';
 
 export interface HandlerDeps {
   adapters: PlatformAdapters;
   profiles: ProfileRepository;
   sessions: SessionManager;
   demo: DemoWorkspace;
+  edr: EdrService;
   events: EventHub;
   logger: Logger;
   /** Reads the certificate a node presents (never trusts it). */
@@ -107,6 +110,8 @@ export function createHandlers(d: HandlerDeps): Handlers {
       d.profiles.recordClient(profileId, client);
       return client;
     },
+
+    ...createConnectorHandlers(d.edr),
 
     'demo.status': async () => demoStatus(),
     'demo.open': async () => d.demo.open(),

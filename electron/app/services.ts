@@ -10,6 +10,8 @@ import { ProfileRepository } from './profiles';
 import { createRouter, type Router } from './router';
 import { SessionManager, type MgmtSessionFactory } from './sessions';
 import { createMgmtSession, inspectWithPem } from './mgmt-wiring';
+import { EdrService, type EdrServiceOptions } from './edr-service';
+import { createRuntime } from '../edr/runtimes';
 
 export type { PlatformAdapters } from './ports';
 
@@ -19,6 +21,7 @@ export interface App {
   profiles: ProfileRepository;
   sessions: SessionManager;
   demo: DemoWorkspace;
+  edr: EdrService;
   /** Revokes sessions (2 s budget) and stops the demo simulators. */
   shutdown(): Promise<void>;
 }
@@ -28,6 +31,8 @@ export interface CreateAppOptions {
   openDemo?: boolean;
   /** Replace the management node client (unit tests). */
   sessionFactory?: MgmtSessionFactory;
+  /** Replace the vendor connectors or the scheduler timing (tests). */
+  edr?: Partial<Pick<EdrServiceOptions, 'runtimeFor' | 'firstPullDelayMs' | 'publishDelayMs'>>;
 }
 
 export async function createApp(adapters: PlatformAdapters, options: CreateAppOptions = {}): Promise<App> {
@@ -36,7 +41,16 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
   const profiles = new ProfileRepository(adapters.settings, adapters.vault);
   const sessions = new SessionManager(profiles, options.sessionFactory ?? createMgmtSession(logger.child('mgmt')), events, logger.child('sessions'));
   const demo = new DemoWorkspace({ profiles, sessions, events, logger: logger.child('demo'), ports: adapters.demoPorts ?? { basic: 9182, oauth: 9183 } });
-  const handlers = createHandlers({ adapters, profiles, sessions, demo, events, logger, inspect: inspectWithPem });
+  const edr = new EdrService({
+    adapters,
+    events,
+    sessions,
+    logger: logger.child('edr'),
+    runtimeFor: (c, secret) => createRuntime(c, secret, logger.child('edr')),
+    ...options.edr,
+  });
+  edr.start();
+  const handlers = createHandlers({ adapters, profiles, sessions, demo, edr, events, logger, inspect: inspectWithPem });
   const router = createRouter(handlers, logger.child('router'));
 
   // A demo workspace that was open last time opens again (its simulators live in this process).
@@ -51,9 +65,11 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
     profiles,
     sessions,
     demo,
+    edr,
     async shutdown() {
       if (closed) return;
       closed = true;
+      await edr.stop();
       await sessions.closeAll(2000);
       await demo.close();
     },

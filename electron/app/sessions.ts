@@ -16,6 +16,8 @@ export interface MgmtSession {
   signOut(): Promise<SessionStatus>;
   status(): SessionStatus;
   test(): Promise<ConnectionTest>;
+  /** One API call on the signed-in session (basic or bearer, by the profile's auth mode). */
+  request<T = unknown>(method: string, path: string, body?: unknown): Promise<T | undefined>;
   createOAuthClient(body: OAuthClientBody): Promise<{ client: OAuthClient; clientSecret: string }>;
   updateOAuthClient(clientId: string, body: OAuthClientBody): Promise<OAuthClient>;
   close(): Promise<void>;

@@ -25,6 +25,8 @@ export interface CycleProgress {
 /** What a vendor connector offers the scheduler. */
 export interface ConnectorRuntime {
   poll(opts: { signal: AbortSignal; onProgress: (p: { phase: 'devices' | 'vulnerabilities'; done: number; total: number | null }) => void }): Promise<HostRecord[]>;
+  /** Credentials, permissions and region, without polling (the Connectors page's Test). */
+  test?(signal?: AbortSignal): Promise<{ ok: boolean; checks: Array<{ name: string; ok: boolean; message: string; hint?: string }> }>;
   close?(): Promise<void>;
 }
 
@@ -161,17 +163,24 @@ export class EdrScheduler {
       report({ phase: 'scoring', done: 0, total: hosts.length });
       const now = new Date(this.timers.now());
       const at = now.toISOString();
-      const scored: ScoredHost[] = new Array(hosts.length);
-      for (let i = 0; i < hosts.length; i++) {
-        const h = hosts[i]!;
-        scored[i] = { host: h, ...this.d.score(h, c, now), scoredAt: at };
+      const scored: ScoredHost[] = [];
+      let skipped = 0;
+      for (const h of hosts) {
+        try {
+          scored.push({ host: h, ...this.d.score(h, c, now), scoredAt: at });
+        } catch (e) {
+          // A host without its vendor's facts is skipped (and counted), not the whole cycle.
+          skipped += 1;
+          if (skipped <= 3) log.warn('host not scored', { hostId: h.hostId, error: e instanceof Error ? e.message : String(e) });
+        }
       }
+      if (skipped) report({ message: `${skipped} host(s) had no data to score and were skipped.` });
       if (signal.aborted) throw cancelled();
-      report({ phase: 'storing', done: hosts.length, total: hosts.length });
+      report({ phase: 'storing', done: scored.length, total: scored.length });
       this.d.store.writeScores(cycleId, c.id, scored);
-      this.d.store.finishCycle(cycleId, 'completed', { hosts: hosts.length, at: new Date(this.timers.now()) });
-      report({ phase: 'completed', done: hosts.length, total: hosts.length });
-      log.info('cycle completed', { connectorId: c.id, cycleId, hosts: hosts.length });
+      this.d.store.finishCycle(cycleId, 'completed', { hosts: scored.length, at: new Date(this.timers.now()) });
+      report({ phase: 'completed', done: scored.length, total: scored.length });
+      log.info('cycle completed', { connectorId: c.id, cycleId, hosts: scored.length, skipped });
       this.schedulePublish(cycleId);
       return cycleId;
     } catch (e) {

@@ -1,0 +1,124 @@
+/**
+ * The EDR side of the app: connector registry, SQLite store, scheduler, scoring and publication,
+ * built from the platform adapters. Vendor connectors are created per connector by
+ * `runtimeFor` (electron/edr/runtimes.ts), which tests may replace.
+ */
+import path from 'node:path';
+import type { ConnectorStatus, CycleProgress } from '../../shared/contract';
+import type { HostRecord } from '../../shared/model/edr';
+import { compileRiskConfig, defaultRiskConfig, scoreHost, type CompiledRiskConfig } from '../../shared/risk';
+import { ScorePublisher, type PublishTarget } from '../edr/publisher';
+import { ConnectorRegistry, type StoredConnector } from '../edr/registry';
+import { EdrScheduler, type ConnectorRuntime } from '../edr/scheduler';
+import { amqpTarget, mgmtTarget } from '../edr/targets';
+import type { Logger } from '../log';
+import { EdrStore } from '../store/edr-db';
+import type { EventHub } from './events';
+import type { PlatformAdapters } from './ports';
+import type { SessionManager } from './sessions';
+
+export interface EdrServiceOptions {
+  adapters: PlatformAdapters;
+  events: EventHub;
+  sessions: SessionManager;
+  logger: Logger;
+  runtimeFor(connector: StoredConnector, secret: () => Promise<string | undefined>): ConnectorRuntime;
+  /** Scheduler timing (tests shorten them). */
+  firstPullDelayMs?: number;
+  publishDelayMs?: number;
+}
+
+export class EdrService {
+  readonly registry: ConnectorRegistry;
+  readonly store: EdrStore;
+  readonly scheduler: EdrScheduler;
+  readonly publisher: ScorePublisher;
+  private readonly compiled = new Map<string, CompiledRiskConfig>();
+  private readonly runtimes = new Map<string, { key: string; runtime: ConnectorRuntime }>();
+
+  constructor(private readonly o: EdrServiceOptions) {
+    const { adapters, events, logger } = o;
+    this.registry = new ConnectorRegistry(adapters.settings, adapters.vault);
+    this.store = new EdrStore(path.join(adapters.dataDir, 'edr.db'));
+    this.publisher = new ScorePublisher({ store: this.store, targets: () => this.targets(), logger: logger.child('publish') });
+    this.scheduler = new EdrScheduler({
+      registry: this.registry,
+      store: this.store,
+      runtimeFor: (c) => this.runtime(c),
+      score: (host, c, now) => scoreHost(host, this.riskConfig(c), now),
+      publish: (cycleId) => this.publisher.publishCycle(cycleId),
+      onProgress: (p: CycleProgress) => events.emit('edr.progress', p),
+      logger: logger.child('scheduler'),
+      ...(o.firstPullDelayMs !== undefined ? { firstPullDelayMs: o.firstPullDelayMs } : {}),
+      ...(o.publishDelayMs !== undefined ? { publishDelayMs: o.publishDelayMs } : {}),
+    });
+    this.registry.onChange((ids) => events.emit('connectors.changed', { ids }));
+  }
+
+  start(): void {
+    this.scheduler.start();
+    void this.publisher.publishPending();
+  }
+
+  private runtime(c: StoredConnector): ConnectorRuntime {
+    const key = JSON.stringify([c.updatedAt, c.vendor, c.tenantId, c.clientId, c.apiUrl, c.cloudRegion, c.tls]);
+    const cached = this.runtimes.get(c.id);
+    if (cached?.key === key) return cached.runtime;
+    void cached?.runtime.close?.();
+    const runtime = this.o.runtimeFor(c, () => this.registry.getSecret(c.id));
+    this.runtimes.set(c.id, { key, runtime });
+    return runtime;
+  }
+
+  runtimeOf(connectorId: string): ConnectorRuntime {
+    return this.runtime(this.registry.get(connectorId));
+  }
+
+  /** Per-tenant scoring configuration: the documented defaults merged with the tenant's overrides. */
+  private riskConfig(c: StoredConnector): CompiledRiskConfig {
+    let compiled = this.compiled.get(c.id);
+    if (!compiled) {
+      compiled = compileRiskConfig(defaultRiskConfig);
+      this.compiled.set(c.id, compiled);
+    }
+    return compiled;
+  }
+
+  /** RabbitMQ when configured (settings `edr.amqpUrl` or NORTHBOUND_AMQP_URL), and the first signed-in management node. */
+  private targets(): PublishTarget[] {
+    const out: PublishTarget[] = [];
+    const url = this.o.adapters.settings.get<string>('edr.amqpUrl') ?? process.env.NORTHBOUND_AMQP_URL;
+    if (url) out.push(amqpTarget({ url }));
+    const signedIn = this.o.sessions.list().find((s) => s.state === 'signed-in');
+    if (signedIn) {
+      const session = this.o.sessions.get(signedIn.profileId);
+      out.push(mgmtTarget(signedIn.profileId, (m, p, b) => session.request(m, p, b)));
+    }
+    return out;
+  }
+
+  async status(c: StoredConnector): Promise<ConnectorStatus> {
+    const view = await this.registry.view(c);
+    const s = this.scheduler.status(c.id);
+    const last = this.store.lastCycle(c.id);
+    return {
+      ...view,
+      running: s.running,
+      ...(s.progress ? { progress: s.progress } : {}),
+      ...(s.nextCycleAt ? { nextCycleAt: s.nextCycleAt } : {}),
+      ...(last ? { lastCycle: { id: last.id, status: last.status, startedAt: last.startedAt, finishedAt: last.finishedAt, hosts: last.hosts, error: last.error, publishedAt: last.publishedAt } } : {}),
+    };
+  }
+
+  /** Scores hosts without storing them (the CLI's one-shot poll). */
+  score(host: HostRecord, c: StoredConnector, now: Date) {
+    return scoreHost(host, this.riskConfig(c), now);
+  }
+
+  async stop(): Promise<void> {
+    await this.scheduler.stop();
+    for (const { runtime } of this.runtimes.values()) await runtime.close?.().catch(() => undefined);
+    this.runtimes.clear();
+    this.store.close();
+  }
+}

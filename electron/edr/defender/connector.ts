@@ -1,0 +1,223 @@
+/**
+ * DefenderConnector: polls Microsoft Defender for Endpoint (vendor B) for one tenant.
+ *
+ * A cycle: token → every machine (`$top` pages + @odata.nextLink) → CVEs from the bulk export
+ * SoftwareVulnerabilitiesByMachine (a few calls for tens of thousands of devices), or, when the
+ * export is refused (403/404), one call per onboarded device with at most 10 in flight → one
+ * HostRecord per machine. Every call is paced under the documented limits (see limiter.ts),
+ * retried on 5xx / resets / malformed JSON, and a 401 refreshes the token once.
+ */
+import { isAppError } from '../../../shared/model/errors';
+import type { HostRecord } from '../../../shared/model/edr';
+import { silentLogger, type Logger } from '../../log';
+import { HttpClient } from '../../net/http-client';
+import { DefenderApi, type CallCounters } from './api';
+import { diagnose, explainForbidden, type DefenderDiagnosis } from './diagnose';
+import { cancelledError, mapPool, realClock, scaleWindows, SlidingWindowLimiter, type LimiterClock } from './limiter';
+import { CveAggregator, NO_CVES, factsFromVulnerabilities, hostRecord, machineIdOf, type CveFacts } from './mapping';
+import { TokenProvider } from './token';
+import {
+  DEFAULT_API_URL,
+  DEFAULT_IDP_URL,
+  DEFAULT_RETRY,
+  DEFENDER_RESOURCE,
+  DOCUMENTED_LIMITS,
+  MCAS_RESOURCE,
+  type CycleReport,
+  type DefenderConnectorOptions,
+  type EndpointClass,
+  type PollOptions,
+  type PollProgress,
+  type RetryPolicy,
+} from './types';
+
+const MAX_CONCURRENCY = 10;
+const MAX_TOP = 10_000;
+
+type Machine = Record<string, unknown>;
+
+export class DefenderConnector {
+  readonly tenantId: string;
+  readonly clientId: string;
+  /** What the last finished cycle did (source, calls, retries, 429s). */
+  lastReport: CycleReport | undefined;
+  private readonly http: HttpClient;
+  private readonly api: DefenderApi;
+  private readonly tokens: TokenProvider;
+  private readonly mcasTokens: TokenProvider;
+  private readonly logger: Logger;
+  private readonly clock: LimiterClock;
+  private readonly concurrency: number;
+  private readonly retry: RetryPolicy;
+
+  constructor(private readonly o: DefenderConnectorOptions) {
+    this.tenantId = o.tenantId;
+    this.clientId = o.clientId;
+    this.logger = (o.logger ?? silentLogger).child('defender');
+    this.clock = realClock(o.now ?? Date.now);
+    this.retry = { ...DEFAULT_RETRY, ...o.retry };
+    this.concurrency = Math.max(1, Math.min(MAX_CONCURRENCY, Math.floor(o.concurrency ?? MAX_CONCURRENCY)));
+    const rateScale = o.rateScale ?? 1;
+    if (!(rateScale > 0)) throw new RangeError('rateScale must be a positive number.');
+    this.http = new HttpClient({ tls: o.tls ?? { mode: 'system' }, timeoutMs: o.timeoutMs ?? 60_000, maxBodyBytes: o.maxBodyBytes ?? 64 * 1024 * 1024, logger: this.logger.child('http') });
+    const tokenOpts = { http: this.http, idpUrl: o.idpUrl ?? DEFAULT_IDP_URL, tenantId: o.tenantId, clientId: o.clientId, secrets: o.secrets, now: this.clock.now, logger: this.logger, retry: this.retry };
+    this.tokens = new TokenProvider({ ...tokenOpts, resource: DEFENDER_RESOURCE });
+    this.mcasTokens = new TokenProvider({ ...tokenOpts, resource: MCAS_RESOURCE });
+    const limits = { ...DOCUMENTED_LIMITS, ...o.limits };
+    const limiter = (cls: EndpointClass) => new SlidingWindowLimiter(scaleWindows(limits[cls], rateScale), this.clock);
+    this.api = new DefenderApi({
+      http: this.http,
+      apiUrl: o.apiUrl ?? DEFAULT_API_URL,
+      tokens: this.tokens,
+      limiters: { machines: limiter('machines'), vulnerabilities: limiter('vulnerabilities'), bulk: limiter('bulk') },
+      clock: this.clock,
+      retry: this.retry,
+      rateScale,
+      logger: this.logger,
+    });
+  }
+
+  /** Which of the five required permissions are granted, and what to fix (spec §5). */
+  diagnose(signal?: AbortSignal): Promise<DefenderDiagnosis> {
+    return diagnose({ defender: this.tokens, mcas: this.mcasTokens }, this.clientId, signal);
+  }
+
+  /** Pages of Machine entities ($top up to 10 000, following @odata.nextLink). */
+  async *listMachines(signal?: AbortSignal): AsyncGenerator<Machine[]> {
+    const top = Math.max(1, Math.min(MAX_TOP, Math.floor(this.o.machinePageSize ?? MAX_TOP)));
+    let pages = 0;
+    try {
+      for await (const page of this.api.pages('machines', this.api.url(`/api/machines?$top=${top}`), 'listed the devices', signal)) {
+        pages += 1;
+        yield page.filter((m): m is Machine => typeof m === 'object' && m !== null && machineIdOf(m) !== undefined);
+      }
+    } catch (e) {
+      // The API answers 404 when the tenant has no recent devices.
+      if (isAppError(e) && e.status === 404 && pages === 0) return;
+      throw await this.explain(e, 'machines');
+    }
+  }
+
+  /** One full cycle: every machine as a HostRecord with its CVE facts. */
+  async poll(opts: PollOptions = {}): Promise<HostRecord[]> {
+    const { signal } = opts;
+    const started = performance.now();
+    this.api.counters = { calls: { machines: 0, vulnerabilities: 0, bulk: 0 }, retries: 0, throttled: 0, pages: { machines: 0, vulnerabilities: 0, bulk: 0 } };
+    const fetchedBefore = this.tokens.fetched;
+    const progress: PollProgress = { phase: 'token', machines: 0, vulnerabilitiesDone: 0 };
+    const emit = (patch: Partial<PollProgress>) => {
+      Object.assign(progress, patch);
+      opts.onProgress?.({ ...progress });
+    };
+    try {
+      emit({});
+      await this.tokens.get(signal);
+      emit({ phase: 'machines' });
+      const machines = new Map<string, Machine>();
+      for await (const page of this.listMachines(signal)) {
+        for (const m of page) machines.set(machineIdOf(m)!, m);
+        emit({ machines: machines.size });
+      }
+      const list = [...machines.values()];
+      const { facts, source, fallbackReason } = await this.vulnerabilities(list, emit, signal);
+      const ctx = { connectorId: this.o.connectorId ?? this.tenantId, tenantId: this.tenantId };
+      const hosts = list.map((m) => hostRecord(m, facts(machineIdOf(m)!), ctx));
+      if (signal?.aborted) throw cancelledError();
+      this.lastReport = this.report(source, fallbackReason, this.api.counters, this.tokens.fetched - fetchedBefore, started);
+      emit({ phase: 'done' });
+      this.logger.info('defender cycle done', { hosts: hosts.length, source, calls: this.api.counters.calls, retries: this.api.counters.retries, throttled: this.api.counters.throttled });
+      return hosts;
+    } catch (e) {
+      if (signal?.aborted) throw cancelledError();
+      throw e;
+    }
+  }
+
+  private async vulnerabilities(machines: Machine[], emit: (p: Partial<PollProgress>) => void, signal?: AbortSignal): Promise<{ facts: (id: string) => CveFacts; source: 'bulk' | 'per-machine'; fallbackReason?: string }> {
+    if ((this.o.vulnerabilitySource ?? 'bulk') === 'bulk') {
+      try {
+        const agg = await this.bulk(machines.length, emit, signal);
+        emit({ vulnerabilitiesDone: machines.length });
+        return { facts: (id) => agg.factsFor(id), source: 'bulk' };
+      } catch (e) {
+        if (!isAppError(e) || (e.status !== 403 && e.status !== 404)) throw e;
+        // A token without Vulnerability.Read.All fails per machine too: say so now.
+        const why = explainForbidden(await this.tokens.claims(signal), 'bulk', this.clientId);
+        if (e.status === 403 && why) throw why;
+        this.logger.warn('bulk vulnerability export refused, falling back to per-device calls', { status: e.status, code: e.details?.vendorCode });
+        const facts = await this.perMachine(machines, emit, signal);
+        return { facts: (id) => facts.get(id) ?? NO_CVES, source: 'per-machine', fallbackReason: `${e.status} ${String(e.details?.vendorCode ?? '')}`.trim() };
+      }
+    }
+    const facts = await this.perMachine(machines, emit, signal);
+    return { facts: (id) => facts.get(id) ?? NO_CVES, source: 'per-machine' };
+  }
+
+  private async bulk(machines: number, emit: (p: Partial<PollProgress>) => void, signal?: AbortSignal): Promise<CveAggregator> {
+    emit({ phase: 'vulnerabilities', source: 'bulk', vulnerabilitiesDone: 0, exportRows: 0 });
+    const size = Math.max(1, Math.min(200_000, Math.floor(this.o.bulkPageSize ?? 20_000)));
+    const agg = new CveAggregator();
+    const first = this.api.url(`/api/machines/SoftwareVulnerabilitiesByMachine?pageSize=${size}`);
+    for await (const page of this.api.pages('bulk', first, 'exported the software vulnerabilities', signal)) {
+      for (const row of page) agg.add(row);
+      emit({ vulnerabilitiesDone: Math.min(machines, agg.devices), exportRows: agg.rows });
+    }
+    return agg;
+  }
+
+  /** Per-device CVEs, ≤ 10 calls in flight; devices Defender does not assess (not onboarded) are skipped. */
+  private async perMachine(machines: Machine[], emit: (p: Partial<PollProgress>) => void, signal?: AbortSignal): Promise<Map<string, CveFacts>> {
+    emit({ phase: 'vulnerabilities', source: 'per-machine', vulnerabilitiesDone: 0, exportRows: undefined });
+    const assessed = machines.filter((m) => m.onboardingStatus === undefined || m.onboardingStatus === null || String(m.onboardingStatus).toLowerCase() === 'onboarded');
+    const out = new Map<string, CveFacts>();
+    let done = machines.length - assessed.length;
+    await mapPool(
+      assessed,
+      this.concurrency,
+      async (m, _i, poolSignal) => {
+        const id = machineIdOf(m)!;
+        const list: unknown[] = [];
+        try {
+          const url = this.api.url(`/api/machines/${encodeURIComponent(id)}/vulnerabilities`);
+          for await (const page of this.api.pages('vulnerabilities', url, `read the CVEs of device ${id}`, poolSignal)) list.push(...page);
+        } catch (e) {
+          // ResourceNotFound: the device left between the listing and this call.
+          if (!(isAppError(e) && e.status === 404)) throw await this.explain(e, 'vulnerabilities');
+        }
+        out.set(id, factsFromVulnerabilities(list));
+        emit({ vulnerabilitiesDone: (done += 1) });
+      },
+      signal,
+    );
+    return out;
+  }
+
+  /** A 403 explained from the token's roles (missing or Delegated permission). */
+  private async explain(e: unknown, cls: EndpointClass): Promise<unknown> {
+    if (!isAppError(e) || e.status !== 403) return e;
+    try {
+      return explainForbidden(await this.tokens.claims(), cls, this.clientId) ?? e;
+    } catch {
+      return e;
+    }
+  }
+
+  private report(source: 'bulk' | 'per-machine', fallbackReason: string | undefined, c: CallCounters, tokenFetches: number, started: number): CycleReport {
+    return {
+      source,
+      ...(fallbackReason ? { fallbackReason } : {}),
+      calls: { ...c.calls },
+      retries: c.retries,
+      throttled: c.throttled,
+      tokensFetched: Math.max(0, tokenFetches),
+      machinePages: c.pages.machines,
+      bulkPages: c.pages.bulk,
+      durationMs: Math.round(performance.now() - started),
+    };
+  }
+
+  /** Closes the connections. */
+  close(): Promise<void> {
+    return this.http.close();
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * Falcon OAuth2 client credentials (EDR-F2): POST /oauth2/token with the form fields client_id,
+ * client_secret and optionally member_cid answers 201 {access_token, token_type, expires_in}
+ * plus X-Cs-Region, the cloud the API client lives in. The token is cached until shortly before
+ * it expires; concurrent callers share one request (single flight). The region header is how a
+ * wrong Cloud Region is diagnosed and how autodiscovery finds the tenant (EDR-F3).
+ */
+import { isAppError } from '../../../shared/model/errors';
+import { registerSecret, type Logger } from '../../log';
+import type { HttpClient, HttpResponse } from '../../net';
+import { authFailedError, badResponseError, requestRejectedError, unavailableError, vendorMessage, wrongRegionError } from './errors';
+import type { RatePacer } from './pacer';
+import { FALCON_CLOUD_BASE_URLS, parseFalconCloud, type FalconCloud, type FalconCloudSetting } from './regions';
+import { backoffMs, isTransient, type RetryPolicy } from './retry';
+
+/** Refresh this long before the token's expiry (EDR-F2). */
+export const TOKEN_REFRESH_MARGIN_MS = 120_000;
+
+export interface FalconToken {
+  token: string;
+  expiresAt: number;
+  /** When the cache stops handing it out: the margin before expiry, at most a quarter of its life. */
+  refreshAt: number;
+  region: FalconCloud;
+  baseUrl: string;
+}
+
+export interface FalconAuthOptions {
+  http: HttpClient;
+  clientId: string;
+  clientSecret: () => Promise<string> | string;
+  memberCid?: string;
+  setting: FalconCloudSetting;
+  baseUrl?: string;
+  cloudBaseUrls?: Partial<Record<FalconCloud, string>>;
+  now: () => number;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  retry: RetryPolicy;
+  pacer: RatePacer;
+  logger: Logger;
+}
+
+export class FalconAuth {
+  private current: FalconToken | undefined;
+  private pending: Promise<FalconToken> | undefined;
+  private discovered: FalconCloud | undefined;
+  /** Token requests sent (for tests and the poll summary). */
+  requests = 0;
+
+  constructor(private readonly o: FalconAuthOptions) {}
+
+  urlFor(cloud: FalconCloud): string {
+    return (this.o.cloudBaseUrls?.[cloud] ?? FALCON_CLOUD_BASE_URLS[cloud]).replace(/\/+$/, '');
+  }
+
+  /** The cloud in use: the configured one, or the discovered one after the first token. */
+  region(): FalconCloud | undefined {
+    return this.o.setting === 'autodiscover' ? this.discovered : this.o.setting;
+  }
+
+  /** A valid token (cached, or one request shared by every concurrent caller). */
+  token(signal?: AbortSignal): Promise<FalconToken> {
+    const c = this.current;
+    if (c && this.o.now() < c.refreshAt) return Promise.resolve(c);
+    this.pending ??= this.fetch(signal).finally(() => {
+      this.pending = undefined;
+    });
+    return this.pending;
+  }
+
+  /** The API answered 401 to `token`: drop it, unless a newer one has already replaced it. */
+  invalidate(token: string): void {
+    if (this.current?.token === token) this.current = undefined;
+  }
+
+  private start(): { cloud: FalconCloud; url: string } {
+    const s = this.o.setting;
+    if (s !== 'autodiscover') return { cloud: s, url: (this.o.baseUrl ?? this.urlFor(s)).replace(/\/+$/, '') };
+    if (this.discovered) return { cloud: this.discovered, url: this.urlFor(this.discovered) };
+    // Like gofalcon, discovery asks us-1; its answer names the tenant's cloud.
+    return { cloud: 'us-1', url: (this.o.baseUrl ?? this.urlFor('us-1')).replace(/\/+$/, '') };
+  }
+
+  private async fetch(signal?: AbortSignal): Promise<FalconToken> {
+    let { cloud, url } = this.start();
+    const secret = await this.o.clientSecret();
+    registerSecret(secret);
+    const form: Record<string, string> = { client_id: this.o.clientId, client_secret: secret, ...(this.o.memberCid ? { member_cid: this.o.memberCid } : {}) };
+    let hops = 0;
+    let attempt = 0;
+    let waits429 = 0;
+    for (;;) {
+      let res: HttpResponse;
+      try {
+        this.requests += 1;
+        res = await this.o.http.request({ method: 'POST', url: `${url}/oauth2/token`, form, signal });
+      } catch (e) {
+        attempt += 1;
+        if (!isTransient(e) || attempt >= this.o.retry.maxAttempts) throw isTransient(e) ? unavailableError('/oauth2/token', attempt, isAppError(e) ? e.message : String(e)) : e;
+        await this.o.sleep(backoffMs(attempt, this.o.retry), signal);
+        continue;
+      }
+      const home = parseFalconCloud(res.headers['x-cs-region']);
+      if (res.status === 201 || res.status === 200 || res.status === 308) {
+        if (home && home !== cloud) {
+          if (this.o.setting !== 'autodiscover') throw wrongRegionError(this.o.setting, home, this.urlFor(home));
+          if (++hops > 2) throw badResponseError('/oauth2/token', 'the cloud region keeps changing');
+          this.o.logger.info('falcon cloud discovered', { asked: cloud, region: home });
+          this.discovered = home;
+          cloud = home;
+          url = this.urlFor(home);
+          continue;
+        }
+        if (res.status === 308) throw badResponseError('/oauth2/token', 'a redirect without X-Cs-Region');
+        if (this.o.setting === 'autodiscover') this.discovered = cloud;
+        const parsed = parseToken(res.body);
+        if (!parsed) {
+          attempt += 1;
+          if (attempt >= this.o.retry.maxAttempts) throw badResponseError('/oauth2/token', 'no access_token / expires_in in the token answer');
+          await this.o.sleep(backoffMs(attempt, this.o.retry), signal);
+          continue;
+        }
+        registerSecret(parsed.token);
+        const now = this.o.now();
+        const lifeMs = parsed.expiresInS * 1000;
+        this.current = { token: parsed.token, expiresAt: now + lifeMs, refreshAt: now + lifeMs - Math.min(TOKEN_REFRESH_MARGIN_MS, lifeMs / 4), region: cloud, baseUrl: url };
+        this.o.logger.debug('falcon token issued', { region: cloud, expiresInS: parsed.expiresInS });
+        return this.current;
+      }
+      if (res.status === 400 || res.status === 401 || res.status === 403) throw authFailedError(res.status, vendorMessage(res.body), this.o.setting, url);
+      if (res.status === 429) {
+        waits429 += 1;
+        if (waits429 > this.o.retry.max429) throw requestRejectedError('/oauth2/token', 429, vendorMessage(res.body));
+        await this.o.sleep(this.o.pacer.rateLimited(res.headers['x-ratelimit-retryafter'], waits429), signal);
+        continue;
+      }
+      if (res.status >= 500) {
+        attempt += 1;
+        if (attempt >= this.o.retry.maxAttempts) throw unavailableError('/oauth2/token', attempt, `HTTP ${res.status}`);
+        await this.o.sleep(backoffMs(attempt, this.o.retry), signal);
+        continue;
+      }
+      throw requestRejectedError('/oauth2/token', res.status, vendorMessage(res.body));
+    }
+  }
+}
+
+/** access_token and expires_in (a number, or a string of digits) of a token answer. */
+export function parseToken(body: string): { token: string; expiresInS: number } | undefined {
+  try {
+    const j = JSON.parse(body) as { access_token?: unknown; expires_in?: unknown };
+    const expires = typeof j.expires_in === 'string' ? Number(j.expires_in) : j.expires_in;
+    if (typeof j.access_token !== 'string' || j.access_token.length === 0 || typeof expires !== 'number' || !Number.isFinite(expires) || expires <= 0) return undefined;
+    return { token: j.access_token, expiresInS: expires };
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,191 @@
+/**
+ * startDefenderSimulator: an Entra ID token endpoint and the Defender API on two HTTPS listeners of
+ * a loopback address, with a self-signed certificate made at start (shared by both listeners).
+ */
+import { createServer, type Server } from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isIP } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { silentLogger } from '../../log';
+import { createCertificate } from '../cert';
+import { SimClock } from '../clock';
+import { readBody, type Reply } from '../http';
+import { answer, apiError, authorize, routeOf, takeFault, type ApiDeps } from './api';
+import { aadstsError, tokenRequest, type IdpDeps } from './idp';
+import { DOCUMENTED_LIMITS, SimRateLimiter } from './rate';
+import { TokenIssuer } from './tokens';
+import type { DefenderFaults, DefenderSimulator, DefenderSimulatorOptions, DefenderStatsView } from './types';
+
+export const defaultFaults = (): DefenderFaults => ({
+  scope: 'any',
+  throttleNext: 0,
+  throttleRetryAfterSec: 1,
+  serverErrorNext: 0,
+  serverErrorStatus: 503,
+  resetNext: 0,
+  malformedNext: 0,
+  delayMs: 0,
+  slowNext: 0,
+  slowMs: 0,
+  bulkRefused: 0,
+  expireTokensAfterCalls: -1,
+});
+
+function newStats(): DefenderStatsView & { reset(): void } {
+  const stats = {
+    calls: {} as Record<string, number>,
+    statuses: {} as Record<string, number>,
+    throttled: 0,
+    rateLimited: 0,
+    tokensIssued: 0,
+    inFlightVulnerabilities: 0,
+    maxInFlightVulnerabilities: 0,
+    reset() {
+      stats.calls = {};
+      stats.statuses = {};
+      stats.throttled = 0;
+      stats.rateLimited = 0;
+      stats.tokensIssued = 0;
+      stats.maxInFlightVulnerabilities = stats.inFlightVulnerabilities;
+    },
+  };
+  return stats;
+}
+
+function write(res: ServerResponse, reply: Reply): void {
+  if (res.destroyed || res.headersSent) return;
+  const headers: Record<string, string> = { ...reply.headers };
+  const payload = typeof reply.body === 'string' ? reply.body : reply.body === undefined ? '' : JSON.stringify(reply.body);
+  headers['content-type'] ??= 'application/json; charset=utf-8';
+  headers['content-length'] = String(Buffer.byteLength(payload));
+  res.writeHead(reply.status, headers);
+  res.end(payload);
+}
+
+function assertLoopback(host: string): void {
+  const ok = host === 'localhost' || host === '::1' || (isIP(host) === 4 && host.startsWith('127.'));
+  if (!ok) throw new Error(`The Defender simulator listens on loopback addresses only; refusing ${host}.`);
+}
+
+function listen(server: Server, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, host, () => {
+      server.off('error', reject);
+      const addr = server.address();
+      resolve(typeof addr === 'object' && addr ? addr.port : 0);
+    });
+  });
+}
+
+function shutdown(server: Server): Promise<void> {
+  if (!server.listening) return Promise.resolve();
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
+export async function startDefenderSimulator(opts: DefenderSimulatorOptions): Promise<DefenderSimulator> {
+  const host = opts.host ?? '127.0.0.1';
+  assertLoopback(host);
+  for (const t of opts.tenants) {
+    if (!Number.isInteger(t.hosts) || t.hosts < 10 || t.hosts > 100_000) throw new RangeError(`Tenant ${t.tenantId}: hosts must be an integer from 10 to 100000.`);
+  }
+  const rateScale = opts.rateScale ?? 1;
+  if (!(rateScale > 0)) throw new RangeError('rateScale must be a positive number.');
+  const logger = opts.logger ?? silentLogger;
+  const clock = opts.clock ?? new SimClock();
+  const tenants = opts.tenants.map((t) => ({ ...t, permissions: [...t.permissions] }));
+  const faults = defaultFaults();
+  const stats = newStats();
+  const issuer = new TokenIssuer(() => clock.now());
+  const limiter = new SimRateLimiter({ ...DOCUMENTED_LIMITS, ...opts.limits }, rateScale, () => clock.now());
+  let apiUrl = '';
+  const count = (map: Record<string, number>, key: string) => (map[key] = (map[key] ?? 0) + 1);
+  const send = (res: ServerResponse, reply: Reply) => {
+    count(stats.statuses, String(reply.status));
+    if (reply.status === 429) stats.throttled += 1;
+    write(res, reply);
+  };
+
+  const idpDeps: IdpDeps = { clock, tenants: () => tenants, issuer, tokenLifetimeSec: opts.tokenLifetimeSec ?? 3599 };
+  const idp = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'https://login.invalid');
+    const m = /^\/([^/]+)\/oauth2\/(v2\.0\/)?token\/?$/i.exec(url.pathname);
+    const { text } = await readBody(req);
+    if (!m) return send(res, { status: 404, headers: { 'content-type': 'text/html; charset=utf-8' }, body: '<html><body>Not Found</body></html>' });
+    const version = m[2] ? 'v2' : 'v1';
+    count(stats.calls, `POST /{tenant}/oauth2/${version === 'v2' ? 'v2.0/' : ''}token`);
+    if (req.method !== 'POST') return send(res, aadstsError(clock, 400, 'invalid_request', 900561, 'The endpoint only accepts POST requests.'));
+    const reply = tokenRequest(idpDeps, decodeURIComponent(m[1]!), version, new URLSearchParams(text));
+    if (reply.status === 200) stats.tokensIssued += 1;
+    send(res, reply);
+  };
+
+  const apiDeps: ApiDeps = { apiUrl: () => apiUrl, tenants: () => tenants, issuer, limiter, faults, anchorMs: opts.dataAnchorMs ?? clock.now(), onRateLimited: () => (stats.rateLimited += 1) };
+  const api = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'https://api.invalid');
+    const route = routeOf(url.pathname);
+    const method = (req.method ?? 'GET').toUpperCase();
+    count(stats.calls, `${method} ${route?.key ?? url.pathname}`);
+    if (route?.cls === 'vulnerabilities') {
+      stats.inFlightVulnerabilities += 1;
+      stats.maxInFlightVulnerabilities = Math.max(stats.maxInFlightVulnerabilities, stats.inFlightVulnerabilities);
+      res.once('close', () => (stats.inFlightVulnerabilities -= 1));
+    }
+    await readBody(req);
+    if (!route) return send(res, apiError(404, 'NotFound', `No resource at ${url.pathname}.`));
+    if (method !== 'GET') return send(res, apiError(405, 'MethodNotAllowed', `${method} is not allowed on ${url.pathname}.`, { allow: 'GET' }));
+    if (takeFault(faults, route.cls, 'resetNext')) {
+      req.socket.destroy();
+      return;
+    }
+    if (faults.expireTokensAfterCalls === 0) {
+      faults.expireTokensAfterCalls = -1;
+      issuer.revokeAll();
+    } else if (faults.expireTokensAfterCalls > 0) faults.expireTokensAfterCalls -= 1;
+    const auth = authorize(apiDeps, req.headers.authorization, route.cls);
+    const reply = auth.ok ? answer(apiDeps, route, auth.app, url.searchParams) : auth.reply;
+    const delay = faults.delayMs + (takeFault(faults, route.cls, 'slowNext') ? faults.slowMs : 0);
+    if (delay > 0) await sleep(delay);
+    send(res, reply);
+  };
+
+  const wrap = (handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>) => (req: IncomingMessage, res: ServerResponse) => {
+    handler(req, res).catch((e: unknown) => {
+      logger.error('defender simulator handler failed', { error: e });
+      send(res, apiError(500, 'InternalServerError', 'The simulator failed to answer.'));
+    });
+  };
+
+  const cert = await createCertificate();
+  const idpServer = createServer({ key: cert.key, cert: cert.cert }, wrap(idp));
+  const apiServer = createServer({ key: cert.key, cert: cert.cert }, wrap(api));
+  const urlOf = (port: number) => `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  try {
+    const [idpPort, apiPort] = await Promise.all([listen(idpServer, host), listen(apiServer, host)]);
+    apiUrl = urlOf(apiPort);
+    const idpUrl = urlOf(idpPort);
+    logger.info('defender simulator listening', { idpUrl, apiUrl, fingerprint256: cert.fingerprint256 });
+    let closed: Promise<void> | undefined;
+    return {
+      idpUrl,
+      apiUrl,
+      fingerprint256: cert.fingerprint256,
+      certificatePem: cert.cert,
+      tenants,
+      faults,
+      stats,
+      clock,
+      expireTokens: () => issuer.revokeAll(),
+      close() {
+        closed ??= Promise.all([shutdown(idpServer), shutdown(apiServer)]).then(() => logger.info('defender simulator stopped'));
+        return closed;
+      },
+    };
+  } catch (e) {
+    await Promise.all([shutdown(idpServer), shutdown(apiServer)]);
+    throw e;
+  }
+}

@@ -1,0 +1,143 @@
+/**
+ * Vendor B (Microsoft Defender for Endpoint) risk score, spec 2.3:
+ *   score = critical_norm x CriticalRiskWeight + operational_norm x OperationalWeight
+ * with the indicators of the table, the points and thresholds of the tenant's `RiskConfig` and the
+ * normalisation described in `compile.ts`. Every indicator yields one contribution, in a fixed
+ * order (`DEFENDER_INDICATORS`), also when it earns no points, so the UI can explain any score.
+ *
+ * Rules the spec leaves open (docs/spec-decisions.md, EDR-S*):
+ * - only the values the table names earn points; the others (risk score None, AV Updated, ...) 0;
+ * - a null field is "not reported" (plan 1 licence lacks several) and earns 0;
+ * - onboarding: every status other than Onboarded is "Not Onboarded";
+ * - health NoSensorDataImpairedCommunication counts as ImpairedCommunication;
+ * - inactivity: whole days elapsed between lastSeen and the cycle time (floored; a lastSeen in the
+ *   future counts as 0 days); a null or unreadable lastSeen counts as "more than 14 days".
+ */
+import type { Contribution, DefenderFacts, RiskBand } from '../model/edr';
+import { bandFor, roundScore } from './bands';
+import { compileRiskConfig, criticalCveDetail, type CompiledRiskConfig, type IndicatorEntry, type IndicatorTable } from './compile';
+import type { RiskConfig } from './config';
+import { parseTimestamp } from './time';
+
+export const DEFENDER_INDICATORS = Object.freeze([
+  { indicator: 'riskScore', group: 'critical' },
+  { indicator: 'exposureLevel', group: 'critical' },
+  { indicator: 'avStatus', group: 'critical' },
+  { indicator: 'onboardingStatus', group: 'critical' },
+  { indicator: 'healthStatus', group: 'operational' },
+  { indicator: 'inactivity', group: 'operational' },
+  { indicator: 'criticalCves', group: 'operational' },
+] as const);
+export type DefenderIndicator = (typeof DEFENDER_INDICATORS)[number]['indicator'];
+
+export interface RiskResult {
+  /** 0..100, two decimals, higher is riskier. */
+  score: number;
+  band: RiskBand;
+  contributions: Contribution[];
+  /** Falcon only: predefined profiles of spec 2.4, by identifier. */
+  profiles?: Record<string, boolean>;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Epoch milliseconds of a `Date | number` cycle time. */
+export const toEpochMs = (now: Date | number): number => (typeof now === 'number' ? now : now.getTime());
+
+/**
+ * Inactivity bucket 0..4 of `lastSeen` at `nowMs` (-1: no or unreadable lastSeen).
+ * Bucket 0 = less than edges[0] whole days, bucket 4 = edges[3] days or more.
+ */
+export function inactivityBucket(lastSeen: string | null, nowMs: number, edges: readonly [number, number, number, number]): number {
+  if (lastSeen === null) return -1;
+  const seen = parseTimestamp(lastSeen);
+  if (Number.isNaN(seen)) return -1;
+  const days = Math.floor((nowMs - seen) / DAY_MS);
+  if (days < edges[0]) return 0;
+  if (days < edges[1]) return 1;
+  if (days < edges[2]) return 2;
+  if (days < edges[3]) return 3;
+  return 4;
+}
+
+/**
+ * Number of CVEs whose CVSS reaches the tenant's critical threshold (spec: >= 9.0). Connectors
+ * use it to fill `DefenderFacts.criticalCveCount` from a device's vulnerability list.
+ */
+export function countCriticalCves(cvssScores: Iterable<number | null | undefined>, config: RiskConfig | CompiledRiskConfig): number {
+  const threshold = compileRiskConfig(config).criticalCvss;
+  let n = 0;
+  for (const s of cvssScores) if (typeof s === 'number' && s >= threshold) n++;
+  return n;
+}
+
+const lookup = (table: IndicatorTable, value: string | null): IndicatorEntry => {
+  if (value === null) return table.missing;
+  const options = table.options;
+  for (let i = 0; i < options.length; i++) if (options[i] === value) return table.entries[i] as IndicatorEntry;
+  return { points: 0, share: 0, detail: `${table.label} ${value} (not scored)` };
+};
+
+const CVE_DETAIL_CACHE_LIMIT = 10_000;
+
+function cveDetail(c: CompiledRiskConfig, count: number): string {
+  const cached = c.cveDetails[count];
+  if (cached !== undefined) return cached;
+  const text = criticalCveDetail(count, c.criticalCvss, c.cveCap);
+  if (count <= CVE_DETAIL_CACHE_LIMIT) c.cveDetails[count] = text;
+  return text;
+}
+
+const contribution = (indicator: DefenderIndicator, group: 'critical' | 'operational', e: IndicatorEntry): Contribution => ({
+  indicator,
+  group,
+  points: e.points,
+  scoreShare: e.share,
+  detail: e.detail,
+});
+
+/** Scores one Defender device at the cycle time `now`. */
+export function scoreDefenderHost(facts: DefenderFacts, config: RiskConfig | CompiledRiskConfig, now: Date | number): RiskResult {
+  const c = compileRiskConfig(config);
+  const risk = lookup(c.riskScore, facts.riskScore);
+  const exposure = lookup(c.exposureLevel, facts.exposureLevel);
+  const av = lookup(c.avStatus, facts.avStatus);
+  const onboarding = lookup(c.onboardingStatus, facts.onboardingStatus);
+  const health = lookup(c.healthStatus, facts.healthStatus);
+  const bucket = inactivityBucket(facts.lastSeen, toEpochMs(now), c.inactivityEdges);
+  const inactivity = bucket < 0 ? c.inactivityUnknown : (c.inactivity[bucket] as IndicatorEntry);
+
+  const count = facts.criticalCveCount > 0 ? Math.floor(facts.criticalCveCount) : 0;
+  const counted = count < c.cveCap ? count : c.cveCap;
+  const cvePoints = counted * c.cvePointsEach;
+  const cveShare = counted * c.cveShareEach;
+
+  const raw = risk.share + exposure.share + av.share + onboarding.share + health.share + inactivity.share + cveShare;
+  const score = roundScore(raw);
+  return {
+    score,
+    band: bandFor(score, c.bands),
+    contributions: [
+      contribution('riskScore', 'critical', risk),
+      contribution('exposureLevel', 'critical', exposure),
+      contribution('avStatus', 'critical', av),
+      contribution('onboardingStatus', 'critical', onboarding),
+      contribution('healthStatus', 'operational', health),
+      contribution('inactivity', 'operational', inactivity),
+      { indicator: 'criticalCves', group: 'operational', points: cvePoints, scoreShare: cveShare, detail: cveDetail(c, count) },
+    ],
+  };
+}
+
+/** Sub-scores of a device normalised to [0, 1] (for the UI and the tests). */
+export function defenderSubScores(facts: DefenderFacts, config: RiskConfig | CompiledRiskConfig, now: Date | number): { critical: number; operational: number } {
+  const c = compileRiskConfig(config);
+  const { contributions } = scoreDefenderHost(facts, c, now);
+  let crit = 0;
+  let op = 0;
+  for (const x of contributions) {
+    if (x.group === 'critical') crit += x.points;
+    else op += x.points;
+  }
+  return { critical: c.maxCritical > 0 ? Math.min(1, crit / c.maxCritical) : 0, operational: c.maxOperational > 0 ? Math.min(1, op / c.maxOperational) : 0 };
+}

@@ -1,0 +1,110 @@
+/** A full poll cycle against the simulator: scroll past 10,000, every host once, faults survived, pacing. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { HostRecord } from '../../../shared/model/edr';
+import type { FalconPollProgress } from '../../../electron/edr/falcon';
+import { startRig, type Rig } from './helpers';
+
+let rig: Rig | undefined;
+afterEach(async () => {
+  await rig?.close();
+  rig = undefined;
+});
+
+const expectEveryHost = (r: Rig, hosts: HostRecord[], n: number) => {
+  expect(hosts).toHaveLength(n);
+  const ids = new Set(hosts.map((h) => h.hostId));
+  expect(ids.size).toBe(n);
+  for (const i of [0, 1, Math.floor(n / 2), n - 1]) expect(ids.has(r.sim.deviceId(r.client.cid, i))).toBe(true);
+};
+
+describe('FalconConnector.poll', () => {
+  it('lists 12,000 hosts through the scroll endpoint in a healthy cycle with no 429', async () => {
+    rig = await startRig({ hosts: 12_000 });
+    const c = rig.connector();
+    const progress: FalconPollProgress[] = [];
+    const hosts = await c.poll({ onProgress: (p) => progress.push(p) });
+
+    expectEveryHost(rig, hosts, 12_000);
+    expect(rig.sim.stats.calls).toEqual({
+      '/oauth2/token': 1,
+      '/devices/queries/devices-scroll/v1': 3,
+      '/devices/entities/devices/v2': 3,
+      '/zero-trust-assessment/entities/assessments/v1': 120,
+    });
+    expect(rig.sim.stats.r429).toBe(0);
+    expect(rig.sim.stats.maxInFlight).toBeLessThanOrEqual(10);
+    expect(c.lastPoll).toMatchObject({ hosts: 12_000, listed: 12_000, missing: 0, invalid: 0, r429: 0, retries: 0, tokenRequests: 1, region: 'us-1' });
+    expect(progress.at(-1)).toEqual({ phase: 'hosts', done: 12_000, total: 12_000 });
+    expect(progress.filter((p) => p.phase === 'ids').map((p) => p.done)).toEqual([5000, 10_000, 12_000]);
+
+    for (const h of hosts.slice(0, 500)) expect(HostRecord.safeParse(h).success).toBe(true);
+    const h = hosts[0]!;
+    expect(h).toMatchObject({ vendor: 'falcon', tenantId: 'falcon-test', customerId: rig.client.cid, platform: expect.stringMatching(/^(Windows|Mac|Linux)$/) });
+    // Some hosts are not assessed yet, some run in reduced functionality mode, some were not seen for days.
+    const unassessed = hosts.filter((x) => x.falcon!.assessment === null).length;
+    expect(unassessed).toBeGreaterThan(12_000 * 0.04);
+    expect(unassessed).toBeLessThan(12_000 * 0.1);
+    expect(c.lastPoll!.assessed).toBe(12_000 - unassessed);
+    expect(hosts.some((x) => x.falcon!.reducedFunctionalityMode && !x.falcon!.sensorRunning)).toBe(true);
+    const stale = hosts.filter((x) => Date.parse(x.lastSeen!) < rig!.sim.clock.now() - 2 * 86_400_000);
+    expect(stale.length).toBeGreaterThan(0);
+    expect(stale.every((x) => !x.falcon!.sensorRunning)).toBe(true);
+  }, 90_000);
+
+  it('survives the token expiring mid-cycle with one refresh shared by all calls', async () => {
+    rig = await startRig({ hosts: 6_000 });
+    rig.sim.faults.expireTokensAfterCalls = 25;
+    const c = rig.connector();
+    const hosts = await c.poll();
+    expectEveryHost(rig, hosts, 6_000);
+    expect(rig.sim.stats.calls['/oauth2/token']).toBe(2);
+    expect(rig.sim.stats.statuses[401]).toBeGreaterThanOrEqual(1);
+    expect(c.lastPoll!.tokenRequests).toBe(2);
+  }, 60_000);
+
+  it('refreshes ahead of expiry between cycles instead of waiting for a 401', async () => {
+    rig = await startRig({ hosts: 300 });
+    const c = rig.connector();
+    await c.poll();
+    rig.sim.clock.advance(1_700_000);
+    await c.poll();
+    expect(rig.sim.stats.calls['/oauth2/token']).toBe(2);
+    expect(rig.sim.stats.statuses[401]).toBeUndefined();
+  }, 30_000);
+
+  it('survives 429 bursts, 5xx, resets and malformed JSON spread over the cycle, with every host present', async () => {
+    rig = await startRig({ hosts: 6_000 });
+    Object.assign(rig.sim.faults, { every: 3, burst429: 4, serverErrors: 6, resets: 3, malformed: 3, retryAfterS: 1 });
+    const c = rig.connector();
+    const hosts = await c.poll();
+    expectEveryHost(rig, hosts, 6_000);
+    expect(rig.sim.stats.r429).toBe(4);
+    expect(rig.sim.faults).toMatchObject({ burst429: 0, serverErrors: 0, resets: 0, malformed: 0 });
+    expect(c.lastPoll!.r429).toBe(4);
+    expect(c.lastPoll!.retries).toBe(12);
+    const ztaCalls = rig.sim.stats.calls['/zero-trust-assessment/entities/assessments/v1']!;
+    expect(ztaCalls).toBeGreaterThanOrEqual(60);
+    expect(ztaCalls).toBeLessThanOrEqual(60 + 16);
+  }, 60_000);
+
+  it('slows down when X-RateLimit-Remaining runs low, so a tight budget gets no 429', async () => {
+    rig = await startRig({ hosts: 4_000, rateLimit: 20, rateWindowMs: 4_000 });
+    const c = rig.connector({ rateWindowMs: 4_000, concurrency: 2 });
+    const started = performance.now();
+    const hosts = await c.poll();
+    expectEveryHost(rig, hosts, 4_000);
+    expect(rig.sim.stats.r429).toBe(0);
+    expect(c.lastPoll!.slowed).toBeGreaterThan(0);
+    // 42 calls against 20 per 4 s with 4 kept in reserve: spaced 200 ms apart once the budget is low.
+    expect(performance.now() - started).toBeGreaterThan(2_000);
+  }, 60_000);
+
+  it('without pacing the same budget runs into 429s, which are honoured and still deliver every host', async () => {
+    rig = await startRig({ hosts: 4_000, rateLimit: 20, rateWindowMs: 4_000 });
+    const c = rig.connector({ rateWindowMs: 4_000, concurrency: 2, pacing: false });
+    const hosts = await c.poll();
+    expectEveryHost(rig, hosts, 4_000);
+    expect(rig.sim.stats.r429).toBeGreaterThan(0);
+    expect(c.lastPoll!.r429).toBe(rig.sim.stats.r429);
+  }, 60_000);
+});
