@@ -13,6 +13,7 @@ import { startMgmtSimulator } from './simulator';
 import { createNodeAdapters } from './app/node-platform';
 import { createApp } from './app/services';
 import { startWebHost } from './web/host';
+import { addEdrCommands } from './cli-edr';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -80,6 +81,7 @@ export function buildCli(): Command {
       await app.shutdown();
     });
 
+  addEdrCommands(program);
   return program;
 }
 

@@ -77,6 +77,11 @@ export class TokenProvider {
     return this.cached?.claims ?? {};
   }
 
+  /** Forget the cached token: the next `get` asks Entra ID again (after the operator changed the app). */
+  clear(): void {
+    this.cached = undefined;
+  }
+
   /** The API refused `token`: forget it (once; later callers with the same token change nothing). */
   invalidate(token: string): void {
     if (this.cached?.token === token) this.cached = undefined;

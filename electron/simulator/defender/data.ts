@@ -91,7 +91,7 @@ const OS: readonly (readonly [OsChoice, number])[] = [
 ];
 const ONBOARDING = [['Onboarded', 93], ['CanBeOnboarded', 4], ['Unsupported', 2], ['InsufficientInfo', 1]] as const;
 /** Inactivity buckets (days from, span): < 1 day, 1–3, 4–7, 8–14, more than 14. */
-const INACTIVITY = [[[0, 0], 70], [[1, 2], 10], [[4, 3], 7], [[8, 6], 5], [[15, 45], 8]] as const;
+const INACTIVITY: readonly (readonly [readonly [number, number], number])[] = [[[0, 0], 70], [[1, 2], 10], [[4, 3], 7], [[8, 6], 5], [[15, 45], 8]];
 const HEALTH = [['Active', 90], ['ImpairedCommunication', 4], ['NoSensorData', 3], ['NoSensorDataImpairedCommunication', 1], ['Unknown', 2]] as const;
 const DEVICE_VALUE = [['Normal', 85], ['High', 10], ['Low', 5]] as const;
 const RISK = [['None', 20], ['Informational', 10], ['Low', 35], ['Medium', 20], ['High', 15]] as const;

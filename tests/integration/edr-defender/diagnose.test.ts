@@ -92,6 +92,21 @@ describe('diagnose(): permissions', () => {
   });
 });
 
+describe('diagnose(): after the operator fixes the app', () => {
+  it('a second diagnosis on the same connector sees the new grant (no stale cached token)', async () => {
+    const fixable = tenant({ hosts: 10, permissions: ALL_PERMISSIONS.filter((p) => p !== 'discovery.read') });
+    sim.tenants.push(fixable);
+    const c = connectorFor(sim, fixable);
+    try {
+      expect((await c.diagnose()).problems[0]!.details?.missing).toEqual(['discovery.read']);
+      sim.tenants.find((x) => x.clientId === fixable.clientId)!.permissions.push('discovery.read');
+      expect((await c.diagnose()).ok).toBe(true);
+    } finally {
+      await c.close();
+    }
+  });
+});
+
 describe('diagnose(): token failures (AADSTS)', () => {
   const cases: [string, () => Pick<DefenderTenantConfig, 'tenantId' | 'clientId' | 'clientSecret'>, string, number, number][] = [
     ['admin consent missing', () => noConsent, 'edr.defender.consent_missing', 65001, 400],
