@@ -80,7 +80,8 @@ describe('faults during a cycle', () => {
     Object.assign(sim.faults, { slowNext: 1, slowMs: 1_500 });
     const { hosts, report } = await pollWith({ timeoutMs: 700 });
     expect(allIds(hosts)).toBe(150);
-    expect(report.retries).toBe(1);
+    expect(report.retries).toBeGreaterThanOrEqual(1);
+    expect(sim.faults.slowNext).toBe(0);
   });
 
   it('gives up after the bounded attempts with a clear error', async () => {
