@@ -2,6 +2,8 @@
  * `npm run bench`: performance numbers measured side by side in one run. Each part is bounded in
  * size and time and prints one line; nothing here is a pass/fail test.
  */
+import { benchDefender } from './defender.bench-part';
+import { benchScoring } from './scoring.bench-part';
 import { benchStore } from './store.bench-part';
 
 const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
@@ -10,6 +12,20 @@ async function main(): Promise<void> {
   const only = process.argv.slice(2);
   const want = (name: string) => only.length === 0 || only.includes(name);
   console.log(`Northbound benchmarks — node ${process.version}, ${new Date().toISOString()}`);
+
+  if (want('scoring')) {
+    const s = await benchScoring(200_000);
+    console.log(`scoring: ${fmt(s.hosts)} Defender hosts in ${fmt(s.ms)} ms = ${fmt(s.hostsPerSecond)} hosts/s`);
+  }
+
+  if (want('defender')) {
+    const rows = await benchDefender(50_000, 1_000);
+    const [bulk, per] = [rows.find((r) => r.path === 'bulk')!, rows.find((r) => r.path === 'per-machine')!];
+    for (const r of rows) {
+      console.log(`defender ${r.path}: ${fmt(r.hosts)} hosts, ${fmt(r.calls)} calls, ${r.r429} x 429, ${fmt(r.wallMs)} ms wall at 1000x vendor time = ${fmt(r.vendorMinutes, 1)} vendor minutes under the documented limits`);
+    }
+    console.log(`defender: bulk path is ${fmt(per.vendorMinutes / bulk.vendorMinutes, 1)}x faster than per-device and needs ${fmt(per.calls / bulk.calls, 0)}x fewer calls`);
+  }
 
   if (want('store')) {
     const s = await benchStore(100_000);
