@@ -1,0 +1,79 @@
+/** `northbound edr poll --once` as an operator runs it, against the Defender simulator. */
+import { spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDefenderSimulator, type DefenderSimulator } from '../../../electron/simulator/defender';
+
+const tenant = {
+  tenantId: randomUUID(),
+  clientId: randomUUID(),
+  clientSecret: `Q8~${randomBytes(18).toString('base64url')}`,
+  consent: true,
+  permissionType: 'Application' as const,
+  permissions: ['Machine.Read.All', 'Vulnerability.Read.All', 'Alert.Read.All', 'discovery.manage', 'discovery.read'],
+  hosts: 40,
+  seed: 3,
+};
+let sim: DefenderSimulator;
+let dir: string;
+let caFile: string;
+
+beforeAll(async () => {
+  sim = await startDefenderSimulator({ tenants: [tenant] });
+  dir = mkdtempSync(path.join(os.tmpdir(), 'nb-edr-cli-'));
+  caFile = path.join(dir, 'sim-ca.pem');
+  writeFileSync(caFile, sim.certificatePem);
+});
+afterAll(async () => {
+  await sim?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.resolve('bin/northbound.mjs'), ...args], { env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += String(d)));
+    child.stderr.on('data', (d) => (stderr += String(d)));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const base = () => ['edr', 'poll', '--once', '--vendor', 'defender', '--tenant-id', tenant.tenantId, '--client-id', tenant.clientId, '--client-secret-env', 'NB_TEST_SECRET', '--poll-interval', '30', '--api-url', sim.apiUrl, '--idp-url', sim.idpUrl, '--ca-file', caFile];
+
+describe('northbound edr poll', () => {
+  it('prints one JSON line per scored host and a summary line', async () => {
+    const r = await run(base(), { NB_TEST_SECRET: tenant.clientSecret });
+    expect(r.stderr).not.toContain(tenant.clientSecret);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const hosts = lines.filter((l) => 'hostId' in l);
+    const summary = lines.at(-1)!.summary as { hosts: number; scored: number; bands: Record<string, number> };
+    expect(summary.hosts).toBe(40);
+    expect(hosts).toHaveLength(summary.scored);
+    expect(summary.scored).toBeGreaterThan(0);
+    for (const h of hosts) {
+      expect(h).toMatchObject({ customer: tenant.tenantId, platform: expect.any(String), band: expect.any(String) });
+      expect(h.score as number).toBeGreaterThanOrEqual(0);
+      expect(h.score as number).toBeLessThanOrEqual(100);
+      expect(Array.isArray(h.contributions)).toBe(true);
+    }
+    expect(Object.values(summary.bands).reduce((a, b) => a + b, 0)).toBe(summary.scored);
+  });
+
+  it('refuses a secret on the command line and explains a wrong one', async () => {
+    const empty = await run(base(), { NB_TEST_SECRET: '' });
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toMatch(/NB_TEST_SECRET is empty/);
+    const wrong = await run(base(), { NB_TEST_SECRET: 'not-the-secret-value' });
+    expect(wrong.code).not.toBe(0);
+    expect(wrong.stderr).toMatch(/7000215|secret/i);
+    const badInterval = await run([...base().slice(0, -6), '--poll-interval', '5'], { NB_TEST_SECRET: tenant.clientSecret });
+    expect(badInterval.code).toBe(2);
+    expect(badInterval.stderr).toMatch(/pollIntervalMinutes/);
+  });
+});
