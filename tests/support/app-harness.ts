@@ -3,7 +3,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createNodeAdapters } from '../../electron/app/node-platform';
-import { createApp, type App } from '../../electron/app/services';
+import { createApp, type App, type CreateAppOptions } from '../../electron/app/services';
 import { createLogger } from '../../electron/log';
 
 export interface AppHarness {
@@ -22,12 +22,12 @@ export interface AppHarness {
   close(): Promise<void>;
 }
 
-export async function startAppHarness(opts: { passphrase?: string; openDemo?: boolean } = {}): Promise<AppHarness> {
+export async function startAppHarness(opts: { passphrase?: string; openDemo?: boolean; app?: CreateAppOptions } = {}): Promise<AppHarness> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'nb-app-'));
   const logs: string[] = [];
   const logger = createLogger((line) => logs.push(JSON.stringify(line)), { level: 'debug' });
   const adapters = await createNodeAdapters({ dataDir, passphrase: opts.passphrase ?? 'test-vault-passphrase-1', logger, mode: 'browser', demoPorts: { basic: 0, oauth: 0 } });
-  const app = await createApp(adapters, { openDemo: opts.openDemo ?? false });
+  const app = await createApp(adapters, { openDemo: opts.openDemo ?? false, ...opts.app });
   const pushed: string[] = [];
   const answers: string[] = [];
   app.events.subscribe((event, payload) => pushed.push(JSON.stringify({ event, payload })));
