@@ -25,6 +25,7 @@ export const CHANNEL_NAMES = [
   'connectors.setEnabled',
   'connectors.test',
   'connectors.pollNow',
+  'connectors.importBulk',
   'connectors.cancel',
   'demo.status',
   'demo.open',

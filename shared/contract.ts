@@ -129,6 +129,24 @@ export const channels = {
   'connectors.setEnabled': channel(ConnectorRef.extend({ enabled: z.boolean() }).strict(), ConnectorView, 'Enable or disable a connector.'),
   'connectors.test': channel(ConnectorRef, ConnectorTestResult, 'Check credentials, permissions and region without polling.'),
   'connectors.pollNow': channel(ConnectorRef, z.object({ cycleId: z.number() }), 'Start a poll cycle now (or join the running one).'),
+  'connectors.importBulk': channel(
+    z.discriminatedUnion('source', [
+      z.object({ source: z.literal('file'), path: z.string().min(1, 'Choose the connector document (JSON).') }).strict(),
+      z.object({ source: z.literal('node'), profileId: z.string().min(1, 'Choose the management node.') }).strict(),
+    ]),
+    z.array(
+      z.object({
+        index: z.number(),
+        ok: z.boolean(),
+        id: z.string().optional(),
+        vendor: z.string().optional(),
+        tenantId: z.string().optional(),
+        action: z.enum(['created', 'updated']).optional(),
+        error: z.object({ message: z.string(), issues: z.array(z.object({ path: z.string(), message: z.string() })) }).optional(),
+      }),
+    ),
+    'The bulk push (spec 4): register every connector of a document from the management node or a file.',
+  ),
   'connectors.cancel': channel(ConnectorRef, z.object({ cancelled: z.boolean() }), 'Cancel the running poll cycle.'),
 
   'demo.status': channel(Empty, DemoStatus, 'Whether the demo workspace runs.'),

@@ -2,11 +2,33 @@
 import type { Handlers } from './router';
 import type { EdrService } from './edr-service';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
+import { readFile, stat } from 'node:fs/promises';
+import type { SessionManager } from './sessions';
 
-type ConnectorHandlers = Pick<Handlers, 'connectors.list' | 'connectors.save' | 'connectors.delete' | 'connectors.setEnabled' | 'connectors.test' | 'connectors.pollNow' | 'connectors.cancel'>;
+type ConnectorHandlers = Pick<
+  Handlers,
+  'connectors.list' | 'connectors.save' | 'connectors.delete' | 'connectors.setEnabled' | 'connectors.test' | 'connectors.pollNow' | 'connectors.cancel' | 'connectors.importBulk'
+>;
 
-export function createConnectorHandlers(edr: EdrService): ConnectorHandlers {
+const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
+
+async function readDocument(file: string): Promise<unknown> {
+  const info = await stat(file).catch(() => undefined);
+  if (!info?.isFile()) throw new AppError(ErrorCodes.notFound, `There is no file at ${file}.`, 'Choose the connector document exported from the management node.');
+  if (info.size > MAX_DOCUMENT_BYTES) throw new AppError(ErrorCodes.validation, 'The connector document is larger than 16 MiB.', 'Split it into several documents.');
+  try {
+    return JSON.parse(await readFile(file, 'utf8'));
+  } catch (e) {
+    throw new AppError(ErrorCodes.validation, `The connector document is not valid JSON (${e instanceof Error ? e.message : String(e)}).`, 'Export it again from the management node.');
+  }
+}
+
+export function createConnectorHandlers(edr: EdrService, sessions: SessionManager): ConnectorHandlers {
   return {
+    'connectors.importBulk': async (req) => {
+      const doc = req.source === 'file' ? await readDocument(req.path) : await sessions.get(req.profileId).request('GET', '/mgmt/edr/connectors');
+      return edr.registry.registerBulk(doc);
+    },
     'connectors.list': async () => Promise.all(edr.registry.list().map((c) => edr.status(c))),
     'connectors.save': async (input) => edr.registry.view((await edr.registry.register(input, 'ui')).connector),
     'connectors.delete': async ({ connectorId }) => {

@@ -111,7 +111,7 @@ export function createHandlers(d: HandlerDeps): Handlers {
       return client;
     },
 
-    ...createConnectorHandlers(d.edr),
+    ...createConnectorHandlers(d.edr, d.sessions),
 
     'demo.status': async () => demoStatus(),
     'demo.open': async () => d.demo.open(),

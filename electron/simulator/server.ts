@@ -11,7 +11,7 @@ import { createCertificate, type SimCertificate } from './cert';
 import { SimClock } from './clock';
 import { createDispatcher } from './dispatch';
 import { SimInventory, inventoryRoutes } from './inventory';
-import { ztaRoutes, type ReceivedScores } from './zta';
+import { edrConnectorRoutes, ztaRoutes, type ReceivedScores } from './zta';
 import { adminHandlers } from './oauth-admin';
 import { tokenHandlers } from './oauth-tokens';
 import { loginPageReply } from './http';
@@ -83,7 +83,8 @@ export async function startMgmtSimulator(opts: MgmtSimulatorOptions = {}): Promi
   const inventory = new SimInventory(opts.seedOrganizations ?? 5, opts.seedDevices ?? 10);
   const inv = inventoryRoutes(ctx, inventory);
   const receivedScores: ReceivedScores[] = [];
-  const zta = ztaRoutes(receivedScores, () => clock.now());
+  const edrDocument = { current: { version: 1, connectors: [] } as Record<string, unknown> };
+  const zta = [...ztaRoutes(receivedScores, () => clock.now()), ...edrConnectorRoutes(edrDocument)];
   const tokens = tokenHandlers(ctx);
   const admin = adminHandlers(ctx);
   const loginPage: Route = { pattern: '/', style: 'page', auth: 'none', methods: { GET: loginPageReply } };
@@ -124,6 +125,7 @@ export async function startMgmtSimulator(opts: MgmtSimulatorOptions = {}): Promi
   let closed: Promise<void> | undefined;
   const sim: MgmtSimulator = {
     receivedScores,
+    edrConnectorDocument: edrDocument,
     basicUrl,
     oauthUrl,
     basicPort,

@@ -66,6 +66,8 @@ export type SimClientView = OAuthClientBody & { client_id: string };
 export interface MgmtSimulator {
   /** ZTA score messages published to this node (POST /mgmt/zta/scores), in arrival order. */
   receivedScores: Array<{ receivedAt: string; message: Record<string, unknown> }>;
+  /** The bulk connector document the node serves at GET /mgmt/edr/connectors (replace `current`). */
+  edrConnectorDocument: { current: Record<string, unknown> };
   basicUrl: string;
   oauthUrl: string;
   basicPort: number;
