@@ -57,6 +57,20 @@ export function createRuntime(c: StoredConnector, secret: () => Promise<string |
   });
   return {
     poll: ({ signal, onProgress }) => f.poll({ signal, onProgress: (p) => onProgress({ phase: p.phase === 'ids' ? 'devices' : 'vulnerabilities', done: p.done, total: p.total }) }),
+    async test(signal) {
+      try {
+        const r = await f.testConnection(signal);
+        return {
+          ok: true,
+          checks: [
+            { name: 'Credentials', ok: true, message: `The API client signed in to the ${r.region} cloud (${r.baseUrl}).` },
+            { name: 'Hosts and Zero Trust Assessment', ok: true, message: `Both scopes can be read; ${r.hosts} host(s) visible.` },
+          ],
+        };
+      } catch (e) {
+        return { ok: false, checks: [failed('Credentials, region and scopes', e)] };
+      }
+    },
     close: () => f.close(),
   };
 }

@@ -1,11 +1,12 @@
 /**
  * Pushed events keep the cache true: `session.changed` writes the sessions list in place,
- * `profiles.changed` and `demo.changed` invalidate what they affect, `notice` goes to the
+ * `profiles.changed`, `demo.changed` and `connectors.changed` invalidate what they affect,
+ * `edr.progress` writes the running cycle into the connectors list, `notice` goes to the
  * operator. In browser mode, a reconnected event socket refetches everything it may have missed.
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import type { Bridge, EventPayload } from '../../shared/contract';
+import type { Bridge, ConnectorStatus, EventPayload } from '../../shared/contract';
 import { isHttpBridge } from './bridge';
 import { keys } from './keys';
 import { upsertSession } from './mutations';
@@ -33,6 +34,22 @@ export function useContractEvents(onNotice: (notice: EventPayload<'notice'>) => 
         qc.setQueryData(keys.demo, status);
         void qc.invalidateQueries({ queryKey: keys.appInfo });
         void qc.invalidateQueries({ queryKey: keys.demo });
+      }),
+      client.on('connectors.changed', () => void qc.invalidateQueries({ queryKey: keys.connectors })),
+      client.on('edr.progress', (progress) => {
+        const finished = progress.phase === 'completed' || progress.phase === 'failed' || progress.phase === 'cancelled';
+        qc.setQueryData<ConnectorStatus[]>(keys.connectors, (old) =>
+          old?.map((c) => {
+            if (c.id !== progress.connectorId) return c;
+            if (finished) {
+              const { progress: _done, ...rest } = c;
+              return { ...rest, running: false };
+            }
+            return { ...c, running: true, progress };
+          }),
+        );
+        // The finished cycle's summary (hosts, error, published) comes with the list.
+        if (finished) void qc.invalidateQueries({ queryKey: keys.connectors });
       }),
       client.on('notice', onNotice),
     ];

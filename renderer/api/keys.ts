@@ -5,6 +5,7 @@ export const keys = {
   profiles: ['profiles'] as const,
   sessions: ['sessions'] as const,
   demo: ['demo.status'] as const,
+  connectors: ['connectors'] as const,
   oauthClients: (profileId: string) => ['oauthClients', profileId] as const,
   tlsInspect: (profileId: string) => ['tls.inspect', profileId] as const,
 };

@@ -1,6 +1,7 @@
 /** Writes: one hook per channel. Failures are reported by the query client (toasts, trust dialogs). */
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { RequestOf, Settings } from '../../shared/contract';
+import type { ConnectorStatus, RequestOf, Settings } from '../../shared/contract';
+import type { ConnectorView } from '../../shared/model/connector';
 import type { SessionStatus } from '../../shared/model/session';
 import type { ProfileView } from '../../shared/model/profile';
 import { keys } from './keys';
@@ -123,5 +124,74 @@ export function useUpdateSettings() {
   return useMutation({
     mutationFn: (patch: Partial<Settings>) => client.invoke('settings.update', patch),
     onSuccess: (settings) => qc.setQueryData(keys.settings, settings),
+  });
+}
+
+/** A saved or toggled connector keeps the status fields (running, cycles) the list had. */
+function upsertConnector(qc: QueryClient, view: ConnectorView): void {
+  qc.setQueryData<ConnectorStatus[]>(keys.connectors, (old) => {
+    if (!old) return old;
+    return old.some((c) => c.id === view.id) ? old.map((c) => (c.id === view.id ? { ...c, ...view } : c)) : [...old, { ...view, running: false }];
+  });
+}
+
+export function useSaveConnector() {
+  const client = useClient();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (input: RequestOf<'connectors.save'>) => client.invoke('connectors.save', input),
+    onSuccess: (view) => {
+      upsertConnector(qc, view);
+      void qc.invalidateQueries({ queryKey: keys.connectors });
+    },
+  });
+}
+
+export function useDeleteConnector() {
+  const client = useClient();
+  const qc = useQueryClient();
+  return useMutation({
+    // Requests, not bare ids: a bare string would be taken for a profile id by the error reporter.
+    mutationFn: (req: RequestOf<'connectors.delete'>) => client.invoke('connectors.delete', req).then((r) => ({ ...r, connectorId: req.connectorId })),
+    onSuccess: ({ connectorId }) => {
+      qc.setQueryData<ConnectorStatus[]>(keys.connectors, (old) => old?.filter((c) => c.id !== connectorId));
+      void qc.invalidateQueries({ queryKey: keys.connectors });
+    },
+  });
+}
+
+export function useSetConnectorEnabled() {
+  const client = useClient();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (req: RequestOf<'connectors.setEnabled'>) => client.invoke('connectors.setEnabled', req),
+    onSuccess: (view) => {
+      upsertConnector(qc, view);
+      void qc.invalidateQueries({ queryKey: keys.connectors });
+    },
+    onError: () => void qc.invalidateQueries({ queryKey: keys.connectors }),
+  });
+}
+
+export function useTestConnector() {
+  const client = useClient();
+  return useMutation({ mutationFn: (req: RequestOf<'connectors.test'>) => client.invoke('connectors.test', req) });
+}
+
+export function usePollConnectorNow() {
+  const client = useClient();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (req: RequestOf<'connectors.pollNow'>) => client.invoke('connectors.pollNow', req),
+    onSettled: () => void qc.invalidateQueries({ queryKey: keys.connectors }),
+  });
+}
+
+export function useCancelConnectorPoll() {
+  const client = useClient();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (req: RequestOf<'connectors.cancel'>) => client.invoke('connectors.cancel', req),
+    onSettled: () => void qc.invalidateQueries({ queryKey: keys.connectors }),
   });
 }

@@ -28,6 +28,12 @@ export function useDemoStatus() {
   return useQuery({ queryKey: keys.demo, queryFn: () => client.invoke('demo.status', {}) });
 }
 
+/** EDR connectors with status; `edr.progress` and `connectors.changed` keep it fresh. */
+export function useConnectors() {
+  const client = useClient();
+  return useQuery({ queryKey: keys.connectors, queryFn: () => client.invoke('connectors.list', {}) });
+}
+
 export function useOAuthClients(profileId: string | undefined) {
   const client = useClient();
   return useQuery({

@@ -2,6 +2,7 @@ import { Toaster } from 'sonner';
 import type { Bridge } from '../../shared/contract';
 import { useContractEvents } from '../api/event-sync';
 import { ConnectionsPage } from '../features/connections/ConnectionsPage';
+import { ConnectorsPage } from '../features/connectors/ConnectorsPage';
 import { ComingSoonPage } from '../features/placeholders/ComingSoonPage';
 import { SettingsPage } from '../features/settings/SettingsPage';
 import { useUi } from '../stores/ui';
@@ -26,7 +27,15 @@ export function App({ bridge }: { bridge?: Bridge }) {
         <div className="main">
           <Header />
           <main className="content" id="content">
-            {section === 'connections' ? <ConnectionsPage /> : section === 'settings' ? <SettingsPage /> : meta?.comingSoon ? <ComingSoonPage meta={meta} /> : null}
+            {section === 'connections' ? (
+              <ConnectionsPage />
+            ) : section === 'connectors' ? (
+              <ConnectorsPage />
+            ) : section === 'settings' ? (
+              <SettingsPage />
+            ) : meta?.comingSoon ? (
+              <ComingSoonPage meta={meta} />
+            ) : null}
           </main>
         </div>
       </div>

@@ -47,14 +47,6 @@ export const sectionMeta: SectionMeta[] = [
       bullets: ['Risk score and band per host, with history', 'Why a score changed (detections, exposure)', 'What was published to the node, and when'],
     },
   },
-  {
-    id: 'connectors',
-    label: 'Connectors',
-    icon: Plug,
-    comingSoon: {
-      summary: 'EDR connectors for CrowdStrike Falcon and Microsoft Defender for Endpoint.',
-      bullets: ['Tenant credentials kept in the vault', 'Poll schedule, rate limits and last run', 'Health of each connector with its last error'],
-    },
-  },
+  { id: 'connectors', label: 'Connectors', icon: Plug },
   { id: 'settings', label: 'Settings', icon: Settings },
 ];

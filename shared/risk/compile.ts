@@ -10,15 +10,17 @@
  * within [0, 1]. score = critical_norm x wCritical + operational_norm x wOperational (weights in
  * percent, so the score is within 0..100), and one indicator's share of the score is
  * points x weight / groupMax, so the shares add up to the score.
+ *
+ * The contributions themselves are precomputed too: one frozen `Contribution` per indicator value
+ * (per critical CVE count, filled as counts are met), shared by every result that has that value.
+ * Scoring a host allocates only its result and the array of its seven contributions.
  */
+import type { Contribution } from '../model/edr';
 import { DefenderAvStatus, DefenderExposureLevel, DefenderHealthStatus, DefenderOnboardingStatus, DefenderRiskScore } from '../model/edr';
 import { isValidatedRiskConfig, parseRiskConfig, type FalconRiskConfig, type RiskBandEdges, type RiskConfig } from './config';
 
-export interface IndicatorEntry {
-  readonly points: number;
-  readonly share: number;
-  readonly detail: string;
-}
+/** A precomputed, frozen contribution; shared between results, so copy it before changing anything. */
+export type IndicatorEntry = Readonly<Contribution>;
 
 export interface IndicatorTable {
   /** The vendor's values (enum options) and, at the same index, their entries. A short linear scan beats a keyed lookup here. */
@@ -48,8 +50,8 @@ export interface CompiledRiskConfig {
   readonly cvePointsEach: number;
   readonly cveShareEach: number;
   readonly cveCap: number;
-  /** Details by critical CVE count: 0..cap precomputed, higher counts added when first met (up to 10 000). */
-  readonly cveDetails: string[];
+  /** Contributions by critical CVE count: 0..cap precomputed, higher counts added when first met (up to 10 000). */
+  readonly cveEntries: IndicatorEntry[];
   readonly criticalCvss: number;
   readonly bands: RiskBandEdges;
   readonly falcon: FalconRiskConfig;
@@ -99,11 +101,13 @@ function build(c: RiskConfig): CompiledRiskConfig {
     p.criticalCves.perCve * cap;
   const critFactor = maxCritical > 0 ? c.weights.critical / maxCritical : 0;
   const opFactor = maxOperational > 0 ? c.weights.operational / maxOperational : 0;
-  const crit = (points: number, detail: string): IndicatorEntry => Object.freeze({ points, share: points * critFactor, detail });
-  const op = (points: number, detail: string): IndicatorEntry => Object.freeze({ points, share: points * opFactor, detail });
+  type Indicator = 'riskScore' | 'exposureLevel' | 'avStatus' | 'onboardingStatus' | 'healthStatus' | 'inactivity' | 'criticalCves';
+  const crit = (indicator: Indicator, points: number, detail: string): IndicatorEntry => Object.freeze({ indicator, group: 'critical', points, scoreShare: points * critFactor, detail });
+  const op = (indicator: Indicator, points: number, detail: string): IndicatorEntry => Object.freeze({ indicator, group: 'operational', points, scoreShare: points * opFactor, detail });
 
-  const table = (label: string, missing: string, values: readonly string[], entry: (v: string) => IndicatorEntry): IndicatorTable => {
-    return Object.freeze({ options: Object.freeze([...values]), entries: Object.freeze(values.map(entry)), missing: Object.freeze({ points: 0, share: 0, detail: missing }), label });
+  const table = (indicator: Indicator, label: string, missing: string, values: readonly string[], entry: (v: string) => IndicatorEntry): IndicatorTable => {
+    const mk = indicator === 'healthStatus' ? op : crit;
+    return Object.freeze({ options: Object.freeze([...values]), entries: Object.freeze(values.map(entry)), missing: mk(indicator, 0, missing), label });
   };
 
   const riskPoints: Readonly<Record<string, number>> = p.riskScore;
@@ -121,47 +125,53 @@ function build(c: RiskConfig): CompiledRiskConfig {
   ] as const;
   const i = p.inactivity;
   const cvss = c.thresholds.criticalCvss;
-  const cveDetails: string[] = [];
-  for (let n = 0; n <= cap; n++) cveDetails.push(criticalCveDetail(n, cvss, cap));
+  const cveShareEach = p.criticalCves.perCve * opFactor;
+  const cveEntries: IndicatorEntry[] = [];
+  for (let n = 0; n <= cap; n++) cveEntries.push(criticalCveEntry(n, cvss, cap, p.criticalCves.perCve, cveShareEach));
 
   return Object.freeze({
     compiled: true as const,
     config: c,
     maxCritical,
     maxOperational,
-    riskScore: table('Risk score', 'Risk score not reported', DefenderRiskScore.options, (v) => crit(riskPoints[v] ?? 0, `Risk score ${v}`)),
-    exposureLevel: table('Exposure level', 'Exposure level not reported', DefenderExposureLevel.options, (v) => crit(exposurePoints[v] ?? 0, `Exposure level ${v}`)),
-    avStatus: table('AV status', 'AV status not reported', DefenderAvStatus.options, (v) => crit(avPoints[v] ?? 0, `AV status ${SPACED[v] ?? v}`)),
-    onboardingStatus: table('Onboarding status', 'Onboarding status not reported', DefenderOnboardingStatus.options, (v) =>
-      v === 'Onboarded' ? crit(0, 'Onboarded') : crit(p.onboarding.NotOnboarded, `Not onboarded (${SPACED[v] ?? v})`),
+    riskScore: table('riskScore', 'Risk score', 'Risk score not reported', DefenderRiskScore.options, (v) => crit('riskScore', riskPoints[v] ?? 0, `Risk score ${v}`)),
+    exposureLevel: table('exposureLevel', 'Exposure level', 'Exposure level not reported', DefenderExposureLevel.options, (v) =>
+      crit('exposureLevel', exposurePoints[v] ?? 0, `Exposure level ${v}`),
     ),
-    healthStatus: table('Health status', 'Health status not reported', DefenderHealthStatus.options, (v) => {
-      if (v === 'Inactive') return op(p.healthStatus.Inactive, 'Health status Inactive');
-      if (v === 'ImpairedCommunication') return op(p.healthStatus.ImpairedCommunication, 'Health status ImpairedCommunication');
-      if (v === 'NoSensorDataImpairedCommunication') return op(p.healthStatus.ImpairedCommunication, `Health status ${v} (counted as ImpairedCommunication)`);
-      return op(0, `Health status ${v}`);
+    avStatus: table('avStatus', 'AV status', 'AV status not reported', DefenderAvStatus.options, (v) => crit('avStatus', avPoints[v] ?? 0, `AV status ${SPACED[v] ?? v}`)),
+    onboardingStatus: table('onboardingStatus', 'Onboarding status', 'Onboarding status not reported', DefenderOnboardingStatus.options, (v) =>
+      v === 'Onboarded' ? crit('onboardingStatus', 0, 'Onboarded') : crit('onboardingStatus', p.onboarding.NotOnboarded, `Not onboarded (${SPACED[v] ?? v})`),
+    ),
+    healthStatus: table('healthStatus', 'Health status', 'Health status not reported', DefenderHealthStatus.options, (v) => {
+      const h = p.healthStatus;
+      if (v === 'Inactive') return op('healthStatus', h.Inactive, 'Health status Inactive');
+      if (v === 'ImpairedCommunication') return op('healthStatus', h.ImpairedCommunication, 'Health status ImpairedCommunication');
+      if (v === 'NoSensorDataImpairedCommunication') return op('healthStatus', h.ImpairedCommunication, `Health status ${v} (counted as ImpairedCommunication)`);
+      return op('healthStatus', 0, `Health status ${v}`);
     }),
     inactivityEdges: Object.freeze([e[0], e[1], e[2], e[3]] as const),
     inactivity: Object.freeze([
-      op(i.lessThan1Day, bucketLabels[0]),
-      op(i.days1To3, bucketLabels[1]),
-      op(i.days4To7, bucketLabels[2]),
-      op(i.days8To14, bucketLabels[3]),
-      op(i.moreThan14Days, bucketLabels[4]),
+      op('inactivity', i.lessThan1Day, bucketLabels[0]),
+      op('inactivity', i.days1To3, bucketLabels[1]),
+      op('inactivity', i.days4To7, bucketLabels[2]),
+      op('inactivity', i.days8To14, bucketLabels[3]),
+      op('inactivity', i.moreThan14Days, bucketLabels[4]),
     ] as const),
-    inactivityUnknown: op(i.moreThan14Days, `Never seen or last-seen time unreadable (counted as ${bucketLabels[4].toLowerCase()})`),
+    inactivityUnknown: op('inactivity', i.moreThan14Days, `Never seen or last-seen time unreadable (counted as ${bucketLabels[4].toLowerCase()})`),
     cvePointsEach: p.criticalCves.perCve,
-    cveShareEach: p.criticalCves.perCve * opFactor,
+    cveShareEach,
     cveCap: cap,
-    cveDetails,
+    cveEntries,
     criticalCvss: cvss,
     bands: c.bands,
     falcon: c.falcon,
   });
 }
 
-/** Explanation of `n` critical CVEs; beyond the cap the extra CVEs add no points. */
-export function criticalCveDetail(n: number, cvss: number, cap: number): string {
+/** Contribution of `n` critical CVEs; beyond the cap the extra CVEs add no points. */
+export function criticalCveEntry(n: number, cvss: number, cap: number, pointsEach: number, shareEach: number): IndicatorEntry {
+  const counted = n < cap ? n : cap;
   const base = `${n} critical CVE${n === 1 ? '' : 's'} (CVSS >= ${Number.isInteger(cvss) ? cvss.toFixed(1) : String(cvss)})`;
-  return n > cap ? `${base}, points capped at ${cap}` : base;
+  const detail = n > cap ? `${base}, points capped at ${cap}` : base;
+  return Object.freeze({ indicator: 'criticalCves', group: 'operational', points: counted * pointsEach, scoreShare: counted * shareEach, detail });
 }

@@ -15,7 +15,7 @@
  */
 import type { Contribution, DefenderFacts, RiskBand } from '../model/edr';
 import { bandFor, roundScore } from './bands';
-import { compileRiskConfig, criticalCveDetail, type CompiledRiskConfig, type IndicatorEntry, type IndicatorTable } from './compile';
+import { compileRiskConfig, criticalCveEntry, type CompiledRiskConfig, type IndicatorEntry, type IndicatorTable } from './compile';
 import type { RiskConfig } from './config';
 import { parseTimestamp } from './time';
 
@@ -75,28 +75,24 @@ const lookup = (table: IndicatorTable, value: string | null): IndicatorEntry => 
   if (value === null) return table.missing;
   const options = table.options;
   for (let i = 0; i < options.length; i++) if (options[i] === value) return table.entries[i] as IndicatorEntry;
-  return { points: 0, share: 0, detail: `${table.label} ${value} (not scored)` };
+  const missing = table.missing;
+  return { indicator: missing.indicator, group: missing.group, points: 0, scoreShare: 0, detail: `${table.label} ${value} (not scored)` };
 };
 
-const CVE_DETAIL_CACHE_LIMIT = 10_000;
+const CVE_CACHE_LIMIT = 10_000;
 
-function cveDetail(c: CompiledRiskConfig, count: number): string {
-  const cached = c.cveDetails[count];
+function cveEntry(c: CompiledRiskConfig, count: number): IndicatorEntry {
+  const cached = c.cveEntries[count];
   if (cached !== undefined) return cached;
-  const text = criticalCveDetail(count, c.criticalCvss, c.cveCap);
-  if (count <= CVE_DETAIL_CACHE_LIMIT) c.cveDetails[count] = text;
-  return text;
+  const entry = criticalCveEntry(count, c.criticalCvss, c.cveCap, c.cvePointsEach, c.cveShareEach);
+  if (count <= CVE_CACHE_LIMIT) c.cveEntries[count] = entry;
+  return entry;
 }
 
-const contribution = (indicator: DefenderIndicator, group: 'critical' | 'operational', e: IndicatorEntry): Contribution => ({
-  indicator,
-  group,
-  points: e.points,
-  scoreShare: e.share,
-  detail: e.detail,
-});
-
-/** Scores one Defender device at the cycle time `now`. */
+/**
+ * Scores one Defender device at the cycle time `now`. The contributions are shared, frozen
+ * objects (see compile.ts); the array holding them is the result's own.
+ */
 export function scoreDefenderHost(facts: DefenderFacts, config: RiskConfig | CompiledRiskConfig, now: Date | number): RiskResult {
   const c = compileRiskConfig(config);
   const risk = lookup(c.riskScore, facts.riskScore);
@@ -106,27 +102,11 @@ export function scoreDefenderHost(facts: DefenderFacts, config: RiskConfig | Com
   const health = lookup(c.healthStatus, facts.healthStatus);
   const bucket = inactivityBucket(facts.lastSeen, toEpochMs(now), c.inactivityEdges);
   const inactivity = bucket < 0 ? c.inactivityUnknown : (c.inactivity[bucket] as IndicatorEntry);
+  const cves = cveEntry(c, facts.criticalCveCount > 0 ? Math.floor(facts.criticalCveCount) : 0);
 
-  const count = facts.criticalCveCount > 0 ? Math.floor(facts.criticalCveCount) : 0;
-  const counted = count < c.cveCap ? count : c.cveCap;
-  const cvePoints = counted * c.cvePointsEach;
-  const cveShare = counted * c.cveShareEach;
-
-  const raw = risk.share + exposure.share + av.share + onboarding.share + health.share + inactivity.share + cveShare;
+  const raw = risk.scoreShare + exposure.scoreShare + av.scoreShare + onboarding.scoreShare + health.scoreShare + inactivity.scoreShare + cves.scoreShare;
   const score = roundScore(raw);
-  return {
-    score,
-    band: bandFor(score, c.bands),
-    contributions: [
-      contribution('riskScore', 'critical', risk),
-      contribution('exposureLevel', 'critical', exposure),
-      contribution('avStatus', 'critical', av),
-      contribution('onboardingStatus', 'critical', onboarding),
-      contribution('healthStatus', 'operational', health),
-      contribution('inactivity', 'operational', inactivity),
-      { indicator: 'criticalCves', group: 'operational', points: cvePoints, scoreShare: cveShare, detail: cveDetail(c, count) },
-    ],
-  };
+  return { score, band: bandFor(score, c.bands), contributions: [risk, exposure, av, onboarding, health, inactivity, cves] };
 }
 
 /** Sub-scores of a device normalised to [0, 1] (for the UI and the tests). */

@@ -46,5 +46,15 @@ export function parseTimestamp(s: string): number {
       ms += d * scale;
     }
   }
-  return Date.UTC(year, month - 1, day, hour, minute, second, ms);
+  return daysFromCivil(year, month, day) * 86_400_000 + hour * 3_600_000 + minute * 60_000 + second * 1000 + ms;
+}
+
+/** Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm; `Date.UTC` is several times slower). */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146_097 + doe - 719_468;
 }

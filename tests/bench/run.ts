@@ -3,6 +3,7 @@
  * size and time and prints one line; nothing here is a pass/fail test.
  */
 import { benchDefender } from './defender.bench-part';
+import { benchFalcon } from './falcon.bench-part';
 import { benchScoring } from './scoring.bench-part';
 import { benchStore } from './store.bench-part';
 
@@ -25,6 +26,11 @@ async function main(): Promise<void> {
       console.log(`defender ${r.path}: ${fmt(r.hosts)} hosts, ${fmt(r.calls)} calls, ${r.r429} x 429, ${fmt(r.wallMs)} ms wall at 1000x vendor time = ${fmt(r.vendorMinutes, 1)} vendor minutes under the documented limits`);
     }
     console.log(`defender: bulk path is ${fmt(per.vendorMinutes / bulk.vendorMinutes, 1)}x faster than per-device and needs ${fmt(per.calls / bulk.calls, 0)}x fewer calls`);
+  }
+
+  if (want('falcon')) {
+    const f = await benchFalcon(100_000);
+    console.log(`falcon: ${fmt(f.hosts)} hosts in ${fmt(f.ms)} ms, ${fmt(f.calls)} calls, ${f.r429} x 429 (${fmt(f.hosts / (f.ms / 1000))} hosts/s)`);
   }
 
   if (want('store')) {

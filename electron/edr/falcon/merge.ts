@@ -54,24 +54,24 @@ const meets = (v: string | null | undefined): 'yes' | 'no' | 'unknown' => {
   const s = (v ?? '').toLowerCase();
   return s === 'yes' || s === 'no' ? s : 'unknown';
 };
-type Signal = FalconAssessment['os_signals'][number];
+type AssessmentSignal = FalconAssessment['os_signals'][number];
 /**
  * Signals repeat across a fleet (a few dozen ids times yes/no/unknown), so equal ones are shared,
  * frozen objects: 100,000 hosts with a dozen signals each cost a few hundred objects, not a million.
  * Bounded, so hostile data cannot grow it without limit.
  */
-const internedSignals = new Map<string, Readonly<Signal>>();
+const internedSignals = new Map<string, Readonly<AssessmentSignal>>();
 const INTERN_MAX = 10_000;
-function signal(s: z.infer<typeof Signal>): Signal {
+function signal(s: z.infer<typeof Signal>): AssessmentSignal {
   const m = meets(s.meets_criteria);
   const key = `${s.signal_id}\u0000${m}\u0000${s.criteria ?? ''}\u0000${s.group_name ?? ''}`;
   const hit = internedSignals.get(key);
   if (hit) return hit;
-  const made: Signal = Object.freeze({ signal_id: s.signal_id, meets_criteria: m, ...(s.criteria ? { criteria: s.criteria } : {}), ...(s.group_name ? { group_name: s.group_name } : {}) });
+  const made: AssessmentSignal = Object.freeze({ signal_id: s.signal_id, meets_criteria: m, ...(s.criteria ? { criteria: s.criteria } : {}), ...(s.group_name ? { group_name: s.group_name } : {}) });
   if (internedSignals.size < INTERN_MAX) internedSignals.set(key, made);
   return made;
 }
-const signals = (xs: z.infer<typeof Signal>[] | null | undefined): Signal[] => (xs ?? []).map(signal);
+const signals = (xs: z.infer<typeof Signal>[] | null | undefined): AssessmentSignal[] => (xs ?? []).map(signal);
 
 /** The assessment of a ZTA record, or null when the host has no scores yet. */
 export function toAssessment(z: FalconZta): FalconAssessment | null {

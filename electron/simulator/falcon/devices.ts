@@ -6,8 +6,8 @@
  */
 import { createHmac } from 'node:crypto';
 import type { Reply } from '../http';
-import { assessmentRecord, deviceRecord } from './records';
-import { envelope, errorReply, MSG, POWERED_BY, type ApiError } from './state';
+import { assessmentJson, deviceRecord } from './records';
+import { envelope, errorReply, meta, MSG, POWERED_BY, type ApiError } from './state';
 import type { SimTenant } from './tenant';
 
 export const LIMITS = { queryMax: 5000, queryWindow: 10_000, scrollMax: 10_000, getIds: 100, postIds: 5000, ztaIds: 100, scrollTtlMs: 120_000 } as const;
@@ -90,21 +90,23 @@ function idsFromQuery(url: URL): string[] {
     .filter((s) => s.length > 0);
 }
 
-function entities(r: DataRequest, ids: string[], max: number, poweredBy: string, make: (index: number) => Record<string, unknown> | undefined, missing: string): Reply {
+/** Entities by id; `make` gives a record's JSON text, so large answers are joined, not re-serialised. */
+function entities(r: DataRequest, ids: string[], max: number, poweredBy: string, make: (index: number) => string | undefined, missing: string): Reply {
   if (ids.length === 0) return errorReply(400, 'ids is required', r.started, poweredBy);
   if (ids.length > max) return errorReply(400, `too many ids: ${ids.length} requested, at most ${max} are allowed per request`, r.started, poweredBy);
-  const resources: Record<string, unknown>[] = [];
+  const resources: string[] = [];
   const errors: ApiError[] = [];
   for (const id of new Set(ids)) {
     const index = r.tenant.indexOf(id.toLowerCase());
     const rec = index === undefined ? undefined : make(index);
-    if (rec) resources.push(rec);
+    if (rec !== undefined) resources.push(rec);
     else errors.push({ code: 404, message: `${missing}: ${id}`, id });
   }
-  return envelope(resources.length > 0 ? 200 : 404, poweredBy, r.started, resources, errors);
+  const body = `{"meta":${JSON.stringify(meta(poweredBy, r.started))},"resources":[${resources.join(',')}],"errors":${JSON.stringify(errors)}}`;
+  return { status: resources.length > 0 ? 200 : 404, body };
 }
 
-const device = (r: DataRequest) => (i: number) => deviceRecord(r.tenant, r.tenant.traits(i));
+const device = (r: DataRequest) => (i: number) => JSON.stringify(deviceRecord(r.tenant, r.tenant.traits(i)));
 
 /** GET /devices/entities/devices/v2?ids=… */
 export function getDevices(r: DataRequest): Reply {
@@ -120,5 +122,5 @@ export function postDevices(r: DataRequest): Reply {
 
 /** GET /zero-trust-assessment/entities/assessments/v1?ids=… (404 errors for hosts not assessed yet, EDR-F13). */
 export function getAssessments(r: DataRequest): Reply {
-  return entities(r, idsFromQuery(r.url), LIMITS.ztaIds, POWERED_BY.zta, (i) => assessmentRecord(r.tenant, r.tenant.traits(i)), 'no Zero Trust Assessment data found for aid');
+  return entities(r, idsFromQuery(r.url), LIMITS.ztaIds, POWERED_BY.zta, (i) => assessmentJson(r.tenant, r.tenant.traits(i)), 'no Zero Trust Assessment data found for aid');
 }

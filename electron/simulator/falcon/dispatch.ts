@@ -54,10 +54,11 @@ async function tokenRequest(s: FalconSimState, cloud: FalconCloud, req: Incoming
   const form = new URLSearchParams(text);
   const clientId = form.get('client_id') ?? '';
   const secret = form.get('client_secret') ?? '';
-  if (!clientId || !secret) return errorReply(400, 'client_id and client_secret are required', started, POWERED_BY.token);
+  const anonymous = rateHeaders(s.rateLimit, s.rateLimit);
+  if (!clientId || !secret) return errorReply(400, 'client_id and client_secret are required', started, POWERED_BY.token, anonymous);
   const client = s.clients.get(clientId);
   // GovCloud is a separate environment: its clients are unknown to the commercial clouds and back.
-  if (!client || client.spec.clientSecret !== secret || isGov(cloud) !== isGov(client.spec.region)) return errorReply(403, MSG.badClient, started, POWERED_BY.token);
+  if (!client || client.spec.clientSecret !== secret || isGov(cloud) !== isGov(client.spec.region)) return errorReply(403, MSG.badClient, started, POWERED_BY.token, anonymous);
   const home = client.spec.region;
   const limits = rateHeaders(s.rateLimit, client.bucket.remaining(s.clock.now()));
   let cid = client.spec.cid;

@@ -5,7 +5,7 @@
  */
 import type { HostTraits, SimPlatform, SimTenant } from './tenant';
 
-const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+const iso = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}Z`;
 const pick = <T>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
 const byte = (r: () => number) => Math.floor(r() * 256);
 
@@ -64,14 +64,15 @@ export function deviceRecord(t: SimTenant, h: HostTraits): Record<string, unknow
   const r = h.r;
   const [osVersion, osProduct, major, minor] = pick(r, OS[h.platform][h.product] ?? OS[h.platform].Workstation ?? []) ?? ['Unknown', 'Unknown', '0', '0'];
   const [maker, model] = pick(r, MAKERS[h.platform]);
-  const mac = Array.from({ length: 6 }, () => byte(r).toString(16).padStart(2, '0')).join('-');
+  let mac = '';
+  for (let i = 0; i < 6; i++) mac += `${i > 0 ? '-' : ''}${byte(r).toString(16).padStart(2, '0')}`;
   const build = 16000 + Math.floor(r() * 3000);
-  const lastSeen = t.anchorMs - h.lastSeenAgoMs;
+  const lastSeen = iso(t.anchorMs - h.lastSeenAgoMs);
   return {
     device_id: h.deviceId,
     cid: t.cid,
     agent_load_flags: '0',
-    agent_local_time: iso(lastSeen),
+    agent_local_time: lastSeen,
     agent_version: `7.${14 + Math.floor(r() * 6)}.${build}.0`,
     bios_manufacturer: maker,
     bios_version: `${1 + Math.floor(r() * 3)}.${Math.floor(r() * 30)}.0`,
@@ -83,7 +84,7 @@ export function deviceRecord(t: SimTenant, h: HostTraits): Record<string, unknow
     mac_address: mac,
     hostname: h.hostname,
     first_seen: iso(t.anchorMs - h.firstSeenAgoMs),
-    last_seen: iso(lastSeen),
+    last_seen: lastSeen,
     local_ip: `10.${byte(r)}.${byte(r)}.${1 + Math.floor(r() * 254)}`,
     machine_domain: h.platform === 'Windows' ? 'corp.example.com' : '',
     major_version: major,
@@ -108,7 +109,7 @@ export function deviceRecord(t: SimTenant, h: HostTraits): Record<string, unknow
     device_policies: {
       prevention: { policy_type: 'prevention', policy_id: `${t.cid.slice(0, 16)}0000000000000001`, applied: true },
     },
-    modified_timestamp: iso(lastSeen),
+    modified_timestamp: lastSeen,
     meta: { version: String(100 + Math.floor(r() * 900)) },
   };
 }
@@ -146,34 +147,55 @@ const SENSOR_SIGNALS: readonly SignalSpec[] = [
   ['script_based_execution', 'Script-based execution monitoring', 'Prevention policy', 'Enabled', 1],
 ];
 
-function signals(h: HostTraits, specs: readonly SignalSpec[], quality: number): { items: Record<string, string>[]; score: number } {
-  let got = 0;
-  let total = 0;
-  const items = specs.map(([signal_id, signal_name, group_name, criteria, weight]) => {
-    const x = h.r();
-    const meets = x < 0.03 ? 'unknown' : x < 0.03 + quality * 0.97 ? 'yes' : 'no';
-    total += weight;
-    if (meets === 'yes') got += weight;
-    return { signal_id, signal_name, group_name, criteria, meets_criteria: meets };
-  });
-  return { items, score: Math.max(1, Math.round((got / total) * 100)) };
+/**
+ * The JSON of every (signal, verdict) pair is made once and reused: assessments are the bulk of a
+ * large poll's bytes, and concatenating cached fragments is much cheaper than serialising objects.
+ */
+const fragments = new Map<string, string>();
+function fragment(spec: SignalSpec, meets: string): string {
+  const key = `${spec[0]}|${meets}`;
+  let json = fragments.get(key);
+  if (json === undefined) {
+    json = JSON.stringify({ signal_id: spec[0], signal_name: spec[1], group_name: spec[2], criteria: spec[3], meets_criteria: meets });
+    fragments.set(key, json);
+  }
+  return json;
 }
 
-/** The host's assessment, or undefined when ZTA has not assessed it yet. */
-export function assessmentRecord(t: SimTenant, h: HostTraits): Record<string, unknown> | undefined {
+function signals(h: HostTraits, specs: readonly SignalSpec[], quality: number): { json: string; score: number } {
+  let got = 0;
+  let total = 0;
+  const items: string[] = [];
+  for (const spec of specs) {
+    const x = h.r();
+    const meets = x < 0.03 ? 'unknown' : x < 0.03 + quality * 0.97 ? 'yes' : 'no';
+    total += spec[4];
+    if (meets === 'yes') got += spec[4];
+    items.push(fragment(spec, meets));
+  }
+  return { json: `[${items.join(',')}]`, score: Math.max(1, Math.round((got / total) * 100)) };
+}
+
+/** The JSON text of the host's assessment, or undefined when ZTA has not assessed it yet. */
+export function assessmentJson(t: SimTenant, h: HostTraits): string | undefined {
   if (!h.assessed) return undefined;
   const os = signals(h, OS_SIGNALS[h.platform], h.hygiene);
   // Reduced functionality mode leaves the sensor unable to enforce its policy.
   const sensor = signals(h, SENSOR_SIGNALS, h.reducedFunctionality ? h.hygiene * 0.3 : Math.min(1, h.hygiene + 0.15));
-  return {
-    aid: h.deviceId,
-    cid: t.cid,
-    assessment: { sensor_config: sensor.score, os: os.score, overall: Math.round((os.score + sensor.score) / 2), version: '3.6.1' },
-    assessment_items: { os_signals: os.items, sensor_signals: sensor.items },
+  const assessment = { sensor_config: sensor.score, os: os.score, overall: Math.round((os.score + sensor.score) / 2), version: '3.6.1' };
+  const rest = {
     modified_time: iso(t.anchorMs - h.lastSeenAgoMs - Math.round(h.r() * 3_600_000)),
     event_platform: EVENT_PLATFORM[h.platform],
     product_type_desc: h.product,
     sensor_file_status: 'deployed',
     system_serial_number: h.serial,
   };
+  const head = `{"aid":"${h.deviceId}","cid":"${t.cid}","assessment":${JSON.stringify(assessment)}`;
+  return `${head},"assessment_items":{"os_signals":${os.json},"sensor_signals":${sensor.json}},${JSON.stringify(rest).slice(1)}`;
+}
+
+/** The host's assessment as an object (tests), or undefined when not assessed yet. */
+export function assessmentRecord(t: SimTenant, h: HostTraits): Record<string, unknown> | undefined {
+  const json = assessmentJson(t, h);
+  return json === undefined ? undefined : (JSON.parse(json) as Record<string, unknown>);
 }

@@ -12,6 +12,7 @@ export interface Rig {
   /** A connector for the sim's first client (overrides win); closed by `close`. */
   connector(overrides?: Partial<FalconConnectorOptions>): FalconConnector;
   /** Raw HTTPS to a simulated cloud, for protocol tests. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test assertions dig into vendor JSON freely
   call(region: FalconCloud, req: { method: string; path: string; bearer?: string; form?: Record<string, string>; json?: unknown }): Promise<HttpResponse & { json: any }>;
   token(region?: FalconCloud, client?: FalconSimClient): Promise<string>;
   close(): Promise<void>;

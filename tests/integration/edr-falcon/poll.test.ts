@@ -108,3 +108,12 @@ describe('FalconConnector.poll', () => {
     expect(c.lastPoll!.r429).toBe(rig.sim.stats.r429);
   }, 60_000);
 });
+
+describe('FalconConnector.poll edge cases', () => {
+  it('polls an empty tenant to an empty list with a single scroll call', async () => {
+    rig = await startRig({ hosts: 0 });
+    const c = rig.connector();
+    expect(await c.poll()).toEqual([]);
+    expect(rig.sim.stats.calls).toEqual({ '/oauth2/token': 1, '/devices/queries/devices-scroll/v1': 1 });
+  });
+});

@@ -35,6 +35,7 @@ describe('POST /oauth2/token', () => {
     const res = await rig.call('us-1', { method: 'POST', path: '/oauth2/token', form: { client_id: rig.client.clientId, client_secret: 'x'.repeat(40) } });
     expect(res.status).toBe(403);
     expect(res.json).toMatchObject({ meta: { powered_by: 'csam', trace_id: expect.any(String) }, errors: [{ code: 403, message: expect.stringContaining('Client authentication failed') }], resources: null });
+    expect(res.headers).toMatchObject({ 'x-cs-region': 'us-1', 'x-ratelimit-limit': '6000', 'x-ratelimit-remaining': '6000' });
   });
 
   it('names the right cloud when asked at the wrong one, and that token works only there', async () => {

@@ -5,11 +5,12 @@
  * with raw, invalid answers) and emit events. Pure TS: the preview script bundles it for the
  * browser too.
  */
-import { channels, isChannelName, type Bridge, type ChannelName, type DemoStatus, type EventName, type EventPayload, type ParsedRequestOf, type ResponseOf, type Settings } from '../../../../shared/contract';
+import { channels, isChannelName, type Bridge, type ChannelName, type DemoStatus, type EventName, type EventPayload, type ParsedRequestOf, type ResponseOf, type Settings, type ConnectorStatus } from '../../../../shared/contract';
 import { AppError, ErrorCodes, type Result } from '../../../../shared/model/errors';
 import type { OAuthClient } from '../../../../shared/model/oauth-client';
 import type { CertificateInfo, ProfileView } from '../../../../shared/model/profile';
 import type { SessionStatus } from '../../../../shared/model/session';
+import { FakeConnectors } from './fake-connectors';
 
 export const FP_A = 'AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89';
 export const FP_B = '11:22:33:44:55:66:77:88:99:00:AA:BB:CC:DD:EE:FF:11:22:33:44:55:66:77:88:99:00:AA:BB:CC:DD:EE:FF';
@@ -34,6 +35,7 @@ export interface FakeOptions {
   sessions?: SessionStatus[];
   settings?: Settings;
   clients?: Record<string, OAuthClient[]>;
+  connectors?: ConnectorStatus[];
   /** Delay of demo.open, to see its progress. */
   demoDelayMs?: number;
   now?: () => number;
@@ -63,6 +65,8 @@ export function makeProfile(p: Partial<ProfileView> & { name: string }): Profile
 export class FakeBridge implements Bridge {
   readonly calls: { channel: string; request: unknown }[] = [];
   readonly state: FakeState;
+  /** connectors.* in memory; tests drive cycles with `connectors.progress()` / `finish()`. */
+  readonly connectors: FakeConnectors;
   private readonly listeners = new Map<string, Set<(payload: unknown) => void>>();
   private readonly overrides = new Map<string, RawOverride>();
   private readonly now: () => number;
@@ -71,6 +75,7 @@ export class FakeBridge implements Bridge {
   constructor(opts: FakeOptions = {}) {
     this.now = opts.now ?? (() => Date.now());
     this.demoDelayMs = opts.demoDelayMs ?? 0;
+    this.connectors = new FakeConnectors(opts.connectors ?? [], (event, payload) => this.emit(event, payload), () => this.now());
     this.state = {
       profiles: [...(opts.profiles ?? [])],
       sessions: new Map((opts.sessions ?? []).map((s) => [s.profileId, s])),
@@ -265,6 +270,14 @@ export class FakeBridge implements Bridge {
       this.state.clients.set(profileId, list.map((c) => (c.client_id === clientId ? client : c)));
       return client;
     },
+
+    'connectors.list': () => this.connectors.list,
+    'connectors.save': (input) => this.connectors.save(input),
+    'connectors.delete': ({ connectorId }) => this.connectors.remove(connectorId),
+    'connectors.setEnabled': ({ connectorId, enabled }) => this.connectors.setEnabled(connectorId, enabled),
+    'connectors.test': ({ connectorId }) => this.connectors.test(connectorId),
+    'connectors.pollNow': ({ connectorId }) => this.connectors.pollNow(connectorId),
+    'connectors.cancel': ({ connectorId }) => this.connectors.cancel(connectorId),
 
     'demo.status': () => this.state.demo,
     'demo.open': async () => {

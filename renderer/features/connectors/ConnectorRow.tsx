@@ -1,0 +1,90 @@
+import { Activity, Pencil, Play, Square, Trash2 } from 'lucide-react';
+import { useId, useState } from 'react';
+import type { ConnectorStatus } from '../../../shared/contract';
+import { useCancelConnectorPoll, usePollConnectorNow, useSetConnectorEnabled, useTestConnector } from '../../api/mutations';
+import { Spinner } from '../../components/Spinner';
+import { ConnectorTestDialog } from './ConnectorTestDialog';
+import { CycleStatus } from './CycleStatus';
+import { pollEvery, regionLabel, vendorLabel } from './labels';
+
+export interface RowActions {
+  edit(connector: ConnectorStatus): void;
+  remove(connector: ConnectorStatus): void;
+}
+
+export function ConnectorRow({ connector, actions }: { connector: ConnectorStatus; actions: RowActions }) {
+  const setEnabled = useSetConnectorEnabled();
+  const pollNow = usePollConnectorNow();
+  const cancel = useCancelConnectorPoll();
+  const test = useTestConnector();
+  const [testOpen, setTestOpen] = useState(false);
+  const switchId = useId();
+  const ref = { connectorId: connector.id };
+  const enabled = setEnabled.isPending && setEnabled.variables ? setEnabled.variables.enabled : connector.enabled;
+
+  const runTest = () => {
+    setTestOpen(true);
+    test.mutate(ref);
+  };
+
+  return (
+    <li className="connector-row" data-testid={`connector-row-${connector.name}`} data-connector-id={connector.id}>
+      <div className="connector-main">
+        <span className="profile-name">
+          {connector.name}
+          <span className={`chip vendor-${connector.vendor}`}>{vendorLabel[connector.vendor]}</span>
+          {connector.source === 'bulk' ? <span className="chip" title="Pushed by the bulk configuration">bulk</span> : null}
+        </span>
+        <span className="profile-host" title="Tenant">
+          {connector.tenantId}
+        </span>
+        <span className="connector-facts">
+          {connector.vendor === 'falcon' && connector.cloudRegion ? <span>Region {regionLabel[connector.cloudRegion]}</span> : null}
+          <span>Polls {pollEvery(connector.pollIntervalMinutes)}</span>
+          {!connector.hasClientSecret ? <span className="chip chip-warn">no secret</span> : null}
+        </span>
+      </div>
+      <div className="connector-switch field-inline">
+        <input
+          id={switchId}
+          type="checkbox"
+          role="switch"
+          className="switch"
+          checked={enabled}
+          disabled={setEnabled.isPending}
+          onChange={(e) => setEnabled.mutate({ connectorId: connector.id, enabled: e.target.checked })}
+        />
+        <label htmlFor={switchId}>Enabled</label>
+      </div>
+      <div className="connector-status">
+        <CycleStatus connector={connector} />
+      </div>
+      <div className="profile-actions connector-actions">
+        {connector.running ? (
+          <button type="button" className="button button-small" disabled={cancel.isPending} onClick={() => cancel.mutate(ref)}>
+            {cancel.isPending ? <Spinner /> : <Square size={14} aria-hidden="true" />}
+            Cancel poll
+          </button>
+        ) : (
+          <button type="button" className="button button-small button-primary" disabled={pollNow.isPending} onClick={() => pollNow.mutate(ref)}>
+            {pollNow.isPending ? <Spinner /> : <Play size={14} aria-hidden="true" />}
+            Poll now
+          </button>
+        )}
+        <button type="button" className="button button-small" disabled={test.isPending} onClick={runTest}>
+          {test.isPending ? <Spinner /> : <Activity size={14} aria-hidden="true" />}
+          Test
+        </button>
+        <button type="button" className="button button-small" onClick={() => actions.edit(connector)}>
+          <Pencil size={14} aria-hidden="true" />
+          Edit
+        </button>
+        <button type="button" className="button button-small button-danger-ghost" onClick={() => actions.remove(connector)}>
+          <Trash2 size={14} aria-hidden="true" />
+          Delete
+        </button>
+      </div>
+      {testOpen ? <ConnectorTestDialog name={connector.name} result={test.data} pending={test.isPending} failed={test.isError} onClose={() => setTestOpen(false)} /> : null}
+    </li>
+  );
+}

@@ -1,0 +1,89 @@
+/** EDR connectors: each tenant's schedule, its running or last cycle, and the actions on it. */
+import { Plug, Plus } from 'lucide-react';
+import { useMemo, useState } from 'react';
+import { useConnectors } from '../../api/queries';
+import { Spinner } from '../../components/Spinner';
+import { ConnectorFormDialog } from './ConnectorFormDialog';
+import { ConnectorRow, type RowActions } from './ConnectorRow';
+import { DeleteConnectorDialog } from './DeleteConnectorDialog';
+
+type PageDialog = { kind: 'form'; connectorId?: string } | { kind: 'delete'; connectorId: string };
+
+export function ConnectorsPage() {
+  const connectors = useConnectors();
+  const [dialog, setDialog] = useState<PageDialog | undefined>();
+  const actions = useMemo<RowActions>(() => ({ edit: (c) => setDialog({ kind: 'form', connectorId: c.id }), remove: (c) => setDialog({ kind: 'delete', connectorId: c.id }) }), []);
+  const close = () => setDialog(undefined);
+  const list = connectors.data ?? [];
+  const target = dialog?.connectorId ? list.find((c) => c.id === dialog.connectorId) : undefined;
+
+  let body;
+  if (connectors.isPending) {
+    body = (
+      <div className="loading">
+        <Spinner /> Loading connectors…
+      </div>
+    );
+  } else if (connectors.isError) {
+    body = (
+      <div className="empty">
+        <p>The connectors could not be loaded.</p>
+        <button type="button" className="button" onClick={() => void connectors.refetch()}>
+          Try again
+        </button>
+      </div>
+    );
+  } else if (list.length === 0) {
+    body = <EmptyConnectors onAdd={() => setDialog({ kind: 'form' })} />;
+  } else {
+    body = (
+      <section aria-labelledby="connectors-title">
+        <div className="toolbar">
+          <h2 id="connectors-title">
+            EDR connectors <span className="count">{list.length}</span>
+          </h2>
+          <div className="toolbar-actions">
+            <button type="button" className="button button-primary" onClick={() => setDialog({ kind: 'form' })}>
+              <Plus size={14} aria-hidden="true" />
+              Add connector
+            </button>
+          </div>
+        </div>
+        <ul className="profile-list connector-list" aria-label="EDR connectors">
+          {list.map((c) => (
+            <ConnectorRow key={c.id} connector={c} actions={actions} />
+          ))}
+        </ul>
+      </section>
+    );
+  }
+
+  return (
+    <div className="page">
+      {body}
+      {dialog?.kind === 'form' && (!dialog.connectorId || target) ? <ConnectorFormDialog connector={target} onClose={close} /> : null}
+      {dialog?.kind === 'delete' && target ? <DeleteConnectorDialog connector={target} onClose={close} /> : null}
+    </div>
+  );
+}
+
+function EmptyConnectors({ onAdd }: { onAdd(): void }) {
+  return (
+    <section className="welcome" aria-labelledby="connectors-empty-title" data-testid="connectors-empty">
+      <div className="welcome-icon" aria-hidden="true">
+        <Plug size={28} />
+      </div>
+      <h2 id="connectors-empty-title">No EDR connectors yet</h2>
+      <p>
+        A connector polls one CrowdStrike Falcon or Microsoft Defender for Endpoint tenant on a schedule, scores the risk of each host and publishes the scores to the
+        management node for zero-trust access. Its client secret is kept in the vault.
+      </p>
+      <div className="welcome-actions">
+        <button type="button" className="button button-primary button-large" onClick={onAdd}>
+          <Plus size={16} aria-hidden="true" />
+          Add connector
+        </button>
+      </div>
+    </section>
+  );
+}

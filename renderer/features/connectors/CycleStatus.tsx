@@ -1,0 +1,69 @@
+/** The running cycle (phase, done/total) or the last one (status, hosts, when, error, published), and the next one. */
+import clsx from 'clsx';
+import type { ConnectorStatus, CycleProgress } from '../../../shared/contract';
+import { formatDateTime } from '../../components/format';
+import { useNow } from '../../components/useNow';
+import { agoText, inText, phaseLabel, progressText } from './labels';
+
+export function CycleProgressBar({ progress }: { progress: CycleProgress | undefined }) {
+  const known = progress && progress.total !== null && progress.total > 0;
+  const percent = known ? Math.min(100, Math.round((progress.done / (progress.total ?? 1)) * 100)) : undefined;
+  const text = progress ? `Polling: ${progressText(progress)}` : 'Polling: starting';
+  return (
+    <div className="connector-progress" data-testid="connector-progress">
+      <div
+        className={clsx('progress-bar', 'connector-progress-bar', percent === undefined && 'indeterminate')}
+        role="progressbar"
+        aria-label="Poll progress"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+        aria-valuetext={text}
+      >
+        <span style={percent === undefined ? undefined : { width: `${percent}%` }} />
+      </div>
+      <span className="connector-progress-text">
+        Polling: <strong>{progress ? phaseLabel[progress.phase] : 'starting'}</strong>
+        {progress ? <span className="mono"> {progress.total === null ? progress.done : `${progress.done}/${progress.total}`}</span> : null}
+      </span>
+      {progress?.message ? <span className="connector-progress-text">{progress.message}</span> : null}
+    </div>
+  );
+}
+
+const statusChip = { completed: 'chip-ok', failed: 'chip-danger', cancelled: 'chip-warn', running: 'chip-accent' } as const;
+
+export function CycleStatus({ connector }: { connector: ConnectorStatus }) {
+  const now = useNow();
+  const last = connector.lastCycle;
+  return (
+    <div className="connector-cycle">
+      {connector.running ? <CycleProgressBar progress={connector.progress} /> : null}
+      {last && !(connector.running && last.status === 'running') ? (
+        <div className="connector-last" data-testid="connector-last-cycle">
+          <span className="connector-last-line">
+            <span className="muted">Last cycle</span>
+            <span className={clsx('chip', statusChip[last.status])}>{last.status}</span>
+            <span>{last.hosts.toLocaleString()} hosts</span>
+            <span className="muted" title={formatDateTime(last.finishedAt ?? last.startedAt)}>
+              {last.finishedAt ? `finished ${agoText(last.finishedAt, now)}` : `started ${agoText(last.startedAt, now)}`}
+            </span>
+            <span className={clsx('chip', last.publishedAt ? 'chip-ok' : undefined)} title={last.publishedAt ? formatDateTime(last.publishedAt) : undefined}>
+              {last.publishedAt ? 'published' : 'not published'}
+            </span>
+          </span>
+          {last.error ? <span className="connector-error">{last.error}</span> : null}
+        </div>
+      ) : !connector.running ? (
+        <span className="muted">No cycle yet</span>
+      ) : null}
+      {!connector.enabled ? (
+        <span className="muted">Disabled: no scheduled polls</span>
+      ) : connector.nextCycleAt && !connector.running ? (
+        <span className="muted" title={formatDateTime(connector.nextCycleAt)}>
+          Next poll {inText(connector.nextCycleAt, now)} ({formatDateTime(connector.nextCycleAt)})
+        </span>
+      ) : null}
+    </div>
+  );
+}

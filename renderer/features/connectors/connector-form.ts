@@ -1,0 +1,68 @@
+/**
+ * The add/edit form's values and how they become a `connectors.save` request. The form is flat
+ * (one set of fields, some shown per vendor); `ConnectorInput` (a discriminated union) validates
+ * it and drops the other vendor's fields. Empty optional boxes become undefined so they are not
+ * sent: an empty secret keeps the stored one, empty URLs keep the vendors' defaults.
+ */
+import type { Resolver } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { ConnectorInput, FALCON_DEFAULT_POLL, type ConnectorView, type FalconRegion, type ParsedConnectorInput } from '../../../shared/model/connector';
+import type { Vendor } from '../../../shared/model/edr';
+
+export interface ConnectorFormValues {
+  vendor: Vendor;
+  name?: string | undefined;
+  enabled: boolean;
+  tenantId: string;
+  clientId: string;
+  clientSecret?: string | undefined;
+  cloudRegion?: FalconRegion | undefined;
+  pollIntervalMinutes?: number | undefined;
+  apiUrl?: string | undefined;
+  idpUrl?: string | undefined;
+}
+
+/** For register(..., { setValueAs }): "" and blanks mean "not given". */
+export const optionalText = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+export const optionalNumber = (v: unknown) => {
+  if (v === '' || v === undefined || v === null) return undefined;
+  const n = typeof v === 'number' ? v : Number(v);
+  return Number.isNaN(n) ? undefined : n;
+};
+
+const strip = (values: ConnectorFormValues): Record<string, unknown> => {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(values)) {
+    const clean = k === 'pollIntervalMinutes' ? optionalNumber(v) : k === 'clientSecret' ? (v === '' ? undefined : v) : optionalText(v);
+    if (clean !== undefined) out[k] = clean;
+  }
+  return out;
+};
+
+const zod = zodResolver(ConnectorInput) as unknown as Resolver<Record<string, unknown>, unknown, ParsedConnectorInput>;
+
+/** zodResolver(ConnectorInput) on the cleaned values; error paths are the flat field names. */
+export const connectorResolver: Resolver<ConnectorFormValues, unknown, ParsedConnectorInput> = (values, context, options) =>
+  zod(strip(values), context, options as never) as ReturnType<Resolver<ConnectorFormValues, unknown, ParsedConnectorInput>>;
+
+export function connectorDefaults(view?: ConnectorView): ConnectorFormValues {
+  if (!view) return { vendor: 'falcon', name: '', enabled: true, tenantId: '', clientId: '', clientSecret: '', cloudRegion: 'autodiscover', pollIntervalMinutes: FALCON_DEFAULT_POLL, apiUrl: '', idpUrl: '' };
+  return {
+    vendor: view.vendor,
+    name: view.name,
+    enabled: view.enabled,
+    tenantId: view.tenantId,
+    clientId: view.clientId,
+    clientSecret: '',
+    cloudRegion: view.cloudRegion ?? 'autodiscover',
+    pollIntervalMinutes: view.pollIntervalMinutes,
+    apiUrl: view.apiUrl ?? '',
+    idpUrl: view.idpUrl ?? '',
+  };
+}
+
+/** The parsed values as a request: no TLS default (main keeps its own), the id when editing. */
+export function toSaveRequest(values: ParsedConnectorInput, id: string | undefined): ConnectorInput {
+  const { tls: _tls, id: _id, ...rest } = values;
+  return { ...rest, ...(id ? { id } : {}) };
+}

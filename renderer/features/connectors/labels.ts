@@ -1,0 +1,56 @@
+/** Words the connectors page shows for vendor, region, phase and times. */
+import type { CycleProgress } from '../../../shared/contract';
+import type { FalconRegion } from '../../../shared/model/connector';
+import type { Vendor } from '../../../shared/model/edr';
+import { formatDuration } from '../../components/format';
+
+export const vendorLabel: Record<Vendor, string> = { falcon: 'CrowdStrike Falcon', defender: 'Microsoft Defender' };
+
+export const regionLabel: Record<FalconRegion, string> = {
+  autodiscover: 'Autodiscover',
+  'us-1': 'US-1',
+  'us-2': 'US-2',
+  'eu-1': 'EU-1',
+  'us-gov-1': 'US-GOV-1',
+};
+
+export const phaseLabel: Record<CycleProgress['phase'], string> = {
+  starting: 'starting',
+  devices: 'devices',
+  vulnerabilities: 'vulnerabilities',
+  scoring: 'scoring',
+  storing: 'storing',
+  completed: 'completed',
+  failed: 'failed',
+  cancelled: 'cancelled',
+};
+
+/** 10 → "every 10 min", 90 → "every 1 h 30 min", 1440 → "every 1 d". */
+export const pollEvery = (minutes: number) => `every ${formatDuration(minutes * 60)}`;
+
+/** "just now", "5 min ago", "3 h ago", "2 d ago". */
+export function agoText(iso: string, now: number): string {
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return iso;
+  const min = Math.floor((now - t) / 60_000);
+  if (min < 1) return 'just now';
+  if (min < 60) return `${min} min ago`;
+  const h = Math.floor(min / 60);
+  return h < 48 ? `${h} h ago` : `${Math.floor(h / 24)} d ago`;
+}
+
+/** "in 8 min", "in 2 h", "due now". */
+export function inText(iso: string, now: number): string {
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return iso;
+  const min = Math.ceil((t - now) / 60_000);
+  if (min <= 0) return 'due now';
+  if (min < 60) return `in ${min} min`;
+  const h = Math.round(min / 60);
+  return h < 48 ? `in ${h} h` : `in ${Math.round(h / 24)} d`;
+}
+
+/** "vulnerabilities 120/400", or "devices 300" while the total is unknown. */
+export function progressText(p: CycleProgress): string {
+  return `${phaseLabel[p.phase]} ${p.total === null ? p.done : `${p.done}/${p.total}`}`;
+}
