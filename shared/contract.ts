@@ -132,6 +132,14 @@ export const channels = {
   'connectors.importBulk': channel(
     z.discriminatedUnion('source', [
       z.object({ source: z.literal('file'), path: z.string().min(1, 'Choose the connector document (JSON).') }).strict(),
+      /** The document's text, as read by the window from a file the operator picked. */
+      z
+        .object({
+          source: z.literal('document'),
+          name: z.string().max(255).optional(),
+          text: z.string().min(1, 'The chosen file is empty.').max(16 * 1024 * 1024, 'The connector document is larger than 16 MiB; split it into several documents.'),
+        })
+        .strict(),
       z.object({ source: z.literal('node'), profileId: z.string().min(1, 'Choose the management node.') }).strict(),
     ]),
     z.array(

@@ -4,6 +4,7 @@ import type { EdrService } from './edr-service';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
 import { readFile, stat } from 'node:fs/promises';
 import type { SessionManager } from './sessions';
+import type { ParsedRequestOf } from '../../shared/contract';
 
 type ConnectorHandlers = Pick<
   Handlers,
@@ -16,18 +17,32 @@ async function readDocument(file: string): Promise<unknown> {
   const info = await stat(file).catch(() => undefined);
   if (!info?.isFile()) throw new AppError(ErrorCodes.notFound, `There is no file at ${file}.`, 'Choose the connector document exported from the management node.');
   if (info.size > MAX_DOCUMENT_BYTES) throw new AppError(ErrorCodes.validation, 'The connector document is larger than 16 MiB.', 'Split it into several documents.');
+  return parseDocument(await readFile(file, 'utf8'));
+}
+
+function parseDocument(text: string): unknown {
   try {
-    return JSON.parse(await readFile(file, 'utf8'));
+    return JSON.parse(text);
   } catch (e) {
     throw new AppError(ErrorCodes.validation, `The connector document is not valid JSON (${e instanceof Error ? e.message : String(e)}).`, 'Export it again from the management node.');
+  }
+}
+
+function loadDocument(req: ParsedRequestOf<'connectors.importBulk'>, sessions: SessionManager): Promise<unknown> {
+  switch (req.source) {
+    case 'file':
+      return readDocument(req.path);
+    case 'document':
+      return Promise.resolve(parseDocument(req.text));
+    case 'node':
+      return sessions.get(req.profileId).request('GET', '/mgmt/edr/connectors');
   }
 }
 
 export function createConnectorHandlers(edr: EdrService, sessions: SessionManager): ConnectorHandlers {
   return {
     'connectors.importBulk': async (req) => {
-      const doc = req.source === 'file' ? await readDocument(req.path) : await sessions.get(req.profileId).request('GET', '/mgmt/edr/connectors');
-      return edr.registry.registerBulk(doc);
+      return edr.registry.registerBulk(await loadDocument(req, sessions));
     },
     'connectors.list': async () => Promise.all(edr.registry.list().map((c) => edr.status(c))),
     'connectors.save': async (input) => edr.registry.view((await edr.registry.register(input, 'ui')).connector),

@@ -11,6 +11,7 @@ import type { Logger } from '../log';
 import type { EventHub } from './events';
 import type { ProfileRepository, StoredProfile } from './profiles';
 import type { SessionManager } from './sessions';
+import type { DemoEdr } from './demo-edr';
 
 export interface DemoDeps {
   profiles: ProfileRepository;
@@ -18,6 +19,8 @@ export interface DemoDeps {
   events: EventHub;
   logger: Logger;
   ports: { basic: number; oauth: number };
+  /** EDR simulators and connectors of the demo (optional). */
+  edr?: DemoEdr;
 }
 
 export const DEMO_OAUTH_NAME = 'Demo node (OAuth)';
@@ -115,14 +118,25 @@ export class DemoWorkspace {
     } catch (e) {
       this.deps.logger.warn('demo sign-in failed', { error: String(e) });
     }
+    try {
+      await this.deps.edr?.start();
+    } catch (e) {
+      this.deps.logger.warn('demo EDR simulators failed to start', { error: String(e) });
+    }
     const status = this.status();
     this.deps.events.emit('demo.changed', status);
     return status;
   }
 
+  /** The demo's EDR simulators and connectors, when the demo includes them. */
+  get edr(): DemoEdr | undefined {
+    return this.deps.edr;
+  }
+
   async close(): Promise<void> {
     const sim = this.sim;
     this.sim = undefined;
+    await this.deps.edr?.close();
     if (sim) await sim.close();
   }
 }

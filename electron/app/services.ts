@@ -12,6 +12,7 @@ import { SessionManager, type MgmtSessionFactory } from './sessions';
 import { createMgmtSession, inspectWithPem } from './mgmt-wiring';
 import { EdrService, type EdrServiceOptions } from './edr-service';
 import { createRuntime } from '../edr/runtimes';
+import { DemoEdr } from './demo-edr';
 
 export type { PlatformAdapters } from './ports';
 
@@ -31,6 +32,8 @@ export interface CreateAppOptions {
   openDemo?: boolean;
   /** Replace the management node client (unit tests). */
   sessionFactory?: MgmtSessionFactory;
+  /** The demo workspace includes EDR simulators and connectors (default true). */
+  demoEdr?: boolean;
   /** Replace the vendor connectors or the scheduler timing (tests). */
   edr?: Partial<Pick<EdrServiceOptions, 'runtimeFor' | 'firstPullDelayMs' | 'publishDelayMs'>>;
 }
@@ -40,7 +43,6 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
   const events = createEventHub(logger.child('events'));
   const profiles = new ProfileRepository(adapters.settings, adapters.vault);
   const sessions = new SessionManager(profiles, options.sessionFactory ?? createMgmtSession(logger.child('mgmt')), events, logger.child('sessions'));
-  const demo = new DemoWorkspace({ profiles, sessions, events, logger: logger.child('demo'), ports: adapters.demoPorts ?? { basic: 9182, oauth: 9183 } });
   const edr = new EdrService({
     adapters,
     events,
@@ -50,6 +52,14 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
     ...options.edr,
   });
   edr.start();
+  const demo = new DemoWorkspace({
+    profiles,
+    sessions,
+    events,
+    logger: logger.child('demo'),
+    ports: adapters.demoPorts ?? { basic: 9182, oauth: 9183 },
+    ...(options.demoEdr === false ? {} : { edr: new DemoEdr(edr.registry, logger.child('demo')) }),
+  });
   const handlers = createHandlers({ adapters, profiles, sessions, demo, edr, events, logger, inspect: inspectWithPem });
   const router = createRouter(handlers, logger.child('router'));
 

@@ -34,11 +34,12 @@ describe('bulk connector registration', () => {
     expect(results.map((r) => r.ok)).toEqual([true, false, true]);
     expect(results[1]!.error?.issues[0]?.path).toBe('pollIntervalMinutes');
     const list = await h.call<Array<{ tenantId: string; source: string; pollIntervalMinutes: number; cloudRegion?: string }>>('connectors.list');
-    expect(list.map((c) => [c.tenantId, c.source])).toEqual([
+    // The demo workspace's own two connectors (source 'ui') stay as they are.
+    expect(list.filter((c) => c.source === 'bulk').map((c) => [c.tenantId, c.source])).toEqual([
       ['cid-alpha', 'bulk'],
       ['contoso.onmicrosoft.com', 'bulk'],
     ]);
-    expect(list[0]).toMatchObject({ pollIntervalMinutes: 10, cloudRegion: 'eu-1' });
+    expect(list.find((c) => c.tenantId === 'cid-alpha')).toMatchObject({ pollIntervalMinutes: 10, cloudRegion: 'eu-1' });
   });
 
   it('imports the same document from a file; registering again updates instead of duplicating', async () => {
@@ -48,6 +49,16 @@ describe('bulk connector registration', () => {
     expect(results).toEqual([expect.objectContaining({ ok: true, action: 'updated' })]);
     const falcon = (await h.call<Array<{ tenantId: string; cloudRegion?: string }>>('connectors.list')).filter((c) => c.tenantId === 'cid-alpha');
     expect(falcon).toEqual([expect.objectContaining({ cloudRegion: 'us-2' })]);
+  });
+
+  it('imports the text of a document the window read from a picked file', async () => {
+    const text = JSON.stringify({ ...doc, connectors: [{ ...doc.connectors[2], pollIntervalMinutes: 120 }] });
+    const results = await h.call<Array<{ ok: boolean; action?: string; tenantId?: string }>>('connectors.importBulk', { source: 'document', name: 'connectors.json', text });
+    expect(results).toEqual([expect.objectContaining({ ok: true, action: 'updated', tenantId: 'contoso.onmicrosoft.com' })]);
+    const contoso = (await h.call<Array<{ tenantId: string; pollIntervalMinutes: number }>>('connectors.list')).filter((c) => c.tenantId === 'contoso.onmicrosoft.com');
+    expect(contoso).toEqual([expect.objectContaining({ pollIntervalMinutes: 120 })]);
+    expect((await h.callRaw('connectors.importBulk', { source: 'document', text: '[1,' })).error?.message).toMatch(/not valid JSON/);
+    expect((await h.callRaw('connectors.importBulk', { source: 'document', text: '' })).error?.message).toMatch(/empty/);
   });
 
   it('explains a file that is missing or not JSON', async () => {

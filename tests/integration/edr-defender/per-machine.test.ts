@@ -17,9 +17,12 @@ beforeAll(async () => {
   sim = await startSim({ tenants: [t], dataAnchorMs: ANCHOR, rateScale: RATE_SCALE });
 });
 afterAll(() => sim.close());
-beforeEach(() => {
+beforeEach(async () => {
   Object.assign(sim.faults, { bulkRefused: 0, delayMs: 0 });
   sim.stats.reset();
+  // Each test starts a fresh connector, which knows nothing of the calls the previous one made
+  // for the same app: let them leave the simulator's per-minute window first.
+  await new Promise((r) => setTimeout(r, 60_000 / RATE_SCALE + 20));
 });
 
 const factsById = (hosts: HostRecord[]) => new Map(hosts.map((h) => [h.hostId, { cveCount: h.defender!.cveCount, criticalCveCount: h.defender!.criticalCveCount, maxCvss: h.defender!.maxCvss }]));

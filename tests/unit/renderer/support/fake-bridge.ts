@@ -278,6 +278,7 @@ export class FakeBridge implements Bridge {
     'connectors.test': ({ connectorId }) => this.connectors.test(connectorId),
     'connectors.pollNow': ({ connectorId }) => this.connectors.pollNow(connectorId),
     'connectors.cancel': ({ connectorId }) => this.connectors.cancel(connectorId),
+    'connectors.importBulk': (req) => this.connectors.importBulk(req),
 
     'demo.status': () => this.state.demo,
     'demo.open': async () => {

@@ -4,7 +4,7 @@
  * `progress()` / `finish()` or the operator cancels, and per-connector test results.
  */
 import type { ConnectorStatus, ConnectorTestResult, CycleProgress, EventName, EventPayload, ParsedRequestOf, ResponseOf } from '../../../../shared/contract';
-import type { ConnectorView } from '../../../../shared/model/connector';
+import { BulkConnectorDocument, ConnectorInput, type ConnectorView } from '../../../../shared/model/connector';
 import { AppError, ErrorCodes } from '../../../../shared/model/errors';
 
 type Emit = <E extends EventName>(event: E, payload: EventPayload<E>) => void;
@@ -101,6 +101,43 @@ export class FakeConnectors {
     this.put(next);
     this.emit('connectors.changed', { ids: [next.id] });
     return this.view(next);
+  }
+
+  /** What `GET /mgmt/edr/connectors` of the (fake) management node serves. */
+  nodeDocument: unknown = { version: 1, connectors: [] };
+
+  /** The bulk push: each entry validated with the real schema and saved on its own, results by index. */
+  importBulk(req: ParsedRequestOf<'connectors.importBulk'>): ResponseOf<'connectors.importBulk'> {
+    let doc: unknown;
+    if (req.source === 'file') throw new AppError(ErrorCodes.notFound, `There is no file at ${req.path}.`, 'Choose the connector document exported from the management node.');
+    if (req.source === 'node') doc = this.nodeDocument;
+    else {
+      try {
+        doc = JSON.parse(req.text);
+      } catch (e) {
+        throw new AppError(ErrorCodes.validation, `The connector document is not valid JSON (${(e as Error).message}).`, 'Export it again from the management node.');
+      }
+    }
+    const parsed = BulkConnectorDocument.safeParse(doc);
+    if (!parsed.success) throw new AppError(ErrorCodes.validation, `The request is not valid. ${parsed.error.issues[0]?.message ?? ''}`, 'The document must be {"version":1,"connectors":[...]}.');
+    return parsed.data.connectors.map((entry, index) => {
+      const input = ConnectorInput.safeParse(entry);
+      const raw = (entry ?? {}) as { vendor?: unknown; tenantId?: unknown };
+      const who = { ...(typeof raw.vendor === 'string' ? { vendor: raw.vendor } : {}), ...(typeof raw.tenantId === 'string' ? { tenantId: raw.tenantId } : {}) };
+      if (!input.success) {
+        const issues = input.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
+        return { index, ok: false, ...who, error: { message: `The request is not valid. ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, issues } };
+      }
+      const existing = this.list.find((c) => c.vendor === input.data.vendor && c.tenantId.toLowerCase() === input.data.tenantId.toLowerCase());
+      try {
+        const saved = this.save({ ...input.data, ...(existing ? { id: existing.id } : {}) });
+        this.put({ ...this.get(saved.id), source: 'bulk' });
+        return { index, ok: true, id: saved.id, vendor: saved.vendor, tenantId: saved.tenantId, action: existing ? ('updated' as const) : ('created' as const) };
+      } catch (e) {
+        const err = e as AppError;
+        return { index, ok: false, ...who, error: { message: err.message, issues: (err.details?.issues as Array<{ path: string; message: string }> | undefined) ?? [] } };
+      }
+    });
   }
 
   remove(id: string): { deleted: boolean } {

@@ -1,0 +1,101 @@
+/**
+ * The EDR half of the demo workspace: a Defender (with Entra ID) and a Falcon simulator started
+ * inside the app with a few hundred hosts each, and one connector for each, so the Connectors
+ * page and the scores have something real to show. Like the management node demo, the app holds
+ * the simulators' certificates and pins them.
+ *
+ * The demo tenants keep their ids across restarts (taken from the connectors registered last
+ * time), so reopening the demo updates the same two connectors and their score history goes on;
+ * only the client secrets are new at every start.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Logger } from '../log';
+import type { ConnectorRegistry } from '../edr/registry';
+import { startDefenderSimulator, type DefenderSimulator } from '../simulator/defender';
+import { startFalconSimulator, type FalconSimulator } from '../simulator/falcon';
+
+export const DEMO_DEFENDER_NAME = 'Demo Defender tenant';
+export const DEMO_FALCON_NAME = 'Demo Falcon tenant';
+const DEFENDER_PERMISSIONS = ['Machine.Read.All', 'Vulnerability.Read.All', 'Alert.Read.All', 'discovery.manage', 'discovery.read'];
+const hex = (bytes: number) => randomBytes(bytes).toString('hex');
+
+export class DemoEdr {
+  private defender: DefenderSimulator | undefined;
+  private falcon: FalconSimulator | undefined;
+
+  constructor(
+    private readonly registry: ConnectorRegistry,
+    private readonly logger: Logger,
+    private readonly hosts = 250,
+  ) {}
+
+  get simulators() {
+    return { defender: this.defender, falcon: this.falcon };
+  }
+
+  async start(): Promise<void> {
+    if (this.defender || this.falcon) return;
+    const prior = this.registry.list();
+    const priorDefender = prior.find((c) => c.vendor === 'defender' && c.name === DEMO_DEFENDER_NAME);
+    const priorFalcon = prior.find((c) => c.vendor === 'falcon' && c.name === DEMO_FALCON_NAME);
+    const tenant = {
+      tenantId: priorDefender?.tenantId ?? randomUUID(),
+      clientId: priorDefender?.clientId ?? randomUUID(),
+      clientSecret: `Q8~${randomBytes(18).toString('base64url')}`,
+      consent: true,
+      permissionType: 'Application' as const,
+      permissions: DEFENDER_PERMISSIONS,
+      hosts: this.hosts,
+      seed: 42,
+    };
+    const cid = priorFalcon && /^[0-9a-f]{32}$/.test(priorFalcon.tenantId) ? priorFalcon.tenantId : hex(16);
+    const falconClientId = priorFalcon && /^[0-9a-f]{32}$/.test(priorFalcon.clientId) ? priorFalcon.clientId : hex(16);
+    try {
+      this.defender = await startDefenderSimulator({ tenants: [tenant], logger: this.logger.child('defender-sim') });
+      this.falcon = await startFalconSimulator({
+        regions: ['us-1'],
+        clients: [{ region: 'us-1', clientId: falconClientId, tenant: { cid, hosts: this.hosts, seed: 42 } }],
+        logger: this.logger.child('falcon-sim'),
+      });
+    } catch (e) {
+      await this.close();
+      throw e;
+    }
+    const d = this.defender;
+    const f = this.falcon;
+    const fc = f.clients[0]!;
+    await this.registry.register({
+      ...(priorDefender ? { id: priorDefender.id } : {}),
+      vendor: 'defender',
+      name: DEMO_DEFENDER_NAME,
+      enabled: priorDefender?.enabled ?? true,
+      tenantId: tenant.tenantId,
+      clientId: tenant.clientId,
+      clientSecret: tenant.clientSecret,
+      pollIntervalMinutes: priorDefender?.pollIntervalMinutes ?? 10,
+      apiUrl: d.apiUrl,
+      idpUrl: d.idpUrl,
+      tls: { mode: 'pinned', fingerprint256: d.fingerprint256, certificatePem: d.certificatePem },
+    });
+    await this.registry.register({
+      ...(priorFalcon ? { id: priorFalcon.id } : {}),
+      vendor: 'falcon',
+      name: DEMO_FALCON_NAME,
+      enabled: priorFalcon?.enabled ?? true,
+      tenantId: fc.cid,
+      clientId: fc.clientId,
+      clientSecret: fc.clientSecret,
+      cloudRegion: 'us-1',
+      pollIntervalMinutes: priorFalcon?.pollIntervalMinutes ?? 10,
+      apiUrl: f.baseUrl('us-1'),
+      tls: { mode: 'pinned', fingerprint256: f.fingerprint256, certificatePem: f.certificatePem },
+    });
+  }
+
+  async close(): Promise<void> {
+    const [d, f] = [this.defender, this.falcon];
+    this.defender = undefined;
+    this.falcon = undefined;
+    await Promise.all([d?.close(), f?.close()]);
+  }
+}
