@@ -22,6 +22,7 @@ const hex = (bytes: number) => randomBytes(bytes).toString('hex');
 export class DemoEdr {
   private defender: DefenderSimulator | undefined;
   private falcon: FalconSimulator | undefined;
+  private entries: Record<string, unknown>[] = [];
 
   constructor(
     private readonly registry: ConnectorRegistry,
@@ -64,8 +65,7 @@ export class DemoEdr {
     const d = this.defender;
     const f = this.falcon;
     const fc = f.clients[0]!;
-    await this.registry.register({
-      ...(priorDefender ? { id: priorDefender.id } : {}),
+    const defenderEntry = {
       vendor: 'defender',
       name: DEMO_DEFENDER_NAME,
       enabled: priorDefender?.enabled ?? true,
@@ -76,9 +76,8 @@ export class DemoEdr {
       apiUrl: d.apiUrl,
       idpUrl: d.idpUrl,
       tls: { mode: 'pinned', fingerprint256: d.fingerprint256, certificatePem: d.certificatePem },
-    });
-    await this.registry.register({
-      ...(priorFalcon ? { id: priorFalcon.id } : {}),
+    };
+    const falconEntry = {
       vendor: 'falcon',
       name: DEMO_FALCON_NAME,
       enabled: priorFalcon?.enabled ?? true,
@@ -89,7 +88,18 @@ export class DemoEdr {
       pollIntervalMinutes: priorFalcon?.pollIntervalMinutes ?? 10,
       apiUrl: f.baseUrl('us-1'),
       tls: { mode: 'pinned', fingerprint256: f.fingerprint256, certificatePem: f.certificatePem },
-    });
+    };
+    this.entries = [defenderEntry, falconEntry];
+    await this.registry.register({ ...defenderEntry, ...(priorDefender ? { id: priorDefender.id } : {}) });
+    await this.registry.register({ ...falconEntry, ...(priorFalcon ? { id: priorFalcon.id } : {}) });
+  }
+
+  /**
+   * The bulk document (spec 4) the demo management node serves for its tenants: the two demo
+   * connectors, so "Import connectors" from the demo node has something real to register.
+   */
+  bulkDocument(): { version: 1; connectors: Record<string, unknown>[] } {
+    return { version: 1, connectors: this.entries.map((e) => ({ ...e })) };
   }
 
   async close(): Promise<void> {

@@ -119,7 +119,10 @@ export class DemoWorkspace {
       this.deps.logger.warn('demo sign-in failed', { error: String(e) });
     }
     try {
-      await this.deps.edr?.start();
+      if (this.deps.edr) {
+        await this.deps.edr.start();
+        sim.edrConnectorDocument.current = this.deps.edr.bulkDocument();
+      }
     } catch (e) {
       this.deps.logger.warn('demo EDR simulators failed to start', { error: String(e) });
     }

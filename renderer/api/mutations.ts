@@ -195,3 +195,14 @@ export function useCancelConnectorPoll() {
     onSettled: () => void qc.invalidateQueries({ queryKey: keys.connectors }),
   });
 }
+
+/** The bulk push; the dialog shows a failure of the whole document itself. */
+export function useImportConnectors() {
+  const client = useClient();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (req: RequestOf<'connectors.importBulk'>) => client.invoke('connectors.importBulk', req),
+    meta: { silent: true },
+    onSettled: () => void qc.invalidateQueries({ queryKey: keys.connectors }),
+  });
+}

@@ -74,3 +74,11 @@ export function localInputToIso(local: string): string {
   if (Number.isNaN(t)) return '';
   return new Date(t).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
+
+/** 512 → "512 B", 2048 → "2 KiB", 3_500_000 → "3.3 MiB". */
+export function formatBytes(n: number): string {
+  if (!Number.isFinite(n) || n < 0) return '';
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${Math.round(n / 1024)} KiB`;
+  return `${(n / (1024 * 1024)).toFixed(1)} MiB`;
+}

@@ -1,13 +1,14 @@
 /** EDR connectors: each tenant's schedule, its running or last cycle, and the actions on it. */
-import { Plug, Plus } from 'lucide-react';
+import { FileUp, Plug, Plus } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { useConnectors } from '../../api/queries';
 import { Spinner } from '../../components/Spinner';
 import { ConnectorFormDialog } from './ConnectorFormDialog';
 import { ConnectorRow, type RowActions } from './ConnectorRow';
 import { DeleteConnectorDialog } from './DeleteConnectorDialog';
+import { ImportConnectorsDialog } from './ImportConnectorsDialog';
 
-type PageDialog = { kind: 'form'; connectorId?: string } | { kind: 'delete'; connectorId: string };
+type PageDialog = { kind: 'form'; connectorId?: string } | { kind: 'delete'; connectorId: string } | { kind: 'import'; connectorId?: undefined };
 
 export function ConnectorsPage() {
   const connectors = useConnectors();
@@ -34,7 +35,7 @@ export function ConnectorsPage() {
       </div>
     );
   } else if (list.length === 0) {
-    body = <EmptyConnectors onAdd={() => setDialog({ kind: 'form' })} />;
+    body = <EmptyConnectors onAdd={() => setDialog({ kind: 'form' })} onImport={() => setDialog({ kind: 'import' })} />;
   } else {
     body = (
       <section aria-labelledby="connectors-title">
@@ -43,6 +44,10 @@ export function ConnectorsPage() {
             EDR connectors <span className="count">{list.length}</span>
           </h2>
           <div className="toolbar-actions">
+            <button type="button" className="button" onClick={() => setDialog({ kind: 'import' })}>
+              <FileUp size={14} aria-hidden="true" />
+              Import…
+            </button>
             <button type="button" className="button button-primary" onClick={() => setDialog({ kind: 'form' })}>
               <Plus size={14} aria-hidden="true" />
               Add connector
@@ -63,11 +68,12 @@ export function ConnectorsPage() {
       {body}
       {dialog?.kind === 'form' && (!dialog.connectorId || target) ? <ConnectorFormDialog connector={target} onClose={close} /> : null}
       {dialog?.kind === 'delete' && target ? <DeleteConnectorDialog connector={target} onClose={close} /> : null}
+      {dialog?.kind === 'import' ? <ImportConnectorsDialog onClose={close} /> : null}
     </div>
   );
 }
 
-function EmptyConnectors({ onAdd }: { onAdd(): void }) {
+function EmptyConnectors({ onAdd, onImport }: { onAdd(): void; onImport(): void }) {
   return (
     <section className="welcome" aria-labelledby="connectors-empty-title" data-testid="connectors-empty">
       <div className="welcome-icon" aria-hidden="true">
@@ -82,6 +88,10 @@ function EmptyConnectors({ onAdd }: { onAdd(): void }) {
         <button type="button" className="button button-primary button-large" onClick={onAdd}>
           <Plus size={16} aria-hidden="true" />
           Add connector
+        </button>
+        <button type="button" className="button button-large" onClick={onImport}>
+          <FileUp size={16} aria-hidden="true" />
+          Import connectors…
         </button>
       </div>
     </section>

@@ -52,6 +52,17 @@ describe('demo workspace with EDR', () => {
     }
   });
 
+  it('the demo management node serves the bulk document of its tenants: importing it updates the two connectors', async () => {
+    const results = await h.call<Array<{ ok: boolean; action?: string; id?: string }>>('connectors.importBulk', { source: 'node', profileId: h.app.demo.status().oauthProfileId! });
+    expect(results.map((r) => [r.ok, r.action])).toEqual([
+      [true, 'updated'],
+      [true, 'updated'],
+    ]);
+    expect(results.map((r) => r.id).sort()).toEqual(first.map((c) => c.id).sort());
+    const list = await h.call<ConnectorStatus[]>('connectors.list');
+    expect(list.map((c) => c.source)).toEqual(['bulk', 'bulk']);
+  });
+
   it('reopens on the next start with the same two connectors, new secrets and the new certificates pinned', async () => {
     const simsBefore = h.app.demo.edr!.simulators;
     const pinsBefore = [simsBefore.defender!.fingerprint256, simsBefore.falcon!.fingerprint256];

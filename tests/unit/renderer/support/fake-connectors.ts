@@ -83,7 +83,7 @@ export class FakeConnectors {
     const at = new Date(this.now()).toISOString();
     const next = makeConnector({
       ...(existing ?? { id: `c-${this.seq}`, createdAt: at, nextCycleAt: new Date(this.now() + input.pollIntervalMinutes * 60_000).toISOString() }),
-      name: input.name || input.tenantId,
+      name: input.name || existing?.name || input.tenantId,
       vendor: input.vendor,
       enabled: input.enabled,
       tenantId: input.tenantId,
