@@ -6,7 +6,7 @@
  */
 import type { RiskBand, Vendor } from '../../shared/model/edr';
 import type { Logger } from '../log';
-import type { CycleRow, EdrStore } from '../store/edr-db';
+import type { CycleHost, CycleRow, EdrStore } from '../store/edr-db';
 
 export const HOSTS_PER_MESSAGE = 5_000;
 
@@ -23,7 +23,8 @@ export interface ScoreMessage {
   part: number;
   parts: number;
   summary: { hosts: number; meanScore: number; bands: Record<RiskBand, number> };
-  hosts: Array<{ hostId: string; hostname: string; customerId: string; platform: string; score: number; band: RiskBand }>;
+  /** `profiles` (Falcon only): the predefined profiles of spec 2.4 by identifier, true when the host passes. */
+  hosts: CycleHost[];
 }
 
 export interface PublishTarget {

@@ -9,6 +9,17 @@ import type { Contribution, HostRecord, RiskBand, ScoredHost, Vendor } from '../
 
 export type CycleStatus = 'running' | 'completed' | 'failed' | 'cancelled';
 
+/** One host of a cycle as published: its latest score and, for Falcon, the predefined profiles of spec 2.4. */
+export interface CycleHost {
+  hostId: string;
+  hostname: string;
+  customerId: string;
+  platform: string;
+  score: number;
+  band: RiskBand;
+  profiles?: Record<string, boolean>;
+}
+
 export interface CycleRow {
   id: number;
   connectorId: string;
@@ -124,7 +135,7 @@ export class EdrStore {
       history: this.db.prepare('SELECT cycle_id AS cycleId, score, band, scored_at AS scoredAt FROM scores WHERE connector_id = ? AND host_id = ? ORDER BY cycle_id DESC LIMIT ?'),
       cycleScores: this.db.prepare('SELECT score, band FROM scores WHERE cycle_id = ?'),
       cycleHosts: this.db.prepare(
-        `SELECT s.host_id AS hostId, h.hostname, h.customer_id AS customerId, h.platform, s.score, s.band
+        `SELECT s.host_id AS hostId, h.hostname, h.customer_id AS customerId, h.platform, s.score, s.band, s.profiles_json AS profiles
          FROM scores s JOIN hosts h ON h.connector_id = s.connector_id AND h.host_id = s.host_id WHERE s.cycle_id = ? ORDER BY s.host_id`,
       ),
       targetDone: this.db.prepare('SELECT 1 FROM publications WHERE cycle_id = ? AND target = ?'),
@@ -207,9 +218,10 @@ export class EdrStore {
     return { hosts: n, meanScore: n ? Math.round((sum / n) * 100) / 100 : 0, bands };
   }
 
-  /** Every scored host of one cycle (what a publication carries). */
-  cycleHosts(cycleId: number): Array<{ hostId: string; hostname: string; customerId: string; platform: string; score: number; band: RiskBand }> {
-    return this.stmt.cycleHosts.all(cycleId) as Array<{ hostId: string; hostname: string; customerId: string; platform: string; score: number; band: RiskBand }>;
+  /** Every scored host of one cycle (what a publication carries), with the Falcon profile results when there are some. */
+  cycleHosts(cycleId: number): CycleHost[] {
+    const rows = this.stmt.cycleHosts.all(cycleId) as Array<Omit<CycleHost, 'profiles'> & { profiles: string | null }>;
+    return rows.map(({ profiles, ...h }) => (profiles ? { ...h, profiles: JSON.parse(profiles) as Record<string, boolean> } : h));
   }
 
   /** Per-target publication marks, so a retry after a partial failure never sends a cycle twice to one target. */

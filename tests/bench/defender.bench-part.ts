@@ -1,39 +1,54 @@
 /**
- * A Defender tenant under the documented rate limits (machines 100/min, per-machine
- * vulnerabilities 50/min, bulk export 30/min): one full cycle on the bulk path and one on the
- * per-device path, side by side. Vendor time is compressed by `rateScale` on both sides so the
- * per-device path (one call per host) finishes in the bench; "vendor minutes" is what the same
- * cycle takes against the real service.
+ * A Defender tenant under the documented rate limits (machines 100/min and 1 500/h, per-machine
+ * vulnerabilities 50/min and 1 500/h, bulk export 30/min and 1 000/h): one full cycle on the bulk
+ * path and one on the per-device path, side by side.
+ *
+ * The bulk path runs against the real limits in real time: its handful of calls never wait on a
+ * limit, so its wall time is what the cycle costs (data generation, transfer and parsing). The
+ * per-device path needs one call per onboarded host and would take more than a day, so vendor
+ * time is compressed by `rateScale` on both sides (the connector's limiter and the simulator's);
+ * its vendor time is the wall time × `rateScale`, an upper bound (the unscaled processing is
+ * counted `rateScale` times too), printed next to the floor the limits alone impose.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DefenderConnector } from '../../electron/edr/defender';
-import { startDefenderSimulator } from '../../electron/simulator/defender';
+import { DOCUMENTED_LIMITS, startDefenderSimulator } from '../../electron/simulator/defender';
 
 export interface DefenderBenchRow {
   path: 'bulk' | 'per-machine';
   hosts: number;
   wallMs: number;
+  /** Time of the cycle against the real service at the documented limits. */
   vendorMinutes: number;
+  /** The least time the documented limits allow for the calls made (per-device path). */
+  floorMinutes: number;
+  rateScale: number;
   calls: number;
   r429: number;
 }
 
+/** Least time k calls of one class take under sliding windows: the (k-1)th call after the first waits for whole windows. */
+export function limitFloorMs(k: number, windows: ReadonlyArray<{ calls: number; windowMs: number }>): number {
+  if (k <= 0) return 0;
+  return Math.max(...windows.map((w) => Math.floor((k - 1) / w.calls) * w.windowMs));
+}
+
 export async function benchDefender(hosts: number, rateScale = 1_000): Promise<DefenderBenchRow[]> {
-  const tenant = {
-    tenantId: randomUUID(),
-    clientId: randomUUID(),
-    clientSecret: `Q8~${randomBytes(18).toString('base64url')}`,
-    consent: true,
-    permissionType: 'Application' as const,
-    permissions: ['Machine.Read.All', 'Vulnerability.Read.All', 'Alert.Read.All', 'discovery.manage', 'discovery.read'],
-    hosts,
-    seed: 11,
-  };
-  const sim = await startDefenderSimulator({ tenants: [tenant], rateScale });
   const rows: DefenderBenchRow[] = [];
-  try {
-    for (const source of ['bulk', 'per-machine'] as const) {
-      const before429 = sim.stats.throttled;
+  for (const source of ['bulk', 'per-machine'] as const) {
+    const scale = source === 'bulk' ? 1 : rateScale;
+    const tenant = {
+      tenantId: randomUUID(),
+      clientId: randomUUID(),
+      clientSecret: `Q8~${randomBytes(18).toString('base64url')}`,
+      consent: true,
+      permissionType: 'Application' as const,
+      permissions: ['Machine.Read.All', 'Vulnerability.Read.All', 'Alert.Read.All', 'discovery.manage', 'discovery.read'],
+      hosts,
+      seed: 11,
+    };
+    const sim = await startDefenderSimulator({ tenants: [tenant], rateScale: scale });
+    try {
       const c = new DefenderConnector({
         tenantId: tenant.tenantId,
         clientId: tenant.clientId,
@@ -41,7 +56,7 @@ export async function benchDefender(hosts: number, rateScale = 1_000): Promise<D
         idpUrl: sim.idpUrl,
         apiUrl: sim.apiUrl,
         tls: { mode: 'pinned', fingerprint256: sim.fingerprint256, certificatePem: sim.certificatePem },
-        rateScale,
+        rateScale: scale,
         vulnerabilitySource: source,
       });
       const t0 = performance.now();
@@ -50,11 +65,22 @@ export async function benchDefender(hosts: number, rateScale = 1_000): Promise<D
       const report = c.lastReport;
       await c.close();
       if (records.length !== hosts) throw new Error(`expected ${hosts} hosts, got ${records.length}`);
-      const calls = Object.values(report?.calls ?? {}).reduce((a, b) => a + b, 0);
-      rows.push({ path: source, hosts, wallMs, vendorMinutes: (wallMs * rateScale) / 60_000, calls, r429: sim.stats.throttled - before429 });
+      const perClass = report?.calls ?? { machines: 0, vulnerabilities: 0, bulk: 0 };
+      const calls = perClass.machines + perClass.vulnerabilities + perClass.bulk;
+      const perDevice = perClass.vulnerabilities;
+      rows.push({
+        path: source,
+        hosts,
+        wallMs,
+        vendorMinutes: (wallMs * scale) / 60_000,
+        floorMinutes: limitFloorMs(perDevice, DOCUMENTED_LIMITS.vulnerabilities) / 60_000,
+        rateScale: scale,
+        calls,
+        r429: sim.stats.throttled,
+      });
+    } finally {
+      await sim.close();
     }
-  } finally {
-    await sim.close();
   }
   return rows;
 }

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EdrStore } from '../../../electron/store/edr-db';
+import { buildMessages } from '../../../electron/edr/publisher';
 import { makeScoredHosts } from '../../support/edr-fixtures';
 
 const dirs: string[] = [];
@@ -60,6 +61,21 @@ describe('EdrStore', () => {
     expect(d?.host.hostname).toBe('host-2.corp.example');
     expect(d?.contributions[0]?.indicator).toBe('riskScore:Low');
     again.close();
+  });
+
+  it('a published cycle carries the predefined profile results of each Falcon host, and none for Defender hosts', () => {
+    const { store } = open();
+    const c = store.beginCycle('conn-1', 'falcon', 'cid-1', new Date());
+    const hosts = makeScoredHosts(3).map((h, i) => (i === 0 ? h : { ...h, profiles: { 'eip-profile-endpoint_security-crowdstrike': i === 1, 'eip-profile-endpoint_security-software-crowdstrike': true } }));
+    store.writeScores(c, 'conn-1', hosts);
+    store.finishCycle(c, 'completed', { hosts: 3, at: new Date() });
+    const published = buildMessages(store, store.cycle(c)!)[0]!.hosts;
+    expect(published.map((h) => h.profiles)).toEqual([
+      undefined,
+      { 'eip-profile-endpoint_security-crowdstrike': true, 'eip-profile-endpoint_security-software-crowdstrike': true },
+      { 'eip-profile-endpoint_security-crowdstrike': false, 'eip-profile-endpoint_security-software-crowdstrike': true },
+    ]);
+    expect('profiles' in published[0]!).toBe(false);
   });
 
   it('publishes a cycle once: a second mark is refused, unpublished cycles are listed', () => {
