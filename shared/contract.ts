@@ -75,6 +75,8 @@ export const CycleSummary = z.object({
   hosts: z.number(),
   error: z.string().nullable(),
   publishedAt: z.string().nullable(),
+  /** Why the scores of a completed cycle are not published yet (no target, a target failing). */
+  publishError: z.string().optional(),
 });
 
 export const ConnectorStatus = ConnectorView.extend({

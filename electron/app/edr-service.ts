@@ -40,7 +40,13 @@ export class EdrService {
     const { adapters, events, logger } = o;
     this.registry = new ConnectorRegistry(adapters.settings, adapters.vault);
     this.store = new EdrStore(path.join(adapters.dataDir, 'edr.db'));
-    this.publisher = new ScorePublisher({ store: this.store, targets: () => this.targets(), logger: logger.child('publish') });
+    this.publisher = new ScorePublisher({
+      store: this.store,
+      targets: () => this.targets(),
+      logger: logger.child('publish'),
+      // The Connectors page shows "published" (or why not) as soon as an attempt ends.
+      onSettled: (cycle) => events.emit('connectors.changed', { ids: [cycle.connectorId] }),
+    });
     this.scheduler = new EdrScheduler({
       registry: this.registry,
       store: this.store,
@@ -53,6 +59,10 @@ export class EdrService {
       ...(o.publishDelayMs !== undefined ? { publishDelayMs: o.publishDelayMs } : {}),
     });
     this.registry.onChange((ids) => events.emit('connectors.changed', { ids }));
+    // A node signed in: scores kept while there was no publication target go out now.
+    events.subscribe((event, payload) => {
+      if (event === 'session.changed' && (payload as { state?: string }).state === 'signed-in') void this.publisher.publishPending();
+    });
   }
 
   start(): void {
@@ -106,7 +116,20 @@ export class EdrService {
       running: s.running,
       ...(s.progress ? { progress: s.progress } : {}),
       ...(s.nextCycleAt ? { nextCycleAt: s.nextCycleAt } : {}),
-      ...(last ? { lastCycle: { id: last.id, status: last.status, startedAt: last.startedAt, finishedAt: last.finishedAt, hosts: last.hosts, error: last.error, publishedAt: last.publishedAt } } : {}),
+      ...(last
+        ? {
+            lastCycle: {
+              id: last.id,
+              status: last.status,
+              startedAt: last.startedAt,
+              finishedAt: last.finishedAt,
+              hosts: last.hosts,
+              error: last.error,
+              publishedAt: last.publishedAt,
+              ...(last.publishError ? { publishError: last.publishError } : {}),
+            },
+          }
+        : {}),
     };
   }
 

@@ -66,7 +66,11 @@ export interface PublisherOptions {
   /** Attempts per target per call, with a doubling pause between them. */
   attempts?: number;
   retryDelayMs?: number;
+  /** After every attempt on a cycle, published or not (the app refreshes the connector's status). */
+  onSettled?: (cycle: CycleRow) => void;
 }
+
+export const NO_TARGET = 'No publication target: sign in to a management node, or set a RabbitMQ URL (NORTHBOUND_AMQP_URL). The scores are kept and published then.';
 
 export class ScorePublisher {
   private readonly inFlight = new Map<number, Promise<void>>();
@@ -83,13 +87,31 @@ export class ScorePublisher {
   }
 
   private async run(cycleId: number): Promise<void> {
-    const { store, logger } = this.o;
-    const now = this.o.now ?? (() => new Date());
+    const { store } = this.o;
     const cycle = store.cycle(cycleId);
     if (!cycle || cycle.status !== 'completed' || cycle.publishedAt) return;
+    try {
+      await this.publishTo(cycle);
+    } finally {
+      const after = store.cycle(cycleId);
+      if (after) this.o.onSettled?.(after);
+    }
+  }
+
+  private async publishTo(cycle: CycleRow): Promise<void> {
+    const { store, logger } = this.o;
+    const now = this.o.now ?? (() => new Date());
+    const cycleId = cycle.id;
+    const targets = this.o.targets();
+    if (targets.length === 0) {
+      // Nothing to publish to yet: the cycle stays pending, so a later target still receives it.
+      store.recordPublishAttempt(cycleId, NO_TARGET);
+      logger.info('no publication target; the cycle stays pending', { cycleId });
+      return;
+    }
     const messages = buildMessages(store, cycle);
     const failures: string[] = [];
-    for (const target of this.o.targets()) {
+    for (const target of targets) {
       if (store.targetPublished(cycleId, target.name)) continue;
       try {
         await this.withRetry(() => target.send(messages));
@@ -100,7 +122,7 @@ export class ScorePublisher {
       }
     }
     if (failures.length) {
-      store.recordPublishAttempt(cycleId);
+      store.recordPublishAttempt(cycleId, `Publication failed for ${failures.join('; ')}. It is retried with the next cycle.`);
       throw new Error(`Publication of cycle ${cycleId} failed for ${failures.join('; ')}`);
     }
     store.markPublished(cycleId, now());

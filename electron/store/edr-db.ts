@@ -32,6 +32,8 @@ export interface CycleRow {
   error: string | null;
   publishedAt: string | null;
   publishAttempts: number;
+  /** Why the last publication attempt did not complete (null once published). */
+  publishError: string | null;
 }
 
 export interface LatestScoreRow {
@@ -68,7 +70,8 @@ CREATE TABLE IF NOT EXISTS cycles (
   hosts INTEGER NOT NULL DEFAULT 0,
   error TEXT,
   published_at TEXT,
-  publish_attempts INTEGER NOT NULL DEFAULT 0
+  publish_attempts INTEGER NOT NULL DEFAULT 0,
+  publish_error TEXT
 );
 CREATE INDEX IF NOT EXISTS cycles_connector ON cycles(connector_id, id);
 CREATE TABLE IF NOT EXISTS hosts (
@@ -114,6 +117,9 @@ export class EdrStore {
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('foreign_keys = ON');
     this.db.exec(SCHEMA);
+    // Stores written before publish_error existed get the column on open.
+    const columns = this.db.prepare('PRAGMA table_info(cycles)').all() as Array<{ name: string }>;
+    if (!columns.some((c) => c.name === 'publish_error')) this.db.exec('ALTER TABLE cycles ADD COLUMN publish_error TEXT');
     this.stmt = {
       begin: this.db.prepare('INSERT INTO cycles (connector_id, vendor, tenant_id, started_at, status) VALUES (?, ?, ?, ?, ?)'),
       finish: this.db.prepare('UPDATE cycles SET status = ?, finished_at = ?, hosts = ?, error = ? WHERE id = ?'),
@@ -129,9 +135,13 @@ export class EdrStore {
       ),
       cycle: this.db.prepare('SELECT * FROM cycles WHERE id = ?'),
       lastCycle: this.db.prepare('SELECT * FROM cycles WHERE connector_id = ? ORDER BY id DESC LIMIT 1'),
-      unpublished: this.db.prepare("SELECT * FROM cycles WHERE status = 'completed' AND published_at IS NULL ORDER BY id"),
-      published: this.db.prepare('UPDATE cycles SET published_at = ?, publish_attempts = publish_attempts + 1 WHERE id = ? AND published_at IS NULL'),
-      attempt: this.db.prepare('UPDATE cycles SET publish_attempts = publish_attempts + 1 WHERE id = ?'),
+      // Only the newest completed cycle of a connector is worth publishing: an older one's scores are superseded.
+      unpublished: this.db.prepare(
+        `SELECT * FROM cycles c WHERE status = 'completed' AND published_at IS NULL
+           AND id = (SELECT MAX(id) FROM cycles WHERE connector_id = c.connector_id AND status = 'completed') ORDER BY id`,
+      ),
+      published: this.db.prepare('UPDATE cycles SET published_at = ?, publish_attempts = publish_attempts + 1, publish_error = NULL WHERE id = ? AND published_at IS NULL'),
+      attempt: this.db.prepare('UPDATE cycles SET publish_attempts = publish_attempts + 1, publish_error = ? WHERE id = ?'),
       history: this.db.prepare('SELECT cycle_id AS cycleId, score, band, scored_at AS scoredAt FROM scores WHERE connector_id = ? AND host_id = ? ORDER BY cycle_id DESC LIMIT ?'),
       cycleScores: this.db.prepare('SELECT score, band FROM scores WHERE cycle_id = ?'),
       cycleHosts: this.db.prepare(
@@ -191,7 +201,7 @@ export class EdrStore {
     return toCycle(this.stmt.lastCycle.get(connectorId));
   }
 
-  /** Completed cycles whose scores were never published (retried after a restart). */
+  /** The newest completed cycle of each connector when it is not published yet (retried at start, with the next cycle and at sign-in). */
   unpublishedCycles(): CycleRow[] {
     return this.stmt.unpublished.all().map((r) => toCycle(r)!);
   }
@@ -201,8 +211,9 @@ export class EdrStore {
     return this.stmt.published.run(at.toISOString(), cycleId).changes === 1;
   }
 
-  recordPublishAttempt(cycleId: number): void {
-    this.stmt.attempt.run(cycleId);
+  /** An attempt that did not publish the cycle, and why (shown to the operator until it succeeds). */
+  recordPublishAttempt(cycleId: number, error: string): void {
+    this.stmt.attempt.run(error, cycleId);
   }
 
   /** Band counts and mean score of one cycle (what is published). */
@@ -293,5 +304,6 @@ function toCycle(r: unknown): CycleRow | undefined {
     error: (x.error as string | null) ?? null,
     publishedAt: (x.published_at as string | null) ?? null,
     publishAttempts: Number(x.publish_attempts),
+    publishError: (x.publish_error as string | null) ?? null,
   };
 }

@@ -11,7 +11,9 @@ export function useOpenDemoAction() {
     try {
       const status = await demo.mutateAsync();
       if (status.oauthProfileId ?? status.profileId) selectProfile(status.oauthProfileId ?? status.profileId);
-      toast.success('The demo workspace is ready.', { description: 'Two connections to the built-in management node simulator were added.' });
+      toast.success('The demo workspace is ready.', {
+        description: 'Two connections to the built-in management node simulator and two EDR connectors (Defender and Falcon simulators) were added.',
+      });
     } catch {
       // reported by the query client
     }
@@ -29,8 +31,8 @@ export function WelcomePanel() {
       </div>
       <h2 id="welcome-title">Welcome to Northbound</h2>
       <p>
-        Connect to an SD-WAN management node to manage its OAuth clients, devices and alarms. Not ready to connect a real node? The demo workspace starts a built-in
-        management node simulator on this computer and connects to it.
+        Connect to an SD-WAN management node to manage its OAuth clients, devices and alarms, and poll your EDR tenants for endpoint risk. Not ready to connect a real
+        node? The demo workspace starts a built-in management node simulator and Defender and Falcon simulators on this computer and connects to them.
       </p>
       <div className="welcome-actions">
         <button type="button" className="button button-primary button-large" onClick={() => void open()} disabled={pending} aria-describedby={pending ? 'demo-progress' : undefined}>
@@ -47,7 +49,7 @@ export function WelcomePanel() {
           <div className="progress-bar" aria-hidden="true">
             <span />
           </div>
-          Starting the simulator, creating the demo connections and signing in…
+          Starting the simulators, creating the demo connections and connectors, and signing in…
         </div>
       ) : null}
     </section>

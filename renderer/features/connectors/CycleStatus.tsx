@@ -48,11 +48,18 @@ export function CycleStatus({ connector }: { connector: ConnectorStatus }) {
             <span className="muted" title={formatDateTime(last.finishedAt ?? last.startedAt)}>
               {last.finishedAt ? `finished ${agoText(last.finishedAt, now)}` : `started ${agoText(last.startedAt, now)}`}
             </span>
-            <span className={clsx('chip', last.publishedAt ? 'chip-ok' : undefined)} title={last.publishedAt ? formatDateTime(last.publishedAt) : undefined}>
-              {last.publishedAt ? 'published' : 'not published'}
-            </span>
+            {last.status === 'completed' ? (
+              <span className={clsx('chip', last.publishedAt ? 'chip-ok' : undefined)} title={last.publishedAt ? formatDateTime(last.publishedAt) : undefined}>
+                {last.publishedAt ? 'published' : 'not published'}
+              </span>
+            ) : null}
           </span>
-          {last.error ? <span className="connector-error">{last.error}</span> : null}
+          {last.error ? <span className={last.status === 'cancelled' ? 'muted' : 'connector-error'}>{last.error}</span> : null}
+          {last.status === 'completed' && !last.publishedAt && last.publishError ? (
+            <span className="connector-publish-note" data-testid="connector-publish-note">
+              {last.publishError}
+            </span>
+          ) : null}
         </div>
       ) : !connector.running ? (
         <span className="muted">No cycle yet</span>

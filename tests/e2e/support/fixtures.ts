@@ -8,6 +8,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { createLogger } from '../../../electron/log';
 import { startWebHost, type WebHost } from '../../../electron/web/host';
+import type { CreateAppOptions } from '../../../electron/app/services';
 import { startAppHarness, type AppHarness } from '../../support/app-harness';
 
 export interface Northbound {
@@ -20,10 +21,11 @@ export interface Northbound {
 
 export const SCREENSHOTS = path.resolve('tests/e2e/screenshots');
 
-export const test = base.extend<{ nb: Northbound }>({
-  // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as a pattern
-  nb: async ({}, use) => {
-    const harness = await startAppHarness();
+export const test = base.extend<{ nb: Northbound; appOptions: CreateAppOptions }>({
+  /** Options of the app under test (`test.use({ appOptions: … })`), e.g. shorter EDR delays. */
+  appOptions: [{}, { option: true }],
+  nb: async ({ appOptions }, use) => {
+    const harness = await startAppHarness({ app: appOptions });
     const sent: string[] = [];
     const host = await startWebHost({
       router: harness.app.router,

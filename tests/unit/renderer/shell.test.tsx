@@ -13,7 +13,7 @@ describe('app shell and first run', () => {
     expect(screen.getByRole('heading', { name: 'Welcome to Northbound' })).toBeVisible();
     expect(screen.getByRole('button', { name: 'Add a management node' })).toBeVisible();
     await user.click(open);
-    expect(await screen.findByRole('status')).toHaveTextContent('Starting the simulator');
+    expect(await screen.findByRole('status')).toHaveTextContent('Starting the simulators');
     expect(open).toBeDisabled();
     const row = await screen.findByTestId('profile-row-Demo node (OAuth)');
     expect(screen.getByTestId('profile-row-Demo node (basic auth)')).toBeInTheDocument();

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EdrStore } from '../../../electron/store/edr-db';
 import { buildMessages } from '../../../electron/edr/publisher';
@@ -90,6 +91,43 @@ describe('EdrStore', () => {
     expect(store.markPublished(c, new Date())).toBe(true);
     expect(store.markPublished(c, new Date())).toBe(false);
     expect(store.unpublishedCycles()).toEqual([]);
+  });
+
+  it('keeps why a cycle is not published until it is, and offers only the newest cycle of each connector', () => {
+    const { store } = open();
+    const finish = (connector: string) => {
+      const c = store.beginCycle(connector, 'defender', 't1', new Date());
+      store.writeScores(c, connector, makeScoredHosts(3));
+      store.finishCycle(c, 'completed', { hosts: 3, at: new Date() });
+      return c;
+    };
+    const old = finish('conn-1');
+    store.recordPublishAttempt(old, 'No publication target.');
+    expect(store.cycle(old)).toMatchObject({ publishedAt: null, publishAttempts: 1, publishError: 'No publication target.' });
+    const newer = finish('conn-1');
+    const other = finish('conn-2');
+    // The older cycle of conn-1 is superseded by the newer one: its scores are not worth sending.
+    expect(store.unpublishedCycles().map((x) => x.id)).toEqual([newer, other]);
+    expect(store.markPublished(newer, new Date())).toBe(true);
+    expect(store.cycle(newer)).toMatchObject({ publishError: null, publishAttempts: 1 });
+    expect(store.unpublishedCycles().map((x) => x.id)).toEqual([other]);
+  });
+
+  it('opens a store written before publication errors were kept, adding the column', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'nb-edr-old-'));
+    dirs.push(dir);
+    const file = path.join(dir, 'edr.db');
+    const raw = new Database(file);
+    raw.exec(`CREATE TABLE cycles (id INTEGER PRIMARY KEY AUTOINCREMENT, connector_id TEXT NOT NULL, vendor TEXT NOT NULL, tenant_id TEXT NOT NULL,
+      started_at TEXT NOT NULL, finished_at TEXT, status TEXT NOT NULL, hosts INTEGER NOT NULL DEFAULT 0, error TEXT, published_at TEXT,
+      publish_attempts INTEGER NOT NULL DEFAULT 0);
+      INSERT INTO cycles (connector_id, vendor, tenant_id, started_at, finished_at, status, hosts) VALUES ('conn-1', 'falcon', 'cid', '2026-11-01T00:00:00Z', '2026-11-01T00:01:00Z', 'completed', 0);`);
+    raw.close();
+    const store = new EdrStore(file);
+    expect(store.cycle(1)).toMatchObject({ status: 'completed', publishError: null });
+    store.recordPublishAttempt(1, 'broker down');
+    expect(store.cycle(1)?.publishError).toBe('broker down');
+    store.close();
   });
 
   it('does not publish cycles that failed or were cancelled', () => {

@@ -1,0 +1,106 @@
+/**
+ * Scores are never lost for want of a publication target: a cycle polled while no management
+ * node is signed in (and no broker is configured) stays pending, the Connectors page says why,
+ * and the scores go out once, as soon as the operator signs in to a node.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ConnectorStatus } from '../../../shared/contract';
+import type { ProfileView } from '../../../shared/model/profile';
+import { NO_TARGET } from '../../../electron/edr/publisher';
+import { startMgmtSimulator, type MgmtSimulator } from '../../../electron/simulator';
+import { startDefenderSimulator, type DefenderSimulator } from '../../../electron/simulator/defender';
+import { startAppHarness, type AppHarness } from '../../support/app-harness';
+
+const tenant = {
+  tenantId: randomUUID(),
+  clientId: randomUUID(),
+  clientSecret: `Q8~${randomBytes(18).toString('base64url')}`,
+  consent: true,
+  permissionType: 'Application' as const,
+  permissions: ['Machine.Read.All', 'Vulnerability.Read.All', 'Alert.Read.All', 'discovery.manage', 'discovery.read'],
+  hosts: 40,
+  seed: 3,
+};
+let defender: DefenderSimulator;
+let mgmt: MgmtSimulator;
+let h: AppHarness;
+
+beforeAll(async () => {
+  const saved = process.env.NORTHBOUND_AMQP_URL;
+  delete process.env.NORTHBOUND_AMQP_URL;
+  defender = await startDefenderSimulator({ tenants: [tenant] });
+  mgmt = await startMgmtSimulator();
+  h = await startAppHarness({ app: { edr: { publishDelayMs: 20, firstPullDelayMs: 3_600_000 } } });
+  if (saved !== undefined) process.env.NORTHBOUND_AMQP_URL = saved;
+});
+afterAll(async () => {
+  await h?.close();
+  await defender?.close();
+  await mgmt?.close();
+});
+
+async function until(connectorId: string, done: (c: ConnectorStatus) => boolean): Promise<ConnectorStatus> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const c = (await h.call<ConnectorStatus[]>('connectors.list')).find((x) => x.id === connectorId)!;
+    if (done(c)) return c;
+    if (Date.now() > deadline) throw new Error(`timed out; last status ${JSON.stringify(c.lastCycle)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('publication waits for a target', () => {
+  let connectorId = '';
+  let cycleId = 0;
+
+  it('a cycle completed with no node signed in stays pending, with the reason on the page', async () => {
+    const saved = await h.call<{ id: string }>('connectors.save', {
+      vendor: 'defender',
+      tenantId: tenant.tenantId,
+      clientId: tenant.clientId,
+      clientSecret: tenant.clientSecret,
+      pollIntervalMinutes: 60,
+      apiUrl: defender.apiUrl,
+      idpUrl: defender.idpUrl,
+      tls: { mode: 'pinned', fingerprint256: defender.fingerprint256, certificatePem: defender.certificatePem },
+    });
+    connectorId = saved.id;
+    cycleId = (await h.call<{ cycleId: number }>('connectors.pollNow', { connectorId })).cycleId;
+    const c = await until(connectorId, (x) => x.lastCycle?.id === cycleId && x.lastCycle.publishError !== undefined);
+    expect(c.lastCycle).toMatchObject({ status: 'completed', hosts: 40, publishedAt: null, publishError: NO_TARGET });
+    expect(mgmt.receivedScores).toHaveLength(0);
+  });
+
+  it('signing in to a node publishes the pending scores once', async () => {
+    const op = mgmt.users.find((u) => u.role === 'operator')!;
+    const profile = await h.call<ProfileView>('profiles.save', {
+      name: 'Lab node',
+      host: '127.0.0.1',
+      basicPort: mgmt.basicPort,
+      oauthPort: mgmt.oauthPort,
+      authMode: 'basic',
+      username: op.username,
+      password: op.password,
+      tls: { mode: 'pinned' },
+    });
+    const cert = await h.call<{ fingerprint256: string }>('tls.inspect', { profileId: profile.id });
+    await h.call('tls.trust', { profileId: profile.id, fingerprint256: cert.fingerprint256 });
+    const before = h.pushed.length;
+    await h.call('session.signIn', { profileId: profile.id });
+
+    const c = await until(connectorId, (x) => x.lastCycle?.publishedAt !== null);
+    expect(c.lastCycle).toMatchObject({ id: cycleId, status: 'completed' });
+    expect(c.lastCycle?.publishError).toBeUndefined();
+    const got = mgmt.receivedScores.filter((r) => r.message.cycleId === cycleId);
+    expect(got).toHaveLength(1);
+    expect(got[0]!.message).toMatchObject({ vendor: 'defender', tenantId: tenant.tenantId, summary: { hosts: 40 } });
+    // The page was told: a connectors.changed event for this connector after the publication.
+    expect(h.pushed.slice(before).filter((p) => p.includes('"connectors.changed"') && p.includes(connectorId))).toHaveLength(1);
+    // Signing in again does not send the cycle twice.
+    await h.call('session.signOut', { profileId: profile.id });
+    await h.call('session.signIn', { profileId: profile.id });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(mgmt.receivedScores.filter((r) => r.message.cycleId === cycleId)).toHaveLength(1);
+  });
+});

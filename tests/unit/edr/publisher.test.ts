@@ -1,0 +1,80 @@
+/** The publisher's decisions, with in-memory targets (the real broker and node are in tests/integration/edr/publish.test.ts). */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { NO_TARGET, ScorePublisher, type PublishTarget, type ScoreMessage } from '../../../electron/edr/publisher';
+import { createMemoryLogger } from '../../../electron/log';
+import { EdrStore, type CycleRow } from '../../../electron/store/edr-db';
+import { makeScoredHosts } from '../../support/edr-fixtures';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function setup(targets: PublishTarget[]) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'nb-pub-unit-'));
+  dirs.push(dir);
+  const store = new EdrStore(path.join(dir, 'edr.db'));
+  const settled: CycleRow[] = [];
+  const list = { targets };
+  const publisher = new ScorePublisher({ store, targets: () => list.targets, logger: createMemoryLogger(), retryDelayMs: 1, onSettled: (c) => settled.push(c) });
+  const cycle = () => {
+    const id = store.beginCycle('conn-1', 'falcon', 'cid-1', new Date());
+    store.writeScores(id, 'conn-1', makeScoredHosts(7));
+    store.finishCycle(id, 'completed', { hosts: 7, at: new Date() });
+    return id;
+  };
+  return { store, publisher, settled, list, cycle };
+}
+
+const memoryTarget = (name: string, fail = 0): PublishTarget & { got: ScoreMessage[][] } => {
+  let failures = fail;
+  const got: ScoreMessage[][] = [];
+  return {
+    name,
+    got,
+    async send(m) {
+      if (failures > 0) {
+        failures -= 1;
+        throw new Error(`${name} is down`);
+      }
+      got.push(m);
+    },
+  };
+};
+
+describe('ScorePublisher', () => {
+  it('with no target the cycle stays pending with the reason, and goes out once a target exists', async () => {
+    const { store, publisher, settled, list, cycle } = setup([]);
+    const id = cycle();
+    await publisher.publishCycle(id);
+    expect(store.cycle(id)).toMatchObject({ publishedAt: null, publishError: NO_TARGET });
+    expect(settled.map((c) => c.id)).toEqual([id]);
+    const node = memoryTarget('mgmt:lab');
+    list.targets = [node];
+    await publisher.publishPending();
+    expect(node.got).toHaveLength(1);
+    expect(node.got[0]![0]).toMatchObject({ cycleId: id, summary: { hosts: 7 } });
+    expect(store.cycle(id)).toMatchObject({ publishError: null });
+    expect(store.cycle(id)?.publishedAt).not.toBeNull();
+    await publisher.publishPending();
+    expect(node.got).toHaveLength(1);
+  });
+
+  it('records which target failed, tells the window, and never resends to the target that worked', async () => {
+    const node = memoryTarget('mgmt:lab');
+    const broker = memoryTarget('amqp:northbound.zta', 3);
+    const { store, publisher, settled, cycle } = setup([node, broker]);
+    const id = cycle();
+    await expect(publisher.publishCycle(id)).rejects.toThrow(/amqp:northbound.zta is down/);
+    expect(store.cycle(id)?.publishError).toMatch(/^Publication failed for amqp:northbound.zta: amqp:northbound.zta is down/);
+    expect(settled).toHaveLength(1);
+    await publisher.publishCycle(id);
+    expect(node.got).toHaveLength(1);
+    expect(broker.got).toHaveLength(1);
+    expect(store.cycle(id)?.publishError).toBeNull();
+    expect(settled).toHaveLength(2);
+  });
+});
