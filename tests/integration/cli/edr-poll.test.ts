@@ -1,4 +1,4 @@
-/** `northbound edr poll --once` as an operator runs it, against the Defender simulator. */
+/** `northbound edr poll --once` as an operator runs it, against the Defender and the Falcon simulators. */
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDefenderSimulator, type DefenderSimulator } from '../../../electron/simulator/defender';
+import { startFalconSimulator, type FalconSimulator } from '../../../electron/simulator/falcon';
 
 const tenant = {
   tenantId: randomUUID(),
@@ -18,17 +19,23 @@ const tenant = {
   seed: 3,
 };
 let sim: DefenderSimulator;
+let falcon: FalconSimulator;
 let dir: string;
 let caFile: string;
+let falconCa: string;
 
 beforeAll(async () => {
   sim = await startDefenderSimulator({ tenants: [tenant] });
+  falcon = await startFalconSimulator({ regions: ['us-1', 'eu-1'], clients: [{ region: 'eu-1', tenant: { hosts: 60, seed: 4 } }] });
   dir = mkdtempSync(path.join(os.tmpdir(), 'nb-edr-cli-'));
   caFile = path.join(dir, 'sim-ca.pem');
   writeFileSync(caFile, sim.certificatePem);
+  falconCa = path.join(dir, 'falcon-ca.pem');
+  writeFileSync(falconCa, falcon.certificatePem);
 });
 afterAll(async () => {
   await sim?.close();
+  await falcon?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -75,5 +82,32 @@ describe('northbound edr poll', () => {
     const badInterval = await run([...base().slice(0, -6), '--poll-interval', '5'], { NB_TEST_SECRET: tenant.clientSecret });
     expect(badInterval.code).toBe(2);
     expect(badInterval.stderr).toMatch(/pollIntervalMinutes/);
+  });
+
+  it('polls a Falcon tenant: the vendor assessments mapped to risk, with both predefined profiles per host', async () => {
+    const fc = falcon.clients[0]!;
+    const args = (region: string) => ['edr', 'poll', '--once', '--vendor', 'falcon', '--tenant-id', fc.cid, '--client-id', fc.clientId, '--client-secret-env', 'NB_FALCON_SECRET', '--cloud-region', region, '--api-url', falcon.baseUrl('eu-1'), '--ca-file', falconCa];
+    const r = await run(args('eu-1'), { NB_FALCON_SECRET: fc.clientSecret });
+    expect(r.stderr).not.toContain(fc.clientSecret);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const hosts = lines.filter((l) => 'hostId' in l);
+    expect(lines.at(-1)).toMatchObject({ summary: { vendor: 'falcon', hosts: 60, scored: 60, skipped: 0 } });
+    expect(hosts).toHaveLength(60);
+    let assessed = 0;
+    for (const h of hosts) {
+      expect(h).toMatchObject({ customer: fc.cid, profiles: { 'eip-profile-endpoint_security-crowdstrike': expect.any(Boolean), 'eip-profile-endpoint_security-software-crowdstrike': expect.any(Boolean) } });
+      const overall = (h.contributions as Array<{ indicator: string; points: number }>).find((c) => c.indicator === 'overall');
+      if (overall) {
+        assessed += 1;
+        expect(h.score).toBe(100 - overall.points);
+      }
+    }
+    expect(assessed).toBeGreaterThan(40);
+    // The tenant lives in eu-1: a connector set to us-1 is told so, with what to change.
+    const wrong = await run(args('us-1'), { NB_FALCON_SECRET: fc.clientSecret });
+    expect(wrong.code).not.toBe(0);
+    expect(wrong.stderr).toMatch(/eu-1/);
+    expect(wrong.stderr).toMatch(/Cloud Region/);
   });
 });
