@@ -1,6 +1,6 @@
 /**
  * `northbound` — the command line: simulators, browser mode. Plain Node, same services as the app.
- *   northbound simulate [--mgmt-basic-port N] [--mgmt-oauth-port N]
+ *   northbound simulate [--mgmt-basic-port N] [--mgmt-oauth-port N] [--edr [--edr-hosts N]]
  *   northbound serve [--demo] [--port N] [--data-dir DIR] [--passphrase-env NAME]
  */
 import { Command, InvalidArgumentError } from 'commander';
@@ -14,8 +14,15 @@ import { createNodeAdapters } from './app/node-platform';
 import { createApp } from './app/services';
 import { startWebHost } from './web/host';
 import { addEdrCommands } from './cli-edr';
+import { startEdrSimulators, type EdrSimulators } from './cli-simulate-edr';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+const hostCount = (value: string): number => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 10 || n > 100_000) throw new InvalidArgumentError('the number of hosts is a whole number from 10 to 100000.');
+  return n;
+};
 
 const port = (value: string): number => {
   const n = Number(value);
@@ -36,14 +43,24 @@ export function buildCli(): Command {
 
   program
     .command('simulate')
-    .description('Start the management node simulator on 127.0.0.1; prints one JSON line with URLs, fingerprint and credentials.')
+    .description('Start the management node simulator (and with --edr the Defender and Falcon simulators) on 127.0.0.1; prints one JSON line with URLs, fingerprints and credentials.')
     .option('--mgmt-basic-port <port>', 'basic-auth port (0 = any free port)', port, 9182)
     .option('--mgmt-oauth-port <port>', 'OAuth port (0 = any free port)', port, 9183)
-    .action(async (opts: { mgmtBasicPort: number; mgmtOauthPort: number }) => {
+    .option('--edr', 'also start the Defender (with Entra ID) and Falcon simulators, one tenant each', false)
+    .option('--edr-hosts <n>', 'hosts per EDR tenant (10 to 100000)', hostCount, 1000)
+    .action(async (opts: { mgmtBasicPort: number; mgmtOauthPort: number; edr: boolean; edrHosts: number }) => {
       const logger = createStreamLogger(process.stderr, 'warn');
       const sim = await startMgmtSimulator({ basicPort: opts.mgmtBasicPort, oauthPort: opts.mgmtOauthPort, logger });
-      process.stdout.write(`${JSON.stringify(sim.describe())}\n`);
+      let edr: EdrSimulators | undefined;
+      try {
+        edr = opts.edr ? await startEdrSimulators(opts.edrHosts, logger) : undefined;
+      } catch (e) {
+        await sim.close();
+        throw e;
+      }
+      process.stdout.write(`${JSON.stringify({ ...sim.describe(), ...(edr ? { edr: edr.describe() } : {}) })}\n`);
       await untilSignal();
+      await edr?.close();
       await sim.close();
     });
 

@@ -1,5 +1,6 @@
 /** The `northbound` command as a user runs it: a real child process, real ports, real signals. */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -58,6 +59,37 @@ describe('northbound CLI', () => {
     expect(((await res.body.json()) as { token_type: string }).token_type).toBe('Bearer');
     child.kill('SIGTERM');
     expect(await exit).toBe(0);
+  });
+
+  it('simulate --edr adds a Defender and a Falcon tenant that `edr poll` can read with the printed details', async () => {
+    const { child, next, exit } = run(['simulate', '--mgmt-basic-port', '0', '--mgmt-oauth-port', '0', '--edr', '--edr-hosts', '25']);
+    const info = JSON.parse(await next()) as {
+      edr: {
+        defender: { idpUrl: string; apiUrl: string; caFile: string; tenantId: string; clientId: string; clientSecret: string; hosts: number };
+        falcon: { baseUrls: Record<string, string>; caFile: string; cloudRegion: string; tenantId: string; clientId: string; clientSecret: string };
+      };
+    };
+    const d = info.edr.defender;
+    expect(d.hosts).toBe(25);
+    const poll = spawnSync(
+      process.execPath,
+      [bin, 'edr', 'poll', '--once', '--vendor', 'defender', '--tenant-id', d.tenantId, '--client-id', d.clientId, '--client-secret-env', 'NB_SIM_SECRET', '--poll-interval', '10', '--api-url', d.apiUrl, '--idp-url', d.idpUrl, '--ca-file', d.caFile],
+      { env: { ...process.env, NB_SIM_SECRET: d.clientSecret }, encoding: 'utf8' },
+    );
+    expect(poll.status).toBe(0);
+    expect(JSON.parse(poll.stdout.trim().split('\n').at(-1)!)).toMatchObject({ summary: { vendor: 'defender', hosts: 25 } });
+    const f = info.edr.falcon;
+    const fpoll = spawnSync(
+      process.execPath,
+      [bin, 'edr', 'poll', '--once', '--vendor', 'falcon', '--tenant-id', f.tenantId, '--client-id', f.clientId, '--client-secret-env', 'NB_SIM_SECRET', '--cloud-region', f.cloudRegion, '--api-url', f.baseUrls[f.cloudRegion]!, '--ca-file', f.caFile],
+      { env: { ...process.env, NB_SIM_SECRET: f.clientSecret }, encoding: 'utf8' },
+    );
+    expect(fpoll.status).toBe(0);
+    expect(JSON.parse(fpoll.stdout.trim().split('\n').at(-1)!)).toMatchObject({ summary: { vendor: 'falcon', hosts: 25 } });
+    child.kill('SIGINT');
+    expect(await exit).toBe(0);
+    // The certificate files are removed with the simulators.
+    expect(existsSync(d.caFile)).toBe(false);
   });
 
   it('simulate refuses a port that is not a port', async () => {
