@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { ConnectorStatus, CycleProgress } from '../../shared/contract';
 import type { HostRecord } from '../../shared/model/edr';
-import { compileRiskConfig, defaultRiskConfig, scoreHost, type CompiledRiskConfig } from '../../shared/risk';
+import { compileRiskConfig, defaultRiskConfig, scoreHost, tenantRiskConfig, type CompiledRiskConfig } from '../../shared/risk';
 import { ScorePublisher, type PublishTarget } from '../edr/publisher';
 import { ConnectorRegistry, type StoredConnector } from '../edr/registry';
 import { EdrScheduler, type ConnectorRuntime } from '../edr/scheduler';
@@ -33,7 +33,8 @@ export class EdrService {
   readonly store: EdrStore;
   readonly scheduler: EdrScheduler;
   readonly publisher: ScorePublisher;
-  private readonly compiled = new Map<string, CompiledRiskConfig>();
+  /** Per connector: the overrides (as JSON) the compiled configuration was made from, and the last connector object seen. */
+  private readonly compiled = new Map<string, { key: string; seen: StoredConnector; config: CompiledRiskConfig }>();
   private readonly runtimes = new Map<string, { key: string; runtime: ConnectorRuntime }>();
 
   constructor(private readonly o: EdrServiceOptions) {
@@ -84,14 +85,35 @@ export class EdrService {
     return this.runtime(this.registry.get(connectorId));
   }
 
-  /** Per-tenant scoring configuration: the documented defaults merged with the tenant's overrides. */
+  /**
+   * Per-tenant scoring configuration: the documented defaults merged with the connector's stored
+   * overrides, compiled once per distinct overrides (called per host, so the same connector object
+   * is answered without looking at the overrides again). Stored overrides that fail validation
+   * (the save path refuses them; an older or hand-edited settings file could still hold them) do
+   * not stop the cycle: the defaults are used and a warning is logged once per such configuration.
+   */
   private riskConfig(c: StoredConnector): CompiledRiskConfig {
-    let compiled = this.compiled.get(c.id);
-    if (!compiled) {
-      compiled = compileRiskConfig(defaultRiskConfig);
-      this.compiled.set(c.id, compiled);
+    const cached = this.compiled.get(c.id);
+    if (cached?.seen === c) return cached.config;
+    const key = JSON.stringify(c.risk ?? null);
+    if (cached?.key === key) {
+      cached.seen = c;
+      return cached.config;
     }
-    return compiled;
+    const merged = tenantRiskConfig(c.risk);
+    let config: CompiledRiskConfig;
+    if (merged.ok) {
+      config = compileRiskConfig(merged.value);
+    } else {
+      this.o.logger.warn('stored risk scoring settings are not valid; scoring with the defaults', {
+        connectorId: c.id,
+        tenantId: c.tenantId,
+        issues: merged.error.issues.map((i) => `risk${i.path ? `.${i.path}` : ''}: ${i.message}`),
+      });
+      config = compileRiskConfig(defaultRiskConfig);
+    }
+    this.compiled.set(c.id, { key, seen: c, config });
+    return config;
   }
 
   /** RabbitMQ when configured (settings `edr.amqpUrl` or NORTHBOUND_AMQP_URL), and the first signed-in management node. */

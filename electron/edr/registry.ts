@@ -1,11 +1,12 @@
 /**
  * The connector registry: one connector per (vendor, tenant). Both registration paths of spec 4
  * — one tenant at a time from the UI, and a bulk push for all tenants — converge into
- * `register()`. Secrets go to the vault; settings keep the rest.
+ * `register()`. Secrets go to the vault; settings keep the rest, including the tenant's risk
+ * scoring overrides (`risk`, spec 2.3): a registration without `risk` stores none (defaults).
  */
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { BulkConnectorDocument, ConnectorInput, ConnectorView, FalconRegion, type ParsedConnectorInput } from '../../shared/model/connector';
+import { BulkConnectorDocument, ConnectorInput, ConnectorView, FalconRegion, compactRiskOverrides, type ParsedConnectorInput } from '../../shared/model/connector';
 import { TlsTrust } from '../../shared/model/profile';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
 import { issuesToError } from '../app/router';
@@ -83,6 +84,7 @@ export class ConnectorRegistry {
       });
     }
     const at = this.now().toISOString();
+    const risk = compactRiskOverrides(c.risk);
     const stored: StoredConnector = {
       id,
       vendor: c.vendor,
@@ -95,6 +97,7 @@ export class ConnectorRegistry {
       ...(c.apiUrl ? { apiUrl: c.apiUrl } : {}),
       ...(c.vendor === 'defender' && c.idpUrl ? { idpUrl: c.idpUrl } : {}),
       tls: c.tls,
+      ...(risk ? { risk } : {}),
       source,
       createdAt: existing?.createdAt ?? at,
       updatedAt: at,

@@ -3,6 +3,7 @@
  * EDR-1): the description says minutes, and 1440 minutes is exactly one day.
  */
 import { z } from 'zod';
+import { tenantRiskConfig, type RiskConfigOverrides } from '../risk/config';
 import { TlsTrust } from './profile';
 import { Vendor } from './edr';
 
@@ -19,6 +20,47 @@ const pollInterval = z
   .min(POLL_MIN, `Poll at most every ${POLL_MIN} minutes (the vendors' limits).`)
   .max(POLL_MAX, `Poll at least once a day (${POLL_MAX} minutes).`);
 
+const isPlainObject = (v: unknown): v is Record<string, unknown> => {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const proto: unknown = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+};
+
+/**
+ * A tenant's risk scoring overrides (spec 2.3) as stored and shown: deep-partial, an object.
+ * Only its shape is checked here, so a stored configuration that no longer validates still lists
+ * (the scorer falls back to the defaults and logs it, EDR-S8).
+ */
+export const RiskOverridesView = z.custom<RiskConfigOverrides>(isPlainObject, { error: 'Risk scoring settings must be an object.' });
+
+/**
+ * The same overrides on input: merged onto the documented defaults and validated as a whole with
+ * `tenantRiskConfig`, each issue at its field below `risk` (`risk.weights`,
+ * `risk.points.riskScore.High`, `risk.thresholds.inactivityDayEdges.2` …).
+ */
+export const RiskOverridesInput = RiskOverridesView.superRefine((overrides, ctx) => {
+  const r = tenantRiskConfig(overrides);
+  if (r.ok) return;
+  for (const issue of r.error.issues) {
+    const path = issue.path ? issue.path.split('.').map((seg) => (/^\d+$/.test(seg) ? Number(seg) : seg)) : [];
+    ctx.addIssue({ code: 'custom', path, message: issue.message });
+  }
+});
+
+/** Drops empty groups (and undefined values) so `{ weights: {} }` stores as no override at all. */
+export function compactRiskOverrides(overrides: RiskConfigOverrides | undefined): RiskConfigOverrides | undefined {
+  const compact = (v: unknown): unknown => {
+    if (!isPlainObject(v)) return v;
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) {
+      const c = compact(x);
+      if (c !== undefined) Object.defineProperty(out, k, { value: c, enumerable: true, writable: true, configurable: true });
+    }
+    return Object.keys(out).length ? out : undefined;
+  };
+  return compact(overrides) as RiskConfigOverrides | undefined;
+}
+
 const common = {
   id: z.string().optional(),
   name: z.string().trim().max(80, 'Keep the name under 80 characters.').optional(),
@@ -30,6 +72,8 @@ const common = {
   /** Overrides for tests and private clouds; defaults are the vendors' public addresses. */
   apiUrl: z.url({ protocol: /^https$/, error: 'The API address must be an https:// URL.' }).optional(),
   tls: TlsTrust.default({ mode: 'system' }),
+  /** Per-tenant risk scoring (spec 2.3): only what differs from the defaults; absent = defaults. */
+  risk: RiskOverridesInput.optional(),
 };
 
 export const FalconConnectorInput = z.object({
@@ -68,6 +112,8 @@ export const ConnectorView = z.object({
   apiUrl: z.string().optional(),
   idpUrl: z.string().optional(),
   hasClientSecret: z.boolean(),
+  /** The tenant's risk scoring overrides as stored; absent = the documented defaults. */
+  risk: RiskOverridesView.optional(),
   source: z.enum(['ui', 'bulk']),
   createdAt: z.string(),
   updatedAt: z.string(),
