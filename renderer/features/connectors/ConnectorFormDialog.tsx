@@ -12,6 +12,7 @@ import { ChoiceOption, SelectField, SwitchField, TextField } from '../../compone
 import { Spinner } from '../../components/Spinner';
 import { connectorDefaults, connectorResolver, toSaveRequest, type ConnectorFormValues } from './connector-form';
 import { regionLabel, vendorLabel } from './labels';
+import { RiskSettingsFields } from './RiskSettingsFields';
 
 const vendors: { id: Vendor; hint: string }[] = [
   { id: 'falcon', hint: 'API client from the Falcon console (Hosts: read, Zero Trust Assessment: read).' },
@@ -136,6 +137,7 @@ export function ConnectorFormDialog({ connector, onClose }: { connector?: Connec
             </div>
           ) : null}
         </div>
+        <RiskSettingsFields form={form} vendor={vendor} />
         <div className="form-actions">
           <button type="button" className="button" onClick={onClose}>
             Cancel

@@ -2,12 +2,14 @@
  * The add/edit form's values and how they become a `connectors.save` request. The form is flat
  * (one set of fields, some shown per vendor); `ConnectorInput` (a discriminated union) validates
  * it and drops the other vendor's fields. Empty optional boxes become undefined so they are not
- * sent: an empty secret keeps the stored one, empty URLs keep the vendors' defaults.
+ * sent: an empty secret keeps the stored one, empty URLs keep the vendors' defaults. The risk
+ * scoring boxes become overrides of only what differs from the defaults (`risk-form.ts`).
  */
 import type { Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { ConnectorInput, FALCON_DEFAULT_POLL, type ConnectorView, type FalconRegion, type ParsedConnectorInput } from '../../../shared/model/connector';
 import type { Vendor } from '../../../shared/model/edr';
+import { emptyRiskForm, riskFormValues, riskOverrides, type RiskFormValues } from './risk-form';
 
 export interface ConnectorFormValues {
   vendor: Vendor;
@@ -20,6 +22,7 @@ export interface ConnectorFormValues {
   pollIntervalMinutes?: number | undefined;
   apiUrl?: string | undefined;
   idpUrl?: string | undefined;
+  risk: RiskFormValues;
 }
 
 /** For register(..., { setValueAs }): "" and blanks mean "not given". */
@@ -33,9 +36,12 @@ export const optionalNumber = (v: unknown) => {
 const strip = (values: ConnectorFormValues): Record<string, unknown> => {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(values)) {
+    if (k === 'risk') continue;
     const clean = k === 'pollIntervalMinutes' ? optionalNumber(v) : k === 'clientSecret' ? (v === '' ? undefined : v) : optionalText(v);
     if (clean !== undefined) out[k] = clean;
   }
+  const risk = riskOverrides(values.risk, values.vendor);
+  if (risk) out.risk = risk;
   return out;
 };
 
@@ -46,7 +52,7 @@ export const connectorResolver: Resolver<ConnectorFormValues, unknown, ParsedCon
   zod(strip(values), context, options as never) as ReturnType<Resolver<ConnectorFormValues, unknown, ParsedConnectorInput>>;
 
 export function connectorDefaults(view?: ConnectorView): ConnectorFormValues {
-  if (!view) return { vendor: 'falcon', name: '', enabled: true, tenantId: '', clientId: '', clientSecret: '', cloudRegion: 'autodiscover', pollIntervalMinutes: FALCON_DEFAULT_POLL, apiUrl: '', idpUrl: '' };
+  if (!view) return { vendor: 'falcon', name: '', enabled: true, tenantId: '', clientId: '', clientSecret: '', cloudRegion: 'autodiscover', pollIntervalMinutes: FALCON_DEFAULT_POLL, apiUrl: '', idpUrl: '', risk: emptyRiskForm() };
   return {
     vendor: view.vendor,
     name: view.name,
@@ -58,6 +64,7 @@ export function connectorDefaults(view?: ConnectorView): ConnectorFormValues {
     pollIntervalMinutes: view.pollIntervalMinutes,
     apiUrl: view.apiUrl ?? '',
     idpUrl: view.idpUrl ?? '',
+    risk: riskFormValues(view.risk),
   };
 }
 

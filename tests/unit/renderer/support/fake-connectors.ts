@@ -95,9 +95,11 @@ export class FakeConnectors {
     delete next.cloudRegion;
     delete next.apiUrl;
     delete next.idpUrl;
+    delete next.risk; // like main: a save without risk stores none (defaults)
     if (input.vendor === 'falcon') next.cloudRegion = input.cloudRegion;
     if (input.apiUrl) next.apiUrl = input.apiUrl;
     if (input.vendor === 'defender' && input.idpUrl) next.idpUrl = input.idpUrl;
+    if (input.risk && Object.keys(input.risk).length > 0) next.risk = input.risk;
     this.put(next);
     this.emit('connectors.changed', { ids: [next.id] });
     return this.view(next);
