@@ -90,8 +90,9 @@ export class DemoEdr {
       tls: { mode: 'pinned', fingerprint256: f.fingerprint256, certificatePem: f.certificatePem },
     };
     this.entries = [defenderEntry, falconEntry];
-    await this.registry.register({ ...defenderEntry, ...(priorDefender ? { id: priorDefender.id } : {}) });
-    await this.registry.register({ ...falconEntry, ...(priorFalcon ? { id: priorFalcon.id } : {}) });
+    // What the operator changed on the demo connectors (enabled, interval, risk scoring) stays.
+    await this.registry.register({ ...defenderEntry, ...(priorDefender ? { id: priorDefender.id } : {}), ...(priorDefender?.risk ? { risk: priorDefender.risk } : {}) });
+    await this.registry.register({ ...falconEntry, ...(priorFalcon ? { id: priorFalcon.id } : {}), ...(priorFalcon?.risk ? { risk: priorFalcon.risk } : {}) });
   }
 
   /**

@@ -64,6 +64,10 @@ describe('demo workspace with EDR', () => {
   });
 
   it('reopens on the next start with the same two connectors, new secrets and the new certificates pinned', async () => {
+    // The operator customised the Defender tenant's scoring and interval; a restart keeps both.
+    const defender = first.find((c) => c.vendor === 'defender')!;
+    const current = h.app.edr.registry.get(defender.id);
+    await h.app.edr.registry.register({ ...current, pollIntervalMinutes: 45, risk: { weights: { critical: 70, operational: 30 } } }, 'ui');
     const simsBefore = h.app.demo.edr!.simulators;
     const pinsBefore = [simsBefore.defender!.fingerprint256, simsBefore.falcon!.fingerprint256];
     await h.app.shutdown();
@@ -74,6 +78,7 @@ describe('demo workspace with EDR', () => {
       const list = again.edr.registry.list();
       expect(list.map((c) => c.id).sort()).toEqual(first.map((c) => c.id).sort());
       expect(list.map((c) => c.tenantId).sort()).toEqual(first.map((c) => c.tenantId).sort());
+      expect(again.edr.registry.get(defender.id)).toMatchObject({ pollIntervalMinutes: 45, risk: { weights: { critical: 70, operational: 30 } } });
       const sims = again.demo.edr!.simulators;
       const pins = list.map((c) => (c.tls.mode === 'pinned' ? c.tls.fingerprint256 : undefined)).sort();
       expect(pins).toEqual([sims.defender!.fingerprint256, sims.falcon!.fingerprint256].sort());
