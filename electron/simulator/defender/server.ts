@@ -29,6 +29,7 @@ export const defaultFaults = (): DefenderFaults => ({
   slowMs: 0,
   bulkRefused: 0,
   expireTokensAfterCalls: -1,
+  rejectAllTokens: false,
 });
 
 function newStats(): DefenderStatsView & { reset(): void } {
@@ -141,6 +142,7 @@ export async function startDefenderSimulator(opts: DefenderSimulatorOptions): Pr
       req.socket.destroy();
       return;
     }
+    if (faults.rejectAllTokens) issuer.revokeAll();
     if (faults.expireTokensAfterCalls === 0) {
       faults.expireTokensAfterCalls = -1;
       issuer.revokeAll();

@@ -62,6 +62,8 @@ export interface DefenderFaults {
   bulkRefused: 0 | 403 | 404;
   /** After N more API calls every token issued so far becomes invalid (401), once. -1 = off. */
   expireTokensAfterCalls: number;
+  /** Every API call finds its token revoked (401), also a token fetched just before. */
+  rejectAllTokens: boolean;
 }
 
 export interface DefenderStatsView {
