@@ -1,0 +1,159 @@
+/**
+ * Devices, organizations, deployment tasks and syslog servers of a management node (spec 1,
+ * 2.3, 2.4, 4.1, 4.2). The device record is validated here once, with messages an operator can
+ * act on; main, the wizard and the CSV import all use these schemas. The choices the spec leaves
+ * open are in docs/spec-decisions.md (MN-40 …).
+ */
+import { z } from 'zod';
+import { isCountryCode } from './countries';
+
+/** Device names: a host-name-like label, as the node's device workflow accepts them. */
+export const DEVICE_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/;
+
+const decimal = (label: string, min: number, max: number) =>
+  z
+    .string({ error: `Enter the ${label}.` })
+    .trim()
+    .min(1, `Enter the ${label}.`)
+    .refine((v) => /^[-+]?(\d+(\.\d*)?|\.\d+)$/.test(v), { message: `The ${label} is a decimal number, e.g. ${label === 'latitude' ? '52.52' : '13.405'}.` })
+    .refine((v) => Number(v) >= min && Number(v) <= max, { message: `The ${label} must be between ${min} and ${max}.` });
+
+export const LocationInfo = z.object({
+  country: z
+    .string({ error: 'Choose the country.' })
+    .trim()
+    .regex(/^[A-Za-z]{2}$/, 'The country is a two-letter ISO 3166-1 code, e.g. DE.')
+    .refine(isCountryCode, { message: 'This is not an ISO 3166-1 country code.' })
+    .transform((c) => c.toUpperCase()),
+  latitude: decimal('latitude', -90, 90),
+  longitude: decimal('longitude', -180, 180),
+});
+export type LocationInfo = z.infer<typeof LocationInfo>;
+
+/** The device workflow record of spec 2.3 (without its wrapper key). */
+export const DeviceRecord = z.object({
+  deviceName: z
+    .string({ error: 'Enter the device name.' })
+    .trim()
+    .min(1, 'Enter the device name.')
+    .max(63, 'Keep the device name under 64 characters.')
+    .regex(DEVICE_NAME_RE, 'Use letters, digits, dot, dash and underscore, starting with a letter or digit.'),
+  siteId: z
+    .string({ error: 'Enter the site ID.' })
+    .trim()
+    .regex(/^\d{1,9}$/, 'The site ID (global device ID) is a whole number, e.g. 117.')
+    .refine((v) => Number(v) >= 1, { message: 'The site ID starts at 1.' }),
+  orgName: z.string({ error: 'Choose the organization.' }).trim().min(1, 'Choose the organization.').max(128),
+  serialNumber: z.string({ error: 'Enter the serial number.' }).trim().min(1, 'Enter the serial number.').max(64, 'Keep the serial number under 65 characters.'),
+  deviceGroup: z.string({ error: 'Choose or enter the device group.' }).trim().min(1, 'Choose or enter the device group.').max(128),
+  locationInfo: LocationInfo,
+});
+export type DeviceRecord = z.infer<typeof DeviceRecord>;
+export type DeviceRecordInput = z.input<typeof DeviceRecord>;
+
+/** Where a device stands after onboarding (MN-40): saved on the node, deploying, deployed, or the deployment failed. */
+export const DeploymentStatus = z.enum(['saved', 'deploying', 'deployed', 'failed']);
+export type DeploymentStatus = z.infer<typeof DeploymentStatus>;
+
+/** A device as the console shows it: the record, its deployment status, and the task that last deployed it. */
+export const DeviceView = DeviceRecord.extend({
+  deploymentStatus: DeploymentStatus,
+  lastTaskId: z.string().nullable(),
+});
+export type DeviceView = z.infer<typeof DeviceView>;
+
+/** An organization (tenant) with its place in the hierarchy; `subscriptionPlan` null = inherited. */
+export const OrganizationView = z.object({
+  uuid: z.string(),
+  name: z.string(),
+  parent: z.string().nullable(),
+  subscriptionPlan: z.string().nullable(),
+  /** The plan in force: its own, or the nearest ancestor's (spec 1: plans are inherited). */
+  effectivePlan: z.string().nullable(),
+  /** Name of the ancestor the plan comes from; null when the organization has its own (or none). */
+  inheritedFrom: z.string().nullable(),
+  /** Depth in the tree: 0 for a root. */
+  depth: z.number().int(),
+  children: z.number().int(),
+  devices: z.number().int(),
+});
+export type OrganizationView = z.infer<typeof OrganizationView>;
+
+/** A copy kept in SQLite, labelled with the time it was fetched (offline views). */
+export const Snapshot = <T extends z.ZodType>(item: T) =>
+  z.object({
+    profileId: z.string(),
+    /** When the list was last fetched from the node; null = never (nothing stored yet). */
+    fetchedAt: z.string().nullable(),
+    items: z.array(item),
+  });
+
+export const TaskState = z.enum(['pending', 'in-progress', 'completed', 'failed']);
+export type TaskState = z.infer<typeof TaskState>;
+
+/** A node task (deployment) as the console follows it. */
+export const TaskStatus = z.object({
+  profileId: z.string(),
+  taskId: z.string(),
+  deviceName: z.string(),
+  state: TaskState,
+  percent: z.number().min(0).max(100),
+  /** The latest progress or error message of the task. */
+  message: z.string(),
+  startedAt: z.string().nullable(),
+  endedAt: z.string().nullable(),
+});
+export type TaskStatus = z.infer<typeof TaskStatus>;
+
+/** Syslog server of spec 2.4; a port that is not a port is refused. */
+export const SyslogServer = z.object({
+  host: z
+    .string({ error: 'Enter the host name or address.' })
+    .trim()
+    .min(1, 'Enter the host name or address.')
+    .max(253)
+    .regex(/^[A-Za-z0-9.:_-]+$/, 'Use a host name, an IPv4 or an IPv6 address.'),
+  port: z
+    .number({ error: 'Enter the port (1 to 65535).' })
+    .int('The port is a whole number.')
+    .min(1, 'The port is at least 1.')
+    .max(65535, 'The port is at most 65535.'),
+  enabled: z.boolean(),
+});
+export type SyslogServer = z.infer<typeof SyslogServer>;
+
+/** One row of a bulk onboarding (CSV), after the job ran it. */
+export const BulkRowOutcome = z.enum(['pending', 'onboarded', 'deployed', 'skipped', 'failed', 'cancelled', 'valid']);
+export type BulkRowOutcome = z.infer<typeof BulkRowOutcome>;
+
+export const BulkRowResult = z.object({
+  /** 1-based line of the row in the file (header is line 1). */
+  line: z.number().int(),
+  deviceName: z.string(),
+  outcome: BulkRowOutcome,
+  /** Why it failed or was skipped; for a failure also the field when known. */
+  message: z.string().optional(),
+  field: z.string().optional(),
+});
+export type BulkRowResult = z.infer<typeof BulkRowResult>;
+
+export const BulkJobState = z.object({
+  jobId: z.string(),
+  profileId: z.string(),
+  dryRun: z.boolean(),
+  deploy: z.boolean(),
+  concurrency: z.number().int(),
+  state: z.enum(['running', 'completed', 'cancelled', 'failed']),
+  total: z.number().int(),
+  done: z.number().int(),
+  counts: z.object({ onboarded: z.number().int(), deployed: z.number().int(), skipped: z.number().int(), failed: z.number().int(), cancelled: z.number().int(), valid: z.number().int() }),
+  startedAt: z.string(),
+  finishedAt: z.string().nullable(),
+  /** Set when the whole job stopped (e.g. the session ended); rows keep their own messages. */
+  error: z.string().optional(),
+  rows: z.array(BulkRowResult),
+});
+export type BulkJobState = z.infer<typeof BulkJobState>;
+
+/** Columns of the CSV template, in order (MN-47). */
+export const CSV_COLUMNS = ['deviceName', 'siteId', 'orgName', 'serialNumber', 'deviceGroup', 'country', 'latitude', 'longitude'] as const;
