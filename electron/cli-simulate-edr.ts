@@ -4,15 +4,12 @@
  * page can be tried from a shell. The simulators' certificates are written as PEM files into a
  * private temporary folder (for `--ca-file`), removed when the command stops.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from './log';
-import { startDefenderSimulator } from './simulator/defender';
+import { REQUIRED_PERMISSIONS, defenderTenant, startDefenderSimulator } from './simulator/defender';
 import { startFalconSimulator } from './simulator/falcon';
-
-const PERMISSIONS = ['Machine.Read.All', 'Vulnerability.Read.All', 'Alert.Read.All', 'discovery.manage', 'discovery.read'];
 
 export interface EdrSimulators {
   /** What the first stdout line carries under `edr`. */
@@ -22,16 +19,7 @@ export interface EdrSimulators {
 
 export async function startEdrSimulators(hosts: number, logger: Logger): Promise<EdrSimulators> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'northbound-sim-'));
-  const tenant = {
-    tenantId: randomUUID(),
-    clientId: randomUUID(),
-    clientSecret: `Q8~${randomBytes(18).toString('base64url')}`,
-    consent: true,
-    permissionType: 'Application' as const,
-    permissions: PERMISSIONS,
-    hosts,
-    seed: 42,
-  };
+  const tenant = defenderTenant({ hosts, seed: 42 });
   const defender = await startDefenderSimulator({ tenants: [tenant], logger: logger.child('defender-sim') });
   const falcon = await startFalconSimulator({ regions: ['us-1', 'us-2', 'eu-1'], clients: [{ region: 'us-1', tenant: { hosts, seed: 42 } }], logger: logger.child('falcon-sim') }).catch(async (e: unknown) => {
     await defender.close();
@@ -52,7 +40,7 @@ export async function startEdrSimulators(hosts: number, logger: Logger): Promise
         tenantId: tenant.tenantId,
         clientId: tenant.clientId,
         clientSecret: tenant.clientSecret,
-        permissions: PERMISSIONS,
+        permissions: REQUIRED_PERMISSIONS,
         hosts,
       },
       falcon: {

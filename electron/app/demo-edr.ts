@@ -8,15 +8,14 @@
  * time), so reopening the demo updates the same two connectors and their score history goes on;
  * only the client secrets are new at every start.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Logger } from '../log';
 import type { ConnectorRegistry } from '../edr/registry';
-import { startDefenderSimulator, type DefenderSimulator } from '../simulator/defender';
+import { defenderTenant, startDefenderSimulator, type DefenderSimulator } from '../simulator/defender';
 import { startFalconSimulator, type FalconSimulator } from '../simulator/falcon';
 
 export const DEMO_DEFENDER_NAME = 'Demo Defender tenant';
 export const DEMO_FALCON_NAME = 'Demo Falcon tenant';
-const DEFENDER_PERMISSIONS = ['Machine.Read.All', 'Vulnerability.Read.All', 'Alert.Read.All', 'discovery.manage', 'discovery.read'];
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
 
 export class DemoEdr {
@@ -39,16 +38,7 @@ export class DemoEdr {
     const prior = this.registry.list();
     const priorDefender = prior.find((c) => c.vendor === 'defender' && c.name === DEMO_DEFENDER_NAME);
     const priorFalcon = prior.find((c) => c.vendor === 'falcon' && c.name === DEMO_FALCON_NAME);
-    const tenant = {
-      tenantId: priorDefender?.tenantId ?? randomUUID(),
-      clientId: priorDefender?.clientId ?? randomUUID(),
-      clientSecret: `Q8~${randomBytes(18).toString('base64url')}`,
-      consent: true,
-      permissionType: 'Application' as const,
-      permissions: DEFENDER_PERMISSIONS,
-      hosts: this.hosts,
-      seed: 42,
-    };
+    const tenant = defenderTenant({ ...(priorDefender ? { tenantId: priorDefender.tenantId, clientId: priorDefender.clientId } : {}), hosts: this.hosts, seed: 42 });
     const cid = priorFalcon && /^[0-9a-f]{32}$/.test(priorFalcon.tenantId) ? priorFalcon.tenantId : hex(16);
     const falconClientId = priorFalcon && /^[0-9a-f]{32}$/.test(priorFalcon.clientId) ? priorFalcon.clientId : hex(16);
     try {

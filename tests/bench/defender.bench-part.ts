@@ -10,9 +10,8 @@
  * its vendor time is the wall time × `rateScale`, an upper bound (the unscaled processing is
  * counted `rateScale` times too), printed next to the floor the limits alone impose.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
 import { DefenderConnector } from '../../electron/edr/defender';
-import { DOCUMENTED_LIMITS, startDefenderSimulator } from '../../electron/simulator/defender';
+import { DOCUMENTED_LIMITS, defenderTenant, startDefenderSimulator } from '../../electron/simulator/defender';
 
 export interface DefenderBenchRow {
   path: 'bulk' | 'per-machine';
@@ -37,16 +36,7 @@ export async function benchDefender(hosts: number, rateScale = 1_000): Promise<D
   const rows: DefenderBenchRow[] = [];
   for (const source of ['bulk', 'per-machine'] as const) {
     const scale = source === 'bulk' ? 1 : rateScale;
-    const tenant = {
-      tenantId: randomUUID(),
-      clientId: randomUUID(),
-      clientSecret: `Q8~${randomBytes(18).toString('base64url')}`,
-      consent: true,
-      permissionType: 'Application' as const,
-      permissions: ['Machine.Read.All', 'Vulnerability.Read.All', 'Alert.Read.All', 'discovery.manage', 'discovery.read'],
-      hosts,
-      seed: 11,
-    };
+    const tenant = defenderTenant({ hosts, seed: 11 });
     const sim = await startDefenderSimulator({ tenants: [tenant], rateScale: scale });
     try {
       const c = new DefenderConnector({

@@ -3,25 +3,15 @@
  * poll now, watch progress events, read the stored cycle, see the scores published once to the
  * management node of the demo workspace; the client secret never leaves main.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConnectorStatus } from '../../../shared/contract';
-import { startDefenderSimulator, type DefenderSimulator } from '../../../electron/simulator/defender';
+import { defenderTenant, startDefenderSimulator, type DefenderSimulator } from '../../../electron/simulator/defender';
 import { startAppHarness, type AppHarness } from '../../support/app-harness';
 
-const tenant = {
-  tenantId: randomUUID(),
-  clientId: randomUUID(),
-  clientSecret: `Q8~${randomBytes(18).toString('base64url')}`,
-  consent: true,
-  permissionType: 'Application' as const,
-  permissions: ['Machine.Read.All', 'Vulnerability.Read.All', 'Alert.Read.All', 'discovery.manage', 'discovery.read'],
-  hosts: 120,
-  seed: 5,
-};
+const tenant = defenderTenant({ hosts: 120, seed: 5 });
 let sim: DefenderSimulator;
 let h: AppHarness;
 let dir: string;

@@ -3,25 +3,15 @@
  * node is signed in (and no broker is configured) stays pending, the Connectors page says why,
  * and the scores go out once, as soon as the operator signs in to a node.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConnectorStatus } from '../../../shared/contract';
 import type { ProfileView } from '../../../shared/model/profile';
 import { NO_TARGET } from '../../../electron/edr/publisher';
 import { startMgmtSimulator, type MgmtSimulator } from '../../../electron/simulator';
-import { startDefenderSimulator, type DefenderSimulator } from '../../../electron/simulator/defender';
+import { defenderTenant, startDefenderSimulator, type DefenderSimulator } from '../../../electron/simulator/defender';
 import { startAppHarness, type AppHarness } from '../../support/app-harness';
 
-const tenant = {
-  tenantId: randomUUID(),
-  clientId: randomUUID(),
-  clientSecret: `Q8~${randomBytes(18).toString('base64url')}`,
-  consent: true,
-  permissionType: 'Application' as const,
-  permissions: ['Machine.Read.All', 'Vulnerability.Read.All', 'Alert.Read.All', 'discovery.manage', 'discovery.read'],
-  hosts: 40,
-  seed: 3,
-};
+const tenant = defenderTenant({ hosts: 40, seed: 3 });
 let defender: DefenderSimulator;
 let mgmt: MgmtSimulator;
 let h: AppHarness;

@@ -3,26 +3,16 @@
  * custom weights and points scores its hosts with them (not with the defaults); a bulk document
  * entry may carry `risk`; an invalid `risk` is refused with the path of its field.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConnectorStatus } from '../../../shared/contract';
 import { defaultRiskConfig, scoreHost, tenantRiskConfigOrThrow } from '../../../shared/risk';
-import { startDefenderSimulator, type DefenderSimulator } from '../../../electron/simulator/defender';
+import { defenderTenant, startDefenderSimulator, type DefenderSimulator } from '../../../electron/simulator/defender';
 import { startAppHarness, type AppHarness } from '../../support/app-harness';
 
-const tenant = {
-  tenantId: randomUUID(),
-  clientId: randomUUID(),
-  clientSecret: `Q8~${randomBytes(18).toString('base64url')}`,
-  consent: true,
-  permissionType: 'Application' as const,
-  permissions: ['Machine.Read.All', 'Vulnerability.Read.All', 'Alert.Read.All', 'discovery.manage', 'discovery.read'],
-  hosts: 150,
-  seed: 11,
-};
+const tenant = defenderTenant({ hosts: 150, seed: 11 });
 const risk = {
   weights: { critical: 85, operational: 15 },
   points: { riskScore: { Low: 20, Medium: 45, High: 90 }, avStatus: { Disabled: 60 }, criticalCves: { perCve: 25 } },

@@ -1,23 +1,13 @@
 /** `northbound edr poll --once` as an operator runs it, against the Defender and the Falcon simulators. */
 import { spawn } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDefenderSimulator, type DefenderSimulator } from '../../../electron/simulator/defender';
+import { defenderTenant, startDefenderSimulator, type DefenderSimulator } from '../../../electron/simulator/defender';
 import { startFalconSimulator, type FalconSimulator } from '../../../electron/simulator/falcon';
 
-const tenant = {
-  tenantId: randomUUID(),
-  clientId: randomUUID(),
-  clientSecret: `Q8~${randomBytes(18).toString('base64url')}`,
-  consent: true,
-  permissionType: 'Application' as const,
-  permissions: ['Machine.Read.All', 'Vulnerability.Read.All', 'Alert.Read.All', 'discovery.manage', 'discovery.read'],
-  hosts: 40,
-  seed: 3,
-};
+const tenant = defenderTenant({ hosts: 40, seed: 3 });
 let sim: DefenderSimulator;
 let falcon: FalconSimulator;
 let dir: string;

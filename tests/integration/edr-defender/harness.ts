@@ -1,23 +1,11 @@
 /** Shared helpers of the Defender tests: the simulator on loopback, connectors trusting only its pinned certificate. */
-import { randomBytes, randomUUID } from 'node:crypto';
 import { DefenderConnector, type DefenderConnectorOptions } from '../../../electron/edr/defender';
-import { machineAt, machineCves, startDefenderSimulator, type DefenderSimulator, type DefenderSimulatorOptions, type DefenderTenantConfig } from '../../../electron/simulator/defender';
+import { REQUIRED_PERMISSIONS, defenderTenant, machineAt, machineCves, startDefenderSimulator, type DefenderSimulator, type DefenderSimulatorOptions, type DefenderTenantConfig } from '../../../electron/simulator/defender';
 
-export const ALL_PERMISSIONS = ['Machine.Read.All', 'Vulnerability.Read.All', 'Alert.Read.All', 'discovery.manage', 'discovery.read'];
+export const ALL_PERMISSIONS = [...REQUIRED_PERMISSIONS];
 
-export function tenant(over: Partial<DefenderTenantConfig> = {}): DefenderTenantConfig {
-  return {
-    tenantId: randomUUID(),
-    clientId: randomUUID(),
-    clientSecret: `Q8~${randomBytes(18).toString('base64url')}`,
-    consent: true,
-    permissionType: 'Application',
-    permissions: [...ALL_PERMISSIONS],
-    hosts: 50,
-    seed: 7,
-    ...over,
-  };
-}
+/** A fully permitted tenant (electron/simulator/defender/tenant-config.ts); `over` wins. */
+export const tenant = (over: Partial<DefenderTenantConfig> = {}): DefenderTenantConfig => defenderTenant(over);
 
 export const startSim = (opts: DefenderSimulatorOptions): Promise<DefenderSimulator> => startDefenderSimulator(opts);
 
