@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { emptyRiskForm, riskFormValues, riskOverrides, riskSummary } from '../../../renderer/features/connectors/risk-form';
 import { FakeBridge } from './support/fake-bridge';
 import { makeConnector } from './support/fake-connectors';
-import { renderApp } from './support/render';
+import { openConnectors, startDefenderForm } from './support/connector-steps';
 
 const customDefender = () =>
   makeConnector({
@@ -23,22 +23,12 @@ const customDefender = () =>
     risk: { weights: { critical: 70, operational: 30 }, points: { riskScore: { High: 50 } } },
   });
 
-async function openConnectors(bridge: FakeBridge) {
-  const r = renderApp(bridge);
-  await r.user.click(await screen.findByRole('button', { name: /^Connectors/ }));
-  return r;
-}
 
 describe('connector form: risk scoring', () => {
   it('weights that do not total 100 show an inline error and block saving; fixed, only the changed values are sent', async () => {
     const bridge = new FakeBridge();
     const { user } = await openConnectors(bridge);
-    await user.click(await screen.findByRole('button', { name: 'Add connector' }));
-    const form = screen.getByTestId('connector-form');
-    await user.click(within(form).getByLabelText(/Microsoft Defender/));
-    await user.type(within(form).getByLabelText('Tenant ID'), 'contoso.onmicrosoft.com');
-    await user.type(within(form).getByLabelText('Client ID'), 'app-1');
-    await user.type(within(form).getByLabelText('Client secret'), 'secret-value-1');
+    const form = await startDefenderForm(user, 'secret-value-1');
     await user.type(within(form).getByLabelText('Poll interval (minutes)'), '30');
 
     // Collapsed by default, with its summary.

@@ -4,7 +4,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { FakeBridge, makeProfile } from './support/fake-bridge';
 import { makeConnector } from './support/fake-connectors';
-import { renderApp } from './support/render';
+import { openConnectors, startDefenderForm } from './support/connector-steps';
 
 const falcon = () => makeConnector({ id: 'c-falcon', name: 'EU Falcon', vendor: 'falcon', cloudRegion: 'eu-1', tenantId: 'a1b2c3d4e5f60718293a4b5c6d7e8f90', nextCycleAt: '2026-01-01T00:10:00.000Z' });
 const defender = () =>
@@ -17,11 +17,6 @@ const defender = () =>
     lastCycle: { id: 7, status: 'failed', startedAt: '2026-01-01T00:00:00.000Z', finishedAt: '2026-01-01T00:01:00.000Z', hosts: 0, error: 'The token lacks Machine.Read.All.', publishedAt: null },
   });
 
-async function openConnectors(bridge: FakeBridge) {
-  const r = renderApp(bridge);
-  await r.user.click(await screen.findByRole('button', { name: /^Connectors/ }));
-  return r;
-}
 
 describe('Connectors page', () => {
   it('lists each connector with vendor, region, interval, last cycle and its error', async () => {
@@ -93,12 +88,7 @@ describe('Connectors page', () => {
   it('a Defender connector needs a poll interval; the form keeps what was typed', async () => {
     const bridge = new FakeBridge();
     const { user } = await openConnectors(bridge);
-    await user.click(await screen.findByRole('button', { name: 'Add connector' }));
-    const form = screen.getByTestId('connector-form');
-    await user.click(within(form).getByLabelText(/Microsoft Defender/));
-    await user.type(within(form).getByLabelText('Tenant ID'), 'contoso.onmicrosoft.com');
-    await user.type(within(form).getByLabelText('Client ID'), 'app-1');
-    await user.type(within(form).getByLabelText('Client secret'), 'not-shown-anywhere');
+    const form = await startDefenderForm(user, 'not-shown-anywhere');
     await user.clear(within(form).getByLabelText('Poll interval (minutes)'));
     await user.click(within(form).getByRole('button', { name: 'Save' }));
     expect(await within(form).findByText('Enter the poll interval in minutes (10 to 1440).')).toBeVisible();

@@ -1,0 +1,21 @@
+/** Steps the Connectors page tests share: open the page, start a Defender connector in the form. */
+import { screen, within } from '@testing-library/react';
+import type { FakeBridge } from './fake-bridge';
+import { renderApp } from './render';
+
+export async function openConnectors(bridge: FakeBridge) {
+  const r = renderApp(bridge);
+  await r.user.click(await screen.findByRole('button', { name: /^Connectors/ }));
+  return r;
+}
+
+/** Opens "Add connector", picks Defender and fills tenant, client and secret; returns the form. */
+export async function startDefenderForm(user: ReturnType<typeof renderApp>['user'], secret: string): Promise<HTMLElement> {
+  await user.click(await screen.findByRole('button', { name: 'Add connector' }));
+  const form = screen.getByTestId('connector-form');
+  await user.click(within(form).getByLabelText(/Microsoft Defender/));
+  await user.type(within(form).getByLabelText('Tenant ID'), 'contoso.onmicrosoft.com');
+  await user.type(within(form).getByLabelText('Client ID'), 'app-1');
+  await user.type(within(form).getByLabelText('Client secret'), secret);
+  return form;
+}
