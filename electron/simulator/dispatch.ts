@@ -89,6 +89,8 @@ async function handle(deps: DispatchDeps, port: PortName, req: IncomingMessage):
       ? authenticateBearer(ctx.store, req.headers, request.remoteAddress, ctx.clock.now())
       : authenticateBasic(ctx.store, req.headers, route.style === 'yang');
     requireMethodAllowed(request.principal, method, bearer);
+    const delay = ctx.faults.dataDelayMs;
+    if (Number.isFinite(delay) && delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
   }
   return handler(request);
 }

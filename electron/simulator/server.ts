@@ -63,7 +63,7 @@ export async function startMgmtSimulator(opts: MgmtSimulatorOptions = {}): Promi
   const clock = opts.clock ?? new SimClock();
   const users = (opts.users ?? defaultUsers()).map((u) => ({ ...u }));
   const store = new SimStore(clock, users);
-  const faults: SimFaults = { loginPage: false, expiresInAsNumber: false, neverExpire: false, emptyListAs204: false };
+  const faults: SimFaults = { loginPage: false, expiresInAsNumber: false, neverExpire: false, emptyListAs204: false, pageCap: 0, deployFailures: 0, dataDelayMs: 0 };
   const stats = new SimStats();
 
   const bootstrap = store.addClient(
@@ -80,7 +80,7 @@ export async function startMgmtSimulator(opts: MgmtSimulatorOptions = {}): Promi
 
   let oauthUrl = '';
   const ctx: SimContext = { store, clock, faults, logger, oauthUrl: () => oauthUrl };
-  const inventory = new SimInventory(opts.seedOrganizations ?? 5, opts.seedDevices ?? 10);
+  const inventory = new SimInventory(clock, { organizations: opts.seedOrganizations, devices: opts.seedDevices, deploySeconds: opts.deploySeconds });
   const inv = inventoryRoutes(ctx, inventory);
   const receivedScores: ReceivedScores[] = [];
   const edrDocument = { current: { version: 1, connectors: [] } as Record<string, unknown> };
@@ -137,6 +137,7 @@ export async function startMgmtSimulator(opts: MgmtSimulatorOptions = {}): Promi
     clock,
     faults,
     stats,
+    inventory: inventory.view(),
     setUserPassword(username, password) {
       store.setPassword(username, password);
       const user = users.find((u) => u.username === username);

@@ -1,5 +1,5 @@
 /**
- * Public types of the management node simulator (see docs/spec-decisions.md, MN-1..MN-27).
+ * Public types of the management node simulator (see docs/spec-decisions.md, MN-1..MN-47).
  * Other parts of Northbound (demo workspace, CLI, client tests) code against exactly these.
  */
 import type { OAuthClientBody } from '../../shared/model/oauth-client';
@@ -28,10 +28,12 @@ export interface MgmtSimulatorOptions {
   /** Default: a real-time clock. */
   clock?: SimClock;
   logger?: Logger;
-  /** Number of seeded organizations; default 5. */
+  /** Number of seeded organizations, 1 to 500; default 14 (MN-46, MN-47). */
   seedOrganizations?: number;
-  /** Number of seeded devices; default 10. */
+  /** Number of seeded devices, 0 to 20 000; default 60 (MN-47). */
   seedDevices?: number;
+  /** How long a deployment task stays IN_PROGRESS after its 1 s PENDING, in seconds of the clock; default 6 (MN-45). */
+  deploySeconds?: number;
 }
 
 /** Fault switches; mutable at any time. */
@@ -44,6 +46,12 @@ export interface SimFaults {
   neverExpire: boolean;
   /** An empty page of a list call answers 204 No Content (MN-27). */
   emptyListAs204: boolean;
+  /** Pages of /mgmt list calls hold at most this many records whatever `limit` asks; 0 = off (MN-47). */
+  pageCap: number;
+  /** The next N deployments fail at 50 %; each deployment started takes one off (MN-45). */
+  deployFailures: number;
+  /** Real milliseconds every data endpoint waits before it answers (after authentication); 0 = off. */
+  dataDelayMs: number;
 }
 
 export interface SimRequestRecord {
@@ -59,6 +67,38 @@ export interface SimStats {
   count(method: string, pathPrefix: string): number;
   reset(): void;
   readonly requests: SimRequestRecord[];
+}
+
+export type SimDeploymentStatus = 'SAVED' | 'DEPLOYING' | 'DEPLOYED' | 'FAILED';
+
+/** A device record (spec 2.3, without the wrapper) with its MN-40 fields. */
+export interface SimDeviceView {
+  deviceName: string;
+  siteId: string;
+  orgName: string;
+  serialNumber: string;
+  deviceGroup: string;
+  locationInfo: { country: string; longitude: string; latitude: string };
+  deploymentStatus: SimDeploymentStatus;
+  lastTaskId: string | null;
+}
+
+export interface SimOrganizationView {
+  uuid: string;
+  name: string;
+  /** Parent name; null for a root. */
+  parent: string | null;
+  /** Null = inherited from the parent (MN-46). */
+  subscriptionPlan: string | null;
+}
+
+export interface SimInventoryView {
+  deviceCount(): number;
+  organizationCount(): number;
+  device(name: string): SimDeviceView | undefined;
+  organizations(): SimOrganizationView[];
+  /** Deployment tasks still PENDING or IN_PROGRESS at the clock's time. */
+  runningTasks(): number;
 }
 
 export type SimClientView = OAuthClientBody & { client_id: string };
@@ -80,6 +120,8 @@ export interface MgmtSimulator {
   clock: SimClock;
   faults: SimFaults;
   stats: SimStats;
+  /** Read-only look at the node's inventory (for tests and the CLI); the HTTP endpoints change it. */
+  inventory: SimInventoryView;
   /** Later use of tokens issued before the change answers user_credentials_not_matched. */
   setUserPassword(username: string, password: string): void;
   /** Server-side change of a client (expire, disable, restrict addresses); not validated. */

@@ -113,14 +113,14 @@ describe('devices', () => {
     const r = await h.call('basic', 'GET', `${DEVICES}?offset=0&limit=3`, { basic: h.user('viewer') });
     expect(r.json.totalCount).toBe(7);
     expect(r.json.devices).toHaveLength(3);
-    expect(Object.keys(r.json.devices[0]).sort()).toEqual(['deviceGroup', 'deviceName', 'locationInfo', 'orgName', 'serialNumber', 'siteId']);
+    expect(Object.keys(r.json.devices[0]).sort()).toEqual(['deploymentStatus', 'deviceGroup', 'deviceName', 'lastTaskId', 'locationInfo', 'orgName', 'serialNumber', 'siteId']);
   });
 
   it('PUT creates and updates a device (200)', async () => {
     const operator = { username: 'operator', password: h.user('operator').password };
     const r = await h.call('basic', 'PUT', devicePath('lab-branch-99'), { basic: operator, json: wrap(record()) });
     expect(r.status).toBe(200);
-    expect(r.json).toEqual(wrap(record()));
+    expect(r.json).toEqual(wrap({ ...record(), deploymentStatus: 'SAVED', lastTaskId: null }));
     const again = await h.call('basic', 'PUT', devicePath('lab-branch-99'), { basic: operator, json: wrap(record({ deviceGroup: 'Lab' })) });
     expect(again.status).toBe(200);
     const list = await h.call('basic', 'GET', `${DEVICES}?limit=100`, { basic: operator });

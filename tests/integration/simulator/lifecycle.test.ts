@@ -135,7 +135,7 @@ describe('simulator lifecycle', () => {
   it('fails with EADDRINUSE when a port is taken, and closes idempotently', async () => {
     const err = await startMgmtSimulator({ basicPort: h.sim.oauthPort }).catch((e: NodeJS.ErrnoException) => e);
     expect((err as NodeJS.ErrnoException).code).toBe('EADDRINUSE');
-    const other = await startMgmtSimulator({ clock: new SimClock(Date.UTC(2031, 0, 1)), seedOrganizations: 0, users: [{ username: 'u', password: 'p', role: 'admin' }] });
+    const other = await startMgmtSimulator({ clock: new SimClock(Date.UTC(2031, 0, 1)), seedOrganizations: 1, seedDevices: 0, users: [{ username: 'u', password: 'p', role: 'admin' }] });
     expect(other.users).toEqual([{ username: 'u', password: 'p', role: 'admin' }]);
     await Promise.all([other.close(), other.close()]);
     await expect(stillListening(other.basicPort)).resolves.toBe(false);

@@ -45,8 +45,10 @@ describe('405 with Allow, body in the API style (MN-21)', () => {
     expect(r.status).toBe(405);
     expect(r.headers.allow).toBe('GET');
     expect(r.json).toEqual(custom(405, 0, 'Method Not Allowed'));
-    const put = await h.call('oauth', 'GET', '/mgmt/sdwan/workflow/devices/device/x');
-    expect([put.status, put.headers.allow]).toEqual([405, 'PUT']);
+    const device = await h.call('oauth', 'DELETE', '/mgmt/sdwan/workflow/devices/device/x');
+    expect([device.status, device.headers.allow]).toEqual([405, 'GET, PUT']);
+    const deploy = await h.call('basic', 'GET', '/mgmt/sdwan/workflow/devices/device/deploy/x');
+    expect([deploy.status, deploy.headers.allow]).toEqual([405, 'POST']);
   });
 
   it('YANG API', async () => {
