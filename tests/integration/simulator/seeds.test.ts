@@ -1,0 +1,203 @@
+/**
+ * Organization tree and plan inheritance in both lists (MN-46), seeds and paging at full size,
+ * the pageCap fault (MN-47) and the dataDelayMs latency fault, over real HTTPS.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_SEED_DEVICES, DEFAULT_SEED_ORGANIZATIONS, startMgmtSimulator } from '../../../electron/simulator';
+import { startHarness, type Harness } from './harness';
+
+const ORGS = '/mgmt/organization/orgs';
+const DEVICES = '/mgmt/sdwan/workflow/devices';
+const YANG_ORGS = '/api/config/nms/provider/organizations/organization';
+
+interface Org {
+  uuid: string;
+  name: string;
+  parent: string | null;
+  subscriptionPlan: string | null;
+}
+
+/** Pages like the console (MN-47): limit=500, offset advanced by what came back, until totalCount. */
+async function pageAll<T>(h: Harness, path: string, key: string): Promise<{ items: T[]; calls: number; sizes: number[] }> {
+  const items: T[] = [];
+  const sizes: number[] = [];
+  let total = Infinity;
+  while (items.length < total) {
+    const r = await h.call('basic', 'GET', `${path}?offset=${items.length}&limit=500`, { basic: h.user('viewer') });
+    expect(r.status).toBe(200);
+    total = r.json.totalCount;
+    const page = r.json[key] as T[];
+    expect(page.length).toBeGreaterThan(0);
+    sizes.push(page.length);
+    items.push(...page);
+  }
+  return { items, calls: sizes.length, sizes };
+}
+
+const depthOf = (orgs: Org[]) => {
+  const byName = new Map(orgs.map((o) => [o.name, o]));
+  const depth = (o: Org): number => (o.parent === null ? 0 : 1 + depth(byName.get(o.parent)!));
+  return depth;
+};
+
+describe('organization tree and plans (MN-46), demo-sized seeds', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('defaults to 14 organizations and 60 devices (the demo workspace)', async () => {
+    expect([DEFAULT_SEED_ORGANIZATIONS, DEFAULT_SEED_DEVICES]).toEqual([14, 60]);
+    expect([h.sim.inventory.organizationCount(), h.sim.inventory.deviceCount()]).toEqual([14, 60]);
+  });
+
+  it('custom list: a tree several levels deep; organizations without their own plan send subscriptionPlan null', async () => {
+    const { items: orgs } = await pageAll<Org>(h, ORGS, 'organizations');
+    expect(orgs).toHaveLength(14);
+    const names = new Set(orgs.map((o) => o.name));
+    expect(names.size).toBe(14);
+    for (const o of orgs) {
+      expect(Object.keys(o).sort()).toEqual(['name', 'parent', 'subscriptionPlan', 'uuid']);
+      if (o.parent !== null) expect(names.has(o.parent)).toBe(true);
+    }
+    const depth = depthOf(orgs);
+    const roots = orgs.filter((o) => o.parent === null);
+    expect(roots.length).toBeGreaterThanOrEqual(1);
+    for (const r of roots) expect(r.subscriptionPlan).toEqual(expect.any(String));
+    expect(Math.max(...orgs.map(depth))).toBeGreaterThanOrEqual(3);
+    const inheriting = orgs.filter((o) => o.subscriptionPlan === null);
+    expect(inheriting.length).toBeGreaterThanOrEqual(orgs.length / 3);
+    // Some organizations below a root set their own plan (overriding their parent's).
+    expect(orgs.some((o) => o.parent !== null && o.subscriptionPlan !== null && depth(o) >= 2)).toBe(true);
+  });
+
+  it('YANG list: the same organizations; parent-org absent for roots, subscription-plan absent when inherited', async () => {
+    const custom = (await pageAll<Org>(h, ORGS, 'organizations')).items;
+    const r = await h.call('basic', 'GET', YANG_ORGS, { basic: h.user('viewer') });
+    expect(r.status).toBe(200);
+    const yang = r.json.organization as Array<Record<string, string>>;
+    expect(yang).toHaveLength(custom.length);
+    custom.forEach((o, i) => {
+      const y = yang[i]!;
+      expect(y).toEqual({
+        name: o.name,
+        uuid: o.uuid,
+        ...(o.parent !== null ? { 'parent-org': o.parent } : {}),
+        ...(o.subscriptionPlan !== null ? { 'subscription-plan': o.subscriptionPlan } : {}),
+      });
+      expect('subscription-plan' in y).toBe(o.subscriptionPlan !== null);
+    });
+  });
+
+  it('devices are spread over the non-root organizations only', async () => {
+    const orgs = (await pageAll<Org>(h, ORGS, 'organizations')).items;
+    const { items: devices } = await pageAll<{ orgName: string; siteId: string; deviceName: string }>(h, DEVICES, 'devices');
+    const nonRoots = new Set(orgs.filter((o) => o.parent !== null).map((o) => o.name));
+    expect(devices).toHaveLength(60);
+    for (const d of devices) expect(nonRoots.has(d.orgName)).toBe(true);
+    expect(new Set(devices.map((d) => d.orgName))).toEqual(nonRoots);
+  });
+
+  it('seeds are deterministic: the same counts give the same organizations and devices', async () => {
+    const other = await startHarness();
+    try {
+      for (const [path, key] of [
+        [ORGS, 'organizations'],
+        [DEVICES, 'devices'],
+      ] as const) {
+        const mine = (await pageAll(h, path, key)).items;
+        const theirs = (await pageAll(other, path, key)).items;
+        expect(theirs).toEqual(mine);
+      }
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('seed limits and full-size paging (MN-47)', () => {
+  let big: Harness;
+  let startMs: number;
+  beforeAll(async () => {
+    const t0 = performance.now();
+    big = await startHarness({ seedOrganizations: 500, seedDevices: 20_000 });
+    startMs = performance.now() - t0;
+  });
+  afterAll(async () => {
+    await big.close();
+  });
+
+  it('starts with 500 organizations and 20,000 devices in well under a second', () => {
+    expect([big.sim.inventory.organizationCount(), big.sim.inventory.deviceCount()]).toEqual([500, 20_000]);
+    expect(startMs).toBeLessThan(1500);
+  });
+
+  it('pages every device and organization with limit=500', async () => {
+    const devices = await pageAll<{ deviceName: string; siteId: string }>(big, DEVICES, 'devices');
+    expect(devices.calls).toBe(40);
+    expect(devices.items).toHaveLength(20_000);
+    expect(new Set(devices.items.map((d) => d.deviceName)).size).toBe(20_000);
+    expect(new Set(devices.items.map((d) => d.siteId)).size).toBe(20_000);
+    const orgs = await pageAll<Org>(big, ORGS, 'organizations');
+    expect([orgs.calls, orgs.items.length, new Set(orgs.items.map((o) => o.name)).size]).toEqual([1, 500, 500]);
+    const depth = depthOf(orgs.items);
+    expect(orgs.items.filter((o) => o.parent === null).length).toBeGreaterThan(1);
+    expect(Math.max(...orgs.items.map(depth))).toBeGreaterThanOrEqual(4);
+    const available = await big.call('basic', 'GET', '/mgmt/sdwan/global/Branch/availableId', { basic: big.user('viewer') });
+    expect(available.json.AvailableIDResponseModel.branchId).toBe(20_001);
+  });
+
+  it('pageCap: pages hold at most that many records whatever limit asks; totalCount stays the full count', async () => {
+    big.sim.faults.pageCap = 120;
+    try {
+      const capped = await big.call('basic', 'GET', `${DEVICES}?offset=0&limit=500`, { basic: big.user('viewer') });
+      expect([capped.json.totalCount, capped.json.devices.length]).toEqual([20_000, 120]);
+      const small = await big.call('basic', 'GET', `${DEVICES}?offset=0&limit=50`, { basic: big.user('viewer') });
+      expect(small.json.devices).toHaveLength(50);
+      const orgs = await big.call('basic', 'GET', `${ORGS}?limit=500`, { basic: big.user('viewer') });
+      expect([orgs.json.totalCount, orgs.json.organizations.length]).toEqual([500, 120]);
+      // A client that advances by what it received still gets everything.
+      const all = await pageAll<{ deviceName: string }>(big, DEVICES, 'devices');
+      expect(all.items).toHaveLength(20_000);
+      expect(new Set(all.items.map((d) => d.deviceName)).size).toBe(20_000);
+      expect(all.calls).toBe(Math.ceil(20_000 / 120));
+      expect(all.sizes.slice(0, -1).every((n) => n === 120)).toBe(true);
+    } finally {
+      big.sim.faults.pageCap = 0;
+    }
+  });
+
+  it('refuses seed counts outside 1-500 organizations and 0-20,000 devices', async () => {
+    for (const opts of [{ seedOrganizations: 0 }, { seedOrganizations: 501 }, { seedOrganizations: 2.5 }, { seedDevices: -1 }, { seedDevices: 20_001 }]) {
+      await expect(startMgmtSimulator(opts)).rejects.toThrow(RangeError);
+    }
+  });
+});
+
+describe('dataDelayMs fault', () => {
+  it('delays every data answer by the given real time; calls in flight wait side by side', async () => {
+    const h = await startHarness({ seedOrganizations: 3, seedDevices: 3 });
+    try {
+      const viewer = h.user('viewer');
+      h.sim.faults.dataDelayMs = 300;
+      let t0 = performance.now();
+      expect((await h.call('basic', 'GET', `${DEVICES}?limit=1`, { basic: viewer })).status).toBe(200);
+      expect(performance.now() - t0).toBeGreaterThanOrEqual(290);
+      t0 = performance.now();
+      const four = await Promise.all(Array.from({ length: 4 }, () => h.call('basic', 'GET', ORGS, { basic: viewer })));
+      expect(four.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+      const batch = performance.now() - t0;
+      expect(batch).toBeGreaterThanOrEqual(290);
+      expect(batch).toBeLessThan(1100);
+      h.sim.faults.dataDelayMs = 0;
+      t0 = performance.now();
+      await h.call('basic', 'GET', ORGS, { basic: viewer });
+      expect(performance.now() - t0).toBeLessThan(290);
+    } finally {
+      await h.close();
+    }
+  });
+});
