@@ -1,6 +1,6 @@
 /**
  * `northbound` — the command line: simulators, browser mode. Plain Node, same services as the app.
- *   northbound simulate [--mgmt-basic-port N] [--mgmt-oauth-port N] [--edr [--edr-hosts N]]
+ *   northbound simulate [--mgmt-basic-port N] [--mgmt-oauth-port N] [--organizations N] [--devices N] [--edr [--edr-hosts N]]
  *   northbound serve [--demo] [--port N] [--data-dir DIR] [--passphrase-env NAME]
  */
 import { Command, InvalidArgumentError } from 'commander';
@@ -21,6 +21,12 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const hostCount = (value: string): number => {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 10 || n > 100_000) throw new InvalidArgumentError('the number of hosts is a whole number from 10 to 100000.');
+  return n;
+};
+
+const whole = (label: string, min: number, max: number) => (value: string): number => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`${label} is a whole number from ${min} to ${max}.`);
   return n;
 };
 
@@ -46,11 +52,13 @@ export function buildCli(): Command {
     .description('Start the management node simulator (and with --edr the Defender and Falcon simulators) on 127.0.0.1; prints one JSON line with URLs, fingerprints and credentials.')
     .option('--mgmt-basic-port <port>', 'basic-auth port (0 = any free port)', port, 9182)
     .option('--mgmt-oauth-port <port>', 'OAuth port (0 = any free port)', port, 9183)
+    .option('--organizations <n>', 'seeded organizations (1 to 500)', whole('the number of organizations', 1, 500), 14)
+    .option('--devices <n>', 'seeded devices (0 to 20000)', whole('the number of devices', 0, 20_000), 60)
     .option('--edr', 'also start the Defender (with Entra ID) and Falcon simulators, one tenant each', false)
     .option('--edr-hosts <n>', 'hosts per EDR tenant (10 to 100000)', hostCount, 1000)
-    .action(async (opts: { mgmtBasicPort: number; mgmtOauthPort: number; edr: boolean; edrHosts: number }) => {
+    .action(async (opts: { mgmtBasicPort: number; mgmtOauthPort: number; organizations: number; devices: number; edr: boolean; edrHosts: number }) => {
       const logger = createStreamLogger(process.stderr, 'warn');
-      const sim = await startMgmtSimulator({ basicPort: opts.mgmtBasicPort, oauthPort: opts.mgmtOauthPort, logger });
+      const sim = await startMgmtSimulator({ basicPort: opts.mgmtBasicPort, oauthPort: opts.mgmtOauthPort, seedOrganizations: opts.organizations, seedDevices: opts.devices, logger });
       let edr: EdrSimulators | undefined;
       try {
         edr = opts.edr ? await startEdrSimulators(opts.edrHosts, logger) : undefined;

@@ -62,13 +62,22 @@ describe('northbound CLI', () => {
   });
 
   it('simulate --edr adds a Defender and a Falcon tenant that `edr poll` can read with the printed details', async () => {
-    const { child, next, exit } = run(['simulate', '--mgmt-basic-port', '0', '--mgmt-oauth-port', '0', '--edr', '--edr-hosts', '25']);
+    const { child, next, exit } = run(['simulate', '--mgmt-basic-port', '0', '--mgmt-oauth-port', '0', '--organizations', '30', '--devices', '250', '--edr', '--edr-hosts', '25']);
     const info = JSON.parse(await next()) as {
+      mgmt: { basicUrl: string };
+      users: Array<{ username: string; password: string }>;
       edr: {
         defender: { idpUrl: string; apiUrl: string; caFile: string; tenantId: string; clientId: string; clientSecret: string; hosts: number };
         falcon: { baseUrls: Record<string, string>; caFile: string; cloudRegion: string; tenantId: string; clientId: string; clientSecret: string };
       };
     };
+    // The seeded inventory follows --organizations and --devices.
+    const admin = info.users.find((u) => u.username === 'admin')!;
+    const list = await request(`${info.mgmt.basicUrl}/mgmt/sdwan/workflow/devices?limit=1`, {
+      headers: { accept: 'application/json', authorization: `Basic ${Buffer.from(`${admin.username}:${admin.password}`).toString('base64')}` },
+      dispatcher: new Agent({ connect: { ca: await fetchPem(info.mgmt.basicUrl) } }),
+    });
+    expect(((await list.body.json()) as { totalCount: number }).totalCount).toBe(250);
     const d = info.edr.defender;
     expect(d.hosts).toBe(25);
     const poll = spawnSync(
