@@ -1,0 +1,166 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { InventoryStore, type StoredOrganization } from '../../../electron/store/inventory-db';
+import type { DeviceView } from '../../../shared/model/inventory';
+
+const dirs: string[] = [];
+const stores: InventoryStore[] = [];
+const open = (dir = mkdtempSync(path.join(os.tmpdir(), 'nb-inv-'))) => {
+  dirs.push(dir);
+  const store = new InventoryStore(path.join(dir, 'inventory.db'));
+  stores.push(store);
+  return { store, dir };
+};
+afterEach(() => {
+  for (const s of stores.splice(0)) s.close();
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+const device = (i: number, patch: Partial<DeviceView> = {}): DeviceView => ({
+  deviceName: `branch-${String(i).padStart(5, '0')}`,
+  siteId: String(i + 1),
+  orgName: `org-${i % 7}`,
+  serialNumber: `SN${i}`,
+  deviceGroup: 'Retail',
+  locationInfo: { country: 'DE', latitude: '52.52', longitude: '13.405' },
+  deploymentStatus: 'deployed',
+  lastTaskId: String(i),
+  ...patch,
+});
+const org = (name: string, parent: string | null, plan: string | null): StoredOrganization => ({ uuid: `u-${name}`, name, parent, subscriptionPlan: plan });
+
+describe('InventoryStore: devices', () => {
+  it('replaces the whole list per profile with its fetch time, and keeps other profiles apart', () => {
+    const { store } = open();
+    expect(store.devices('p1')).toEqual({ fetchedAt: null, items: [] });
+    store.replaceDevices('p1', [device(1), device(2), device(3)], '2026-05-01T10:00:00.000Z');
+    store.replaceDevices('p2', [device(9)], '2026-05-01T10:05:00.000Z');
+    store.replaceDevices('p1', [device(2, { orgName: 'moved' }), device(4)], '2026-05-01T11:00:00.000Z');
+    const p1 = store.devices('p1');
+    expect(p1.fetchedAt).toBe('2026-05-01T11:00:00.000Z');
+    expect(p1.items.map((d) => d.deviceName)).toEqual(['branch-00002', 'branch-00004']);
+    expect(p1.items[0]).toEqual(device(2, { orgName: 'moved' }));
+    expect(store.devices('p2').items).toEqual([device(9)]);
+  });
+
+  it('upserts single devices and moves deployment status without touching the fetch time', () => {
+    const { store } = open();
+    store.replaceDevices('p1', [device(1)], '2026-05-01T10:00:00.000Z');
+    store.upsertDevice('p1', device(5, { deploymentStatus: 'saved', lastTaskId: null }));
+    store.upsertDevice('p1', device(1, { serialNumber: 'NEW' }));
+    expect(store.devices('p1').fetchedAt).toBe('2026-05-01T10:00:00.000Z');
+    expect(store.device('p1', 'branch-00001')?.serialNumber).toBe('NEW');
+    expect(store.setDeploymentStatus('p1', 'branch-00005', 'deploying', '77')).toBe(true);
+    expect(store.device('p1', 'branch-00005')).toMatchObject({ deploymentStatus: 'deploying', lastTaskId: '77' });
+    expect(store.setDeploymentStatus('p1', 'nope', 'deployed', '1')).toBe(false);
+    expect(store.deleteDevice('p1', 'branch-00005')).toBe(true);
+    expect(store.devices('p1').items).toHaveLength(1);
+  });
+
+  it('writes 20,000 devices in well under a second and keeps them across a reopen', () => {
+    const { store, dir } = open();
+    const many = Array.from({ length: 20_000 }, (_, i) => device(i));
+    const started = performance.now();
+    store.replaceDevices('p1', many, '2026-05-01T10:00:00.000Z');
+    const ms = performance.now() - started;
+    expect(ms).toBeLessThan(700);
+    store.close();
+    const again = open(dir).store;
+    const read = again.devices('p1');
+    expect(read.items).toHaveLength(20_000);
+    expect(read.items[12_345]).toEqual(device(12_345));
+  });
+
+  it('keeps tasks and forgets everything of a deleted profile', () => {
+    const { store } = open();
+    store.replaceDevices('p1', [device(1)], '2026-05-01T10:00:00.000Z');
+    store.replaceOrganizations('p1', [org('a', null, 'Gold')], '2026-05-01T10:00:00.000Z');
+    const task = { profileId: 'p1', taskId: '7', deviceName: 'branch-00001', state: 'in-progress' as const, percent: 50, message: 'Configuration', startedAt: '2026-05-01T10:00:00.000Z', endedAt: null };
+    store.putTask(task);
+    expect(store.task('p1', '7')).toEqual(task);
+    store.forgetProfile('p1');
+    expect(store.task('p1', '7')).toBeUndefined();
+    expect(store.devices('p1')).toEqual({ fetchedAt: null, items: [] });
+    expect(store.organizations('p1')).toEqual({ fetchedAt: null, items: [] });
+  });
+});
+
+describe('InventoryStore: organizations', () => {
+  it('computes the plan in force through several levels, where it comes from, depth and counts', () => {
+    const { store } = open();
+    store.replaceOrganizations(
+      'p1',
+      [
+        org('Provider', null, 'Default-All'),
+        org('Contoso', 'Provider', null),
+        org('Contoso-EMEA', 'Contoso', null),
+        org('Contoso-EMEA-North', 'Contoso-EMEA', null),
+        org('Fabrikam', 'Provider', 'Premium'),
+        org('Fabrikam-APAC', 'Fabrikam', null),
+        org('Fabrikam-APAC-Labs', 'Fabrikam-APAC', 'Essentials'),
+        org('Fabrikam-APAC-Labs-1', 'Fabrikam-APAC-Labs', null),
+        org('Lonely', null, null),
+        org('Orphan', 'Gone', null),
+      ],
+      '2026-05-01T10:00:00.000Z',
+    );
+    store.replaceDevices('p1', [device(1, { orgName: 'Contoso-EMEA-North' }), device(2, { orgName: 'Contoso-EMEA-North' }), device(3, { orgName: 'Fabrikam' })], '2026-05-01T10:00:00.000Z');
+    const { items, fetchedAt } = store.organizations('p1');
+    expect(fetchedAt).toBe('2026-05-01T10:00:00.000Z');
+    const by = new Map(items.map((o) => [o.name, o]));
+    expect(by.get('Provider')).toMatchObject({ depth: 0, effectivePlan: 'Default-All', inheritedFrom: null, children: 2, devices: 0 });
+    expect(by.get('Contoso-EMEA-North')).toMatchObject({ depth: 3, effectivePlan: 'Default-All', inheritedFrom: 'Provider', subscriptionPlan: null, children: 0, devices: 2 });
+    expect(by.get('Fabrikam')).toMatchObject({ depth: 1, effectivePlan: 'Premium', inheritedFrom: null, devices: 1 });
+    expect(by.get('Fabrikam-APAC')).toMatchObject({ depth: 2, effectivePlan: 'Premium', inheritedFrom: 'Fabrikam' });
+    expect(by.get('Fabrikam-APAC-Labs')).toMatchObject({ depth: 3, effectivePlan: 'Essentials', inheritedFrom: null });
+    expect(by.get('Fabrikam-APAC-Labs-1')).toMatchObject({ depth: 4, effectivePlan: 'Essentials', inheritedFrom: 'Fabrikam-APAC-Labs' });
+    expect(by.get('Lonely')).toMatchObject({ depth: 0, effectivePlan: null, inheritedFrom: null });
+    expect(by.get('Orphan')).toMatchObject({ depth: 0, parent: 'Gone', effectivePlan: null });
+    // Tree order: each organization right after its parent's earlier siblings' subtrees.
+    expect(items.map((o) => o.name)).toEqual([
+      'Lonely',
+      'Orphan',
+      'Provider',
+      'Contoso',
+      'Contoso-EMEA',
+      'Contoso-EMEA-North',
+      'Fabrikam',
+      'Fabrikam-APAC',
+      'Fabrikam-APAC-Labs',
+      'Fabrikam-APAC-Labs-1',
+    ]);
+  });
+
+  it('does not hang on parent links that loop, and still lists every organization once', () => {
+    const { store } = open();
+    store.replaceOrganizations(
+      'p1',
+      [org('A', 'C', null), org('B', 'A', 'Gold'), org('C', 'B', null), org('D', 'C', null), org('Self', 'Self', 'Silver'), org('E', 'Self', null)],
+      '2026-05-01T10:00:00.000Z',
+    );
+    const started = performance.now();
+    const { items } = store.organizations('p1');
+    expect(performance.now() - started).toBeLessThan(200);
+    expect(items.map((o) => o.name).sort()).toEqual(['A', 'B', 'C', 'D', 'E', 'Self']);
+    const by = new Map(items.map((o) => [o.name, o]));
+    // The loop is cut at one link: every member gets a finite depth and a plan from within the loop.
+    for (const n of ['A', 'B', 'C', 'D']) expect(by.get(n)!.depth).toBeLessThanOrEqual(3);
+    expect(by.get('B')).toMatchObject({ effectivePlan: 'Gold' });
+    expect(by.get('C')).toMatchObject({ effectivePlan: 'Gold', inheritedFrom: 'B' });
+    expect(by.get('D')).toMatchObject({ effectivePlan: 'Gold', inheritedFrom: 'B', depth: by.get('C')!.depth + 1 });
+    expect(by.get('Self')).toMatchObject({ depth: 0, effectivePlan: 'Silver', children: 1 });
+    expect(by.get('E')).toMatchObject({ depth: 1, effectivePlan: 'Silver', inheritedFrom: 'Self' });
+  });
+
+  it('handles a deep chain of 5,000 organizations in linear time', () => {
+    const { store } = open();
+    const chain = Array.from({ length: 5000 }, (_, i) => org(`o${i}`, i === 0 ? null : `o${i - 1}`, i === 0 ? 'Root-Plan' : null));
+    store.replaceOrganizations('p1', chain.reverse(), '2026-05-01T10:00:00.000Z');
+    const started = performance.now();
+    const { items } = store.organizations('p1');
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(items.at(-1)).toMatchObject({ name: 'o4999', depth: 4999, effectivePlan: 'Root-Plan', inheritedFrom: 'o0' });
+  });
+});
