@@ -27,11 +27,35 @@ export const CHANNEL_NAMES = [
   'connectors.pollNow',
   'connectors.importBulk',
   'connectors.cancel',
+  'inventory.devices',
+  'inventory.organizations',
+  'inventory.refresh',
+  'devices.get',
+  'devices.nextSiteId',
+  'devices.onboard',
+  'devices.deploy',
+  'tasks.get',
+  'onboarding.start',
+  'onboarding.cancel',
+  'onboarding.get',
+  'syslog.list',
+  'syslog.create',
   'demo.status',
   'demo.open',
 ] as const;
 
-export const EVENT_NAMES = ['session.changed', 'profiles.changed', 'demo.changed', 'connectors.changed', 'edr.progress', 'notice'] as const;
+export const EVENT_NAMES = [
+  'session.changed',
+  'profiles.changed',
+  'demo.changed',
+  'connectors.changed',
+  'edr.progress',
+  'inventory.progress',
+  'inventory.changed',
+  'task.progress',
+  'onboarding.progress',
+  'notice',
+] as const;
 
 const channelSet: ReadonlySet<string> = new Set(CHANNEL_NAMES);
 const eventSet: ReadonlySet<string> = new Set(EVENT_NAMES);

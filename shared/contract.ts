@@ -9,6 +9,7 @@ import { CertificateInfo, ProfileInput, ProfileView } from './model/profile';
 import { SessionStatus } from './model/session';
 import { OAuthClient, OAuthClientBody } from './model/oauth-client';
 import { ConnectorInput, ConnectorView } from './model/connector';
+import { BulkJobState, BulkRowInput, DeviceRecord, DeviceView, OrganizationView, Snapshot, SyslogServer, TaskStatus } from './model/inventory';
 
 const channel = <Req extends z.ZodType, Res extends z.ZodType>(request: Req, response: Res, description: string) => ({ request, response, description });
 const Empty = z.object({}).strict();
@@ -159,6 +160,37 @@ export const channels = {
   ),
   'connectors.cancel': channel(ConnectorRef, z.object({ cancelled: z.boolean() }), 'Cancel the running poll cycle.'),
 
+  'inventory.devices': channel(ProfileRef, Snapshot(DeviceView), 'The devices of a node as last fetched (SQLite; works offline).'),
+  'inventory.organizations': channel(ProfileRef, Snapshot(OrganizationView), 'The organizations of a node as last fetched, with the hierarchy and inherited plans.'),
+  'inventory.refresh': channel(
+    ProfileRef.extend({ what: z.enum(['devices', 'organizations', 'all']).default('all') }).strict(),
+    z.object({ devices: z.number().int(), organizations: z.number().int(), fetchedAt: z.string() }),
+    'Page every device and/or organization in from the node and store them (progress: inventory.progress).',
+  ),
+  'devices.get': channel(ProfileRef.extend({ deviceName: z.string().min(1) }).strict(), DeviceView, 'One device, fresh from the node (and stored).'),
+  'devices.nextSiteId': channel(ProfileRef, z.object({ siteId: z.string() }), 'The next free site ID (global device ID) on the node.'),
+  'devices.onboard': channel(ProfileRef.extend({ device: DeviceRecord }).strict(), DeviceView, 'Create or replace a device workflow record (spec 4.2 PUT); server errors name the field.'),
+  'devices.deploy': channel(
+    ProfileRef.extend({ deviceName: z.string().min(1) }).strict(),
+    TaskStatus,
+    'Deploy an onboarded device: a node task, followed by main (progress: task.progress).',
+  ),
+  'tasks.get': channel(ProfileRef.extend({ taskId: z.string().min(1) }).strict(), TaskStatus, 'A node task as last seen.'),
+  'onboarding.start': channel(
+    ProfileRef.extend({
+      rows: z.array(BulkRowInput).min(1, 'The file has no device rows.').max(20_000, 'At most 20,000 rows per run.'),
+      dryRun: z.boolean().default(false),
+      deploy: z.boolean().default(false),
+      concurrency: z.number().int().min(1).max(10).default(4),
+    }).strict(),
+    BulkJobState,
+    'Bulk onboarding (CSV): every row is validated again in main (a bad row fails alone, with its line and field), then sent with bounded concurrency (progress: onboarding.progress).',
+  ),
+  'onboarding.cancel': channel(z.object({ jobId: z.string().min(1) }).strict(), BulkJobState, 'Stop a bulk onboarding: rows not started are cancelled.'),
+  'onboarding.get': channel(z.object({ jobId: z.string().min(1) }).strict(), BulkJobState, 'A bulk onboarding job with every row result.'),
+  'syslog.list': channel(ProfileRef, z.array(SyslogServer), 'Syslog servers of the node (spec 2.4).'),
+  'syslog.create': channel(ProfileRef.extend({ server: SyslogServer }).strict(), z.array(SyslogServer), 'Add a syslog server; answers the new list.'),
+
   'demo.status': channel(Empty, DemoStatus, 'Whether the demo workspace runs.'),
   'demo.open': channel(Empty, DemoStatus, 'Start the built-in simulators and connect to them.'),
 } as const;
@@ -169,6 +201,13 @@ export const events = {
   'demo.changed': DemoStatus,
   'connectors.changed': z.object({ ids: z.array(z.string()) }),
   'edr.progress': CycleProgress,
+  /** Paging in devices or organizations: done of total (total null until the first page). */
+  'inventory.progress': z.object({ profileId: z.string(), what: z.enum(['devices', 'organizations']), done: z.number().int(), total: z.number().int().nullable() }),
+  /** The stored devices or organizations of a node changed (refresh, onboarding). */
+  'inventory.changed': z.object({ profileId: z.string(), what: z.array(z.enum(['devices', 'organizations'])) }),
+  'task.progress': TaskStatus,
+  /** A bulk onboarding moved on; `rows` holds only the rows that changed since the last event. */
+  'onboarding.progress': BulkJobState,
   /** Something happened in the background that the operator should see (e.g. a refresh failed). */
   notice: z.object({ level: z.enum(['info', 'warning', 'error']), message: z.string(), hint: z.string().optional(), code: z.string().optional() }),
 } as const;

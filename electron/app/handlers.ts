@@ -11,6 +11,8 @@ import type { Handlers } from './router';
 import type { SessionManager } from './sessions';
 import type { EdrService } from './edr-service';
 import { createConnectorHandlers } from './connector-handlers';
+import { createInventoryHandlers } from './inventory-handlers';
+import type { InventoryService } from '../inventory/service';
 
 export interface HandlerDeps {
   adapters: PlatformAdapters;
@@ -18,6 +20,7 @@ export interface HandlerDeps {
   sessions: SessionManager;
   demo: DemoWorkspace;
   edr: EdrService;
+  inventory: InventoryService;
   events: EventHub;
   logger: Logger;
   /** Reads the certificate a node presents (never trusts it). */
@@ -65,7 +68,10 @@ export function createHandlers(d: HandlerDeps): Handlers {
     'profiles.delete': async ({ profileId }) => {
       await d.sessions.forget(profileId);
       const deleted = await d.profiles.delete(profileId);
-      if (deleted) changed(profileId);
+      if (deleted) {
+        d.inventory.forgetProfile(profileId);
+        changed(profileId);
+      }
       return { deleted };
     },
     'profiles.test': async ({ profileId }) => d.sessions.get(profileId).test(),
@@ -112,6 +118,7 @@ export function createHandlers(d: HandlerDeps): Handlers {
     },
 
     ...createConnectorHandlers(d.edr, d.sessions),
+    ...createInventoryHandlers(d.inventory, d.profiles),
 
     'demo.status': async () => demoStatus(),
     'demo.open': async () => d.demo.open(),

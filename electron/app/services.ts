@@ -13,6 +13,9 @@ import { createMgmtSession, inspectWithPem } from './mgmt-wiring';
 import { EdrService, type EdrServiceOptions } from './edr-service';
 import { createRuntime } from '../edr/runtimes';
 import { DemoEdr } from './demo-edr';
+import { InventoryService, type InventoryTiming } from '../inventory/service';
+import { InventoryStore } from '../store/inventory-db';
+import path from 'node:path';
 
 export type { PlatformAdapters } from './ports';
 
@@ -23,6 +26,7 @@ export interface App {
   sessions: SessionManager;
   demo: DemoWorkspace;
   edr: EdrService;
+  inventory: InventoryService;
   /** Revokes sessions (2 s budget) and stops the demo simulators. */
   shutdown(): Promise<void>;
 }
@@ -36,6 +40,8 @@ export interface CreateAppOptions {
   demoEdr?: boolean;
   /** Replace the vendor connectors or the scheduler timing (tests). */
   edr?: Partial<Pick<EdrServiceOptions, 'runtimeFor' | 'firstPullDelayMs' | 'publishDelayMs'>>;
+  /** Task polling, event throttling and job retention of the inventory (tests shorten them). */
+  inventory?: InventoryTiming;
 }
 
 export async function createApp(adapters: PlatformAdapters, options: CreateAppOptions = {}): Promise<App> {
@@ -52,6 +58,13 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
     ...options.edr,
   });
   edr.start();
+  const inventory = new InventoryService({
+    store: new InventoryStore(path.join(adapters.dataDir, 'inventory.db')),
+    session: (profileId) => sessions.get(profileId),
+    emit: events.emit.bind(events),
+    logger: logger.child('inventory'),
+    ...options.inventory,
+  });
   const demo = new DemoWorkspace({
     profiles,
     sessions,
@@ -60,7 +73,7 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
     ports: adapters.demoPorts ?? { basic: 9182, oauth: 9183 },
     ...(options.demoEdr === false ? {} : { edr: new DemoEdr(edr.registry, logger.child('demo')) }),
   });
-  const handlers = createHandlers({ adapters, profiles, sessions, demo, edr, events, logger, inspect: inspectWithPem });
+  const handlers = createHandlers({ adapters, profiles, sessions, demo, edr, inventory, events, logger, inspect: inspectWithPem });
   const router = createRouter(handlers, logger.child('router'));
 
   // A demo workspace that was open last time opens again (its simulators live in this process).
@@ -76,10 +89,12 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
     sessions,
     demo,
     edr,
+    inventory,
     async shutdown() {
       if (closed) return;
       closed = true;
       await edr.stop();
+      await inventory.close();
       await sessions.closeAll(2000);
       await demo.close();
     },

@@ -122,6 +122,25 @@ export const SyslogServer = z.object({
 });
 export type SyslogServer = z.infer<typeof SyslogServer>;
 
+/**
+ * One row of a bulk onboarding as the window sends it: its line in the file and the device's
+ * fields as text (the shape of DeviceRecord without its rules). Main validates every row with
+ * DeviceRecord, so a bad row fails on its own (with its line and field) instead of refusing the
+ * whole file.
+ */
+export const BulkRowInput = z.object({
+  line: z.number().int().min(2),
+  device: z.object({
+    deviceName: z.string(),
+    siteId: z.string(),
+    orgName: z.string(),
+    serialNumber: z.string(),
+    deviceGroup: z.string(),
+    locationInfo: z.object({ country: z.string(), latitude: z.string(), longitude: z.string() }),
+  }),
+});
+export type BulkRowInput = z.input<typeof BulkRowInput>;
+
 /** One row of a bulk onboarding (CSV), after the job ran it. */
 export const BulkRowOutcome = z.enum(['pending', 'onboarded', 'deployed', 'skipped', 'failed', 'cancelled', 'valid']);
 export type BulkRowOutcome = z.infer<typeof BulkRowOutcome>;

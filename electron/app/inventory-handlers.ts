@@ -1,0 +1,44 @@
+/** The inventory.*, devices.*, tasks.get, onboarding.* and syslog.* channels of the contract. */
+import type { InventoryService } from '../inventory/service';
+import type { ProfileRepository } from './profiles';
+import type { Handlers } from './router';
+
+type InventoryHandlers = Pick<
+  Handlers,
+  | 'inventory.devices'
+  | 'inventory.organizations'
+  | 'inventory.refresh'
+  | 'devices.get'
+  | 'devices.nextSiteId'
+  | 'devices.onboard'
+  | 'devices.deploy'
+  | 'tasks.get'
+  | 'onboarding.start'
+  | 'onboarding.cancel'
+  | 'onboarding.get'
+  | 'syslog.list'
+  | 'syslog.create'
+>;
+
+export function createInventoryHandlers(inventory: InventoryService, profiles: ProfileRepository): InventoryHandlers {
+  // Stored lists are read offline, but only for a profile that exists (unknown → not_found).
+  const known = (profileId: string) => profiles.get(profileId).id;
+  return {
+    'inventory.devices': async ({ profileId }) => inventory.devices(known(profileId)),
+    'inventory.organizations': async ({ profileId }) => inventory.organizations(known(profileId)),
+    'inventory.refresh': async ({ profileId, what }) => inventory.refresh(profileId, what),
+    'devices.get': async ({ profileId, deviceName }) => inventory.getDevice(profileId, deviceName),
+    'devices.nextSiteId': async ({ profileId }) => inventory.nextSiteId(profileId),
+    'devices.onboard': async ({ profileId, device }) => inventory.onboard(profileId, device),
+    'devices.deploy': async ({ profileId, deviceName }) => inventory.deploy(profileId, deviceName),
+    'tasks.get': async ({ profileId, taskId }) => inventory.task(known(profileId), taskId),
+    'onboarding.start': async (req) => {
+      known(req.profileId);
+      return inventory.jobs.start(req);
+    },
+    'onboarding.cancel': async ({ jobId }) => inventory.jobs.cancel(jobId),
+    'onboarding.get': async ({ jobId }) => inventory.jobs.get(jobId),
+    'syslog.list': async ({ profileId }) => inventory.syslogList(profileId),
+    'syslog.create': async ({ profileId, server }) => inventory.syslogCreate(profileId, server),
+  };
+}

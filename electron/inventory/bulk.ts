@@ -1,0 +1,308 @@
+/**
+ * Bulk onboarding jobs (CSV, MN-48). Every row is validated again with DeviceRecord (a bad row
+ * fails with its line and field; the others go on); the node's device list is paged in once and
+ * rows whose device is already there with the same record are skipped, so running a file again
+ * does no work. A dry run stops there (valid / skipped / failed). Otherwise at most `concurrency`
+ * rows run at a time — a row is one PUT and, when asked, one deployment followed to its end — so
+ * never more than `concurrency` calls are in flight. Cancel stops starting rows (the rest are
+ * cancelled); rows in flight finish. Progress events are throttled and carry only changed rows.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ParsedRequestOf } from '../../shared/contract';
+import { AppError, ErrorCodes } from '../../shared/model/errors';
+import { DeviceRecord, type BulkJobState, type BulkRowOutcome, type BulkRowResult, type DeviceView } from '../../shared/model/inventory';
+import type { EventHub } from '../app/events';
+import type { Logger } from '../log';
+import { sameRecord } from './node-api';
+import { abortable } from './paging';
+import type { InventoryService } from './service';
+
+export interface BulkTiming {
+  /** Least time between two onboarding.progress events of a job; default 100 ms (at most ~10 a second). */
+  progressIntervalMs?: number;
+  /** Finished jobs kept for onboarding.get; default 5. */
+  keepJobs?: number;
+}
+
+export interface BulkJobsOptions extends BulkTiming {
+  inventory: InventoryService;
+  emit: EventHub['emit'];
+  logger: Logger;
+}
+
+type StartRequest = ParsedRequestOf<'onboarding.start'>;
+
+interface Row {
+  result: BulkRowResult;
+  record?: DeviceRecord;
+  /** Already on the node with this record: only a deployment is missing. */
+  deployOnly?: boolean;
+}
+
+interface Job {
+  head: Omit<BulkJobState, 'rows' | 'done' | 'counts'>;
+  rows: Row[];
+  changed: Set<number>;
+  timer?: ReturnType<typeof setTimeout>;
+  lastEmit: number;
+  abort: AbortController;
+  cancelled: boolean;
+  /** Why the whole job stopped (session ended, node gone). */
+  stopped?: string;
+  queue: number[];
+  next: number;
+  transportFailures: number;
+  finished: Promise<void>;
+}
+
+/** Errors that will fail every further row the same way: the job stops instead. */
+const JOB_FATAL = /^(session\.|vault\.|tls\.|oauth\.|mgmt\.login_page$|api\.4001$)/;
+const TRANSPORT = /^net\./;
+const MAX_TRANSPORT_FAILURES = 5;
+
+const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
+const issuesOf = (e: unknown): Array<{ path: string; message: string }> =>
+  e instanceof AppError && Array.isArray(e.details?.issues) ? (e.details.issues as Array<{ path: string; message: string }>) : [];
+
+export class BulkJobs {
+  private readonly jobs = new Map<string, Job>();
+  private readonly intervalMs: number;
+  private readonly keep: number;
+
+  constructor(private readonly o: BulkJobsOptions) {
+    this.intervalMs = o.progressIntervalMs ?? 100;
+    this.keep = o.keepJobs ?? 5;
+  }
+
+  start(req: StartRequest): BulkJobState {
+    for (const j of this.jobs.values()) {
+      if (j.head.profileId === req.profileId && j.head.state === 'running') {
+        throw new AppError('onboarding.busy', 'A bulk onboarding is already running on this node.', 'Wait for it to finish or cancel it, then start again.', { details: { jobId: j.head.jobId } });
+      }
+    }
+    const job: Job = {
+      head: { jobId: randomUUID(), profileId: req.profileId, dryRun: req.dryRun, deploy: req.deploy, concurrency: req.concurrency, state: 'running', total: req.rows.length, startedAt: new Date().toISOString(), finishedAt: null },
+      rows: validateRows(req.rows),
+      changed: new Set(),
+      lastEmit: 0,
+      abort: new AbortController(),
+      cancelled: false,
+      queue: [],
+      next: 0,
+      transportFailures: 0,
+      finished: Promise.resolve(),
+    };
+    this.jobs.set(job.head.jobId, job);
+    this.o.logger.info('bulk onboarding started', { jobId: job.head.jobId, profileId: req.profileId, rows: req.rows.length, dryRun: req.dryRun, deploy: req.deploy, concurrency: req.concurrency });
+    job.finished = this.run(job).catch((e: unknown) => this.o.logger.error('bulk job failed unexpectedly', { jobId: job.head.jobId, error: messageOf(e) }));
+    return snapshot(job, job.rows);
+  }
+
+  get(jobId: string): BulkJobState {
+    return snapshot(this.job(jobId), this.job(jobId).rows);
+  }
+
+  cancel(jobId: string): BulkJobState {
+    const job = this.job(jobId);
+    if (job.head.state === 'running' && !job.cancelled) {
+      job.cancelled = true;
+      job.abort.abort();
+      this.o.logger.info('bulk onboarding cancelled', { jobId, started: job.next, queued: job.queue.length });
+      this.leaveUnstarted(job, 'cancelled', 'Not sent: the job was cancelled.');
+      this.flush(job);
+    }
+    return snapshot(job, job.rows);
+  }
+
+  cancelProfile(profileId: string): void {
+    for (const j of this.jobs.values()) if (j.head.profileId === profileId && j.head.state === 'running') this.cancel(j.head.jobId);
+  }
+
+  /** Cancels every running job and waits (at most `budgetMs`) for rows in flight. */
+  async close(budgetMs = 2000): Promise<void> {
+    const running = [...this.jobs.values()].filter((j) => j.head.state === 'running');
+    for (const j of running) this.cancel(j.head.jobId);
+    await Promise.race([Promise.allSettled(running.map((j) => j.finished)), new Promise((r) => setTimeout(r, budgetMs).unref())]);
+  }
+
+  private job(jobId: string): Job {
+    const job = this.jobs.get(jobId);
+    if (!job) throw new AppError(ErrorCodes.notFound, `There is no bulk onboarding job ${jobId}.`, `Only the last ${this.keep} finished jobs are kept; start the job again.`);
+    return job;
+  }
+
+  private async run(job: Job): Promise<void> {
+    const { profileId } = job.head;
+    const inv = this.o.inventory;
+    let existing: Map<string, DeviceView>;
+    let orgs: Set<string> | undefined;
+    try {
+      const list = await abortable(inv.refreshList(profileId, 'devices'), job.abort.signal, 'The bulk onboarding');
+      this.o.emit('inventory.changed', { profileId, what: ['devices'] });
+      existing = new Map(list.items.map((d) => [d.deviceName, d]));
+      if (job.head.dryRun) orgs = new Set((await abortable(inv.refreshList(profileId, 'organizations'), job.abort.signal, 'The bulk onboarding')).items.map((o) => o.name));
+    } catch (e) {
+      if (!job.cancelled) this.stop(job, `Could not read the node's devices: ${messageOf(e)}`);
+      return this.finish(job);
+    }
+    this.compare(job, existing, orgs);
+    if (!job.head.dryRun && !job.cancelled) {
+      const workers = Math.min(job.head.concurrency, job.queue.length);
+      await Promise.all(Array.from({ length: workers }, () => this.worker(job)));
+    }
+    return this.finish(job);
+  }
+
+  /** Skips identical rows; in a dry run also predicts what the node would refuse. */
+  private compare(job: Job, existing: Map<string, DeviceView>, orgs: Set<string> | undefined): void {
+    const siteHolder = new Map<number, string>();
+    if (orgs) for (const d of existing.values()) siteHolder.set(Number(d.siteId), d.deviceName);
+    job.rows.forEach((row, i) => {
+      if (row.result.outcome !== 'pending' || !row.record) return;
+      const rec = row.record;
+      const there = existing.get(rec.deviceName);
+      const identical = there !== undefined && sameRecord(there, rec);
+      const needsDeploy = job.head.deploy && identical && (there.deploymentStatus === 'saved' || there.deploymentStatus === 'failed');
+      if (identical && !needsDeploy) return this.set(job, i, 'skipped', `Already on the node with this record (${there.deploymentStatus}).`);
+      if (!orgs) {
+        row.deployOnly = needsDeploy;
+        job.queue.push(i);
+        return;
+      }
+      const holder = siteHolder.get(Number(rec.siteId));
+      if (!orgs.has(rec.orgName)) return this.set(job, i, 'failed', `There is no organization named ${rec.orgName} on the node.`, 'orgName');
+      if (holder !== undefined && holder !== rec.deviceName) return this.set(job, i, 'failed', `Site ID ${rec.siteId} is already used by device ${holder} on the node.`, 'siteId');
+      const what = needsDeploy ? 'would be deployed' : there ? 'would replace the record on the node' : 'would be onboarded';
+      this.set(job, i, 'valid', `Valid; ${what}${job.head.deploy && !needsDeploy ? ' and deployed' : ''}.`);
+    });
+  }
+
+  private async worker(job: Job): Promise<void> {
+    while (!job.cancelled && job.stopped === undefined && job.next < job.queue.length) {
+      const i = job.queue[job.next] as number;
+      job.next += 1;
+      await this.runRow(job, i);
+    }
+  }
+
+  private async runRow(job: Job, i: number): Promise<void> {
+    const { profileId } = job.head;
+    const row = job.rows[i] as Row;
+    const rec = row.record as DeviceRecord;
+    let stage: 'put' | 'deploy' = 'put';
+    try {
+      if (!row.deployOnly) await this.o.inventory.putDevice(profileId, rec);
+      job.transportFailures = 0;
+      if (!job.head.deploy) return this.set(job, i, 'onboarded', 'Onboarded.');
+      stage = 'deploy';
+      this.set(job, i, 'pending', row.deployOnly ? 'Already on the node; deploying…' : 'Onboarded; deploying…');
+      const { task, outcome } = await this.o.inventory.startDeploy(profileId, rec.deviceName);
+      const end = await outcome;
+      if (end.finished && end.task.state === 'completed') return this.set(job, i, 'deployed', `Deployed (task ${task.taskId}).`);
+      if (end.finished) return this.set(job, i, 'failed', `Onboarded, but the deployment failed (task ${task.taskId}): ${end.task.message || 'no reason given'}`);
+      this.set(job, i, 'onboarded', `Onboarded; deployment task ${task.taskId} was at ${end.task.percent} % when the console stopped following it (${end.reason ?? 'no answer'}).`);
+    } catch (e) {
+      const issue = issuesOf(e)[0];
+      const prefix = stage === 'deploy' ? 'Onboarded, but the deployment could not start: ' : '';
+      this.set(job, i, 'failed', `${prefix}${messageOf(e)}`, stage === 'put' ? issue?.path : undefined);
+      const code = e instanceof AppError ? e.code : '';
+      job.transportFailures = TRANSPORT.test(code) ? job.transportFailures + 1 : 0;
+      const forbidden = e instanceof AppError && e.details?.name === 'ACCESS_FORBIDDEN';
+      if (JOB_FATAL.test(code) || forbidden || job.transportFailures >= MAX_TRANSPORT_FAILURES) this.stop(job, messageOf(e));
+    }
+  }
+
+  /** The whole job stops: rows not started fail with the reason (so "retry failed rows" picks them up). */
+  private stop(job: Job, reason: string): void {
+    if (job.stopped !== undefined) return;
+    job.stopped = reason;
+    this.o.logger.warn('bulk onboarding stopped', { jobId: job.head.jobId, reason });
+    this.leaveUnstarted(job, 'failed', `Not sent: ${reason}`);
+  }
+
+  /** Rows no worker has taken (queued, or not yet compared) get their final outcome now. */
+  private leaveUnstarted(job: Job, outcome: 'cancelled' | 'failed', message: string): void {
+    const taken = new Set(job.queue.slice(0, job.next));
+    job.rows.forEach((row, i) => {
+      if (row.result.outcome === 'pending' && !taken.has(i)) this.set(job, i, outcome, message);
+    });
+    job.next = job.queue.length;
+  }
+
+  private finish(job: Job): void {
+    if (job.cancelled) this.leaveUnstarted(job, 'cancelled', 'Not sent: the job was cancelled.');
+    if (job.stopped !== undefined) this.leaveUnstarted(job, 'failed', `Not sent: ${job.stopped}`);
+    job.head.state = job.stopped !== undefined ? 'failed' : job.cancelled ? 'cancelled' : 'completed';
+    if (job.stopped !== undefined) job.head.error = job.stopped;
+    job.head.finishedAt = new Date().toISOString();
+    this.flush(job);
+    const s = snapshot(job, []);
+    this.o.logger.info('bulk onboarding finished', { jobId: job.head.jobId, state: s.state, ...s.counts });
+    if (!job.head.dryRun) this.o.emit('inventory.changed', { profileId: job.head.profileId, what: ['devices'] });
+    this.prune();
+  }
+
+  private prune(): void {
+    const finished = [...this.jobs.values()].filter((j) => j.head.state !== 'running');
+    for (const j of finished.slice(0, Math.max(0, finished.length - this.keep))) this.jobs.delete(j.head.jobId);
+  }
+
+  private set(job: Job, i: number, outcome: BulkRowOutcome, message?: string, field?: string): void {
+    const row = job.rows[i] as Row;
+    row.result = { line: row.result.line, deviceName: row.result.deviceName, outcome, ...(message ? { message } : {}), ...(field ? { field } : {}) };
+    job.changed.add(i);
+    this.schedule(job);
+  }
+
+  private schedule(job: Job): void {
+    if (job.timer) return;
+    const wait = job.lastEmit + this.intervalMs - Date.now();
+    job.timer = setTimeout(() => this.flush(job), Math.max(0, wait));
+  }
+
+  /** One onboarding.progress event with the rows changed since the last one. */
+  private flush(job: Job): void {
+    if (job.timer) clearTimeout(job.timer);
+    job.timer = undefined;
+    const rows = [...job.changed].sort((a, b) => a - b).map((i) => job.rows[i] as Row);
+    job.changed.clear();
+    job.lastEmit = Date.now();
+    this.o.emit('onboarding.progress', snapshot(job, rows));
+  }
+}
+
+function snapshot(job: Job, rows: readonly Row[]): BulkJobState {
+  const counts = { onboarded: 0, deployed: 0, skipped: 0, failed: 0, cancelled: 0, valid: 0 };
+  let done = 0;
+  for (const r of job.rows) {
+    const o = r.result.outcome;
+    if (o === 'pending') continue;
+    done += 1;
+    counts[o] += 1;
+  }
+  return { ...job.head, done, counts, rows: rows.map((r) => ({ ...r.result })) };
+}
+
+/** DeviceRecord on every row; a device name or site ID used twice in the file fails the later row. */
+function validateRows(input: StartRequest['rows']): Row[] {
+  const names = new Map<string, number>();
+  const sites = new Map<number, number>();
+  return input.map(({ line, device }) => {
+    const rawName = device.deviceName.trim();
+    const parsed = DeviceRecord.safeParse(device);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
+      const [first, ...more] = issues;
+      const message = [first?.message ?? 'Invalid row.', ...more.map((m) => `${m.path}: ${m.message}`)].join(' ');
+      return { result: { line, deviceName: rawName, outcome: 'failed', message, ...(first?.path ? { field: first.path } : {}) } };
+    }
+    const rec = parsed.data;
+    const sameName = names.get(rec.deviceName);
+    if (sameName !== undefined) return { result: { line, deviceName: rec.deviceName, outcome: 'failed', field: 'deviceName', message: `The device ${rec.deviceName} is also on line ${sameName}; each device once per file.` } };
+    const sameSite = sites.get(Number(rec.siteId));
+    if (sameSite !== undefined) return { result: { line, deviceName: rec.deviceName, outcome: 'failed', field: 'siteId', message: `Site ID ${rec.siteId} is also used on line ${sameSite}.` } };
+    names.set(rec.deviceName, line);
+    sites.set(Number(rec.siteId), line);
+    return { result: { line, deviceName: rec.deviceName, outcome: 'pending' }, record: rec };
+  });
+}

@@ -1,0 +1,283 @@
+/**
+ * Devices, organizations, deployments and syslog servers of the signed-in nodes (issue 4): reads
+ * come from the SQLite store (offline), refreshes page the node's lists into it, single calls
+ * (fetch, onboard, deploy) write through it. Bulk onboarding jobs live in bulk.ts.
+ */
+import { AppError } from '../../shared/model/errors';
+import type { DeviceRecord, DeviceView, OrganizationView, SyslogServer, TaskStatus } from '../../shared/model/inventory';
+import type { EventHub } from '../app/events';
+import type { Logger } from '../log';
+import type { InventoryKind, InventoryStore, StoredList } from '../store/inventory-db';
+import { BulkJobs, type BulkTiming } from './bulk';
+import { withDeviceIssues, withSyslogIssues } from './field-errors';
+import type { StoredOrganization } from './hierarchy';
+import {
+  AVAILABLE_ID_PATH,
+  DEVICES_PATH,
+  ORGANIZATIONS_PATH,
+  SYSLOG_PATH,
+  deployPath,
+  deviceBody,
+  deviceFromAnswer,
+  deviceFromNode,
+  devicePath,
+  readAvailableId,
+  readDeployTaskId,
+  readDevicesPage,
+  readOrganizationsPage,
+  readSyslogServers,
+  taskFromNode,
+  taskPath,
+} from './node-api';
+import { pageAll, type NodeRequest } from './paging';
+import { TaskFollower, deviceStatusOf, isFinal, type FollowOutcome, type TaskTiming } from './tasks';
+import { throttle } from './throttle';
+
+export interface InventoryTiming extends TaskTiming, BulkTiming {
+  /** Least time between two inventory.progress events of one list; default 100 ms. */
+  progressIntervalMs?: number;
+}
+
+export interface InventoryServiceOptions extends InventoryTiming {
+  store: InventoryStore;
+  /** The signed-in session of a profile (SessionManager.get). */
+  session(profileId: string): { request: NodeRequest };
+  emit: EventHub['emit'];
+  logger: Logger;
+}
+
+export interface RefreshResult {
+  devices: number;
+  organizations: number;
+  fetchedAt: string;
+}
+
+/** What one paged list brought in. */
+export interface ListRefresh<T> {
+  items: T[];
+  fetchedAt: string;
+  shortRead: boolean;
+  /** Records the console could not read (left out, logged). */
+  unreadable: number;
+}
+
+export class InventoryService {
+  readonly store: InventoryStore;
+  readonly jobs: BulkJobs;
+  private readonly follower: TaskFollower;
+  private readonly refreshing = new Map<string, Promise<ListRefresh<unknown>>>();
+  private readonly log: Logger;
+
+  constructor(private readonly o: InventoryServiceOptions) {
+    this.store = o.store;
+    this.log = o.logger;
+    this.follower = new TaskFollower({ store: o.store, onProgress: (t) => o.emit('task.progress', t), logger: o.logger.child('tasks'), ...pick(o, ['pollMs', 'maxMs', 'maxErrors']) });
+    this.jobs = new BulkJobs({ inventory: this, emit: o.emit, logger: o.logger.child('bulk'), ...pick(o, ['progressIntervalMs', 'keepJobs']) });
+  }
+
+  request(profileId: string): NodeRequest {
+    const session = this.o.session(profileId);
+    return (method, path, body) => session.request(method, path, body);
+  }
+
+  devices(profileId: string): StoredList<DeviceView> & { profileId: string } {
+    return { profileId, ...this.store.devices(profileId) };
+  }
+
+  organizations(profileId: string): StoredList<OrganizationView> & { profileId: string } {
+    return { profileId, ...this.store.organizations(profileId) };
+  }
+
+  /** Pages one list in and stores it whole; a refresh already running for it is joined. */
+  refreshList(profileId: string, what: 'devices', signal?: AbortSignal): Promise<ListRefresh<DeviceView>>;
+  refreshList(profileId: string, what: 'organizations', signal?: AbortSignal): Promise<ListRefresh<StoredOrganization>>;
+  refreshList(profileId: string, what: InventoryKind, signal?: AbortSignal): Promise<ListRefresh<unknown>> {
+    const key = `${profileId}\u0000${what}`;
+    const running = this.refreshing.get(key);
+    if (running) return running;
+    const work = this.pageList(profileId, what, signal).finally(() => this.refreshing.delete(key));
+    this.refreshing.set(key, work);
+    return work;
+  }
+
+  private async pageList(profileId: string, what: InventoryKind, signal?: AbortSignal): Promise<ListRefresh<unknown>> {
+    const progress = throttle((done: number, total: number | null) => this.o.emit('inventory.progress', { profileId, what, done, total }), this.o.progressIntervalMs ?? 100);
+    const logger = this.log.child(what);
+    try {
+      if (what === 'organizations') {
+        const r = await pageAll({ request: this.request(profileId), path: ORGANIZATIONS_PATH, read: readOrganizationsPage, signal, onProgress: progress.call, logger });
+        progress.flush();
+        const fetchedAt = new Date().toISOString();
+        this.store.replaceOrganizations(profileId, r.items, fetchedAt);
+        this.reportShortRead(profileId, what, r.shortRead, r.items.length, r.total);
+        return { items: r.items, fetchedAt, shortRead: r.shortRead, unreadable: 0 };
+      }
+      const r = await pageAll({ request: this.request(profileId), path: DEVICES_PATH, read: readDevicesPage, signal, onProgress: progress.call, logger });
+      progress.flush();
+      const items: DeviceView[] = [];
+      let unreadable = 0;
+      for (const raw of r.items) {
+        const d = deviceFromNode(raw);
+        if (d) items.push(d);
+        else unreadable += 1;
+      }
+      if (unreadable > 0) {
+        logger.warn('device records left out: they break the record rules', { profileId, unreadable, sample: JSON.stringify(r.items.find((x) => !deviceFromNode(x))).slice(0, 300) });
+        this.o.emit('notice', { level: 'warning', message: `${unreadable} device record(s) from the node could not be read and are not shown.`, hint: 'The log names one of them; the node may hold records this console does not accept.' });
+      }
+      const fetchedAt = new Date().toISOString();
+      this.store.replaceDevices(profileId, items, fetchedAt);
+      this.reportShortRead(profileId, what, r.shortRead, r.items.length, r.total);
+      return { items, fetchedAt, shortRead: r.shortRead, unreadable };
+    } finally {
+      progress.cancel();
+    }
+  }
+
+  private reportShortRead(profileId: string, what: InventoryKind, shortRead: boolean, received: number, total: number): void {
+    if (!shortRead) return;
+    this.log.warn('short read stored', { profileId, what, received, total });
+    this.o.emit('notice', {
+      level: 'warning',
+      message: `The node listed ${total} ${what} but stopped sending after ${received}; the stored list is incomplete.`,
+      hint: 'Refresh again later; if it stays short, show this to the node’s administrator.',
+      code: 'inventory.short_read',
+    });
+  }
+
+  /** inventory.refresh: pages the lists in, stores them, then says what changed. */
+  async refresh(profileId: string, what: InventoryKind | 'all'): Promise<RefreshResult> {
+    const kinds: InventoryKind[] = what === 'all' ? ['organizations', 'devices'] : [what];
+    const done: InventoryKind[] = [];
+    let fetchedAt = new Date().toISOString();
+    try {
+      for (const kind of kinds) {
+        fetchedAt = (kind === 'devices' ? await this.refreshList(profileId, 'devices') : await this.refreshList(profileId, 'organizations')).fetchedAt;
+        done.push(kind);
+      }
+    } finally {
+      if (done.length > 0) this.o.emit('inventory.changed', { profileId, what: done });
+    }
+    return { devices: this.store.devices(profileId).items.length, organizations: this.store.rawOrganizations(profileId).length, fetchedAt };
+  }
+
+  /** devices.get: one device fresh from the node, stored; a device the node no longer has is removed from the store. */
+  async getDevice(profileId: string, deviceName: string): Promise<DeviceView> {
+    try {
+      const device = deviceFromAnswer(await this.request(profileId)('GET', devicePath(deviceName)));
+      this.store.upsertDevice(profileId, device);
+      this.o.emit('inventory.changed', { profileId, what: ['devices'] });
+      return device;
+    } catch (e) {
+      if (e instanceof AppError && e.code === 'api.4015' && this.store.deleteDevice(profileId, deviceName)) this.o.emit('inventory.changed', { profileId, what: ['devices'] });
+      throw e;
+    }
+  }
+
+  async nextSiteId(profileId: string): Promise<{ siteId: string }> {
+    return { siteId: readAvailableId(await this.request(profileId)('GET', AVAILABLE_ID_PATH)) };
+  }
+
+  /** The PUT of one record (spec 4.2), stored; refusals carry the field they name. No event (callers batch them). */
+  async putDevice(profileId: string, record: DeviceRecord): Promise<DeviceView> {
+    let answer: unknown;
+    try {
+      answer = await this.request(profileId)('PUT', devicePath(record.deviceName), deviceBody(record));
+    } catch (e) {
+      throw withDeviceIssues(e, record);
+    }
+    const device = deviceFromAnswer(answer, record);
+    this.store.upsertDevice(profileId, device);
+    return device;
+  }
+
+  /** devices.onboard */
+  async onboard(profileId: string, record: DeviceRecord): Promise<DeviceView> {
+    const device = await this.putDevice(profileId, record);
+    this.log.info('device onboarded', { profileId, deviceName: device.deviceName });
+    this.o.emit('inventory.changed', { profileId, what: ['devices'] });
+    return device;
+  }
+
+  /** Starts a deployment (MN-44) and follows its task; resolves when the task ends or following stops. */
+  async startDeploy(profileId: string, deviceName: string): Promise<{ task: TaskStatus; outcome: Promise<FollowOutcome> }> {
+    const request = this.request(profileId);
+    const taskId = readDeployTaskId(await request('POST', deployPath(deviceName)));
+    const task: TaskStatus = { profileId, taskId, deviceName, state: 'pending', percent: 0, message: `Deployment of ${deviceName} requested (task ${taskId}).`, startedAt: new Date().toISOString(), endedAt: null };
+    this.log.info('deployment started', { profileId, deviceName, taskId });
+    return { task, outcome: this.follower.follow(request, task) };
+  }
+
+  /** devices.deploy: answers at once; the task is followed in the background (task.progress). */
+  async deploy(profileId: string, deviceName: string): Promise<TaskStatus> {
+    const { task, outcome } = await this.startDeploy(profileId, deviceName);
+    this.o.emit('inventory.changed', { profileId, what: ['devices'] });
+    void outcome.then((end) => {
+      this.o.emit('inventory.changed', { profileId, what: ['devices'] });
+      if (!end.finished) this.notUntilTheEnd(end);
+    });
+    return task;
+  }
+
+  notUntilTheEnd(end: FollowOutcome): void {
+    const t = end.task;
+    this.o.emit('notice', {
+      level: 'warning',
+      message: `Stopped following the deployment of ${t.deviceName} (task ${t.taskId}) at ${t.percent} %: ${end.reason ?? 'no answer'}.`,
+      hint: 'The deployment may still be running on the node; open the device later to see how it ended.',
+    });
+  }
+
+  /** tasks.get: the followed or stored task; an unfinished or unknown one is asked of the node. */
+  async task(profileId: string, taskId: string): Promise<TaskStatus> {
+    const followed = this.follower.current(profileId, taskId);
+    if (followed) return followed;
+    const stored = this.store.task(profileId, taskId);
+    if (stored && isFinal(stored.state)) return stored;
+    try {
+      const fresh = taskFromNode(await this.request(profileId)('GET', taskPath(taskId)), profileId, taskId, stored?.deviceName);
+      this.store.putTask(fresh);
+      if (fresh.deviceName && this.store.device(profileId, fresh.deviceName)?.lastTaskId === taskId) {
+        this.store.setDeploymentStatus(profileId, fresh.deviceName, deviceStatusOf(fresh.state), taskId);
+      }
+      return fresh;
+    } catch (e) {
+      if (stored) return stored;
+      throw e;
+    }
+  }
+
+  async syslogList(profileId: string): Promise<SyslogServer[]> {
+    return readSyslogServers(await this.request(profileId)('GET', SYSLOG_PATH));
+  }
+
+  /** syslog.create: POST (spec 2.4), then the node's list; refusals carry the field (`port`, `host`). */
+  async syslogCreate(profileId: string, server: SyslogServer): Promise<SyslogServer[]> {
+    try {
+      await this.request(profileId)('POST', SYSLOG_PATH, { server: { host: server.host, port: server.port, enabled: server.enabled } });
+    } catch (e) {
+      throw withSyslogIssues(e);
+    }
+    this.log.info('syslog server added', { profileId, host: server.host });
+    return this.syslogList(profileId);
+  }
+
+  forgetProfile(profileId: string): void {
+    this.jobs.cancelProfile(profileId);
+    this.store.forgetProfile(profileId);
+  }
+
+  /** Cancels bulk jobs, stops following tasks (they go on on the node) and closes the store. */
+  async close(): Promise<void> {
+    const jobs = this.jobs.close();
+    await this.follower.close();
+    await jobs;
+    this.store.close();
+  }
+}
+
+function pick<T extends object, K extends keyof T>(o: T, keys: K[]): Partial<Pick<T, K>> {
+  const out: Partial<Pick<T, K>> = {};
+  for (const k of keys) if (o[k] !== undefined) out[k] = o[k];
+  return out;
+}
