@@ -1,0 +1,154 @@
+/**
+ * One device through the contract against the simulator: next site ID, onboarding, the node's
+ * refusals on their fields (siteId in use, unknown organization), fetch, deployment followed to
+ * COMPLETED and a failed one (task.progress events, stored status), tasks.get, syslog servers.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DeviceView, SyslogServer, TaskStatus } from '../../../shared/model/inventory';
+import { AppError } from '../../../shared/model/errors';
+import { startWorld, until, type World } from './world';
+
+let w: World;
+let org: string;
+beforeAll(async () => {
+  w = await startWorld({ sim: { deploySeconds: 1 } });
+  org = w.sim.inventory.organizations().find((o) => o.parent !== null)!.name;
+});
+afterAll(async () => w?.close());
+
+const record = (name: string, siteId: string, patch: Record<string, unknown> = {}) => ({
+  deviceName: name,
+  siteId,
+  orgName: org,
+  serialNumber: `SN-${name}`,
+  deviceGroup: 'Retail',
+  locationInfo: { country: 'de', latitude: '52.52', longitude: '13.405' },
+  ...patch,
+});
+const issues = (e: { details?: Record<string, unknown> } | undefined) => e?.details?.issues as Array<{ path: string; message: string }> | undefined;
+
+describe('onboarding one device', () => {
+  it('suggests the next free site ID', async () => {
+    expect(await w.h.call('devices.nextSiteId', { profileId: w.profileId })).toEqual({ siteId: '61' });
+  });
+
+  it('onboards a device: stored with status saved, country upper case, inventory.changed', async () => {
+    const d = await w.h.call<DeviceView>('devices.onboard', { profileId: w.profileId, device: record('berlin-edge-01', '61') });
+    expect(d).toEqual({ ...record('berlin-edge-01', '61'), locationInfo: { country: 'DE', latitude: '52.52', longitude: '13.405' }, deploymentStatus: 'saved', lastTaskId: null });
+    expect(w.sim.inventory.device('berlin-edge-01')).toMatchObject({ siteId: '61', deploymentStatus: 'SAVED' });
+    const stored = await w.h.call<{ items: DeviceView[] }>('inventory.devices', { profileId: w.profileId });
+    expect(stored.items).toContainEqual(d);
+    expect(w.events('inventory.changed')).toContainEqual({ profileId: w.profileId, what: ['devices'] });
+    expect(await w.h.call('devices.nextSiteId', { profileId: w.profileId })).toEqual({ siteId: '62' });
+  });
+
+  it('puts "site ID in use" (HTTP 500, code 0) on siteId', async () => {
+    const res = await w.h.callRaw('devices.onboard', { profileId: w.profileId, device: record('berlin-edge-02', '61') });
+    expect(res.ok).toBe(false);
+    expect(res.error?.code).toBe('api.0');
+    expect(issues(res.error)).toEqual([{ path: 'siteId', message: 'Site ID 61 is already used by device berlin-edge-01 on the node.' }]);
+    expect(w.sim.inventory.device('berlin-edge-02')).toBeUndefined();
+  });
+
+  it('puts an unknown organization (4016) on orgName', async () => {
+    const res = await w.h.callRaw('devices.onboard', { profileId: w.profileId, device: record('berlin-edge-03', '63', { orgName: 'No-Such-Org' }) });
+    expect(res.error?.code).toBe('api.4016');
+    expect(issues(res.error)).toEqual([{ path: 'orgName', message: 'There is no organization named No-Such-Org on the node.' }]);
+  });
+
+  it('puts a field the node refuses (4017 with a field path) on that field', async () => {
+    // The contract refuses this record before sending; a node with stricter rules would refuse it
+    // itself. The service path sends it as it is, to prove the mapping on the simulator's answer.
+    const bad = { ...record('berlin-edge-04', '64'), locationInfo: { country: 'XX', latitude: '52.52', longitude: '13.405' } };
+    const e = await w.h.app.inventory.onboard(w.profileId, bad).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(AppError);
+    expect((e as AppError).code).toBe('api.4017');
+    expect(issues(e as AppError)?.[0]?.path).toBe('locationInfo.country');
+    const viaContract = await w.h.callRaw('devices.onboard', { profileId: w.profileId, device: bad });
+    expect(viaContract.error?.code).toBe('request.invalid');
+  });
+
+  it('fetches one device fresh from the node', async () => {
+    expect(await w.h.call<DeviceView>('devices.get', { profileId: w.profileId, deviceName: 'berlin-edge-01' })).toMatchObject({ deviceName: 'berlin-edge-01', deploymentStatus: 'saved' });
+    const missing = await w.h.callRaw('devices.get', { profileId: w.profileId, deviceName: 'nope-01' });
+    expect(missing.error?.code).toBe('api.4015');
+  });
+
+  it('deploys and follows the task to COMPLETED through task.progress events', async () => {
+    const t = await w.h.call<TaskStatus>('devices.deploy', { profileId: w.profileId, deviceName: 'berlin-edge-01' });
+    expect(t).toMatchObject({ profileId: w.profileId, deviceName: 'berlin-edge-01', state: 'pending', percent: 0 });
+    const progress = () => w.events<TaskStatus>('task.progress').filter((p) => p.taskId === t.taskId);
+    await until('the task to complete', () => progress().some((p) => p.state === 'completed'));
+    const states = progress().map((p) => `${p.state}:${p.percent}`);
+    expect(states[0]).toBe('pending:0');
+    expect(states).toContain('in-progress:20');
+    expect(states.at(-1)).toBe('completed:100');
+    expect(progress().at(-1)!.message).toMatch(/completed/);
+    const percents = progress().map((p) => p.percent);
+    expect(percents).toEqual([...percents].sort((a, b) => a - b));
+    expect(w.sim.inventory.device('berlin-edge-01')?.deploymentStatus).toBe('DEPLOYED');
+    const stored = (await w.h.call<{ items: DeviceView[] }>('inventory.devices', { profileId: w.profileId })).items.find((d) => d.deviceName === 'berlin-edge-01');
+    expect(stored).toMatchObject({ deploymentStatus: 'deployed', lastTaskId: t.taskId });
+    expect(await w.h.call<TaskStatus>('tasks.get', { profileId: w.profileId, taskId: t.taskId })).toMatchObject({ state: 'completed', percent: 100, endedAt: expect.any(String) });
+  });
+
+  it('follows a failed deployment to FAILED with the node’s error message', async () => {
+    await w.h.call('devices.onboard', { profileId: w.profileId, device: record('paris-edge-01', '70') });
+    w.sim.faults.deployFailures = 1;
+    const t = await w.h.call<TaskStatus>('devices.deploy', { profileId: w.profileId, deviceName: 'paris-edge-01' });
+    const end = await until('the task to fail', () => w.events<TaskStatus>('task.progress').find((p) => p.taskId === t.taskId && p.state === 'failed'));
+    expect(end.percent).toBe(50);
+    expect(end.message).toMatch(/did not acknowledge/);
+    const stored = (await w.h.call<{ items: DeviceView[] }>('inventory.devices', { profileId: w.profileId })).items.find((d) => d.deviceName === 'paris-edge-01');
+    expect(stored).toMatchObject({ deploymentStatus: 'failed', lastTaskId: t.taskId });
+    expect(w.sim.inventory.runningTasks()).toBe(0);
+  });
+
+  it('asks the node for a task it did not follow, once it is finished answers from the store', async () => {
+    await w.h.call('inventory.refresh', { profileId: w.profileId, what: 'devices' });
+    const items = (await w.h.call<{ items: DeviceView[] }>('inventory.devices', { profileId: w.profileId })).items;
+    const seeded = items.find((d) => d.lastTaskId !== null && d.deploymentStatus === 'failed' && !d.deviceName.includes('-edge-'))!;
+    const before = w.sim.stats.count('GET', '/mgmt/tasks/task/');
+    const t = await w.h.call<TaskStatus>('tasks.get', { profileId: w.profileId, taskId: seeded.lastTaskId });
+    expect(t).toMatchObject({ taskId: seeded.lastTaskId, deviceName: seeded.deviceName, state: 'failed', percent: 50 });
+    expect(await w.h.call<TaskStatus>('tasks.get', { profileId: w.profileId, taskId: seeded.lastTaskId })).toEqual(t);
+    expect(w.sim.stats.count('GET', '/mgmt/tasks/task/')).toBe(before + 1);
+    expect((await w.h.callRaw('tasks.get', { profileId: w.profileId, taskId: '999999' })).error?.code).toBe('api.4015');
+  });
+});
+
+describe('syslog servers', () => {
+  let basic: string;
+  beforeAll(async () => {
+    basic = await w.addProfile('basic');
+  });
+
+  it('needs a basic-auth connection: the configuration API answers only on port 9182 (spec 4.1)', async () => {
+    const before = w.sim.stats.count('*', '/api/');
+    const res = await w.h.callRaw('syslog.list', { profileId: w.profileId });
+    expect(res.error?.code).toBe('mgmt.basic_required');
+    expect(w.sim.stats.count('*', '/api/')).toBe(before);
+  });
+
+  it('creates a server and answers the new list', async () => {
+    expect(await w.h.call('syslog.list', { profileId: basic })).toEqual([]);
+    const list = await w.h.call<SyslogServer[]>('syslog.create', { profileId: basic, server: { host: 'logs.example.net', port: 514, enabled: true } });
+    expect(list).toEqual([{ host: 'logs.example.net', port: 514, enabled: true }]);
+    const dup = await w.h.callRaw('syslog.create', { profileId: basic, server: { host: 'logs.example.net', port: 6514, enabled: true } });
+    expect(dup.error?.code).toBe('yang.data-exists');
+    expect(issues(dup.error)?.[0]?.path).toBe('host');
+  });
+
+  it('puts a malformed port on port', async () => {
+    // Through the contract a port outside 1-65535 never leaves main.
+    const before = w.sim.stats.count('POST', '/api/config/system/syslog-servers');
+    const refused = await w.h.callRaw('syslog.create', { profileId: basic, server: { host: 'logs2', port: 70000, enabled: true } });
+    expect(refused.error?.code).toBe('request.invalid');
+    expect(w.sim.stats.count('POST', '/api/config/system/syslog-servers')).toBe(before);
+    // The node's own refusal (here provoked by sending past the contract) lands on the same field.
+    const e = await w.h.app.inventory.syslogCreate(basic, { host: 'logs2', port: 70000, enabled: true }).catch((x: unknown) => x);
+    expect((e as AppError).code).toBe('yang.malformed-message');
+    expect(issues(e as AppError)).toEqual([{ path: 'port', message: '"70000" is not a valid port value (1-65535).' }]);
+    expect(await w.h.call('syslog.list', { profileId: basic })).toHaveLength(1);
+  });
+});

@@ -1,0 +1,104 @@
+/**
+ * Paging the node's lists into inventory.db through the contract: 20,000 devices and 500
+ * organizations (the largest MN-47 seeds), a node that caps its pages, a node that answers empty pages with
+ * 204, and the stored lists read back after sign-out (offline).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DeviceView, OrganizationView } from '../../../shared/model/inventory';
+import { startWorld, type World } from './world';
+
+/** The largest seeds (MN-47). */
+const DEVICES = 20_000;
+const ORGS = 500;
+let w: World;
+beforeAll(async () => {
+  w = await startWorld({ sim: { seedDevices: DEVICES, seedOrganizations: ORGS } });
+});
+afterAll(async () => w?.close());
+
+type Snap<T> = { profileId: string; fetchedAt: string | null; items: T[] };
+
+/** The plan in force and its source computed straight from the simulator's tree. */
+function expectedPlans(orgs: Array<{ name: string; parent: string | null; subscriptionPlan: string | null }>) {
+  const by = new Map(orgs.map((o) => [o.name, o]));
+  return new Map(
+    orgs.map((o) => {
+      let depth = 0;
+      let cur = o;
+      let plan = o.subscriptionPlan;
+      let from: string | null = null;
+      while (cur.parent) {
+        cur = by.get(cur.parent)!;
+        depth += 1;
+        if (plan === null && cur.subscriptionPlan !== null) {
+          plan = cur.subscriptionPlan;
+          from = cur.name;
+        }
+      }
+      return [o.name, { depth, effectivePlan: plan, inheritedFrom: from }];
+    }),
+  );
+}
+
+describe('inventory refresh', () => {
+  it('has nothing stored before the first refresh', async () => {
+    expect(await w.h.call<Snap<DeviceView>>('inventory.devices', { profileId: w.profileId })).toEqual({ profileId: w.profileId, fetchedAt: null, items: [] });
+  });
+
+  it('pages 20,000 devices and 500 organizations in, with progress and a changed event', async () => {
+    const r = await w.h.call<{ devices: number; organizations: number; fetchedAt: string }>('inventory.refresh', { profileId: w.profileId });
+    expect(r).toMatchObject({ devices: DEVICES, organizations: ORGS });
+    // limit 500: 40 device pages and 1 organization page
+    expect(w.sim.stats.count('GET', '/mgmt/sdwan/workflow/devices')).toBe(DEVICES / 500);
+    expect(w.sim.stats.count('GET', '/mgmt/organization/orgs')).toBe(1);
+    const progress = w.events<{ what: string; done: number; total: number | null }>('inventory.progress').filter((p) => p.what === 'devices');
+    expect(progress[0]).toMatchObject({ done: 0, total: null });
+    expect(progress.at(-1)).toMatchObject({ done: DEVICES, total: DEVICES });
+    expect(w.events('inventory.changed')).toContainEqual({ profileId: w.profileId, what: ['organizations', 'devices'] });
+
+    const devices = await w.h.call<Snap<DeviceView>>('inventory.devices', { profileId: w.profileId });
+    expect(devices.fetchedAt).toBe(r.fetchedAt);
+    expect(devices.items).toHaveLength(DEVICES);
+    const sample = devices.items.find((d) => d.siteId === '13')!;
+    const onNode = w.sim.inventory.device(sample.deviceName)!;
+    expect(sample).toEqual({ ...onNode, deploymentStatus: onNode.deploymentStatus.toLowerCase() });
+    expect(devices.items.filter((d) => d.deploymentStatus === 'saved')).toHaveLength(DEVICES / 10);
+
+    const orgs = await w.h.call<Snap<OrganizationView>>('inventory.organizations', { profileId: w.profileId });
+    expect(orgs.items).toHaveLength(ORGS);
+    const expected = expectedPlans(w.sim.inventory.organizations());
+    for (const o of orgs.items) expect({ name: o.name, depth: o.depth, effectivePlan: o.effectivePlan, inheritedFrom: o.inheritedFrom }).toEqual({ name: o.name, ...expected.get(o.name) });
+    expect(Math.max(...orgs.items.map((o) => o.depth))).toBeGreaterThanOrEqual(3);
+    expect(orgs.items.some((o) => o.inheritedFrom !== null)).toBe(true);
+    expect(orgs.items.reduce((n, o) => n + o.devices, 0)).toBe(DEVICES);
+    expect(orgs.items.reduce((n, o) => n + o.children, 0)).toBe(ORGS - orgs.items.filter((o) => o.parent === null).length);
+  });
+
+  it('advances by the records received when the node caps its pages (MN-47)', async () => {
+    w.sim.stats.reset();
+    w.sim.faults.pageCap = 450;
+    try {
+      const r = await w.h.call<{ devices: number }>('inventory.refresh', { profileId: w.profileId, what: 'devices' });
+      expect(r.devices).toBe(DEVICES);
+      expect(w.sim.stats.count('GET', '/mgmt/sdwan/workflow/devices')).toBe(Math.ceil(DEVICES / 450));
+      expect(w.sim.stats.count('GET', '/mgmt/organization/orgs')).toBe(0);
+      const names = new Set((await w.h.call<Snap<DeviceView>>('inventory.devices', { profileId: w.profileId })).items.map((d) => d.deviceName));
+      expect(names.size).toBe(DEVICES);
+    } finally {
+      w.sim.faults.pageCap = 0;
+    }
+  });
+
+  it('keeps serving the stored lists after sign-out, and refuses to refresh', async () => {
+    await w.h.call('session.signOut', { profileId: w.profileId });
+    const devices = await w.h.call<Snap<DeviceView>>('inventory.devices', { profileId: w.profileId });
+    expect(devices.items).toHaveLength(DEVICES);
+    expect((await w.h.call<Snap<OrganizationView>>('inventory.organizations', { profileId: w.profileId })).items).toHaveLength(ORGS);
+    const res = await w.h.callRaw('inventory.refresh', { profileId: w.profileId });
+    expect(res.ok).toBe(false);
+    expect(res.error?.code).toMatch(/^session\./);
+    expect((await w.h.call<Snap<DeviceView>>('inventory.devices', { profileId: w.profileId })).items).toHaveLength(DEVICES);
+    const unknown = await w.h.callRaw('inventory.devices', { profileId: 'no-such-profile' });
+    expect(unknown.error?.code).toBe('not_found');
+  });
+});
