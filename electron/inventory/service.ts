@@ -67,6 +67,7 @@ export class InventoryService {
   private readonly follower: TaskFollower;
   private readonly refreshing = new Map<string, Promise<ListRefresh<unknown>>>();
   private readonly log: Logger;
+  private readonly closing = new AbortController();
 
   constructor(private readonly o: InventoryServiceOptions) {
     this.store = o.store;
@@ -88,19 +89,23 @@ export class InventoryService {
     return { profileId, ...this.store.organizations(profileId) };
   }
 
-  /** Pages one list in and stores it whole; a refresh already running for it is joined. */
-  refreshList(profileId: string, what: 'devices', signal?: AbortSignal): Promise<ListRefresh<DeviceView>>;
-  refreshList(profileId: string, what: 'organizations', signal?: AbortSignal): Promise<ListRefresh<StoredOrganization>>;
-  refreshList(profileId: string, what: InventoryKind, signal?: AbortSignal): Promise<ListRefresh<unknown>> {
+  /**
+   * Pages one list in and stores it whole; a refresh already running for it is joined (so no
+   * single caller can abort it: a caller that stops waiting wraps it in `abortable`). Closing the
+   * service aborts it.
+   */
+  refreshList(profileId: string, what: 'devices'): Promise<ListRefresh<DeviceView>>;
+  refreshList(profileId: string, what: 'organizations'): Promise<ListRefresh<StoredOrganization>>;
+  refreshList(profileId: string, what: InventoryKind): Promise<ListRefresh<unknown>> {
     const key = `${profileId}\u0000${what}`;
     const running = this.refreshing.get(key);
     if (running) return running;
-    const work = this.pageList(profileId, what, signal).finally(() => this.refreshing.delete(key));
+    const work = this.pageList(profileId, what, this.closing.signal).finally(() => this.refreshing.delete(key));
     this.refreshing.set(key, work);
     return work;
   }
 
-  private async pageList(profileId: string, what: InventoryKind, signal?: AbortSignal): Promise<ListRefresh<unknown>> {
+  private async pageList(profileId: string, what: InventoryKind, signal: AbortSignal): Promise<ListRefresh<unknown>> {
     const progress = throttle((done: number, total: number | null) => this.o.emit('inventory.progress', { profileId, what, done, total }), this.o.progressIntervalMs ?? 100);
     const logger = this.log.child(what);
     try {
@@ -165,8 +170,12 @@ export class InventoryService {
   async getDevice(profileId: string, deviceName: string): Promise<DeviceView> {
     try {
       const device = deviceFromAnswer(await this.request(profileId)('GET', devicePath(deviceName)));
-      this.store.upsertDevice(profileId, device);
-      this.o.emit('inventory.changed', { profileId, what: ['devices'] });
+      // Only a device that changed makes the window reload the stored list.
+      const stored = this.store.device(profileId, deviceName);
+      if (!stored || JSON.stringify(stored) !== JSON.stringify(device)) {
+        this.store.upsertDevice(profileId, device);
+        this.o.emit('inventory.changed', { profileId, what: ['devices'] });
+      }
       return device;
     } catch (e) {
       if (e instanceof AppError && e.code === 'api.4015' && this.store.deleteDevice(profileId, deviceName)) this.o.emit('inventory.changed', { profileId, what: ['devices'] });
@@ -284,6 +293,7 @@ export class InventoryService {
 
   /** Cancels bulk jobs, stops following tasks (they go on on the node) and closes the store. */
   async close(): Promise<void> {
+    this.closing.abort();
     const jobs = this.jobs.close();
     await this.follower.close();
     await jobs;

@@ -60,6 +60,9 @@ describe('InventoryService', () => {
     h.node.devices.get('branch-0001')!.serialNumber = 'SN-CHANGED';
     expect(await h.service.getDevice('p1', 'branch-0001')).toMatchObject({ serialNumber: 'SN-CHANGED', deploymentStatus: 'deployed' });
     expect(h.service.store.device('p1', 'branch-0001')?.serialNumber).toBe('SN-CHANGED');
+    const changed = eventsOf('inventory.changed').length;
+    await h.service.getDevice('p1', 'branch-0001');
+    expect(eventsOf('inventory.changed')).toHaveLength(changed);
     h.node.devices.delete('branch-0002');
     await expect(h.service.getDevice('p1', 'branch-0002')).rejects.toMatchObject({ code: 'api.4015' });
     expect(h.service.store.device('p1', 'branch-0002')).toBeUndefined();
@@ -93,6 +96,25 @@ describe('InventoryService', () => {
     const before = h.node.count('GET', '/mgmt/tasks/task/');
     expect(await h.service.task('p1', '1')).toMatchObject({ state: 'in-progress' });
     expect(h.node.count('GET', '/mgmt/tasks/task/')).toBe(before + 1);
+  });
+});
+
+describe('closing', () => {
+  it('ends a running refresh, bulk job and task follower promptly', async () => {
+    h = startService({ pollMs: 5 });
+    h.node.taskPolls = 100_000;
+    h.node.seed(2000);
+    h.node.delayMs = 30;
+    await h.service.onboard('p1', deviceFields(5000));
+    await h.service.deploy('p1', 'branch-5000');
+    const refresh = h.service.refresh('p1', 'devices').catch((e: unknown) => e);
+    const job = h.service.jobs.start({ profileId: 'p1', rows: [{ line: 2, device: deviceFields(6000) }], dryRun: false, deploy: false, concurrency: 1 });
+    await new Promise((r) => setTimeout(r, 40));
+    const started = Date.now();
+    await h.service.close();
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(await refresh).toMatchObject({ code: 'cancelled' });
+    expect(h.service.jobs.get(job.jobId).state).toBe('cancelled');
   });
 });
 
