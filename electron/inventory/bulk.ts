@@ -75,6 +75,7 @@ export class BulkJobs {
   }
 
   start(req: StartRequest): BulkJobState {
+    this.o.inventory.requireSignedIn(req.profileId, 'onboard devices');
     for (const j of this.jobs.values()) {
       if (j.head.profileId === req.profileId && j.head.state === 'running') {
         throw new AppError('onboarding.busy', 'A bulk onboarding is already running on this node.', 'Wait for it to finish or cancel it, then start again.', { details: { jobId: j.head.jobId } });

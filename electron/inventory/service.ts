@@ -3,7 +3,7 @@
  * come from the SQLite store (offline), refreshes page the node's lists into it, single calls
  * (fetch, onboard, deploy) write through it. Bulk onboarding jobs live in bulk.ts.
  */
-import { AppError } from '../../shared/model/errors';
+import { AppError, ErrorCodes } from '../../shared/model/errors';
 import type { DeviceRecord, DeviceView, OrganizationView, SyslogServer, TaskStatus } from '../../shared/model/inventory';
 import type { EventHub } from '../app/events';
 import type { Logger } from '../log';
@@ -41,7 +41,7 @@ export interface InventoryTiming extends TaskTiming, BulkTiming {
 export interface InventoryServiceOptions extends InventoryTiming {
   store: InventoryStore;
   /** The signed-in session of a profile (SessionManager.get). */
-  session(profileId: string): { request: NodeRequest; status(): { authMode: 'basic' | 'oauth' } };
+  session(profileId: string): { request: NodeRequest; status(): { authMode: 'basic' | 'oauth'; state: string } };
   emit: EventHub['emit'];
   logger: Logger;
 }
@@ -79,6 +79,15 @@ export class InventoryService {
   request(profileId: string): NodeRequest {
     const session = this.o.session(profileId);
     return (method, path, body) => session.request(method, path, body);
+  }
+
+  /** Refuses at once, before any work is set up, when the profile's session cannot make calls. */
+  requireSignedIn(profileId: string, what: string): void {
+    const { state } = this.o.session(profileId).status();
+    if (state === 'signed-in') return;
+    throw state === 'sign-in-required'
+      ? new AppError(ErrorCodes.signInRequired, `Sign in to the node again to ${what}.`, 'The session ended on the node’s side; sign in again, then retry.')
+      : new AppError(ErrorCodes.notSignedIn, `Sign in to the node to ${what}.`, 'The stored lists stay readable offline; refreshing, onboarding and deploying need a signed-in session.');
   }
 
   devices(profileId: string): StoredList<DeviceView> & { profileId: string } {

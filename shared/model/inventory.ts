@@ -72,9 +72,11 @@ export const OrganizationView = z.object({
   effectivePlan: z.string().nullable(),
   /** Name of the ancestor the plan comes from; null when the organization has its own (or none). */
   inheritedFrom: z.string().nullable(),
-  /** Depth in the tree: 0 for a root. */
+  /** Depth in the tree: 0 for a root (also for an organization whose parent is unknown, or where a loop of parent links was cut). */
   depth: z.number().int(),
+  /** Organizations whose parent is this one. */
   children: z.number().int(),
+  /** The organization's own devices (not its subtree's), counted in the stored device list. */
   devices: z.number().int(),
 });
 export type OrganizationView = z.infer<typeof OrganizationView>;
@@ -83,7 +85,7 @@ export type OrganizationView = z.infer<typeof OrganizationView>;
 export const Snapshot = <T extends z.ZodType>(item: T) =>
   z.object({
     profileId: z.string(),
-    /** When the list was last fetched from the node; null = never (nothing stored yet). */
+    /** When the whole list was last fetched from the node; null = never (single devices onboarded or fetched since may be stored). */
     fetchedAt: z.string().nullable(),
     items: z.array(item),
   });

@@ -142,6 +142,15 @@ describe('bulk onboarding', () => {
     expect(end.rows.filter((r) => r.message === 'Not sent: Sign in again to the node.').length).toBeGreaterThan(15);
   });
 
+  it('refuses to start without a signed-in session, before setting up a job', async () => {
+    h = startService();
+    h.node.sessionState = 'signed-out';
+    expect(() => start(rowsFor(1, 3))).toThrow(expect.objectContaining({ code: 'session.not_signed_in' }));
+    h.node.sessionState = 'sign-in-required';
+    expect(() => start(rowsFor(1, 3))).toThrow(expect.objectContaining({ code: 'session.sign_in_required' }));
+    expect(h.node.calls).toEqual([]);
+  });
+
   it('fails every row with the reason when the device list cannot be read', async () => {
     h = startService();
     h.node.failAll = new AppError('net.unreachable', 'The node does not answer.', 'Check the network.');

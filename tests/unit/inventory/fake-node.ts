@@ -45,6 +45,7 @@ export class FakeNode {
   /** Set to make every later call fail with this error (e.g. the session ended). */
   failAll: Error | undefined;
   authMode: 'basic' | 'oauth' = 'basic';
+  sessionState = 'signed-in';
   private nextTask = 1;
 
   count(method: string, prefix = ''): number {
@@ -158,7 +159,7 @@ export function startService(timing: InventoryTiming = {}): ServiceHarness {
   const logs: string[] = [];
   const service = new InventoryService({
     store: new InventoryStore(path.join(dir, 'inventory.db')),
-    session: () => ({ request: node.request, status: () => ({ authMode: node.authMode }) }),
+    session: () => ({ request: node.request, status: () => ({ authMode: node.authMode, state: node.sessionState }) }),
     emit: (event, payload) => events.push({ event, payload }),
     logger: createLogger((l) => logs.push(`${l.level} ${l.msg} ${JSON.stringify(l.fields ?? {})}`), { level: 'debug' }),
     pollMs: 5,
