@@ -2,12 +2,17 @@
  * Pushed events keep the cache true: `session.changed` writes the sessions list in place,
  * `profiles.changed`, `demo.changed` and `connectors.changed` invalidate what they affect,
  * `edr.progress` writes the running cycle into the connectors list, `notice` goes to the
- * operator. In browser mode, a reconnected event socket refetches everything it may have missed.
+ * operator. Inventory: `inventory.changed` invalidates a profile's stored lists,
+ * `inventory.progress` is kept for the Refresh buttons, `task.progress` writes the task and its
+ * device's status, `onboarding.progress` merges the changed rows into the job. In browser mode, a reconnected event socket refetches everything it may have missed.
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { Bridge, ConnectorStatus, EventPayload } from '../../shared/contract';
+import type { BulkJobState } from '../../shared/model/inventory';
 import { isHttpBridge } from './bridge';
+import { writeTask, type InventoryProgress } from './inventory';
+import { mergeJob } from './inventory-cache';
 import { keys } from './keys';
 import { upsertSession } from './mutations';
 import { useClient } from './ApiProvider';
@@ -51,6 +56,13 @@ export function useContractEvents(onNotice: (notice: EventPayload<'notice'>) => 
         // The finished cycle's summary (hosts, error, published) comes with the list.
         if (finished) void qc.invalidateQueries({ queryKey: keys.connectors });
       }),
+      client.on('inventory.changed', ({ profileId, what }) => {
+        if (what.includes('devices')) void qc.invalidateQueries({ queryKey: keys.inventoryDevices(profileId) });
+        if (what.includes('organizations')) void qc.invalidateQueries({ queryKey: keys.inventoryOrganizations(profileId) });
+      }),
+      client.on('inventory.progress', (p) => qc.setQueryData<InventoryProgress>(keys.inventoryProgress(p.profileId), (old) => ({ ...old, [p.what]: p }))),
+      client.on('task.progress', (task) => writeTask(qc, task)),
+      client.on('onboarding.progress', (job) => qc.setQueryData<BulkJobState>(keys.onboardingJob(job.jobId), (old) => mergeJob(old, job))),
       client.on('notice', onNotice),
     ];
     if (bridge && isHttpBridge(bridge)) offs.push(bridge.onReconnect(() => void qc.invalidateQueries()));

@@ -82,3 +82,17 @@ export function formatBytes(n: number): string {
   if (n < 1024 * 1024) return `${Math.round(n / 1024)} KiB`;
   return `${(n / (1024 * 1024)).toFixed(1)} MiB`;
 }
+
+/** "just now", "5 min ago", "3 h ago", "2 d ago". */
+export function agoText(iso: string, now: number): string {
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return iso;
+  const min = Math.floor((now - t) / 60_000);
+  if (min < 1) return 'just now';
+  if (min < 60) return `${min} min ago`;
+  const h = Math.floor(min / 60);
+  return h < 48 ? `${h} h ago` : `${Math.floor(h / 24)} d ago`;
+}
+
+/** 1234 → "1,234" (grouping as the operator's locale writes it, English by default). */
+export const formatCount = (n: number): string => n.toLocaleString('en');

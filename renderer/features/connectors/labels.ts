@@ -4,6 +4,8 @@ import type { FalconRegion } from '../../../shared/model/connector';
 import type { Vendor } from '../../../shared/model/edr';
 import { formatDuration } from '../../components/format';
 
+export { agoText } from '../../components/format';
+
 export const vendorLabel: Record<Vendor, string> = { falcon: 'CrowdStrike Falcon', defender: 'Microsoft Defender' };
 
 export const regionLabel: Record<FalconRegion, string> = {
@@ -27,17 +29,6 @@ export const phaseLabel: Record<CycleProgress['phase'], string> = {
 
 /** 10 → "every 10 min", 90 → "every 1 h 30 min", 1440 → "every 1 d". */
 export const pollEvery = (minutes: number) => `every ${formatDuration(minutes * 60)}`;
-
-/** "just now", "5 min ago", "3 h ago", "2 d ago". */
-export function agoText(iso: string, now: number): string {
-  const t = Date.parse(iso);
-  if (Number.isNaN(t)) return iso;
-  const min = Math.floor((now - t) / 60_000);
-  if (min < 1) return 'just now';
-  if (min < 60) return `${min} min ago`;
-  const h = Math.floor(min / 60);
-  return h < 48 ? `${h} h ago` : `${Math.floor(h / 24)} d ago`;
-}
 
 /** "in 8 min", "in 2 h", "due now". */
 export function inText(iso: string, now: number): string {

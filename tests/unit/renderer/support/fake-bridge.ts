@@ -11,6 +11,7 @@ import type { OAuthClient } from '../../../../shared/model/oauth-client';
 import type { CertificateInfo, ProfileView } from '../../../../shared/model/profile';
 import type { SessionStatus } from '../../../../shared/model/session';
 import { FakeConnectors } from './fake-connectors';
+import { FakeInventory, type FakeInventoryOptions } from './fake-inventory';
 
 export const FP_A = 'AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89';
 export const FP_B = '11:22:33:44:55:66:77:88:99:00:AA:BB:CC:DD:EE:FF:11:22:33:44:55:66:77:88:99:00:AA:BB:CC:DD:EE:FF';
@@ -36,6 +37,8 @@ export interface FakeOptions {
   settings?: Settings;
   clients?: Record<string, OAuthClient[]>;
   connectors?: ConnectorStatus[];
+  /** Stored devices, organizations, syslog servers per profile id (inventory.*, devices.*, onboarding.*, syslog.*). */
+  inventory?: FakeInventoryOptions;
   /** Delay of demo.open, to see its progress. */
   demoDelayMs?: number;
   now?: () => number;
@@ -67,6 +70,8 @@ export class FakeBridge implements Bridge {
   readonly state: FakeState;
   /** connectors.* in memory; tests drive cycles with `connectors.progress()` / `finish()`. */
   readonly connectors: FakeConnectors;
+  /** Inventory channels in memory; tests drive tasks and bulk jobs through it. */
+  readonly inventory: FakeInventory;
   private readonly listeners = new Map<string, Set<(payload: unknown) => void>>();
   private readonly overrides = new Map<string, RawOverride>();
   private readonly now: () => number;
@@ -76,6 +81,7 @@ export class FakeBridge implements Bridge {
     this.now = opts.now ?? (() => Date.now());
     this.demoDelayMs = opts.demoDelayMs ?? 0;
     this.connectors = new FakeConnectors(opts.connectors ?? [], (event, payload) => this.emit(event, payload), () => this.now());
+    this.inventory = new FakeInventory(opts.inventory ?? {}, (event, payload) => this.emit(event, payload), () => this.now(), (id) => this.requireSignedIn(id));
     this.state = {
       profiles: [...(opts.profiles ?? [])],
       sessions: new Map((opts.sessions ?? []).map((s) => [s.profileId, s])),
@@ -280,6 +286,20 @@ export class FakeBridge implements Bridge {
     'connectors.cancel': ({ connectorId }) => this.connectors.cancel(connectorId),
     'connectors.importBulk': (req) => this.connectors.importBulk(req),
 
+    'inventory.devices': ({ profileId }) => (this.profile(profileId), this.inventory.snapshotDevices(profileId)),
+    'inventory.organizations': ({ profileId }) => (this.profile(profileId), this.inventory.snapshotOrganizations(profileId)),
+    'inventory.refresh': (req) => this.inventory.refresh(req),
+    'devices.get': ({ profileId, deviceName }) => this.inventory.get(profileId, deviceName),
+    'devices.nextSiteId': ({ profileId }) => this.inventory.nextSiteId(profileId),
+    'devices.onboard': (req) => this.inventory.onboard(req),
+    'devices.deploy': (req) => this.inventory.deploy(req),
+    'tasks.get': ({ profileId, taskId }) => this.inventory.getTask(profileId, taskId),
+    'onboarding.start': (req) => this.inventory.startJob(req),
+    'onboarding.cancel': ({ jobId }) => this.inventory.cancelJob(jobId),
+    'onboarding.get': ({ jobId }) => this.inventory.getJob(jobId),
+    'syslog.list': ({ profileId }) => this.inventory.syslogList(profileId),
+    'syslog.create': (req) => this.inventory.syslogCreate(req),
+
     'demo.status': () => this.state.demo,
     'demo.open': async () => {
       if (this.demoDelayMs) await new Promise((r) => setTimeout(r, this.demoDelayMs));
@@ -294,6 +314,14 @@ export class FakeBridge implements Bridge {
       return this.state.demo;
     },
   };
+
+  /** Node calls need a session, as in main. */
+  requireSignedIn(profileId: string): void {
+    const p = this.profile(profileId);
+    if (this.session(profileId).state !== 'signed-in') {
+      throw new AppError(ErrorCodes.notSignedIn, `Not signed in to ${p.name}.`, 'Sign in to the node first; the stored lists stay available meanwhile.');
+    }
+  }
 
   private assertTrusted(p: ProfileView): void {
     if (p.tls.mode !== 'pinned') return;

@@ -1,0 +1,173 @@
+/**
+ * Devices, organizations, deployment tasks, bulk onboarding jobs and syslog servers: one hook
+ * per channel. Lists are per profile and come from main's SQLite copy (they show offline);
+ * `inventory.changed`, `task.progress` and `onboarding.progress` keep them fresh (event-sync.ts).
+ */
+import { skipToken, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { EventPayload, RequestOf } from '../../shared/contract';
+import type { BulkJobState, TaskStatus } from '../../shared/model/inventory';
+import { useClient } from './ApiProvider';
+import { applyTaskToDevices, isTaskNewer, mergeJob, type DevicesSnapshot } from './inventory-cache';
+import { keys } from './keys';
+
+export type InventoryProgress = Partial<Record<'devices' | 'organizations', EventPayload<'inventory.progress'>>>;
+
+export function useInventoryDevices(profileId: string | undefined) {
+  const client = useClient();
+  return useQuery({
+    queryKey: keys.inventoryDevices(profileId ?? ''),
+    queryFn: profileId ? () => client.invoke('inventory.devices', { profileId }) : skipToken,
+    staleTime: 60_000,
+  });
+}
+
+export function useInventoryOrganizations(profileId: string | undefined) {
+  const client = useClient();
+  return useQuery({
+    queryKey: keys.inventoryOrganizations(profileId ?? ''),
+    queryFn: profileId ? () => client.invoke('inventory.organizations', { profileId }) : skipToken,
+    staleTime: 60_000,
+  });
+}
+
+/** The paging progress of a running refresh (from `inventory.progress`; nothing is fetched). */
+export function useInventoryProgress(profileId: string | undefined) {
+  return useQuery<InventoryProgress>({ queryKey: keys.inventoryProgress(profileId ?? ''), queryFn: skipToken, staleTime: Infinity }).data;
+}
+
+export function useRefreshInventory() {
+  const client = useClient();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (req: RequestOf<'inventory.refresh'>) => client.invoke('inventory.refresh', req),
+    onSettled: (_r, _e, req) => {
+      qc.removeQueries({ queryKey: keys.inventoryProgress(req.profileId), exact: true });
+      void qc.invalidateQueries({ queryKey: keys.inventoryDevices(req.profileId) });
+      void qc.invalidateQueries({ queryKey: keys.inventoryOrganizations(req.profileId) });
+    },
+  });
+}
+
+/** One device fresh from the node; fetched only when asked (`refetch`), the stored row is shown meanwhile. */
+export function useDeviceFromNode(profileId: string, deviceName: string) {
+  const client = useClient();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: () => client.invoke('devices.get', { profileId, deviceName }),
+    onSuccess: (device) => {
+      qc.setQueryData(keys.device(profileId, deviceName), device);
+      qc.setQueryData<DevicesSnapshot>(keys.inventoryDevices(profileId), (old) => {
+        if (!old) return old;
+        const i = old.items.findIndex((d) => d.deviceName === deviceName);
+        if (i < 0) return old;
+        const items = old.items.slice();
+        items[i] = device;
+        return { ...old, items };
+      });
+    },
+  });
+}
+
+/** The next free site ID; silent (the wizard says why it has none, e.g. offline). */
+export function useNextSiteId(profileId: string | undefined, enabled = true) {
+  const client = useClient();
+  return useQuery({
+    queryKey: keys.nextSiteId(profileId ?? ''),
+    queryFn: profileId && enabled ? () => client.invoke('devices.nextSiteId', { profileId }) : skipToken,
+    staleTime: 0,
+    gcTime: 0,
+    retry: false,
+    meta: { silent: true },
+  });
+}
+
+/** Onboards one device; the wizard puts server errors under their fields itself. */
+export function useOnboardDevice() {
+  const client = useClient();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (req: RequestOf<'devices.onboard'>) => client.invoke('devices.onboard', req),
+    meta: { silent: true },
+    onSuccess: (_d, req) => {
+      void qc.invalidateQueries({ queryKey: keys.inventoryDevices(req.profileId) });
+      void qc.invalidateQueries({ queryKey: keys.inventoryOrganizations(req.profileId) });
+    },
+  });
+}
+
+export function useDeployDevice() {
+  const client = useClient();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (req: RequestOf<'devices.deploy'>) => client.invoke('devices.deploy', req),
+    onSuccess: (task) => writeTask(qc, task),
+  });
+}
+
+/** Writes a task into the cache unless the cache already holds a newer state, and moves its device's status. */
+export function writeTask(qc: QueryClient, task: TaskStatus): void {
+  const key = keys.task(task.profileId, task.taskId);
+  const old = qc.getQueryData<TaskStatus>(key);
+  if (!isTaskNewer(old, task)) return;
+  qc.setQueryData(key, task);
+  qc.setQueryData<DevicesSnapshot>(keys.inventoryDevices(task.profileId), (s) => applyTaskToDevices(s, task));
+}
+
+/** A node task; `task.progress` events update it in place. */
+export function useTask(profileId: string | undefined, taskId: string | null | undefined) {
+  const client = useClient();
+  return useQuery({
+    queryKey: keys.task(profileId ?? '', taskId ?? ''),
+    queryFn: profileId && taskId ? () => client.invoke('tasks.get', { profileId, taskId }) : skipToken,
+    staleTime: Infinity,
+    meta: { silent: true },
+  });
+}
+
+export function useStartOnboarding() {
+  const client = useClient();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (req: RequestOf<'onboarding.start'>) => client.invoke('onboarding.start', req),
+    meta: { silent: true },
+    onSuccess: (job) => qc.setQueryData<BulkJobState>(keys.onboardingJob(job.jobId), (old) => mergeJob(old, job)),
+  });
+}
+
+export function useCancelOnboarding() {
+  const client = useClient();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (req: RequestOf<'onboarding.cancel'>) => client.invoke('onboarding.cancel', req),
+    onSuccess: (job) => qc.setQueryData<BulkJobState>(keys.onboardingJob(job.jobId), (old) => mergeJob(old, job)),
+  });
+}
+
+/** A bulk job with every row; written by `onboarding.start` and `onboarding.progress`, fetched whole after a reconnect. */
+export function useOnboardingJob(jobId: string | undefined) {
+  const client = useClient();
+  return useQuery({
+    queryKey: keys.onboardingJob(jobId ?? ''),
+    queryFn: jobId ? () => client.invoke('onboarding.get', { jobId }) : skipToken,
+    staleTime: Infinity,
+  });
+}
+
+export function useSyslogServers(profileId: string | undefined) {
+  const client = useClient();
+  return useQuery({
+    queryKey: keys.syslog(profileId ?? ''),
+    queryFn: profileId ? () => client.invoke('syslog.list', { profileId }) : skipToken,
+  });
+}
+
+/** Adds a syslog server; the form puts a refused field under its input itself. */
+export function useCreateSyslogServer() {
+  const client = useClient();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (req: RequestOf<'syslog.create'>) => client.invoke('syslog.create', req),
+    meta: { silent: true },
+    onSuccess: (list, req) => qc.setQueryData(keys.syslog(req.profileId), list),
+  });
+}
