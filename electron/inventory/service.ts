@@ -265,29 +265,14 @@ export class InventoryService {
     }
   }
 
-  /**
-   * The configuration APIs (/api/config, spec 4.1) answer only on the basic-auth port ({base_url});
-   * an OAuth connection's bearer token goes to the OAuth port, where /api is not served (MN-28).
-   */
-  private yangRequest(profileId: string): NodeRequest {
-    if (this.o.session(profileId).status().authMode === 'oauth') {
-      throw new AppError(
-        'mgmt.basic_required',
-        'Syslog servers are configured through the node’s configuration API, which answers only on the basic-auth port.',
-        'Use (or add) a connection to this node that signs in with basic authentication (port 9182).',
-      );
-    }
-    return this.request(profileId);
-  }
-
   async syslogList(profileId: string): Promise<SyslogServer[]> {
-    return readSyslogServers(await this.yangRequest(profileId)('GET', SYSLOG_PATH));
+    return readSyslogServers(await this.request(profileId)('GET', SYSLOG_PATH));
   }
 
   /** syslog.create: POST (spec 2.4), then the node's list; refusals carry the field (`port`, `host`). */
   async syslogCreate(profileId: string, server: SyslogServer): Promise<SyslogServer[]> {
     try {
-      await this.yangRequest(profileId)('POST', SYSLOG_PATH, { server: { host: server.host, port: server.port, enabled: server.enabled } });
+      await this.request(profileId)('POST', SYSLOG_PATH, { server: { host: server.host, port: server.port, enabled: server.enabled } });
     } catch (e) {
       throw withSyslogIssues(e);
     }

@@ -165,7 +165,20 @@ export class MgmtClient {
   request<T = unknown>(method: string, path: string, body?: unknown, opts: RequestOptions = {}): Promise<T | undefined> {
     if (!path.startsWith('/')) return Promise.reject(new AppError(ErrorCodes.internal, `API paths start with "/" (got ${path}).`, 'This is a bug in the console.'));
     if (this.basic) return this.basic.withAuth((h) => this.send('basic', method, path, body, h, 'use', opts)) as Promise<T | undefined>;
+    if (path.startsWith('/api/')) return this.yangOnBasicPort<T>(method, path, body, opts);
     return this.oauth!.withToken((t) => this.send('oauth', method, path, body, `Bearer ${t}`, 'use', opts)) as Promise<T | undefined>;
+  }
+
+  /**
+   * The YANG-derived APIs (/api/config, /api/operational) are served only on {base_url}, the
+   * basic-auth port (spec 4.1; MN-28). An OAuth connection calls them there with Basic
+   * authentication of the same user, whose password it keeps for the password grant anyway,
+   * and only while its OAuth session is signed in (C-9).
+   */
+  private async yangOnBasicPort<T>(method: string, path: string, body: unknown, opts: RequestOptions): Promise<T | undefined> {
+    await this.oauth!.accessToken(); // the session's own rules: not signed in, sign-in required (the token is not sent)
+    const header = basicHeader(this.o.profile.username, await this.password());
+    return (await this.send('basic', method, path, body, header, 'use', opts)) as T | undefined;
   }
 
   /** POST /auth/admin/clients (spec 4.3) with the session's bearer token. */

@@ -123,11 +123,11 @@ describe('syslog servers', () => {
     basic = await w.addProfile('basic');
   });
 
-  it('needs a basic-auth connection: the configuration API answers only on port 9182 (spec 4.1)', async () => {
-    const before = w.sim.stats.count('*', '/api/');
-    const res = await w.h.callRaw('syslog.list', { profileId: w.profileId });
-    expect(res.error?.code).toBe('mgmt.basic_required');
-    expect(w.sim.stats.count('*', '/api/')).toBe(before);
+  it('an OAuth connection reaches the configuration API on the basic-auth port, as the same user (spec 4.1, C-9)', async () => {
+    const before = w.sim.stats.requests.filter((r) => r.path.startsWith('/api/')).length;
+    expect(await w.h.call('syslog.list', { profileId: w.profileId })).toEqual([]);
+    const calls = w.sim.stats.requests.filter((r) => r.path.startsWith('/api/')).slice(before);
+    expect(calls.map((r) => [r.port, r.status])).toEqual([['basic', 200]]);
   });
 
   it('creates a server and answers the new list', async () => {
