@@ -3,6 +3,8 @@ import type { Bridge } from '../../shared/contract';
 import { useContractEvents } from '../api/event-sync';
 import { ConnectionsPage } from '../features/connections/ConnectionsPage';
 import { ConnectorsPage } from '../features/connectors/ConnectorsPage';
+import { DevicesPage } from '../features/devices/DevicesPage';
+import { OrganizationsPage } from '../features/organizations/OrganizationsPage';
 import { ComingSoonPage } from '../features/placeholders/ComingSoonPage';
 import { SettingsPage } from '../features/settings/SettingsPage';
 import { useUi } from '../stores/ui';
@@ -29,6 +31,10 @@ export function App({ bridge }: { bridge?: Bridge }) {
           <main className="content" id="content">
             {section === 'connections' ? (
               <ConnectionsPage />
+            ) : section === 'devices' ? (
+              <DevicesPage />
+            ) : section === 'organizations' ? (
+              <OrganizationsPage />
             ) : section === 'connectors' ? (
               <ConnectorsPage />
             ) : section === 'settings' ? (

@@ -11,24 +11,8 @@ export interface SectionMeta {
 
 export const sectionMeta: SectionMeta[] = [
   { id: 'connections', label: 'Connections', icon: Cable },
-  {
-    id: 'devices',
-    label: 'Devices',
-    icon: Router,
-    comingSoon: {
-      summary: 'The edge devices known to the management node, kept offline in the local database.',
-      bullets: ['Inventory with model, software version, site and last contact', 'Filter and search across tens of thousands of devices', 'How old each row is, at a glance'],
-    },
-  },
-  {
-    id: 'organizations',
-    label: 'Organizations',
-    icon: Building2,
-    comingSoon: {
-      summary: 'Organizations and their sites as the management node defines them.',
-      bullets: ['Tree of organizations, sites and their devices', 'Bulk onboarding with progress and cancel', 'Export to CSV'],
-    },
-  },
+  { id: 'devices', label: 'Devices', icon: Router },
+  { id: 'organizations', label: 'Organizations', icon: Building2 },
   {
     id: 'alarms',
     label: 'Alarms',

@@ -5,7 +5,7 @@ import type { CertificateInfo } from '../../shared/model/profile';
 export const sections = ['connections', 'devices', 'organizations', 'alarms', 'zta', 'connectors', 'settings'] as const;
 export type Section = (typeof sections)[number];
 export type ThemePreference = 'system' | 'light' | 'dark';
-export type ConnectionsTab = 'profiles' | 'oauth-clients';
+export type ConnectionsTab = 'profiles' | 'oauth-clients' | 'syslog';
 
 export type Dialog =
   | { kind: 'profile-form'; profileId?: string }

@@ -5,12 +5,14 @@ import { useActiveProfile } from '../../app/useActiveProfile';
 import { Spinner } from '../../components/Spinner';
 import { useUi, type ConnectionsTab } from '../../stores/ui';
 import { OAuthClientsPage } from '../oauth-clients/OAuthClientsPage';
+import { SyslogPage } from '../syslog/SyslogPage';
 import { ProfileRow } from './ProfileRow';
 import { WelcomePanel, useOpenDemoAction } from './WelcomePanel';
 
 const tabs: { id: ConnectionsTab; label: string }[] = [
   { id: 'profiles', label: 'Profiles' },
   { id: 'oauth-clients', label: 'OAuth clients' },
+  { id: 'syslog', label: 'Syslog servers' },
 ];
 
 export function ConnectionsPage() {
@@ -35,7 +37,7 @@ export function ConnectionsPage() {
         ))}
       </div>
       <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} className="tab-panel">
-        {tab === 'profiles' ? <ProfilesView /> : <OAuthClientsPage />}
+        {tab === 'profiles' ? <ProfilesView /> : tab === 'oauth-clients' ? <OAuthClientsPage /> : <SyslogPage />}
       </div>
     </div>
   );

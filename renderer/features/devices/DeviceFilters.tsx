@@ -1,0 +1,50 @@
+import { Search } from 'lucide-react';
+import type { DeploymentStatus } from '../../../shared/model/inventory';
+import { useInventoryUi } from '../../stores/inventory-ui';
+import { STATUSES, type DeviceIndex } from './device-index';
+
+/** Search box (name, site ID, serial) and the organization, group and status filters. */
+export function DeviceFilters({ index }: { index: DeviceIndex }) {
+  const ui = useInventoryUi();
+  return (
+    <div className="device-filters" role="search" aria-label="Filter devices">
+      <div className="search-box">
+        <Search size={14} aria-hidden="true" />
+        <input
+          type="search"
+          aria-label="Search devices"
+          placeholder="Search name, site ID or serial"
+          value={ui.deviceSearch}
+          onChange={(e) => ui.setDeviceSearch(e.target.value)}
+          data-testid="devices-search"
+          spellCheck={false}
+          autoComplete="off"
+        />
+      </div>
+      <select aria-label="Organization" value={ui.deviceOrg} onChange={(e) => ui.setDeviceFilter({ deviceOrg: e.target.value })} data-testid="devices-filter-org">
+        <option value="">All organizations</option>
+        {index.orgs.map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
+      </select>
+      <select aria-label="Device group" value={ui.deviceGroup} onChange={(e) => ui.setDeviceFilter({ deviceGroup: e.target.value })} data-testid="devices-filter-group">
+        <option value="">All device groups</option>
+        {index.groups.map((g) => (
+          <option key={g} value={g}>
+            {g}
+          </option>
+        ))}
+      </select>
+      <select aria-label="Status" value={ui.deviceStatus} onChange={(e) => ui.setDeviceFilter({ deviceStatus: e.target.value as DeploymentStatus | '' })} data-testid="devices-filter-status">
+        <option value="">Any status</option>
+        {STATUSES.map((s) => (
+          <option key={s} value={s}>
+            {s}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}

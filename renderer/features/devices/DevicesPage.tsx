@@ -1,0 +1,120 @@
+/**
+ * Devices of the active connection, from main's stored copy (shown offline too): search, filters,
+ * sortable virtualized table, details with deployment, the onboarding wizard and CSV bulk
+ * onboarding. The search runs deferred (`useDeferredValue`): typing never waits for the table.
+ */
+import { FileSpreadsheet, Plus, Router, X } from 'lucide-react';
+import { useDeferredValue, useMemo, useState } from 'react';
+import { useInventoryDevices } from '../../api/inventory';
+import { Spinner } from '../../components/Spinner';
+import { formatCount } from '../../components/format';
+import { useInventoryUi } from '../../stores/inventory-ui';
+import { InventoryFreshness } from '../inventory/Freshness';
+import { NoConnection } from '../inventory/NoConnection';
+import { useInventoryProfile } from '../inventory/useInventoryProfile';
+import { BulkOnboardingDialog } from '../onboarding/bulk/BulkOnboardingDialog';
+import { OnboardingWizard } from '../onboarding/OnboardingWizard';
+import { buildDeviceIndex, filterDevices, type DeviceCriteria } from './device-index';
+import { DeviceDetailsDialog } from './DeviceDetailsDialog';
+import { DeviceFilters } from './DeviceFilters';
+import { DevicesTable } from './DevicesTable';
+
+type PageDialog = { kind: 'details'; deviceName: string } | { kind: 'wizard' } | { kind: 'bulk' } | undefined;
+const EMPTY: never[] = [];
+
+export function DevicesPage() {
+  const { profile, signedIn, loading } = useInventoryProfile();
+  const devices = useInventoryDevices(profile?.id);
+  const [dialog, setDialog] = useState<PageDialog>();
+  const ui = useInventoryUi();
+  const items = devices.data?.items ?? EMPTY;
+
+  const index = useMemo(() => buildDeviceIndex(items), [items]);
+  const criteria = useMemo<DeviceCriteria>(
+    () => ({ query: ui.deviceSearch.trim().toLowerCase(), org: ui.deviceOrg, group: ui.deviceGroup, status: ui.deviceStatus }),
+    [ui.deviceSearch, ui.deviceOrg, ui.deviceGroup, ui.deviceStatus],
+  );
+  const deferred = useDeferredValue(criteria);
+  const sort = ui.deviceSort;
+  const rows = useMemo(() => filterDevices(index, sort.key, sort.desc, deferred), [index, sort, deferred]);
+
+  if (loading) {
+    return (
+      <div className="loading">
+        <Spinner /> Loading…
+      </div>
+    );
+  }
+  if (!profile) return <NoConnection what="Devices" />;
+
+  const close = () => setDialog(undefined);
+  let body;
+  if (devices.isPending) {
+    body = (
+      <div className="loading">
+        <Spinner /> Loading the stored devices…
+      </div>
+    );
+  } else if (devices.isError) {
+    body = (
+      <div className="empty">
+        <p>The stored devices could not be read: {devices.error.message}</p>
+        <button type="button" className="button" onClick={() => void devices.refetch()}>
+          Try again
+        </button>
+      </div>
+    );
+  } else if (items.length === 0) {
+    body = (
+      <div className="empty" data-testid="devices-empty">
+        <Router size={22} aria-hidden="true" />
+        <p>{devices.data.fetchedAt ? `${profile.name} has no devices yet.` : `The devices of ${profile.name} were never fetched.`}</p>
+        <p className="muted">{devices.data.fetchedAt ? 'Onboard one with the wizard, or many from a CSV file.' : 'Use Refresh to fetch them; they are then kept for offline use.'}</p>
+      </div>
+    );
+  } else {
+    body = (
+      <>
+        <div className="devices-filterbar">
+          <DeviceFilters index={index} />
+          <span className="devices-count" data-testid="devices-count" aria-live="polite">
+            {rows.length === items.length && deferred === criteria ? `${formatCount(items.length)} devices` : `${formatCount(rows.length)} of ${formatCount(items.length)}`}
+          </span>
+          {ui.deviceSearch || ui.deviceOrg || ui.deviceGroup || ui.deviceStatus ? (
+            <button type="button" className="button button-small button-ghost" onClick={ui.clearDeviceFilters}>
+              <X size={14} aria-hidden="true" />
+              Clear filters
+            </button>
+          ) : null}
+        </div>
+        <DevicesTable index={index} rows={rows} sort={sort} onSort={ui.setDeviceSort} onOpen={(d) => setDialog({ kind: 'details', deviceName: d.deviceName })} stale={deferred !== criteria} />
+      </>
+    );
+  }
+
+  const selected = dialog?.kind === 'details' ? items.find((d) => d.deviceName === dialog.deviceName) : undefined;
+  return (
+    <div className="page page-wide devices-page">
+      <div className="toolbar">
+        <h2>
+          Devices <span className="count">{formatCount(items.length)}</span>
+        </h2>
+        <div className="toolbar-actions">
+          <InventoryFreshness profile={profile} fetchedAt={devices.data?.fetchedAt} what="devices" signedIn={signedIn} />
+          <button type="button" className="button" onClick={() => setDialog({ kind: 'bulk' })}>
+            <FileSpreadsheet size={14} aria-hidden="true" />
+            Bulk onboard (CSV)…
+          </button>
+          <button type="button" className="button button-primary" onClick={() => setDialog({ kind: 'wizard' })}>
+            <Plus size={14} aria-hidden="true" />
+            Onboard device
+          </button>
+        </div>
+      </div>
+      {body}
+      {selected ? <DeviceDetailsDialog profile={profile} device={selected} signedIn={signedIn} onClose={close} /> : null}
+      {dialog?.kind === 'wizard' ? <OnboardingWizard profile={profile} onClose={close} /> : null}
+      {dialog?.kind === 'bulk' ? <BulkOnboardingDialog profile={profile} onClose={close} /> : null}
+    </div>
+  );
+}

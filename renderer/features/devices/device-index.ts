@@ -1,0 +1,138 @@
+/**
+ * Search, filters and sorting over tens of thousands of devices, cheap enough per keystroke.
+ * Everything that costs is done once per devices list (`buildDeviceIndex`): lower-cased search
+ * text, facet numbers for organization, group and status, natural sort keys. A sort order is an
+ * Int32Array computed once per column (and cached on the index); a search is then one pass over
+ * that order writing matching row numbers into a reused buffer, copied once at the end: no
+ * per-row allocation.
+ */
+import { countryName } from '../../../shared/model/countries';
+import type { DeploymentStatus, DeviceView } from '../../../shared/model/inventory';
+
+export type SortKey = 'deviceName' | 'siteId' | 'orgName' | 'deviceGroup' | 'country' | 'serialNumber' | 'deploymentStatus';
+export const STATUSES: readonly DeploymentStatus[] = ['saved', 'deploying', 'deployed', 'failed'];
+
+export interface DeviceIndex {
+  readonly devices: readonly DeviceView[];
+  /** name \0 site ID \0 serial, lower case. */
+  readonly hay: readonly string[];
+  readonly orgs: readonly string[];
+  readonly groups: readonly string[];
+  readonly orgOf: Int32Array;
+  readonly groupOf: Int32Array;
+  readonly statusOf: Int8Array;
+  /** "Germany (DE)" per row, from a per-code cache. */
+  readonly countryLabel: readonly string[];
+  readonly orders: Map<SortKey, Int32Array>;
+  /** Scratch buffer of `filterDevices`. */
+  readonly buffer: Int32Array;
+}
+
+export interface DeviceCriteria {
+  /** Already trimmed and lower-cased. */
+  query: string;
+  org: string;
+  group: string;
+  status: DeploymentStatus | '';
+}
+
+const countryCache = new Map<string, string>();
+export function countryLabel(code: string): string {
+  let label = countryCache.get(code);
+  if (label === undefined) {
+    const name = countryName(code);
+    label = name === code ? code : `${name} (${code})`;
+    countryCache.set(code, label);
+  }
+  return label;
+}
+
+/** "Branch-10" sorts after "branch-9": digit runs padded, letters lower case. */
+export const naturalKey = (s: string): string => s.toLowerCase().replace(/\d+/g, (d) => d.padStart(12, '0'));
+
+const facet = (values: readonly string[]) => {
+  const ids = new Map<string, number>();
+  for (const v of values) if (!ids.has(v)) ids.set(v, 0);
+  const sorted = [...ids.keys()].sort((a, b) => (naturalKey(a) < naturalKey(b) ? -1 : naturalKey(a) > naturalKey(b) ? 1 : 0));
+  sorted.forEach((v, i) => ids.set(v, i));
+  const of = new Int32Array(values.length);
+  values.forEach((v, i) => (of[i] = ids.get(v)!));
+  return { sorted, of };
+};
+
+export function buildDeviceIndex(devices: readonly DeviceView[]): DeviceIndex {
+  const n = devices.length;
+  const hay = new Array<string>(n);
+  const statusOf = new Int8Array(n);
+  const countries = new Array<string>(n);
+  for (let i = 0; i < n; i++) {
+    const d = devices[i]!;
+    hay[i] = `${d.deviceName}\u0000${d.siteId}\u0000${d.serialNumber}`.toLowerCase();
+    statusOf[i] = STATUSES.indexOf(d.deploymentStatus);
+    countries[i] = countryLabel(d.locationInfo.country);
+  }
+  const org = facet(devices.map((d) => d.orgName));
+  const group = facet(devices.map((d) => d.deviceGroup));
+  return { devices, hay, orgs: org.sorted, groups: group.sorted, orgOf: org.of, groupOf: group.of, statusOf, countryLabel: countries, orders: new Map(), buffer: new Int32Array(n) };
+}
+
+const identity = (n: number) => {
+  const a = new Int32Array(n);
+  for (let i = 0; i < n; i++) a[i] = i;
+  return a;
+};
+
+/** Row numbers in ascending order of `key` (ties by device name); computed once per key. */
+export function sortOrder(index: DeviceIndex, key: SortKey): Int32Array {
+  const cached = index.orders.get(key);
+  if (cached) return cached;
+  const { devices } = index;
+  const n = devices.length;
+  let order: Int32Array;
+  if (key === 'deviceName' || key === 'serialNumber') {
+    const keys = devices.map((d) => naturalKey(key === 'deviceName' ? d.deviceName : d.serialNumber));
+    order = identity(n).sort((a, b) => (keys[a]! < keys[b]! ? -1 : keys[a]! > keys[b]! ? 1 : a - b));
+  } else {
+    const byName = sortOrder(index, 'deviceName');
+    const nameRank = new Int32Array(n);
+    for (let p = 0; p < n; p++) nameRank[byName[p]!] = p;
+    let primary: ArrayLike<number>;
+    if (key === 'siteId') primary = Float64Array.from(devices, (d) => Number(d.siteId));
+    else if (key === 'orgName') primary = index.orgOf;
+    else if (key === 'deviceGroup') primary = index.groupOf;
+    else if (key === 'deploymentStatus') primary = index.statusOf;
+    else {
+      const labels = facet(index.countryLabel);
+      primary = labels.of;
+    }
+    order = identity(n).sort((a, b) => primary[a]! - primary[b]! || nameRank[a]! - nameRank[b]!);
+  }
+  index.orders.set(key, order);
+  return order;
+}
+
+/**
+ * The rows matching `c`, in the order of `key` (reversed when `desc`), as row numbers into
+ * `index.devices` (a copy of the matching part of the scratch buffer: one allocation per call).
+ */
+export function filterDevices(index: DeviceIndex, key: SortKey, desc: boolean, c: DeviceCriteria): Int32Array {
+  const order = sortOrder(index, key);
+  const n = order.length;
+  const out = index.buffer;
+  const org = c.org ? index.orgs.indexOf(c.org) : -1;
+  const group = c.group ? index.groups.indexOf(c.group) : -1;
+  const status = c.status ? STATUSES.indexOf(c.status) : -1;
+  if ((c.org && org < 0) || (c.group && group < 0)) return new Int32Array(0);
+  const { hay, orgOf, groupOf, statusOf } = index;
+  const q = c.query;
+  let count = 0;
+  for (let p = 0; p < n; p++) {
+    const i = order[desc ? n - 1 - p : p]!;
+    if (org >= 0 && orgOf[i] !== org) continue;
+    if (group >= 0 && groupOf[i] !== group) continue;
+    if (status >= 0 && statusOf[i] !== status) continue;
+    if (q && !hay[i]!.includes(q)) continue;
+    out[count++] = i;
+  }
+  return out.slice(0, count);
+}

@@ -1,0 +1,58 @@
+/**
+ * How old the stored list is ("Fetched 3 min ago", "Never fetched") and the Refresh button,
+ * which shows the paging progress of `inventory.progress` while it runs. Signed out, the stored
+ * list still shows; the note says how to get a fresh one.
+ */
+import { LogIn, RefreshCw } from 'lucide-react';
+import type { ProfileView } from '../../../shared/model/profile';
+import { useInventoryProgress, useRefreshInventory } from '../../api/inventory';
+import { useSignIn } from '../../api/mutations';
+import { Spinner } from '../../components/Spinner';
+import { agoText, formatCount, formatDateTime } from '../../components/format';
+import { useNow } from '../../components/useNow';
+
+type What = 'devices' | 'organizations';
+
+export function InventoryFreshness({ profile, fetchedAt, what, signedIn }: { profile: ProfileView; fetchedAt: string | null | undefined; what: What; signedIn: boolean }) {
+  const now = useNow();
+  const refresh = useRefreshInventory();
+  const progress = useInventoryProgress(profile.id)?.[what];
+  const signIn = useSignIn();
+  const running = refresh.isPending;
+  const percent = running && progress?.total ? Math.min(100, Math.round((progress.done / progress.total) * 100)) : undefined;
+  const run = () => refresh.mutate({ profileId: profile.id, what });
+
+  return (
+    <div className="freshness" data-testid={`${what}-freshness`}>
+      {running ? (
+        <span className="freshness-progress" role="status">
+          <span>
+            Refreshing {what}
+            {progress ? <span className="mono"> {progress.total === null ? formatCount(progress.done) : `${formatCount(progress.done)} / ${formatCount(progress.total)}`}</span> : '…'}
+          </span>
+          <span className={percent === undefined ? 'progress-bar freshness-bar indeterminate' : 'progress-bar freshness-bar determinate'} role="progressbar" aria-label={`Refreshing ${what}`} aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent}>
+            <span style={percent === undefined ? undefined : { width: `${percent}%` }} />
+          </span>
+        </span>
+      ) : fetchedAt ? (
+        <span className="muted" title={formatDateTime(fetchedAt)} data-testid="fetched-at">
+          Fetched {agoText(fetchedAt, now)}
+        </span>
+      ) : (
+        <span className="muted" data-testid="fetched-at">
+          Never fetched —{' '}
+        </span>
+      )}
+      {!signedIn && !running ? (
+        <button type="button" className="button button-small" onClick={() => signIn.mutate(profile.id)} disabled={signIn.isPending} title={`Showing the stored copy. Sign in to ${profile.name} to refresh it.`}>
+          {signIn.isPending ? <Spinner /> : <LogIn size={14} aria-hidden="true" />}
+          Sign in
+        </button>
+      ) : null}
+      <button type="button" className="button button-small" onClick={run} disabled={running} title={signedIn ? `Fetch every ${what === 'devices' ? 'device' : 'organization'} from ${profile.name}` : 'Needs a signed-in session'}>
+        {running ? <Spinner /> : <RefreshCw size={14} aria-hidden="true" />}
+        Refresh
+      </button>
+    </div>
+  );
+}

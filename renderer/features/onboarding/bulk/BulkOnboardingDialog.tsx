@@ -1,0 +1,157 @@
+/**
+ * Bulk onboarding from a CSV file: every row is validated here first (bad rows are reported with
+ * line, field and message and never sent), the valid ones go to main as one job
+ * (`onboarding.start`), whose progress events fill in the per-row results. Failed rows can be
+ * retried as a new job; the results download as CSV.
+ */
+import { Download, FileUp, Play, RotateCcw, Square } from 'lucide-react';
+import { useMemo, useState } from 'react';
+import { toast } from 'sonner';
+import { AppError } from '../../../../shared/model/errors';
+import type { BulkRowResult } from '../../../../shared/model/inventory';
+import type { ProfileView } from '../../../../shared/model/profile';
+import { useCancelOnboarding, useOnboardingJob, useStartOnboarding } from '../../../api/inventory';
+import { Dialog } from '../../../components/Dialog';
+import { Spinner } from '../../../components/Spinner';
+import { formatCount } from '../../../components/format';
+import { BulkJobView } from './BulkJobView';
+import { BulkPrepare, type BulkOptions } from './BulkPrepare';
+import { downloadText, parseDeviceCsv, resultsCsv, type ParsedCsv } from './csv';
+
+/** Rows of earlier runs with the current run's outcomes laid over them, by line. */
+function overlay(earlier: readonly BulkRowResult[], current: readonly BulkRowResult[] | undefined): readonly BulkRowResult[] {
+  if (!current) return earlier;
+  if (earlier.length === 0) return current;
+  const byLine = new Map(earlier.map((r) => [r.line, r]));
+  for (const r of current) byLine.set(r.line, r);
+  return [...byLine.values()].sort((a, b) => a.line - b.line);
+}
+
+export function BulkOnboardingDialog({ profile, onClose }: { profile: ProfileView; onClose(): void }) {
+  const [file, setFile] = useState<File>();
+  const [parsed, setParsed] = useState<ParsedCsv>();
+  const [parsing, setParsing] = useState(false);
+  const [options, setOptions] = useState<BulkOptions>({ dryRun: false, deploy: false, concurrency: 4 });
+  const [jobId, setJobId] = useState<string>();
+  const [earlier, setEarlier] = useState<readonly BulkRowResult[]>([]);
+  const [failure, setFailure] = useState<AppError>();
+  const start = useStartOnboarding();
+  const cancel = useCancelOnboarding();
+  const job = useOnboardingJob(jobId).data;
+  const rows = useMemo(() => overlay(earlier, job?.rows), [earlier, job?.rows]);
+  const failed = useMemo(() => rows.filter((r) => r.outcome === 'failed'), [rows]);
+  const running = job?.state === 'running';
+
+  const pick = async (f: File | undefined) => {
+    setFile(f);
+    setParsed(undefined);
+    setFailure(undefined);
+    if (!f) return;
+    setParsing(true);
+    try {
+      setParsed(parseDeviceCsv(await f.text()));
+    } catch (e) {
+      setParsed({ records: [], valid: [], issues: [], badLines: new Set(), ignoredColumns: [], fileError: `The file could not be read: ${e instanceof Error ? e.message : String(e)}` });
+    } finally {
+      setParsing(false);
+    }
+  };
+
+  const run = async (lines: ParsedCsv['valid'], opts: BulkOptions, keep: readonly BulkRowResult[]) => {
+    setFailure(undefined);
+    try {
+      const started = await start.mutateAsync({ profileId: profile.id, rows: lines, dryRun: opts.dryRun, deploy: opts.deploy, concurrency: opts.concurrency });
+      setEarlier(keep);
+      setJobId(started.jobId);
+    } catch (e) {
+      setFailure(e instanceof AppError ? e : new AppError('internal', e instanceof Error ? e.message : String(e), 'Try again.'));
+    }
+  };
+
+  const retryFailed = () => {
+    if (!parsed || !job) return;
+    const lines = new Set(failed.map((r) => r.line));
+    void run(
+      parsed.valid.filter((v) => lines.has(v.line)),
+      { dryRun: job.dryRun, deploy: job.deploy, concurrency: job.concurrency as BulkOptions['concurrency'] },
+      rows,
+    );
+  };
+
+  const reset = () => {
+    setJobId(undefined);
+    setEarlier([]);
+    setFile(undefined);
+    setParsed(undefined);
+  };
+
+  const close = () => {
+    if (running) toast.info('The bulk onboarding goes on in the background.', { description: 'The Devices page shows the devices as they are onboarded.' });
+    onClose();
+  };
+
+  const valid = parsed?.valid.length ?? 0;
+  const canStart = !!parsed && !parsed.fileError && valid > 0 && !start.isPending && !parsing;
+  const notSent = parsed?.badLines.size ?? 0;
+
+  const footer = !job ? (
+    <>
+      <button type="button" className="button" onClick={close}>
+        Cancel
+      </button>
+      <button type="button" className="button button-primary" disabled={!canStart} onClick={() => parsed && void run(parsed.valid, options, [])} data-testid="bulk-start">
+        {start.isPending ? <Spinner /> : <Play size={14} aria-hidden="true" />}
+        {options.dryRun ? 'Start dry run' : 'Start'}
+        {valid ? ` (${formatCount(valid)} ${valid === 1 ? 'device' : 'devices'})` : ''}
+      </button>
+    </>
+  ) : running ? (
+    <>
+      <button type="button" className="button" onClick={close}>
+        Close (keeps running)
+      </button>
+      <button type="button" className="button button-danger" onClick={() => cancel.mutate({ jobId: job.jobId })} disabled={cancel.isPending}>
+        {cancel.isPending ? <Spinner /> : <Square size={14} aria-hidden="true" />}
+        Cancel job
+      </button>
+    </>
+  ) : (
+    <>
+      <button type="button" className="button" onClick={reset}>
+        <FileUp size={14} aria-hidden="true" />
+        Another file
+      </button>
+      <button type="button" className="button" onClick={() => parsed && downloadText(resultsCsv(parsed, { ...job, rows: [...rows] }), `${file?.name.replace(/\.csv$/i, '') ?? 'devices'}-results.csv`)}>
+        <Download size={14} aria-hidden="true" />
+        Download results
+      </button>
+      {failed.length ? (
+        <button type="button" className="button" onClick={retryFailed} disabled={start.isPending}>
+          {start.isPending ? <Spinner /> : <RotateCcw size={14} aria-hidden="true" />}
+          Retry failed rows ({formatCount(failed.length)})
+        </button>
+      ) : null}
+      {job.dryRun && parsed ? (
+        <button type="button" className="button" onClick={() => void run(parsed.valid, { ...options, dryRun: false }, [])} disabled={start.isPending}>
+          <Play size={14} aria-hidden="true" />
+          Onboard for real
+        </button>
+      ) : null}
+      <button type="button" className="button button-primary" onClick={close} data-autofocus>
+        Done
+      </button>
+    </>
+  );
+
+  return (
+    <Dialog title="Bulk onboarding from CSV" description={`Onboard many devices on ${profile.name} at once.`} onClose={close} size="lg" testId="bulk-onboarding" footer={footer}>
+      {failure ? (
+        <p className="callout callout-error" role="alert" data-testid="bulk-failure">
+          <strong>{failure.message}</strong>
+          {failure.hint ? <span>{failure.hint}</span> : null}
+        </p>
+      ) : null}
+      {job ? <BulkJobView job={job} rows={rows} notSent={notSent} /> : <BulkPrepare file={file} parsed={parsed} parsing={parsing} onFile={(f) => void pick(f)} options={options} onOptions={setOptions} />}
+    </Dialog>
+  );
+}

@@ -1,0 +1,104 @@
+/** Before a bulk run: the template, the file, every bad row of it, and the run's options. */
+import { Download, FileSpreadsheet } from 'lucide-react';
+import { useEffect, useId, useMemo, useState } from 'react';
+import { ChoiceOption } from '../../../components/Field';
+import { VirtualTable, type VirtualColumn } from '../../../components/VirtualTable';
+import { formatBytes, formatCount } from '../../../components/format';
+import { templateCsv, type ParsedCsv, type RowIssue } from './csv';
+
+export interface BulkOptions {
+  dryRun: boolean;
+  deploy: boolean;
+  concurrency: 1 | 4 | 10;
+}
+
+const issueColumns: VirtualColumn<RowIssue>[] = [
+  { id: 'line', header: 'Line', cell: (r) => <span className="mono">{r.line}</span> },
+  { id: 'device', header: 'Device', cell: (r) => <span className="mono ellipsis" title={r.deviceName}>{r.deviceName || '—'}</span> },
+  { id: 'field', header: 'Field', cell: (r) => <code>{r.field || '—'}</code> },
+  { id: 'message', header: 'Problem', cell: (r) => <span className="ellipsis" title={r.message}>{r.message}</span> },
+];
+
+/** A Blob link to the template, made once and released with the dialog. */
+function TemplateLink() {
+  const [url, setUrl] = useState<string>();
+  useEffect(() => {
+    const u = URL.createObjectURL(new Blob([templateCsv()], { type: 'text/csv;charset=utf-8' }));
+    setUrl(u);
+    return () => URL.revokeObjectURL(u);
+  }, []);
+  return (
+    <a className="button button-small" href={url} download="northbound-devices-template.csv" data-testid="csv-template">
+      <Download size={14} aria-hidden="true" />
+      Download template
+    </a>
+  );
+}
+
+export function BulkPrepare({ file, parsed, parsing, onFile, options, onOptions }: { file: File | undefined; parsed: ParsedCsv | undefined; parsing: boolean; onFile(f: File | undefined): void; options: BulkOptions; onOptions(o: BulkOptions): void }) {
+  const fileId = useId();
+  const badRows = parsed?.badLines.size ?? 0;
+  const issues = useMemo(() => parsed?.issues ?? [], [parsed]);
+  return (
+    <div className="form bulk-prepare">
+      <div className="bulk-file-row">
+        <div className="field">
+          <label htmlFor={fileId}>CSV file</label>
+          <input id={fileId} type="file" accept=".csv,text/csv" onChange={(e) => onFile(e.target.files?.[0])} data-testid="csv-file" aria-invalid={parsed?.fileError ? true : undefined} />
+        </div>
+        <TemplateLink />
+      </div>
+      <p className="field-hint">
+        Header line <code>deviceName,siteId,orgName,serialNumber,deviceGroup,country,latitude,longitude</code> (any order, any letter case), one device per line. A device already on the node with the same record is skipped; one with the same name
+        is replaced.
+      </p>
+      {file && parsed && !parsing ? (
+        <p className="bulk-summary" data-testid="csv-summary">
+          <FileSpreadsheet size={14} aria-hidden="true" />
+          <span>
+            {file.name}, {formatBytes(file.size)}: <strong>{formatCount(parsed.records.length)}</strong> rows, <strong>{formatCount(parsed.valid.length)}</strong> valid
+            {badRows ? (
+              <>
+                , <strong className="danger-text">{formatCount(badRows)}</strong> with errors
+              </>
+            ) : null}
+            .{parsed.ignoredColumns.length ? ` Ignored columns: ${parsed.ignoredColumns.join(', ')}.` : ''}
+          </span>
+        </p>
+      ) : parsing ? (
+        <p className="muted">Reading the file…</p>
+      ) : null}
+      {parsed?.fileError ? (
+        <p className="callout callout-error" role="alert" data-testid="csv-file-error">
+          <strong>{parsed.fileError}</strong>
+        </p>
+      ) : null}
+      {badRows && !parsed?.fileError ? (
+        <div className="bulk-issues" data-testid="csv-issues">
+          <p className="callout callout-warn" role="alert">
+            <strong>
+              {formatCount(badRows)} {badRows === 1 ? 'row has' : 'rows have'} errors and will not be sent.
+            </strong>
+            <span>Fix them in the file and choose it again, or start with the {formatCount(parsed!.valid.length)} valid rows.</span>
+          </p>
+          <VirtualTable label="Rows with errors" columns={issueColumns} rows={issues} rowKey={(r) => `${r.line}:${r.field}:${r.message}`} template="56px minmax(120px, 1fr) 130px minmax(200px, 2fr)" maxHeight={220} rowTestId={(r) => `csv-issue-${r.line}`} />
+        </div>
+      ) : null}
+      <fieldset className="radio-group bulk-options">
+        <legend>Options</legend>
+        <div className="bulk-options-grid">
+          <ChoiceOption type="checkbox" label="Dry run" hint="Check every row against the node without saving anything." checked={options.dryRun} onChange={(e) => onOptions({ ...options, dryRun: e.target.checked, deploy: e.target.checked ? false : options.deploy })} />
+          <ChoiceOption type="checkbox" label="Deploy after onboarding" hint="Start a deployment task for each onboarded device." checked={options.deploy} disabled={options.dryRun} onChange={(e) => onOptions({ ...options, deploy: e.target.checked })} />
+          <div className="bulk-concurrency" role="radiogroup" aria-label="Calls in flight">
+            <span className="radio-label">Calls in flight</span>
+            <div className="radio-row">
+              {([1, 4, 10] as const).map((n) => (
+                <ChoiceOption key={n} type="radio" name="bulk-concurrency" label={String(n)} checked={options.concurrency === n} onChange={() => onOptions({ ...options, concurrency: n })} />
+              ))}
+            </div>
+          </div>
+        </div>
+      </fieldset>
+    </div>
+  );
+}

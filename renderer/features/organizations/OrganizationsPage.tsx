@@ -1,0 +1,114 @@
+/** Organizations of the active connection (stored copy, shown offline): a hierarchy tree or a list, with search. */
+import { Building2, ListTree, Rows3, Search } from 'lucide-react';
+import { useMemo } from 'react';
+import type { OrganizationView } from '../../../shared/model/inventory';
+import { useInventoryOrganizations } from '../../api/inventory';
+import { Spinner } from '../../components/Spinner';
+import { formatCount } from '../../components/format';
+import { useInventoryUi } from '../../stores/inventory-ui';
+import { InventoryFreshness } from '../inventory/Freshness';
+import { NoConnection } from '../inventory/NoConnection';
+import { useInventoryProfile } from '../inventory/useInventoryProfile';
+import { buildOrgTree, matchesOrg, type OrgTree as Tree } from './org-tree';
+import { OrgList } from './OrgList';
+import { OrgTree } from './OrgTree';
+
+const EMPTY: OrganizationView[] = [];
+
+/** Depth-first order, so the list reads like the tree. */
+function hierarchyOrder(tree: Tree): OrganizationView[] {
+  const out: OrganizationView[] = [];
+  const walk = (list: OrganizationView[]) =>
+    list.forEach((o) => {
+      out.push(o);
+      walk(tree.children.get(o.name) ?? []);
+    });
+  walk(tree.roots);
+  return out;
+}
+
+export function OrganizationsPage() {
+  const { profile, signedIn, loading } = useInventoryProfile();
+  const orgs = useInventoryOrganizations(profile?.id);
+  const view = useInventoryUi((s) => s.orgView);
+  const setView = useInventoryUi((s) => s.setOrgView);
+  const search = useInventoryUi((s) => s.orgSearch);
+  const setSearch = useInventoryUi((s) => s.setOrgSearch);
+  const items = orgs.data?.items ?? EMPTY;
+  const tree = useMemo(() => buildOrgTree(items), [items]);
+  const ordered = useMemo(() => hierarchyOrder(tree), [tree]);
+  const listed = useMemo(() => {
+    const q = search.trim().toLowerCase();
+    return q ? ordered.filter((o) => matchesOrg(o, q)) : ordered;
+  }, [ordered, search]);
+
+  if (loading) {
+    return (
+      <div className="loading">
+        <Spinner /> Loading…
+      </div>
+    );
+  }
+  if (!profile) return <NoConnection what="Organizations" />;
+
+  let body;
+  if (orgs.isPending) {
+    body = (
+      <div className="loading">
+        <Spinner /> Loading the stored organizations…
+      </div>
+    );
+  } else if (orgs.isError) {
+    body = (
+      <div className="empty">
+        <p>The stored organizations could not be read: {orgs.error.message}</p>
+        <button type="button" className="button" onClick={() => void orgs.refetch()}>
+          Try again
+        </button>
+      </div>
+    );
+  } else if (items.length === 0) {
+    body = (
+      <div className="empty" data-testid="orgs-empty">
+        <Building2 size={22} aria-hidden="true" />
+        <p>{orgs.data.fetchedAt ? `${profile.name} has no organizations.` : `The organizations of ${profile.name} were never fetched.`}</p>
+        <p className="muted">Use Refresh to fetch them; they are then kept for offline use.</p>
+      </div>
+    );
+  } else {
+    body = view === 'tree' ? <OrgTree tree={tree} query={search} /> : <OrgList orgs={listed} />;
+  }
+
+  return (
+    <div className="page page-wide orgs-page">
+      <div className="toolbar">
+        <h2>
+          Organizations <span className="count">{formatCount(items.length)}</span>
+        </h2>
+        <div className="toolbar-actions">
+          <InventoryFreshness profile={profile} fetchedAt={orgs.data?.fetchedAt} what="organizations" signedIn={signedIn} />
+        </div>
+      </div>
+      {items.length ? (
+        <div className="devices-filterbar">
+          <div className="search-box">
+            <Search size={14} aria-hidden="true" />
+            <input type="search" aria-label="Search organizations" placeholder="Search name or plan" value={search} onChange={(e) => setSearch(e.target.value)} spellCheck={false} data-testid="orgs-search" />
+          </div>
+          <div className="segmented" role="group" aria-label="View">
+            <button type="button" aria-pressed={view === 'tree'} className={view === 'tree' ? 'active' : undefined} onClick={() => setView('tree')}>
+              <ListTree size={14} aria-hidden="true" />
+              Tree
+            </button>
+            <button type="button" aria-pressed={view === 'list'} className={view === 'list' ? 'active' : undefined} onClick={() => setView('list')}>
+              <Rows3 size={14} aria-hidden="true" />
+              List
+            </button>
+          </div>
+          {search ? <span className="devices-count">{formatCount(listed.length)} of {formatCount(items.length)}</span> : null}
+        </div>
+      ) : null}
+      {body}
+    </div>
+  );
+}

@@ -1,0 +1,103 @@
+/**
+ * The syslog servers of a management node (spec 2.4), read from the node, with a form to add one.
+ * The node's configuration API answers only on the basic-auth port (MN-28), so this tab works
+ * with the basic-auth connections (as OAuth clients work with the OAuth ones).
+ */
+import { LogIn, ScrollText } from 'lucide-react';
+import { useSyslogServers } from '../../api/inventory';
+import { useSignIn } from '../../api/mutations';
+import { useProfiles, useSessions } from '../../api/queries';
+import { SelectField } from '../../components/Field';
+import { SessionBadge } from '../../components/SessionBadge';
+import { Spinner } from '../../components/Spinner';
+import { useUi } from '../../stores/ui';
+import { SyslogForm } from './SyslogForm';
+
+export function SyslogPage() {
+  const profiles = useProfiles();
+  const sessions = useSessions();
+  const selectedId = useUi((s) => s.selectedProfileId);
+  const selectProfile = useUi((s) => s.selectProfile);
+  const basic = (profiles.data ?? []).filter((p) => p.authMode === 'basic');
+  const profile = basic.find((p) => p.id === selectedId) ?? basic[0];
+  const status = profile ? sessions.data?.find((s) => s.profileId === profile.id) : undefined;
+  const signedIn = status?.state === 'signed-in';
+  const servers = useSyslogServers(signedIn ? profile?.id : undefined);
+  const signIn = useSignIn();
+
+  if (profiles.isPending) {
+    return (
+      <div className="loading">
+        <Spinner /> Loading…
+      </div>
+    );
+  }
+  if (!profile) {
+    return (
+      <div className="empty">
+        <ScrollText size={22} aria-hidden="true" />
+        <p>Syslog servers are configured through the node’s configuration API, which answers only on the basic-auth port (9182).</p>
+        <p className="muted">Add a connection that signs in with basic authentication on the Profiles tab, or open the demo workspace.</p>
+      </div>
+    );
+  }
+  const list = servers.data ?? [];
+  return (
+    <section aria-labelledby="syslog-title" className="syslog">
+      <div className="toolbar">
+        <h2 id="syslog-title">
+          Syslog servers {signedIn && servers.data ? <span className="count">{list.length}</span> : null}
+        </h2>
+        <div className="toolbar-actions">
+          <SelectField label="Connection" className="field-inline-select" value={profile.id} onChange={(e) => selectProfile(e.target.value)}>
+            {basic.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name}
+              </option>
+            ))}
+          </SelectField>
+          <SessionBadge status={status} testId="syslog-session-badge" />
+        </div>
+      </div>
+      {!signedIn ? (
+        <div className="callout callout-info">
+          <span>The syslog servers are read from the node: sign in to {profile.name} to see and add them.</span>
+          <button type="button" className="button button-small" onClick={() => signIn.mutate(profile.id)} disabled={signIn.isPending}>
+            {signIn.isPending ? <Spinner /> : <LogIn size={14} aria-hidden="true" />}
+            Sign in
+          </button>
+        </div>
+      ) : servers.isPending ? (
+        <div className="loading">
+          <Spinner /> Reading the syslog servers of {profile.name}…
+        </div>
+      ) : list.length === 0 ? (
+        <div className="empty">
+          <p>{profile.name} sends to no syslog server yet.</p>
+        </div>
+      ) : (
+        <div className="table-wrap">
+          <table className="table" aria-label="Syslog servers" data-testid="syslog-list">
+            <thead>
+              <tr>
+                <th>Host</th>
+                <th>Port</th>
+                <th>Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((s) => (
+                <tr key={`${s.host}:${s.port}`} data-testid={`syslog-row-${s.host}:${s.port}`}>
+                  <td className="mono">{s.host}</td>
+                  <td className="mono">{s.port}</td>
+                  <td>{s.enabled ? <span className="chip chip-ok">enabled</span> : <span className="chip">disabled</span>}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <SyslogForm key={profile.id} profileId={profile.id} disabled={!signedIn} />
+    </section>
+  );
+}
