@@ -99,7 +99,7 @@ export function makeDevices(n: number, orgs: readonly string[] = ORG_SPECS.map((
       siteId: String(i + 1),
       orgName: orgs[(i * 3) % orgs.length]!,
       serialNumber: `SN${((i + 1) * 2654435761 >>> 0).toString(16).toUpperCase().padStart(8, '0')}`,
-      deviceGroup: GROUPS[(i * 5) % GROUPS.length]!,
+      deviceGroup: GROUPS[(i * 5 + Math.floor(i / 10)) % GROUPS.length]!,
       locationInfo: { country: c[0], latitude: (c[1] + ((i % 17) - 8) * 0.05).toFixed(3), longitude: (c[2] + ((i % 13) - 6) * 0.05).toFixed(3) },
       deploymentStatus: status,
       lastTaskId: status === 'saved' ? null : `t-${1000 + i}`,

@@ -6,13 +6,16 @@ import { createClient } from '../../../../renderer/api/client';
 import { createQueryClient } from '../../../../renderer/api/query-client';
 import { App } from '../../../../renderer/app/App';
 import { reportError } from '../../../../renderer/app/report-error';
+import { useInventoryUi } from '../../../../renderer/stores/inventory-ui';
 import { useUi } from '../../../../renderer/stores/ui';
 import { FakeBridge } from './fake-bridge';
 
 const initialUi = useUi.getState();
+const initialInventoryUi = useInventoryUi.getState();
 
 export function resetUi(): void {
   useUi.setState(initialUi, true);
+  useInventoryUi.setState(initialInventoryUi, true);
   window.localStorage.clear();
   document.documentElement.removeAttribute('data-theme');
 }
