@@ -1,12 +1,13 @@
 /**
  * The syslog servers of a management node (spec 2.4), read from the node, with a form to add one.
- * The node's configuration API answers only on the basic-auth port (MN-28), so this tab works
- * with the basic-auth connections (as OAuth clients work with the OAuth ones).
+ * Any connection works: an OAuth one reaches the configuration API on the basic-auth port as the
+ * same user (C-9).
  */
 import { LogIn, ScrollText } from 'lucide-react';
 import { useSyslogServers } from '../../api/inventory';
 import { useSignIn } from '../../api/mutations';
 import { useProfiles, useSessions } from '../../api/queries';
+import { useActiveProfile } from '../../app/useActiveProfile';
 import { SelectField } from '../../components/Field';
 import { SessionBadge } from '../../components/SessionBadge';
 import { Spinner } from '../../components/Spinner';
@@ -16,10 +17,8 @@ import { SyslogForm } from './SyslogForm';
 export function SyslogPage() {
   const profiles = useProfiles();
   const sessions = useSessions();
-  const selectedId = useUi((s) => s.selectedProfileId);
+  const profile = useActiveProfile(profiles.data, sessions.data);
   const selectProfile = useUi((s) => s.selectProfile);
-  const basic = (profiles.data ?? []).filter((p) => p.authMode === 'basic');
-  const profile = basic.find((p) => p.id === selectedId) ?? basic[0];
   const status = profile ? sessions.data?.find((s) => s.profileId === profile.id) : undefined;
   const signedIn = status?.state === 'signed-in';
   const servers = useSyslogServers(signedIn ? profile?.id : undefined);
@@ -36,8 +35,8 @@ export function SyslogPage() {
     return (
       <div className="empty">
         <ScrollText size={22} aria-hidden="true" />
-        <p>Syslog servers are configured through the node’s configuration API, which answers only on the basic-auth port (9182).</p>
-        <p className="muted">Add a connection that signs in with basic authentication on the Profiles tab, or open the demo workspace.</p>
+        <p>Syslog servers are configured on a management node.</p>
+        <p className="muted">Add a connection on the Profiles tab, or open the demo workspace.</p>
       </div>
     );
   }
@@ -50,7 +49,7 @@ export function SyslogPage() {
         </h2>
         <div className="toolbar-actions">
           <SelectField label="Connection" className="field-inline-select" value={profile.id} onChange={(e) => selectProfile(e.target.value)}>
-            {basic.map((p) => (
+            {(profiles.data ?? []).map((p) => (
               <option key={p.id} value={p.id}>
                 {p.name}
               </option>

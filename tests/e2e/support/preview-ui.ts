@@ -192,7 +192,7 @@ async function walkInventory(page: Page, scheme: string) {
       inv.organizations.set(id, makeOrganizations(ORG_SPECS, devices));
       inv.fetchedAt.set(id, { devices: at, organizations: at });
     }
-    inv.syslog.set('demo-basic', [
+    for (const id of ['demo-basic', 'demo-oauth']) inv.syslog.set(id, [
       { host: '10.20.0.15', port: 514, enabled: true },
       { host: 'siem.corp.example', port: 6514, enabled: false },
     ]);
