@@ -80,7 +80,9 @@ export function buildCli(): Command {
     .option('--data-dir <dir>', 'where settings and the vault live', path.join(os.homedir(), '.northbound'))
     .option('--passphrase-env <name>', 'environment variable holding the vault passphrase (secrets persist encrypted); without it secrets live in memory only')
     .option('--static-dir <dir>', 'built renderer', path.join(root, 'dist', 'renderer'))
-    .action(async (opts: { demo: boolean; port: number; dataDir: string; passphraseEnv?: string; staticDir: string }) => {
+    .option('--organizations <n>', 'organizations of the demo node (1 to 500)', whole('the number of organizations', 1, 500))
+    .option('--devices <n>', 'devices of the demo node (0 to 20000)', whole('the number of devices', 0, 20_000))
+    .action(async (opts: { demo: boolean; port: number; dataDir: string; passphraseEnv?: string; staticDir: string; organizations?: number; devices?: number }) => {
       if (!existsSync(path.join(opts.staticDir, 'index.html'))) {
         process.stderr.write(`The renderer is not built in ${opts.staticDir}. Run \`npm run build:renderer\` (or \`npm run start:web\`).\n`);
         process.exitCode = 1;
@@ -97,7 +99,7 @@ export function buildCli(): Command {
         }
       }
       const adapters = await createNodeAdapters({ dataDir: opts.dataDir, passphrase, logger, mode: 'browser', demoPorts: { basic: 0, oauth: 0 } });
-      const app = await createApp(adapters, { openDemo: opts.demo });
+      const app = await createApp(adapters, { openDemo: opts.demo, demoInventory: { organizations: opts.organizations, devices: opts.devices } });
       const host = await startWebHost({ router: app.router, events: app.events, logger, staticDir: opts.staticDir, port: opts.port });
       process.stdout.write(`Northbound is running. Open this address in your browser:\n${host.url}\n`);
       if (!adapters.vault.persistent) process.stdout.write('Secrets are kept in memory only (pass --passphrase-env to keep them encrypted on disk).\n');

@@ -21,6 +21,13 @@ export interface DemoDeps {
   ports: { basic: number; oauth: number };
   /** EDR simulators and connectors of the demo (optional). */
   edr?: DemoEdr;
+  /** How many organizations and devices the demo node is seeded with (simulator defaults otherwise). */
+  inventory?: DemoInventorySeed;
+}
+
+export interface DemoInventorySeed {
+  organizations?: number;
+  devices?: number;
 }
 
 export const DEMO_OAUTH_NAME = 'Demo node (OAuth)';
@@ -64,12 +71,13 @@ export class DemoWorkspace {
 
   private async startSimulator(): Promise<MgmtSimulator> {
     const { basic, oauth } = this.deps.ports;
+    const seed = { seedOrganizations: this.deps.inventory?.organizations, seedDevices: this.deps.inventory?.devices };
     try {
-      return await startMgmtSimulator({ basicPort: basic, oauthPort: oauth, logger: this.deps.logger.child('simulator') });
+      return await startMgmtSimulator({ basicPort: basic, oauthPort: oauth, ...seed, logger: this.deps.logger.child('simulator') });
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE' || (basic === 0 && oauth === 0)) throw e;
       this.deps.logger.warn('demo ports busy, using free ports', { basic, oauth });
-      return startMgmtSimulator({ basicPort: 0, oauthPort: 0, logger: this.deps.logger.child('simulator') });
+      return startMgmtSimulator({ basicPort: 0, oauthPort: 0, ...seed, logger: this.deps.logger.child('simulator') });
     }
   }
 

@@ -4,7 +4,7 @@
  */
 import { createHandlers } from './handlers';
 import { createEventHub, type EventHub } from './events';
-import { DemoWorkspace } from './demo';
+import { DemoWorkspace, type DemoInventorySeed } from './demo';
 import type { PlatformAdapters } from './ports';
 import { ProfileRepository } from './profiles';
 import { createRouter, type Router } from './router';
@@ -42,6 +42,8 @@ export interface CreateAppOptions {
   edr?: Partial<Pick<EdrServiceOptions, 'runtimeFor' | 'firstPullDelayMs' | 'publishDelayMs'>>;
   /** Task polling, event throttling and job retention of the inventory (tests shorten them). */
   inventory?: InventoryTiming;
+  /** Size of the demo node's seeded inventory (`serve --demo --devices N`, benchmarks). */
+  demoInventory?: DemoInventorySeed;
 }
 
 export async function createApp(adapters: PlatformAdapters, options: CreateAppOptions = {}): Promise<App> {
@@ -71,6 +73,7 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
     events,
     logger: logger.child('demo'),
     ports: adapters.demoPorts ?? { basic: 9182, oauth: 9183 },
+    ...(options.demoInventory ? { inventory: options.demoInventory } : {}),
     ...(options.demoEdr === false ? {} : { edr: new DemoEdr(edr.registry, logger.child('demo')) }),
   });
   const handlers = createHandlers({ adapters, profiles, sessions, demo, edr, inventory, events, logger, inspect: inspectWithPem });

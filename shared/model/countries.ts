@@ -1,11 +1,16 @@
 /**
- * ISO 3166-1 alpha-2 country codes with their English names (i18n-iso-countries), for the
+ * ISO 3166-1 alpha-2 country codes (i18n-iso-countries) with their English names (Intl.DisplayNames), for the
  * device record's `locationInfo.country` (spec 2.3: "two letters") and the country picker.
  */
 import countries from 'i18n-iso-countries';
-import en from 'i18n-iso-countries/langs/en.json';
 
-countries.registerLocale(en);
+/*
+ * Names come from the runtime's own ICU data (Node and Chromium both ship it), not from the
+ * package's JSON locale files: a JSON import needs an import attribute in Node's ESM loader
+ * (Playwright, tsx) and none in bundlers, and no single spelling suits every loader.
+ */
+const REGION_NAMES = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' });
+const nameOf = (code: string): string => REGION_NAMES.of(code) ?? code;
 
 export interface Country {
   code: string;
@@ -15,7 +20,7 @@ export interface Country {
 /** Every officially assigned code, sorted by English name. */
 export const COUNTRIES: readonly Country[] = Object.freeze(
   Object.keys(countries.getAlpha2Codes())
-    .map((code) => ({ code, name: countries.getName(code, 'en', { select: 'official' }) ?? code }))
+    .map((code) => ({ code, name: nameOf(code) }))
     .sort((a, b) => a.name.localeCompare(b.name, 'en')),
 );
 
@@ -25,4 +30,4 @@ const CODES = new Set(COUNTRIES.map((c) => c.code));
 export const isCountryCode = (code: string): boolean => CODES.has(code.toUpperCase());
 
 /** The English name of a code, or the code itself when it is not assigned. */
-export const countryName = (code: string): string => countries.getName(code.toUpperCase(), 'en', { select: 'official' }) ?? code.toUpperCase();
+export const countryName = (code: string): string => (isCountryCode(code) ? nameOf(code.toUpperCase()) : code.toUpperCase());

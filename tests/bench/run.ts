@@ -7,6 +7,7 @@ import { benchFalcon } from './falcon.bench-part';
 import { benchScoring } from './scoring.bench-part';
 import { benchStore } from './store.bench-part';
 import { benchBulkOnboarding, benchPaging } from './inventory.bench-part';
+import { benchDevicesTable } from './devices-table.bench-part';
 
 const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 
@@ -45,6 +46,16 @@ async function main(): Promise<void> {
     for (const r of rows) console.log(`paging (${r.label}): ${fmt(r.devices)} devices + ${fmt(r.organizations)} organizations in ${fmt(r.ms)} ms, ${fmt(r.calls)} calls, stored in SQLite`);
     const [full, capped] = rows as [(typeof rows)[0], (typeof rows)[0]];
     console.log(`paging: pages of 500 are ${fmt(capped.ms / full.ms, 1)}x faster than a node capping pages at 50 (${fmt(capped.calls / full.calls, 1)}x the calls)`);
+  }
+
+  if (want('table')) {
+    const t = await benchDevicesTable(20_000, 500);
+    const keys = t.keystrokes.map((k) => k.ms).sort((a, b) => a - b);
+    const median = keys[Math.floor(keys.length / 2)]!;
+    const worst = keys[keys.length - 1]!;
+    console.log(`devices table (Chromium, ${fmt(t.devices)} devices, ${fmt(t.organizations)} organizations): search keystrokes ${t.keystrokes.map((k) => fmt(k.ms)).join(', ')} ms`);
+    console.log(`devices table: filter keystroke median ${fmt(median, 1)} ms, worst ${fmt(worst, 1)} ms = ${fmt(worst / 100, 2)}x the 100 ms target; organization filter ${fmt(t.orgFilterMs, 1)} ms`);
+    console.log(`devices table: sort ${t.sorts.map((s) => `${s.column} ${fmt(s.ms, 1)} ms`).join(', ')}`);
   }
 
   if (want('bulk')) {

@@ -4,6 +4,7 @@
  * list still shows; the note says how to get a fresh one.
  */
 import { LogIn, RefreshCw } from 'lucide-react';
+import { useEffect, useRef } from 'react';
 import type { ProfileView } from '../../../shared/model/profile';
 import { useInventoryProgress, useRefreshInventory } from '../../api/inventory';
 import { useSignIn } from '../../api/mutations';
@@ -13,7 +14,11 @@ import { useNow } from '../../components/useNow';
 
 type What = 'devices' | 'organizations';
 
-export function InventoryFreshness({ profile, fetchedAt, what, signedIn }: { profile: ProfileView; fetchedAt: string | null | undefined; what: What; signedIn: boolean }) {
+/**
+ * `autoFetch`: a list that was never fetched is fetched once as soon as the session allows it
+ * (the onboarding wizard needs the organizations before its first step can be answered).
+ */
+export function InventoryFreshness({ profile, fetchedAt, what, signedIn, autoFetch = false }: { profile: ProfileView; fetchedAt: string | null | undefined; what: What; signedIn: boolean; autoFetch?: boolean }) {
   const now = useNow();
   const refresh = useRefreshInventory();
   const progress = useInventoryProgress(profile.id)?.[what];
@@ -21,6 +26,12 @@ export function InventoryFreshness({ profile, fetchedAt, what, signedIn }: { pro
   const running = refresh.isPending;
   const percent = running && progress?.total ? Math.min(100, Math.round((progress.done / progress.total) * 100)) : undefined;
   const run = () => refresh.mutate({ profileId: profile.id, what });
+  const fetchedOnce = useRef(false);
+  useEffect(() => {
+    if (!autoFetch || !signedIn || fetchedAt !== null || fetchedOnce.current) return;
+    fetchedOnce.current = true;
+    refresh.mutate({ profileId: profile.id, what });
+  }, [autoFetch, signedIn, fetchedAt, profile.id, what, refresh]);
 
   return (
     <div className="freshness" data-testid={`${what}-freshness`}>

@@ -2,7 +2,7 @@
 import type { OrganizationView } from '../../../shared/model/inventory';
 import { formatCount } from '../../components/format';
 
-export function OrgList({ orgs }: { orgs: readonly OrganizationView[] }) {
+export function OrgList({ orgs, devicesKnown = true }: { orgs: readonly OrganizationView[]; devicesKnown?: boolean }) {
   if (orgs.length === 0) return <p className="empty">No organization matches.</p>;
   return (
     <div className="table-wrap">
@@ -30,7 +30,7 @@ export function OrgList({ orgs }: { orgs: readonly OrganizationView[] }) {
                 {o.inheritedFrom ? <span className="muted small"> · inherited from {o.inheritedFrom}</span> : null}
               </td>
               <td className="num">{formatCount(o.children)}</td>
-              <td className="num">{formatCount(o.devices)}</td>
+              <td className="num">{devicesKnown ? formatCount(o.devices) : <span className="muted" title="Refresh the devices to count them">—</span>}</td>
             </tr>
           ))}
         </tbody>

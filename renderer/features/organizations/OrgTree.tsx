@@ -16,7 +16,7 @@ function ancestorsOfMatches(tree: Tree, keep: Set<string> | undefined): Set<stri
   return new Set([...keep].filter((n) => (tree.children.get(n) ?? []).some((k) => keep.has(k.name))));
 }
 
-export function OrgTree({ tree, query }: { tree: Tree; query: string }) {
+export function OrgTree({ tree, query, devicesKnown = true }: { tree: Tree; query: string; devicesKnown?: boolean }) {
   const keep = useMemo(() => searchTree(tree, query), [tree, query]);
   const [expanded, setExpanded] = useState<Set<string>>(() => ancestorsOfMatches(tree, keep));
   const [shownFor, setShownFor] = useState({ tree, keep });
@@ -126,7 +126,7 @@ export function OrgTree({ tree, query }: { tree: Tree; query: string }) {
           if (n.hasChildren) toggle(n.org.name);
         }}
       >
-        <NodeRow node={n} />
+        <NodeRow node={n} devicesKnown={devicesKnown} />
         {n.expanded ? (
           <ul role="group" className="org-group">
             {renderLevel(childrenOf(n.org.name))}
@@ -143,7 +143,7 @@ export function OrgTree({ tree, query }: { tree: Tree; query: string }) {
   );
 }
 
-function NodeRow({ node }: { node: VisibleNode }) {
+function NodeRow({ node, devicesKnown }: { node: VisibleNode; devicesKnown: boolean }) {
   const o: OrganizationView = node.org;
   return (
     <div className="org-node" style={{ paddingLeft: `${(node.level - 1) * 20 + 6}px` }}>
@@ -162,7 +162,7 @@ function NodeRow({ node }: { node: VisibleNode }) {
         </span>
       )}
       <span className="org-meta muted">
-        {formatCount(o.devices)} {o.devices === 1 ? 'device' : 'devices'}
+        {devicesKnown ? `${formatCount(o.devices)} ${o.devices === 1 ? 'device' : 'devices'}` : 'devices not fetched'}
         {o.children ? ` · ${formatCount(o.children)} ${o.children === 1 ? 'child' : 'children'}` : ''}
       </span>
     </div>

@@ -2,7 +2,7 @@
 import { Building2, ListTree, Rows3, Search } from 'lucide-react';
 import { useMemo } from 'react';
 import type { OrganizationView } from '../../../shared/model/inventory';
-import { useInventoryOrganizations } from '../../api/inventory';
+import { useInventoryDevices, useInventoryOrganizations } from '../../api/inventory';
 import { Spinner } from '../../components/Spinner';
 import { formatCount } from '../../components/format';
 import { useInventoryUi } from '../../stores/inventory-ui';
@@ -34,6 +34,8 @@ export function OrganizationsPage() {
   const setView = useInventoryUi((s) => s.setOrgView);
   const search = useInventoryUi((s) => s.orgSearch);
   const setSearch = useInventoryUi((s) => s.setOrgSearch);
+  // Device counts come from the stored devices: until those were fetched, a count would be a guess.
+  const devicesKnown = Boolean(useInventoryDevices(profile?.id).data?.fetchedAt);
   const items = orgs.data?.items ?? EMPTY;
   const tree = useMemo(() => buildOrgTree(items), [items]);
   const ordered = useMemo(() => hierarchyOrder(tree), [tree]);
@@ -76,7 +78,7 @@ export function OrganizationsPage() {
       </div>
     );
   } else {
-    body = view === 'tree' ? <OrgTree tree={tree} query={search} /> : <OrgList orgs={listed} />;
+    body = view === 'tree' ? <OrgTree tree={tree} query={search} devicesKnown={devicesKnown} /> : <OrgList orgs={listed} devicesKnown={devicesKnown} />;
   }
 
   return (

@@ -181,4 +181,17 @@ describe('Onboarding wizard', () => {
     expect(screen.queryByTestId('onboarding-wizard')).toBeNull();
     expect(wizard).not.toBeInTheDocument();
   });
+
+  it('fetches the organizations itself when they were never fetched, and only once', async () => {
+    const b = new FakeBridge({
+      profiles: [makeProfile({ id: 'ops', name: 'Ops node' })],
+      sessions: [{ profileId: 'ops', state: 'signed-in', authMode: 'basic', username: 'operator' }],
+      inventory: { devices: { ops: existing }, organizations: { ops: [] }, fetchedAt: { ops: null } },
+    });
+    b.inventory.remote.set('ops', { organizations: makeOrganizations(ORG_SPECS, existing) });
+    const { wizard } = await openWizard(b);
+    await waitFor(() => expect(org(wizard, 'Globex')).toBeDefined());
+    expect(b.callsTo('inventory.refresh')).toEqual([{ profileId: 'ops', what: 'organizations' }]);
+    expect(within(wizard).queryByText(/No organizations are stored/)).toBeNull();
+  });
 });

@@ -8,12 +8,13 @@ import { renderApp } from './support/render';
 
 const devices = makeDevices(140);
 
-async function openOrgs() {
+async function openOrgs(setup: (b: FakeBridge) => void = () => {}) {
   const b = new FakeBridge({
     profiles: [makeProfile({ id: 'ops', name: 'Ops node' })],
     // Signed out on purpose: the stored tree shows offline.
     inventory: { devices: { ops: devices }, organizations: { ops: makeOrganizations(ORG_SPECS, devices) } },
   });
+  setup(b);
   const r = renderApp(b);
   await r.user.click(screen.getByRole('button', { name: /^Organizations/ }));
   const tree = await screen.findByRole('tree', { name: 'Organization hierarchy' });
@@ -87,5 +88,14 @@ describe('Organizations', () => {
     expect(within(within(list).getByTestId('org-row-Acme')).getAllByRole('cell')[4]).toHaveTextContent('2');
     await user.type(screen.getByTestId('orgs-search'), 'gold');
     await waitFor(() => expect(within(list).getAllByRole('row')).toHaveLength(1 + 7));
+  });
+
+  it('does not count devices that were never fetched', async () => {
+    const { user, tree } = await openOrgs((b) => b.inventory.fetchedAt.set('ops', { devices: null, organizations: new Date().toISOString() }));
+    expect(within(tree).getByTestId('org-node-Acme')).toHaveTextContent('devices not fetched');
+    expect(within(tree).getByTestId('org-node-Acme')).not.toHaveTextContent(/\d+ devices?\b/);
+    await user.click(screen.getByRole('button', { name: 'List' }));
+    const cells = within(screen.getByTestId('org-row-Acme Retail North')).getAllByRole('cell');
+    expect(cells[5]).toHaveTextContent(/^—$/);
   });
 });

@@ -30,8 +30,14 @@ export function OrganizationStep({ form, profile, signedIn }: StepProps & { sign
     <div className="wizard-step">
       {all?.length === 0 ? (
         <div className="callout callout-info">
-          <span>No organizations are stored for {profile.name} yet. Fetch them from the node first.</span>
-          <InventoryFreshness profile={profile} fetchedAt={orgs.data?.fetchedAt} what="organizations" signedIn={signedIn} />
+          <span>
+            {orgs.data?.fetchedAt
+              ? `${profile.name} has no organizations. A device belongs to one: create it on the node, then Refresh.`
+              : signedIn
+                ? `No organizations are stored for ${profile.name} yet; fetching them from the node.`
+                : `No organizations are stored for ${profile.name} yet. Sign in to fetch them from the node.`}
+          </span>
+          <InventoryFreshness profile={profile} fetchedAt={orgs.data?.fetchedAt} what="organizations" signedIn={signedIn} autoFetch />
         </div>
       ) : null}
       <SearchableList<OrganizationView>

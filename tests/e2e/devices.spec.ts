@@ -1,0 +1,157 @@
+/**
+ * Devices, onboarding and organizations in Chromium against browser mode and the demo
+ * workspace's management node simulator (real HTTPS): the wizard's happy path through a
+ * deployment, a taken site ID refused under Site ID with the form intact, a CSV of 100 rows with
+ * 3 bad ones (3 reported, 97 onboarded), and the organization tree with inherited plans.
+ * Screenshots go to tests/e2e/screenshots/.
+ */
+import type { Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
+import type { Northbound } from './support/fixtures';
+
+async function openDemoDevices(page: Page, nb: Northbound) {
+  await page.goto(nb.host.url);
+  await page.getByRole('button', { name: 'Open demo workspace' }).click();
+  await expect(page.getByTestId('profile-row-Demo node (OAuth)').getByTestId('session-badge')).toHaveAttribute('data-state', 'signed-in');
+  await page.keyboard.press('Control+2');
+  await expect(page.getByRole('heading', { name: 'Devices', level: 1 })).toBeVisible();
+  await page.getByRole('button', { name: 'Refresh' }).click();
+  const sim = nb.harness.app.demo.simulator!;
+  await expect(page.getByTestId('devices-count')).toHaveText(`${sim.inventory.deviceCount()} devices`, { timeout: 20_000 });
+  return sim;
+}
+
+test('the wizard refuses a taken site ID under Site ID, keeps the form, then onboards and deploys', async ({ page, nb }) => {
+  const sim = await openDemoDevices(page, nb);
+  await nb.shot(page, '20-devices');
+  const org = sim.inventory.organizations().find((o) => o.parent !== null && o.subscriptionPlan === null)!;
+  const taken = sim.inventory.device(`${org.name.toLowerCase()}-berlin-00001`) ?? undefined;
+  const takenSiteId = taken?.siteId ?? '5';
+
+  await page.getByRole('button', { name: 'Onboard device' }).click();
+  const wizard = page.getByTestId('onboarding-wizard');
+  await wizard.getByRole('combobox', { name: 'Organization' }).fill(org.name);
+  await wizard.getByRole('option').filter({ hasText: org.name }).first().click();
+  await page.keyboard.press('Enter');
+
+  const next = String(sim.inventory.deviceCount() + 1);
+  await expect(wizard.getByLabel('Site ID')).toHaveValue(next);
+  await wizard.getByLabel('Device name').fill('e2e-branch-01');
+  await wizard.getByLabel('Site ID').fill(takenSiteId);
+  await wizard.getByLabel('Serial number').fill('SN-E2E-0001');
+  await page.keyboard.press('Enter');
+
+  await wizard.getByRole('combobox', { name: 'Country' }).fill('Germany');
+  await page.keyboard.press('Enter');
+  await wizard.getByLabel('Latitude').fill('52.52');
+  await wizard.getByLabel('Longitude').fill('13.405');
+  await expect(wizard.getByTestId('world-preview')).toContainText('Germany');
+  await nb.shot(page, '21-wizard-location');
+  await wizard.getByRole('button', { name: /Next/ }).click();
+
+  await wizard.getByRole('textbox', { name: 'Device group' }).fill('e2e-branches');
+  await page.keyboard.press('Enter');
+  await expect(wizard.getByTestId('wizard-review')).toContainText('e2e-branch-01');
+  await page.keyboard.press('Enter'); // Onboard
+
+  // The node refuses the site ID: back on Identity, the message under Site ID, everything kept.
+  await expect(wizard.getByTestId('site-id-error')).toHaveText(new RegExp(`^Site ID ${takenSiteId} is already used by device [a-z0-9-]+ on the node\\.$`));
+  await expect(wizard.getByLabel('Device name')).toHaveValue('e2e-branch-01');
+  await expect(wizard.getByLabel('Serial number')).toHaveValue('SN-E2E-0001');
+  await nb.shot(page, '22-wizard-site-id-taken');
+
+  await wizard.getByRole('button', { name: 'Use next free' }).click();
+  await expect(wizard.getByLabel('Site ID')).toHaveValue(next);
+  for (let i = 0; i < 4; i++) await wizard.getByRole('button', { name: /Next|Onboard/ }).last().click();
+  await expect(wizard.getByTestId('wizard-deploy')).toContainText('e2e-branch-01', { timeout: 10_000 });
+  expect(sim.inventory.device('e2e-branch-01')).toMatchObject({ siteId: next, orgName: org.name, deploymentStatus: 'SAVED', locationInfo: { country: 'DE' } });
+
+  await wizard.getByRole('button', { name: 'Deploy now' }).click();
+  const progress = wizard.getByTestId('task-progress');
+  await expect(progress).toHaveAttribute('data-state', /pending|in-progress/);
+  await nb.shot(page, '23-wizard-deploying');
+  await expect(progress).toHaveAttribute('data-state', 'completed', { timeout: 20_000 });
+  await expect(progress).toContainText('e2e-branch-01 is deployed.');
+  await nb.shot(page, '24-wizard-deployed');
+  expect(sim.inventory.device('e2e-branch-01')?.deploymentStatus).toBe('DEPLOYED');
+  await wizard.getByRole('button', { name: 'Done' }).click();
+  await page.getByTestId('devices-search').fill('e2e-branch');
+  await expect(page.getByTestId('device-row')).toHaveCount(1);
+  await expect(page.getByTestId('device-row')).toContainText('deployed');
+});
+
+function csv100(org: string): string {
+  const lines = ['deviceName,siteId,orgName,serialNumber,deviceGroup,country,latitude,longitude'];
+  for (let i = 1; i <= 100; i++) {
+    const name = `e2e-shop-${String(i).padStart(3, '0')}`;
+    let row = [name, String(5000 + i), org, `SN-SHOP-${i}`, 'e2e-shops', 'FR', '48.8566', '2.3522'];
+    if (i === 9) row = [name, String(5000 + i), org, `SN-SHOP-${i}`, 'e2e-shops', 'XX', '48.8566', '2.3522']; // no such country
+    if (i === 40) row = [name, String(5000 + i), org, `SN-SHOP-${i}`, 'e2e-shops', 'FR', '123.5', '2.3522']; // latitude out of range
+    if (i === 77) row = [name, String(5000 + i), org, '', 'e2e-shops', 'FR', '48.8566', '2.3522']; // no serial number
+    lines.push(row.join(','));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+test('a CSV of 100 rows with 3 bad ones reports the 3 and onboards the other 97', async ({ page, nb }) => {
+  const sim = await openDemoDevices(page, nb);
+  const before = sim.inventory.deviceCount();
+  const org = sim.inventory.organizations().find((o) => o.parent !== null)!.name;
+
+  await page.getByRole('button', { name: 'Bulk onboard (CSV)…' }).click();
+  const dialog = page.getByTestId('bulk-onboarding');
+  await dialog.getByTestId('csv-file').setInputFiles({ name: 'shops.csv', mimeType: 'text/csv', buffer: Buffer.from(csv100(org)) });
+  await expect(dialog.getByTestId('csv-summary')).toContainText('100 rows, 97 valid, 3 with errors');
+  const issues = dialog.getByTestId('csv-issues');
+  await expect(issues.getByTestId('csv-issue-10')).toContainText('country');
+  await expect(issues.getByTestId('csv-issue-41')).toContainText('latitude');
+  await expect(issues.getByTestId('csv-issue-78')).toContainText('serialNumber');
+  await nb.shot(page, '25-csv-errors');
+
+  await dialog.getByRole('button', { name: 'Start (97 devices)' }).click();
+  await expect(dialog.getByTestId('bulk-job')).toHaveAttribute('data-state', 'completed', { timeout: 30_000 });
+  await expect(dialog.getByTestId('bulk-counts')).toContainText('97 onboarded');
+  await expect(dialog.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
+  await page.waitForTimeout(400); // the bar's width transition
+  await nb.shot(page, '26-csv-results');
+  expect(sim.inventory.deviceCount()).toBe(before + 97);
+  expect(sim.inventory.device('e2e-shop-009')).toBeUndefined();
+  expect(sim.inventory.device('e2e-shop-010')).toMatchObject({ siteId: '5010', locationInfo: { country: 'FR' } });
+});
+
+test('the organization tree shows the hierarchy and where each plan comes from', async ({ page, nb }) => {
+  await page.goto(nb.host.url);
+  await page.getByRole('button', { name: 'Open demo workspace' }).click();
+  await expect(page.getByTestId('profile-row-Demo node (OAuth)').getByTestId('session-badge')).toHaveAttribute('data-state', 'signed-in');
+  await page.keyboard.press('Control+3');
+  await expect(page.getByRole('heading', { name: 'Organizations', level: 1 })).toBeVisible();
+  await page.getByRole('button', { name: 'Refresh' }).click();
+  const sim = nb.harness.app.demo.simulator!;
+  const orgs = sim.inventory.organizations();
+  const inherits = orgs.find((o) => o.subscriptionPlan === null && o.parent !== null)!;
+  const parent = orgs.find((o) => o.name === inherits.parent)!;
+  const tree = page.getByTestId('org-tree');
+  await expect(tree).toBeVisible({ timeout: 20_000 });
+  // Open the path down to the inheriting organization.
+  const chain: string[] = [];
+  for (let o: typeof inherits | undefined = parent; o; o = orgs.find((x) => x.name === o!.parent)) chain.unshift(o.name);
+  for (const name of chain) {
+    const node = tree.getByTestId(`org-node-${name}`);
+    if ((await node.getAttribute('aria-expanded')) === 'false') await node.locator('.org-node').first().click();
+    await expect(node).toHaveAttribute('aria-expanded', 'true');
+  }
+  const leaf = tree.getByTestId(`org-node-${inherits.name}`);
+  await expect(leaf.getByTestId('org-plan').first()).toContainText(`inherited from ${inherits.parent}`);
+  await expect(leaf.locator('.org-meta').first()).toContainText('devices not fetched');
+  // With the devices fetched, each organization counts its own.
+  await page.keyboard.press('Control+2');
+  await page.getByRole('button', { name: 'Refresh' }).click();
+  await expect(page.getByTestId('devices-count')).toHaveText(`${sim.inventory.deviceCount()} devices`, { timeout: 20_000 });
+  await page.keyboard.press('Control+3');
+  const stored = await nb.harness.call<{ items: Array<{ orgName: string }> }>('inventory.devices', { profileId: nb.harness.app.demo.status().oauthProfileId });
+  const own = stored.items.filter((d) => d.orgName === inherits.name).length;
+  expect(stored.items).toHaveLength(sim.inventory.deviceCount());
+  await expect(leaf.locator('.org-meta').first()).toContainText(`${own} device`);
+  if ((await leaf.getAttribute('aria-expanded')) === 'false') await leaf.locator('.org-node').first().click();
+  await nb.shot(page, '27-org-tree');
+});
