@@ -83,9 +83,17 @@ export async function benchDevicesTable(devices: number, organizations: number):
     if (r.devices !== devices || r.organizations !== organizations) throw new Error(`paged ${r.devices}/${r.organizations}, expected ${devices}/${organizations}`);
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     await page.goto(host.url);
-    await page.keyboard.press('Control+2');
+    await page.getByTestId('profile-row-Bench node').waitFor();
+    await page.getByRole('button', { name: 'Devices', exact: true }).click();
     const total = `${devices.toLocaleString('en-US')} devices`;
-    await page.getByTestId('devices-count').filter({ hasText: total }).waitFor({ timeout: 60_000 });
+    await page
+      .getByTestId('devices-count')
+      .filter({ hasText: total })
+      .waitFor({ timeout: 60_000 })
+      .catch(async (e: unknown) => {
+        await page.screenshot({ path: path.join(os.tmpdir(), 'nb-bench-table-failure.png') });
+        throw e;
+      });
     await page.evaluate(HELPERS);
 
     // A name typed key by key, each key narrowing the rows; then erased.

@@ -1,4 +1,5 @@
 import { Search } from 'lucide-react';
+import { useMemo } from 'react';
 import type { DeploymentStatus } from '../../../shared/model/inventory';
 import { useInventoryUi } from '../../stores/inventory-ui';
 import { STATUSES, type DeviceIndex } from './device-index';
@@ -6,6 +7,25 @@ import { STATUSES, type DeviceIndex } from './device-index';
 /** Search box (name, site ID, serial) and the organization, group and status filters. */
 export function DeviceFilters({ index }: { index: DeviceIndex }) {
   const ui = useInventoryUi();
+  // Hundreds of organizations and groups: built once per devices list, not on every keystroke.
+  const orgOptions = useMemo(
+    () =>
+      index.orgs.map((o) => (
+        <option key={o} value={o}>
+          {o}
+        </option>
+      )),
+    [index.orgs],
+  );
+  const groupOptions = useMemo(
+    () =>
+      index.groups.map((g) => (
+        <option key={g} value={g}>
+          {g}
+        </option>
+      )),
+    [index.groups],
+  );
   return (
     <div className="device-filters" role="search" aria-label="Filter devices">
       <div className="search-box">
@@ -23,19 +43,11 @@ export function DeviceFilters({ index }: { index: DeviceIndex }) {
       </div>
       <select aria-label="Organization" value={ui.deviceOrg} onChange={(e) => ui.setDeviceFilter({ deviceOrg: e.target.value })} data-testid="devices-filter-org">
         <option value="">All organizations</option>
-        {index.orgs.map((o) => (
-          <option key={o} value={o}>
-            {o}
-          </option>
-        ))}
+        {orgOptions}
       </select>
       <select aria-label="Device group" value={ui.deviceGroup} onChange={(e) => ui.setDeviceFilter({ deviceGroup: e.target.value })} data-testid="devices-filter-group">
         <option value="">All device groups</option>
-        {index.groups.map((g) => (
-          <option key={g} value={g}>
-            {g}
-          </option>
-        ))}
+        {groupOptions}
       </select>
       <select aria-label="Status" value={ui.deviceStatus} onChange={(e) => ui.setDeviceFilter({ deviceStatus: e.target.value as DeploymentStatus | '' })} data-testid="devices-filter-status">
         <option value="">Any status</option>
