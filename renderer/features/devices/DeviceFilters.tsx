@@ -17,14 +17,23 @@ export function DeviceFilters({ index }: { index: DeviceIndex }) {
       )),
     [index.orgs],
   );
+  // With an organization chosen, only its groups (and the group already chosen, so the choice stays visible).
+  const { deviceOrg, deviceGroup } = ui;
+  const groups = useMemo(() => {
+    const org = deviceOrg ? index.orgs.indexOf(deviceOrg) : -1;
+    if (org < 0) return index.groups;
+    const used = new Uint8Array(index.groups.length);
+    for (let i = 0; i < index.orgOf.length; i++) if (index.orgOf[i] === org) used[index.groupOf[i]!] = 1;
+    return index.groups.filter((g, k) => used[k] === 1 || g === deviceGroup);
+  }, [index, deviceOrg, deviceGroup]);
   const groupOptions = useMemo(
     () =>
-      index.groups.map((g) => (
+      groups.map((g) => (
         <option key={g} value={g}>
           {g}
         </option>
       )),
-    [index.groups],
+    [groups],
   );
   return (
     <div className="device-filters" role="search" aria-label="Filter devices">

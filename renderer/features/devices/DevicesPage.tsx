@@ -11,6 +11,7 @@ import { formatCount } from '../../components/format';
 import { useInventoryUi } from '../../stores/inventory-ui';
 import { InventoryFreshness } from '../inventory/Freshness';
 import { NoConnection } from '../inventory/NoConnection';
+import { storedListState } from '../inventory/StoredListState';
 import { useInventoryProfile } from '../inventory/useInventoryProfile';
 import { BulkOnboardingDialog } from '../onboarding/bulk/BulkOnboardingDialog';
 import { OnboardingWizard } from '../onboarding/OnboardingWizard';
@@ -48,31 +49,16 @@ export function DevicesPage() {
   if (!profile) return <NoConnection what="Devices" />;
 
   const close = () => setDialog(undefined);
-  let body;
-  if (devices.isPending) {
-    body = (
-      <div className="loading">
-        <Spinner /> Loading the stored devices…
-      </div>
-    );
-  } else if (devices.isError) {
-    body = (
-      <div className="empty">
-        <p>The stored devices could not be read: {devices.error.message}</p>
-        <button type="button" className="button" onClick={() => void devices.refetch()}>
-          Try again
-        </button>
-      </div>
-    );
-  } else if (items.length === 0) {
-    body = (
-      <div className="empty" data-testid="devices-empty">
-        <Router size={22} aria-hidden="true" />
-        <p>{devices.data.fetchedAt ? `${profile.name} has no devices yet.` : `The devices of ${profile.name} were never fetched.`}</p>
-        <p className="muted">{devices.data.fetchedAt ? 'Onboard one with the wizard, or many from a CSV file.' : 'Use Refresh to fetch them; they are then kept for offline use.'}</p>
-      </div>
-    );
-  } else {
+  let body = storedListState(
+    devices,
+    'devices',
+    <div className="empty" data-testid="devices-empty">
+      <Router size={22} aria-hidden="true" />
+      <p>{devices.data?.fetchedAt ? `${profile.name} has no devices yet.` : `The devices of ${profile.name} were never fetched.`}</p>
+      <p className="muted">{devices.data?.fetchedAt ? 'Onboard one with the wizard, or many from a CSV file.' : 'Use Refresh to fetch them; they are then kept for offline use.'}</p>
+    </div>,
+  );
+  if (body === undefined) {
     body = (
       <>
         <div className="devices-filterbar">

@@ -8,6 +8,7 @@ import { formatCount } from '../../components/format';
 import { useInventoryUi } from '../../stores/inventory-ui';
 import { InventoryFreshness } from '../inventory/Freshness';
 import { NoConnection } from '../inventory/NoConnection';
+import { storedListState } from '../inventory/StoredListState';
 import { useInventoryProfile } from '../inventory/useInventoryProfile';
 import { buildOrgTree, matchesOrg, type OrgTree as Tree } from './org-tree';
 import { OrgList } from './OrgList';
@@ -53,31 +54,16 @@ export function OrganizationsPage() {
   }
   if (!profile) return <NoConnection what="Organizations" />;
 
-  let body;
-  if (orgs.isPending) {
-    body = (
-      <div className="loading">
-        <Spinner /> Loading the stored organizations…
-      </div>
-    );
-  } else if (orgs.isError) {
-    body = (
-      <div className="empty">
-        <p>The stored organizations could not be read: {orgs.error.message}</p>
-        <button type="button" className="button" onClick={() => void orgs.refetch()}>
-          Try again
-        </button>
-      </div>
-    );
-  } else if (items.length === 0) {
-    body = (
-      <div className="empty" data-testid="orgs-empty">
-        <Building2 size={22} aria-hidden="true" />
-        <p>{orgs.data.fetchedAt ? `${profile.name} has no organizations.` : `The organizations of ${profile.name} were never fetched.`}</p>
-        <p className="muted">Use Refresh to fetch them; they are then kept for offline use.</p>
-      </div>
-    );
-  } else {
+  let body = storedListState(
+    orgs,
+    'organizations',
+    <div className="empty" data-testid="orgs-empty">
+      <Building2 size={22} aria-hidden="true" />
+      <p>{orgs.data?.fetchedAt ? `${profile.name} has no organizations.` : `The organizations of ${profile.name} were never fetched.`}</p>
+      <p className="muted">Use Refresh to fetch them; they are then kept for offline use.</p>
+    </div>,
+  );
+  if (body === undefined) {
     body = view === 'tree' ? <OrgTree tree={tree} query={search} devicesKnown={devicesKnown} /> : <OrgList orgs={listed} devicesKnown={devicesKnown} />;
   }
 

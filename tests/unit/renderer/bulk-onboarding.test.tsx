@@ -166,4 +166,31 @@ describe('Bulk onboarding dialog', () => {
     expect(d.getByTestId('bulk-counts')).toHaveTextContent('97 cancelled');
     expect(b.callsTo('onboarding.cancel')).toHaveLength(1);
   });
+
+  it('closing the dialog while a job runs and opening it again shows that job; Done starts afresh', async () => {
+    const b = bridge();
+    const { user } = renderApp(b);
+    await user.click(screen.getByRole('button', { name: /^Devices/ }));
+    await user.click(await screen.findByRole('button', { name: 'Bulk onboard (CSV)…' }));
+    let d = within(screen.getByTestId('bulk-onboarding'));
+    await user.upload(d.getByTestId('csv-file'), new File([csv100()], 'shops.csv', { type: 'text/csv' }));
+    await user.click(await d.findByRole('button', { name: 'Start (97 devices)' }));
+    await user.click(await d.findByRole('button', { name: 'Close (keeps running)' }));
+    expect(screen.queryByTestId('bulk-onboarding')).toBeNull();
+
+    await user.click(screen.getByRole('button', { name: 'Bulk onboard (CSV)…' }));
+    d = within(screen.getByTestId('bulk-onboarding'));
+    expect(d.getByTestId('bulk-job')).toHaveAttribute('data-state', 'running');
+    const jobId = [...b.inventory.jobs.keys()][0]!;
+    act(() => void b.inventory.runJob(jobId));
+    await waitFor(() => expect(d.getByTestId('bulk-job')).toHaveAttribute('data-state', 'completed'));
+    expect(d.getByTestId('bulk-counts')).toHaveTextContent('95 onboarded');
+    expect(b.callsTo('onboarding.start')).toHaveLength(1);
+
+    await user.click(d.getByRole('button', { name: 'Done' }));
+    await user.click(screen.getByRole('button', { name: 'Bulk onboard (CSV)…' }));
+    d = within(screen.getByTestId('bulk-onboarding'));
+    expect(d.queryByTestId('bulk-job')).toBeNull();
+    expect(d.getByTestId('csv-file')).toBeInTheDocument();
+  });
 });

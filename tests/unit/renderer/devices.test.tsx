@@ -4,7 +4,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DeviceView } from '../../../shared/model/inventory';
 import { FakeBridge, makeProfile } from './support/fake-bridge';
-import { ORG_SPECS, makeDevices, makeOrganizations } from './support/fake-inventory-data';
+import { ORG_SPECS, makeDevice, makeDevices, makeOrganizations } from './support/fake-inventory-data';
 import { stubScrollerSize } from './support/layout';
 import { renderApp } from './support/render';
 
@@ -89,6 +89,25 @@ describe('Devices page with 20,000 devices', () => {
     await waitFor(() => expect(screen.getByTestId('devices-count')).toHaveTextContent(`${narrower.length.toLocaleString('en')} of 20,000`));
     await user.click(screen.getByRole('button', { name: 'Clear filters' }));
     await waitFor(() => expect(screen.getByTestId('devices-count')).toHaveTextContent('20,000 devices'));
+  });
+
+  it("offers only the chosen organization's groups in the group filter", async () => {
+    const few = [
+      makeDevice({ deviceName: 'g-1', siteId: '1', orgName: 'Globex', deviceGroup: 'datacenter' }),
+      makeDevice({ deviceName: 'g-2', siteId: '2', orgName: 'Globex', deviceGroup: 'branch-small' }),
+      makeDevice({ deviceName: 'a-1', siteId: '3', orgName: 'Acme', deviceGroup: 'warehouse' }),
+    ];
+    const { user } = await openDevices(bridgeWith(few));
+    await screen.findByTestId('devices-count');
+    const groups = () => within(screen.getByTestId('devices-filter-group')).getAllByRole('option').slice(1).map((o) => o.textContent);
+    expect(groups()).toEqual(['branch-small', 'datacenter', 'warehouse']);
+    await user.selectOptions(screen.getByTestId('devices-filter-org'), 'Globex');
+    expect(groups()).toEqual(['branch-small', 'datacenter']);
+    await user.selectOptions(screen.getByTestId('devices-filter-group'), 'datacenter');
+    await user.selectOptions(screen.getByTestId('devices-filter-org'), 'Acme');
+    // The chosen group stays visible (nothing matches until it is changed).
+    expect(groups()).toEqual(['datacenter', 'warehouse']);
+    await waitFor(() => expect(screen.getByTestId('devices-count')).toHaveTextContent('0 of 3'));
   });
 
   it('sorts by a column from its header, with the mouse and the keyboard', async () => {

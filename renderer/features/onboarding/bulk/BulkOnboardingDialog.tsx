@@ -15,6 +15,7 @@ import { Dialog } from '../../../components/Dialog';
 import { Spinner } from '../../../components/Spinner';
 import { formatCount } from '../../../components/format';
 import { BulkJobView } from './BulkJobView';
+import { useBulkSession } from './bulk-session';
 import { BulkPrepare, type BulkOptions } from './BulkPrepare';
 import { downloadText, parseDeviceCsv, resultsCsv, type ParsedCsv } from './csv';
 
@@ -28,12 +29,9 @@ function overlay(earlier: readonly BulkRowResult[], current: readonly BulkRowRes
 }
 
 export function BulkOnboardingDialog({ profile, onClose }: { profile: ProfileView; onClose(): void }) {
-  const [file, setFile] = useState<File>();
-  const [parsed, setParsed] = useState<ParsedCsv>();
+  const [session, update, clearSession] = useBulkSession(profile.id);
+  const { file, parsed, options, jobId, earlier } = session;
   const [parsing, setParsing] = useState(false);
-  const [options, setOptions] = useState<BulkOptions>({ dryRun: false, deploy: false, concurrency: 4 });
-  const [jobId, setJobId] = useState<string>();
-  const [earlier, setEarlier] = useState<readonly BulkRowResult[]>([]);
   const [failure, setFailure] = useState<AppError>();
   const start = useStartOnboarding();
   const cancel = useCancelOnboarding();
@@ -43,15 +41,14 @@ export function BulkOnboardingDialog({ profile, onClose }: { profile: ProfileVie
   const running = job?.state === 'running';
 
   const pick = async (f: File | undefined) => {
-    setFile(f);
-    setParsed(undefined);
+    update({ file: f, parsed: undefined });
     setFailure(undefined);
     if (!f) return;
     setParsing(true);
     try {
-      setParsed(parseDeviceCsv(await f.text()));
+      update({ parsed: parseDeviceCsv(await f.text()) });
     } catch (e) {
-      setParsed({ records: [], valid: [], issues: [], badLines: new Set(), ignoredColumns: [], fileError: `The file could not be read: ${e instanceof Error ? e.message : String(e)}` });
+      update({ parsed: { records: [], valid: [], issues: [], badLines: new Set(), ignoredColumns: [], fileError: `The file could not be read: ${e instanceof Error ? e.message : String(e)}` } });
     } finally {
       setParsing(false);
     }
@@ -61,8 +58,7 @@ export function BulkOnboardingDialog({ profile, onClose }: { profile: ProfileVie
     setFailure(undefined);
     try {
       const started = await start.mutateAsync({ profileId: profile.id, rows: lines, dryRun: opts.dryRun, deploy: opts.deploy, concurrency: opts.concurrency });
-      setEarlier(keep);
-      setJobId(started.jobId);
+      update({ earlier: keep, jobId: started.jobId });
     } catch (e) {
       setFailure(e instanceof AppError ? e : new AppError('internal', e instanceof Error ? e.message : String(e), 'Try again.'));
     }
@@ -78,15 +74,13 @@ export function BulkOnboardingDialog({ profile, onClose }: { profile: ProfileVie
     );
   };
 
-  const reset = () => {
-    setJobId(undefined);
-    setEarlier([]);
-    setFile(undefined);
-    setParsed(undefined);
-  };
+  const reset = () => update({ jobId: undefined, earlier: [], file: undefined, parsed: undefined });
 
+  // A running job stays in the session, so Bulk onboard (CSV)… opens on it again; anything else
+  // closed is done with.
   const close = () => {
-    if (running) toast.info('The bulk onboarding goes on in the background.', { description: 'The Devices page shows the devices as they are onboarded.' });
+    if (running) toast.info('The bulk onboarding goes on in the background.', { description: 'Bulk onboard (CSV)… shows it again; the Devices page shows the devices as they are onboarded.' });
+    else clearSession();
     onClose();
   };
 
@@ -151,7 +145,7 @@ export function BulkOnboardingDialog({ profile, onClose }: { profile: ProfileVie
           {failure.hint ? <span>{failure.hint}</span> : null}
         </p>
       ) : null}
-      {job ? <BulkJobView job={job} rows={rows} notSent={notSent} /> : <BulkPrepare file={file} parsed={parsed} parsing={parsing} onFile={(f) => void pick(f)} options={options} onOptions={setOptions} />}
+      {job ? <BulkJobView job={job} rows={rows} notSent={notSent} /> : <BulkPrepare file={file} parsed={parsed} parsing={parsing} onFile={(f) => void pick(f)} options={options} onOptions={(o) => update({ options: o })} />}
     </Dialog>
   );
 }

@@ -6,6 +6,7 @@ import { createClient } from '../../../../renderer/api/client';
 import { createQueryClient } from '../../../../renderer/api/query-client';
 import { App } from '../../../../renderer/app/App';
 import { reportError } from '../../../../renderer/app/report-error';
+import { useBulkSessions } from '../../../../renderer/features/onboarding/bulk/bulk-session';
 import { useInventoryUi } from '../../../../renderer/stores/inventory-ui';
 import { useUi } from '../../../../renderer/stores/ui';
 import { FakeBridge } from './fake-bridge';
@@ -16,6 +17,7 @@ const initialInventoryUi = useInventoryUi.getState();
 export function resetUi(): void {
   useUi.setState(initialUi, true);
   useInventoryUi.setState(initialInventoryUi, true);
+  useBulkSessions.setState({ byProfile: {} });
   window.localStorage.clear();
   document.documentElement.removeAttribute('data-theme');
 }

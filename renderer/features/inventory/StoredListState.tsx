@@ -1,0 +1,38 @@
+/**
+ * What a page of a stored inventory list shows instead of the list: loading from the store, a
+ * store that could not be read (with Try again), or an empty list (`empty`). Undefined when
+ * there are rows to show.
+ */
+import type { ReactNode } from 'react';
+import { Spinner } from '../../components/Spinner';
+
+interface StoredListQuery {
+  isPending: boolean;
+  isError: boolean;
+  error: Error | null;
+  data?: { items: readonly unknown[] } | undefined;
+  refetch(): unknown;
+}
+
+export function storedListState(query: StoredListQuery, what: 'devices' | 'organizations', empty: ReactNode): ReactNode | undefined {
+  if (query.isPending) {
+    return (
+      <div className="loading">
+        <Spinner /> Loading the stored {what}…
+      </div>
+    );
+  }
+  if (query.isError) {
+    return (
+      <div className="empty">
+        <p>
+          The stored {what} could not be read: {query.error?.message}
+        </p>
+        <button type="button" className="button" onClick={() => void query.refetch()}>
+          Try again
+        </button>
+      </div>
+    );
+  }
+  return query.data?.items.length ? undefined : empty;
+}
