@@ -34,6 +34,7 @@ async function openWizard(b: FakeBridge) {
 /** The organization option whose name is exactly `name`. */
 const org = (root: HTMLElement, name: string) => within(root).getAllByRole('option').find((o) => o.querySelector('.org-option-name')?.textContent === name)!;
 
+/** The current step (Next checks the step asynchronously: wait for it after an action). */
 const stepIs = (wizard: HTMLElement, label: string) => expect(within(wizard).getByRole('listitem', { current: 'step' })).toHaveTextContent(label);
 
 /** Organization → Identity → Location → Device group, filled in; ends on Review. */
@@ -42,7 +43,7 @@ async function fillSteps(user: UserEvent, wizard: HTMLElement, siteId?: string) 
   await user.type(w.getByRole('combobox', { name: 'Organization' }), 'glob');
   await user.click(org(wizard, 'Globex'));
   await user.keyboard('{Enter}');
-  stepIs(wizard, 'Identity');
+  await waitFor(() => stepIs(wizard, 'Identity'));
 
   await waitFor(() => expect(w.getByLabelText('Site ID')).toHaveValue('4'));
   await user.type(w.getByLabelText('Device name'), 'branch-berlin-01');
@@ -52,7 +53,7 @@ async function fillSteps(user: UserEvent, wizard: HTMLElement, siteId?: string) 
   }
   await user.type(w.getByLabelText('Serial number'), 'SN-77AB');
   await user.keyboard('{Enter}');
-  stepIs(wizard, 'Location');
+  await waitFor(() => stepIs(wizard, 'Location'));
 
   await user.type(w.getByRole('combobox', { name: 'Country' }), 'DE');
   await user.keyboard('{Enter}'); // picks the highlighted option (the code matches first)
@@ -62,14 +63,14 @@ async function fillSteps(user: UserEvent, wizard: HTMLElement, siteId?: string) 
   expect(w.getByTestId('world-marker')).toHaveAttribute('data-x', '193.41');
   expect(w.getByTestId('world-preview')).toHaveTextContent('Germany: 52.520°, 13.405°');
   await user.click(w.getByRole('button', { name: /Next/ }));
-  stepIs(wizard, 'Device group');
+  await waitFor(() => stepIs(wizard, 'Device group'));
 
   const suggestions = w.getByRole('group', { name: 'Suggested device groups' });
   expect(within(suggestions).getAllByRole('button').map((b) => b.textContent)).toEqual(['branch-small 2', 'datacenter 1']);
   await user.click(within(suggestions).getByRole('button', { name: /branch-small/ }));
   expect(w.getByLabelText('Device group')).toHaveValue('branch-small');
   await user.keyboard('{Enter}');
-  stepIs(wizard, 'Review');
+  await waitFor(() => stepIs(wizard, 'Review'));
 }
 
 let restore: () => void;
@@ -84,7 +85,7 @@ describe('Onboarding wizard', () => {
     stepIs(wizard, 'Organization');
     await user.click(w.getByRole('button', { name: /Next/ }));
     expect(await w.findByText('Choose the organization.')).toBeVisible();
-    stepIs(wizard, 'Organization');
+    await waitFor(() => stepIs(wizard, 'Organization'));
 
     await fillSteps(user, wizard);
     const review = w.getByTestId('wizard-review');
