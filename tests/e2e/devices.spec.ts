@@ -62,7 +62,12 @@ test('the wizard refuses a taken site ID under Site ID, keeps the form, then onb
 
   await wizard.getByRole('button', { name: 'Use next free' }).click();
   await expect(wizard.getByLabel('Site ID')).toHaveValue(next);
-  for (let i = 0; i < 4; i++) await wizard.getByRole('button', { name: /Next|Onboard/ }).last().click();
+  // Next checks each step before moving on: wait for the step to change before the next click.
+  for (const label of ['Location', 'Device group', 'Review']) {
+    await wizard.getByRole('button', { name: /Next/ }).click();
+    await expect(wizard.locator('[aria-current="step"]')).toContainText(label);
+  }
+  await wizard.getByRole('button', { name: 'Onboard' }).click();
   await expect(wizard.getByTestId('wizard-deploy')).toContainText('e2e-branch-01', { timeout: 10_000 });
   expect(sim.inventory.device('e2e-branch-01')).toMatchObject({ siteId: next, orgName: org.name, deploymentStatus: 'SAVED', locationInfo: { country: 'DE' } });
 

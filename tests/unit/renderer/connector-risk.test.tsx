@@ -53,9 +53,10 @@ describe('connector form: risk scoring', () => {
     expect(bridge.callsTo('connectors.save')).toHaveLength(0);
 
     await user.type(operational, '30');
-    expect(within(form).getByTestId('risk-weights-total')).toHaveTextContent('Total 100 %.');
-    expect(within(form).queryByText(/Weights must total 100 %;/)).toBeNull();
-    expect(critical).not.toHaveAttribute('aria-invalid');
+    // The form validates again after a failed Save asynchronously (zod resolver): wait for it.
+    await waitFor(() => expect(within(form).getByTestId('risk-weights-total')).toHaveTextContent('Total 100 %.'));
+    await waitFor(() => expect(within(form).queryByText(/Weights must total 100 %;/)).toBeNull());
+    await waitFor(() => expect(critical).not.toHaveAttribute('aria-invalid'));
     // One point value changed, one typed equal to its default (not an override).
     await user.type(within(form).getByLabelText('Risk score High'), '55');
     await user.type(within(form).getByLabelText('Exposure High'), '20');
