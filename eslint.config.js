@@ -40,6 +40,19 @@ export default tseslint.config(
     },
   },
   {
+    // Product code never turns TLS verification off (house rule; see electron/net/probe.ts for how
+    // an untrusted certificate is read with verification on).
+    files: ['electron/**/*.ts', 'shared/**/*.ts', 'renderer/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "Property[key.name='rejectUnauthorized'][value.value=false]", message: 'TLS verification stays on: trust a CA or a pin (electron/net/tls-options.ts) instead.' },
+        { selector: "AssignmentExpression[left.property.name='rejectUnauthorized'][right.value=false]", message: 'TLS verification stays on: trust a CA or a pin (electron/net/tls-options.ts) instead.' },
+        { selector: "AssignmentExpression[left.property.name='NODE_TLS_REJECT_UNAUTHORIZED']", message: 'Never a process-wide TLS switch.' },
+      ],
+    },
+  },
+  {
     // shared/: neither Node nor DOM nor electron.
     files: ['shared/**/*.ts'],
     languageOptions: { globals: {} },

@@ -2,12 +2,15 @@
  * Certificate probe: reads the certificate a server presents so the operator can compare its
  * fingerprint with the node's before trusting it.
  *
- * This is the ONE place in the app that connects without enforcing certificate verification
- * (`rejectUnauthorized: false`). That is safe here because the probe only completes the TLS
- * handshake and closes the socket: it sends no application bytes, no credentials and no
- * tokens, and its result is only shown to the operator (or compared with a pin). Whether the
- * chain would verify against the system CAs for this host name is still reported
- * (`trustedBySystem`). Every connection that carries data goes through `createTlsOptions`.
+ * Verification stays on: the probe connects with Node's defaults (`rejectUnauthorized`
+ * true, the system CAs, host name checks), so a certificate that does not verify ends the
+ * connection inside Node, before a single application byte could be sent. The certificate is
+ * read during the handshake instead: with `requestOCSP` set, Node emits `OCSPResponse` once the
+ * server's certificate has arrived (whether or not the server staples a response), before the
+ * handshake's outcome is decided. The outcome is then reported as `trustedBySystem`: true on
+ * `secureConnect`, false when Node refused the certificate (`authorizationError`). Nothing is
+ * ever sent on this socket, and every connection that carries data goes through
+ * `createTlsOptions`.
  */
 import type { X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
@@ -63,15 +66,18 @@ export function probeCertificate(host: string, port: number, opts: ProbeOptions 
   const ca = systemCaList();
   return new Promise<ProbedCertificate>((resolve, reject) => {
     let settled = false;
-    const socket = tls.connect({
+    let peer: X509Certificate | undefined;
+    // tls.connect hands `requestOCSP` to the TLSSocket it creates; @types/node lists it only there.
+    const options: tls.ConnectionOptions & Pick<tls.TLSSocketOptions, 'requestOCSP'> = {
       host,
       port,
       ...(isIP(host) ? {} : { servername: host }),
       ...(ca ? { ca } : {}),
-      // See the file comment: nothing is sent on this socket; the result is only displayed.
-      rejectUnauthorized: false,
+      // Only so that Node hands us the certificate during the handshake (see the file comment).
+      requestOCSP: true,
       ALPNProtocols: ['http/1.1'],
-    });
+    };
+    const socket = tls.connect(options);
     const finish = (err: unknown, value?: ProbedCertificate) => {
       if (settled) return;
       settled = true;
@@ -80,6 +86,8 @@ export function probeCertificate(host: string, port: number, opts: ProbeOptions 
       if (err) reject(err);
       else resolve(value as ProbedCertificate);
     };
+    const noCertificate = () => new AppError(ErrorCodes.tlsFailed, `${host}:${port} presented no certificate.`, 'Check that this is the HTTPS port of the management node.', { details: { host, port } });
+    const described = (cert: X509Certificate, trusted: boolean): ProbedCertificate => ({ info: describeCertificate(cert, host, port, trusted), pem: cert.toString() });
     const timer = setTimeout(() => {
       finish(
         new AppError(ErrorCodes.timeout, `${host}:${port} did not complete a TLS handshake within ${Math.round(timeoutMs / 1000)} s.`, 'Is the host and port right? Is the node up, and is a firewall dropping the connection?', {
@@ -87,17 +95,19 @@ export function probeCertificate(host: string, port: number, opts: ProbeOptions 
         }),
       );
     }, timeoutMs);
-    socket.once('secureConnect', () => {
-      const peer = socket.getPeerX509Certificate();
-      if (!peer) {
-        finish(new AppError(ErrorCodes.tlsFailed, `${host}:${port} presented no certificate.`, 'Check that this is the HTTPS port of the management node.', { details: { host, port } }));
-        return;
-      }
-      // With rejectUnauthorized false, Node still runs chain and host name verification and
-      // reports the outcome in `authorized`.
-      finish(undefined, { info: describeCertificate(peer, host, port, socket.authorized), pem: peer.toString() });
+    socket.once('OCSPResponse', () => {
+      peer = socket.getPeerX509Certificate();
     });
-    socket.once('error', (e) => finish(transportError(e, { host, port })));
+    socket.once('secureConnect', () => {
+      const cert = peer ?? socket.getPeerX509Certificate();
+      if (cert) finish(undefined, described(cert, true));
+      else finish(noCertificate());
+    });
+    socket.once('error', (e) => {
+      // Node refused the certificate (chain or host name) after the handshake had shown it to us.
+      if (peer && socket.authorizationError) finish(undefined, described(peer, false));
+      else finish(transportError(e, { host, port }));
+    });
   });
 }
 
