@@ -24,10 +24,10 @@ export const COUNTRIES: readonly Country[] = Object.freeze(
     .sort((a, b) => a.name.localeCompare(b.name, 'en')),
 );
 
-const CODES = new Set(COUNTRIES.map((c) => c.code));
+const NAMES = new Map(COUNTRIES.map((c) => [c.code, c.name]));
 
 /** True for an assigned ISO 3166-1 alpha-2 code, in any letter case. */
-export const isCountryCode = (code: string): boolean => CODES.has(code.toUpperCase());
+export const isCountryCode = (code: string): boolean => NAMES.has(code.toUpperCase());
 
 /** The English name of a code, or the code itself when it is not assigned. */
-export const countryName = (code: string): string => (isCountryCode(code) ? nameOf(code.toUpperCase()) : code.toUpperCase());
+export const countryName = (code: string): string => NAMES.get(code.toUpperCase()) ?? code.toUpperCase();

@@ -9,10 +9,15 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
 import type { Northbound } from './support/fixtures';
 
-async function openDemoDevices(page: Page, nb: Northbound) {
+/** Opens the demo workspace and waits until its OAuth connection is signed in. */
+async function openDemo(page: Page, nb: Northbound) {
   await page.goto(nb.host.url);
   await page.getByRole('button', { name: 'Open demo workspace' }).click();
   await expect(page.getByTestId('profile-row-Demo node (OAuth)').getByTestId('session-badge')).toHaveAttribute('data-state', 'signed-in');
+}
+
+async function openDemoDevices(page: Page, nb: Northbound) {
+  await openDemo(page, nb);
   await page.keyboard.press('Control+2');
   await expect(page.getByRole('heading', { name: 'Devices', level: 1 })).toBeVisible();
   await page.getByRole('button', { name: 'Refresh' }).click();
@@ -125,9 +130,7 @@ test('a CSV of 100 rows with 3 bad ones reports the 3 and onboards the other 97'
 });
 
 test('the organization tree shows the hierarchy and where each plan comes from', async ({ page, nb }) => {
-  await page.goto(nb.host.url);
-  await page.getByRole('button', { name: 'Open demo workspace' }).click();
-  await expect(page.getByTestId('profile-row-Demo node (OAuth)').getByTestId('session-badge')).toHaveAttribute('data-state', 'signed-in');
+  await openDemo(page, nb);
   await page.keyboard.press('Control+3');
   await expect(page.getByRole('heading', { name: 'Organizations', level: 1 })).toBeVisible();
   await page.getByRole('button', { name: 'Refresh' }).click();

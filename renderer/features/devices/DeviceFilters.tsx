@@ -4,19 +4,18 @@ import type { DeploymentStatus } from '../../../shared/model/inventory';
 import { useInventoryUi } from '../../stores/inventory-ui';
 import { STATUSES, type DeviceIndex } from './device-index';
 
+const optionsOf = (values: readonly string[]) =>
+  values.map((v) => (
+    <option key={v} value={v}>
+      {v}
+    </option>
+  ));
+
 /** Search box (name, site ID, serial) and the organization, group and status filters. */
 export function DeviceFilters({ index }: { index: DeviceIndex }) {
   const ui = useInventoryUi();
   // Hundreds of organizations and groups: built once per devices list, not on every keystroke.
-  const orgOptions = useMemo(
-    () =>
-      index.orgs.map((o) => (
-        <option key={o} value={o}>
-          {o}
-        </option>
-      )),
-    [index.orgs],
-  );
+  const orgOptions = useMemo(() => optionsOf(index.orgs), [index.orgs]);
   // With an organization chosen, only its groups (and the group already chosen, so the choice stays visible).
   const { deviceOrg, deviceGroup } = ui;
   const groups = useMemo(() => {
@@ -26,15 +25,7 @@ export function DeviceFilters({ index }: { index: DeviceIndex }) {
     for (let i = 0; i < index.orgOf.length; i++) if (index.orgOf[i] === org) used[index.groupOf[i]!] = 1;
     return index.groups.filter((g, k) => used[k] === 1 || g === deviceGroup);
   }, [index, deviceOrg, deviceGroup]);
-  const groupOptions = useMemo(
-    () =>
-      groups.map((g) => (
-        <option key={g} value={g}>
-          {g}
-        </option>
-      )),
-    [groups],
-  );
+  const groupOptions = useMemo(() => optionsOf(groups), [groups]);
   return (
     <div className="device-filters" role="search" aria-label="Filter devices">
       <div className="search-box">
@@ -60,11 +51,7 @@ export function DeviceFilters({ index }: { index: DeviceIndex }) {
       </select>
       <select aria-label="Status" value={ui.deviceStatus} onChange={(e) => ui.setDeviceFilter({ deviceStatus: e.target.value as DeploymentStatus | '' })} data-testid="devices-filter-status">
         <option value="">Any status</option>
-        {STATUSES.map((s) => (
-          <option key={s} value={s}>
-            {s}
-          </option>
-        ))}
+        {optionsOf(STATUSES)}
       </select>
     </div>
   );

@@ -75,6 +75,18 @@ describe('CSV parsing', () => {
   });
 });
 
+/** The Devices page's CSV dialog with csv100() chosen and its 97 valid rows started as a job. */
+async function startCsv100Job() {
+  const b = bridge();
+  const { user } = renderApp(b);
+  await user.click(screen.getByRole('button', { name: /^Devices/ }));
+  await user.click(await screen.findByRole('button', { name: 'Bulk onboard (CSV)…' }));
+  const d = within(screen.getByTestId('bulk-onboarding'));
+  await user.upload(d.getByTestId('csv-file'), new File([csv100()], 'shops.csv', { type: 'text/csv' }));
+  await user.click(await d.findByRole('button', { name: 'Start (97 devices)' }));
+  return { b, user, d };
+}
+
 describe('Bulk onboarding dialog', () => {
   it('reports the 3 bad rows with their lines, starts a job with the other 97, shows the results and retries the failed ones', async () => {
     const b = bridge();
@@ -154,13 +166,7 @@ describe('Bulk onboarding dialog', () => {
   });
 
   it('cancels a running job: rows not started are cancelled', async () => {
-    const b = bridge();
-    const { user } = renderApp(b);
-    await user.click(screen.getByRole('button', { name: /^Devices/ }));
-    await user.click(await screen.findByRole('button', { name: 'Bulk onboard (CSV)…' }));
-    const d = within(screen.getByTestId('bulk-onboarding'));
-    await user.upload(d.getByTestId('csv-file'), new File([csv100()], 'shops.csv', { type: 'text/csv' }));
-    await user.click(await d.findByRole('button', { name: 'Start (97 devices)' }));
+    const { b, user, d } = await startCsv100Job();
     await user.click(await d.findByRole('button', { name: /Cancel job/ }));
     await waitFor(() => expect(d.getByTestId('bulk-job')).toHaveAttribute('data-state', 'cancelled'));
     expect(d.getByTestId('bulk-counts')).toHaveTextContent('97 cancelled');
@@ -168,13 +174,9 @@ describe('Bulk onboarding dialog', () => {
   });
 
   it('closing the dialog while a job runs and opening it again shows that job; Done starts afresh', async () => {
-    const b = bridge();
-    const { user } = renderApp(b);
-    await user.click(screen.getByRole('button', { name: /^Devices/ }));
-    await user.click(await screen.findByRole('button', { name: 'Bulk onboard (CSV)…' }));
-    let d = within(screen.getByTestId('bulk-onboarding'));
-    await user.upload(d.getByTestId('csv-file'), new File([csv100()], 'shops.csv', { type: 'text/csv' }));
-    await user.click(await d.findByRole('button', { name: 'Start (97 devices)' }));
+    const started = await startCsv100Job();
+    const { b, user } = started;
+    let d = started.d;
     await user.click(await d.findByRole('button', { name: 'Close (keeps running)' }));
     expect(screen.queryByTestId('bulk-onboarding')).toBeNull();
 
