@@ -11,6 +11,7 @@ import { compileRiskConfig, defaultRiskConfig, scoreHost } from '../shared/risk'
 import { createRuntime } from './edr/runtimes';
 import type { StoredConnector } from './edr/registry';
 import { createStreamLogger } from './log';
+import { readPemFile } from './net/pem-file';
 
 interface PollFlags {
   once?: boolean;
@@ -48,6 +49,14 @@ export function addEdrCommands(program: Command): void {
       if (!flags.once) return exit('Only one-shot polling is supported here: add --once.', 'The desktop app and `northbound serve` poll on a schedule.');
       const secret = process.env[flags.clientSecretEnv];
       if (!secret) return exit(`The environment variable ${flags.clientSecretEnv} is empty.`, 'Export the client secret in it; it is never taken from the command line.');
+      let caPem: string | undefined;
+      if (flags.caFile) {
+        try {
+          caPem = await readPemFile(flags.caFile);
+        } catch (e) {
+          return exit(e instanceof Error ? e.message : String(e), 'Give --ca-file the PEM file of the CA that issued the API’s certificate.');
+        }
+      }
       const parsed = ConnectorInput.safeParse({
         vendor: flags.vendor,
         tenantId: flags.tenantId,
@@ -57,7 +66,7 @@ export function addEdrCommands(program: Command): void {
         ...(flags.cloudRegion ? { cloudRegion: flags.cloudRegion } : {}),
         ...(flags.apiUrl ? { apiUrl: flags.apiUrl } : {}),
         ...(flags.idpUrl ? { idpUrl: flags.idpUrl } : {}),
-        tls: flags.caFile ? { mode: 'custom-ca', caFile: flags.caFile } : { mode: 'system' },
+        tls: caPem ? { mode: 'custom-ca', caName: flags.caFile, caPem } : { mode: 'system' },
       });
       if (!parsed.success) {
         const first = parsed.error.issues[0];
@@ -76,7 +85,7 @@ export function addEdrCommands(program: Command): void {
         pollIntervalMinutes: c.pollIntervalMinutes,
         ...(c.apiUrl ? { apiUrl: c.apiUrl } : {}),
         ...(c.vendor === 'defender' && c.idpUrl ? { idpUrl: c.idpUrl } : {}),
-        tls: c.tls,
+        tls: c.tls ?? { mode: 'system' },
         source: 'ui',
         createdAt: now.toISOString(),
         updatedAt: now.toISOString(),

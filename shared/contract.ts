@@ -9,6 +9,7 @@ import { CertificateInfo, ProfileInput, ProfileView } from './model/profile';
 import { SessionStatus } from './model/session';
 import { OAuthClient, OAuthClientBody } from './model/oauth-client';
 import { ConnectorInput, ConnectorView } from './model/connector';
+import { PathName } from './model/names';
 import { BulkJobState, BulkRowInput, DeviceRecord, DeviceView, OrganizationView, Snapshot, SyslogServer, TaskStatus } from './model/inventory';
 
 const channel = <Req extends z.ZodType, Res extends z.ZodType>(request: Req, response: Res, description: string) => ({ request, response, description });
@@ -121,7 +122,7 @@ export const channels = {
   'oauthClients.list': channel(ProfileRef, z.array(OAuthClient), 'OAuth clients created or updated from this console.'),
   'oauthClients.create': channel(ProfileRef.extend({ body: OAuthClientBody }).strict(), CreatedOAuthClient, 'Create an OAuth client (spec 4.3).'),
   'oauthClients.update': channel(
-    ProfileRef.extend({ clientId: z.string().min(1, 'Enter the client ID.'), body: OAuthClientBody }).strict(),
+    ProfileRef.extend({ clientId: PathName('client ID'), body: OAuthClientBody }).strict(),
     OAuthClient,
     'Update an OAuth client (spec 4.3).',
   ),
@@ -134,8 +135,7 @@ export const channels = {
   'connectors.pollNow': channel(ConnectorRef, z.object({ cycleId: z.number() }), 'Start a poll cycle now (or join the running one).'),
   'connectors.importBulk': channel(
     z.discriminatedUnion('source', [
-      z.object({ source: z.literal('file'), path: z.string().min(1, 'Choose the connector document (JSON).') }).strict(),
-      /** The document's text, as read by the window from a file the operator picked. */
+      /** The document's text, as read by the window from a file the operator picked (main never opens a path a request names). */
       z
         .object({
           source: z.literal('document'),
@@ -167,15 +167,15 @@ export const channels = {
     z.object({ devices: z.number().int(), organizations: z.number().int(), fetchedAt: z.string() }),
     'Page every device and/or organization in from the node and store them (progress: inventory.progress).',
   ),
-  'devices.get': channel(ProfileRef.extend({ deviceName: z.string().min(1) }).strict(), DeviceView, 'One device, fresh from the node (and stored).'),
+  'devices.get': channel(ProfileRef.extend({ deviceName: PathName('device name') }).strict(), DeviceView, 'One device, fresh from the node (and stored).'),
   'devices.nextSiteId': channel(ProfileRef, z.object({ siteId: z.string() }), 'The next free site ID (global device ID) on the node.'),
   'devices.onboard': channel(ProfileRef.extend({ device: DeviceRecord }).strict(), DeviceView, 'Create or replace a device workflow record (spec 4.2 PUT); server errors name the field.'),
   'devices.deploy': channel(
-    ProfileRef.extend({ deviceName: z.string().min(1) }).strict(),
+    ProfileRef.extend({ deviceName: PathName('device name') }).strict(),
     TaskStatus,
     'Deploy an onboarded device: a node task, followed by main (progress: task.progress).',
   ),
-  'tasks.get': channel(ProfileRef.extend({ taskId: z.string().min(1) }).strict(), TaskStatus, 'A node task as last seen.'),
+  'tasks.get': channel(ProfileRef.extend({ taskId: PathName('task ID') }).strict(), TaskStatus, 'A node task as last seen.'),
   'onboarding.start': channel(
     ProfileRef.extend({
       rows: z.array(BulkRowInput).min(1, 'The file has no device rows.').max(20_000, 'At most 20,000 rows per run.'),

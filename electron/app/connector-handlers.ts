@@ -2,7 +2,6 @@
 import type { Handlers } from './router';
 import type { EdrService } from './edr-service';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
-import { readFile, stat } from 'node:fs/promises';
 import type { SessionManager } from './sessions';
 import type { ParsedRequestOf } from '../../shared/contract';
 
@@ -11,27 +10,27 @@ type ConnectorHandlers = Pick<
   'connectors.list' | 'connectors.save' | 'connectors.delete' | 'connectors.setEnabled' | 'connectors.test' | 'connectors.pollNow' | 'connectors.cancel' | 'connectors.importBulk'
 >;
 
-const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
-
-async function readDocument(file: string): Promise<unknown> {
-  const info = await stat(file).catch(() => undefined);
-  if (!info?.isFile()) throw new AppError(ErrorCodes.notFound, `There is no file at ${file}.`, 'Choose the connector document exported from the management node.');
-  if (info.size > MAX_DOCUMENT_BYTES) throw new AppError(ErrorCodes.validation, 'The connector document is larger than 16 MiB.', 'Split it into several documents.');
-  return parseDocument(await readFile(file, 'utf8'));
-}
-
-function parseDocument(text: string): unknown {
+/**
+ * The document's JSON. A parser's own message quotes the input, so it is never passed on: the
+ * operator gets the line and column of the problem, nothing of the content.
+ */
+export function parseDocument(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (e) {
-    throw new AppError(ErrorCodes.validation, `The connector document is not valid JSON (${e instanceof Error ? e.message : String(e)}).`, 'Export it again from the management node.');
+    const at = /position (\d+)/.exec(e instanceof Error ? e.message : '');
+    let where = '';
+    if (at) {
+      const before = text.slice(0, Number(at[1]));
+      const line = before.split('\n').length;
+      where = ` (line ${line}, column ${before.length - before.lastIndexOf('\n')})`;
+    }
+    throw new AppError(ErrorCodes.validation, `The connector document is not valid JSON${where}.`, 'Export it again from the management node.');
   }
 }
 
 function loadDocument(req: ParsedRequestOf<'connectors.importBulk'>, sessions: SessionManager): Promise<unknown> {
   switch (req.source) {
-    case 'file':
-      return readDocument(req.path);
     case 'document':
       return Promise.resolve(parseDocument(req.text));
     case 'node':

@@ -65,7 +65,8 @@ export class DemoEdr {
       pollIntervalMinutes: priorDefender?.pollIntervalMinutes ?? 10,
       apiUrl: d.apiUrl,
       idpUrl: d.idpUrl,
-      tls: { mode: 'pinned', fingerprint256: d.fingerprint256, certificatePem: d.certificatePem },
+      // The simulator's self-signed certificate as the CA: the same trust the bulk document carries.
+      tls: { mode: 'custom-ca', caName: 'Defender simulator certificate', caPem: d.certificatePem },
     };
     const falconEntry = {
       vendor: 'falcon',
@@ -77,7 +78,7 @@ export class DemoEdr {
       cloudRegion: 'us-1',
       pollIntervalMinutes: priorFalcon?.pollIntervalMinutes ?? 10,
       apiUrl: f.baseUrl('us-1'),
-      tls: { mode: 'pinned', fingerprint256: f.fingerprint256, certificatePem: f.certificatePem },
+      tls: { mode: 'custom-ca', caName: 'Falcon simulator certificate', caPem: f.certificatePem },
     };
     this.entries = [defenderEntry, falconEntry];
     // What the operator changed on the demo connectors (enabled, interval, risk scoring) stays.

@@ -105,10 +105,10 @@ export class DemoWorkspace {
           password: fields.password,
           ...(fields.clientSecret ? { clientSecret: fields.clientSecret } : {}),
         },
-        { demo: true },
+        { demo: true, trust: { mode: 'pinned', fingerprint256: sim.fingerprint256, certificatePem: sim.certificatePem } },
       );
       await this.deps.sessions.forget(saved.id);
-      return this.deps.profiles.pin(saved.id, sim.fingerprint256, sim.certificatePem);
+      return saved;
     };
     const oauthProfile = await upsert(DEMO_OAUTH_NAME, {
       authMode: 'oauth',

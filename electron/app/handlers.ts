@@ -91,7 +91,7 @@ export function createHandlers(d: HandlerDeps): Handlers {
           { details: { expected: fingerprint256, actual: info.fingerprint256, certificate: info } },
         );
       }
-      const pinned = d.profiles.pin(profileId, info.fingerprint256, pem);
+      const pinned = await d.profiles.pin(profileId, info.fingerprint256, pem);
       await d.sessions.forget(profileId);
       d.logger.info('certificate pinned', { profileId, fingerprint256: info.fingerprint256 });
       changed(profileId);

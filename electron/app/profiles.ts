@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
-import { ProfileView, TlsTrust } from '../../shared/model/profile';
+import { ProfileView, TlsTrust, type TlsTrustInput } from '../../shared/model/profile';
+import { resolveTrust, sameTrust } from '../net/trust-binding';
 import { OAuthClient } from '../../shared/model/oauth-client';
 import type { SettingsBackend, Vault } from './ports';
 
@@ -23,7 +24,7 @@ export interface ParsedProfileInput {
   authMode: 'basic' | 'oauth';
   username: string;
   oauthClientId?: string | undefined;
-  tls: TlsTrust;
+  tls: TlsTrustInput;
   password?: string | undefined;
   clientSecret?: string | undefined;
 }
@@ -56,7 +57,11 @@ export class ProfileRepository {
     this.settings.set(KEY, all);
   }
 
-  async save(input: ParsedProfileInput, opts: { demo?: boolean } = {}): Promise<StoredProfile> {
+  /**
+   * Creates or updates a profile. `opts.trust` is trust main itself decided (the demo's pinned
+   * simulator); a request's own `tls` can never carry a pin.
+   */
+  async save(input: ParsedProfileInput, opts: { demo?: boolean; trust?: TlsTrust } = {}): Promise<StoredProfile> {
     const all = this.list();
     const existing = input.id ? all.find((p) => p.id === input.id) : undefined;
     if (input.id && !existing) throw new AppError(ErrorCodes.notFound, 'That connection no longer exists.', 'Reload the list and try again.');
@@ -68,14 +73,13 @@ export class ProfileRepository {
     }
     const now = this.now().toISOString();
     const id = existing?.id ?? randomUUID();
-    const sameEndpoint = existing && existing.host === input.host && existing.basicPort === input.basicPort && existing.oauthPort === input.oauthPort;
-    let tls: TlsTrust = input.tls;
-    if (tls.mode === 'pinned') {
-      // A pin is only ever set by `pin()` after the operator compared the fingerprint; the form
-      // cannot set one. It survives edits that keep the same endpoint.
-      const kept = sameEndpoint && existing.tls.mode === 'pinned' ? existing.tls : undefined;
-      tls = kept?.fingerprint256 && kept.certificatePem ? { mode: 'pinned', fingerprint256: kept.fingerprint256, certificatePem: kept.certificatePem } : { mode: 'pinned' };
-    }
+    const sameEndpoint = !!existing && existing.host === input.host && existing.basicPort === input.basicPort && existing.oauthPort === input.oauthPort;
+    // A pin is only ever set by `pin()` after the operator compared the fingerprint; a request
+    // cannot carry one. It survives edits that keep the same endpoint.
+    const tls = opts.trust ?? resolveTrust(input.tls, existing?.tls, sameEndpoint);
+    // The stored secrets were entered for this endpoint and this trust: a request that moves
+    // either never gets them sent elsewhere. They are dropped; the operator enters them again.
+    const rebound = !!existing && (!sameEndpoint || !sameTrust(existing.tls, tls));
     const stored: StoredProfile = {
       id,
       name: input.name,
@@ -90,6 +94,7 @@ export class ProfileRepository {
       createdAt: existing?.createdAt ?? now,
       updatedAt: now,
     };
+    if (rebound) await this.vault.deletePrefix(`profile:${id}:`);
     await this.applySecret(id, 'password', input.password);
     await this.applySecret(id, 'clientSecret', input.clientSecret);
     this.write(existing ? all.map((p) => (p.id === id ? stored : p)) : [...all, stored]);
@@ -102,12 +107,18 @@ export class ProfileRepository {
     else await this.vault.set(secretKey(id, which), value);
   }
 
-  pin(id: string, fingerprint256: string, certificatePem: string): StoredProfile {
-    const all = this.list();
-    const p = all.find((x) => x.id === id);
-    if (!p) throw new AppError(ErrorCodes.notFound, 'That connection no longer exists.', 'Reload the list and try again.');
-    const updated: StoredProfile = { ...p, tls: { mode: 'pinned', fingerprint256, certificatePem }, updatedAt: this.now().toISOString() };
-    this.write(all.map((x) => (x.id === id ? updated : x)));
+  /**
+   * Pins the certificate the operator compared. The first pin of a connection completes the
+   * trust its secrets were entered for; trusting another certificate than the one pinned, or
+   * pinning a connection that trusted something else, changes it, and the secrets are dropped.
+   */
+  async pin(id: string, fingerprint256: string, certificatePem: string): Promise<StoredProfile> {
+    const p = this.get(id);
+    const tls: TlsTrust = { mode: 'pinned', fingerprint256, certificatePem };
+    const firstPin = p.tls.mode === 'pinned' && !p.tls.fingerprint256;
+    if (!firstPin && !sameTrust(p.tls, tls)) await this.vault.deletePrefix(`profile:${id}:`);
+    const updated: StoredProfile = { ...p, tls, updatedAt: this.now().toISOString() };
+    this.write(this.list().map((x) => (x.id === id ? updated : x)));
     return updated;
   }
 
@@ -129,7 +140,7 @@ export class ProfileRepository {
 
   async toView(p: StoredProfile): Promise<ProfileView> {
     const tls: ProfileView['tls'] =
-      p.tls.mode === 'pinned' ? { mode: 'pinned', ...(p.tls.fingerprint256 ? { fingerprint256: p.tls.fingerprint256 } : {}) } : p.tls.mode === 'custom-ca' ? { mode: 'custom-ca', caFile: p.tls.caFile } : { mode: 'system' };
+      p.tls.mode === 'pinned' ? { mode: 'pinned', ...(p.tls.fingerprint256 ? { fingerprint256: p.tls.fingerprint256 } : {}) } : p.tls.mode === 'custom-ca' ? { mode: 'custom-ca', ...(p.tls.caName ? { caName: p.tls.caName } : {}) } : { mode: 'system' };
     return {
       id: p.id,
       name: p.name,

@@ -6,6 +6,7 @@ import { createHandlers } from './handlers';
 import { createEventHub, type EventHub } from './events';
 import { DemoWorkspace, type DemoInventorySeed } from './demo';
 import type { PlatformAdapters } from './ports';
+import { readLegacyCaFiles } from './legacy-ca';
 import { ProfileRepository } from './profiles';
 import { createRouter, type Router } from './router';
 import { SessionManager, type MgmtSessionFactory } from './sessions';
@@ -49,6 +50,7 @@ export interface CreateAppOptions {
 export async function createApp(adapters: PlatformAdapters, options: CreateAppOptions = {}): Promise<App> {
   const logger = adapters.logger;
   const events = createEventHub(logger.child('events'));
+  await readLegacyCaFiles(adapters.settings, logger.child('settings'));
   const profiles = new ProfileRepository(adapters.settings, adapters.vault);
   const sessions = new SessionManager(profiles, options.sessionFactory ?? createMgmtSession(logger.child('mgmt')), events, logger.child('sessions'));
   const edr = new EdrService({

@@ -41,7 +41,7 @@ export class SessionManager {
 
   /** A fingerprint of everything that shapes a client: an edited profile gets a new client. */
   private static shape(p: StoredProfile): string {
-    const tls = p.tls.mode === 'pinned' ? `pinned:${p.tls.fingerprint256 ?? ''}` : p.tls.mode === 'custom-ca' ? `ca:${p.tls.caFile}` : 'system';
+    const tls = p.tls.mode === 'pinned' ? `pinned:${p.tls.fingerprint256 ?? ''}` : p.tls.mode === 'custom-ca' ? `ca:${p.tls.caPem ?? p.tls.caFile ?? ''}` : 'system';
     return [p.host, p.basicPort, p.oauthPort, p.authMode, p.username, p.oauthClientId ?? '', tls, p.updatedAt].join('|');
   }
 

@@ -7,7 +7,6 @@
  *   still verifies the chain; `checkServerIdentity` then compares the SHA-256 fingerprint
  *   with the pin (the pin, not the host name, is the identity the operator checked).
  */
-import { readFileSync } from 'node:fs';
 import { X509Certificate } from 'node:crypto';
 import * as tls from 'node:tls';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
@@ -16,6 +15,7 @@ import type { TlsTrust } from '../../shared/model/profile';
 /** The subset of `tls.ConnectionOptions` a connection needs for its trust decision. */
 export interface TlsOptions {
   ca?: string[];
+  allowPartialTrustChain?: boolean;
   checkServerIdentity?: (hostname: string, cert: tls.PeerCertificate) => Error | undefined;
 }
 
@@ -71,22 +71,12 @@ export function pemCertificates(text: string): string[] {
   });
 }
 
-export function readCaFile(caFile: string): string[] {
-  let text: string;
-  try {
-    text = readFileSync(caFile, 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'does not exist' : code === 'EACCES' || code === 'EPERM' ? 'cannot be read (permission denied)' : code === 'EISDIR' ? 'is a folder, not a file' : 'cannot be read';
-    throw new AppError(ErrorCodes.tlsCaFile, `The CA file ${caFile} ${why}.`, 'Choose the PEM file that holds the certificate of the CA that issued the node’s certificate.', {
-      details: { caFile, reason: code ?? 'read' },
-      cause: e,
-    });
-  }
-  const certs = pemCertificates(text);
+/** The CA certificates of a custom-CA trust's PEM text, or a clear error when there are none. */
+export function caCertificates(caPem: string, name = 'The CA file'): string[] {
+  const certs = pemCertificates(caPem);
   if (certs.length === 0) {
-    throw new AppError(ErrorCodes.tlsCaFile, `The CA file ${caFile} holds no PEM certificate.`, 'Choose a PEM file (text starting with -----BEGIN CERTIFICATE-----), not a key, a DER or a PKCS#12 file.', {
-      details: { caFile, reason: 'not-pem' },
+    throw new AppError(ErrorCodes.tlsCaFile, `${name} holds no PEM certificate.`, 'Choose a PEM file (text starting with -----BEGIN CERTIFICATE-----), not a key, a DER or a PKCS#12 file.', {
+      details: { reason: 'not-pem' },
     });
   }
   return certs;
@@ -109,7 +99,13 @@ export function createTlsOptions(trust: TlsTrust, host: string): TlsOptions {
       return ca ? { ca } : {};
     }
     case 'custom-ca':
-      return { ca: readCaFile(trust.caFile) };
+      if (!trust.caPem) {
+        // A store from before the PEM was kept, whose file could not be read on start.
+        throw new AppError(ErrorCodes.tlsCaFile, 'The CA certificate of this connection has not been read yet.', 'Edit the connection and choose the CA file (PEM) again.', {
+          details: { reason: 'not-read' },
+        });
+      }
+      return { ca: caCertificates(trust.caPem, trust.caName ? `The CA file ${trust.caName}` : undefined) };
     case 'pinned': {
       if (!trust.fingerprint256 || !trust.certificatePem) throw notPinnedYet(host);
       const expected = normalizeFingerprint(trust.fingerprint256);
@@ -121,6 +117,9 @@ export function createTlsOptions(trust: TlsTrust, host: string): TlsOptions {
       }
       return {
         ca,
+        // The pinned leaf is the anchor even when a CA issued it (OpenSSL's partial chain);
+        // the fingerprint check below still decides.
+        allowPartialTrustChain: true,
         checkServerIdentity: (_hostname, cert) => {
           const actual = normalizeFingerprint(cert.fingerprint256 ?? '');
           return actual === expected ? undefined : new PinMismatchError(expected, actual);

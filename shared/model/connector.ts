@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { tenantRiskConfig, type RiskConfigOverrides } from '../risk/config';
-import { TlsTrust } from './profile';
+import { TlsTrustInput } from './profile';
 import { Vendor } from './edr';
 
 export const FalconRegion = z.enum(['us-1', 'us-2', 'eu-1', 'us-gov-1', 'autodiscover']);
@@ -71,7 +71,8 @@ const common = {
   clientSecret: z.string().min(1, 'Enter the client secret.').max(1024).optional(),
   /** Overrides for tests and private clouds; defaults are the vendors' public addresses. */
   apiUrl: z.url({ protocol: /^https$/, error: 'The API address must be an https:// URL.' }).optional(),
-  tls: TlsTrust.default({ mode: 'system' }),
+  /** Absent keeps the stored trust (system CAs for a new connector); never a pinned certificate. */
+  tls: TlsTrustInput.optional(),
   /** Per-tenant risk scoring (spec 2.3): only what differs from the defaults; absent = defaults. */
   risk: RiskOverridesInput.optional(),
 };

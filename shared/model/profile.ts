@@ -7,15 +7,46 @@ export const Fingerprint256 = z
   .string()
   .regex(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/, 'A SHA-256 fingerprint is 32 hex bytes separated by colons (AB:CD:...).');
 
+/** A CA file's content is PEM text; 1 MiB holds hundreds of certificates. */
+export const MAX_CA_PEM_BYTES = 1024 * 1024;
+const PEM_MARK = '-----BEGIN CERTIFICATE-----';
+const CaPem = z
+  .string()
+  .max(MAX_CA_PEM_BYTES, 'The CA file is larger than 1 MiB; choose the file with only the CA certificate(s).')
+  .refine((t) => t.includes(PEM_MARK), 'The CA file holds no PEM certificate (text starting with -----BEGIN CERTIFICATE-----); choose a PEM file, not a key, a DER or a PKCS#12 file.');
+/** The name of the chosen CA file, as shown (never a path main reads). */
+const CaName = z.string().trim().max(255, 'Keep the CA file name under 255 characters.');
+
+/** Trust as stored in main. */
 export const TlsTrust = z.discriminatedUnion('mode', [
   /** The operating system's trusted certificate authorities (Node's bundled roots plus the system store). */
   z.object({ mode: z.literal('system') }),
-  /** A PEM file with one or more CA certificates, in addition to nothing else. */
-  z.object({ mode: z.literal('custom-ca'), caFile: z.string().min(1, 'Choose the CA certificate file (PEM).') }),
+  /**
+   * One or more CA certificates the operator chose, kept as PEM text (read once when chosen).
+   * `caFile` is the path of stores written before the PEM was kept; it is read once on start.
+   */
+  z.object({ mode: z.literal('custom-ca'), caName: z.string().optional(), caPem: z.string().optional(), caFile: z.string().optional() }),
   /** One server certificate, accepted by the operator after comparing its SHA-256 fingerprint. */
   z.object({ mode: z.literal('pinned'), fingerprint256: Fingerprint256.optional(), certificatePem: z.string().optional() }),
 ]);
 export type TlsTrust = z.infer<typeof TlsTrust>;
+
+/**
+ * Trust as a request may set it (profiles and connectors alike). It never carries a pinned
+ * certificate or fingerprint: a pin is set only by the inspect-and-trust flow, in main. A custom
+ * CA carries the PEM text the window read from a file the operator picked (main never opens a
+ * path a request names); without `caPem` it keeps the CA already stored.
+ */
+export const TlsTrustInput = z.discriminatedUnion(
+  'mode',
+  [
+    z.object({ mode: z.literal('system') }).strict(),
+    z.object({ mode: z.literal('custom-ca'), caName: CaName.optional(), caPem: CaPem.optional() }).strict(),
+    z.object({ mode: z.literal('pinned') }).strict(),
+  ],
+  { error: 'Choose how the certificate is trusted: system CAs, a custom CA file or a pinned certificate.' },
+);
+export type TlsTrustInput = z.infer<typeof TlsTrustInput>;
 
 export const AuthMode = z.enum(['basic', 'oauth']);
 export type AuthMode = z.infer<typeof AuthMode>;
@@ -31,7 +62,7 @@ export const ProfileInput = z.object({
   username: z.string().trim().min(1, 'Enter the user name.'),
   /** OAuth client used for the password grant. Required when authMode is oauth. */
   oauthClientId: z.string().trim().optional(),
-  tls: TlsTrust,
+  tls: TlsTrustInput,
   /** Write-only secrets: omitted or undefined keeps the stored value, an empty string clears it. */
   password: z.string().optional(),
   clientSecret: z.string().optional(),
@@ -54,7 +85,7 @@ export const ProfileView = z.object({
   oauthClientId: z.string().optional(),
   tls: z.discriminatedUnion('mode', [
     z.object({ mode: z.literal('system') }),
-    z.object({ mode: z.literal('custom-ca'), caFile: z.string() }),
+    z.object({ mode: z.literal('custom-ca'), caName: z.string().optional() }),
     z.object({ mode: z.literal('pinned'), fingerprint256: z.string().optional() }),
   ]),
   hasPassword: z.boolean(),

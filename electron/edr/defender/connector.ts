@@ -16,6 +16,7 @@ import { diagnose, explainForbidden, type DefenderDiagnosis } from './diagnose';
 import { cancelledError, mapPool, realClock, scaleWindows, SlidingWindowLimiter, type LimiterClock } from './limiter';
 import { CveAggregator, NO_CVES, factsFromVulnerabilities, hostRecord, machineIdOf, type CveFacts } from './mapping';
 import { TokenProvider } from './token';
+import { pathSegment } from '../../net/path-segment';
 import {
   DEFAULT_API_URL,
   DEFAULT_IDP_URL,
@@ -187,7 +188,7 @@ export class DefenderConnector {
         const id = machineIdOf(m)!;
         const list: unknown[] = [];
         try {
-          const url = this.api.url(`/api/machines/${encodeURIComponent(id)}/vulnerabilities`);
+          const url = this.api.url(`/api/machines/${pathSegment(id, 'machine ID')}/vulnerabilities`);
           for await (const page of this.api.pages('vulnerabilities', url, `read the CVEs of device ${id}`, poolSignal)) list.push(...page);
         } catch (e) {
           // ResourceNotFound: the device left between the listing and this call.

@@ -1,22 +1,21 @@
 /** Add or edit a connection profile. The dialog stays open with everything typed on any error. */
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, useWatch, type FieldPath } from 'react-hook-form';
 import { toast } from 'sonner';
-import { ProfileInput, type ProfileView } from '../../../shared/model/profile';
+import type { ProfileView } from '../../../shared/model/profile';
 import { useSaveProfile } from '../../api/mutations';
 import { serverIssues } from '../../app/server-issues';
 import { Dialog } from '../../components/Dialog';
 import { SelectField, TextField } from '../../components/Field';
 import { Spinner } from '../../components/Spinner';
 import { useUi } from '../../stores/ui';
-import { profileDefaults, toSaveRequest, type ProfileFormOutput, type ProfileFormValues } from './profile-form';
+import { movesSecrets, profileDefaults, profileResolver, toSaveRequest, type ProfileFormOutput, type ProfileFormValues } from './profile-form';
 import { TlsTrustFields } from './TlsTrustFields';
 
 export function ProfileFormDialog({ profile, onClose }: { profile?: ProfileView | undefined; onClose(): void }) {
   const save = useSaveProfile();
   const selectProfile = useUi((s) => s.selectProfile);
   const form = useForm<ProfileFormValues, unknown, ProfileFormOutput>({
-    resolver: zodResolver(ProfileInput),
+    resolver: profileResolver(profile),
     defaultValues: profileDefaults(profile),
     mode: 'onSubmit',
     reValidateMode: 'onChange',
@@ -24,6 +23,8 @@ export function ProfileFormDialog({ profile, onClose }: { profile?: ProfileView 
   const { register, handleSubmit, setError, formState, control } = form;
   const errors = formState.errors;
   const authMode = useWatch({ control, name: 'authMode' });
+  const [host, basicPort, oauthPort, tls] = useWatch({ control, name: ['host', 'basicPort', 'oauthPort', 'tls'] });
+  const dropsSecrets = movesSecrets(profile, { host, basicPort, oauthPort, tls });
 
   const onSubmit = async (values: ProfileFormOutput) => {
     try {
@@ -61,8 +62,8 @@ export function ProfileFormDialog({ profile, onClose }: { profile?: ProfileView 
             label="Password"
             type="password"
             autoComplete="new-password"
-            placeholder={profile?.hasPassword ? '•••• stored' : ''}
-            hint={profile?.hasPassword ? 'Leave empty to keep the stored password.' : undefined}
+            placeholder={profile?.hasPassword && !dropsSecrets ? '•••• stored' : ''}
+            hint={profile?.hasPassword && !dropsSecrets ? 'Leave empty to keep the stored password.' : undefined}
             {...register('password')}
             error={errors.password?.message}
             className="span-2"
@@ -74,8 +75,8 @@ export function ProfileFormDialog({ profile, onClose }: { profile?: ProfileView 
                 label="OAuth client secret"
                 type="password"
                 autoComplete="new-password"
-                placeholder={profile?.hasClientSecret ? '•••• stored' : ''}
-                hint={profile?.hasClientSecret ? 'Leave empty to keep the stored secret.' : undefined}
+                placeholder={profile?.hasClientSecret && !dropsSecrets ? '•••• stored' : ''}
+                hint={profile?.hasClientSecret && !dropsSecrets ? 'Leave empty to keep the stored secret.' : undefined}
                 {...register('clientSecret')}
                 error={errors.clientSecret?.message}
                 className="span-2"
@@ -84,6 +85,12 @@ export function ProfileFormDialog({ profile, onClose }: { profile?: ProfileView 
           ) : null}
         </div>
         <TlsTrustFields form={form} profile={profile} />
+        {dropsSecrets ? (
+          <p className="callout callout-warn" role="status" data-testid="secrets-dropped-notice">
+            <strong>Saving removes the stored {profile?.hasPassword && profile.hasClientSecret ? 'password and client secret' : profile?.hasPassword ? 'password' : 'client secret'}.</strong>
+            <span>They were entered for the previous host, ports and certificate trust, and are never sent anywhere else: enter them again above.</span>
+          </p>
+        ) : null}
         <div className="form-actions">
           <button type="button" className="button" onClick={onClose}>
             Cancel

@@ -1,6 +1,9 @@
+import { FileKey } from 'lucide-react';
+import { useId, useState } from 'react';
 import { useWatch, type UseFormReturn } from 'react-hook-form';
-import type { ProfileView } from '../../../shared/model/profile';
-import { ChoiceOption, TextField } from '../../components/Field';
+import { MAX_CA_PEM_BYTES, type ProfileView } from '../../../shared/model/profile';
+import { ChoiceOption, FieldMessage } from '../../components/Field';
+import { formatBytes } from '../../components/format';
 import type { ProfileFormOutput, ProfileFormValues } from './profile-form';
 
 const options = [
@@ -9,11 +12,33 @@ const options = [
   { mode: 'pinned', label: 'Pin certificate (trust on first use)', hint: 'Compare the node’s SHA-256 fingerprint once, then accept only that certificate.' },
 ] as const;
 
+/**
+ * The window reads the CA file the operator picks and sends its PEM text: main never opens a
+ * path that a request names. Editing a connection without picking a file keeps its CA.
+ */
 export function TlsTrustFields({ form, profile }: { form: UseFormReturn<ProfileFormValues, unknown, ProfileFormOutput>; profile?: ProfileView | undefined }) {
-  const { register, formState, control } = form;
+  const { register, formState, control, setValue, setError, clearErrors } = form;
   const mode = useWatch({ control, name: 'tls.mode' });
-  const errors = formState.errors.tls as { caFile?: { message?: string }; mode?: { message?: string } } | undefined;
+  const caName = useWatch({ control, name: 'tls.caName' });
+  const [picked, setPicked] = useState<{ name: string; size: number } | undefined>();
+  const fileId = useId();
+  const errors = formState.errors.tls as { caPem?: { message?: string }; mode?: { message?: string } } | undefined;
   const pinned = profile?.tls.mode === 'pinned' ? profile.tls.fingerprint256 : undefined;
+  const storedCa = profile?.tls.mode === 'custom-ca' ? (profile.tls.caName ?? 'the stored CA') : undefined;
+
+  const pick = async (file: File | undefined) => {
+    if (!file) return;
+    setPicked({ name: file.name, size: file.size });
+    if (file.size > MAX_CA_PEM_BYTES) {
+      setValue('tls.caPem', undefined);
+      setError('tls.caPem', { type: 'client', message: 'The CA file is larger than 1 MiB; choose the file with only the CA certificate(s).' });
+      return;
+    }
+    clearErrors('tls.caPem');
+    setValue('tls.caName', file.name, { shouldDirty: true });
+    setValue('tls.caPem', await file.text(), { shouldDirty: true, shouldValidate: formState.isSubmitted });
+  };
+
   return (
     <fieldset className="radio-group">
       <legend>TLS trust</legend>
@@ -23,7 +48,32 @@ export function TlsTrustFields({ form, profile }: { form: UseFormReturn<ProfileF
         ))}
       </div>
       {mode === 'custom-ca' ? (
-        <TextField label="CA certificate file (PEM)" placeholder="/etc/ssl/mgmt-ca.pem" spellCheck={false} {...register('tls.caFile')} error={errors?.caFile?.message} />
+        <div className="field">
+          <label htmlFor={fileId}>CA certificate file (PEM)</label>
+          <input
+            id={fileId}
+            type="file"
+            accept=".pem,.crt,.cer,application/x-pem-file,application/x-x509-ca-cert,text/plain"
+            aria-invalid={errors?.caPem ? true : undefined}
+            aria-describedby={`${fileId}-msg`}
+            onChange={(e) => void pick(e.target.files?.[0])}
+          />
+          <FieldMessage
+            id={fileId}
+            error={errors?.caPem?.message}
+            hint={
+              picked ? (
+                <>
+                  <FileKey size={12} aria-hidden="true" /> {picked.name}, {formatBytes(picked.size)}
+                </>
+              ) : storedCa ? (
+                `Using ${caName || storedCa}. Choose a file only to replace it.`
+              ) : (
+                'The file is read by this window; its certificates are kept with the connection.'
+              )
+            }
+          />
+        </div>
       ) : null}
       {mode === 'pinned' ? (
         <p className="field-hint">

@@ -1,6 +1,8 @@
 /** The add/edit form's values, and how they become a `profiles.save` request. */
 import type { z } from 'zod';
-import type { ProfileInput, ProfileView } from '../../../shared/model/profile';
+import type { FieldErrors, Resolver } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { ProfileInput, type ProfileView } from '../../../shared/model/profile';
 
 export type ProfileFormValues = z.input<typeof ProfileInput>;
 export type ProfileFormOutput = z.output<typeof ProfileInput>;
@@ -19,7 +21,8 @@ export function profileDefaults(view?: ProfileView): ProfileFormValues {
     username: view.username,
     oauthClientId: view.oauthClientId ?? '',
     // A pin is set only by tls.trust; the form keeps the mode and main keeps the pin.
-    tls: view.tls.mode === 'custom-ca' ? { mode: 'custom-ca', caFile: view.tls.caFile } : { mode: view.tls.mode },
+    // The stored CA stays unless a file is picked (no caPem sent).
+    tls: view.tls.mode === 'custom-ca' ? { mode: 'custom-ca', ...(view.tls.caName ? { caName: view.tls.caName } : {}) } : { mode: view.tls.mode },
     password: '',
     clientSecret: '',
   };
@@ -34,5 +37,38 @@ export function toSaveRequest(values: ProfileFormOutput, id: string | undefined)
     ...(oauthClientId ? { oauthClientId } : {}),
     ...(password ? { password } : {}),
     ...(clientSecret ? { clientSecret } : {}),
+  };
+}
+
+/**
+ * True when saving these values moves the connection to another endpoint or trust, so main
+ * drops its stored password and client secret (they are bound to what they were entered for).
+ */
+export function movesSecrets(view: ProfileView | undefined, values: Pick<ProfileFormValues, 'host' | 'basicPort' | 'oauthPort' | 'tls'>): boolean {
+  if (!view || (!view.hasPassword && !view.hasClientSecret)) return false;
+  const tls = values.tls;
+  return (
+    view.host !== String(values.host ?? '').trim() ||
+    view.basicPort !== Number(values.basicPort) ||
+    view.oauthPort !== Number(values.oauthPort) ||
+    view.tls.mode !== tls?.mode ||
+    (tls?.mode === 'custom-ca' && !!tls.caPem)
+  );
+}
+
+const zod = zodResolver(ProfileInput) as Resolver<ProfileFormValues, unknown, ProfileFormOutput>;
+const NO_CA = 'Choose the CA certificate file (PEM).';
+
+/**
+ * zodResolver(ProfileInput), plus the one rule the schema cannot know: a custom CA needs a
+ * picked file unless the connection already has a CA stored (then no file keeps it).
+ */
+export function profileResolver(view: ProfileView | undefined): Resolver<ProfileFormValues, unknown, ProfileFormOutput> {
+  return async (values, context, options) => {
+    const result = await zod(values, context, options);
+    const needsFile = values.tls?.mode === 'custom-ca' && !values.tls.caPem && view?.tls.mode !== 'custom-ca';
+    if (!needsFile) return result;
+    const errors = { ...result.errors, tls: { ...(result.errors.tls ?? {}), caPem: { type: 'client', message: NO_CA } } } as unknown as FieldErrors<ProfileFormValues>;
+    return { values: {}, errors };
   };
 }

@@ -10,7 +10,7 @@ import { serverIssues } from '../../app/server-issues';
 import { Dialog } from '../../components/Dialog';
 import { ChoiceOption, SelectField, SwitchField, TextField } from '../../components/Field';
 import { Spinner } from '../../components/Spinner';
-import { connectorDefaults, connectorResolver, toSaveRequest, type ConnectorFormValues } from './connector-form';
+import { connectorDefaults, connectorMovesSecret, connectorResolver, toSaveRequest, type ConnectorFormValues } from './connector-form';
 import { regionLabel, vendorLabel } from './labels';
 import { RiskSettingsFields } from './RiskSettingsFields';
 
@@ -42,7 +42,14 @@ export function ConnectorFormDialog({ connector, onClose }: { connector?: Connec
     if (next === 'falcon' && (poll === undefined || Number.isNaN(poll))) setValue('pollIntervalMinutes', FALCON_DEFAULT_POLL);
   };
 
+  const [tenantId, cloudRegion, apiUrl, idpUrl] = useWatch({ control, name: ['tenantId', 'cloudRegion', 'apiUrl', 'idpUrl'] });
+  const moved = connectorMovesSecret(connector, { tenantId, cloudRegion, apiUrl, idpUrl });
+
   const onSubmit = async (values: ParsedConnectorInput) => {
+    if (moved && !values.clientSecret) {
+      setError('clientSecret', { type: 'client', message: 'The tenant, region or address changed: enter the client secret again.' });
+      return;
+    }
     try {
       const view = await save.mutateAsync(toSaveRequest(values, connector?.id));
       toast.success(connector ? `Saved “${view.name}”.` : `Added “${view.name}”.`, {
@@ -54,7 +61,7 @@ export function ConnectorFormDialog({ connector, onClose }: { connector?: Connec
     }
   };
 
-  const secretStored = connector?.hasClientSecret && connector.vendor === vendor;
+  const secretStored = connector?.hasClientSecret && connector.vendor === vendor && !moved;
   return (
     <Dialog
       title={connector ? `Edit ${connector.name}` : 'Add connector'}
@@ -97,7 +104,13 @@ export function ConnectorFormDialog({ connector, onClose }: { connector?: Connec
             type="password"
             autoComplete="new-password"
             placeholder={secretStored ? '•••• stored' : ''}
-            hint={secretStored ? 'Leave empty to keep the stored secret.' : undefined}
+            hint={
+              secretStored
+                ? 'Leave empty to keep the stored secret.'
+                : moved
+                  ? 'The stored secret is only sent where it was entered for: enter it again for the new tenant, region or address.'
+                  : undefined
+            }
             {...register('clientSecret')}
             error={errors.clientSecret?.message}
             className="span-2"

@@ -73,3 +73,19 @@ export function toSaveRequest(values: ParsedConnectorInput, id: string | undefin
   const { tls: _tls, id: _id, ...rest } = values;
   return { ...rest, ...(id ? { id } : {}) };
 }
+
+/**
+ * True when saving these values points the connector at another tenant, region or address than
+ * its stored secret was entered for: main then needs the secret again (it never sends the
+ * stored one elsewhere), so the form asks for it before the round trip.
+ */
+export function connectorMovesSecret(view: ConnectorView | undefined, values: Pick<ConnectorFormValues, 'tenantId' | 'cloudRegion' | 'apiUrl' | 'idpUrl'>): boolean {
+  if (!view?.hasClientSecret) return false;
+  const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
+  return (
+    text(values.tenantId).toLowerCase() !== view.tenantId.toLowerCase() ||
+    (view.vendor === 'falcon' && (values.cloudRegion ?? 'autodiscover') !== (view.cloudRegion ?? 'autodiscover')) ||
+    text(values.apiUrl) !== (view.apiUrl ?? '') ||
+    (view.vendor === 'defender' && text(values.idpUrl) !== (view.idpUrl ?? ''))
+  );
+}

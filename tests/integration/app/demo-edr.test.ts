@@ -1,3 +1,4 @@
+import { X509Certificate } from 'node:crypto';
 /**
  * The demo workspace includes EDR: a Defender and a Falcon simulator in the app and one connector
  * for each, which poll, score and store for real. Reopening the demo on the next start keeps the
@@ -63,7 +64,7 @@ describe('demo workspace with EDR', () => {
     expect(list.map((c) => c.source)).toEqual(['bulk', 'bulk']);
   });
 
-  it('reopens on the next start with the same two connectors, new secrets and the new certificates pinned', async () => {
+  it('reopens on the next start with the same two connectors, new secrets and the new certificates trusted', async () => {
     // The operator customised the Defender tenant's scoring and interval; a restart keeps both.
     const defender = first.find((c) => c.vendor === 'defender')!;
     const current = h.app.edr.registry.get(defender.id);
@@ -80,7 +81,8 @@ describe('demo workspace with EDR', () => {
       expect(list.map((c) => c.tenantId).sort()).toEqual(first.map((c) => c.tenantId).sort());
       expect(again.edr.registry.get(defender.id)).toMatchObject({ pollIntervalMinutes: 45, risk: { weights: { critical: 70, operational: 30 } } });
       const sims = again.demo.edr!.simulators;
-      const pins = list.map((c) => (c.tls.mode === 'pinned' ? c.tls.fingerprint256 : undefined)).sort();
+      // Each connector trusts its simulator's new self-signed certificate as its CA.
+      const pins = list.map((c) => (c.tls.mode === 'custom-ca' && c.tls.caPem ? new X509Certificate(c.tls.caPem).fingerprint256 : undefined)).sort();
       expect(pins).toEqual([sims.defender!.fingerprint256, sims.falcon!.fingerprint256].sort());
       expect(pins).not.toEqual(pinsBefore.sort());
       // The stored secrets are the new ones: a test signs in on both simulators.

@@ -1,4 +1,4 @@
-/** The bulk push (spec 4): a connector document from the management node, or from a file, through one register(). */
+/** The bulk push (spec 4): a connector document from the management node, or the text of a file the window read, through one register(). */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -42,13 +42,19 @@ describe('bulk connector registration', () => {
     expect(list.find((c) => c.tenantId === 'cid-alpha')).toMatchObject({ pollIntervalMinutes: 10, cloudRegion: 'eu-1' });
   });
 
-  it('imports the same document from a file; registering again updates instead of duplicating', async () => {
-    const file = path.join(dir, 'connectors.json');
-    writeFileSync(file, JSON.stringify({ ...doc, connectors: [{ ...doc.connectors[0], cloudRegion: 'us-2' }] }));
-    const results = await h.call<Array<{ ok: boolean; action?: string }>>('connectors.importBulk', { source: 'file', path: file });
-    expect(results).toEqual([expect.objectContaining({ ok: true, action: 'updated' })]);
-    const falcon = (await h.call<Array<{ tenantId: string; cloudRegion?: string }>>('connectors.list')).filter((c) => c.tenantId === 'cid-alpha');
-    expect(falcon).toEqual([expect.objectContaining({ cloudRegion: 'us-2' })]);
+  it('registering again updates instead of duplicating; moving an existing connector to another region is refused', async () => {
+    const again = await h.call<Array<{ ok: boolean; action?: string }>>('connectors.importBulk', {
+      source: 'document',
+      text: JSON.stringify({ ...doc, connectors: [{ ...doc.connectors[0], pollIntervalMinutes: 30 }] }),
+    });
+    expect(again).toEqual([expect.objectContaining({ ok: true, action: 'updated' })]);
+    const moved = await h.call<Array<{ ok: boolean; error?: { message: string; issues: Array<{ path: string }> } }>>('connectors.importBulk', {
+      source: 'document',
+      text: JSON.stringify({ ...doc, connectors: [{ ...doc.connectors[0], cloudRegion: 'us-2' }] }),
+    });
+    expect(moved).toEqual([expect.objectContaining({ ok: false, error: expect.objectContaining({ message: expect.stringMatching(/never moves a connector/) }) })]);
+    const falcon = (await h.call<Array<{ tenantId: string; cloudRegion?: string; pollIntervalMinutes: number; hasClientSecret: boolean }>>('connectors.list')).filter((c) => c.tenantId === 'cid-alpha');
+    expect(falcon).toEqual([expect.objectContaining({ cloudRegion: 'eu-1', pollIntervalMinutes: 30, hasClientSecret: true })]);
   });
 
   it('imports the text of a document the window read from a picked file', async () => {
@@ -61,12 +67,18 @@ describe('bulk connector registration', () => {
     expect((await h.callRaw('connectors.importBulk', { source: 'document', text: '' })).error?.message).toMatch(/empty/);
   });
 
-  it('explains a file that is missing or not JSON', async () => {
-    expect((await h.callRaw('connectors.importBulk', { source: 'file', path: path.join(dir, 'nope.json') })).error?.message).toMatch(/no file/);
-    writeFileSync(path.join(dir, 'bad.json'), '{ not json');
-    expect((await h.callRaw('connectors.importBulk', { source: 'file', path: path.join(dir, 'bad.json') })).error?.message).toMatch(/not valid JSON/);
-    writeFileSync(path.join(dir, 'wrong.json'), '{"connectors":[]}');
-    expect((await h.callRaw('connectors.importBulk', { source: 'file', path: path.join(dir, 'wrong.json') })).error?.code).toBe('request.invalid');
+  it('never reads a path a request names, and never echoes what it could not parse', async () => {
+    writeFileSync(path.join(dir, 'good.json'), JSON.stringify(doc));
+    const byPath = await h.callRaw('connectors.importBulk', { source: 'file', path: path.join(dir, 'good.json') });
+    expect(byPath.error?.code).toBe('request.invalid');
+    expect(byPath.error?.message).not.toContain('cid-alpha');
+    const shadowLike = await h.callRaw('connectors.importBulk', { source: 'document', text: 'root:*:20240:0:99999:7:::' });
+    expect(shadowLike.error?.message).toMatch(/not valid JSON/);
+    expect(JSON.stringify(shadowLike.error)).not.toContain('root');
+    const late = await h.callRaw('connectors.importBulk', { source: 'document', text: '{"version":1,\n "connectors": [SECRET-PASSPHRASE=hunter2]}' });
+    expect(late.error?.message).toMatch(/not valid JSON/);
+    expect(JSON.stringify(late.error)).not.toMatch(/hunter2|PASSPHRASE/);
+    expect((await h.callRaw('connectors.importBulk', { source: 'document', text: '{"connectors":[]}' })).error?.code).toBe('request.invalid');
   });
 
   it('never returns the imported secrets', () => {

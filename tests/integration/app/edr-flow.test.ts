@@ -32,7 +32,7 @@ describe('EDR connectors through the contract', () => {
   let id = '';
 
   it('registers a Defender connector with a clear error for a missing poll interval', async () => {
-    const base = { vendor: 'defender', tenantId: tenant.tenantId, clientId: tenant.clientId, clientSecret: tenant.clientSecret, apiUrl: sim.apiUrl, idpUrl: sim.idpUrl, tls: { mode: 'custom-ca', caFile: path.join(dir, 'ca.pem') } };
+    const base = { vendor: 'defender', tenantId: tenant.tenantId, clientId: tenant.clientId, clientSecret: tenant.clientSecret, apiUrl: sim.apiUrl, idpUrl: sim.idpUrl, tls: { mode: 'custom-ca', caName: 'ca.pem', caPem: sim.certificatePem } };
     const bad = await h.callRaw('connectors.save', base);
     expect(bad.error?.code).toBe('request.invalid');
     expect(bad.error?.message).toContain('pollIntervalMinutes');

@@ -53,7 +53,7 @@ describe('publication waits for a target', () => {
       pollIntervalMinutes: 60,
       apiUrl: defender.apiUrl,
       idpUrl: defender.idpUrl,
-      tls: { mode: 'pinned', fingerprint256: defender.fingerprint256, certificatePem: defender.certificatePem },
+      tls: { mode: 'custom-ca', caName: 'simulator.pem', caPem: defender.certificatePem },
     });
     connectorId = saved.id;
     cycleId = (await h.call<{ cycleId: number }>('connectors.pollNow', { connectorId })).cycleId;

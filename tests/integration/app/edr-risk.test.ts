@@ -37,7 +37,7 @@ beforeAll(async () => {
     clientSecret: tenant.clientSecret,
     apiUrl: sim.apiUrl,
     idpUrl: sim.idpUrl,
-    tls: { mode: 'custom-ca', caFile: path.join(dir, 'ca.pem') },
+    tls: { mode: 'custom-ca', caName: 'ca.pem', caPem: sim.certificatePem },
     pollIntervalMinutes: 60,
   };
 });

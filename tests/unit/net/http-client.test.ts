@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,9 +51,7 @@ describe('HttpClient', () => {
   });
 
   it('custom-ca with the self-signed certificate as CA works', async () => {
-    const file = join(dir, 'ca.pem');
-    writeFileSync(file, cert.cert);
-    const http = new HttpClient({ tls: { mode: 'custom-ca', caFile: file } });
+    const http = new HttpClient({ tls: { mode: 'custom-ca', caPem: cert.cert } });
     expect((await http.request({ method: 'GET', url: `${server.url}/` })).status).toBe(200);
     await http.close();
   });
@@ -61,9 +59,7 @@ describe('HttpClient', () => {
   it('custom-ca: a certificate for another host name is tls.untrusted', async () => {
     const foreign = await makeCert({ dns: ['other.example'], ips: [] });
     const srv = await startTlsServer(foreign, (_q, res) => res.end('{}'));
-    const file = join(dir, 'foreign.pem');
-    writeFileSync(file, foreign.cert);
-    const http = new HttpClient({ tls: { mode: 'custom-ca', caFile: file } });
+    const http = new HttpClient({ tls: { mode: 'custom-ca', caPem: foreign.cert } });
     const err = await http.request({ method: 'GET', url: `${srv.url}/` }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'tls.untrusted', details: { reason: 'ERR_TLS_CERT_ALTNAME_INVALID', certificate: { fingerprint256: foreign.fingerprint256 } } });
     expect((err as Error).message).toMatch(/issued for another host name/);

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as tls from 'node:tls';
@@ -30,25 +30,24 @@ describe('createTlsOptions', () => {
     }
   });
 
-  it('custom-ca reads the PEM file', () => {
-    const file = join(dir, 'ca.pem');
-    writeFileSync(file, `# comment\n${cert.cert}\n${other.cert}`);
-    const opts = createTlsOptions({ mode: 'custom-ca', caFile: file }, 'node');
+  it('custom-ca takes every certificate of the stored PEM text', () => {
+    const opts = createTlsOptions({ mode: 'custom-ca', caPem: `# comment\n${cert.cert}\n${other.cert}` }, 'node');
     expect(opts.ca).toHaveLength(2);
     expect(opts.checkServerIdentity).toBeUndefined();
   });
 
-  it('custom-ca: a missing file is tls.ca_file', () => {
+  it('custom-ca: a legacy entry with only a path is never read here: tls.ca_file asks for the file again', () => {
     expect(() => createTlsOptions({ mode: 'custom-ca', caFile: join(dir, 'nope.pem') }, 'node')).toThrow(
-      expect.objectContaining({ code: 'tls.ca_file', message: expect.stringContaining('does not exist') }),
+      expect.objectContaining({ code: 'tls.ca_file', details: { reason: 'not-read' } }),
     );
   });
 
-  it('custom-ca: a file without PEM certificates is tls.ca_file', () => {
-    const file = join(dir, 'key.pem');
-    writeFileSync(file, cert.key);
-    expect(() => createTlsOptions({ mode: 'custom-ca', caFile: file }, 'node')).toThrow(expect.objectContaining({ code: 'tls.ca_file', message: expect.stringContaining('no PEM certificate') }));
-    expect(() => createTlsOptions({ mode: 'custom-ca', caFile: dir }, 'node')).toThrow(expect.objectContaining({ code: 'tls.ca_file' }));
+  it('custom-ca: text without PEM certificates is tls.ca_file', () => {
+    expect(() => createTlsOptions({ mode: 'custom-ca', caPem: cert.key }, 'node')).toThrow(expect.objectContaining({ code: 'tls.ca_file', message: expect.stringContaining('no PEM certificate') }));
+  });
+
+  it('pinned: OpenSSL may stop at the pinned leaf (partial chain), so CA-issued leaves can be pinned', () => {
+    expect(createTlsOptions({ mode: 'pinned', fingerprint256: cert.fingerprint256, certificatePem: cert.cert }, 'node').allowPartialTrustChain).toBe(true);
   });
 
   it('pinned: the pinned certificate is the only trust anchor, the fingerprint must match', () => {

@@ -193,7 +193,7 @@ export class FakeBridge implements Bridge {
         });
       }
       const tls: ProfileView['tls'] =
-        input.tls.mode === 'pinned' ? (existing?.tls.mode === 'pinned' && existing.host === input.host ? existing.tls : { mode: 'pinned' }) : input.tls.mode === 'custom-ca' ? { mode: 'custom-ca', caFile: input.tls.caFile } : { mode: 'system' };
+        input.tls.mode === 'pinned' ? (existing?.tls.mode === 'pinned' && existing.host === input.host ? existing.tls : { mode: 'pinned' }) : input.tls.mode === 'custom-ca' ? { mode: 'custom-ca', ...(input.tls.caName ? { caName: input.tls.caName } : {}) } : { mode: 'system' };
       const view = makeProfile({
         ...(existing ?? { id: `p-${this.state.profiles.length + 1}-${input.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}` }),
         name: input.name,

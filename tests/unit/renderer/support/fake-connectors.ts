@@ -111,7 +111,6 @@ export class FakeConnectors {
   /** The bulk push: each entry validated with the real schema and saved on its own, results by index. */
   importBulk(req: ParsedRequestOf<'connectors.importBulk'>): ResponseOf<'connectors.importBulk'> {
     let doc: unknown;
-    if (req.source === 'file') throw new AppError(ErrorCodes.notFound, `There is no file at ${req.path}.`, 'Choose the connector document exported from the management node.');
     if (req.source === 'node') doc = this.nodeDocument;
     else {
       try {
