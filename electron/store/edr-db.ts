@@ -4,9 +4,10 @@
  * Writes of a cycle go in one transaction with prepared statements (100,000 scores in well
  * under a second or two).
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import type { CycleState } from '../../shared/contract';
 import type { Contribution, HostRecord, RiskBand, ScoredHost, Vendor } from '../../shared/model/edr';
+import { openPrivateDatabase } from './sqlite';
 
 /**
  * The contract's statuses. `interrupted`: the cycle was still `running` when the store was opened
@@ -122,9 +123,7 @@ export class EdrStore {
   readonly interruptedAtOpen: number;
 
   constructor(file: string) {
-    this.db = new Database(file);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
+    this.db = openPrivateDatabase(file);
     this.db.pragma('foreign_keys = ON');
     this.db.exec(SCHEMA);
     // Stores written before publish_error existed get the column on open.
