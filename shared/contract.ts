@@ -69,9 +69,13 @@ export const CycleProgress = z.object({
 });
 export type CycleProgress = z.infer<typeof CycleProgress>;
 
+/** `interrupted`: the app stopped (killed, crashed) while the cycle ran; found so at the next start. */
+export const CycleState = z.enum(['running', 'completed', 'failed', 'cancelled', 'interrupted']);
+export type CycleState = z.infer<typeof CycleState>;
+
 export const CycleSummary = z.object({
   id: z.number(),
-  status: z.enum(['running', 'completed', 'failed', 'cancelled']),
+  status: CycleState,
   startedAt: z.string(),
   finishedAt: z.string().nullable(),
   hosts: z.number(),

@@ -8,6 +8,7 @@ import { isAppError } from '../../shared/model/errors';
 import type { PlatformAdapters, SettingsBackend, Vault } from '../app/ports';
 import type { Logger } from '../log';
 import { createMemoryCipher, createPassphraseCipher, type SecretCipher } from '../store/cipher';
+import { ensurePrivateDir } from '../store/files';
 import { createMemoryVault, openVault } from '../store/vault';
 import { createSafeStorageCipher, decideSecretStorage, PASSPHRASE_ENV, probeSafeStorage, takePassphrase, type SafeStorageLike, type SafeStorageStatus } from './safe-storage';
 import { openElectronStoreSettings } from './settings';
@@ -96,6 +97,8 @@ export async function openDesktopVault(d: DesktopAdapterDeps, dataDir: string, s
 /** Everything `createApp` needs on the desktop; undefined when the operator chose to quit. */
 export async function createDesktopAdapters(d: DesktopAdapterDeps): Promise<PlatformAdapters | undefined> {
   const dataDir = d.app.getPath('userData');
+  // Electron creates userData with the umask's mode (often 0755): everything in it is the user's alone.
+  await ensurePrivateDir(dataDir);
   const settings = openElectronStoreSettings(dataDir, d.logger.child('settings'), d.ipcMain);
   const vault = await openDesktopVault(d, dataDir, settings);
   if (!vault) return undefined;

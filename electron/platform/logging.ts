@@ -1,7 +1,8 @@
 /** The desktop log: JSON lines to stderr and to `<userData>/logs/main.log` (0600, rotated at start past 5 MB). */
-import { createWriteStream, mkdirSync, renameSync, statSync } from 'node:fs';
+import { createWriteStream, renameSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createLogger, type LogLevel, type Logger } from '../log';
+import { PRIVATE_FILE_MODE, ensurePrivateDirSync, restrictModeSync } from '../store/files';
 
 const MAX_BYTES = 5 * 1024 * 1024;
 
@@ -9,14 +10,16 @@ export function createDesktopLogger(dataDir: string, level: LogLevel = 'info'): 
   let file: ReturnType<typeof createWriteStream> | undefined;
   try {
     const dir = path.join(dataDir, 'logs');
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    ensurePrivateDirSync(dir);
     const target = path.join(dir, 'main.log');
+    // A log written wider by an older version is narrowed: only new files get the mode below.
+    for (const f of [target, `${target}.1`]) restrictModeSync(f, PRIVATE_FILE_MODE);
     try {
       if (statSync(target).size > MAX_BYTES) renameSync(target, `${target}.1`);
     } catch {
       // no log yet
     }
-    file = createWriteStream(target, { flags: 'a', mode: 0o600 });
+    file = createWriteStream(target, { flags: 'a', mode: PRIVATE_FILE_MODE });
     file.on('error', () => {
       file = undefined;
     });

@@ -4,15 +4,14 @@
  */
 import type { IpcMain } from 'electron';
 import ElectronStore from 'electron-store';
-import path from 'node:path';
 import type { Logger } from '../log';
-import { quarantineIfCorrupt, SETTINGS_FILE, SETTINGS_NAME, storeOptions, wrapStore, type SettingsBackend } from '../store/settings';
+import { prepareSettingsFile, SETTINGS_NAME, storeOptions, wrapStore, type SettingsBackend } from '../store/settings';
 
 /** The sync IPC listener electron-store adds for renderer-side stores; the app has none. */
 export const ELECTRON_STORE_IPC = 'electron-store-get-data';
 
 export function openElectronStoreSettings(dataDir: string, logger: Logger, ipcMain?: Pick<IpcMain, 'removeAllListeners'>): SettingsBackend {
-  quarantineIfCorrupt(path.join(dataDir, SETTINGS_FILE), logger);
+  prepareSettingsFile(dataDir, logger);
   const store = new ElectronStore<Record<string, unknown>>({ ...storeOptions(dataDir), name: SETTINGS_NAME });
   // electron-store registers an ipcMain listener any renderer could call; the only channels
   // main answers are the contract's (electron/platform/ipc.ts).

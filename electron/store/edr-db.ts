@@ -4,10 +4,19 @@
  * Writes of a cycle go in one transaction with prepared statements (100,000 scores in well
  * under a second or two).
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import type { CycleState } from '../../shared/contract';
 import type { Contribution, HostRecord, RiskBand, ScoredHost, Vendor } from '../../shared/model/edr';
+import { openPrivateDatabase } from './sqlite';
 
-export type CycleStatus = 'running' | 'completed' | 'failed' | 'cancelled';
+/**
+ * The contract's statuses. `interrupted`: the cycle was still `running` when the store was opened
+ * again, so the process that ran it stopped (killed, crashed, power lost) before it could finish it.
+ */
+export type CycleStatus = CycleState;
+
+/** The error text of an interrupted cycle. */
+export const INTERRUPTED_CYCLE_ERROR = 'The app stopped during this cycle.';
 
 /** One host of a cycle as published: its latest score and, for Falcon, the predefined profiles of spec 2.4. */
 export interface CycleHost {
@@ -110,16 +119,17 @@ CREATE TABLE IF NOT EXISTS publications (
 export class EdrStore {
   private readonly db: Database.Database;
   private readonly stmt;
+  /** Cycles found still `running` when this store was opened, now marked `interrupted`. */
+  readonly interruptedAtOpen: number;
 
   constructor(file: string) {
-    this.db = new Database(file);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
+    this.db = openPrivateDatabase(file);
     this.db.pragma('foreign_keys = ON');
     this.db.exec(SCHEMA);
     // Stores written before publish_error existed get the column on open.
     const columns = this.db.prepare('PRAGMA table_info(cycles)').all() as Array<{ name: string }>;
     if (!columns.some((c) => c.name === 'publish_error')) this.db.exec('ALTER TABLE cycles ADD COLUMN publish_error TEXT');
+    this.interruptedAtOpen = this.closeInterruptedCycles(new Date());
     this.stmt = {
       begin: this.db.prepare('INSERT INTO cycles (connector_id, vendor, tenant_id, started_at, status) VALUES (?, ?, ?, ?, ?)'),
       finish: this.db.prepare('UPDATE cycles SET status = ?, finished_at = ?, hosts = ?, error = ? WHERE id = ?'),
@@ -151,6 +161,21 @@ export class EdrStore {
       targetDone: this.db.prepare('SELECT 1 FROM publications WHERE cycle_id = ? AND target = ?'),
       targetMark: this.db.prepare('INSERT OR IGNORE INTO publications (cycle_id, target, published_at) VALUES (?, ?, ?)'),
     };
+  }
+
+  /**
+   * One process owns the data folder (the desktop app holds a single-instance lock), so a cycle
+   * still `running` at open belongs to a process that is gone: it is marked `interrupted`, finished
+   * now, with the number of scores it had stored (its writes are one transaction: all or none).
+   * It is never published (only `completed` cycles are).
+   */
+  private closeInterruptedCycles(at: Date): number {
+    return this.db
+      .prepare(
+        `UPDATE cycles SET status = 'interrupted', finished_at = ?, error = ?, hosts = (SELECT COUNT(*) FROM scores WHERE scores.cycle_id = cycles.id)
+         WHERE status = 'running'`,
+      )
+      .run(at.toISOString(), INTERRUPTED_CYCLE_ERROR).changes;
   }
 
   beginCycle(connectorId: string, vendor: Vendor, tenantId: string, startedAt: Date): number {
@@ -189,7 +214,7 @@ export class EdrStore {
     write(scored);
   }
 
-  finishCycle(cycleId: number, status: Exclude<CycleStatus, 'running'>, info: { hosts: number; error?: string; at: Date }): void {
+  finishCycle(cycleId: number, status: Exclude<CycleStatus, 'running' | 'interrupted'>, info: { hosts: number; error?: string; at: Date }): void {
     this.stmt.finish.run(status, info.at.toISOString(), info.hosts, info.error ?? null, cycleId);
   }
 

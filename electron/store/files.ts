@@ -1,10 +1,11 @@
 /**
- * File helpers for everything the app keeps in its data folder: atomic writes (temp file,
- * fsync, rename) with owner-only permissions, and moving a broken file aside instead of
- * deleting it. Plain Node.
+ * File helpers for everything the app keeps in its data folder: an owner-only folder (0700) and
+ * files (0600), narrowing what an older version or another tool left wider, atomic writes (temp
+ * file, fsync, rename), and moving a broken file aside instead of deleting it. Plain Node; never
+ * the process umask (process-wide).
  */
 import { randomBytes } from 'node:crypto';
-import { promises as fsp, renameSync } from 'node:fs';
+import { chmodSync, mkdirSync, promises as fsp, renameSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 /** Owner read/write only: secrets and settings are nobody else's business. */
@@ -14,8 +15,32 @@ export const PRIVATE_DIR_MODE = 0o700;
 /** A file-name-safe timestamp, e.g. 2025-01-31T12-00-00-000Z. */
 export const fileStamp = (date = new Date()) => date.toISOString().replace(/[:.]/g, '-');
 
+/**
+ * Sets `mode` on `file` when it grants any permission `mode` does not (e.g. a 0644 file for 0600);
+ * a narrower mode is left alone, a missing file is fine. Answers whether it changed the mode.
+ */
+export function restrictModeSync(file: string, mode: number): boolean {
+  let current: number;
+  try {
+    current = statSync(file).mode & 0o777;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw e;
+  }
+  if ((current & ~mode) === 0) return false;
+  chmodSync(file, mode);
+  return true;
+}
+
+/** Creates `dir` (and missing parents) owner-only (0700), and narrows it when it exists wider. */
+export function ensurePrivateDirSync(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  restrictModeSync(dir, PRIVATE_DIR_MODE);
+}
+
 export async function ensurePrivateDir(dir: string): Promise<void> {
   await fsp.mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  restrictModeSync(dir, PRIVATE_DIR_MODE);
 }
 
 /**

@@ -5,9 +5,10 @@
  * the console followed. The Devices and Organizations pages read from here, so they open
  * offline. 20,000 devices are written in one transaction with one prepared statement.
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import type { DeploymentStatus, DeviceView, OrganizationView, TaskStatus } from '../../shared/model/inventory';
 import { organizationViews, type StoredOrganization } from '../inventory/hierarchy';
+import { openPrivateDatabase } from './sqlite';
 
 export type { StoredOrganization } from '../inventory/hierarchy';
 export type InventoryKind = 'devices' | 'organizations';
@@ -118,9 +119,7 @@ export class InventoryStore {
   private readonly replaceOrganizationList;
 
   constructor(file: string) {
-    this.db = new Database(file);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
+    this.db = openPrivateDatabase(file);
     this.db.exec(SCHEMA);
     this.stmt = {
       putDevice: this.db.prepare(

@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SettingsBackend } from '../app/ports';
 import type { Logger } from '../log';
-import { PRIVATE_FILE_MODE, moveAsideSync } from './files';
+import { PRIVATE_FILE_MODE, ensurePrivateDirSync, moveAsideSync, restrictModeSync } from './files';
 
 export type { SettingsBackend } from '../app/ports';
 
@@ -77,9 +77,20 @@ export function wrapStore(store: KeyValueStore, logger: Logger): SettingsBackend
   };
 }
 
+/**
+ * Before a settings store opens: the data folder owner-only (0700), a settings file left wider
+ * narrowed to 0600 (conf and electron-store set 0600 only when they write), a broken one moved aside.
+ */
+export function prepareSettingsFile(dataDir: string, logger: Logger): void {
+  ensurePrivateDirSync(dataDir);
+  const file = path.join(dataDir, SETTINGS_FILE);
+  restrictModeSync(file, PRIVATE_FILE_MODE);
+  quarantineIfCorrupt(file, logger);
+}
+
 /** Settings for browser mode and the CLI: `conf` in `dataDir`. */
 export function openConfSettings(dataDir: string, logger: Logger): SettingsBackend {
-  quarantineIfCorrupt(path.join(dataDir, SETTINGS_FILE), logger);
+  prepareSettingsFile(dataDir, logger);
   const store = new Conf<Record<string, unknown>>({ ...storeOptions(dataDir), configName: SETTINGS_NAME, projectName: 'northbound', projectSuffix: '' });
   return wrapStore(store, logger);
 }

@@ -17,7 +17,7 @@ import { AppError, ErrorCodes } from '../../shared/model/errors';
 import type { Vault } from '../app/ports';
 import { registerSecret, type Logger } from '../log';
 import { CipherParamsError, createMemoryCipher, type CipherParams, type SecretCipher } from './cipher';
-import { ensurePrivateDir, moveAsideSync, writeFileAtomic } from './files';
+import { PRIVATE_FILE_MODE, ensurePrivateDir, moveAsideSync, restrictModeSync, writeFileAtomic } from './files';
 
 export type { Vault } from '../app/ports';
 export { createMemoryCipher, createPassphraseCipher, type SecretCipher } from './cipher';
@@ -70,6 +70,7 @@ export async function openVault(options: OpenVaultOptions): Promise<Vault> {
   }
   await ensurePrivateDir(options.dataDir);
   const file = path.join(options.dataDir, VAULT_FILE);
+  restrictModeSync(file, PRIVATE_FILE_MODE);
   const existing = await readVaultFile(file, logger);
   let state: VaultFile;
   if (existing && existing.cipher !== cipher.kind) {

@@ -1,9 +1,9 @@
 /** The running cycle (phase, done/total) or the last one (status, hosts, when, error, published), and the next one. */
 import clsx from 'clsx';
-import type { ConnectorStatus, CycleProgress } from '../../../shared/contract';
+import type { ConnectorStatus, CycleProgress, CycleState } from '../../../shared/contract';
 import { formatDateTime } from '../../components/format';
 import { useNow } from '../../components/useNow';
-import { agoText, inText, phaseLabel, progressText } from './labels';
+import { agoText, cycleStatusLabel, inText, interruptedText, phaseLabel, progressText } from './labels';
 
 export function CycleProgressBar({ progress }: { progress: CycleProgress | undefined }) {
   const known = progress && progress.total !== null && progress.total > 0;
@@ -31,11 +31,14 @@ export function CycleProgressBar({ progress }: { progress: CycleProgress | undef
   );
 }
 
-const statusChip = { completed: 'chip-ok', failed: 'chip-danger', cancelled: 'chip-warn', running: 'chip-accent' } as const;
+const statusChip: Record<CycleState, string> = { completed: 'chip-ok', failed: 'chip-danger', cancelled: 'chip-warn', running: 'chip-accent', interrupted: 'chip-warn' };
 
 export function CycleStatus({ connector }: { connector: ConnectorStatus }) {
   const now = useNow();
   const last = connector.lastCycle;
+  const interrupted = last?.status === 'interrupted';
+  // An interrupted cycle's finish time is when the next start noticed it, not when the app stopped.
+  const finishedAt = last && !interrupted ? last.finishedAt : null;
   return (
     <div className="connector-cycle">
       {connector.running ? <CycleProgressBar progress={connector.progress} /> : null}
@@ -43,10 +46,10 @@ export function CycleStatus({ connector }: { connector: ConnectorStatus }) {
         <div className="connector-last" data-testid="connector-last-cycle">
           <span className="connector-last-line">
             <span className="muted">Last cycle</span>
-            <span className={clsx('chip', statusChip[last.status])}>{last.status}</span>
-            <span>{last.hosts.toLocaleString()} hosts</span>
-            <span className="muted" title={formatDateTime(last.finishedAt ?? last.startedAt)}>
-              {last.finishedAt ? `finished ${agoText(last.finishedAt, now)}` : `started ${agoText(last.startedAt, now)}`}
+            <span className={clsx('chip', statusChip[last.status])}>{cycleStatusLabel[last.status]}</span>
+            {interrupted && last.hosts === 0 ? null : <span>{last.hosts.toLocaleString()} hosts</span>}
+            <span className="muted" title={formatDateTime(finishedAt ?? last.startedAt)}>
+              {finishedAt ? `finished ${agoText(finishedAt, now)}` : `started ${agoText(last.startedAt, now)}`}
             </span>
             {last.status === 'completed' ? (
               <span className={clsx('chip', last.publishedAt ? 'chip-ok' : undefined)} title={last.publishedAt ? formatDateTime(last.publishedAt) : undefined}>
@@ -54,7 +57,13 @@ export function CycleStatus({ connector }: { connector: ConnectorStatus }) {
               </span>
             ) : null}
           </span>
-          {last.error ? <span className={last.status === 'cancelled' ? 'muted' : 'connector-error'}>{last.error}</span> : null}
+          {interrupted ? (
+            <span className="connector-error" data-testid="connector-interrupted">
+              {interruptedText(last.hosts)}
+            </span>
+          ) : last.error ? (
+            <span className={last.status === 'cancelled' ? 'muted' : 'connector-error'}>{last.error}</span>
+          ) : null}
           {last.status === 'completed' && !last.publishedAt && last.publishError ? (
             <span className="connector-publish-note" data-testid="connector-publish-note">
               {last.publishError}

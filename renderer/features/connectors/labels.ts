@@ -1,5 +1,5 @@
 /** Words the connectors page shows for vendor, region, phase and times. */
-import type { CycleProgress } from '../../../shared/contract';
+import type { CycleProgress, CycleState } from '../../../shared/contract';
 import type { FalconRegion } from '../../../shared/model/connector';
 import type { Vendor } from '../../../shared/model/edr';
 import { formatDuration } from '../../components/format';
@@ -26,6 +26,20 @@ export const phaseLabel: Record<CycleProgress['phase'], string> = {
   failed: 'failed',
   cancelled: 'cancelled',
 };
+
+export const cycleStatusLabel: Record<CycleState, string> = {
+  running: 'running',
+  completed: 'completed',
+  failed: 'failed',
+  cancelled: 'cancelled',
+  interrupted: 'interrupted',
+};
+
+/** What an interrupted cycle (the app stopped while it ran) means for its scores. */
+export function interruptedText(hostsStored: number): string {
+  const stored = hostsStored > 0 ? ` The scores of ${hostsStored.toLocaleString()} hosts were stored but not published.` : ' No scores were stored.';
+  return `Interrupted — the app stopped during this poll.${stored}`;
+}
 
 /** 10 → "every 10 min", 90 → "every 1 h 30 min", 1440 → "every 1 d". */
 export const pollEvery = (minutes: number) => `every ${formatDuration(minutes * 60)}`;

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createMemoryLogger } from '../../../electron/log';
@@ -38,6 +38,16 @@ describe('desktop adapters', () => {
     expect(a).toMatchObject({ mode: 'desktop', dataDir: dir, version: '1.2.3', vault: { kind: 'safeStorage', persistent: true } });
     expect(showMessageBox).not.toHaveBeenCalled();
     expect(d.ipcMain!.removeAllListeners).toHaveBeenCalledWith('electron-store-get-data');
+  });
+
+  it('make the userData folder 0700 and the settings file 0600 when an older version left them wider', async () => {
+    chmodSync(dir, 0o755);
+    writeFileSync(path.join(dir, 'settings.json'), '{"kept":true}', { mode: 0o644 });
+    chmodSync(path.join(dir, 'settings.json'), 0o644);
+    const a = await createDesktopAdapters(deps('basic_text', { response: 0 }).d);
+    expect(a!.settings.get('kept')).toBe(true);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(path.join(dir, 'settings.json')).mode & 0o777).toBe(0o600);
   });
 
   it('ask on basic_text: memory only writes no vault, and "don\'t ask again" is remembered', async () => {

@@ -31,6 +31,26 @@ describe('Connectors page', () => {
     expect(within(d).getByText('The token lacks Machine.Read.All.')).toBeVisible();
   });
 
+  it('says in words that the last cycle was interrupted when the app stopped during it, and how many scores it kept', async () => {
+    const interrupted = (name: string, hosts: number) =>
+      makeConnector({
+        id: `c-${hosts}`,
+        name,
+        lastCycle: { id: 3, status: 'interrupted', startedAt: '2026-01-01T00:00:00.000Z', finishedAt: '2026-01-01T02:00:00.000Z', hosts, error: 'The app stopped during this cycle.', publishedAt: null },
+      });
+    await openConnectors(new FakeBridge({ connectors: [interrupted('Killed early', 0), interrupted('Killed late', 40)] }));
+    const early = await screen.findByTestId('connector-row-Killed early');
+    expect(within(early).getByText('interrupted')).toBeVisible();
+    expect(within(early).getByTestId('connector-interrupted')).toHaveTextContent('Interrupted — the app stopped during this poll. No scores were stored.');
+    // The finish time is when the next start noticed it: the page shows when the cycle started instead.
+    expect(within(early).getByText(/^started /)).toBeVisible();
+    expect(within(early).queryByText(/^finished /)).toBeNull();
+    expect(within(early).queryByText('0 hosts')).toBeNull();
+    const late = screen.getByTestId('connector-row-Killed late');
+    expect(within(late).getByText('40 hosts')).toBeVisible();
+    expect(within(late).getByTestId('connector-interrupted')).toHaveTextContent('The scores of 40 hosts were stored but not published.');
+  });
+
   it('poll now shows a progress bar that follows the progress events, then the finished cycle', async () => {
     const bridge = new FakeBridge({ connectors: [falcon()] });
     const { user } = await openConnectors(bridge);

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EdrStore } from '../../../electron/store/edr-db';
+import { EdrStore, INTERRUPTED_CYCLE_ERROR } from '../../../electron/store/edr-db';
 import { buildMessages } from '../../../electron/edr/publisher';
 import { makeScoredHosts } from '../../support/edr-fixtures';
 
@@ -128,6 +128,36 @@ describe('EdrStore', () => {
     store.recordPublishAttempt(1, 'broker down');
     expect(store.cycle(1)?.publishError).toBe('broker down');
     store.close();
+  });
+
+  it('marks a cycle left running by a stopped process as interrupted on the next open, and leaves finished cycles alone', () => {
+    const { store, file } = open();
+    const done = store.beginCycle('conn-1', 'defender', 't1', new Date('2026-11-22T01:00:00Z'));
+    store.writeScores(done, 'conn-1', makeScoredHosts(5));
+    store.finishCycle(done, 'completed', { hosts: 5, at: new Date('2026-11-22T01:01:00Z') });
+    // Scores stored, the finish never written (the process died between the two).
+    const stored = store.beginCycle('conn-1', 'defender', 't1', new Date('2026-11-22T01:10:00Z'));
+    store.writeScores(stored, 'conn-1', makeScoredHosts(4, { cycleSalt: 1 }));
+    // Died before storing anything.
+    const empty = store.beginCycle('conn-2', 'falcon', 'cid', new Date('2026-11-22T01:20:00Z'));
+    expect(store.interruptedAtOpen).toBe(0);
+    store.close();
+
+    const before = new Date().toISOString();
+    const again = new EdrStore(file);
+    expect(again.interruptedAtOpen).toBe(2);
+    expect(again.cycle(done)).toMatchObject({ status: 'completed', hosts: 5, error: null, finishedAt: '2026-11-22T01:01:00.000Z' });
+    expect(again.cycle(stored)).toMatchObject({ status: 'interrupted', hosts: 4, error: INTERRUPTED_CYCLE_ERROR });
+    expect(again.lastCycle('conn-2')).toMatchObject({ id: empty, status: 'interrupted', hosts: 0, error: 'The app stopped during this cycle.' });
+    expect(again.cycle(empty)!.finishedAt! >= before).toBe(true);
+    // An interrupted cycle is never published: the completed one stays the one to publish.
+    expect(again.unpublishedCycles().map((c) => c.id)).toEqual([done]);
+    again.close();
+
+    const third = new EdrStore(file);
+    expect(third.interruptedAtOpen).toBe(0);
+    expect(third.cycle(empty)?.status).toBe('interrupted');
+    third.close();
   });
 
   it('does not publish cycles that failed or were cancelled', () => {
