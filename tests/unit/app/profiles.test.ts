@@ -42,11 +42,34 @@ describe('ProfileRepository', () => {
     const repo = new ProfileRepository(memorySettings(), memoryVault());
     const p = await repo.save({ ...input, tls: { mode: 'pinned', fingerprint256: 'AA:'.repeat(31) + 'AA' } as never });
     expect(p.tls).toEqual({ mode: 'pinned' });
-    repo.pin(p.id, 'AB:'.repeat(31) + 'AB', '-----BEGIN CERTIFICATE-----');
+    await repo.pin(p.id, 'AB:'.repeat(31) + 'AB', '-----BEGIN CERTIFICATE-----');
     const renamed = await repo.save({ ...input, id: p.id, name: 'Other name' });
     expect(renamed.tls).toMatchObject({ fingerprint256: 'AB:'.repeat(31) + 'AB' });
     const moved = await repo.save({ ...input, id: p.id, host: 'other.example.net' });
     expect(moved.tls).toEqual({ mode: 'pinned' });
+  });
+
+  it('binds the secrets to the endpoint and trust: a first pin keeps them, another pin, host, port or trust drops them', async () => {
+    const vault = memoryVault();
+    const repo = new ProfileRepository(memorySettings(), vault);
+    const fp = (c: string) => `${c}:`.repeat(31) + c;
+    const p = await repo.save(input);
+    const secrets = async () => [await vault.has(`profile:${p.id}:password`), await vault.has(`profile:${p.id}:clientSecret`)];
+    await repo.pin(p.id, fp('AB'), '-----BEGIN CERTIFICATE-----');
+    expect(await secrets()).toEqual([true, true]);
+    await repo.pin(p.id, fp('AB'), '-----BEGIN CERTIFICATE-----');
+    expect(await secrets()).toEqual([true, true]);
+    await repo.pin(p.id, fp('CD'), '-----BEGIN CERTIFICATE-----');
+    expect(await secrets()).toEqual([false, false]);
+    await repo.save({ ...input, id: p.id });
+    expect(await secrets()).toEqual([true, true]);
+    await repo.save({ ...input, id: p.id, password: undefined, clientSecret: undefined, oauthPort: 9443 });
+    expect(await secrets()).toEqual([false, false]);
+    // A new password given with the move is kept; the client secret not given is gone.
+    await repo.save({ ...input, id: p.id, clientSecret: undefined, basicPort: 8443 });
+    expect(await secrets()).toEqual([true, false]);
+    await repo.save({ ...input, id: p.id, password: undefined, clientSecret: undefined, basicPort: 8443, tls: { mode: 'system' } });
+    expect(await secrets()).toEqual([false, false]);
   });
 
   it('refuses a duplicate name with a field error', async () => {

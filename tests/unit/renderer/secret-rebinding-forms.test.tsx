@@ -1,0 +1,77 @@
+// @vitest-environment jsdom
+/**
+ * Issue 7.1 in the forms: before saving, an edit that moves a connection or connector to another
+ * endpoint or trust says that the stored secret will not follow, and asks for it again; a custom
+ * CA is a file the window reads (its PEM is sent, never a path).
+ */
+import '@testing-library/jest-dom/vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { FakeBridge, makeProfile } from './support/fake-bridge';
+import { makeConnector } from './support/fake-connectors';
+import { openConnectors } from './support/connector-steps';
+import { renderApp } from './support/render';
+
+const PEM = '-----BEGIN CERTIFICATE-----\nMIIBfake\n-----END CERTIFICATE-----\n';
+
+describe('connection form: secrets bound to the endpoint', () => {
+  it('warns before saving that a new port drops the stored password, and stops warning when put back', async () => {
+    const bridge = new FakeBridge({ profiles: [makeProfile({ id: 'ops', name: 'Ops node', hasPassword: true })] });
+    const { user } = renderApp(bridge);
+    await user.click(await screen.findByRole('button', { name: /^Edit/ }));
+    const form = screen.getByTestId('profile-form');
+    expect(within(form).queryByTestId('secrets-dropped-notice')).toBeNull();
+    expect(within(form).getByLabelText('Password')).toHaveAttribute('placeholder', '•••• stored');
+    const port = within(form).getByLabelText('Basic port');
+    await user.clear(port);
+    await user.type(port, '8443');
+    expect(await within(form).findByTestId('secrets-dropped-notice')).toHaveTextContent('Saving removes the stored password.');
+    expect(within(form).getByLabelText('Password')).toHaveAttribute('placeholder', '');
+    await user.clear(port);
+    await user.type(port, '9182');
+    await waitFor(() => expect(within(form).queryByTestId('secrets-dropped-notice')).toBeNull());
+  });
+
+  it('a custom CA is picked as a file; its PEM text and name are sent, no path', async () => {
+    const bridge = new FakeBridge({ profiles: [makeProfile({ id: 'ops', name: 'Ops node', hasPassword: true })] });
+    const { user } = renderApp(bridge);
+    await user.click(await screen.findByRole('button', { name: /^Edit/ }));
+    const form = screen.getByTestId('profile-form');
+    await user.click(within(form).getByLabelText(/Custom CA file/));
+    expect(await within(form).findByTestId('secrets-dropped-notice')).toBeVisible();
+    await user.upload(within(form).getByLabelText('CA certificate file (PEM)'), new File([PEM], 'corp-ca.pem', { type: 'application/x-pem-file' }));
+    expect(await within(form).findByText(/corp-ca\.pem/)).toBeVisible();
+    await user.click(within(form).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(bridge.callsTo('profiles.save')).toHaveLength(1));
+    const [req] = bridge.callsTo('profiles.save') as Array<{ tls: Record<string, unknown> }>;
+    expect(req?.tls).toEqual({ mode: 'custom-ca', caName: 'corp-ca.pem', caPem: PEM });
+  });
+
+  it('refuses a CA file over 1 MiB in the window', async () => {
+    const { user } = renderApp(new FakeBridge());
+    await user.click(await screen.findByRole('button', { name: 'Add a management node' }));
+    const form = screen.getByTestId('profile-form');
+    await user.click(within(form).getByLabelText(/Custom CA file/));
+    await user.upload(within(form).getByLabelText('CA certificate file (PEM)'), new File(['x'.repeat(1024 * 1024 + 1)], 'huge.pem'));
+    expect(await within(form).findByText(/larger than 1 MiB/)).toBeVisible();
+  });
+});
+
+describe('connector form: secret bound to the tenant and address', () => {
+  it('asks for the secret again before saving when the API address changes', async () => {
+    const bridge = new FakeBridge({ connectors: [makeConnector({ id: 'c-def', name: 'Contoso Defender', vendor: 'defender', tenantId: 'contoso.onmicrosoft.com', cloudRegion: undefined, pollIntervalMinutes: 60 })] });
+    const { user } = await openConnectors(bridge);
+    await user.click(within(await screen.findByTestId('connector-row-Contoso Defender')).getByRole('button', { name: /^Edit/ }));
+    const form = screen.getByTestId('connector-form');
+    expect(within(form).getByLabelText('Client secret')).toHaveAttribute('placeholder', '•••• stored');
+    await user.click(within(form).getByRole('button', { name: 'Advanced' }));
+    await user.type(within(form).getByLabelText('API URL'), 'https://api.elsewhere.example');
+    expect(await within(form).findByText(/only sent where it was entered for/)).toBeVisible();
+    await user.click(within(form).getByRole('button', { name: 'Save' }));
+    expect(await within(form).findByText('The tenant, region or address changed: enter the client secret again.')).toBeVisible();
+    expect(bridge.callsTo('connectors.save')).toHaveLength(0);
+    await user.type(within(form).getByLabelText('Client secret'), 'new-secret-value');
+    await user.click(within(form).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(bridge.callsTo('connectors.save')).toHaveLength(1));
+  });
+});
