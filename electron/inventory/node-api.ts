@@ -8,6 +8,7 @@ import { AppError, ErrorCodes } from '../../shared/model/errors';
 import { DeviceView, SyslogServer, type DeploymentStatus, type DeviceRecord, type TaskState, type TaskStatus } from '../../shared/model/inventory';
 import type { StoredOrganization } from './hierarchy';
 import type { Page } from './paging';
+import { pathSegment } from '../net/path-segment';
 
 export const DEVICES_PATH = '/mgmt/sdwan/workflow/devices';
 export const ORGANIZATIONS_PATH = '/mgmt/organization/orgs';
@@ -16,9 +17,9 @@ export const SYSLOG_PATH = '/api/config/system/syslog-servers';
 /** The wrapper key of the device workflow record (spec 2.3, the vendor namespace replaced). */
 export const DEVICE_WRAPPER = 'mgmt.sdwan-device-workflow';
 
-export const devicePath = (name: string) => `${DEVICES_PATH}/device/${encodeURIComponent(name)}`;
-export const deployPath = (name: string) => `${DEVICES_PATH}/device/deploy/${encodeURIComponent(name)}`;
-export const taskPath = (id: string) => `/mgmt/tasks/task/${encodeURIComponent(id)}`;
+export const devicePath = (name: string) => `${DEVICES_PATH}/device/${pathSegment(name, 'device name')}`;
+export const deployPath = (name: string) => `${DEVICES_PATH}/device/deploy/${pathSegment(name, 'device name')}`;
+export const taskPath = (id: string) => `/mgmt/tasks/task/${pathSegment(id, 'task ID')}`;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : undefined);

@@ -16,6 +16,7 @@ import { readJsonResponse, type OAuthOperation } from './errors';
 import { BasicSession, basicHeader } from './basic-session';
 import { oauthProfileRequired, parseCreatedClient, parseUpdatedClient, validateClientBody, type CreatedClient } from './oauth-clients';
 import { OAuthSession, type OAuthCredentials, type OAuthTransport } from './oauth-session';
+import { pathSegment } from '../net/path-segment';
 
 /** What the client needs of a profile (StoredProfile and ProfileView both fit). */
 export interface MgmtProfile {
@@ -197,7 +198,7 @@ export class MgmtClient {
    */
   async updateOAuthClient(clientId: string, body: OAuthClientBody, opts: { registrationAccessToken?: string } = {}): Promise<OAuthClient> {
     const valid = validateClientBody(body);
-    const path = `/auth/admin/clients/${encodeURIComponent(clientId)}`;
+    const path = `/auth/admin/clients/${pathSegment(clientId, 'client ID')}`;
     const reg = opts.registrationAccessToken;
     if (reg) registerSecret(reg);
     if (!reg && !this.oauth) throw oauthProfileRequired();
