@@ -29,3 +29,16 @@ test('the token becomes an HttpOnly cookie; requests and the event socket work u
   await frame;
   expect(problems).toEqual([]);
 });
+
+test('a body over the channel\'s limit comes back to Chromium as a 413 with the error the UI shows', async ({ page, nb }) => {
+  await page.goto(nb.host.url);
+  await expect(page.getByRole('button', { name: 'Open demo workspace' })).toBeVisible();
+  const answer = await page.evaluate(async () => {
+    const res = await fetch('/api/invoke/settings.update', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ theme: 'x'.repeat(3 * 1024 * 1024) }) });
+    return { status: res.status, body: (await res.json()) as unknown };
+  });
+  expect(answer).toEqual({
+    status: 413,
+    body: { ok: false, error: { code: 'request.too_large', message: 'The request is larger than the 1 MiB this action accepts.', hint: expect.any(String), details: { maxBytes: 1024 * 1024 } } },
+  });
+});
