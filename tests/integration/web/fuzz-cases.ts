@@ -220,12 +220,12 @@ export function fuzzCases(channel: ChannelName, env: FuzzEnv): FuzzCase[] {
   return [...fixed, ...(picked ?? []).map((make) => make())];
 }
 
-/** Bad WebSocket frames for the push-only event socket. */
-export const badFrames: Array<{ name: string; opcode: number; payload: Buffer }> = [
-  { name: 'text frame over 64 KiB', opcode: 0x1, payload: Buffer.alloc(70 * 1024, 0x61) },
-  { name: 'invalid UTF-8 text', opcode: 0x1, payload: Buffer.from([0xe0, 0x80, 0x80]) },
-  { name: 'binary frame', opcode: 0x2, payload: Buffer.from([0, 1, 2, 0xff]) },
-  { name: 'JSON command text', opcode: 0x1, payload: Buffer.from('{"event":"notice","payload":{"__proto__":{"polluted":"yes"}}}') },
-  { name: 'reserved opcode', opcode: 0x3, payload: Buffer.from('x') },
-  { name: 'continuation without a start', opcode: 0x0, payload: Buffer.from('x') },
+/** Bad WebSocket frames for the push-only event socket, and the close code each must end with (1000: ignored, then closed by the client). */
+export const badFrames: Array<{ name: string; opcode: number; payload: Buffer; closeCode: number }> = [
+  { name: 'text frame over 64 KiB', opcode: 0x1, payload: Buffer.alloc(70 * 1024, 0x61), closeCode: 1009 },
+  { name: 'invalid UTF-8 text', opcode: 0x1, payload: Buffer.from([0xe0, 0x80, 0x80]), closeCode: 1007 },
+  { name: 'binary frame', opcode: 0x2, payload: Buffer.from([0, 1, 2, 0xff]), closeCode: 1000 },
+  { name: 'JSON command text', opcode: 0x1, payload: Buffer.from('{"event":"notice","payload":{"__proto__":{"polluted":"yes"}}}'), closeCode: 1000 },
+  { name: 'reserved opcode', opcode: 0x3, payload: Buffer.from('x'), closeCode: 1002 },
+  { name: 'continuation without a start', opcode: 0x0, payload: Buffer.from('x'), closeCode: 1002 },
 ];

@@ -52,6 +52,32 @@ export interface RawSocket {
   socket: net.Socket;
   /** Resolves with the close code the server sent (or null if it just hung up); rejects after `timeoutMs`. */
   closed(timeoutMs?: number): Promise<number | null>;
+  /** Resolves once a text frame containing `text` arrived; rejects after `timeoutMs`. */
+  received(text: string, timeoutMs?: number): Promise<void>;
+}
+
+/** Server frames (unmasked) in `buf`: complete ones are parsed, the rest is left for later. */
+function parseFrames(buf: Buffer): { frames: Array<{ opcode: number; payload: Buffer }>; rest: Buffer } {
+  const frames: Array<{ opcode: number; payload: Buffer }> = [];
+  let at = 0;
+  for (;;) {
+    if (buf.length - at < 2) break;
+    let len = buf[at + 1]! & 0x7f;
+    let head = 2;
+    if (len === 126) {
+      if (buf.length - at < 4) break;
+      len = buf.readUInt16BE(at + 2);
+      head = 4;
+    } else if (len === 127) {
+      if (buf.length - at < 10) break;
+      len = Number(buf.readBigUInt64BE(at + 2));
+      head = 10;
+    }
+    if (buf.length - at < head + len) break;
+    frames.push({ opcode: buf[at]! & 0x0f, payload: buf.subarray(at + head, at + head + len) });
+    at += head + len;
+  }
+  return { frames, rest: buf.subarray(at) };
 }
 
 /** Opens `/api/events` by hand (upgrade request with the given headers). */
@@ -62,11 +88,13 @@ export function rawWebSocket(port: number, headers: Record<string, string>, time
       socket.destroy();
       reject(new Error('no upgrade answer'));
     }, timeoutMs);
-    let buf = Buffer.alloc(0);
+    let buf: Buffer = Buffer.alloc(0);
     let answered = false;
     let closeCode: number | null = null;
     let ended = false;
+    let texts = '';
     const waiters: Array<() => void> = [];
+    const textWaiters: Array<() => boolean> = [];
     socket.on('data', (c: Buffer) => {
       buf = Buffer.concat([buf, c]);
       if (!answered) {
@@ -88,10 +116,27 @@ export function rawWebSocket(port: number, headers: Record<string, string>, time
                 res(closeCode);
               });
             }),
+          received: (text, ms = 10_000) =>
+            new Promise((res, rej) => {
+              const t = setTimeout(() => rej(new Error(`no frame with ${JSON.stringify(text)} arrived`)), ms);
+              const check = () => {
+                if (!texts.includes(text)) return false;
+                clearTimeout(t);
+                res();
+                return true;
+              };
+              if (!check()) textWaiters.push(check);
+            }),
         });
       }
-      // A server close frame: opcode 0x8, unmasked, code in the first two payload bytes.
-      if (buf.length >= 4 && (buf[0]! & 0x0f) === 0x8) closeCode = buf.readUInt16BE(2);
+      const { frames, rest } = parseFrames(buf);
+      buf = rest;
+      for (const f of frames) {
+        // A close frame carries its code in the first two payload bytes.
+        if (f.opcode === 0x8 && f.payload.length >= 2) closeCode = f.payload.readUInt16BE(0);
+        if (f.opcode === 0x1) texts += f.payload.toString('utf8');
+      }
+      for (const w of textWaiters.splice(0)) if (!w()) textWaiters.push(w);
     });
     socket.on('error', () => undefined);
     socket.on('close', () => {
