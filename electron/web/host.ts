@@ -180,7 +180,8 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     const fromUrl = url.searchParams.get('token');
     if (!api && fromUrl !== null && (req.method === 'GET' || req.method === 'HEAD') && safeEqual(fromUrl, token)) {
       url.searchParams.delete('token');
-      const location = `${url.pathname}${url.search}`;
+      // One leading slash: `/.//evil.example` has the path `//evil.example`, which a browser would read as another host.
+      const location = `/${url.pathname.replace(/^\/+/, '')}${url.search}`;
       res.writeHead(303, { Location: location, 'Set-Cookie': `${cookieName}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`, 'Cache-Control': 'no-store' });
       return res.end();
     }

@@ -7,6 +7,7 @@ import { createEventHub } from '../../../electron/app/events';
 import { createRouter, type Handlers } from '../../../electron/app/router';
 import { createMemoryLogger } from '../../../electron/log';
 import { startWebHost, type WebHost } from '../../../electron/web/host';
+import { rawRequest } from './raw';
 
 let dir: string;
 let host: WebHost;
@@ -88,6 +89,9 @@ describe('browser-mode host', () => {
     const deep = await fetch(`${host.origin}/devices?token=${host.token}&view=x`, { redirect: 'manual' });
     expect(deep.status).toBe(303);
     expect(deep.headers.get('location')).toBe('/devices?view=x');
+    const sneaky = await rawRequest(host.port, { path: `/.//evil.example/x?token=${host.token}` });
+    expect(sneaky.status).toBe(303);
+    expect(sneaky.headers.location).toBe('/evil.example/x');
     const wrong = await fetch(`${host.origin}/?token=wrong`, { redirect: 'manual' });
     expect(wrong.status).toBe(401);
     expect(wrong.headers.get('set-cookie')).toBeNull();
