@@ -74,7 +74,7 @@ export function buildCli(): Command {
 
   program
     .command('serve')
-    .description('Run Northbound in your browser: the same services, served on 127.0.0.1 with a one-time token.')
+    .description('Run Northbound in your browser: the same services, served on 127.0.0.1, guarded by a token valid for this launch.')
     .option('--demo', 'open the demo workspace (built-in simulators) at start', false)
     .option('--port <port>', 'port to listen on (0 = any free port)', port, 0)
     .option('--data-dir <dir>', 'where settings and the vault live', path.join(os.homedir(), '.northbound'))

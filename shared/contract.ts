@@ -12,7 +12,25 @@ import { ConnectorInput, ConnectorView } from './model/connector';
 import { PathName } from './model/names';
 import { BulkJobState, BulkRowInput, DeviceRecord, DeviceView, OrganizationView, Snapshot, SyslogServer, TaskStatus } from './model/inventory';
 
-const channel = <Req extends z.ZodType, Res extends z.ZodType>(request: Req, response: Res, description: string) => ({ request, response, description });
+/**
+ * Request body limits (bytes of the JSON body in browser mode). Most requests are a few hundred
+ * bytes; 1 MiB is the default. The two bulk channels get the size their own schema allows:
+ * - onboarding.start: 20,000 rows; a row whose fields fill DeviceRecord's maxima with 3-byte
+ *   UTF-8 characters is about 1.2 KB of JSON, so 20,000 rows stay under 25 MB: 32 MiB.
+ * - connectors.importBulk: a document of up to 16 Mi characters (UTF-16 units); in JSON each
+ *   takes at most 3 bytes (non-ASCII) or 2 (an escaped quote, backslash or line break), so
+ *   3 × 16 MiB plus 1 MiB for the rest: 49 MiB.
+ */
+export const DEFAULT_MAX_REQUEST_BYTES = 1024 * 1024;
+const MiB = 1024 * 1024;
+
+const channel = <Req extends z.ZodType, Res extends z.ZodType>(request: Req, response: Res, description: string, maxBytes = DEFAULT_MAX_REQUEST_BYTES) => ({
+  request,
+  response,
+  description,
+  /** The largest request body this channel accepts (browser mode answers 413 above it). */
+  maxBytes,
+});
 const Empty = z.object({}).strict();
 const ProfileRef = z.object({ profileId: z.string().min(1, 'Choose a connection.') }).strict();
 
@@ -161,6 +179,7 @@ export const channels = {
       }),
     ),
     'The bulk push (spec 4): register every connector of a document from the management node or a file.',
+    3 * 16 * MiB + MiB,
   ),
   'connectors.cancel': channel(ConnectorRef, z.object({ cancelled: z.boolean() }), 'Cancel the running poll cycle.'),
 
@@ -189,6 +208,7 @@ export const channels = {
     }).strict(),
     BulkJobState,
     'Bulk onboarding (CSV): every row is validated again in main (a bad row fails alone, with its line and field), then sent with bounded concurrency (progress: onboarding.progress).',
+    32 * MiB,
   ),
   'onboarding.cancel': channel(z.object({ jobId: z.string().min(1) }).strict(), BulkJobState, 'Stop a bulk onboarding: rows not started are cancelled.'),
   'onboarding.get': channel(z.object({ jobId: z.string().min(1) }).strict(), BulkJobState, 'A bulk onboarding job with every row result.'),
@@ -228,6 +248,8 @@ export const channelNames = Object.keys(channels) as ChannelName[];
 export const eventNames = Object.keys(events) as EventName[];
 export const isChannelName = (s: string): s is ChannelName => Object.prototype.hasOwnProperty.call(channels, s);
 export const isEventName = (s: string): s is EventName => Object.prototype.hasOwnProperty.call(events, s);
+/** The body limit of a channel; an unknown name gets the default (its answer is an error anyway). */
+export const maxRequestBytes = (name: string): number => (isChannelName(name) ? channels[name].maxBytes : DEFAULT_MAX_REQUEST_BYTES);
 
 export const ResultShape = z.discriminatedUnion('ok', [
   z.object({ ok: z.literal(true), value: z.unknown() }),

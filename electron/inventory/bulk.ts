@@ -128,7 +128,7 @@ export class BulkJobs {
 
   private job(jobId: string): Job {
     const job = this.jobs.get(jobId);
-    if (!job) throw new AppError(ErrorCodes.notFound, `There is no bulk onboarding job ${jobId}.`, `Only the last ${this.keep} finished jobs are kept; start the job again.`);
+    if (!job) throw new AppError(ErrorCodes.notFound, `There is no bulk onboarding job ${jobId.length > 64 ? `${jobId.slice(0, 64)}…` : jobId}.`, `Only the last ${this.keep} finished jobs are kept; start the job again.`);
     return job;
   }
 

@@ -1,10 +1,9 @@
 /**
  * Which transport this window uses: the Electron preload's `window.northbound` when it is
- * there, otherwise browser mode over HTTP + WebSocket with the launch token.
+ * there, otherwise browser mode over HTTP + WebSocket (the launch token travels in an HttpOnly cookie).
  */
 import { BRIDGE_KEY, type Bridge } from '../../shared/contract';
 import { createHttpBridge, type HttpBridge } from './http-bridge';
-import { takeToken } from './token';
 
 declare global {
   interface Window {
@@ -24,7 +23,8 @@ export function getBridge(): Bridge {
     cached = exposed;
     return cached;
   }
-  cached = createHttpBridge({ token: takeToken() ?? '' });
+  // Browser mode: the host set the launch token as an HttpOnly cookie when this page opened.
+  cached = createHttpBridge({});
   return cached;
 }
 

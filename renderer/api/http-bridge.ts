@@ -1,14 +1,18 @@
 /**
  * Browser mode transport: the same Bridge as the Electron preload, over HTTP + WebSocket on
- * 127.0.0.1. Requests are POSTed as JSON to `/api/invoke/<channel>` with the launch token in
- * `X-Northbound-Token`; events arrive on `/api/events?token=…` as `{ event, payload }`.
- * The socket reconnects with exponential backoff; listeners survive reconnects.
+ * 127.0.0.1. Requests are POSTed as JSON to `/api/invoke/<channel>`; events arrive on
+ * `/api/events` as `{ event, payload }`. Both are authenticated by the launch token in the
+ * HttpOnly cookie the host set when the page opened (the browser sends it with same-origin
+ * requests and the WebSocket upgrade); a token given here is also sent as `X-Northbound-Token`
+ * (scripts, tests). The token never goes into a URL. The socket reconnects with exponential
+ * backoff; listeners survive reconnects.
  */
 import type { Bridge } from '../../shared/contract';
-import type { AppErrorShape, Result } from '../../shared/model/errors';
+import { AppErrorShape, ErrorCodes, type Result } from '../../shared/model/errors';
 
 export interface HttpBridgeOptions {
-  token: string;
+  /** Optional: the page relies on its HttpOnly cookie. */
+  token?: string;
   /** Origin of the browser-mode host; defaults to the page's origin. */
   origin?: string;
   fetch?: typeof fetch;
@@ -72,7 +76,7 @@ export function createHttpBridge(opts: HttpBridgeOptions): HttpBridge {
 
   const connect = () => {
     if (closed || socket) return;
-    const url = `${origin.replace(/^http/, 'ws')}/api/events?token=${encodeURIComponent(opts.token)}`;
+    const url = `${origin.replace(/^http/, 'ws')}/api/events`;
     let ws: WebSocket;
     try {
       ws = new WS(url);
@@ -113,7 +117,7 @@ export function createHttpBridge(opts: HttpBridgeOptions): HttpBridge {
       try {
         res = await fetchImpl(`${origin}/api/invoke/${encodeURIComponent(channel)}`, {
           method: 'POST',
-          headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'X-Northbound-Token': opts.token },
+          headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...(opts.token ? { 'X-Northbound-Token': opts.token } : {}) },
           body: JSON.stringify(request ?? {}),
           credentials: 'same-origin',
           cache: 'no-store',
@@ -131,9 +135,18 @@ export function createHttpBridge(opts: HttpBridgeOptions): HttpBridge {
       try {
         body = await res.json();
       } catch {
+        body = undefined;
+      }
+      // An error the service explained ({ ok: false, error }) is passed on as it is, whatever the status.
+      const explained = body && typeof body === 'object' && (body as { ok?: unknown }).ok === false ? AppErrorShape.safeParse((body as { error?: unknown }).error) : undefined;
+      if (explained?.success) return { ok: false, error: explained.data } satisfies Result<never>;
+      if (res.status === 413) {
+        return failure(ErrorCodes.tooLarge, 'The request is larger than the service accepts.', 'Send less at once, e.g. split the file into several smaller ones.');
+      }
+      if (body === undefined) {
         return failure('bridge.bad_response', `The service answered with HTTP ${res.status} and no readable body.`, 'Reload the page; if it keeps happening, restart `northbound serve`.');
       }
-      if (res.ok || (body && typeof body === 'object' && 'ok' in body)) return body;
+      if (res.ok && typeof body === 'object' && body !== null && 'ok' in body) return body;
       return failure(`http.${res.status}`, `The service answered with HTTP ${res.status}.`, 'Reload the page; if it keeps happening, restart `northbound serve`.');
     },
 

@@ -20,6 +20,10 @@ export type AppErrorShape = z.infer<typeof AppErrorShape>;
  */
 export const ErrorCodes = {
   validation: 'request.invalid',
+  /** Browser mode: the request body is larger than the channel accepts (HTTP 413). */
+  tooLarge: 'request.too_large',
+  /** Browser mode: the launch token is missing or wrong (HTTP 401). */
+  unauthorized: 'bridge.unauthorized',
   notFound: 'not_found',
   unknownChannel: 'channel.unknown',
   internal: 'internal',

@@ -120,7 +120,10 @@ describe('northbound CLI', () => {
       expect(url.hostname).toBe('127.0.0.1');
       const token = url.searchParams.get('token')!;
       expect((await fetch(`${url.origin}/`)).status).toBe(401);
-      expect((await fetch(url)).status).toBe(200);
+      const opening = await fetch(url, { redirect: 'manual' });
+      expect(opening.status).toBe(303);
+      const cookie = (opening.headers.get('set-cookie') ?? '').split(';')[0]!;
+      expect((await fetch(`${url.origin}/`, { headers: { cookie } })).status).toBe(200);
       const info = await fetch(`${url.origin}/api/invoke/app.info`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-northbound-token': token }, body: '{}' });
       expect(await info.json()).toMatchObject({ ok: true, value: { name: 'Northbound', mode: 'browser', firstRun: true, secretsPersist: false } });
       child.kill('SIGINT');

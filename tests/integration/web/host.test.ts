@@ -7,6 +7,7 @@ import { createEventHub } from '../../../electron/app/events';
 import { createRouter, type Handlers } from '../../../electron/app/router';
 import { createMemoryLogger } from '../../../electron/log';
 import { startWebHost, type WebHost } from '../../../electron/web/host';
+import { rawRequest } from './raw';
 
 let dir: string;
 let host: WebHost;
@@ -41,6 +42,22 @@ describe('browser-mode host', () => {
     expect((await fetch(`${host.origin}/`)).status).toBe(401);
     expect((await invoke('settings.get', {})).status).toBe(401);
     expect((await invoke('settings.get', {}, { 'x-northbound-token': 'wrong' })).status).toBe(401);
+    expect((await invoke('settings.get', {}, { cookie: `nb_token_${host.port}=wrong` })).status).toBe(401);
+  });
+
+  it('never takes the token from the query string of an API call', async () => {
+    const res = await fetch(`${host.origin}/api/invoke/settings.get?token=${host.token}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ ok: false, error: { code: 'bridge.unauthorized' } });
+    const get = await fetch(`${host.origin}/api/invoke/settings.get?token=${host.token}`, { redirect: 'manual' });
+    expect(get.status).toBe(401);
+    expect(get.headers.get('set-cookie')).toBeNull();
+  });
+
+  it('accepts the token from the cookie set for this port', async () => {
+    const res = await invoke('settings.get', {}, { cookie: `other=1; nb_token_${host.port}=${host.token}` });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ ok: true, value: { theme: 'dark' } });
   });
 
   it('answers contract calls with the token, in the Result envelope', async () => {
@@ -61,30 +78,54 @@ describe('browser-mode host', () => {
     expect(status).toBe(403);
   });
 
-  it('serves the renderer and turns the URL token into a same-site cookie for its assets', async () => {
-    const page = await fetch(host.url);
-    expect(page.status).toBe(200);
-    const cookie = page.headers.get('set-cookie') ?? '';
+  it('turns the opening URL\'s token into an HttpOnly same-site cookie and redirects it out of the address bar', async () => {
+    const opening = await fetch(host.url, { redirect: 'manual' });
+    expect(opening.status).toBe(303);
+    expect(opening.headers.get('location')).toBe('/');
+    const cookie = opening.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(new RegExp(`^nb_token_${host.port}=`));
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/SameSite=Strict/);
-    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    const deep = await fetch(`${host.origin}/devices?token=${host.token}&view=x`, { redirect: 'manual' });
+    expect(deep.status).toBe(303);
+    expect(deep.headers.get('location')).toBe('/devices?view=x');
+    const sneaky = await rawRequest(host.port, { path: `/.//evil.example/x?token=${host.token}` });
+    expect(sneaky.status).toBe(303);
+    expect(sneaky.headers.location).toBe('/evil.example/x');
+    const wrong = await fetch(`${host.origin}/?token=wrong`, { redirect: 'manual' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get('set-cookie')).toBeNull();
+
+    const page = await fetch(`${host.origin}/`, { headers: { cookie: cookie.split(';')[0]! } });
+    expect(page.status).toBe(200);
     const asset = await fetch(`${host.origin}/assets/app.js`, { headers: { cookie: cookie.split(';')[0]! } });
     expect(asset.status).toBe(200);
     expect(await asset.text()).toBe('console.log(1)');
   });
 
+  it('lets the page connect to its own origin only', async () => {
+    const page = await fetch(`${host.origin}/`, { headers: { 'x-northbound-token': host.token } });
+    const csp = page.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toMatch(/connect-src 'self'(;|$)/);
+    expect(csp).not.toContain('127.0.0.1');
+  });
+
   it('never serves files outside the renderer folder', async () => {
-    const res = await fetch(`${host.origin}/..%2Foutside.txt?token=${host.token}`);
+    const res = await fetch(`${host.origin}/..%2Foutside.txt`, { headers: { 'x-northbound-token': host.token } });
     expect(await res.text()).not.toContain('do not serve');
   });
 
   it('pushes events over a WebSocket that needs the token and the right Origin', async () => {
     const refused = new WebSocket(`ws://127.0.0.1:${host.port}/api/events`);
     await expect(new Promise((resolve, reject) => { refused.on('open', resolve); refused.on('error', reject); })).rejects.toThrow(/403/);
-    const foreign = new WebSocket(`ws://127.0.0.1:${host.port}/api/events?token=${host.token}`, { origin: 'https://evil.example' });
+    const foreign = new WebSocket(`ws://127.0.0.1:${host.port}/api/events`, { origin: 'https://evil.example', headers: { cookie: `nb_token_${host.port}=${host.token}` } });
     await expect(new Promise((resolve, reject) => { foreign.on('open', resolve); foreign.on('error', reject); })).rejects.toThrow(/403/);
+    const inQuery = new WebSocket(`ws://127.0.0.1:${host.port}/api/events?token=${host.token}`, { origin: host.origin });
+    await expect(new Promise((resolve, reject) => { inQuery.on('open', resolve); inQuery.on('error', reject); })).rejects.toThrow(/403/);
 
-    const ws = new WebSocket(`ws://127.0.0.1:${host.port}/api/events?token=${host.token}`, { origin: host.origin });
+    // The browser sends the page's cookie with the upgrade.
+    const ws = new WebSocket(`ws://127.0.0.1:${host.port}/api/events`, { origin: host.origin, headers: { cookie: `nb_token_${host.port}=${host.token}` } });
     await new Promise((resolve, reject) => { ws.on('open', resolve); ws.on('error', reject); });
     const got = new Promise<unknown>((resolve) => ws.once('message', (m) => resolve(JSON.parse(String(m)))));
     events.emit('notice', { level: 'info', message: 'hello' });

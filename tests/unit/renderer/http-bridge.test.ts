@@ -1,7 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createHttpBridge } from '../../../renderer/api/http-bridge';
-import { TOKEN_STORAGE_KEY, takeToken } from '../../../renderer/api/token';
 
 class FakeSocket {
   static all: FakeSocket[] = [];
@@ -27,31 +26,6 @@ class FakeSocket {
   }
 }
 
-describe('launch token', () => {
-  beforeEach(() => {
-    sessionStorage.clear();
-    window.history.replaceState(null, '', '/');
-  });
-
-  it('moves ?token= into sessionStorage and out of the address bar', () => {
-    window.history.replaceState(null, '', '/?token=abc123&view=x#top');
-    expect(takeToken()).toBe('abc123');
-    expect(sessionStorage.getItem(TOKEN_STORAGE_KEY)).toBe('abc123');
-    expect(window.location.search).toBe('?view=x');
-    expect(window.location.hash).toBe('#top');
-    expect(window.location.href).not.toContain('abc123');
-  });
-
-  it('reads the stored token after a reload without one in the URL', () => {
-    sessionStorage.setItem(TOKEN_STORAGE_KEY, 'stored');
-    expect(takeToken()).toBe('stored');
-  });
-
-  it('has no token when neither is there', () => {
-    expect(takeToken()).toBeUndefined();
-  });
-});
-
 describe('browser-mode bridge', () => {
   beforeEach(() => {
     FakeSocket.all = [];
@@ -72,6 +46,25 @@ describe('browser-mode bridge', () => {
     expect(init.body).toBe('{}');
   });
 
+  it('sends no token header when it has none: the HttpOnly cookie goes with same-origin requests', async () => {
+    const fetch = vi.fn(async () => new Response(JSON.stringify({ ok: true, value: {} }), { status: 200 }));
+    const bridge = createHttpBridge({ origin: 'http://127.0.0.1:4000', fetch: fetch as unknown as typeof globalThis.fetch });
+    await bridge.invoke('app.info', {});
+    const [, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
+    expect(init.headers as Record<string, string>).not.toHaveProperty('X-Northbound-Token');
+    expect(init.credentials).toBe('same-origin');
+  });
+
+  it('turns a 413 into a typed too-large error with the service\'s message, or its own when the body is unreadable', async () => {
+    const shape = { ok: false, error: { code: 'request.too_large', message: 'The request is larger than the 1 MiB this action accepts.', hint: 'Send less at once.', details: { maxBytes: 1048576 } } };
+    const explained = createHttpBridge({ origin: 'http://127.0.0.1:1', fetch: (async () => new Response(JSON.stringify(shape), { status: 413 })) as typeof fetch });
+    await expect(explained.invoke('app.info', {})).resolves.toEqual(shape);
+    const bare = createHttpBridge({ origin: 'http://127.0.0.1:1', fetch: (async () => new Response('<html>Request Entity Too Large</html>', { status: 413 })) as typeof fetch });
+    await expect(bare.invoke('app.info', {})).resolves.toMatchObject({ ok: false, error: { code: 'request.too_large', message: expect.stringMatching(/larger than the service accepts/) } });
+    const malformed = createHttpBridge({ origin: 'http://127.0.0.1:1', fetch: (async () => new Response(JSON.stringify({ ok: false, error: { code: 1 } }), { status: 413 })) as typeof fetch });
+    await expect(malformed.invoke('app.info', {})).resolves.toMatchObject({ ok: false, error: { code: 'request.too_large' } });
+  });
+
   it('answers transport failures with error results, not exceptions', async () => {
     const down = createHttpBridge({ token: 't', origin: 'http://127.0.0.1:1', fetch: (() => Promise.reject(new TypeError('Failed to fetch'))) as typeof fetch });
     await expect(down.invoke('app.info', {})).resolves.toMatchObject({ ok: false, error: { code: 'net.unreachable' } });
@@ -79,7 +72,7 @@ describe('browser-mode bridge', () => {
     await expect(unauthorized.invoke('app.info', {})).resolves.toMatchObject({ ok: false, error: { code: 'bridge.unauthorized' } });
   });
 
-  it('subscribes over /api/events?token= and dispatches by event name', () => {
+  it('subscribes over /api/events (the cookie authenticates; no token in the URL) and dispatches by event name', () => {
     const bridge = createHttpBridge({ token: 'a b', origin: 'http://127.0.0.1:4000', fetch: vi.fn() as unknown as typeof fetch, WebSocket: FakeSocket as unknown as typeof WebSocket });
     const sessions = vi.fn();
     const notices = vi.fn();
@@ -87,7 +80,7 @@ describe('browser-mode bridge', () => {
     bridge.on('notice', notices);
     expect(FakeSocket.all).toHaveLength(1);
     const ws = FakeSocket.all[0]!;
-    expect(ws.url).toBe('ws://127.0.0.1:4000/api/events?token=a%20b');
+    expect(ws.url).toBe('ws://127.0.0.1:4000/api/events');
     ws.open();
     ws.send({ event: 'session.changed', payload: { profileId: 'p1' } });
     ws.onmessage?.({ data: 'not json' });
