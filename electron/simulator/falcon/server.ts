@@ -129,6 +129,7 @@ export async function startFalconSimulator(opts: FalconSimulatorOptions = {}): P
     stats,
     clock,
     expireTokens: () => state.tokens.expireAll(clock.now()),
+    revokeTokens: () => state.tokens.revokeAll(),
     resetRateLimits: () => {
       for (const c of clients.values()) c.bucket.reset(clock.now());
     },

@@ -36,6 +36,11 @@ export class TokenStore {
     for (const t of this.tokens.values()) t.expiresAt = Math.min(t.expiresAt, now);
   }
 
+  /** Forget every token issued so far (revoked by the vendor). */
+  revokeAll(): void {
+    this.tokens.clear();
+  }
+
   private prune(before: number): void {
     for (const [k, t] of this.tokens) if (t.expiresAt < before) this.tokens.delete(k);
   }

@@ -76,6 +76,12 @@ export interface FalconSimFaults {
   slowMs: number;
   /** After N more authenticated data calls every token issued so far expires (mid-cycle expiry). */
   expireTokensAfterCalls: number | null;
+  /**
+   * After N more authenticated data calls every token issued so far is revoked (as by the vendor,
+   * or by an administrator resetting the API client): it is gone, not merely expired. Tokens
+   * issued afterwards work.
+   */
+  revokeTokensAfterCalls: number | null;
   /** When > 1, the fault counters above apply only to every Nth data call, spreading them over a cycle. */
   every: number;
   /** A token request at the wrong commercial cloud answers 308 (Location + X-Cs-Region) instead of 201. */
@@ -120,6 +126,8 @@ export interface FalconSimulator {
   clock: SimClock;
   /** Expire every token issued so far, now. */
   expireTokens(): void;
+  /** Revoke every token issued so far, now. */
+  revokeTokens(): void;
   /** Give every client a full rate budget again. */
   resetRateLimits(): void;
   /** device_id of host `index` of a tenant (for tests). */
