@@ -51,6 +51,14 @@ export interface FalconSimulatorOptions {
   rateLimit?: number;
   /** Length of the rate window in ms; default 60,000 (the vendor's limit is per minute). */
   rateWindowMs?: number;
+  /**
+   * Requests each client may make at once when the simulator starts (0..rateLimit; default the
+   * full limit). 0 models a budget already spent (back-to-back cycles, other users of the API
+   * client): the limit then binds from the first call, which is what a rate bench measures.
+   * When given, a client's budget starts refilling at its first request (token requests
+   * included), not when the simulator starts, so time spent before that earns nothing.
+   */
+  rateBudgetAtStart?: number;
   /** Token lifetime in seconds; default 1799. */
   tokenLifetimeS?: number;
   /** Time the generated data is relative to (last_seen, first_seen); default the clock at start. */
