@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import { ConnectorInput } from '../shared/model/connector';
-import type { RiskBand } from '../shared/model/edr';
+import type { HostRecord, RiskBand } from '../shared/model/edr';
 import { AppError } from '../shared/model/errors';
 import { compileRiskConfig, defaultRiskConfig, scoreHost } from '../shared/risk';
 import { createRuntime } from './edr/runtimes';
@@ -96,24 +96,31 @@ export function addEdrCommands(program: Command): void {
       process.once('SIGINT', () => abort.abort());
       const started = performance.now();
       try {
-        const hosts = await runtime.poll({ signal: abort.signal, onProgress: () => undefined });
         const config = compileRiskConfig(defaultRiskConfig);
         const bands: Record<RiskBand, number> = { Trustworthy: 0, 'Low Risk': 0, 'Moderate Risk': 0, Suspicious: 0, 'High Risk': 0 };
+        let hosts = 0;
         let sum = 0;
         let scored = 0;
         let skipped = 0;
-        for (const h of hosts) {
-          try {
-            const s = scoreHost(h, config, now);
-            bands[s.band] += 1;
-            sum += s.score;
-            scored += 1;
-            process.stdout.write(`${JSON.stringify({ hostId: h.hostId, hostname: h.hostname, customer: h.customerId, platform: h.platform, score: s.score, band: s.band, contributions: s.contributions, ...(s.profiles ? { profiles: s.profiles } : {}) })}\n`);
-          } catch {
-            skipped += 1;
+        // Hosts arrive in batches and are scored and printed as they come: nothing is kept.
+        const onHosts = async (batch: HostRecord[]) => {
+          let out = '';
+          for (const h of batch) {
+            hosts += 1;
+            try {
+              const s = scoreHost(h, config, now);
+              bands[s.band] += 1;
+              sum += s.score;
+              scored += 1;
+              out += `${JSON.stringify({ hostId: h.hostId, hostname: h.hostname, customer: h.customerId, platform: h.platform, score: s.score, band: s.band, contributions: s.contributions, ...(s.profiles ? { profiles: s.profiles } : {}) })}\n`;
+            } catch {
+              skipped += 1;
+            }
           }
-        }
-        process.stdout.write(`${JSON.stringify({ summary: { vendor: c.vendor, tenantId: c.tenantId, hosts: hosts.length, scored, skipped, meanScore: scored ? Math.round((sum / scored) * 100) / 100 : 0, bands, ms: Math.round(performance.now() - started) } })}\n`);
+          if (!process.stdout.write(out)) await new Promise((resolve) => process.stdout.once('drain', resolve));
+        };
+        await runtime.poll({ signal: abort.signal, onProgress: () => undefined, onHosts });
+        process.stdout.write(`${JSON.stringify({ summary: { vendor: c.vendor, tenantId: c.tenantId, hosts, scored, skipped, meanScore: scored ? Math.round((sum / scored) * 100) / 100 : 0, bands, ms: Math.round(performance.now() - started) } })}\n`);
       } catch (e) {
         if (e instanceof AppError) exit(e.message, e.hint);
         else exit(e instanceof Error ? e.message : String(e));

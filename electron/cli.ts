@@ -9,12 +9,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createStreamLogger } from './log';
-import { startMgmtSimulator } from './simulator';
-import { createNodeAdapters } from './app/node-platform';
-import { createApp } from './app/services';
-import { startWebHost } from './web/host';
 import { addEdrCommands } from './cli-edr';
-import { startEdrSimulators, type EdrSimulators } from './cli-simulate-edr';
+import type { EdrSimulators } from './cli-simulate-edr';
+// The simulators, the app services and the web host are imported by the commands that use them,
+// so a one-shot command (`edr poll`) loads and keeps only its own modules.
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -58,6 +56,8 @@ export function buildCli(): Command {
     .option('--edr-hosts <n>', 'hosts per EDR tenant (10 to 100000)', hostCount, 1000)
     .action(async (opts: { mgmtBasicPort: number; mgmtOauthPort: number; organizations: number; devices: number; edr: boolean; edrHosts: number }) => {
       const logger = createStreamLogger(process.stderr, 'warn');
+      const { startMgmtSimulator } = await import('./simulator');
+      const { startEdrSimulators } = await import('./cli-simulate-edr');
       const sim = await startMgmtSimulator({ basicPort: opts.mgmtBasicPort, oauthPort: opts.mgmtOauthPort, seedOrganizations: opts.organizations, seedDevices: opts.devices, logger });
       let edr: EdrSimulators | undefined;
       try {
@@ -98,6 +98,7 @@ export function buildCli(): Command {
           return;
         }
       }
+      const [{ createNodeAdapters }, { createApp }, { startWebHost }] = await Promise.all([import('./app/node-platform'), import('./app/services'), import('./web/host')]);
       const adapters = await createNodeAdapters({ dataDir: opts.dataDir, passphrase, logger, mode: 'browser', demoPorts: { basic: 0, oauth: 0 } });
       const app = await createApp(adapters, { openDemo: opts.demo, demoInventory: { organizations: opts.organizations, devices: opts.devices } });
       const host = await startWebHost({ router: app.router, events: app.events, logger, staticDir: opts.staticDir, port: opts.port });

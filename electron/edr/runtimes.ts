@@ -28,8 +28,8 @@ export function createRuntime(c: StoredConnector, secret: () => Promise<string |
       logger: log,
     });
     return {
-      poll: ({ signal, onProgress }) =>
-        d.poll({ signal, onProgress: (p) => onProgress(p.phase === 'machines' ? { phase: 'devices', done: p.machines, total: null } : { phase: 'vulnerabilities', done: p.vulnerabilitiesDone, total: p.machines }) }),
+      poll: ({ signal, onProgress, onHosts }) =>
+        d.poll({ signal, ...(onHosts ? { onHosts } : {}), onProgress: (p) => onProgress(p.phase === 'machines' ? { phase: 'devices', done: p.machines, total: null } : { phase: 'vulnerabilities', done: p.vulnerabilitiesDone, total: p.machines }) }),
       async test(signal) {
         try {
           const diag = await d.diagnose(signal);
@@ -56,7 +56,7 @@ export function createRuntime(c: StoredConnector, secret: () => Promise<string |
     logger: log,
   });
   return {
-    poll: ({ signal, onProgress }) => f.poll({ signal, onProgress: (p) => onProgress({ phase: p.phase === 'ids' ? 'devices' : 'vulnerabilities', done: p.done, total: p.total }) }),
+    poll: ({ signal, onProgress, onHosts }) => f.poll({ signal, ...(onHosts ? { onHosts } : {}), onProgress: (p) => onProgress({ phase: p.phase === 'ids' ? 'devices' : 'vulnerabilities', done: p.done, total: p.total }) }),
     async test(signal) {
       try {
         const r = await f.testConnection(signal);

@@ -24,7 +24,15 @@ export interface CycleProgress {
 
 /** What a vendor connector offers the scheduler. */
 export interface ConnectorRuntime {
-  poll(opts: { signal: AbortSignal; onProgress: (p: { phase: 'devices' | 'vulnerabilities'; done: number; total: number | null }) => void }): Promise<HostRecord[]>;
+  /**
+   * One cycle's hosts. With `onHosts` they arrive there in batches as the connector completes them
+   * and are not kept (memory bounded by a batch); the promise then resolves to an empty array.
+   */
+  poll(opts: {
+    signal: AbortSignal;
+    onProgress: (p: { phase: 'devices' | 'vulnerabilities'; done: number; total: number | null }) => void;
+    onHosts?: (batch: HostRecord[]) => void | Promise<void>;
+  }): Promise<HostRecord[]>;
   /** Credentials, permissions and region, without polling (the Connectors page's Test). */
   test?(signal?: AbortSignal): Promise<{ ok: boolean; checks: Array<{ name: string; ok: boolean; message: string; hint?: string }> }>;
   close?(): Promise<void>;

@@ -159,9 +159,10 @@ export class HttpClient {
           details: { host: ep.host, port: ep.port },
         });
       }
-      chunks.push(Buffer.from(chunk));
+      // A view, not a copy: the body is copied once, by concat (or not at all when it came in one chunk).
+      chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
     }
-    return Buffer.concat(chunks).toString('utf8');
+    return (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)).toString('utf8');
   }
 
   private explain(e: unknown, ep: Endpoint, timeoutMs: number): Promise<AppError> {

@@ -12,6 +12,7 @@
  */
 import { DefenderConnector } from '../../electron/edr/defender';
 import { DOCUMENTED_LIMITS, defenderTenant, startDefenderSimulator } from '../../electron/simulator/defender';
+import { benchDir, runPollerProcess } from './poller-process';
 
 export interface DefenderBenchRow {
   path: 'bulk' | 'per-machine';
@@ -73,4 +74,37 @@ export async function benchDefender(hosts: number, rateScale = 1_000): Promise<D
     }
   }
   return rows;
+}
+
+export interface DefenderCycleBench {
+  hosts: number;
+  scored: number;
+  /** The cycle as the CLI times it (token, machines, bulk export, scoring, output). */
+  ms: number;
+  peakRssMb: number;
+  sampledHwmMb: number;
+}
+
+/**
+ * The memory of a cycle: `northbound edr poll --once --vendor defender` (bulk path, documented
+ * limits, real time) in a child process against the simulator in this process, so the peak RSS
+ * is the poller's alone.
+ */
+export async function benchDefenderCycle(hosts: number): Promise<DefenderCycleBench> {
+  const tenant = defenderTenant({ hosts, seed: 11 });
+  const sim = await startDefenderSimulator({ tenants: [tenant] });
+  const tmp = benchDir();
+  try {
+    const ca = tmp.write('defender-ca.pem', sim.certificatePem);
+    const run = await runPollerProcess(
+      ['edr', 'poll', '--once', '--vendor', 'defender', '--tenant-id', tenant.tenantId, '--client-id', tenant.clientId, '--client-secret-env', 'NB_BENCH_SECRET', '--api-url', sim.apiUrl, '--idp-url', sim.idpUrl, '--ca-file', ca],
+      { NB_BENCH_SECRET: tenant.clientSecret },
+    );
+    if (run.code !== 0 || !run.summary) throw new Error(`Defender bench: the poller failed (${run.code}): ${run.stderr.trim()}`);
+    if (run.summary.hosts !== hosts || run.hostLines !== run.summary.scored) throw new Error(`Defender bench: ${run.summary.hosts} of ${hosts} hosts, ${run.hostLines} lines for ${run.summary.scored} scored.`);
+    return { hosts, scored: run.summary.scored, ms: run.summary.ms, peakRssMb: run.peakRssMb, sampledHwmMb: run.sampledHwmMb };
+  } finally {
+    tmp.dispose();
+    await sim.close();
+  }
 }

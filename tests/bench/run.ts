@@ -2,8 +2,9 @@
  * `npm run bench`: performance numbers measured side by side in one run. Each part is bounded in
  * size and time and prints one line; nothing here is a pass/fail test.
  */
-import { benchDefender } from './defender.bench-part';
-import { benchFalcon } from './falcon.bench-part';
+import { benchDefender, benchDefenderCycle } from './defender.bench-part';
+import { benchFalconCycle } from './falcon.bench-part';
+import { pollerBaselineRssMb } from './poller-process';
 import { benchScoring } from './scoring.bench-part';
 import { benchStore } from './store.bench-part';
 import { benchBulkOnboarding, benchPaging } from './inventory.bench-part';
@@ -15,6 +16,9 @@ async function main(): Promise<void> {
   const only = process.argv.slice(2);
   const want = (name: string) => only.length === 0 || only.includes(name);
   console.log(`Northbound benchmarks — node ${process.version}, ${new Date().toISOString()}`);
+  const rssTarget = 400;
+  let baseline: number | undefined;
+  const pollerBaseline = async () => (baseline ??= await pollerBaselineRssMb());
 
   if (want('scoring')) {
     const s = await benchScoring(200_000);
@@ -29,11 +33,22 @@ async function main(): Promise<void> {
       `defender per-device: ${fmt(per.hosts)} hosts, ${fmt(per.calls)} calls, ${per.r429} x 429, ${fmt(per.wallMs)} ms wall at ${fmt(per.rateScale)}x vendor time = ${fmt(per.vendorMinutes / 60, 1)} vendor hours (the limits alone need ${fmt(per.floorMinutes / 60, 1)} h)`,
     );
     console.log(`defender: the bulk path is ${fmt(per.vendorMinutes / bulk.vendorMinutes, 0)}x faster than per-device and needs ${fmt(per.calls / bulk.calls, 0)}x fewer calls`);
+    const d = await benchDefenderCycle(50_000);
+    const base = await pollerBaseline();
+    console.log(
+      `defender memory: \`northbound edr poll\` in a child process, ${fmt(d.hosts)} hosts scored in ${fmt(d.ms)} ms: peak RSS ${fmt(d.peakRssMb)} MB (target < ${rssTarget} MB; the same command loaded without a cycle: ${fmt(base)} MB; /proc VmHWM sampled ${fmt(d.sampledHwmMb)} MB)`,
+    );
   }
 
   if (want('falcon')) {
-    const f = await benchFalcon(100_000);
-    console.log(`falcon: ${fmt(f.hosts)} hosts in ${fmt(f.ms)} ms, ${fmt(f.calls)} calls, ${f.r429} x 429 (${fmt(f.hosts / (f.ms / 1000))} hosts/s)`);
+    const f = await benchFalconCycle(100_000);
+    const base = await pollerBaseline();
+    console.log(
+      `falcon memory: \`northbound edr poll\` in a child process, ${fmt(f.hosts)} hosts scored: peak RSS ${fmt(f.peakRssMb)} MB (target < ${rssTarget} MB; the same command loaded without a cycle: ${fmt(base)} MB; /proc VmHWM sampled ${fmt(f.sampledHwmMb)} MB)`,
+    );
+    console.log(
+      `falcon rate: time ${fmt(f.ms / 1000, 2)} s, floor = calls / ${fmt(f.rateLimit)} per minute = ${fmt(f.calls)} / ${fmt(f.rateLimit)} min = ${fmt(f.floorMs / 1000, 2)} s, ratio ${fmt(f.ratio, 2)} (target <= 1.2; real time, no scaling; the simulator's budget starts empty so the limit binds from the first call; ${f.r429} x 429, ${f.tokenCalls} token call(s) not counted)`,
+    );
   }
 
   if (want('store')) {

@@ -33,9 +33,14 @@ import {
 } from './types';
 
 const MAX_CONCURRENCY = 10;
+/** Records handed out per batch at the end of a cycle. */
+const HOST_BATCH = 5_000;
 const MAX_TOP = 10_000;
 
 type Machine = Record<string, unknown>;
+
+/** Defender assesses onboarded devices only (a missing status counts as onboarded). */
+const isOnboarded = (m: Machine) => m.onboardingStatus === undefined || m.onboardingStatus === null || String(m.onboardingStatus).toLowerCase() === 'onboarded';
 
 export class DefenderConnector {
   readonly tenantId: string;
@@ -104,7 +109,12 @@ export class DefenderConnector {
     }
   }
 
-  /** One full cycle: every machine as a HostRecord with its CVE facts. */
+  /**
+   * One full cycle: every machine as a HostRecord with its CVE facts. Each listed page is turned
+   * into compact records at once (the raw Machine entities are not kept); after the CVE phase the
+   * records go out in batches of 5,000. With `onHosts` each batch goes there and is dropped, and
+   * the promise resolves to an empty array.
+   */
   async poll(opts: PollOptions = {}): Promise<HostRecord[]> {
     const { signal } = opts;
     const started = performance.now();
@@ -119,31 +129,57 @@ export class DefenderConnector {
       emit({});
       await this.tokens.get(signal);
       emit({ phase: 'machines' });
-      const machines = new Map<string, Machine>();
-      for await (const page of this.listMachines(signal)) {
-        for (const m of page) machines.set(machineIdOf(m)!, m);
-        emit({ machines: machines.size });
-      }
-      const list = [...machines.values()];
-      const { facts, source, fallbackReason } = await this.vulnerabilities(list, emit, signal);
       const ctx = { connectorId: this.o.connectorId ?? this.tenantId, tenantId: this.tenantId };
-      const hosts = list.map((m) => hostRecord(m, facts(machineIdOf(m)!), ctx));
+      const records = new Map<string, HostRecord>();
+      const onboarded = new Set<string>();
+      for await (const page of this.listMachines(signal)) {
+        for (const m of page) {
+          const id = machineIdOf(m)!;
+          records.set(id, hostRecord(m, NO_CVES, ctx));
+          if (isOnboarded(m)) onboarded.add(id);
+          else onboarded.delete(id);
+        }
+        emit({ machines: records.size });
+      }
+      const total = records.size;
+      const { facts, source, fallbackReason } = await this.vulnerabilities(total, [...onboarded], emit, signal);
+      onboarded.clear();
+      const out: HostRecord[] = [];
+      let batch: HostRecord[] = [];
+      const flush = async () => {
+        if (signal?.aborted) throw cancelledError();
+        if (opts.onHosts) await opts.onHosts(batch);
+        else for (const h of batch) out.push(h);
+        batch = [];
+      };
+      // Deleting as we go lets each emitted record be collected once its batch is consumed.
+      for (const [id, h] of records) {
+        records.delete(id);
+        batch.push({ ...h, defender: { ...h.defender!, ...facts(id) } });
+        if (batch.length >= HOST_BATCH) await flush();
+      }
+      if (batch.length > 0) await flush();
       if (signal?.aborted) throw cancelledError();
       this.lastReport = this.report(source, fallbackReason, this.api.counters, this.tokens.fetched - fetchedBefore, started);
       emit({ phase: 'done' });
-      this.logger.info('defender cycle done', { hosts: hosts.length, source, calls: this.api.counters.calls, retries: this.api.counters.retries, throttled: this.api.counters.throttled });
-      return hosts;
+      this.logger.info('defender cycle done', { hosts: total, source, calls: this.api.counters.calls, retries: this.api.counters.retries, throttled: this.api.counters.throttled });
+      return out;
     } catch (e) {
       if (signal?.aborted) throw cancelledError();
       throw e;
     }
   }
 
-  private async vulnerabilities(machines: Machine[], emit: (p: Partial<PollProgress>) => void, signal?: AbortSignal): Promise<{ facts: (id: string) => CveFacts; source: 'bulk' | 'per-machine'; fallbackReason?: string }> {
+  private async vulnerabilities(
+    machines: number,
+    onboarded: string[],
+    emit: (p: Partial<PollProgress>) => void,
+    signal?: AbortSignal,
+  ): Promise<{ facts: (id: string) => CveFacts; source: 'bulk' | 'per-machine'; fallbackReason?: string }> {
     if ((this.o.vulnerabilitySource ?? 'bulk') === 'bulk') {
       try {
-        const agg = await this.bulk(machines.length, emit, signal);
-        emit({ vulnerabilitiesDone: machines.length });
+        const agg = await this.bulk(machines, emit, signal);
+        emit({ vulnerabilitiesDone: machines });
         return { facts: (id) => agg.factsFor(id), source: 'bulk' };
       } catch (e) {
         if (!isAppError(e) || (e.status !== 403 && e.status !== 404)) throw e;
@@ -151,17 +187,17 @@ export class DefenderConnector {
         const why = explainForbidden(await this.tokens.claims(signal), 'bulk', this.clientId);
         if (e.status === 403 && why) throw why;
         this.logger.warn('bulk vulnerability export refused, falling back to per-device calls', { status: e.status, code: e.details?.vendorCode });
-        const facts = await this.perMachine(machines, emit, signal);
+        const facts = await this.perMachine(machines, onboarded, emit, signal);
         return { facts: (id) => facts.get(id) ?? NO_CVES, source: 'per-machine', fallbackReason: `${e.status} ${String(e.details?.vendorCode ?? '')}`.trim() };
       }
     }
-    const facts = await this.perMachine(machines, emit, signal);
+    const facts = await this.perMachine(machines, onboarded, emit, signal);
     return { facts: (id) => facts.get(id) ?? NO_CVES, source: 'per-machine' };
   }
 
   private async bulk(machines: number, emit: (p: Partial<PollProgress>) => void, signal?: AbortSignal): Promise<CveAggregator> {
     emit({ phase: 'vulnerabilities', source: 'bulk', vulnerabilitiesDone: 0, exportRows: 0 });
-    const size = Math.max(1, Math.min(200_000, Math.floor(this.o.bulkPageSize ?? 20_000)));
+    const size = Math.max(1, Math.min(200_000, Math.floor(this.o.bulkPageSize ?? 10_000)));
     const agg = new CveAggregator();
     const first = this.api.url(`/api/machines/SoftwareVulnerabilitiesByMachine?pageSize=${size}`);
     for await (const page of this.api.pages('bulk', first, 'exported the software vulnerabilities', signal)) {
@@ -172,11 +208,10 @@ export class DefenderConnector {
   }
 
   /** Per-device CVEs, ≤ 10 calls in flight; devices Defender does not assess (not onboarded) are skipped. */
-  private async perMachine(machines: Machine[], emit: (p: Partial<PollProgress>) => void, signal?: AbortSignal): Promise<Map<string, CveFacts>> {
+  private async perMachine(machines: number, assessed: string[], emit: (p: Partial<PollProgress>) => void, signal?: AbortSignal): Promise<Map<string, CveFacts>> {
     emit({ phase: 'vulnerabilities', source: 'per-machine', vulnerabilitiesDone: 0, exportRows: undefined });
-    const assessed = machines.filter((m) => m.onboardingStatus === undefined || m.onboardingStatus === null || String(m.onboardingStatus).toLowerCase() === 'onboarded');
     const out = new Map<string, CveFacts>();
-    let done = machines.length - assessed.length;
+    let done = machines - assessed.length;
     // Vendor time the calls need at the documented pace (e.g. 50/min: 1 000 devices ≈ 20 min).
     const windows = { ...DOCUMENTED_LIMITS, ...this.o.limits }.vulnerabilities;
     const estimateMin = Math.max(...windows.map((w) => Math.floor(Math.max(0, assessed.length - 1) / w.calls) * w.windowMs)) / 60_000;
@@ -184,8 +219,7 @@ export class DefenderConnector {
     await mapPool(
       assessed,
       this.concurrency,
-      async (m, _i, poolSignal) => {
-        const id = machineIdOf(m)!;
+      async (id, _i, poolSignal) => {
         const list: unknown[] = [];
         try {
           const url = this.api.url(`/api/machines/${pathSegment(id, 'machine ID')}/vulnerabilities`);

@@ -1,6 +1,7 @@
 /**
  * Constants and options of the Microsoft Defender for Endpoint connector (vendor B of the spec).
  */
+import type { HostRecord } from '../../../shared/model/edr';
 import type { TlsTrust } from '../../../shared/model/profile';
 import type { Logger } from '../../log';
 
@@ -95,7 +96,7 @@ export interface DefenderConnectorOptions {
   concurrency?: number;
   /** Vulnerability source: 'bulk' (default; falls back to per-machine when refused) or 'per-machine'. */
   vulnerabilitySource?: 'bulk' | 'per-machine';
-  /** Records per bulk export page; default 20 000 (the service allows up to 200 000). */
+  /** Records per bulk export page; default 10 000 (the service allows up to 200 000; a 20 000-record page made a 50,000-host cycle peak above 400 MB). */
   bulkPageSize?: number;
   /** Machines per page; default and maximum 10 000. */
   machinePageSize?: number;
@@ -119,6 +120,8 @@ export interface PollProgress {
 export interface PollOptions {
   signal?: AbortSignal;
   onProgress?: (p: PollProgress) => void;
+  /** Receives the cycle's records in batches (≤ 5,000), which are then not kept: poll resolves to []. */
+  onHosts?: (batch: HostRecord[]) => void | Promise<void>;
 }
 
 export interface CycleReport {

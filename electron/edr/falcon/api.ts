@@ -71,7 +71,7 @@ export class FalconApi {
       await this.o.sleep(backoffMs(attempt, this.o.retry), signal);
     };
     for (;;) {
-      await this.o.pacer.acquire(signal);
+      const ticket = await this.o.pacer.acquire(signal);
       const tok = await this.o.auth.token(signal);
       let res: HttpResponse;
       try {
@@ -88,7 +88,7 @@ export class FalconApi {
         await retry(isAppError(e) ? e.message : String(e));
         continue;
       }
-      this.o.pacer.observe(res.headers);
+      this.o.pacer.observe(res.headers, ticket);
       const s = res.status;
       if (s === 401) {
         this.stats.unauthorized += 1;

@@ -4,13 +4,18 @@
  * plus X-Cs-Region, the cloud the API client lives in. The token is cached until shortly before
  * it expires; concurrent callers share one request (single flight). The region header is how a
  * wrong Cloud Region is diagnosed and how autodiscovery finds the tenant (EDR-F3).
+ *
+ * Autodiscovery follows X-Cs-Region to another cloud's host only while it talks to the clouds'
+ * own hosts (the public ones, or the per-cloud stand-ins of `cloudBaseUrls`). A custom API address
+ * (a proxy, a gateway, the simulator given as --api-url) is kept: the region it answers is
+ * recorded, and every later token request, a re-login after a revoked token included, goes there.
  */
 import { isAppError } from '../../../shared/model/errors';
 import { registerSecret, type Logger } from '../../log';
 import type { HttpClient, HttpResponse } from '../../net';
 import { authFailedError, badResponseError, requestRejectedError, unavailableError, vendorMessage, wrongRegionError } from './errors';
 import type { RatePacer } from './pacer';
-import { FALCON_CLOUD_BASE_URLS, parseFalconCloud, type FalconCloud, type FalconCloudSetting } from './regions';
+import { FALCON_CLOUD_BASE_URLS, FALCON_CLOUDS, parseFalconCloud, type FalconCloud, type FalconCloudSetting } from './regions';
 import { backoffMs, isTransient, type RetryPolicy } from './retry';
 
 /** Refresh this long before the token's expiry (EDR-F2). */
@@ -40,10 +45,14 @@ export interface FalconAuthOptions {
   logger: Logger;
 }
 
+const trim = (url: string) => url.replace(/\/+$/, '');
+
 export class FalconAuth {
   private current: FalconToken | undefined;
   private pending: Promise<FalconToken> | undefined;
   private discovered: FalconCloud | undefined;
+  /** Where the discovered cloud answered: its host, or the custom address that was kept. */
+  private discoveredUrl: string | undefined;
   /** Token requests sent (for tests and the poll summary). */
   requests = 0;
 
@@ -51,6 +60,12 @@ export class FalconAuth {
 
   urlFor(cloud: FalconCloud): string {
     return (this.o.cloudBaseUrls?.[cloud] ?? FALCON_CLOUD_BASE_URLS[cloud]).replace(/\/+$/, '');
+  }
+
+  /** Whether `url` is one of the clouds' own hosts, so X-Cs-Region may send us to another one. */
+  isCloudHost(url: string): boolean {
+    const same = (a: string) => trim(a).toLowerCase() === trim(url).toLowerCase();
+    return FALCON_CLOUDS.some((c) => same(FALCON_CLOUD_BASE_URLS[c]) || same(this.urlFor(c)));
   }
 
   /** The cloud in use: the configured one, or the discovered one after the first token. */
@@ -75,10 +90,10 @@ export class FalconAuth {
 
   private start(): { cloud: FalconCloud; url: string } {
     const s = this.o.setting;
-    if (s !== 'autodiscover') return { cloud: s, url: (this.o.baseUrl ?? this.urlFor(s)).replace(/\/+$/, '') };
-    if (this.discovered) return { cloud: this.discovered, url: this.urlFor(this.discovered) };
-    // Like gofalcon, discovery asks us-1; its answer names the tenant's cloud.
-    return { cloud: 'us-1', url: (this.o.baseUrl ?? this.urlFor('us-1')).replace(/\/+$/, '') };
+    if (s !== 'autodiscover') return { cloud: s, url: trim(this.o.baseUrl ?? this.urlFor(s)) };
+    if (this.discovered) return { cloud: this.discovered, url: this.discoveredUrl ?? this.urlFor(this.discovered) };
+    // Like gofalcon, discovery asks us-1 (or the configured address); its answer names the tenant's cloud.
+    return { cloud: 'us-1', url: trim(this.o.baseUrl ?? this.urlFor('us-1')) };
   }
 
   private async fetch(signal?: AbortSignal): Promise<FalconToken> {
@@ -105,14 +120,22 @@ export class FalconAuth {
         if (home && home !== cloud) {
           if (this.o.setting !== 'autodiscover') throw wrongRegionError(this.o.setting, home, this.urlFor(home));
           if (++hops > 2) throw badResponseError('/oauth2/token', 'the cloud region keeps changing');
-          this.o.logger.info('falcon cloud discovered', { asked: cloud, region: home });
+          // A custom address that issued a token answers for that cloud: keep it. A redirect
+          // (308) carries no token, so it is followed to the named cloud's host either way.
+          const keep = res.status !== 308 && !this.isCloudHost(url);
+          this.o.logger.info('falcon cloud discovered', { asked: cloud, region: home, ...(keep ? { kept: url } : {}) });
           this.discovered = home;
           cloud = home;
-          url = this.urlFor(home);
-          continue;
+          if (!keep) {
+            url = this.urlFor(home);
+            continue;
+          }
         }
         if (res.status === 308) throw badResponseError('/oauth2/token', 'a redirect without X-Cs-Region');
-        if (this.o.setting === 'autodiscover') this.discovered = cloud;
+        if (this.o.setting === 'autodiscover') {
+          this.discovered = cloud;
+          this.discoveredUrl = url;
+        }
         const parsed = parseToken(res.body);
         if (!parsed) {
           attempt += 1;

@@ -156,8 +156,13 @@ export class FalconConnector {
     return { region: tok.region, baseUrl: tok.baseUrl, hosts: Number.isFinite(total) ? total : strings(envelope.resources).length };
   }
 
-  /** One full cycle: every host of the tenant with its assessment (or null), or an AppError. */
-  async poll(opts: { signal?: AbortSignal; onProgress?: (p: FalconPollProgress) => void } = {}): Promise<HostRecord[]> {
+  /**
+   * One full cycle: every host of the tenant with its assessment (or null), or an AppError. With
+   * `onHosts` each merged chunk (≤ 5,000 hosts) goes there as soon as it is complete and is not
+   * kept, so memory stays bounded by a chunk whatever the tenant size; the promise then resolves
+   * to an empty array.
+   */
+  async poll(opts: { signal?: AbortSignal; onProgress?: (p: FalconPollProgress) => void; onHosts?: (batch: HostRecord[]) => void | Promise<void> } = {}): Promise<HostRecord[]> {
     const started = performance.now();
     const inner = new AbortController();
     const onAbort = () => inner.abort();
@@ -168,8 +173,10 @@ export class FalconConnector {
     try {
       const ids = await this.listIds(signal, opts.onProgress);
       const out: HostRecord[] = [];
+      let done = 0;
       const counts = { missing: 0, invalid: 0, assessed: 0 };
-      for (const chunk of chunks(ids, FALCON_BATCH.details)) {
+      for (let start = 0; start < ids.length; start += FALCON_BATCH.details) {
+        const chunk = ids.slice(start, start + FALCON_BATCH.details);
         const [details, ztas] = await Promise.all([
           this.limiter.run(() => this.api.call({ method: 'POST', path: FALCON_PATHS.devices, json: { ids: chunk }, allow404: true }, signal)),
           Promise.all(chunks(chunk, FALCON_BATCH.zta).map((batch) => this.limiter.run(() => this.api.call({ method: 'GET', path: FALCON_PATHS.zta, query: batch.map((id): [string, string] => ['ids', id]), allow404: true }, signal)))),
@@ -183,15 +190,18 @@ export class FalconConnector {
         counts.invalid += invalid + merged.reduce((n, m) => n + m.invalid, 0);
         counts.missing += chunk.length - devices.length;
         const ctx = { tenantId: this.o.tenantId, now: this.now(), sensorWindowMs: this.o.sensorRunningWindowMs ?? DEFAULT_SENSOR_WINDOW_MS };
-        for (const d of devices) {
+        const batch = devices.map((d) => {
           const a = byAid.get(d.device_id.toLowerCase()) ?? null;
           if (a) counts.assessed += 1;
-          out.push(toHostRecord(d, a, ctx));
-        }
-        opts.onProgress?.({ phase: 'hosts', done: out.length, total: ids.length });
+          return toHostRecord(d, a, ctx);
+        });
+        done += batch.length;
+        if (opts.onHosts) await opts.onHosts(batch);
+        else for (const h of batch) out.push(h);
+        opts.onProgress?.({ phase: 'hosts', done, total: ids.length });
       }
       this.lastPoll = {
-        hosts: out.length,
+        hosts: done,
         listed: ids.length,
         ...counts,
         calls: this.api.stats.calls - before.calls,

@@ -95,6 +95,14 @@ async function dataRequest(s: FalconSimState, cloud: FalconCloud, req: IncomingM
       token = undefined;
     }
   }
+  if (token && s.faults.revokeTokensAfterCalls !== null) {
+    s.faults.revokeTokensAfterCalls -= 1;
+    if (s.faults.revokeTokensAfterCalls <= 0) {
+      s.faults.revokeTokensAfterCalls = null;
+      s.tokens.revokeAll();
+      token = undefined;
+    }
+  }
   const client = token ? s.clients.get(token.clientId) : undefined;
   // A token works only in its client's home cloud; elsewhere the gateway does not know it.
   if (!token || !client || token.home !== cloud) return errorReply(401, MSG.invalidBearer, started, POWERED_BY.gateway, anonymous);

@@ -77,7 +77,7 @@ export async function startFalconSimulator(opts: FalconSimulatorOptions = {}): P
       members: members.map((m) => ({ cid: m.cid, hosts: m.hosts })),
       scopes: c.scopes ?? ['hosts:read', 'zero-trust-assessment:read'],
     };
-    clients.set(spec.clientId, { spec, bucket: new RateBucket(rateLimit, rateWindowMs, clock.now()) });
+    clients.set(spec.clientId, { spec, bucket: new RateBucket(rateLimit, rateWindowMs, clock.now(), opts.rateBudgetAtStart ?? rateLimit, opts.rateBudgetAtStart !== undefined) });
   }
 
   const urls = new Map<FalconCloud, string>();
@@ -129,6 +129,7 @@ export async function startFalconSimulator(opts: FalconSimulatorOptions = {}): P
     stats,
     clock,
     expireTokens: () => state.tokens.expireAll(clock.now()),
+    revokeTokens: () => state.tokens.revokeAll(),
     resetRateLimits: () => {
       for (const c of clients.values()) c.bucket.reset(clock.now());
     },

@@ -36,6 +36,11 @@ export class TokenStore {
     for (const t of this.tokens.values()) t.expiresAt = Math.min(t.expiresAt, now);
   }
 
+  /** Forget every token issued so far (revoked by the vendor). */
+  revokeAll(): void {
+    this.tokens.clear();
+  }
+
   private prune(before: number): void {
     for (const [k, t] of this.tokens) if (t.expiresAt < before) this.tokens.delete(k);
   }
@@ -48,17 +53,26 @@ export class TokenStore {
 export class RateBucket {
   private tokens: number;
   private last: number;
+  /** Refill counts from the first request (see `startOnFirstUse`). */
+  private started: boolean;
 
   constructor(
     readonly limit: number,
     private readonly windowMs: number,
     now: number,
+    atStart = limit,
+    startOnFirstUse = false,
   ) {
-    this.tokens = limit;
+    this.tokens = Math.max(0, Math.min(limit, atStart));
     this.last = now;
+    this.started = !startOnFirstUse;
   }
 
   private refill(now: number): void {
+    if (!this.started) {
+      this.started = true;
+      this.last = now;
+    }
     const rate = this.limit / this.windowMs;
     this.tokens = Math.min(this.limit, this.tokens + Math.max(0, now - this.last) * rate);
     this.last = now;

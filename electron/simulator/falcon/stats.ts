@@ -48,6 +48,7 @@ export const defaultFaults = (): FalconSimFaults => ({
   slowCalls: 0,
   slowMs: 0,
   expireTokensAfterCalls: null,
+  revokeTokensAfterCalls: null,
   every: 1,
   wrongRegionAs308: false,
 });

@@ -51,6 +51,14 @@ export interface FalconSimulatorOptions {
   rateLimit?: number;
   /** Length of the rate window in ms; default 60,000 (the vendor's limit is per minute). */
   rateWindowMs?: number;
+  /**
+   * Requests each client may make at once when the simulator starts (0..rateLimit; default the
+   * full limit). 0 models a budget already spent (back-to-back cycles, other users of the API
+   * client): the limit then binds from the first call, which is what a rate bench measures.
+   * When given, a client's budget starts refilling at its first request (token requests
+   * included), not when the simulator starts, so time spent before that earns nothing.
+   */
+  rateBudgetAtStart?: number;
   /** Token lifetime in seconds; default 1799. */
   tokenLifetimeS?: number;
   /** Time the generated data is relative to (last_seen, first_seen); default the clock at start. */
@@ -76,6 +84,12 @@ export interface FalconSimFaults {
   slowMs: number;
   /** After N more authenticated data calls every token issued so far expires (mid-cycle expiry). */
   expireTokensAfterCalls: number | null;
+  /**
+   * After N more authenticated data calls every token issued so far is revoked (as by the vendor,
+   * or by an administrator resetting the API client): it is gone, not merely expired. Tokens
+   * issued afterwards work.
+   */
+  revokeTokensAfterCalls: number | null;
   /** When > 1, the fault counters above apply only to every Nth data call, spreading them over a cycle. */
   every: number;
   /** A token request at the wrong commercial cloud answers 308 (Location + X-Cs-Region) instead of 201. */
@@ -120,6 +134,8 @@ export interface FalconSimulator {
   clock: SimClock;
   /** Expire every token issued so far, now. */
   expireTokens(): void;
+  /** Revoke every token issued so far, now. */
+  revokeTokens(): void;
   /** Give every client a full rate budget again. */
   resetRateLimits(): void;
   /** device_id of host `index` of a tenant (for tests). */

@@ -50,6 +50,19 @@ describe('Defender paging past 10 000 devices (documented limits)', () => {
     expect(hosts.some((h) => h.defender!.criticalCveCount > 0)).toBe(true);
   });
 
+  it('with onHosts hands the same records out in batches of at most 5,000 and keeps none', async () => {
+    const batches: HostRecord[][] = [];
+    const returned = await connector.poll({ onHosts: (b) => void batches.push(b) });
+    expect(returned).toEqual([]);
+    expect(batches.map((b) => b.length)).toEqual([5_000, 5_000, 2_000]);
+    const byId = new Map(batches.flat().map((h) => [h.hostId, h]));
+    expect(byId.size).toBe(12_000);
+    for (const i of [0, 10_000, 11_999]) {
+      const want = expectedFacts(big, i, ANCHOR);
+      expect(byId.get(want.id)!.defender).toMatchObject({ cveCount: want.cveCount, criticalCveCount: want.criticalCveCount, maxCvss: want.maxCvss });
+    }
+  });
+
   it('listMachines yields the pages as the API sends them', async () => {
     const sizes: number[] = [];
     for await (const page of connector.listMachines()) sizes.push(page.length);

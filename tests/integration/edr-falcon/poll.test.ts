@@ -51,6 +51,27 @@ describe('FalconConnector.poll', () => {
     expect(stale.every((x) => !x.falcon!.sensorRunning)).toBe(true);
   }, 90_000);
 
+  it('with onHosts hands each merged chunk out (≤ 5,000 hosts) before fetching the next, and keeps none', async () => {
+    rig = await startRig({ hosts: 12_000 });
+    const c = rig.connector();
+    const batches: { size: number; detailCallsSoFar: number }[] = [];
+    const all: HostRecord[] = [];
+    const returned = await c.poll({
+      onHosts: (b) => {
+        batches.push({ size: b.length, detailCallsSoFar: rig!.sim.stats.calls['/devices/entities/devices/v2'] ?? 0 });
+        all.push(...b);
+      },
+    });
+    expect(returned).toEqual([]);
+    expect(batches).toEqual([
+      { size: 5_000, detailCallsSoFar: 1 },
+      { size: 5_000, detailCallsSoFar: 2 },
+      { size: 2_000, detailCallsSoFar: 3 },
+    ]);
+    expectEveryHost(rig, all, 12_000);
+    expect(c.lastPoll).toMatchObject({ hosts: 12_000, listed: 12_000 });
+  }, 90_000);
+
   it('survives the token expiring mid-cycle with one refresh shared by all calls', async () => {
     rig = await startRig({ hosts: 6_000 });
     rig.sim.faults.expireTokensAfterCalls = 25;

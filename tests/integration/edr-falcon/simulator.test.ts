@@ -144,6 +144,20 @@ describe('data calls', () => {
     expect((await get('/devices/queries/devices/v1?limit=1', short)).status).toBe(401);
     token = await rig.token();
   });
+
+  it('revokes every token issued so far after N data calls; a token issued afterwards works', async () => {
+    const before = await rig.token();
+    rig.sim.faults.revokeTokensAfterCalls = 2;
+    expect((await get('/devices/queries/devices/v1?limit=1', before)).status).toBe(200);
+    expect((await get('/devices/queries/devices/v1?limit=1', before)).status).toBe(401);
+    expect(rig.sim.faults.revokeTokensAfterCalls).toBeNull();
+    expect((await get('/devices/queries/devices/v1?limit=1', before)).status).toBe(401);
+    const after = await rig.token();
+    expect((await get('/devices/queries/devices/v1?limit=1', after)).status).toBe(200);
+    rig.sim.revokeTokens();
+    expect((await get('/devices/queries/devices/v1?limit=1', after)).status).toBe(401);
+    token = await rig.token();
+  });
 });
 
 describe('rate limit', () => {

@@ -11,7 +11,7 @@ import type { HttpClient, HttpRequest, HttpResponse } from '../../../electron/ne
 
 type Answer = { status: number; region?: string; body?: unknown };
 
-function setup(setting: FalconCloudSetting, answers: (req: HttpRequest) => Answer) {
+function setup(setting: FalconCloudSetting, answers: (req: HttpRequest) => Answer, urls: { baseUrl?: string; publicHosts?: boolean } = {}) {
   const clock = { t: 1_700_000_000_000 };
   const requests: HttpRequest[] = [];
   const http = {
@@ -28,7 +28,8 @@ function setup(setting: FalconCloudSetting, answers: (req: HttpRequest) => Answe
     clientId: 'a'.repeat(32),
     clientSecret: async () => 's'.repeat(40),
     setting,
-    cloudBaseUrls: { 'us-1': 'https://us1.test', 'eu-1': 'https://eu1.test', 'us-2': 'https://us2.test' },
+    ...(urls.publicHosts ? {} : { cloudBaseUrls: { 'us-1': 'https://us1.test', 'eu-1': 'https://eu1.test', 'us-2': 'https://us2.test' } }),
+    ...(urls.baseUrl ? { baseUrl: urls.baseUrl } : {}),
     now: () => clock.t,
     sleep,
     retry: { ...DEFAULT_RETRY, maxAttempts: 3 },
@@ -93,6 +94,25 @@ describe('FalconAuth', () => {
     expect(await auth.token()).toMatchObject({ token: 'eu-token', region: 'eu-1', baseUrl: 'https://eu1.test' });
     expect(requests.map((r) => r.url)).toEqual(['https://us1.test/oauth2/token', 'https://eu1.test/oauth2/token']);
     expect(auth.region()).toBe('eu-1');
+  });
+
+  it('autodiscovery at a custom address keeps it, for the first token and every re-login', async () => {
+    let n = 0;
+    const { auth, requests } = setup('autodiscover', () => ok('eu-1', `tok-${++n}`), { baseUrl: 'https://falcon-proxy.corp.example:8443/', publicHosts: true });
+    expect(await auth.token()).toMatchObject({ token: 'tok-1', region: 'eu-1', baseUrl: 'https://falcon-proxy.corp.example:8443' });
+    auth.invalidate('tok-1');
+    expect(await auth.token()).toMatchObject({ token: 'tok-2', region: 'eu-1', baseUrl: 'https://falcon-proxy.corp.example:8443' });
+    expect(requests.map((r) => r.url)).toEqual(['https://falcon-proxy.corp.example:8443/oauth2/token', 'https://falcon-proxy.corp.example:8443/oauth2/token']);
+    expect(auth.region()).toBe('eu-1');
+  });
+
+  it('autodiscovery at a public host follows X-Cs-Region to that cloud, and signs in there again', async () => {
+    let n = 0;
+    const { auth, requests } = setup('autodiscover', () => ok('us-2', `tok-${++n}`), { baseUrl: 'https://api.crowdstrike.com', publicHosts: true });
+    expect(await auth.token()).toMatchObject({ token: 'tok-2', region: 'us-2', baseUrl: 'https://api.us-2.crowdstrike.com' });
+    auth.invalidate('tok-2');
+    await auth.token();
+    expect(requests.map((r) => r.url)).toEqual(['https://api.crowdstrike.com/oauth2/token', 'https://api.us-2.crowdstrike.com/oauth2/token', 'https://api.us-2.crowdstrike.com/oauth2/token']);
   });
 
   it('turns 400, 401 and 403 into auth_failed, and retries 5xx a bounded number of times', async () => {

@@ -24,21 +24,25 @@ describe('RatePacer', () => {
     const f = fakeClock();
     const p = new RatePacer({ maxInFlight: 8, now: f.now, sleep: f.sleep });
     p.observe(headers(6000, 5000));
-    expect(p.spacingMs()).toBe(0);
+    expect(p.waitMs()).toBe(0);
     await p.acquire();
     expect(f.clock.slept).toEqual([]);
   });
 
-  it('spaces requests by window/limit once Remaining reaches the low-water mark, twice that when nearly empty', () => {
+  it('below the low-water mark waits until the estimated budget is above the reserve, counting what came back since the answer', () => {
     const f = fakeClock();
     const p = new RatePacer({ maxInFlight: 8, now: f.now, sleep: f.sleep });
     p.observe(headers(6000, 601));
     expect(p.lowWater()).toBe(600);
-    expect(p.spacingMs()).toBe(0);
-    p.observe(headers(6000, 600));
-    expect(p.spacingMs()).toBe(10);
-    p.observe(headers(6000, 150));
-    expect(p.spacingMs()).toBe(20);
+    expect(p.waitMs()).toBe(0);
+    p.observe(headers(6000, 10));
+    expect(p.reserve()).toBe(16);
+    // 7 requests short of reserve + 1, one back every 10 ms at 6000/min.
+    expect(p.waitMs()).toBeCloseTo(70, 6);
+    f.clock.t += 30;
+    expect(p.waitMs()).toBeCloseTo(40, 6);
+    f.clock.t += 40;
+    expect(p.waitMs()).toBe(0);
   });
 
   it('keeps the low-water mark at least twice the calls in flight for small budgets', () => {
@@ -46,17 +50,38 @@ describe('RatePacer', () => {
     const p = new RatePacer({ maxInFlight: 8, windowMs: 2_000, now: f.now, sleep: f.sleep });
     p.observe(headers(40, 16));
     expect(p.lowWater()).toBe(16);
-    expect(p.spacingMs()).toBe(50);
+    expect(p.waitMs()).toBeCloseTo(50, 6);
   });
 
-  it('hands concurrent callers distinct slots when the budget is low', async () => {
+  it('counts the requests started since the last answer, and catches up after time spent elsewhere', async () => {
     const f = fakeClock();
-    const p = new RatePacer({ maxInFlight: 4, now: f.now, sleep: async () => undefined });
-    p.observe(headers(600, 30));
-    const t0 = f.clock.t;
-    await Promise.all([p.acquire(), p.acquire(), p.acquire()]);
-    expect((p as unknown as { nextSlot: number }).nextSlot - t0).toBe(3 * 100);
-    expect(p.slowed).toBe(2);
+    const p = new RatePacer({ maxInFlight: 2, now: f.now, sleep: f.sleep });
+    p.observe(headers(600, 7));
+    // Reserve 4: estimates 7, 6 and 5 start at once; the fourth waits one refill (100 ms).
+    for (let i = 0; i < 4; i++) await p.acquire();
+    expect(f.clock.slept).toEqual([100]);
+    expect(p.slowed).toBe(1);
+    // A second parsing elsewhere brought 10 requests back: they start without waiting.
+    f.clock.t += 1_000;
+    for (let i = 0; i < 10; i++) await p.acquire();
+    expect(f.clock.slept).toEqual([100]);
+    await p.acquire();
+    expect(f.clock.slept).toHaveLength(2);
+  });
+
+  it('counts the budget from when the answered request started, so an answer read late does not shrink it', async () => {
+    const f = fakeClock();
+    const p = new RatePacer({ maxInFlight: 2, now: f.now, sleep: f.sleep });
+    p.observe(headers(600, 7));
+    const ticket = await p.acquire();
+    await p.acquire();
+    // Read 500 ms after the request started: 5 came back since, and one request started after it.
+    f.clock.t += 500;
+    p.observe(headers(600, 6), ticket);
+    expect(p.estimate()).toBeCloseTo(6 + 5 - 1, 6);
+    // Without the ticket the answer counts from now.
+    p.observe(headers(600, 6));
+    expect(p.estimate()).toBe(6);
   });
 
   it('closes the gate until X-RateLimit-RetryAfter (epoch seconds) for every caller', async () => {
@@ -80,7 +105,7 @@ describe('RatePacer', () => {
     const f = fakeClock();
     const p = new RatePacer({ maxInFlight: 4, enabled: false, now: f.now, sleep: f.sleep });
     p.observe(headers(100, 0));
-    expect(p.spacingMs()).toBe(0);
+    expect(p.waitMs()).toBe(0);
     expect(p.rateLimited('1', 1)).toBe(RETRY_AFTER_MIN_MS);
   });
 
