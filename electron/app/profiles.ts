@@ -24,6 +24,7 @@ export interface ParsedProfileInput {
   authMode: 'basic' | 'oauth';
   username: string;
   oauthClientId?: string | undefined;
+  apiNamespace?: string | undefined;
   tls: TlsTrustInput;
   password?: string | undefined;
   clientSecret?: string | undefined;
@@ -89,6 +90,7 @@ export class ProfileRepository {
       authMode: input.authMode,
       username: input.username,
       ...(input.oauthClientId ? { oauthClientId: input.oauthClientId } : {}),
+      ...(input.apiNamespace ? { apiNamespace: input.apiNamespace } : {}),
       tls,
       demo: opts.demo ?? existing?.demo ?? false,
       createdAt: existing?.createdAt ?? now,
@@ -150,6 +152,7 @@ export class ProfileRepository {
       authMode: p.authMode,
       username: p.username,
       ...(p.oauthClientId ? { oauthClientId: p.oauthClientId } : {}),
+      ...(p.apiNamespace ? { apiNamespace: p.apiNamespace } : {}),
       tls,
       hasPassword: await this.vault.has(secretKey(p.id, 'password')),
       hasClientSecret: await this.vault.has(secretKey(p.id, 'clientSecret')),

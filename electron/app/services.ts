@@ -67,6 +67,7 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
     session: (profileId) => sessions.get(profileId),
     emit: events.emit.bind(events),
     logger: logger.child('inventory'),
+    namespaceFor: (profileId) => profiles.list().find((p) => p.id === profileId)?.apiNamespace,
     ...options.inventory,
   });
   const demo = new DemoWorkspace({

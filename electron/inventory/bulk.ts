@@ -157,12 +157,12 @@ export class BulkJobs {
   /** Skips identical rows; in a dry run also predicts what the node would refuse. */
   private compare(job: Job, existing: Map<string, DeviceView>, orgs: Set<string> | undefined): void {
     const siteHolder = new Map<number, string>();
-    if (orgs) for (const d of existing.values()) siteHolder.set(Number(d.siteId), d.deviceName);
+    if (orgs) for (const d of existing.values()) if (d.siteId !== null) siteHolder.set(Number(d.siteId), d.deviceName);
     job.rows.forEach((row, i) => {
       if (row.result.outcome !== 'pending' || !row.record) return;
       const rec = row.record;
       const there = existing.get(rec.deviceName);
-      const identical = there !== undefined && sameRecord(there, rec);
+      const identical = there !== undefined && sameRecord(rec, there);
       const needsDeploy = job.head.deploy && identical && (there.deploymentStatus === 'saved' || there.deploymentStatus === 'failed');
       if (identical && !needsDeploy) return this.set(job, i, 'skipped', `Already on the node with this record (${there.deploymentStatus}).`);
       if (!orgs) {

@@ -5,7 +5,8 @@
  * fails the record's rules is dropped and counted, not shown half right).
  */
 import { AppError, ErrorCodes } from '../../shared/model/errors';
-import { DeviceView, SyslogServer, type DeploymentStatus, type DeviceRecord, type TaskState, type TaskStatus } from '../../shared/model/inventory';
+import type { DeviceView} from '../../shared/model/inventory';
+import { SyslogServer, type DeploymentStatus, type DeviceRecord, type TaskState, type TaskStatus } from '../../shared/model/inventory';
 import type { StoredOrganization } from './hierarchy';
 import type { Page } from './paging';
 import { pathSegment } from '../net/path-segment';
@@ -14,8 +15,15 @@ export const DEVICES_PATH = '/mgmt/sdwan/workflow/devices';
 export const ORGANIZATIONS_PATH = '/mgmt/organization/orgs';
 export const AVAILABLE_ID_PATH = '/mgmt/sdwan/global/Branch/availableId';
 export const SYSLOG_PATH = '/api/config/system/syslog-servers';
-/** The wrapper key of the device workflow record (spec 2.3, the vendor namespace replaced). */
-export const DEVICE_WRAPPER = 'mgmt.sdwan-device-workflow';
+/**
+ * The namespace of the node's wrapper keys: `mgmt.` in the spec's words; real nodes of the
+ * product family send `versanms.` (MN-49). Learned from the node's own answers, or set per
+ * connection; this is the default until one is known.
+ */
+export const DEFAULT_NAMESPACE = 'mgmt';
+export const NAMESPACE_RE = /^[A-Za-z][A-Za-z0-9_-]{0,31}$/;
+/** The wrapper key of the device workflow record (spec 2.3), in a namespace. */
+export const deviceWrapper = (namespace = DEFAULT_NAMESPACE) => `${namespace}.sdwan-device-workflow`;
 
 export const devicePath = (name: string) => `${DEVICES_PATH}/device/${pathSegment(name, 'device name')}`;
 export const deployPath = (name: string) => `${DEVICES_PATH}/device/deploy/${pathSegment(name, 'device name')}`;
@@ -23,6 +31,11 @@ export const taskPath = (id: string) => `/mgmt/tasks/task/${pathSegment(id, 'tas
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : undefined);
+/** Text with its blanks trimmed; an empty string (real nodes send "" for "none") is undefined. */
+const filled = (v: unknown): string | undefined => {
+  const t = text(v)?.trim();
+  return t ? t : undefined;
+};
 const count = (v: unknown): number | undefined => {
   const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : NaN;
   return Number.isInteger(n) && n >= 0 ? n : undefined;
@@ -32,69 +45,163 @@ export function unexpectedAnswer(what: string): AppError {
   return new AppError(ErrorCodes.unexpectedResponse, `The node sent ${what} the console cannot read.`, 'The node may run an incompatible release; show this to its administrator if it stays.');
 }
 
-function listOf(body: unknown, key: string, what: string): Page<unknown> {
-  if (!isObject(body)) throw unexpectedAnswer(what);
-  const list = body[key];
-  if (list !== undefined && !Array.isArray(list)) throw unexpectedAnswer(what);
-  return { items: (list as unknown[] | undefined) ?? [], total: count(body.totalCount) };
+/**
+ * The value under `key` or under any `<namespace>.key` (real nodes: `versanms.sdwan-device-list`),
+ * with the namespace it was found under.
+ */
+export function byKeySuffix(o: Record<string, unknown>, key: string): { value: unknown; namespace?: string } | undefined {
+  if (Object.prototype.hasOwnProperty.call(o, key)) return { value: o[key] };
+  for (const [k, value] of Object.entries(o)) {
+    if (k.endsWith(`.${key}`)) {
+      const namespace = k.slice(0, -key.length - 1);
+      return NAMESPACE_RE.test(namespace) ? { value, namespace } : { value };
+    }
+  }
+  return undefined;
 }
 
-export const readDevicesPage = (body: unknown): Page<unknown> => listOf(body, 'devices', 'a device list');
+/** One page of a list answer, with the namespace its wrapper key revealed (if any). */
+export interface NodePage<T> extends Page<T> {
+  namespace?: string;
+}
 
-export function readOrganizationsPage(body: unknown): Page<StoredOrganization> {
-  const page = listOf(body, 'organizations', 'an organization list');
-  const items: StoredOrganization[] = [];
-  for (const raw of page.items) {
-    if (!isObject(raw)) continue;
-    const name = text(raw.name)?.trim();
-    if (!name) continue;
-    const parent = text(raw.parent)?.trim();
-    const plan = text(raw.subscriptionPlan)?.trim();
-    items.push({ uuid: text(raw.uuid) ?? '', name, parent: parent ? parent : null, subscriptionPlan: plan ? plan : null });
+/**
+ * The records of a list answer under one of `keys` (each also found with a namespace prefix), at
+ * the top level or inside a wrapper object (`{"<ns>.ApplianceStatusResult": {totalCount, appliances}}`).
+ * A body with none of them, or with a list that is not a list, is refused rather than read as empty.
+ */
+export function listOf(body: unknown, keys: readonly string[], what: string, wrappers: readonly string[] = []): NodePage<unknown> {
+  if (!isObject(body)) throw unexpectedAnswer(what);
+  let holder = body;
+  let namespace: string | undefined;
+  for (const w of wrappers) {
+    const found = byKeySuffix(body, w);
+    if (found && isObject(found.value)) {
+      holder = found.value;
+      namespace = found.namespace;
+      break;
+    }
   }
-  return { items, total: page.total };
+  for (const key of keys) {
+    const found = byKeySuffix(holder, key);
+    if (!found) continue;
+    if (!Array.isArray(found.value)) throw unexpectedAnswer(what);
+    const ns = namespace ?? found.namespace;
+    return { items: found.value, total: count(holder.totalCount ?? body.totalCount), ...(ns ? { namespace: ns } : {}) };
+  }
+  // A page past the end may carry only its total.
+  if (holder.totalCount !== undefined && count(holder.totalCount) !== undefined) return { items: [], total: count(holder.totalCount), ...(namespace ? { namespace } : {}) };
+  throw unexpectedAnswer(what);
+}
+
+/** Device workflow list: `<ns>.sdwan-device-list` on real nodes (MN-49), `devices` on older simulators. */
+export const readDevicesPage = (body: unknown): NodePage<unknown> => listOf(body, ['sdwan-device-list', 'devices'], 'a device list');
+
+export function readOrganizationsPage(body: unknown): NodePage<unknown> {
+  return listOf(body, ['organizations'], 'an organization list');
+}
+
+/**
+ * One organization record; undefined when it has no name. The parent is `paraentOrg` on real
+ * nodes (the live API misspells it; absent on the root), `parentOrg` or `parent` elsewhere; the
+ * plan `plan` or `subscriptionPlan`.
+ */
+export function organizationFromNode(raw: unknown): StoredOrganization | undefined {
+  if (!isObject(raw)) return undefined;
+  const name = filled(raw.name);
+  if (!name) return undefined;
+  const parent = filled(raw.paraentOrg) ?? filled(raw.parentOrg) ?? filled(raw.parent);
+  const plan = filled(raw.plan) ?? filled(raw.subscriptionPlan);
+  return { uuid: text(raw.uuid) ?? '', name, parent: parent ?? null, subscriptionPlan: plan ?? null };
 }
 
 const STATUS: Record<string, DeploymentStatus> = {
   SAVED: 'saved',
+  CREATED: 'saved',
   DEPLOYING: 'deploying',
   PENDING: 'deploying',
   IN_PROGRESS: 'deploying',
+  INPROGRESS: 'deploying',
   DEPLOYED: 'deployed',
   COMPLETED: 'deployed',
+  SUCCESS: 'deployed',
   FAILED: 'failed',
+  FAILURE: 'failed',
 };
+const statusOf = (raw: string | undefined): DeploymentStatus => STATUS[(raw ?? 'SAVED').toUpperCase().replace(/[\s-]+/g, '_')] ?? 'saved';
 
-/** A node device record (list entry or single answer) as the console shows it; undefined when it breaks the record's rules. */
-export function deviceFromNode(raw: unknown): DeviceView | undefined {
-  if (!isObject(raw)) return undefined;
-  const loc = isObject(raw.locationInfo) ? raw.locationInfo : {};
-  const parsed = DeviceView.safeParse({
-    deviceName: text(raw.deviceName),
-    siteId: text(raw.siteId),
-    orgName: text(raw.orgName),
-    serialNumber: text(raw.serialNumber),
-    deviceGroup: text(raw.deviceGroup),
-    locationInfo: { country: text(loc.country), latitude: text(loc.latitude), longitude: text(loc.longitude) },
-    deploymentStatus: STATUS[(text(raw.deploymentStatus) ?? 'SAVED').toUpperCase()] ?? 'saved',
-    lastTaskId: text(raw.lastTaskId) ?? null,
-  });
-  return parsed.success ? parsed.data : undefined;
+/**
+ * A node time as ISO: `2023-01-16T14:18:12.666+0000` (workflow list), `2022-06-04 17:43:48.0`
+ * and `2022/06/20 14:03:37` (appliance list, one answer may hold both). A time without a zone is
+ * read as UTC. Undefined when it is not a time.
+ */
+export function nodeTime(v: unknown): string | undefined {
+  const t = filled(v);
+  if (!t) return undefined;
+  const m = /^(\d{4})[-/](\d{2})[-/](\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?\s*(Z|[+-]\d{2}:?\d{2})?$/.exec(t);
+  if (!m) return undefined;
+  const [, y, mo, d, h, mi, sec = '00', frac = '0', zone = 'Z'] = m;
+  const ms = Math.round(Number(`0.${frac}`) * 1000);
+  const offset = zone === 'Z' ? 'Z' : `${zone.slice(0, 3)}:${zone.slice(-2)}`;
+  const date = new Date(`${y}-${mo}-${d}T${h}:${mi}:${sec}.${String(ms).padStart(3, '0')}${offset}`);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }
 
-/** The record of a PUT or single GET answer: `{ "mgmt.sdwan-device-workflow": {...} }` (MN-35, MN-41). */
-export function deviceFromAnswer(body: unknown, fallback?: DeviceRecord): DeviceView {
-  const inner = isObject(body) ? (body[DEVICE_WRAPPER] ?? Object.values(body).find(isObject)) : undefined;
-  const device = deviceFromNode(inner);
-  if (device) return device;
+/**
+ * A node device record (list entry or single answer) as the console shows it; undefined only
+ * when it names no device. Everything else is read as sent: strings and numbers alike, "" as
+ * unknown, either the real nodes' `workflowStatus` or the older `deploymentStatus`.
+ */
+export function deviceFromNode(raw: unknown): DeviceView | undefined {
+  if (!isObject(raw)) return undefined;
+  const deviceName = filled(raw.deviceName);
+  if (!deviceName) return undefined;
+  const loc = isObject(raw.locationInfo) ? raw.locationInfo : undefined;
+  const country = filled(loc?.country);
+  const latitude = filled(loc?.latitude);
+  const longitude = filled(loc?.longitude);
+  const status = filled(raw.workflowStatus) ?? filled(raw.deploymentStatus);
+  return {
+    deviceName,
+    siteId: filled(raw.siteId) ?? null,
+    orgName: filled(raw.orgName) ?? null,
+    serialNumber: filled(raw.serialNumber) ?? null,
+    deviceGroup: filled(raw.deviceGroup) ?? null,
+    locationInfo: country || latitude || longitude ? { country: country ?? '', latitude: latitude ?? '', longitude: longitude ?? '' } : null,
+    deploymentStatus: statusOf(status),
+    workflowStatus: status ?? null,
+    lastModifiedBy: filled(raw.lastModifiedBy) ?? null,
+    lastModifiedAt: nodeTime(raw.lastModifiedTime) ?? null,
+    lastTaskId: filled(raw.lastTaskId) ?? null,
+    appliance: null,
+  };
+}
+
+/** The record of a PUT or single GET answer: `{ "<ns>.sdwan-device-workflow": {...} }` (MN-35, MN-41). */
+export function deviceFromAnswer(body: unknown, fallback?: DeviceRecord): { device: DeviceView; namespace?: string } {
+  const found = isObject(body) ? byKeySuffix(body, 'sdwan-device-workflow') : undefined;
+  const device = deviceFromNode(found?.value);
+  if (device) return { device, ...(found?.namespace ? { namespace: found.namespace } : {}) };
   // A node that answers a PUT with an empty body: the record we sent, saved.
-  if (fallback && (body === undefined || (isObject(body) && Object.keys(body).length === 0))) return { ...fallback, deploymentStatus: 'saved', lastTaskId: null };
+  if (fallback && (body === undefined || (isObject(body) && Object.keys(body).length === 0))) return { device: recordView(fallback) };
   throw unexpectedAnswer('a device record');
 }
 
-/** The body of a PUT (spec 2.3). */
-export const deviceBody = (d: DeviceRecord) => ({
-  [DEVICE_WRAPPER]: {
+/** A record the console sent, as the view of a device saved on the node. */
+export const recordView = (d: DeviceRecord): DeviceView => ({
+  ...d,
+  locationInfo: { ...d.locationInfo },
+  deploymentStatus: 'saved',
+  workflowStatus: null,
+  lastModifiedBy: null,
+  lastModifiedAt: null,
+  lastTaskId: null,
+  appliance: null,
+});
+
+/** The body of a PUT (spec 2.3), wrapped in the node's namespace. */
+export const deviceBody = (d: DeviceRecord, namespace = DEFAULT_NAMESPACE) => ({
+  [deviceWrapper(namespace)]: {
     deviceName: d.deviceName,
     siteId: d.siteId,
     orgName: d.orgName,
@@ -104,17 +211,22 @@ export const deviceBody = (d: DeviceRecord) => ({
   },
 });
 
-/** Two records the node would treat as the same device (MN-48: running a file again does no work). */
-export function sameRecord(a: DeviceRecord, b: DeviceRecord): boolean {
+/**
+ * A record and a stored device the node would treat as the same (MN-48: running a file again
+ * does no work). A stored device whose record is not known whole (only listed) is never the same.
+ */
+export function sameRecord(a: DeviceRecord, b: DeviceView): boolean {
   return (
     a.deviceName === b.deviceName &&
+    b.siteId !== null &&
     Number(a.siteId) === Number(b.siteId) &&
     a.orgName === b.orgName &&
     a.serialNumber === b.serialNumber &&
     a.deviceGroup === b.deviceGroup &&
+    b.locationInfo !== null &&
     a.locationInfo.country.toUpperCase() === b.locationInfo.country.toUpperCase() &&
-    a.locationInfo.latitude === b.locationInfo.latitude &&
-    a.locationInfo.longitude === b.locationInfo.longitude
+    Number(a.locationInfo.latitude) === Number(b.locationInfo.latitude) &&
+    Number(a.locationInfo.longitude) === Number(b.locationInfo.longitude)
   );
 }
 

@@ -18,9 +18,11 @@ import {
   SYSLOG_PATH,
   deployPath,
   deviceBody,
+  DEFAULT_NAMESPACE,
   deviceFromAnswer,
   deviceFromNode,
   devicePath,
+  organizationFromNode,
   readAvailableId,
   readDeployTaskId,
   readDevicesPage,
@@ -30,6 +32,7 @@ import {
   taskPath,
 } from './node-api';
 import { pageAll, type NodeRequest } from './paging';
+import { APPLIANCES_PATH, applianceFromNode, readAppliancesPage } from './appliances';
 import { TaskFollower, deviceStatusOf, isFinal, type FollowOutcome, type TaskTiming } from './tasks';
 import { throttle } from './throttle';
 
@@ -44,6 +47,8 @@ export interface InventoryServiceOptions extends InventoryTiming {
   session(profileId: string): { request: NodeRequest; status(): { authMode: 'basic' | 'oauth'; state: string } };
   emit: EventHub['emit'];
   logger: Logger;
+  /** The wrapper-key namespace set on a connection, if any (else the one learned from the node). */
+  namespaceFor?(profileId: string): string | undefined;
 }
 
 export interface RefreshResult {
@@ -114,38 +119,85 @@ export class InventoryService {
     return work;
   }
 
+  /** The namespace of the node's wrapper keys: set on the connection, learned from its answers, or the spec's. */
+  namespace(profileId: string): string {
+    return this.o.namespaceFor?.(profileId) ?? this.store.nodeMeta(profileId, 'namespace') ?? DEFAULT_NAMESPACE;
+  }
+
+  /** Keeps the namespace a node's answer revealed, so the next PUT carries the wrapper it expects. */
+  private learnNamespace(profileId: string, namespace: string | undefined): void {
+    if (!namespace || this.store.nodeMeta(profileId, 'namespace') === namespace) return;
+    this.store.setNodeMeta(profileId, 'namespace', namespace);
+    this.log.info('node namespace learned', { profileId, namespace });
+  }
+
   private async pageList(profileId: string, what: InventoryKind, signal: AbortSignal): Promise<ListRefresh<unknown>> {
     const progress = throttle((done: number, total: number | null) => this.o.emit('inventory.progress', { profileId, what, done, total }), this.o.progressIntervalMs ?? 100);
     const logger = this.log.child(what);
+    let namespace: string | undefined;
+    const read = (body: unknown) => {
+      const page = what === 'devices' ? readDevicesPage(body) : readOrganizationsPage(body);
+      namespace ??= page.namespace;
+      return page;
+    };
     try {
-      if (what === 'organizations') {
-        const r = await pageAll({ request: this.request(profileId), path: ORGANIZATIONS_PATH, read: readOrganizationsPage, signal, onProgress: progress.call, logger });
-        progress.flush();
-        const fetchedAt = new Date().toISOString();
-        this.store.replaceOrganizations(profileId, r.items, fetchedAt);
-        this.reportShortRead(profileId, what, r.shortRead, r.items.length, r.total);
-        return { items: r.items, fetchedAt, shortRead: r.shortRead, unreadable: 0 };
-      }
-      const r = await pageAll({ request: this.request(profileId), path: DEVICES_PATH, read: readDevicesPage, signal, onProgress: progress.call, logger });
+      const r = await pageAll({ request: this.request(profileId), path: what === 'devices' ? DEVICES_PATH : ORGANIZATIONS_PATH, read, signal, onProgress: progress.call, logger });
       progress.flush();
-      const items: DeviceView[] = [];
-      let unreadable = 0;
-      for (const raw of r.items) {
-        const d = deviceFromNode(raw);
-        if (d) items.push(d);
-        else unreadable += 1;
-      }
-      if (unreadable > 0) {
-        logger.warn('device records left out: they break the record rules', { profileId, unreadable, sample: JSON.stringify(r.items.find((x) => !deviceFromNode(x))).slice(0, 300) });
-        this.o.emit('notice', { level: 'warning', message: `${unreadable} device record(s) from the node could not be read and are not shown.`, hint: 'The log names one of them; the node may hold records this console does not accept.' });
-      }
+      this.learnNamespace(profileId, namespace);
       const fetchedAt = new Date().toISOString();
-      this.store.replaceDevices(profileId, items, fetchedAt);
+      if (what === 'organizations') {
+        const { items, unreadable } = readAll(r.items, organizationFromNode);
+        this.reportUnreadable(profileId, what, unreadable, r.items);
+        this.store.replaceOrganizations(profileId, items, fetchedAt, unreadable.length);
+        this.reportShortRead(profileId, what, r.shortRead, r.items.length, r.total);
+        return { items, fetchedAt, shortRead: r.shortRead, unreadable: unreadable.length };
+      }
+      const { items, unreadable } = readAll(r.items, deviceFromNode);
+      this.reportUnreadable(profileId, what, unreadable, r.items);
+      this.store.replaceDevices(profileId, items, fetchedAt, unreadable.length);
       this.reportShortRead(profileId, what, r.shortRead, r.items.length, r.total);
-      return { items, fetchedAt, shortRead: r.shortRead, unreadable };
+      await this.refreshAppliances(profileId, signal);
+      return { items, fetchedAt, shortRead: r.shortRead, unreadable: unreadable.length };
     } finally {
       progress.cancel();
     }
+  }
+
+  /**
+   * The appliance list completes the devices with their state on the node. A node (or a user)
+   * that does not serve it keeps the devices refresh whole: the old state stays, labelled with
+   * the time it was fetched, and the operator is told why it is not newer.
+   */
+  private async refreshAppliances(profileId: string, signal: AbortSignal): Promise<void> {
+    const logger = this.log.child('appliances');
+    try {
+      const r = await pageAll({ request: this.request(profileId), path: APPLIANCES_PATH, read: readAppliancesPage, signal, logger });
+      const { items, unreadable } = readAll(r.items, applianceFromNode);
+      this.reportUnreadable(profileId, 'appliance', unreadable, r.items);
+      this.store.replaceAppliances(profileId, items, new Date().toISOString(), unreadable.length);
+    } catch (e) {
+      if (signal.aborted || (e instanceof AppError && e.code === ErrorCodes.cancelled)) throw e;
+      const at = this.store.fetchedAt(profileId, 'appliances');
+      logger.warn('appliance list not read', { profileId, error: e instanceof Error ? e.message : String(e) });
+      this.o.emit('notice', {
+        level: 'warning',
+        message: `The devices were refreshed, but not their state on the node (reachability, sync): ${e instanceof Error ? e.message : String(e)}`,
+        hint: at ? `The state shown is from ${at}.` : 'The state columns stay empty until the node serves its appliance list to this user.',
+        code: 'inventory.appliances_failed',
+      });
+    }
+  }
+
+  /** Records left out are counted, logged with a sample and said to the operator; never silently dropped. */
+  private reportUnreadable(profileId: string, what: string, unreadable: number[], raw: unknown[]): void {
+    if (unreadable.length === 0) return;
+    this.log.warn('records left out: the console cannot read them', { profileId, what, unreadable: unreadable.length, sample: JSON.stringify(raw[unreadable[0]!]).slice(0, 300) });
+    this.o.emit('notice', {
+      level: 'warning',
+      message: `${unreadable.length} ${what.replace(/s$/, '')} record(s) from the node could not be read and are not shown.`,
+      hint: 'The log names one of them; the node may run a release whose records this console does not know.',
+      code: 'inventory.unreadable',
+    });
   }
 
   private reportShortRead(profileId: string, what: InventoryKind, shortRead: boolean, received: number, total: number): void {
@@ -172,22 +224,22 @@ export class InventoryService {
     } finally {
       if (done.length > 0) this.o.emit('inventory.changed', { profileId, what: done });
     }
-    return { devices: this.store.devices(profileId).items.length, organizations: this.store.rawOrganizations(profileId).length, fetchedAt };
+    return { devices: this.store.deviceCount(profileId), organizations: this.store.rawOrganizations(profileId).length, fetchedAt };
   }
 
   /** devices.get: one device fresh from the node, stored; a device the node no longer has is removed from the store. */
   async getDevice(profileId: string, deviceName: string): Promise<DeviceView> {
     try {
-      const device = deviceFromAnswer(await this.request(profileId)('GET', devicePath(deviceName)));
-      // Only a device that changed makes the window reload the stored list.
-      const stored = this.store.device(profileId, deviceName);
-      if (!stored || JSON.stringify(stored) !== JSON.stringify(device)) {
-        this.store.upsertDevice(profileId, device);
-        this.o.emit('inventory.changed', { profileId, what: ['devices'] });
-      }
-      return device;
+      const answer = deviceFromAnswer(await this.request(profileId)('GET', devicePath(deviceName)));
+      this.learnNamespace(profileId, answer.namespace);
+      const before = this.store.device(profileId, deviceName);
+      this.store.upsertDevice(profileId, answer.device);
+      // The stored device with its appliance state; only one that changed makes the window reload the list.
+      const after = this.store.device(profileId, answer.device.deviceName) ?? answer.device;
+      if (JSON.stringify(before) !== JSON.stringify(after)) this.o.emit('inventory.changed', { profileId, what: ['devices'] });
+      return after;
     } catch (e) {
-      if (e instanceof AppError && e.code === 'api.4015' && this.store.deleteDevice(profileId, deviceName)) this.o.emit('inventory.changed', { profileId, what: ['devices'] });
+      if (isNotFound(e) && this.store.deleteDevice(profileId, deviceName)) this.o.emit('inventory.changed', { profileId, what: ['devices'] });
       throw e;
     }
   }
@@ -200,13 +252,14 @@ export class InventoryService {
   async putDevice(profileId: string, record: DeviceRecord): Promise<DeviceView> {
     let answer: unknown;
     try {
-      answer = await this.request(profileId)('PUT', devicePath(record.deviceName), deviceBody(record));
+      answer = await this.request(profileId)('PUT', devicePath(record.deviceName), deviceBody(record, this.namespace(profileId)));
     } catch (e) {
       throw withDeviceIssues(e, record);
     }
-    const device = deviceFromAnswer(answer, record);
-    this.store.upsertDevice(profileId, device);
-    return device;
+    const read = deviceFromAnswer(answer, record);
+    this.learnNamespace(profileId, read.namespace);
+    this.store.upsertDevice(profileId, read.device);
+    return this.store.device(profileId, read.device.deviceName) ?? read.device;
   }
 
   /** devices.onboard */
@@ -300,3 +353,18 @@ function pick<T extends object, K extends keyof T>(o: T, keys: K[]): Partial<Pic
   for (const k of keys) if (o[k] !== undefined) out[k] = o[k];
   return out;
 }
+
+/** Each raw record read with `read`; the positions of those it could not read. */
+function readAll<T>(raw: readonly unknown[], read: (r: unknown) => T | undefined): { items: T[]; unreadable: number[] } {
+  const items: T[] = [];
+  const unreadable: number[] = [];
+  raw.forEach((r, i) => {
+    const item = read(r);
+    if (item === undefined) unreadable.push(i);
+    else items.push(item);
+  });
+  return { items, unreadable };
+}
+
+/** The node does not know the device: code 4015 of spec 7.1, or a plain 404 (real nodes' VNMS-style body). */
+const isNotFound = (e: unknown) => e instanceof AppError && (e.code === 'api.4015' || e.code === ErrorCodes.httpNotFound);

@@ -138,6 +138,24 @@ function httpError(res: MgmtResponse, ctx: ErrorContext): AppError {
   }
 }
 
+/**
+ * Spring-style error bodies of real nodes (MN-50): `{"timestamp","http_status_code","error":
+ * "Not Found","exception","message","path"}` (custom APIs) and `{"timestamp","status","error",
+ * "message","path"}`. `error` is the HTTP reason phrase there, not an OAuth error code.
+ */
+const isSpringBody = (b: Record<string, unknown>) =>
+  typeof b.error === 'string' && b.error_description === undefined && ('timestamp' in b || 'exception' in b || 'path' in b || 'http_status_code' in b || 'status' in b);
+
+function springError(body: Record<string, unknown>, res: MgmtResponse, ctx: ErrorContext): AppError {
+  const base = httpError(res, ctx);
+  const nodeMessage = str(body.message)?.trim() ?? '';
+  const reason = str(body.error) ?? '';
+  const details = { ...base.details, ...(nodeMessage ? { nodeMessage } : {}), ...(reason ? { reason } : {}), ...(str(body.exception) ? { exception: str(body.exception) } : {}) };
+  if (!nodeMessage) return new AppError(base.code, base.message, base.hint, { status: res.status, details });
+  const message = res.status === 404 ? `${where(ctx)} does not know it: ${nodeMessage}` : `${where(ctx)} refused the request: ${nodeMessage}`;
+  return new AppError(base.code, message, res.status === 404 ? 'Reload the list; it may have been removed on the node.' : base.hint, { status: res.status, details });
+}
+
 /** The AppError for a non-2xx answer (or a 2xx login page). */
 export function errorFromResponse(res: MgmtResponse, ctx: ErrorContext = {}): AppError {
   if (res.status === 415 || res.status === 405) return httpError(res, ctx);
@@ -146,6 +164,7 @@ export function errorFromResponse(res: MgmtResponse, ctx: ErrorContext = {}): Ap
   // XML bodies arrive wrapped in their root element (<oauth-error>, <errors>).
   const root = isObject(body) && isObject(body['oauth-error']) ? body['oauth-error'] : body;
   if (isObject(root)) {
+    if (isSpringBody(root)) return springError(root, res, ctx);
     if (typeof root.error === 'string') return oauthError(root, res.status, ctx);
     if (isObject(root.error) && ('code' in root.error || 'message' in root.error)) {
       const code = Number(root.error.code ?? 0) || 0;

@@ -6,21 +6,27 @@
  * offline. 20,000 devices are written in one transaction with one prepared statement.
  */
 import type Database from 'better-sqlite3';
-import type { DeploymentStatus, DeviceView, OrganizationView, TaskStatus } from '../../shared/model/inventory';
+import { ApplianceState, type DeploymentStatus, type DeviceView, type OrganizationView, type TaskStatus } from '../../shared/model/inventory';
 import { organizationViews, type StoredOrganization } from '../inventory/hierarchy';
 import { openPrivateDatabase } from './sqlite';
 
 export type { StoredOrganization } from '../inventory/hierarchy';
 export type InventoryKind = 'devices' | 'organizations';
+/** What a fetch time is kept for: the two lists, and the appliance list that completes the devices. */
+export type FetchKind = InventoryKind | 'appliances';
 
 export interface StoredList<T> {
   /** When the whole list was last fetched; null = never. */
   fetchedAt: string | null;
   items: T[];
+  /** Records of the last fetch that could not be read (left out, counted). */
+  unreadable: number;
 }
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS devices (
+/** Migrations as a versioned list (`PRAGMA user_version` = how many ran). */
+const MIGRATIONS: readonly string[] = [
+  // 1: the first schema (issue 4). IF NOT EXISTS: stores from before the version count match it.
+  `CREATE TABLE IF NOT EXISTS devices (
   profile_id TEXT NOT NULL,
   device_name TEXT NOT NULL,
   site_id TEXT NOT NULL,
@@ -60,20 +66,75 @@ CREATE TABLE IF NOT EXISTS tasks (
   started_at TEXT,
   ended_at TEXT,
   PRIMARY KEY (profile_id, task_id)
-) WITHOUT ROWID;
-`;
+) WITHOUT ROWID;`,
+  // 2: devices as real nodes list them (issue 8): only name, site ID, workflow status and last
+  // change are sure, the rest may be unknown (NULL); the appliance state per device; how many
+  // records of a list could not be read; what the console learned of a node (its namespace).
+  `ALTER TABLE devices RENAME TO devices_v1;
+   CREATE TABLE devices (
+     profile_id TEXT NOT NULL,
+     device_name TEXT NOT NULL,
+     site_id TEXT,
+     org_name TEXT,
+     serial_number TEXT,
+     device_group TEXT,
+     country TEXT,
+     latitude TEXT,
+     longitude TEXT,
+     deployment_status TEXT NOT NULL,
+     workflow_status TEXT,
+     last_modified_by TEXT,
+     last_modified_at TEXT,
+     last_task_id TEXT,
+     PRIMARY KEY (profile_id, device_name)
+   ) WITHOUT ROWID;
+   INSERT INTO devices (profile_id, device_name, site_id, org_name, serial_number, device_group, country, latitude, longitude, deployment_status, last_task_id)
+     SELECT profile_id, device_name, site_id, org_name, serial_number, device_group, country, latitude, longitude, deployment_status, last_task_id FROM devices_v1;
+   DROP TABLE devices_v1;
+   ALTER TABLE fetches ADD COLUMN unreadable INTEGER NOT NULL DEFAULT 0;
+   CREATE TABLE appliances (
+     profile_id TEXT NOT NULL,
+     name TEXT NOT NULL,
+     state TEXT NOT NULL,
+     PRIMARY KEY (profile_id, name)
+   ) WITHOUT ROWID;
+   CREATE TABLE node_meta (
+     profile_id TEXT NOT NULL,
+     key TEXT NOT NULL,
+     value TEXT NOT NULL,
+     PRIMARY KEY (profile_id, key)
+   ) WITHOUT ROWID;`,
+];
+
+/** Runs the migrations a store has not had yet, each in its own transaction. */
+export function migrate(db: Database.Database, migrations: readonly string[] = MIGRATIONS): number {
+  const from = db.pragma('user_version', { simple: true }) as number;
+  for (let v = from; v < migrations.length; v++) {
+    db.transaction(() => {
+      db.exec(migrations[v]!);
+      db.pragma(`user_version = ${v + 1}`);
+    })();
+  }
+  return migrations.length;
+}
+
+export const INVENTORY_SCHEMA_VERSION = MIGRATIONS.length;
 
 interface DeviceRow {
   device_name: string;
-  site_id: string;
-  org_name: string;
-  serial_number: string;
-  device_group: string;
-  country: string;
-  latitude: string;
-  longitude: string;
+  site_id: string | null;
+  org_name: string | null;
+  serial_number: string | null;
+  device_group: string | null;
+  country: string | null;
+  latitude: string | null;
+  longitude: string | null;
   deployment_status: DeploymentStatus;
+  workflow_status: string | null;
+  last_modified_by: string | null;
+  last_modified_at: string | null;
   last_task_id: string | null;
+  appliance: string | null;
 }
 
 interface TaskRow {
@@ -87,15 +148,25 @@ interface TaskRow {
   ended_at: string | null;
 }
 
-const deviceOf = (r: DeviceRow): DeviceView => ({
+const applianceOf = (json: string | null, fetchedAt: string | null): ApplianceState | null => {
+  if (!json || !fetchedAt) return null;
+  const parsed = ApplianceState.omit({ fetchedAt: true }).safeParse(JSON.parse(json));
+  return parsed.success ? { ...parsed.data, fetchedAt } : null;
+};
+
+const deviceOf = (r: DeviceRow, appliancesAt: string | null): DeviceView => ({
   deviceName: r.device_name,
   siteId: r.site_id,
-  orgName: r.org_name,
+  orgName: r.org_name ?? applianceOf(r.appliance, appliancesAt)?.ownerOrg ?? null,
   serialNumber: r.serial_number,
   deviceGroup: r.device_group,
-  locationInfo: { country: r.country, latitude: r.latitude, longitude: r.longitude },
+  locationInfo: r.country !== null || r.latitude !== null || r.longitude !== null ? { country: r.country ?? '', latitude: r.latitude ?? '', longitude: r.longitude ?? '' } : null,
   deploymentStatus: r.deployment_status,
+  workflowStatus: r.workflow_status,
+  lastModifiedBy: r.last_modified_by,
+  lastModifiedAt: r.last_modified_at,
   lastTaskId: r.last_task_id,
+  appliance: applianceOf(r.appliance, appliancesAt),
 });
 
 const deviceParams = (profileId: string, d: DeviceView) => ({
@@ -105,62 +176,104 @@ const deviceParams = (profileId: string, d: DeviceView) => ({
   orgName: d.orgName,
   serial: d.serialNumber,
   group: d.deviceGroup,
-  country: d.locationInfo.country,
-  latitude: d.locationInfo.latitude,
-  longitude: d.locationInfo.longitude,
+  country: d.locationInfo?.country ?? null,
+  latitude: d.locationInfo?.latitude ?? null,
+  longitude: d.locationInfo?.longitude ?? null,
   status: d.deploymentStatus,
+  workflowStatus: d.workflowStatus,
+  modifiedBy: d.lastModifiedBy,
+  modifiedAt: d.lastModifiedAt,
   lastTaskId: d.lastTaskId,
 });
+
+/** An appliance's state as stored: the view's state less the list's fetch time (kept in `fetches`). */
+export type StoredAppliance = { name: string } & Omit<ApplianceState, 'fetchedAt'>;
 
 export class InventoryStore {
   private readonly db: Database.Database;
   private readonly stmt;
   private readonly replaceDeviceList;
   private readonly replaceOrganizationList;
+  private readonly replaceApplianceList;
 
   constructor(file: string) {
     this.db = openPrivateDatabase(file);
-    this.db.exec(SCHEMA);
+    migrate(this.db);
     this.stmt = {
       putDevice: this.db.prepare(
-        `INSERT OR REPLACE INTO devices (profile_id, device_name, site_id, org_name, serial_number, device_group, country, latitude, longitude, deployment_status, last_task_id)
-         VALUES (@profileId, @name, @siteId, @orgName, @serial, @group, @country, @latitude, @longitude, @status, @lastTaskId)`,
+        `INSERT OR REPLACE INTO devices (profile_id, device_name, site_id, org_name, serial_number, device_group, country, latitude, longitude, deployment_status, workflow_status, last_modified_by, last_modified_at, last_task_id)
+         VALUES (@profileId, @name, @siteId, @orgName, @serial, @group, @country, @latitude, @longitude, @status, @workflowStatus, @modifiedBy, @modifiedAt, @lastTaskId)`,
       ),
       deleteDevices: this.db.prepare('DELETE FROM devices WHERE profile_id = ?'),
       deleteDevice: this.db.prepare('DELETE FROM devices WHERE profile_id = ? AND device_name = ?'),
-      devices: this.db.prepare('SELECT * FROM devices WHERE profile_id = ? ORDER BY device_name'),
-      device: this.db.prepare('SELECT * FROM devices WHERE profile_id = ? AND device_name = ?'),
+      devices: this.db.prepare(
+        'SELECT d.*, a.state AS appliance FROM devices d LEFT JOIN appliances a ON a.profile_id = d.profile_id AND a.name = d.device_name WHERE d.profile_id = ? ORDER BY d.device_name',
+      ),
+      device: this.db.prepare(
+        'SELECT d.*, a.state AS appliance FROM devices d LEFT JOIN appliances a ON a.profile_id = d.profile_id AND a.name = d.device_name WHERE d.profile_id = ? AND d.device_name = ?',
+      ),
+      deviceCount: this.db.prepare('SELECT COUNT(*) AS n FROM devices WHERE profile_id = ?'),
+      deleteAppliances: this.db.prepare('DELETE FROM appliances WHERE profile_id = ?'),
+      putAppliance: this.db.prepare('INSERT OR REPLACE INTO appliances (profile_id, name, state) VALUES (?, ?, ?)'),
+      putMeta: this.db.prepare('INSERT OR REPLACE INTO node_meta (profile_id, key, value) VALUES (?, ?, ?)'),
+      meta: this.db.prepare('SELECT value FROM node_meta WHERE profile_id = ? AND key = ?'),
       setStatus: this.db.prepare('UPDATE devices SET deployment_status = ?, last_task_id = ? WHERE profile_id = ? AND device_name = ?'),
-      devicesByOrg: this.db.prepare('SELECT org_name AS org, COUNT(*) AS n FROM devices WHERE profile_id = ? GROUP BY org_name'),
+      devicesByOrg: this.db.prepare(
+        `SELECT COALESCE(d.org_name, json_extract(a.state, '$.ownerOrg')) AS org, COUNT(*) AS n
+         FROM devices d LEFT JOIN appliances a ON a.profile_id = d.profile_id AND a.name = d.device_name WHERE d.profile_id = ? GROUP BY org`,
+      ),
       putOrg: this.db.prepare(
         'INSERT OR REPLACE INTO organizations (profile_id, name, uuid, parent, subscription_plan, position) VALUES (@profileId, @name, @uuid, @parent, @plan, @position)',
       ),
       deleteOrgs: this.db.prepare('DELETE FROM organizations WHERE profile_id = ?'),
       orgs: this.db.prepare('SELECT name, uuid, parent, subscription_plan AS subscriptionPlan FROM organizations WHERE profile_id = ? ORDER BY position'),
-      fetched: this.db.prepare('INSERT OR REPLACE INTO fetches (profile_id, what, fetched_at) VALUES (?, ?, ?)'),
-      fetchedAt: this.db.prepare('SELECT fetched_at AS at FROM fetches WHERE profile_id = ? AND what = ?'),
+      fetched: this.db.prepare('INSERT OR REPLACE INTO fetches (profile_id, what, fetched_at, unreadable) VALUES (?, ?, ?, ?)'),
+      fetchedAt: this.db.prepare('SELECT fetched_at AS at, unreadable FROM fetches WHERE profile_id = ? AND what = ?'),
       putTask: this.db.prepare(
         `INSERT OR REPLACE INTO tasks (profile_id, task_id, device_name, state, percent, message, started_at, ended_at)
          VALUES (@profile_id, @task_id, @device_name, @state, @percent, @message, @started_at, @ended_at)`,
       ),
       task: this.db.prepare('SELECT * FROM tasks WHERE profile_id = ? AND task_id = ?'),
-      forget: ['devices', 'organizations', 'fetches', 'tasks'].map((t) => this.db.prepare(`DELETE FROM ${t} WHERE profile_id = ?`)),
+      forget: ['devices', 'organizations', 'fetches', 'tasks', 'appliances', 'node_meta'].map((t) => this.db.prepare(`DELETE FROM ${t} WHERE profile_id = ?`)),
     };
-    this.replaceDeviceList = this.db.transaction((profileId: string, devices: readonly DeviceView[], fetchedAt: string) => {
+    this.replaceDeviceList = this.db.transaction((profileId: string, devices: readonly DeviceView[], fetchedAt: string, unreadable: number) => {
       this.stmt.deleteDevices.run(profileId);
       for (const d of devices) this.stmt.putDevice.run(deviceParams(profileId, d));
-      this.stmt.fetched.run(profileId, 'devices', fetchedAt);
+      this.stmt.fetched.run(profileId, 'devices', fetchedAt, unreadable);
     });
-    this.replaceOrganizationList = this.db.transaction((profileId: string, orgs: readonly StoredOrganization[], fetchedAt: string) => {
+    this.replaceOrganizationList = this.db.transaction((profileId: string, orgs: readonly StoredOrganization[], fetchedAt: string, unreadable: number) => {
       this.stmt.deleteOrgs.run(profileId);
       orgs.forEach((o, position) => this.stmt.putOrg.run({ profileId, name: o.name, uuid: o.uuid, parent: o.parent, plan: o.subscriptionPlan, position }));
-      this.stmt.fetched.run(profileId, 'organizations', fetchedAt);
+      this.stmt.fetched.run(profileId, 'organizations', fetchedAt, unreadable);
+    });
+    this.replaceApplianceList = this.db.transaction((profileId: string, appliances: readonly StoredAppliance[], fetchedAt: string, unreadable: number) => {
+      this.stmt.deleteAppliances.run(profileId);
+      for (const { name, ...state } of appliances) this.stmt.putAppliance.run(profileId, name, JSON.stringify(state));
+      this.stmt.fetched.run(profileId, 'appliances', fetchedAt, unreadable);
     });
   }
 
   /** Replaces the profile's whole device list in one transaction (a device listed twice keeps its last record). */
-  replaceDevices(profileId: string, devices: readonly DeviceView[], fetchedAt: string): void {
-    this.replaceDeviceList(profileId, devices, fetchedAt);
+  replaceDevices(profileId: string, devices: readonly DeviceView[], fetchedAt: string, unreadable = 0): void {
+    this.replaceDeviceList(profileId, devices, fetchedAt, unreadable);
+  }
+
+  /** Replaces the state of every appliance of the profile (joined to the devices by name). */
+  replaceAppliances(profileId: string, appliances: readonly StoredAppliance[], fetchedAt: string, unreadable = 0): void {
+    this.replaceApplianceList(profileId, appliances, fetchedAt, unreadable);
+  }
+
+  deviceCount(profileId: string): number {
+    return (this.stmt.deviceCount.get(profileId) as { n: number }).n;
+  }
+
+  /** What the console learned of a node (e.g. `namespace`); undefined when nothing yet. */
+  nodeMeta(profileId: string, key: string): string | undefined {
+    return (this.stmt.meta.get(profileId, key) as { value: string } | undefined)?.value;
+  }
+
+  setNodeMeta(profileId: string, key: string, value: string): void {
+    this.stmt.putMeta.run(profileId, key, value);
   }
 
   /** Writes one device (after onboarding, a fetch or a deployment); the list's fetch time stays. */
@@ -178,17 +291,19 @@ export class InventoryStore {
   }
 
   devices(profileId: string): StoredList<DeviceView> {
-    return { fetchedAt: this.fetchedAt(profileId, 'devices'), items: (this.stmt.devices.all(profileId) as DeviceRow[]).map(deviceOf) };
+    const fetch = this.fetch(profileId, 'devices');
+    const appliancesAt = this.fetchedAt(profileId, 'appliances');
+    return { fetchedAt: fetch.at, unreadable: fetch.unreadable, items: (this.stmt.devices.all(profileId) as DeviceRow[]).map((r) => deviceOf(r, appliancesAt)) };
   }
 
   device(profileId: string, deviceName: string): DeviceView | undefined {
     const row = this.stmt.device.get(profileId, deviceName) as DeviceRow | undefined;
-    return row ? deviceOf(row) : undefined;
+    return row ? deviceOf(row, this.fetchedAt(profileId, 'appliances')) : undefined;
   }
 
   /** Replaces the profile's organizations in one transaction, keeping the node's order. */
-  replaceOrganizations(profileId: string, orgs: readonly StoredOrganization[], fetchedAt: string): void {
-    this.replaceOrganizationList(profileId, orgs, fetchedAt);
+  replaceOrganizations(profileId: string, orgs: readonly StoredOrganization[], fetchedAt: string, unreadable = 0): void {
+    this.replaceOrganizationList(profileId, orgs, fetchedAt, unreadable);
   }
 
   /** The stored organizations as raw records, in the node's order. */
@@ -200,11 +315,17 @@ export class InventoryStore {
   organizations(profileId: string): StoredList<OrganizationView> {
     const counts = new Map<string, number>();
     for (const r of this.stmt.devicesByOrg.all(profileId) as Array<{ org: string; n: number }>) counts.set(r.org, r.n);
-    return { fetchedAt: this.fetchedAt(profileId, 'organizations'), items: organizationViews(this.rawOrganizations(profileId), counts) };
+    const fetch = this.fetch(profileId, 'organizations');
+    return { fetchedAt: fetch.at, unreadable: fetch.unreadable, items: organizationViews(this.rawOrganizations(profileId), counts) };
   }
 
-  fetchedAt(profileId: string, what: InventoryKind): string | null {
-    return (this.stmt.fetchedAt.get(profileId, what) as { at: string } | undefined)?.at ?? null;
+  private fetch(profileId: string, what: FetchKind): { at: string | null; unreadable: number } {
+    const r = this.stmt.fetchedAt.get(profileId, what) as { at: string; unreadable: number } | undefined;
+    return { at: r?.at ?? null, unreadable: r?.unreadable ?? 0 };
+  }
+
+  fetchedAt(profileId: string, what: FetchKind): string | null {
+    return this.fetch(profileId, what).at;
   }
 
   putTask(task: TaskStatus): void {

@@ -1,7 +1,7 @@
 /** UI state of the inventory pages (filters, sort, view mode), kept while the operator switches sections. */
 import { create } from 'zustand';
 import type { DeploymentStatus } from '../../shared/model/inventory';
-import type { SortKey } from '../features/devices/device-index';
+import type { ConfigSync, Reachability, SortKey } from '../features/devices/device-index';
 
 export interface DeviceSort {
   key: SortKey;
@@ -13,11 +13,13 @@ interface InventoryUiState {
   deviceOrg: string;
   deviceGroup: string;
   deviceStatus: DeploymentStatus | '';
+  deviceReach: Reachability | '';
+  deviceSync: ConfigSync | '';
   deviceSort: DeviceSort;
   orgView: 'tree' | 'list';
   orgSearch: string;
   setDeviceSearch(v: string): void;
-  setDeviceFilter(patch: Partial<Pick<InventoryUiState, 'deviceOrg' | 'deviceGroup' | 'deviceStatus'>>): void;
+  setDeviceFilter(patch: Partial<Pick<InventoryUiState, 'deviceOrg' | 'deviceGroup' | 'deviceStatus' | 'deviceReach' | 'deviceSync'>>): void;
   setDeviceSort(sort: DeviceSort): void;
   clearDeviceFilters(): void;
   setOrgView(v: 'tree' | 'list'): void;
@@ -29,13 +31,15 @@ export const useInventoryUi = create<InventoryUiState>()((set) => ({
   deviceOrg: '',
   deviceGroup: '',
   deviceStatus: '',
+  deviceReach: '',
+  deviceSync: '',
   deviceSort: { key: 'deviceName', desc: false },
   orgView: 'tree',
   orgSearch: '',
   setDeviceSearch: (deviceSearch) => set({ deviceSearch }),
   setDeviceFilter: (patch) => set(patch),
   setDeviceSort: (deviceSort) => set({ deviceSort }),
-  clearDeviceFilters: () => set({ deviceSearch: '', deviceOrg: '', deviceGroup: '', deviceStatus: '' }),
+  clearDeviceFilters: () => set({ deviceSearch: '', deviceOrg: '', deviceGroup: '', deviceStatus: '', deviceReach: '', deviceSync: '' }),
   setOrgView: (orgView) => set({ orgView }),
   setOrgSearch: (orgSearch) => set({ orgSearch }),
 }));

@@ -55,10 +55,52 @@ export type DeviceRecordInput = z.input<typeof DeviceRecord>;
 export const DeploymentStatus = z.enum(['saved', 'deploying', 'deployed', 'failed']);
 export type DeploymentStatus = z.infer<typeof DeploymentStatus>;
 
-/** A device as the console shows it: the record, its deployment status, and the task that last deployed it. */
-export const DeviceView = DeviceRecord.extend({
+/**
+ * A device's state as the node's appliance list tells it (issue 8): reachability, configuration
+ * sync, software, hardware and alarm counts. `fetchedAt` says how old it is.
+ */
+export const ApplianceState = z.object({
+  reachability: z.enum(['reachable', 'unreachable', 'unknown']),
+  configSync: z.enum(['in-sync', 'out-of-sync', 'unknown']),
+  /** The node's own words (`ping-status`, `sync-status`), as sent. */
+  pingStatus: z.string().nullable(),
+  syncStatus: z.string().nullable(),
+  softwareVersion: z.string().nullable(),
+  /** The organization that owns the appliance (`ownerOrg`). */
+  ownerOrg: z.string().nullable(),
+  model: z.string().nullable(),
+  serialNo: z.string().nullable(),
+  /** The appliance's `last-updated-time`, as an ISO time (node time zone unknown: read as UTC). */
+  lastUpdatedAt: z.string().nullable(),
+  alarms: z.object({ critical: z.number().int(), major: z.number().int(), minor: z.number().int(), warning: z.number().int() }).nullable(),
+  /** When the appliance list holding this state was fetched. */
+  fetchedAt: z.string(),
+});
+export type ApplianceState = z.infer<typeof ApplianceState>;
+
+/**
+ * A device as the console shows it. Real nodes' workflow list carries only the name, the site
+ * ID, the workflow status and the last change (spec-decisions MN-49); the organization, serial
+ * number, group and location come with one device's record (devices.get, a PUT) and are null
+ * until then. Values are kept as the node sent them (read leniently): the rules of DeviceRecord
+ * apply to what the console sends, not to what it reads.
+ */
+export const DeviceView = z.object({
+  deviceName: z.string(),
+  siteId: z.string().nullable(),
+  orgName: z.string().nullable(),
+  serialNumber: z.string().nullable(),
+  deviceGroup: z.string().nullable(),
+  locationInfo: z.object({ country: z.string(), latitude: z.string(), longitude: z.string() }).nullable(),
   deploymentStatus: DeploymentStatus,
+  /** The node's own word for the status (`workflowStatus`, e.g. "Deployed"), as sent. */
+  workflowStatus: z.string().nullable(),
+  lastModifiedBy: z.string().nullable(),
+  /** The record's `lastModifiedTime` as an ISO time. */
+  lastModifiedAt: z.string().nullable(),
   lastTaskId: z.string().nullable(),
+  /** From the appliance list; null when the node lists no appliance of this name (or it was never fetched). */
+  appliance: ApplianceState.nullable(),
 });
 export type DeviceView = z.infer<typeof DeviceView>;
 
@@ -88,6 +130,8 @@ export const Snapshot = <T extends z.ZodType>(item: T) =>
     /** When the whole list was last fetched from the node; null = never (single devices onboarded or fetched since may be stored). */
     fetchedAt: z.string().nullable(),
     items: z.array(item),
+    /** Records of the last fetch the console could not read: left out of `items`, and said so. */
+    unreadable: z.number().int(),
   });
 
 export const TaskState = z.enum(['pending', 'in-progress', 'completed', 'failed']);

@@ -63,6 +63,15 @@ export const ProfileInput = z.object({
   /** OAuth client used for the password grant. Required when authMode is oauth. */
   oauthClientId: z.string().trim().optional(),
   tls: TlsTrustInput,
+  /**
+   * The namespace of the node's JSON wrapper keys (`mgmt` in the spec, `versanms` on real nodes).
+   * Empty: learned from the node's answers. Set it only when a node refuses the console's PUTs.
+   */
+  apiNamespace: z
+    .string()
+    .trim()
+    .regex(/^$|^[A-Za-z][A-Za-z0-9_-]{0,31}$/, 'The API namespace is one word of letters, digits, - or _ (e.g. versanms), or empty to learn it from the node.')
+    .optional(),
   /** Write-only secrets: omitted or undefined keeps the stored value, an empty string clears it. */
   password: z.string().optional(),
   clientSecret: z.string().optional(),
@@ -83,6 +92,7 @@ export const ProfileView = z.object({
   authMode: AuthMode,
   username: z.string(),
   oauthClientId: z.string().optional(),
+  apiNamespace: z.string().optional(),
   tls: z.discriminatedUnion('mode', [
     z.object({ mode: z.literal('system') }),
     z.object({ mode: z.literal('custom-ca'), caName: z.string().optional() }),

@@ -6,8 +6,10 @@ import type { ProfileView } from '../../../shared/model/profile';
 import { useDeployDevice, useDeviceFromNode } from '../../api/inventory';
 import { Dialog } from '../../components/Dialog';
 import { Spinner } from '../../components/Spinner';
+import { agoText, formatDateTime } from '../../components/format';
+import { useNow } from '../../components/useNow';
 import { countryLabel } from './device-index';
-import { StatusChip } from './StatusChip';
+import { ReachChip, StatusChip, SyncChip } from './StatusChip';
 import { TaskProgress } from './TaskProgress';
 import { WorldPreview } from '../onboarding/WorldPreview';
 
@@ -53,26 +55,79 @@ export function DeviceDetailsDialog({ profile, device, signedIn, onClose }: { pr
       <div className="device-details">
         <dl className="details">
           <dt>Site ID</dt>
-          <dd className="mono">{device.siteId}</dd>
+          <dd className="mono">{device.siteId ?? '—'}</dd>
           <dt>Organization</dt>
-          <dd>{device.orgName}</dd>
+          <dd>{device.orgName ?? '—'}</dd>
           <dt>Device group</dt>
-          <dd>{device.deviceGroup}</dd>
+          <dd>{device.deviceGroup ?? '—'}</dd>
           <dt>Serial number</dt>
-          <dd className="mono">{device.serialNumber}</dd>
+          <dd className="mono">{device.serialNumber ?? device.appliance?.serialNo ?? '—'}</dd>
           <dt>Country</dt>
-          <dd>{countryLabel(loc.country)}</dd>
+          <dd>{loc?.country ? countryLabel(loc.country) : '—'}</dd>
           <dt>Location</dt>
-          <dd className="mono">
-            {loc.latitude}, {loc.longitude}
-          </dd>
+          <dd className="mono">{loc?.latitude || loc?.longitude ? `${loc.latitude}, ${loc.longitude}` : '—'}</dd>
+          <dt>Node status</dt>
+          <dd>{device.workflowStatus ?? '—'}</dd>
+          <dt>Last change</dt>
+          <dd>{device.lastModifiedAt ? `${formatDateTime(device.lastModifiedAt)}${device.lastModifiedBy ? ` by ${device.lastModifiedBy}` : ''}` : '—'}</dd>
           <dt>Last task</dt>
           <dd className="mono">{device.lastTaskId ?? '—'}</dd>
         </dl>
-        <WorldPreview latitude={loc.latitude} longitude={loc.longitude} label={countryLabel(loc.country)} compact />
+        {loc?.latitude && loc.longitude ? <WorldPreview latitude={loc.latitude} longitude={loc.longitude} label={countryLabel(loc.country)} compact /> : null}
       </div>
+      {device.orgName === null || device.deviceGroup === null ? (
+        <p className="field-hint" data-testid="device-record-partial">
+          The node’s device list names only the device, its site ID and status; <strong>Refresh from node</strong> reads its whole record.
+        </p>
+      ) : null}
+      <ApplianceSection device={device} />
       {!signedIn ? <p className="callout callout-info">Showing the stored record. Sign in to {profile.name} to deploy or refresh it.</p> : null}
       {taskId ? <TaskProgress key={taskId} profileId={profile.id} taskId={taskId} /> : null}
     </Dialog>
+  );
+}
+
+/** The device's state on the node (appliance list): reachability, sync, software, hardware, alarms, and how old that is. */
+function ApplianceSection({ device }: { device: DeviceView }) {
+  const now = useNow();
+  const a = device.appliance;
+  if (!a) {
+    return (
+      <section className="appliance-state" aria-label="State on the node" data-testid="appliance-state">
+        <h3>State on the node</h3>
+        <p className="muted">The node’s appliance list has no appliance named {device.deviceName} (or it was not fetched yet).</p>
+      </section>
+    );
+  }
+  const stale = now - Date.parse(a.fetchedAt) > 15 * 60_000;
+  return (
+    <section className="appliance-state" aria-label="State on the node" data-testid="appliance-state">
+      <h3>
+        State on the node{' '}
+        <span className={stale ? 'chip chip-warn' : 'muted'} title={formatDateTime(a.fetchedAt)} data-testid="appliance-age">
+          as of {agoText(a.fetchedAt, now)}
+        </span>
+      </h3>
+      <dl className="details">
+        <dt>Reachability</dt>
+        <dd>
+          <ReachChip value={a.reachability} /> {a.pingStatus ? <span className="muted mono">{a.pingStatus}</span> : null}
+        </dd>
+        <dt>Config sync</dt>
+        <dd>
+          <SyncChip value={a.configSync} /> {a.syncStatus ? <span className="muted mono">{a.syncStatus}</span> : null}
+        </dd>
+        <dt>Software</dt>
+        <dd className="mono">{a.softwareVersion ?? '—'}</dd>
+        <dt>Model</dt>
+        <dd>{a.model ?? '—'}</dd>
+        <dt>Serial (hardware)</dt>
+        <dd className="mono">{a.serialNo ?? '—'}</dd>
+        <dt>Last update</dt>
+        <dd>{a.lastUpdatedAt ? formatDateTime(a.lastUpdatedAt) : '—'}</dd>
+        <dt>Alarms</dt>
+        <dd data-testid="appliance-alarms">{a.alarms ? `${a.alarms.critical} critical · ${a.alarms.major} major · ${a.alarms.minor} minor · ${a.alarms.warning} warning` : '—'}</dd>
+      </dl>
+    </section>
   );
 }

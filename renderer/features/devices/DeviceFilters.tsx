@@ -2,16 +2,20 @@ import { Search } from 'lucide-react';
 import { useMemo } from 'react';
 import type { DeploymentStatus } from '../../../shared/model/inventory';
 import { useInventoryUi } from '../../stores/inventory-ui';
-import { STATUSES, type DeviceIndex } from './device-index';
+import { REACHABILITIES, STATUSES, SYNCS, type ConfigSync, type DeviceIndex, type Reachability } from './device-index';
 
-const optionsOf = (values: readonly string[]) =>
-  values.map((v) => (
-    <option key={v} value={v}>
-      {v}
-    </option>
-  ));
+// "" is an unknown value (e.g. a device listed without its organization): not a filter choice.
+const optionsOf = (values: readonly string[], label: (v: string) => string = (v) => v) =>
+  values
+    .filter((v) => v !== '')
+    .map((v) => (
+      <option key={v} value={v}>
+        {label(v)}
+      </option>
+    ));
+const words = (v: string) => v.replace(/-/g, ' ');
 
-/** Search box (name, site ID, serial) and the organization, group and status filters. */
+/** Search box (name, site ID, serial) and the organization, group, status, reachability and sync filters. */
 export function DeviceFilters({ index }: { index: DeviceIndex }) {
   const ui = useInventoryUi();
   // Hundreds of organizations and groups: built once per devices list, not on every keystroke.
@@ -52,6 +56,14 @@ export function DeviceFilters({ index }: { index: DeviceIndex }) {
       <select aria-label="Status" value={ui.deviceStatus} onChange={(e) => ui.setDeviceFilter({ deviceStatus: e.target.value as DeploymentStatus | '' })} data-testid="devices-filter-status">
         <option value="">Any status</option>
         {optionsOf(STATUSES)}
+      </select>
+      <select aria-label="Reachability" value={ui.deviceReach} onChange={(e) => ui.setDeviceFilter({ deviceReach: e.target.value as Reachability | '' })} data-testid="devices-filter-reach">
+        <option value="">Any reachability</option>
+        {optionsOf(REACHABILITIES, words)}
+      </select>
+      <select aria-label="Config sync" value={ui.deviceSync} onChange={(e) => ui.setDeviceFilter({ deviceSync: e.target.value as ConfigSync | '' })} data-testid="devices-filter-sync">
+        <option value="">Any config sync</option>
+        {optionsOf(SYNCS, words)}
       </select>
     </div>
   );

@@ -32,8 +32,8 @@ export function DevicesPage() {
 
   const index = useMemo(() => buildDeviceIndex(items), [items]);
   const criteria = useMemo<DeviceCriteria>(
-    () => ({ query: ui.deviceSearch.trim().toLowerCase(), org: ui.deviceOrg, group: ui.deviceGroup, status: ui.deviceStatus }),
-    [ui.deviceSearch, ui.deviceOrg, ui.deviceGroup, ui.deviceStatus],
+    () => ({ query: ui.deviceSearch.trim().toLowerCase(), org: ui.deviceOrg, group: ui.deviceGroup, status: ui.deviceStatus, reach: ui.deviceReach, sync: ui.deviceSync }),
+    [ui.deviceSearch, ui.deviceOrg, ui.deviceGroup, ui.deviceStatus, ui.deviceReach, ui.deviceSync],
   );
   const deferred = useDeferredValue(criteria);
   const sort = ui.deviceSort;
@@ -66,7 +66,7 @@ export function DevicesPage() {
           <span className="devices-count" data-testid="devices-count" aria-live="polite">
             {rows.length === items.length && deferred === criteria ? `${formatCount(items.length)} devices` : `${formatCount(rows.length)} of ${formatCount(items.length)}`}
           </span>
-          {ui.deviceSearch || ui.deviceOrg || ui.deviceGroup || ui.deviceStatus ? (
+          {ui.deviceSearch || ui.deviceOrg || ui.deviceGroup || ui.deviceStatus || ui.deviceReach || ui.deviceSync ? (
             <button type="button" className="button button-small button-ghost" onClick={ui.clearDeviceFilters}>
               <X size={14} aria-hidden="true" />
               Clear filters

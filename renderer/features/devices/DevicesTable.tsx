@@ -12,20 +12,26 @@ import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { DeviceView } from '../../../shared/model/inventory';
 import type { DeviceSort } from '../../stores/inventory-ui';
-import { countryLabel, type DeviceIndex, type SortKey } from './device-index';
-import { StatusChip } from './StatusChip';
+import { countryLabel, serialOf, type DeviceIndex, type SortKey } from './device-index';
+import { ReachChip, StatusChip, SyncChip } from './StatusChip';
 
 export const ROW_HEIGHT = 36;
 const col = createColumnHelper<DeviceView>();
 
+/** A value the node did not send (a real node's list carries no organization, group or serial). */
+const unknown = <span className="muted" title="Not in the node's list; open the device to fetch its record">—</span>;
+const orUnknown = (v: string | null, className?: string) => (v ? <span className={className} title={v}>{v}</span> : unknown);
+
 const columns = [
   col.accessor('deviceName', { header: 'Device name', cell: (c) => <span className="strong">{c.getValue()}</span> }),
-  col.accessor('siteId', { header: 'Site ID', cell: (c) => <span className="mono">{c.getValue()}</span> }),
-  col.accessor('orgName', { header: 'Organization', cell: (c) => <span title={c.getValue()}>{c.getValue()}</span> }),
-  col.accessor('deviceGroup', { header: 'Device group' }),
-  col.accessor((d) => d.locationInfo.country, { id: 'country', header: 'Country', cell: (c) => <span title={countryLabel(c.getValue())}>{countryLabel(c.getValue())}</span> }),
-  col.accessor('serialNumber', { header: 'Serial number', cell: (c) => <span className="mono">{c.getValue()}</span> }),
+  col.accessor('siteId', { header: 'Site ID', cell: (c) => orUnknown(c.getValue(), 'mono') }),
+  col.accessor('orgName', { header: 'Organization', cell: (c) => orUnknown(c.getValue()) }),
+  col.accessor('deviceGroup', { header: 'Device group', cell: (c) => orUnknown(c.getValue()) }),
+  col.accessor((d) => d.locationInfo?.country ?? '', { id: 'country', header: 'Country', cell: (c) => orUnknown(countryLabel(c.getValue())) }),
+  col.accessor((d) => serialOf(d), { id: 'serialNumber', header: 'Serial number', cell: (c) => orUnknown(c.getValue(), 'mono') }),
   col.accessor('deploymentStatus', { header: 'Status', cell: (c) => <StatusChip status={c.getValue()} /> }),
+  col.accessor((d) => d.appliance?.reachability, { id: 'reachability', header: 'Reachability', cell: (c) => <ReachChip value={c.getValue()} /> }),
+  col.accessor((d) => d.appliance?.configSync, { id: 'configSync', header: 'Config sync', cell: (c) => <SyncChip value={c.getValue()} /> }),
 ];
 
 export interface DevicesTableProps {

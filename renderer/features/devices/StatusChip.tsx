@@ -1,5 +1,5 @@
 import clsx from 'clsx';
-import type { DeploymentStatus, TaskState } from '../../../shared/model/inventory';
+import type { ApplianceState, DeploymentStatus, TaskState } from '../../../shared/model/inventory';
 
 const chip: Record<DeploymentStatus, string | undefined> = { saved: undefined, deploying: 'chip-accent', deployed: 'chip-ok', failed: 'chip-danger' };
 
@@ -12,4 +12,19 @@ export const taskStateLabel: Record<TaskState, string> = { pending: 'pending', '
 
 export function TaskStateChip({ state }: { state: TaskState }) {
   return <span className={clsx('chip', 'status-chip', taskChip[state])}>{taskStateLabel[state]}</span>;
+}
+
+const reachChip: Record<ApplianceState['reachability'], string | undefined> = { reachable: 'chip-ok', unreachable: 'chip-danger', unknown: undefined };
+const syncChip: Record<ApplianceState['configSync'], string | undefined> = { 'in-sync': 'chip-ok', 'out-of-sync': 'chip-warn', unknown: undefined };
+
+/** Reachability (`ping-status`) of a device's appliance; "unknown" when the node lists none. */
+export function ReachChip({ value }: { value: ApplianceState['reachability'] | undefined }) {
+  const v = value ?? 'unknown';
+  return <span className={clsx('chip', 'status-chip', reachChip[v])}>{v}</span>;
+}
+
+/** Configuration sync (`sync-status`) of a device's appliance. */
+export function SyncChip({ value }: { value: ApplianceState['configSync'] | undefined }) {
+  const v = value ?? 'unknown';
+  return <span className={clsx('chip', 'status-chip', syncChip[v])}>{v.replace(/-/g, ' ')}</span>;
 }

@@ -7,10 +7,17 @@
  * per-row allocation.
  */
 import { countryName } from '../../../shared/model/countries';
-import type { DeploymentStatus, DeviceView } from '../../../shared/model/inventory';
+import type { ApplianceState, DeploymentStatus, DeviceView } from '../../../shared/model/inventory';
 
-export type SortKey = 'deviceName' | 'siteId' | 'orgName' | 'deviceGroup' | 'country' | 'serialNumber' | 'deploymentStatus';
+export type SortKey = 'deviceName' | 'siteId' | 'orgName' | 'deviceGroup' | 'country' | 'serialNumber' | 'deploymentStatus' | 'reachability' | 'configSync';
 export const STATUSES: readonly DeploymentStatus[] = ['saved', 'deploying', 'deployed', 'failed'];
+export type Reachability = ApplianceState['reachability'];
+export type ConfigSync = ApplianceState['configSync'];
+/** Ordered worst first, so a sort puts the devices that need a look on top. */
+export const REACHABILITIES: readonly Reachability[] = ['unreachable', 'unknown', 'reachable'];
+export const SYNCS: readonly ConfigSync[] = ['out-of-sync', 'unknown', 'in-sync'];
+/** The serial number shown: the record's, else the appliance's. */
+export const serialOf = (d: DeviceView) => d.serialNumber ?? d.appliance?.serialNo ?? null;
 
 export interface DeviceIndex {
   readonly devices: readonly DeviceView[];
@@ -21,6 +28,9 @@ export interface DeviceIndex {
   readonly orgOf: Int32Array;
   readonly groupOf: Int32Array;
   readonly statusOf: Int8Array;
+  /** Index into REACHABILITIES / SYNCS ("unknown" when the node lists no appliance for the device). */
+  readonly reachOf: Int8Array;
+  readonly syncOf: Int8Array;
   /** "Germany (DE)" per row, from a per-code cache. */
   readonly countryLabel: readonly string[];
   readonly orders: Map<SortKey, Int32Array>;
@@ -34,10 +44,13 @@ export interface DeviceCriteria {
   org: string;
   group: string;
   status: DeploymentStatus | '';
+  reach?: Reachability | '';
+  sync?: ConfigSync | '';
 }
 
 const countryCache = new Map<string, string>();
 export function countryLabel(code: string): string {
+  if (!code) return '';
   let label = countryCache.get(code);
   if (label === undefined) {
     const name = countryName(code);
@@ -64,16 +77,21 @@ export function buildDeviceIndex(devices: readonly DeviceView[]): DeviceIndex {
   const n = devices.length;
   const hay = new Array<string>(n);
   const statusOf = new Int8Array(n);
+  const reachOf = new Int8Array(n);
+  const syncOf = new Int8Array(n);
   const countries = new Array<string>(n);
   for (let i = 0; i < n; i++) {
     const d = devices[i]!;
-    hay[i] = `${d.deviceName}\u0000${d.siteId}\u0000${d.serialNumber}`.toLowerCase();
+    hay[i] = `${d.deviceName}\u0000${d.siteId ?? ''}\u0000${serialOf(d) ?? ''}`.toLowerCase();
     statusOf[i] = STATUSES.indexOf(d.deploymentStatus);
-    countries[i] = countryLabel(d.locationInfo.country);
+    reachOf[i] = REACHABILITIES.indexOf(d.appliance?.reachability ?? 'unknown');
+    syncOf[i] = SYNCS.indexOf(d.appliance?.configSync ?? 'unknown');
+    countries[i] = countryLabel(d.locationInfo?.country ?? '');
   }
-  const org = facet(devices.map((d) => d.orgName));
-  const group = facet(devices.map((d) => d.deviceGroup));
-  return { devices, hay, orgs: org.sorted, groups: group.sorted, orgOf: org.of, groupOf: group.of, statusOf, countryLabel: countries, orders: new Map(), buffer: new Int32Array(n) };
+  // Unknown (null) sorts first as "" and is never offered as a filter value.
+  const org = facet(devices.map((d) => d.orgName ?? ''));
+  const group = facet(devices.map((d) => d.deviceGroup ?? ''));
+  return { devices, hay, orgs: org.sorted, groups: group.sorted, orgOf: org.of, groupOf: group.of, statusOf, reachOf, syncOf, countryLabel: countries, orders: new Map(), buffer: new Int32Array(n) };
 }
 
 const identity = (n: number) => {
@@ -90,17 +108,20 @@ export function sortOrder(index: DeviceIndex, key: SortKey): Int32Array {
   const n = devices.length;
   let order: Int32Array;
   if (key === 'deviceName' || key === 'serialNumber') {
-    const keys = devices.map((d) => naturalKey(key === 'deviceName' ? d.deviceName : d.serialNumber));
+    const keys = devices.map((d) => naturalKey(key === 'deviceName' ? d.deviceName : (serialOf(d) ?? '')));
     order = identity(n).sort((a, b) => (keys[a]! < keys[b]! ? -1 : keys[a]! > keys[b]! ? 1 : a - b));
   } else {
     const byName = sortOrder(index, 'deviceName');
     const nameRank = new Int32Array(n);
     for (let p = 0; p < n; p++) nameRank[byName[p]!] = p;
     let primary: ArrayLike<number>;
-    if (key === 'siteId') primary = Float64Array.from(devices, (d) => Number(d.siteId));
+    // An unknown site ID sorts last.
+    if (key === 'siteId') primary = Float64Array.from(devices, (d) => (d.siteId === null || Number.isNaN(Number(d.siteId)) ? Number.MAX_SAFE_INTEGER : Number(d.siteId)));
     else if (key === 'orgName') primary = index.orgOf;
     else if (key === 'deviceGroup') primary = index.groupOf;
     else if (key === 'deploymentStatus') primary = index.statusOf;
+    else if (key === 'reachability') primary = index.reachOf;
+    else if (key === 'configSync') primary = index.syncOf;
     else {
       const labels = facet(index.countryLabel);
       primary = labels.of;
@@ -122,8 +143,10 @@ export function filterDevices(index: DeviceIndex, key: SortKey, desc: boolean, c
   const org = c.org ? index.orgs.indexOf(c.org) : -1;
   const group = c.group ? index.groups.indexOf(c.group) : -1;
   const status = c.status ? STATUSES.indexOf(c.status) : -1;
+  const reach = c.reach ? REACHABILITIES.indexOf(c.reach) : -1;
+  const sync = c.sync ? SYNCS.indexOf(c.sync) : -1;
   if ((c.org && org < 0) || (c.group && group < 0)) return new Int32Array(0);
-  const { hay, orgOf, groupOf, statusOf } = index;
+  const { hay, orgOf, groupOf, statusOf, reachOf, syncOf } = index;
   const q = c.query;
   let count = 0;
   for (let p = 0; p < n; p++) {
@@ -131,6 +154,8 @@ export function filterDevices(index: DeviceIndex, key: SortKey, desc: boolean, c
     if (org >= 0 && orgOf[i] !== org) continue;
     if (group >= 0 && groupOf[i] !== group) continue;
     if (status >= 0 && statusOf[i] !== status) continue;
+    if (reach >= 0 && reachOf[i] !== reach) continue;
+    if (sync >= 0 && syncOf[i] !== sync) continue;
     if (q && !hay[i]!.includes(q)) continue;
     out[count++] = i;
   }

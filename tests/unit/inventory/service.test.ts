@@ -32,13 +32,17 @@ describe('InventoryService', () => {
     expect(h.node.count('GET', '/mgmt/sdwan/workflow/devices')).toBe(2);
   });
 
-  it('leaves out device records that break the rules, and says so', async () => {
+  it('keeps what a node sends as sent (an odd country stays), leaves out only a record without a name, counts it and says so', async () => {
     h = startService();
     h.node.seed(4);
-    h.node.devices.get('branch-0002')!.locationInfo.country = 'ZZ';
+    h.node.devices.get('branch-0003')!.locationInfo.country = 'ZZ';
+    h.node.devices.get('branch-0002')!.deviceName = ' ';
     await h.service.refresh('p1', 'devices');
-    expect(h.service.devices('p1').items.map((d) => d.deviceName)).toEqual(['branch-0001', 'branch-0003', 'branch-0004']);
-    expect(eventsOf<{ message: string }>('notice')[0]!.message).toMatch(/1 device record/);
+    const stored = h.service.devices('p1');
+    expect(stored.items.map((d) => d.deviceName)).toEqual(['branch-0001', 'branch-0003', 'branch-0004']);
+    expect(stored.items[1]!.locationInfo?.country).toBe('ZZ');
+    expect(stored.unreadable).toBe(1);
+    expect(eventsOf<{ message: string }>('notice')[0]!.message).toMatch(/1 device record\(s\) from the node could not be read/);
   });
 
   it('onboards one device (stored, changed event) and maps refusals to fields', async () => {

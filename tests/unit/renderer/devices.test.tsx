@@ -62,13 +62,13 @@ describe('Devices page with 20,000 devices', () => {
     expect(rowNames()).toEqual(['paris-edge-00012']);
 
     await user.clear(search);
-    await user.type(search, all[12_345]!.serialNumber.toLowerCase());
+    await user.type(search, all[12_345]!.serialNumber!.toLowerCase());
     await waitFor(() => expect(rowNames()).toEqual([all[12_345]!.deviceName]));
 
     await user.clear(search);
     await user.type(search, '19999');
     // site ID 19999 (and its name), plus any serial number that happens to contain it
-    const hits = all.filter((d) => d.siteId.includes('19999') || d.deviceName.includes('19999') || d.serialNumber.toLowerCase().includes('19999'));
+    const hits = all.filter((d) => d.siteId!.includes('19999') || d.deviceName.includes('19999') || d.serialNumber!.toLowerCase().includes('19999'));
     expect(hits.map((d) => d.siteId)).toContain('19999');
     await waitFor(() => expect(new Set(rowNames())).toEqual(new Set(hits.map((d) => d.deviceName))));
     expect(screen.getByTestId('devices-count')).toHaveTextContent(`${hits.length} of 20,000`);
@@ -83,7 +83,7 @@ describe('Devices page with 20,000 devices', () => {
       expect(within(row).getByText('Globex')).toBeVisible();
       expect(row.querySelector('.status-chip')).toHaveTextContent('failed');
     }
-    const group = expected[0]!.deviceGroup;
+    const group = expected[0]!.deviceGroup!;
     await user.selectOptions(screen.getByTestId('devices-filter-group'), group);
     const narrower = expected.filter((d) => d.deviceGroup === group);
     await waitFor(() => expect(screen.getByTestId('devices-count')).toHaveTextContent(`${narrower.length.toLocaleString('en')} of 20,000`));
@@ -139,7 +139,7 @@ describe('Devices page with 20,000 devices', () => {
     const dialog = await screen.findByTestId('device-details');
     expect(within(dialog).getByRole('heading', { name })).toBeVisible();
     const device = all.find((d) => d.deviceName === name)!;
-    expect(within(dialog).getByText(device.serialNumber)).toBeVisible();
+    expect(within(dialog).getByText(device.serialNumber!)).toBeVisible();
 
     await user.click(within(dialog).getByRole('button', { name: /deploy/i }));
     const progress = await within(dialog).findByTestId('task-progress');

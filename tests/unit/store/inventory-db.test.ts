@@ -26,7 +26,11 @@ const device = (i: number, patch: Partial<DeviceView> = {}): DeviceView => ({
   deviceGroup: 'Retail',
   locationInfo: { country: 'DE', latitude: '52.52', longitude: '13.405' },
   deploymentStatus: 'deployed',
+  workflowStatus: 'Deployed',
+  lastModifiedBy: 'Administrator',
+  lastModifiedAt: '2023-01-16T14:18:12.666Z',
   lastTaskId: String(i),
+  appliance: null,
   ...patch,
 });
 const org = (name: string, parent: string | null, plan: string | null): StoredOrganization => ({ uuid: `u-${name}`, name, parent, subscriptionPlan: plan });
@@ -34,7 +38,7 @@ const org = (name: string, parent: string | null, plan: string | null): StoredOr
 describe('InventoryStore: devices', () => {
   it('replaces the whole list per profile with its fetch time, and keeps other profiles apart', () => {
     const { store } = open();
-    expect(store.devices('p1')).toEqual({ fetchedAt: null, items: [] });
+    expect(store.devices('p1')).toEqual({ fetchedAt: null, items: [], unreadable: 0 });
     store.replaceDevices('p1', [device(1), device(2), device(3)], '2026-05-01T10:00:00.000Z');
     store.replaceDevices('p2', [device(9)], '2026-05-01T10:05:00.000Z');
     store.replaceDevices('p1', [device(2, { orgName: 'moved' }), device(4)], '2026-05-01T11:00:00.000Z');
@@ -82,8 +86,8 @@ describe('InventoryStore: devices', () => {
     expect(store.task('p1', '7')).toEqual(task);
     store.forgetProfile('p1');
     expect(store.task('p1', '7')).toBeUndefined();
-    expect(store.devices('p1')).toEqual({ fetchedAt: null, items: [] });
-    expect(store.organizations('p1')).toEqual({ fetchedAt: null, items: [] });
+    expect(store.devices('p1')).toEqual({ fetchedAt: null, items: [], unreadable: 0 });
+    expect(store.organizations('p1')).toEqual({ fetchedAt: null, items: [], unreadable: 0 });
   });
 });
 

@@ -10,7 +10,7 @@ export function GroupStep({ form, profile }: StepProps) {
   const [orgName, group] = useWatch({ control: form.control, name: ['orgName', 'deviceGroup'] });
   const suggestions = useMemo(() => {
     const counts = new Map<string, number>();
-    for (const d of devices.data?.items ?? []) if (d.orgName === orgName) counts.set(d.deviceGroup, (counts.get(d.deviceGroup) ?? 0) + 1);
+    for (const d of devices.data?.items ?? []) if (d.orgName === orgName && d.deviceGroup) counts.set(d.deviceGroup, (counts.get(d.deviceGroup) ?? 0) + 1);
     return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 24);
   }, [devices.data, orgName]);
   const errors = form.formState.errors;

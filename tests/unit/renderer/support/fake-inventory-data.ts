@@ -15,7 +15,7 @@ export interface OrgSpec {
 export function makeOrganizations(specs: readonly OrgSpec[], devices: readonly Pick<DeviceView, 'orgName'>[] = []): OrganizationView[] {
   const byName = new Map(specs.map((s) => [s.name, s]));
   const deviceCount = new Map<string, number>();
-  for (const d of devices) deviceCount.set(d.orgName, (deviceCount.get(d.orgName) ?? 0) + 1);
+  for (const d of devices) if (d.orgName) deviceCount.set(d.orgName, (deviceCount.get(d.orgName) ?? 0) + 1);
   return specs.map((s, i) => {
     let depth = 0;
     let effectivePlan: string | null = s.plan ?? null;
@@ -83,7 +83,11 @@ export function makeDevice(d: Partial<DeviceView> & { deviceName: string }): Dev
     deviceGroup: 'branch-small',
     locationInfo: { country: 'DE', latitude: '52.52', longitude: '13.405' },
     deploymentStatus: 'saved',
+    workflowStatus: null,
+    lastModifiedBy: null,
+    lastModifiedAt: null,
     lastTaskId: null,
+    appliance: null,
     ...d,
   };
 }
@@ -102,7 +106,11 @@ export function makeDevices(n: number, orgs: readonly string[] = ORG_SPECS.map((
       deviceGroup: GROUPS[(i * 5 + Math.floor(i / 10)) % GROUPS.length]!,
       locationInfo: { country: c[0], latitude: (c[1] + ((i % 17) - 8) * 0.05).toFixed(3), longitude: (c[2] + ((i % 13) - 6) * 0.05).toFixed(3) },
       deploymentStatus: status,
+      workflowStatus: null,
+      lastModifiedBy: null,
+      lastModifiedAt: null,
       lastTaskId: status === 'saved' ? null : `t-${1000 + i}`,
+      appliance: null,
     };
   }
   return out;

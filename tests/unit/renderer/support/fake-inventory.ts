@@ -6,6 +6,7 @@
  */
 import type { EventName, EventPayload, ParsedRequestOf, ResponseOf } from '../../../../shared/contract';
 import { AppError, ErrorCodes } from '../../../../shared/model/errors';
+import { recordView, sameRecord } from '../../../../electron/inventory/node-api';
 import { DeviceRecord, type BulkJobState, type BulkRowResult, type DeviceView, type OrganizationView, type SyslogServer, type TaskState, type TaskStatus } from '../../../../shared/model/inventory';
 
 type Emit = <E extends EventName>(event: E, payload: EventPayload<E>) => void;
@@ -21,8 +22,6 @@ export interface FakeInventoryOptions {
   refreshDelayMs?: number;
 }
 
-const sameRecord = (a: DeviceRecord, b: DeviceRecord) =>
-  a.deviceName === b.deviceName && a.siteId === b.siteId && a.orgName === b.orgName && a.serialNumber === b.serialNumber && a.deviceGroup === b.deviceGroup && JSON.stringify(a.locationInfo) === JSON.stringify(b.locationInfo);
 
 export class FakeInventory {
   readonly devices = new Map<string, DeviceView[]>();
@@ -60,11 +59,11 @@ export class FakeInventory {
   private changed = (profileId: string, what: What[]) => this.emit('inventory.changed', { profileId, what });
 
   snapshotDevices(profileId: string): ResponseOf<'inventory.devices'> {
-    return { profileId, fetchedAt: this.fetchedAt.get(profileId)?.devices ?? null, items: this.list(profileId) };
+    return { profileId, fetchedAt: this.fetchedAt.get(profileId)?.devices ?? null, items: this.list(profileId), unreadable: 0 };
   }
 
   snapshotOrganizations(profileId: string): ResponseOf<'inventory.organizations'> {
-    return { profileId, fetchedAt: this.fetchedAt.get(profileId)?.organizations ?? null, items: this.organizations.get(profileId) ?? [] };
+    return { profileId, fetchedAt: this.fetchedAt.get(profileId)?.organizations ?? null, items: this.organizations.get(profileId) ?? [], unreadable: 0 };
   }
 
   async refresh({ profileId, what }: ParsedRequestOf<'inventory.refresh'>): Promise<ResponseOf<'inventory.refresh'>> {
@@ -128,8 +127,8 @@ export class FakeInventory {
     this.check(profileId, device);
     const list = this.list(profileId);
     const old = list.find((d) => d.deviceName === device.deviceName);
-    if (old && sameRecord(old, device)) return { view: old, changed: false };
-    const view: DeviceView = { ...device, deploymentStatus: 'saved', lastTaskId: old?.lastTaskId ?? null };
+    if (old && sameRecord(device, old)) return { view: old, changed: false };
+    const view: DeviceView = { ...recordView(device), lastTaskId: old?.lastTaskId ?? null };
     this.devices.set(profileId, old ? list.map((d) => (d === old ? view : d)) : [...list, view]);
     return { view, changed: true };
   }
