@@ -85,6 +85,15 @@ export function ProfileFormDialog({ profile, onClose }: { profile?: ProfileView 
           ) : null}
         </div>
         <TlsTrustFields form={form} profile={profile} />
+        <TextField
+          label="API namespace (optional)"
+          placeholder="Learned from the node"
+          autoComplete="off"
+          spellCheck={false}
+          {...register('apiNamespace')}
+          error={errors.apiNamespace?.message}
+          hint="The prefix of the node's JSON keys (versanms on most releases). Leave empty: the console learns it from the node's answers."
+        />
         {dropsSecrets ? (
           <p className="callout callout-warn" role="status" data-testid="secrets-dropped-notice">
             <strong>Saving removes the stored {profile?.hasPassword && profile.hasClientSecret ? 'password and client secret' : profile?.hasPassword ? 'password' : 'client secret'}.</strong>

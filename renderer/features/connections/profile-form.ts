@@ -9,7 +9,7 @@ export type ProfileFormOutput = z.output<typeof ProfileInput>;
 
 export function profileDefaults(view?: ProfileView): ProfileFormValues {
   if (!view) {
-    return { name: '', host: '', basicPort: 9182, oauthPort: 9183, authMode: 'basic', username: '', oauthClientId: '', tls: { mode: 'system' }, password: '', clientSecret: '' };
+    return { name: '', host: '', basicPort: 9182, oauthPort: 9183, authMode: 'basic', username: '', oauthClientId: '', apiNamespace: '', tls: { mode: 'system' }, password: '', clientSecret: '' };
   }
   return {
     id: view.id,
@@ -20,6 +20,7 @@ export function profileDefaults(view?: ProfileView): ProfileFormValues {
     authMode: view.authMode,
     username: view.username,
     oauthClientId: view.oauthClientId ?? '',
+    apiNamespace: view.apiNamespace ?? '',
     // A pin is set only by tls.trust; the form keeps the mode and main keeps the pin.
     // The stored CA stays unless a file is picked (no caPem sent).
     tls: view.tls.mode === 'custom-ca' ? { mode: 'custom-ca', ...(view.tls.caName ? { caName: view.tls.caName } : {}) } : { mode: view.tls.mode },

@@ -11,7 +11,8 @@ import { formatCount } from '../../components/format';
 import { useInventoryUi } from '../../stores/inventory-ui';
 import { InventoryFreshness } from '../inventory/Freshness';
 import { NoConnection } from '../inventory/NoConnection';
-import { storedListState } from '../inventory/StoredListState';
+import { storedListState, UnreadableNote } from '../inventory/StoredListState';
+import { DeviceStateAge } from './DeviceStateAge';
 import { useInventoryProfile } from '../inventory/useInventoryProfile';
 import { BulkOnboardingDialog } from '../onboarding/bulk/BulkOnboardingDialog';
 import { OnboardingWizard } from '../onboarding/OnboardingWizard';
@@ -66,6 +67,7 @@ export function DevicesPage() {
           <span className="devices-count" data-testid="devices-count" aria-live="polite">
             {rows.length === items.length && deferred === criteria ? `${formatCount(items.length)} devices` : `${formatCount(rows.length)} of ${formatCount(items.length)}`}
           </span>
+          <DeviceStateAge devices={items} listFetchedAt={devices.data?.fetchedAt ?? null} />
           {ui.deviceSearch || ui.deviceOrg || ui.deviceGroup || ui.deviceStatus || ui.deviceReach || ui.deviceSync ? (
             <button type="button" className="button button-small button-ghost" onClick={ui.clearDeviceFilters}>
               <X size={14} aria-hidden="true" />
@@ -97,6 +99,7 @@ export function DevicesPage() {
           </button>
         </div>
       </div>
+      <UnreadableNote count={devices.data?.unreadable} what="device" />
       {body}
       {selected ? <DeviceDetailsDialog profile={profile} device={selected} signedIn={signedIn} onClose={close} /> : null}
       {dialog?.kind === 'wizard' ? <OnboardingWizard profile={profile} onClose={close} /> : null}

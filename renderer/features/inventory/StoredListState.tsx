@@ -36,3 +36,16 @@ export function storedListState(query: StoredListQuery, what: 'devices' | 'organ
   }
   return query.data?.items.length ? undefined : empty;
 }
+
+/** Records of the last fetch that could not be read: never hidden, never turned into an empty list. */
+export function UnreadableNote({ count, what }: { count: number | undefined; what: 'device' | 'organization' }) {
+  if (!count) return null;
+  return (
+    <p className="callout callout-warn" role="status" data-testid={`${what}s-unreadable`}>
+      <strong>
+        {count.toLocaleString('en')} {what} record{count === 1 ? '' : 's'} could not be read.
+      </strong>
+      <span>The node sent {count === 1 ? 'a record' : 'records'} this console does not understand; {count === 1 ? 'it is' : 'they are'} left out here and named in the log.</span>
+    </p>
+  );
+}

@@ -8,7 +8,7 @@ import { formatCount } from '../../components/format';
 import { useInventoryUi } from '../../stores/inventory-ui';
 import { InventoryFreshness } from '../inventory/Freshness';
 import { NoConnection } from '../inventory/NoConnection';
-import { storedListState } from '../inventory/StoredListState';
+import { storedListState, UnreadableNote } from '../inventory/StoredListState';
 import { useInventoryProfile } from '../inventory/useInventoryProfile';
 import { buildOrgTree, matchesOrg, type OrgTree as Tree } from './org-tree';
 import { OrgList } from './OrgList';
@@ -96,6 +96,7 @@ export function OrganizationsPage() {
           {search ? <span className="devices-count">{formatCount(listed.length)} of {formatCount(items.length)}</span> : null}
         </div>
       ) : null}
+      <UnreadableNote count={orgs.data?.unreadable} what="organization" />
       {body}
     </div>
   );

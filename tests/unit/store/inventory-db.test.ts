@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { InventoryStore, type StoredOrganization } from '../../../electron/store/inventory-db';
+import Database from 'better-sqlite3';
+import { INVENTORY_SCHEMA_VERSION, InventoryStore, type StoredOrganization } from '../../../electron/store/inventory-db';
 import type { DeviceView } from '../../../shared/model/inventory';
 
 const dirs: string[] = [];
@@ -166,5 +167,69 @@ describe('InventoryStore: organizations', () => {
     const { items } = store.organizations('p1');
     expect(performance.now() - started).toBeLessThan(500);
     expect(items.at(-1)).toMatchObject({ name: 'o4999', depth: 4999, effectivePlan: 'Root-Plan', inheritedFrom: 'o0' });
+  });
+});
+
+describe('InventoryStore: migrations', () => {
+  it('opens a store of the first version (issue 4 schema, no user_version) and keeps its devices, organizations and fetch times', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'nb-inv-v1-'));
+    dirs.push(dir);
+    const file = path.join(dir, 'inventory.db');
+    const old = new Database(file);
+    old.exec(`
+      CREATE TABLE devices (profile_id TEXT NOT NULL, device_name TEXT NOT NULL, site_id TEXT NOT NULL, org_name TEXT NOT NULL, serial_number TEXT NOT NULL,
+        device_group TEXT NOT NULL, country TEXT NOT NULL, latitude TEXT NOT NULL, longitude TEXT NOT NULL, deployment_status TEXT NOT NULL, last_task_id TEXT,
+        PRIMARY KEY (profile_id, device_name)) WITHOUT ROWID;
+      CREATE TABLE organizations (profile_id TEXT NOT NULL, name TEXT NOT NULL, uuid TEXT NOT NULL, parent TEXT, subscription_plan TEXT, position INTEGER NOT NULL, PRIMARY KEY (profile_id, name)) WITHOUT ROWID;
+      CREATE TABLE fetches (profile_id TEXT NOT NULL, what TEXT NOT NULL, fetched_at TEXT NOT NULL, PRIMARY KEY (profile_id, what)) WITHOUT ROWID;
+      CREATE TABLE tasks (profile_id TEXT NOT NULL, task_id TEXT NOT NULL, device_name TEXT NOT NULL, state TEXT NOT NULL, percent REAL NOT NULL, message TEXT NOT NULL,
+        started_at TEXT, ended_at TEXT, PRIMARY KEY (profile_id, task_id)) WITHOUT ROWID;
+      INSERT INTO devices VALUES ('p1', 'edge-1', '7', 'Acme', 'SN7', 'Retail', 'DE', '52.5', '13.4', 'deployed', 't-1');
+      INSERT INTO organizations VALUES ('p1', 'Acme', 'u-1', NULL, 'Gold', 0);
+      INSERT INTO fetches VALUES ('p1', 'devices', '2026-01-02T03:04:05.000Z');
+    `);
+    expect(old.pragma('user_version', { simple: true })).toBe(0);
+    old.close();
+
+    const { store } = open(dir);
+    expect(store.devices('p1')).toEqual({
+      fetchedAt: '2026-01-02T03:04:05.000Z',
+      unreadable: 0,
+      items: [
+        {
+          deviceName: 'edge-1',
+          siteId: '7',
+          orgName: 'Acme',
+          serialNumber: 'SN7',
+          deviceGroup: 'Retail',
+          locationInfo: { country: 'DE', latitude: '52.5', longitude: '13.4' },
+          deploymentStatus: 'deployed',
+          workflowStatus: null,
+          lastModifiedBy: null,
+          lastModifiedAt: null,
+          lastTaskId: 't-1',
+          appliance: null,
+        },
+      ],
+    });
+    expect(store.rawOrganizations('p1')).toEqual([{ name: 'Acme', uuid: 'u-1', parent: null, subscriptionPlan: 'Gold' }]);
+    // A device the node lists without its record now fits, and the version is recorded.
+    store.replaceDevices('p1', [device(1, { orgName: null, serialNumber: null, deviceGroup: null, locationInfo: null })], '2026-02-01T00:00:00.000Z', 2);
+    expect(store.devices('p1')).toMatchObject({ unreadable: 2, items: [{ orgName: null, locationInfo: null }] });
+    store.close();
+    const check = new Database(file, { readonly: true });
+    expect(check.pragma('user_version', { simple: true })).toBe(INVENTORY_SCHEMA_VERSION);
+    check.close();
+  });
+
+  it('joins the appliance state to its device; the organization falls back to the appliance owner', () => {
+    const { store } = open();
+    store.replaceDevices('p1', [device(1, { orgName: null })], '2026-02-01T00:00:00.000Z');
+    store.replaceAppliances('p1', [{ name: device(1).deviceName, reachability: 'unreachable', configSync: 'in-sync', pingStatus: 'UNREACHABLE', syncStatus: 'IN_SYNC', softwareVersion: '22.1.4', ownerOrg: 'Tenant-A', model: 'CSG', serialNo: 'HW1', lastUpdatedAt: null, alarms: { critical: 1, major: 0, minor: 0, warning: 0 } }], '2026-02-01T00:00:05.000Z');
+    const [d] = store.devices('p1').items;
+    expect(d).toMatchObject({ orgName: 'Tenant-A', appliance: { reachability: 'unreachable', fetchedAt: '2026-02-01T00:00:05.000Z', alarms: { critical: 1 } } });
+    expect(store.organizations('p1').items).toEqual([]);
+    store.replaceOrganizations('p1', [org('Tenant-A', null, null)], '2026-02-01T00:00:00.000Z');
+    expect(store.organizations('p1').items[0]).toMatchObject({ name: 'Tenant-A', devices: 1 });
   });
 });
