@@ -180,3 +180,58 @@ describe('Devices page offline and first fetch', () => {
     expect(bridge.callsTo('inventory.refresh')).toEqual([{ profileId: 'ops', what: 'devices' }]);
   });
 });
+
+describe('Devices page: a real node’s list and its appliance state (issue 8)', () => {
+  const at = new Date(Date.now() - 2 * 60_000).toISOString();
+  const state = (reachability: 'reachable' | 'unreachable', configSync: 'in-sync' | 'out-of-sync') => ({
+    reachability,
+    configSync,
+    pingStatus: reachability.toUpperCase(),
+    syncStatus: configSync === 'in-sync' ? 'IN_SYNC' : 'OUT_OF_SYNC',
+    softwareVersion: '22.1.4-GA',
+    ownerOrg: 'Acme',
+    model: 'CSG350',
+    serialNo: 'HW-1',
+    lastUpdatedAt: '2022-06-04T17:43:48.000Z',
+    alarms: { critical: 2, major: 1, minor: 0, warning: 3 },
+    fetchedAt: at,
+  });
+  const listed = (name: string, appliance: ReturnType<typeof state> | null) =>
+    makeDevice({ deviceName: name, siteId: '101', orgName: null, serialNumber: null, deviceGroup: null, locationInfo: null, deploymentStatus: 'deployed', workflowStatus: 'Deployed', appliance });
+
+  it('shows unknown fields as a dash, reachability and sync as chips, filters by them, and the state in the details', async () => {
+    const devices = [listed('hub-1', state('reachable', 'in-sync')), listed('spoke-1', state('unreachable', 'out-of-sync')), listed('spoke-2', null)];
+    const { user } = await openDevices(bridgeWith(devices));
+    await waitFor(() => expect(rowNames()).toEqual(['hub-1', 'spoke-1', 'spoke-2']));
+    const spoke = screen.getAllByTestId('device-row')[1]!;
+    expect(spoke.querySelector('.col-reachability')).toHaveTextContent('unreachable');
+    expect(spoke.querySelector('.col-configSync')).toHaveTextContent('out of sync');
+    expect(spoke.querySelector('.col-deviceGroup')).toHaveTextContent('—');
+    expect(screen.getAllByTestId('device-row')[2]!.querySelector('.col-reachability')).toHaveTextContent('unknown');
+    expect(screen.getByTestId('devices-state-age')).toHaveTextContent('State: 2 min ago');
+
+    await user.selectOptions(screen.getByTestId('devices-filter-reach'), 'unreachable');
+    await waitFor(() => expect(rowNames()).toEqual(['spoke-1']));
+    await user.selectOptions(screen.getByTestId('devices-filter-reach'), '');
+    await user.selectOptions(screen.getByTestId('devices-filter-sync'), 'in-sync');
+    await waitFor(() => expect(rowNames()).toEqual(['hub-1']));
+    await user.click(screen.getByRole('button', { name: 'Clear filters' }));
+    await waitFor(() => expect(rowNames()).toHaveLength(3));
+
+    await user.click(screen.getAllByTestId('device-row')[1]!);
+    const dialog = await screen.findByTestId('device-details');
+    expect(within(dialog).getByTestId('device-record-partial')).toBeVisible();
+    expect(within(dialog).getByTestId('appliance-alarms')).toHaveTextContent('2 critical · 1 major · 0 minor · 3 warning');
+    expect(within(dialog).getByText('22.1.4-GA')).toBeVisible();
+  });
+
+  it('says how many records could not be read, and labels state older than the list', async () => {
+    const old = { ...state('reachable', 'in-sync'), fetchedAt: new Date(Date.now() - 3 * 3_600_000).toISOString() };
+    const bridge = bridgeWith([listed('hub-1', old)]);
+    bridge.inventory.unreadable = 3;
+    await openDevices(bridge);
+    expect(await screen.findByTestId('devices-unreadable')).toHaveTextContent('3 device records could not be read.');
+    expect(screen.getByTestId('devices-state-age')).toHaveAttribute('data-stale', 'true');
+    expect(screen.getByTestId('devices-state-age')).toHaveTextContent('(older than the list)');
+  });
+});

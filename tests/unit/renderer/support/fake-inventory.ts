@@ -24,6 +24,8 @@ export interface FakeInventoryOptions {
 
 
 export class FakeInventory {
+  /** Records of the last fetch the fake reports as unreadable. */
+  unreadable = 0;
   readonly devices = new Map<string, DeviceView[]>();
   readonly organizations = new Map<string, OrganizationView[]>();
   readonly fetchedAt = new Map<string, Record<What, string | null>>();
@@ -59,7 +61,7 @@ export class FakeInventory {
   private changed = (profileId: string, what: What[]) => this.emit('inventory.changed', { profileId, what });
 
   snapshotDevices(profileId: string): ResponseOf<'inventory.devices'> {
-    return { profileId, fetchedAt: this.fetchedAt.get(profileId)?.devices ?? null, items: this.list(profileId), unreadable: 0 };
+    return { profileId, fetchedAt: this.fetchedAt.get(profileId)?.devices ?? null, items: this.list(profileId), unreadable: this.unreadable };
   }
 
   snapshotOrganizations(profileId: string): ResponseOf<'inventory.organizations'> {
