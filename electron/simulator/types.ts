@@ -52,6 +52,8 @@ export interface SimFaults {
   deployFailures: number;
   /** Real milliseconds every data endpoint waits before it answers (after authentication); 0 = off. */
   dataDelayMs: number;
+  /** Devices whose appliance the appliance list shows UNREACHABLE (sync UNKNOWN), whatever their name decides. */
+  unreachableDevices: string[];
 }
 
 export interface SimRequestRecord {
