@@ -1,7 +1,8 @@
 /**
  * Data endpoints of the simulated node (spec 4.1, 4.2; MN-34..MN-36, MN-40..MN-47): organizations,
- * devices and their deployment tasks, syslog servers. The state lives in SimInventory; the
- * device and task handlers are in device-routes.ts, syslog in syslog.ts.
+ * devices and their deployment tasks, appliances, syslog servers. The state lives in SimInventory;
+ * the device and task handlers are in device-routes.ts, appliances in appliances.ts, syslog in
+ * syslog.ts. /mgmt answers use the shapes recorded from real nodes (issue 8, device-wire.ts).
  */
 import { applianceRoutes } from './appliances';
 import type { SimClock } from './clock';
