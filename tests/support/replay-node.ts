@@ -11,7 +11,9 @@
  *   await node.close();
  *
  * Routes are keyed by path (GET) or by `METHOD /path`; the query string is ignored when matching
- * (it is recorded). A route may be a function of the request to vary its answer.
+ * (it is recorded). A route may be a function of the request to vary its answer. A request without
+ * `Authorization: Basic …` (basic port) or `Bearer …` (OAuth port, except the token call) gets 401
+ * with error-yang-401.json; a path no route answers gets 404 with error-spring-404.json.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
