@@ -1,10 +1,11 @@
 /**
  * Device workflow and task endpoints (spec 4.2; MN-40..MN-45): list, fetch and PUT devices, the
- * next free site ID, deployment and task status.
+ * next free site ID, deployment and task status. The list, the single record and the "no such
+ * device" error are in the shapes real nodes answer (issue 8, device-wire.ts).
  */
-import { deviceView } from './devices';
 import { DEVICE_WRAPPER, parseDevice } from './device-rules';
-import { CustomError } from './errors';
+import { DEVICE_LIST_KEY, deviceListRecord, deviceWorkflowRecord } from './device-wire';
+import { CustomError, VnmsError } from './errors';
 import { json } from './http';
 import type { SimInventory } from './inventory';
 import { listReply, pageOf } from './paging';
@@ -21,17 +22,19 @@ export function deviceRoutes(ctx: SimContext, inv: SimInventory): Route[] {
   const { devices } = inv;
   const now = () => ctx.clock.now();
 
+  // Recorded: `{"totalCount","mgmt.sdwan-device-list":[{deviceName,lastModifiedBy,lastModifiedTime,siteId,workflowStatus}]}`.
   const list: Handler = (req) => {
     const at = now();
-    const page = pageOf(req.query, ctx.faults, (offset, size) => devices.page(offset, size)).map((e) => deviceView(e, at));
-    return listReply(ctx, page.length === 0, { totalCount: devices.count, devices: page });
+    const page = pageOf(req.query, ctx.faults, (offset, size) => devices.page(offset, size)).map((e) => deviceListRecord(e, at));
+    return listReply(ctx, page.length === 0, { totalCount: devices.count, [DEVICE_LIST_KEY]: page });
   };
 
+  // Recorded on a live node: the flat VOAEException 404, its message with a space at both ends.
   const getOne: Handler = (req) => {
     const name = req.params.name ?? '';
     const entry = devices.get(name);
-    if (!entry) throw noData(`No device named ${name}.`);
-    return json(200, { [DEVICE_WRAPPER]: deviceView(entry, now()) });
+    if (!entry) throw new VnmsError(404, 'Not Found', ` device work flow ${name} does not exist `);
+    return json(200, { [DEVICE_WRAPPER]: deviceWorkflowRecord(entry) });
   };
 
   // MN-42: field rules in order, then the organization, then the site ID.
@@ -40,7 +43,8 @@ export function deviceRoutes(ctx: SimContext, inv: SimInventory): Route[] {
     if (!inv.hasOrganization(record.orgName)) throw new CustomError(404, 4016, 'ORG_NOT_FOUND', `orgName: no organization named ${record.orgName}.`);
     const holder = devices.siteHolder(record.siteId, record.deviceName);
     if (holder !== undefined) throw new CustomError(500, 0, `Global device id ${record.siteId} is already in use`, `siteId: device ${holder} uses global device id ${record.siteId}.`);
-    return json(200, { [DEVICE_WRAPPER]: deviceView(devices.put(record), now()) });
+    const entry = devices.put(record, req.principal?.username ?? 'Administrator', now());
+    return json(200, { [DEVICE_WRAPPER]: deviceWorkflowRecord(entry) });
   };
 
   const availableId: Handler = () => json(200, { AvailableIDResponseModel: { branchId: devices.availableId() } });

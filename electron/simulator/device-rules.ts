@@ -22,10 +22,15 @@ function nonEmpty(record: Record<string, unknown>, field: 'orgName' | 'serialNum
   return v;
 }
 
+/**
+ * A coordinate as a decimal string, or (issue 8) as a JSON number: real nodes answer the single
+ * device GET with numbers and clients PUT that body back unchanged. Stored as a string.
+ */
 function decimal(loc: Record<string, unknown>, field: 'latitude' | 'longitude', limit: number): string {
   const v = loc[field];
+  if (typeof v === 'number' && Number.isFinite(v) && Math.abs(v) <= limit) return String(v);
   if (typeof v !== 'string' || !DECIMAL.test(v) || Math.abs(Number(v)) > limit) {
-    throw invalidRequest(`locationInfo.${field}: ${show(v)} is not a decimal number from -${limit} to ${limit} written as a string.`);
+    throw invalidRequest(`locationInfo.${field}: ${show(v)} is not a decimal number from -${limit} to ${limit} (a JSON number or a decimal string).`);
   }
   return v;
 }
@@ -39,9 +44,11 @@ export function parseDevice(body: unknown, pathName: string): SimDevice {
   if (!DEVICE_NAME_PATTERN.test(pathName)) {
     throw invalidRequest(`deviceName: "${pathName}" is not a valid device name; use 1 to 63 letters, digits, dots, dashes and underscores, starting with a letter or digit.`);
   }
-  const siteId = record.siteId;
+  // A string of digits (record 2.3, the list) or a whole JSON number (the single GET answers one, issue 8).
+  const rawSite = record.siteId;
+  const siteId = typeof rawSite === 'number' && Number.isSafeInteger(rawSite) ? String(rawSite) : rawSite;
   if (typeof siteId !== 'string' || !/^\d{1,9}$/.test(siteId) || Number(siteId) < 1 || Number(siteId) > MAX_SITE_ID) {
-    throw invalidRequest(`siteId: ${show(siteId)} is not a whole number from 1 to ${MAX_SITE_ID} written as a string.`);
+    throw invalidRequest(`siteId: ${show(rawSite)} is not a whole number from 1 to ${MAX_SITE_ID} (a JSON number or a string of digits).`);
   }
   const orgName = nonEmpty(record, 'orgName');
   const serialNumber = nonEmpty(record, 'serialNumber');

@@ -1,6 +1,7 @@
 /**
- * The device workflow records of the simulated node (MN-40..MN-43): kept in creation order for
- * paging, indexed by name and by site ID so 20 000 devices stay cheap to check and page.
+ * The device workflow records of the simulated node (MN-40..MN-43): kept in the order real nodes
+ * list them (case-insensitive by device name, issue 8), indexed by name and by site ID so 20 000
+ * devices stay cheap to check and page.
  */
 import { sameDevice } from './device-rules';
 import type { SimDevice } from './inventory-seed';
@@ -13,6 +14,17 @@ export interface DeviceEntry {
   statusTask: SimTask | null;
   /** The latest deployment of the device, whatever the record did since. */
   lastTask: SimTask | null;
+  /** Who last changed the record (`lastModifiedBy`) and when (clock ms, `lastModifiedTime`). */
+  modifiedBy: string;
+  modifiedAt: number;
+}
+
+/** The list order of real nodes: case-insensitive by name (exact name breaks ties). */
+export function compareNames(a: string, b: string): number {
+  const la = a.toLowerCase();
+  const lb = b.toLowerCase();
+  if (la !== lb) return la < lb ? -1 : 1;
+  return a === b ? 0 : a < b ? -1 : 1;
 }
 
 const STATUS_OF_TASK = { PENDING: 'DEPLOYING', IN_PROGRESS: 'DEPLOYING', COMPLETED: 'DEPLOYED', FAILED: 'FAILED' } as const;
@@ -37,12 +49,15 @@ export class SimDevices {
     return holder === except ? undefined : holder;
   }
 
-  /** Creates or replaces the record; a changed record goes back to SAVED, an identical one keeps its status (MN-40). */
-  put(record: SimDevice): DeviceEntry {
+  /**
+   * Creates or replaces the record; a changed record goes back to SAVED, an identical one keeps its
+   * status and its modification stamp (MN-40).
+   */
+  put(record: SimDevice, by: string, at: number): DeviceEntry {
     const existing = this.byName.get(record.deviceName);
     if (!existing) {
-      const entry: DeviceEntry = { record, statusTask: null, lastTask: null };
-      this.entries.push(entry);
+      const entry: DeviceEntry = { record, statusTask: null, lastTask: null, modifiedBy: by, modifiedAt: at };
+      this.entries.splice(this.insertionPoint(record.deviceName), 0, entry);
       this.byName.set(record.deviceName, entry);
       this.bySite.set(record.siteId, record.deviceName);
       return entry;
@@ -52,8 +67,26 @@ export class SimDevices {
       this.bySite.set(record.siteId, record.deviceName);
       existing.record = record;
       existing.statusTask = null;
+      existing.modifiedBy = by;
+      existing.modifiedAt = at;
     }
     return existing;
+  }
+
+  private insertionPoint(name: string): number {
+    let lo = 0;
+    let hi = this.entries.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compareNames((this.entries[mid] as DeviceEntry).record.deviceName, name) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Every entry, in list order. */
+  all(): readonly DeviceEntry[] {
+    return this.entries;
   }
 
   page(offset: number, size: number): DeviceEntry[] {

@@ -3,7 +3,7 @@
  * (415), body, authentication, handler; errors rendered in their API's style; every request recorded.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CustomError, OAuthError, SimError, YangError, oauthErrorXml, styledError } from './errors';
+import { CustomError, OAuthError, SimError, VnmsError, YangError, oauthErrorXml, styledError } from './errors';
 import { authenticateBasic, authenticateBearer, requireMethodAllowed } from './guard';
 import { isJsonContentType, loginPageReply, negotiate, prefersXml, readBody, type Reply } from './http';
 import { normalizeAddress } from './ip';
@@ -30,13 +30,14 @@ function write(res: ServerResponse, reply: Reply): void {
   res.end(payload);
 }
 
-function renderError(e: SimError, path: string, accept: string | undefined): Reply {
+function renderError(e: SimError, path: string, accept: string | undefined, now: number): Reply {
   const headers = { ...e.headers };
   if (e instanceof OAuthError) {
     if (prefersXml(accept)) return { status: e.status, headers: { ...headers, 'content-type': 'application/xml; charset=utf-8' }, body: oauthErrorXml(e) };
     return { status: e.status, headers, body: e.body() };
   }
   if (e instanceof YangError) return { status: e.status, headers, body: e.body(path) };
+  if (e instanceof VnmsError) return { status: e.status, headers, body: e.body(path, now) };
   return { status: e.status, headers, body: (e as CustomError).body() };
 }
 
@@ -106,7 +107,7 @@ export function createDispatcher(deps: DispatchDeps, port: PortName): (req: Inco
     };
     handle(deps, port, req).then(finish, (e: unknown) => {
       if (e instanceof SimError) {
-        finish(renderError(e, path, req.headers.accept));
+        finish(renderError(e, path, req.headers.accept, deps.ctx.clock.now()));
         return;
       }
       deps.ctx.logger.error('simulator handler failed', { port, method, path, error: e instanceof Error ? e.message : String(e) });

@@ -38,9 +38,32 @@ export class CustomError extends SimError {
         code: this.code,
         message: this.message,
         ...(this.description !== undefined ? { description: this.description } : {}),
-        more_info: `${ERRORS_URL}/${this.code}`,
+        // Real nodes write the address of "no application code" as …/errors/null (issue 8).
+        more_info: `${ERRORS_URL}/${this.code === 0 ? 'null' : this.code}`,
       },
     };
+  }
+}
+
+/**
+ * The flat error body real nodes answer on their custom (/vnms → /mgmt) paths for a missing
+ * object (recorded: an unknown device workflow): exactly six keys, `http_status_code` rather than
+ * Spring's `status`, and a message with a leading and a trailing space as recorded.
+ * `{"timestamp":<epoch ms>,"http_status_code","error":<reason>,"exception","message","path"}`
+ */
+export class VnmsError extends SimError {
+  readonly style = 'custom' as const;
+  constructor(
+    status: number,
+    readonly reason: string,
+    message: string,
+    readonly exception = 'com.mgmt.common.exception.VOAEException',
+  ) {
+    super(status, message);
+  }
+
+  body(path: string, now: number): object {
+    return { timestamp: now, http_status_code: this.status, error: this.reason, exception: this.exception, message: this.message, path };
   }
 }
 

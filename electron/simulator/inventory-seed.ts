@@ -12,6 +12,10 @@ export interface SimOrganization {
   parent: string | null;
   /** The organization's own plan; null = inherited from its parent (MN-46). */
   subscriptionPlan: string | null;
+  /** Position in the seeded tree, 1-based as real nodes send it (a provider root is 1). */
+  globalOrgId: string;
+  /** Depth in the tree as real nodes send it: a root is 1, its tenants 2, … */
+  depth: number;
 }
 
 export interface SimDevice {
@@ -67,16 +71,17 @@ export function checkSeedCount(what: keyof typeof SEED_LIMITS, n: number): numbe
   return n;
 }
 
-/** A UUID-shaped id derived from the name (stable across starts). */
-function stableUuid(name: string): string {
-  const h = createHash('sha1').update(`northbound-sim-org:${name}`).digest('hex');
+/** A UUID-shaped id derived from the name (stable across starts); `kind` keeps organizations and appliances apart. */
+export function stableUuid(name: string, kind = 'org'): string {
+  const h = createHash('sha1').update(`northbound-sim-${kind}:${name}`).digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h.slice(16, 18), 16) & 0x3f) | 0x80).toString(16)}${h.slice(18, 20)}-${h.slice(20, 32)}`;
 }
 
 /** How many roots a tree of `count` organizations has: one per hundred, at least one. */
 export const rootCount = (count: number): number => Math.max(1, Math.round(count / 100));
 
-interface SeedOrg extends SimOrganization {
+interface SeedOrg extends Omit<SimOrganization, 'globalOrgId' | 'depth'> {
+  /** 0 for a root. */
   depth: number;
   /** The depth-1 ancestor (or the root itself), for device names. */
   tenant: string;
@@ -114,7 +119,7 @@ function seedTree(count: number): SeedOrg[] {
 export function seedInventory(orgCount: number, deviceCount: number): { organizations: SimOrganization[]; devices: SeededDevice[] } {
   const tree = seedTree(checkSeedCount('organizations', orgCount));
   return {
-    organizations: tree.map(({ uuid, name, parent, subscriptionPlan }) => ({ uuid, name, parent, subscriptionPlan })),
+    organizations: tree.map(({ uuid, name, parent, subscriptionPlan, depth }, i) => ({ uuid, name, parent, subscriptionPlan, globalOrgId: String(i + 1), depth: depth + 1 })),
     devices: seedDevices(checkSeedCount('devices', deviceCount), tree),
   };
 }

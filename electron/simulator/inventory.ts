@@ -1,11 +1,14 @@
 /**
  * Data endpoints of the simulated node (spec 4.1, 4.2; MN-34..MN-36, MN-40..MN-47): organizations,
- * devices and their deployment tasks, syslog servers. The state lives in SimInventory; the
- * device and task handlers are in device-routes.ts, syslog in syslog.ts.
+ * devices and their deployment tasks, appliances, syslog servers. The state lives in SimInventory;
+ * the device and task handlers are in device-routes.ts, appliances in appliances.ts, syslog in
+ * syslog.ts. /mgmt answers use the shapes recorded from real nodes (issue 8, device-wire.ts).
  */
+import { applianceRoutes } from './appliances';
 import type { SimClock } from './clock';
 import { deviceRoutes } from './device-routes';
-import { deviceView, SimDevices } from './devices';
+import { organizationRecord, plansInForce } from './device-wire';
+import { compareNames, deviceView, SimDevices } from './devices';
 import { seedInventory, type SimOrganization } from './inventory-seed';
 import { listReply, pageOf } from './paging';
 import type { Handler, Route, SimContext } from './routes';
@@ -18,6 +21,8 @@ export type { SimSyslogServer } from './syslog';
 export { DEVICE_WRAPPER } from './device-rules';
 export { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from './paging';
 
+/** `lastModifiedBy` of seeded devices, as real nodes show records made in their web UI. */
+export const SEED_MODIFIED_BY = 'Administrator';
 export const DEFAULT_SEED_ORGANIZATIONS = 14;
 export const DEFAULT_SEED_DEVICES = 60;
 
@@ -50,9 +55,10 @@ export class SimInventory {
     const now = clock.now();
     const lastStart = now - TASK_PENDING_MS - this.deployMs - 60_000;
     seed.devices.forEach(({ device, deployment }, i) => {
-      const entry = this.devices.put(device);
+      const startMs = lastStart - (seed.devices.length - i) * 1000;
+      const entry = this.devices.put(device, SEED_MODIFIED_BY, startMs - 60_000);
       if (deployment === null) return;
-      const task = this.tasks.add(device.deviceName, lastStart - (seed.devices.length - i) * 1000, this.deployMs, deployment === 'FAILED');
+      const task = this.tasks.add(device.deviceName, startMs, this.deployMs, deployment === 'FAILED');
       entry.statusTask = task;
       entry.lastTask = task;
     });
@@ -60,6 +66,18 @@ export class SimInventory {
 
   hasOrganization(name: string): boolean {
     return this.orgNames.has(name);
+  }
+
+  /** The root (provider) organization above `name` (itself for a root; the name when unknown). */
+  providerOf(name: string): string {
+    let org = this.organizations.find((o) => o.name === name);
+    const seen = new Set<string>();
+    while (org && org.parent !== null && !seen.has(org.name)) {
+      seen.add(org.name);
+      const parent = org.parent;
+      org = this.organizations.find((o) => o.name === parent);
+    }
+    return org?.name ?? name;
   }
 
   /** Starts a deployment task of the device now (the caller checked that none is running). */
@@ -80,16 +98,20 @@ export class SimInventory {
         const entry = this.devices.get(name);
         return entry ? deviceView(entry, this.clock.now()) : undefined;
       },
-      organizations: () => this.organizations.map((o) => ({ ...o })),
+      organizations: () => this.organizations.map(({ uuid, name, parent, subscriptionPlan }) => ({ uuid, name, parent, subscriptionPlan })),
       runningTasks: () => this.tasks.runningCount(this.clock.now()),
     };
   }
 }
 
 export function inventoryRoutes(ctx: SimContext, inv: SimInventory): { mgmt: Route[]; api: Route[] } {
+  // Issue 8: the recorded list order (case-insensitive by name, so children may come before their
+  // parents) and record shape (device-wire.ts); seeds never change, so this is computed once.
+  const plans = plansInForce(inv.organizations);
+  const wireOrgs = [...inv.organizations].sort((a, b) => compareNames(a.name, b.name)).map((o) => organizationRecord(o, plans.get(o.name) ?? null));
   const listOrgs: Handler = (req) => {
-    const page = pageOf(req.query, ctx.faults, (offset, size) => inv.organizations.slice(offset, offset + size));
-    return listReply(ctx, page.length === 0, { totalCount: inv.organizations.length, organizations: page });
+    const page = pageOf(req.query, ctx.faults, (offset, size) => wireOrgs.slice(offset, offset + size));
+    return listReply(ctx, page.length === 0, { totalCount: wireOrgs.length, organizations: page });
   };
 
   // MN-35, MN-46: kebab-case; an inherited plan is not sent at all.
@@ -104,7 +126,7 @@ export function inventoryRoutes(ctx: SimContext, inv: SimInventory): { mgmt: Rou
   };
 
   return {
-    mgmt: [{ pattern: '/mgmt/organization/orgs', style: 'custom', auth: 'data', methods: { GET: listOrgs } }, ...deviceRoutes(ctx, inv)],
+    mgmt: [{ pattern: '/mgmt/organization/orgs', style: 'custom', auth: 'data', methods: { GET: listOrgs } }, ...deviceRoutes(ctx, inv), ...applianceRoutes(ctx, inv)],
     api: [{ pattern: '/api/config/nms/provider/organizations/organization', style: 'yang', auth: 'data', methods: { GET: yangOrgs } }, syslogRoute(inv.syslogServers)],
   };
 }

@@ -52,6 +52,8 @@ export interface SimFaults {
   deployFailures: number;
   /** Real milliseconds every data endpoint waits before it answers (after authentication); 0 = off. */
   dataDelayMs: number;
+  /** Devices whose appliance the appliance list shows UNREACHABLE (sync UNKNOWN), whatever their name decides. */
+  unreachableDevices: string[];
 }
 
 export interface SimRequestRecord {
@@ -71,7 +73,11 @@ export interface SimStats {
 
 export type SimDeploymentStatus = 'SAVED' | 'DEPLOYING' | 'DEPLOYED' | 'FAILED';
 
-/** A device record (spec 2.3, without the wrapper) with its MN-40 fields. */
+/**
+ * The simulator's own view of a device (record 2.3 with its MN-40 status and latest task), for tests
+ * and the CLI. Not the wire shape: the node answers the recorded dialect of issue 8 (device-wire.ts),
+ * where the list shows `workflowStatus` only and no task ID.
+ */
 export interface SimDeviceView {
   deviceName: string;
   siteId: string;
@@ -83,6 +89,7 @@ export interface SimDeviceView {
   lastTaskId: string | null;
 }
 
+/** The simulator's own view of an organization (its own plan, null = inherited); the wire shape is in device-wire.ts. */
 export interface SimOrganizationView {
   uuid: string;
   name: string;

@@ -24,7 +24,9 @@ const record = (over: Record<string, unknown> = {}) => ({
   locationInfo: { country: 'NL', longitude: '4.9041', latitude: '52.3676' },
   ...over,
 });
-const wrap = (r: object) => ({ 'mgmt.sdwan-device-workflow': r });
+const WRAP = 'mgmt.sdwan-device-workflow';
+const LIST = 'mgmt.sdwan-device-list';
+const wrap = (r: object) => ({ [WRAP]: r });
 
 describe('basic authentication (MN-24, MN-25)', () => {
   it('/mgmt: 401 code 4001 Unauthenticated for wrong or missing credentials', async () => {
@@ -66,13 +68,31 @@ describe('basic authentication (MN-24, MN-25)', () => {
 });
 
 describe('organizations', () => {
-  it('pages /mgmt/organization/orgs with totalCount and a parent tree', async () => {
+  it('pages /mgmt/organization/orgs with totalCount and a paraentOrg tree, in name order (issue 8)', async () => {
     const viewer = h.user('viewer');
     const all = await h.call('basic', 'GET', `${ORGS}?offset=0&limit=500`, { basic: viewer });
     expect(all.json.totalCount).toBe(5);
-    expect(all.json.organizations[0]).toEqual({ uuid: expect.stringMatching(/^[0-9a-f-]{36}$/), name: 'Northwind', parent: null, subscriptionPlan: expect.any(String) });
-    const names = new Set(all.json.organizations.map((o: { name: string }) => o.name));
-    for (const o of all.json.organizations.slice(1)) expect(names.has(o.parent)).toBe(true);
+    const orgs = all.json.organizations as Array<Record<string, unknown>>;
+    expect(orgs.map((o) => o.name)).toEqual(['Contoso', 'Contoso-EMEA', 'Fabrikam', 'Northwind', 'Tailspin']);
+    const plan = orgs[3]!.plan;
+    expect(orgs[3]).toEqual({
+      uuid: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      name: 'Northwind',
+      plan: expect.any(String),
+      globalOrgId: '1',
+      description: expect.any(String),
+      sharedControlPlane: false,
+      blockInterRegionRouting: false,
+      cpeDeploymentType: 'SDWAN',
+      authType: 'psk',
+      providerOrg: true,
+      depth: 1,
+    });
+    expect(orgs[1]).toMatchObject({ name: 'Contoso-EMEA', paraentOrg: 'Contoso', globalOrgId: '5', providerOrg: false, depth: 3 });
+    expect(Object.keys(orgs[1]!)).toEqual(['uuid', 'name', 'paraentOrg', 'plan', 'globalOrgId', 'sharedControlPlane', 'blockInterRegionRouting', 'cpeDeploymentType', 'authType', 'providerOrg', 'depth']);
+    expect(typeof plan).toBe('string');
+    const names = new Set(orgs.map((o) => o.name));
+    for (const o of orgs) if (o.name !== 'Northwind') expect(names.has(o.paraentOrg as string)).toBe(true);
     const page = await h.call('basic', 'GET', `${ORGS}?offset=2&limit=2`, { basic: viewer });
     expect(page.json).toEqual({ totalCount: 5, organizations: all.json.organizations.slice(2, 4) });
     const empty = await h.call('basic', 'GET', `${ORGS}?offset=5&limit=2`, { basic: viewer });
@@ -112,28 +132,32 @@ describe('devices', () => {
   it('lists seeded devices with paging', async () => {
     const r = await h.call('basic', 'GET', `${DEVICES}?offset=0&limit=3`, { basic: h.user('viewer') });
     expect(r.json.totalCount).toBe(7);
-    expect(r.json.devices).toHaveLength(3);
-    expect(Object.keys(r.json.devices[0]).sort()).toEqual(['deploymentStatus', 'deviceGroup', 'deviceName', 'lastTaskId', 'locationInfo', 'orgName', 'serialNumber', 'siteId']);
+    expect(r.json[LIST]).toHaveLength(3);
+    expect(Object.keys(r.json[LIST][0])).toEqual(['deviceName', 'lastModifiedBy', 'lastModifiedTime', 'siteId', 'workflowStatus']);
+    const rest = await h.call('basic', 'GET', `${DEVICES}?offset=3&limit=3`, { basic: h.user('viewer') });
+    const names = [...r.json[LIST], ...rest.json[LIST]].map((d: { deviceName: string }) => d.deviceName);
+    expect(new Set(names).size).toBe(6);
   });
 
   it('PUT creates and updates a device (200)', async () => {
     const operator = { username: 'operator', password: h.user('operator').password };
     const r = await h.call('basic', 'PUT', devicePath('lab-branch-99'), { basic: operator, json: wrap(record()) });
     expect(r.status).toBe(200);
-    expect(r.json).toEqual(wrap({ ...record(), deploymentStatus: 'SAVED', lastTaskId: null }));
+    expect(r.json[WRAP]).toMatchObject({ ...record(), siteId: 9099, locationInfo: { country: 'NL', longitude: 4.9041, latitude: 52.3676 } });
     const again = await h.call('basic', 'PUT', devicePath('lab-branch-99'), { basic: operator, json: wrap(record({ deviceGroup: 'Lab' })) });
     expect(again.status).toBe(200);
     const list = await h.call('basic', 'GET', `${DEVICES}?limit=100`, { basic: operator });
     expect(list.json.totalCount).toBe(8);
-    expect(list.json.devices.find((d: { deviceName: string }) => d.deviceName === 'lab-branch-99').deviceGroup).toBe('Lab');
+    expect(list.json[LIST].find((d: { deviceName: string }) => d.deviceName === 'lab-branch-99')).toMatchObject({ siteId: '9099', workflowStatus: 'Saved', lastModifiedBy: 'operator' });
+    expect((await h.call('basic', 'GET', devicePath('lab-branch-99'), { basic: operator })).json[WRAP].deviceGroup).toBe('Lab');
   });
 
   it('a siteId used by another device: HTTP 500, code 0, "Global device id … is already in use"', async () => {
     const admin = h.user('admin');
-    const first = (await h.call('basic', 'GET', `${DEVICES}?limit=1`, { basic: admin })).json.devices[0];
+    const first = (await h.call('basic', 'GET', `${DEVICES}?limit=1`, { basic: admin })).json[LIST][0];
     const r = await h.call('basic', 'PUT', devicePath('lab-branch-77'), { basic: admin, json: wrap(record({ deviceName: 'lab-branch-77', siteId: first.siteId })) });
     expect(r.status).toBe(500);
-    expect(r.json.error).toMatchObject({ http_status_code: 500, code: 0, message: `Global device id ${first.siteId} is already in use`, more_info: 'https://docs.mgmt-node.invalid/errors/0' });
+    expect(r.json.error).toMatchObject({ http_status_code: 500, code: 0, message: `Global device id ${first.siteId} is already in use`, more_info: 'https://docs.mgmt-node.invalid/errors/null' });
   });
 
   it('unknown organization: 404 code 4016; name mismatch or bad record: 400 code 4017', async () => {

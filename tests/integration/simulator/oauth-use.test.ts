@@ -91,8 +91,9 @@ describe('token use on /mgmt (OAuth port)', () => {
 
   it('access_forbidden (401) when a viewer writes; an operator may', async () => {
     const list = await h.call('oauth', 'GET', '/mgmt/sdwan/workflow/devices?limit=1', { bearer: await h.accessToken('operator') });
-    const d = list.json.devices[0];
-    const body = { 'mgmt.sdwan-device-workflow': d };
+    const d = list.json['mgmt.sdwan-device-list'][0];
+    // the single GET answer, PUT back unchanged
+    const body = (await h.call('oauth', 'GET', `/mgmt/sdwan/workflow/devices/device/${encodeURIComponent(d.deviceName)}`, { bearer: await h.accessToken('viewer') })).json;
     const path = `/mgmt/sdwan/workflow/devices/device/${encodeURIComponent(d.deviceName)}`;
     await expectUseError(await h.accessToken('viewer'), 401, 'access_forbidden', 'PUT', path, body);
     const ok = await h.call('oauth', 'PUT', path, { bearer: await h.accessToken('operator'), json: body });

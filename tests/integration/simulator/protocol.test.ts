@@ -11,7 +11,8 @@ afterAll(async () => {
 });
 
 const custom = (status: number, code: number, message: string) => ({
-  error: { http_status_code: status, code, message, description: expect.any(String), more_info: `https://docs.mgmt-node.invalid/errors/${code}` },
+  // code 0 ("no application code") is written /errors/null, as real nodes do (issue 8)
+  error: { http_status_code: status, code, message, description: expect.any(String), more_info: `https://docs.mgmt-node.invalid/errors/${code === 0 ? 'null' : code}` },
 });
 const yang = (tag: string, urlpath: string) => ({ errors: { error: [{ 'error-message': expect.any(String), 'error-urlpath': urlpath, 'error-tag': tag }] } });
 const SYSLOG = '/api/config/system/syslog-servers';

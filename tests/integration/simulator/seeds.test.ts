@@ -1,5 +1,6 @@
 /**
- * Organization tree and plan inheritance in both lists (MN-46), seeds and paging at full size,
+ * Organization tree and plan inheritance in both lists (MN-46; the custom list in the recorded
+ * shape of issue 8), seeds and paging at full size,
  * the pageCap fault (MN-47) and the dataDelayMs latency fault, over real HTTPS.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,13 +10,19 @@ import { startHarness, type Harness } from './harness';
 const ORGS = '/mgmt/organization/orgs';
 const DEVICES = '/mgmt/sdwan/workflow/devices';
 const YANG_ORGS = '/api/config/nms/provider/organizations/organization';
+const DEVICE_LIST = 'mgmt.sdwan-device-list';
 
+/** A record of the custom list in the recorded shape (issue 8): `paraentOrg` absent on roots, `plan` = the plan in force. */
 interface Org {
   uuid: string;
   name: string;
-  parent: string | null;
-  subscriptionPlan: string | null;
+  paraentOrg?: string;
+  plan?: string;
+  globalOrgId: string;
+  depth: number;
+  providerOrg: boolean;
 }
+const parentOf = (o: Org): string | null => o.paraentOrg ?? null;
 
 /** Pages like the console (MN-47): limit=500, offset advanced by what came back, until totalCount. */
 async function pageAll<T>(h: Harness, path: string, key: string): Promise<{ items: T[]; calls: number; sizes: number[] }> {
@@ -36,7 +43,7 @@ async function pageAll<T>(h: Harness, path: string, key: string): Promise<{ item
 
 const depthOf = (orgs: Org[]) => {
   const byName = new Map(orgs.map((o) => [o.name, o]));
-  const depth = (o: Org): number => (o.parent === null ? 0 : 1 + depth(byName.get(o.parent)!));
+  const depth = (o: Org): number => (o.paraentOrg === undefined ? 0 : 1 + depth(byName.get(o.paraentOrg)!));
   return depth;
 };
 
@@ -54,51 +61,64 @@ describe('organization tree and plans (MN-46), demo-sized seeds', () => {
     expect([h.sim.inventory.organizationCount(), h.sim.inventory.deviceCount()]).toEqual([14, 60]);
   });
 
-  it('custom list: a tree several levels deep; organizations without their own plan send subscriptionPlan null', async () => {
+  it('custom list: a tree several levels deep; every organization sends the plan in force, roots are providers at depth 1', async () => {
     const { items: orgs } = await pageAll<Org>(h, ORGS, 'organizations');
     expect(orgs).toHaveLength(14);
     const names = new Set(orgs.map((o) => o.name));
     expect(names.size).toBe(14);
-    for (const o of orgs) {
-      expect(Object.keys(o).sort()).toEqual(['name', 'parent', 'subscriptionPlan', 'uuid']);
-      if (o.parent !== null) expect(names.has(o.parent)).toBe(true);
-    }
+    const byName = new Map(orgs.map((o) => [o.name, o]));
     const depth = depthOf(orgs);
-    const roots = orgs.filter((o) => o.parent === null);
-    expect(roots.length).toBeGreaterThanOrEqual(1);
-    for (const r of roots) expect(r.subscriptionPlan).toEqual(expect.any(String));
+    for (const o of orgs) {
+      const parent = parentOf(o);
+      if (parent !== null) expect(names.has(parent)).toBe(true);
+      expect(o.depth).toBe(depth(o) + 1);
+      expect(o.providerOrg).toBe(parent === null);
+      expect(o.plan).toEqual(expect.any(String));
+    }
+    // The recorded order: case-insensitive by name, so children may precede their parents.
+    expect(orgs.map((o) => o.name)).toEqual([...orgs.map((o) => o.name)].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase())));
+    expect(orgs.some((o, i) => parentOf(o) !== null && orgs.findIndex((p) => p.name === parentOf(o)) > i)).toBe(true);
+    expect(new Set(orgs.map((o) => o.globalOrgId)).size).toBe(14);
     expect(Math.max(...orgs.map(depth))).toBeGreaterThanOrEqual(3);
-    const inheriting = orgs.filter((o) => o.subscriptionPlan === null);
-    expect(inheriting.length).toBeGreaterThanOrEqual(orgs.length / 3);
+    // Inheritance (MN-46): an organization without a plan of its own sends its parent's plan in force.
+    const own = h.sim.inventory.organizations();
+    const inheriting = own.filter((o) => o.subscriptionPlan === null);
+    expect(inheriting.length).toBeGreaterThanOrEqual(own.length / 3);
+    for (const o of inheriting) expect(byName.get(o.name)!.plan).toBe(byName.get(o.parent!)!.plan);
+    for (const o of own.filter((x) => x.subscriptionPlan !== null)) expect(byName.get(o.name)!.plan).toBe(o.subscriptionPlan);
     // Some organizations below a root set their own plan (overriding their parent's).
-    expect(orgs.some((o) => o.parent !== null && o.subscriptionPlan !== null && depth(o) >= 2)).toBe(true);
+    expect(own.some((o) => o.parent !== null && o.subscriptionPlan !== null && o.subscriptionPlan !== byName.get(o.parent)!.plan)).toBe(true);
   });
 
   it('YANG list: the same organizations; parent-org absent for roots, subscription-plan absent when inherited', async () => {
-    const custom = (await pageAll<Org>(h, ORGS, 'organizations')).items;
+    const custom = new Map((await pageAll<Org>(h, ORGS, 'organizations')).items.map((o) => [o.name, o]));
     const r = await h.call('basic', 'GET', YANG_ORGS, { basic: h.user('viewer') });
     expect(r.status).toBe(200);
     const yang = r.json.organization as Array<Record<string, string>>;
-    expect(yang).toHaveLength(custom.length);
-    custom.forEach((o, i) => {
-      const y = yang[i]!;
+    expect(yang).toHaveLength(custom.size);
+    const own = new Map(h.sim.inventory.organizations().map((o) => [o.name, o]));
+    for (const y of yang) {
+      const o = custom.get(y.name!)!;
+      const plan = own.get(y.name!)!.subscriptionPlan;
       expect(y).toEqual({
         name: o.name,
         uuid: o.uuid,
-        ...(o.parent !== null ? { 'parent-org': o.parent } : {}),
-        ...(o.subscriptionPlan !== null ? { 'subscription-plan': o.subscriptionPlan } : {}),
+        ...(o.paraentOrg !== undefined ? { 'parent-org': o.paraentOrg } : {}),
+        ...(plan !== null ? { 'subscription-plan': plan } : {}),
       });
-      expect('subscription-plan' in y).toBe(o.subscriptionPlan !== null);
-    });
+      if (plan !== null) expect(y['subscription-plan']).toBe(o.plan);
+    }
   });
 
   it('devices are spread over the non-root organizations only', async () => {
     const orgs = (await pageAll<Org>(h, ORGS, 'organizations')).items;
-    const { items: devices } = await pageAll<{ orgName: string; siteId: string; deviceName: string }>(h, DEVICES, 'devices');
-    const nonRoots = new Set(orgs.filter((o) => o.parent !== null).map((o) => o.name));
-    expect(devices).toHaveLength(60);
-    for (const d of devices) expect(nonRoots.has(d.orgName)).toBe(true);
-    expect(new Set(devices.map((d) => d.orgName))).toEqual(nonRoots);
+    const { items: listed } = await pageAll<{ siteId: string; deviceName: string }>(h, DEVICES, DEVICE_LIST);
+    // The list no longer carries the owner (real list records have five keys); the single GET does.
+    const owners = await Promise.all(listed.map(async (d) => (await h.call('basic', 'GET', `${DEVICES}/device/${d.deviceName}`, { basic: h.user('viewer') })).json['mgmt.sdwan-device-workflow'].orgName as string));
+    const nonRoots = new Set(orgs.filter((o) => parentOf(o) !== null).map((o) => o.name));
+    expect(listed).toHaveLength(60);
+    for (const owner of owners) expect(nonRoots.has(owner)).toBe(true);
+    expect(new Set(owners)).toEqual(nonRoots);
   });
 
   it('seeds are deterministic: the same counts give the same organizations and devices', async () => {
@@ -106,10 +126,21 @@ describe('organization tree and plans (MN-46), demo-sized seeds', () => {
     try {
       for (const [path, key] of [
         [ORGS, 'organizations'],
-        [DEVICES, 'devices'],
+        [DEVICES, DEVICE_LIST],
+        ['/mgmt/appliance/appliance', ''],
       ] as const) {
-        const mine = (await pageAll(h, path, key)).items;
-        const theirs = (await pageAll(other, path, key)).items;
+        if (key === '') {
+          // Appliance records hold times of the clock; compare what the seeds decide.
+          const pick = (hh: Harness) => hh.call('basic', 'GET', `${path}?limit=500`, { basic: hh.user('viewer') });
+          const strip = (r: Awaited<ReturnType<typeof pick>>) =>
+            (r.json['mgmt.ApplianceStatusResult'].appliances as Array<Record<string, unknown>>).map(({ name, uuid, ownerOrg, branchId, Hardware, alarmSummary, ...rest }) => [name, uuid, ownerOrg, branchId, Hardware, alarmSummary, rest['ping-status'], rest['sync-status']]);
+          expect(strip(await pick(other))).toEqual(strip(await pick(h)));
+          continue;
+        }
+        // lastModifiedTime of seeded devices follows the start time of each simulator.
+        const untimed = (items: unknown[]) => items.map((x) => ({ ...(x as object), lastModifiedTime: undefined }));
+        const mine = untimed((await pageAll(h, path, key)).items);
+        const theirs = untimed((await pageAll(other, path, key)).items);
         expect(theirs).toEqual(mine);
       }
     } finally {
@@ -132,7 +163,7 @@ describe('seed limits and full-size paging (MN-47)', () => {
   });
 
   it('pages every device and organization with limit=500', async () => {
-    const devices = await pageAll<{ deviceName: string; siteId: string }>(big, DEVICES, 'devices');
+    const devices = await pageAll<{ deviceName: string; siteId: string }>(big, DEVICES, DEVICE_LIST);
     expect(devices.calls).toBe(40);
     expect(devices.items).toHaveLength(20_000);
     expect(new Set(devices.items.map((d) => d.deviceName)).size).toBe(20_000);
@@ -140,7 +171,7 @@ describe('seed limits and full-size paging (MN-47)', () => {
     const orgs = await pageAll<Org>(big, ORGS, 'organizations');
     expect([orgs.calls, orgs.items.length, new Set(orgs.items.map((o) => o.name)).size]).toEqual([1, 500, 500]);
     const depth = depthOf(orgs.items);
-    expect(orgs.items.filter((o) => o.parent === null).length).toBeGreaterThan(1);
+    expect(orgs.items.filter((o) => parentOf(o) === null).length).toBeGreaterThan(1);
     expect(Math.max(...orgs.items.map(depth))).toBeGreaterThanOrEqual(4);
     const available = await big.call('basic', 'GET', '/mgmt/sdwan/global/Branch/availableId', { basic: big.user('viewer') });
     expect(available.json.AvailableIDResponseModel.branchId).toBe(20_001);
@@ -150,13 +181,13 @@ describe('seed limits and full-size paging (MN-47)', () => {
     big.sim.faults.pageCap = 120;
     try {
       const capped = await big.call('basic', 'GET', `${DEVICES}?offset=0&limit=500`, { basic: big.user('viewer') });
-      expect([capped.json.totalCount, capped.json.devices.length]).toEqual([20_000, 120]);
+      expect([capped.json.totalCount, capped.json[DEVICE_LIST].length]).toEqual([20_000, 120]);
       const small = await big.call('basic', 'GET', `${DEVICES}?offset=0&limit=50`, { basic: big.user('viewer') });
-      expect(small.json.devices).toHaveLength(50);
+      expect(small.json[DEVICE_LIST]).toHaveLength(50);
       const orgs = await big.call('basic', 'GET', `${ORGS}?limit=500`, { basic: big.user('viewer') });
       expect([orgs.json.totalCount, orgs.json.organizations.length]).toEqual([500, 120]);
       // A client that advances by what it received still gets everything.
-      const all = await pageAll<{ deviceName: string }>(big, DEVICES, 'devices');
+      const all = await pageAll<{ deviceName: string }>(big, DEVICES, DEVICE_LIST);
       expect(all.items).toHaveLength(20_000);
       expect(new Set(all.items.map((d) => d.deviceName)).size).toBe(20_000);
       expect(all.calls).toBe(Math.ceil(20_000 / 120));
