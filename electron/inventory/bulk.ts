@@ -13,7 +13,7 @@ import { AppError, ErrorCodes } from '../../shared/model/errors';
 import { DeviceRecord, type BulkJobState, type BulkRowOutcome, type BulkRowResult, type DeviceView } from '../../shared/model/inventory';
 import type { EventHub } from '../app/events';
 import type { Logger } from '../log';
-import { sameRecord } from './node-api';
+import { recordKnown, sameRecord } from './node-api';
 import { abortable } from './paging';
 import type { InventoryService } from './service';
 
@@ -37,6 +37,11 @@ interface Row {
   record?: DeviceRecord;
   /** Already on the node with this record: only a deployment is missing. */
   deployOnly?: boolean;
+  /**
+   * On the node, but its record is not known whole (real nodes list only name, site ID and
+   * status): the row's worker reads the record first, then skips, deploys only, or sends.
+   */
+  check?: boolean;
 }
 
 interface Job {
@@ -147,7 +152,8 @@ export class BulkJobs {
       return this.finish(job);
     }
     this.compare(job, existing, orgs);
-    if (!job.head.dryRun && !job.cancelled) {
+    // A dry run sends nothing, but reads the records of rows it could not compare from the list.
+    if (!job.cancelled && (!job.head.dryRun || job.queue.length > 0)) {
       const workers = Math.min(job.head.concurrency, job.queue.length);
       await Promise.all(Array.from({ length: workers }, () => this.worker(job)));
     }
@@ -162,6 +168,12 @@ export class BulkJobs {
       if (row.result.outcome !== 'pending' || !row.record) return;
       const rec = row.record;
       const there = existing.get(rec.deviceName);
+      if (there !== undefined && !recordKnown(there)) {
+        if (orgs && !this.predictable(job, i, rec, orgs, siteHolder)) return;
+        row.check = true;
+        job.queue.push(i);
+        return;
+      }
       const identical = there !== undefined && sameRecord(rec, there);
       const needsDeploy = job.head.deploy && identical && (there.deploymentStatus === 'saved' || there.deploymentStatus === 'failed');
       if (identical && !needsDeploy) return this.set(job, i, 'skipped', `Already on the node with this record (${there.deploymentStatus}).`);
@@ -170,12 +182,23 @@ export class BulkJobs {
         job.queue.push(i);
         return;
       }
-      const holder = siteHolder.get(Number(rec.siteId));
-      if (!orgs.has(rec.orgName)) return this.set(job, i, 'failed', `There is no organization named ${rec.orgName} on the node.`, 'orgName');
-      if (holder !== undefined && holder !== rec.deviceName) return this.set(job, i, 'failed', `Site ID ${rec.siteId} is already used by device ${holder} on the node.`, 'siteId');
-      const what = needsDeploy ? 'would be deployed' : there ? 'would replace the record on the node' : 'would be onboarded';
-      this.set(job, i, 'valid', `Valid; ${what}${job.head.deploy && !needsDeploy ? ' and deployed' : ''}.`);
+      if (!this.predictable(job, i, rec, orgs, siteHolder)) return;
+      this.setValid(job, i, needsDeploy, there !== undefined);
     });
+  }
+
+  /** Dry run: what the node would refuse, from the stored lists; false when the row failed here. */
+  private predictable(job: Job, i: number, rec: DeviceRecord, orgs: Set<string>, siteHolder: Map<number, string>): boolean {
+    const holder = siteHolder.get(Number(rec.siteId));
+    if (!orgs.has(rec.orgName)) this.set(job, i, 'failed', `There is no organization named ${rec.orgName} on the node.`, 'orgName');
+    else if (holder !== undefined && holder !== rec.deviceName) this.set(job, i, 'failed', `Site ID ${rec.siteId} is already used by device ${holder} on the node.`, 'siteId');
+    else return true;
+    return false;
+  }
+
+  private setValid(job: Job, i: number, needsDeploy: boolean, onNode: boolean): void {
+    const what = needsDeploy ? 'would be deployed' : onNode ? 'would replace the record on the node' : 'would be onboarded';
+    this.set(job, i, 'valid', `Valid; ${what}${job.head.deploy && !needsDeploy ? ' and deployed' : ''}.`);
   }
 
   private async worker(job: Job): Promise<void> {
@@ -192,6 +215,14 @@ export class BulkJobs {
     const rec = row.record as DeviceRecord;
     let stage: 'put' | 'deploy' = 'put';
     try {
+      if (row.check) {
+        const there = await this.o.inventory.readDevice(profileId, rec.deviceName);
+        const identical = sameRecord(rec, there);
+        const needsDeploy = job.head.deploy && identical && (there.deploymentStatus === 'saved' || there.deploymentStatus === 'failed');
+        if (identical && !needsDeploy) return this.set(job, i, 'skipped', `Already on the node with this record (${there.deploymentStatus}).`);
+        if (job.head.dryRun) return this.setValid(job, i, needsDeploy, true);
+        row.deployOnly = needsDeploy;
+      }
       if (!row.deployOnly) await this.o.inventory.putDevice(profileId, rec);
       job.transportFailures = 0;
       if (!job.head.deploy) return this.set(job, i, 'onboarded', 'Onboarded.');

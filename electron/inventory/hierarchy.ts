@@ -48,9 +48,11 @@ function resolveAll(orgs: readonly StoredOrganization[], byName: ReadonlyMap<str
       let info: Resolved;
       if (!base) {
         info = { depth: 0, effectivePlan: o.subscriptionPlan, inheritedFrom: null };
-      } else if (o.subscriptionPlan !== null) {
+      } else if (o.subscriptionPlan !== null && o.subscriptionPlan !== base.info.effectivePlan) {
         info = { depth: base.info.depth + 1, effectivePlan: o.subscriptionPlan, inheritedFrom: null };
       } else {
+        // No plan of its own, or (real nodes send the plan in force on every organization, MN-52)
+        // the parent's plan: it comes from where the parent's comes from.
         const plan = base.info.effectivePlan;
         info = { depth: base.info.depth + 1, effectivePlan: plan, inheritedFrom: plan === null ? null : (base.info.inheritedFrom ?? base.name) };
       }

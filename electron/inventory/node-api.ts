@@ -211,6 +211,9 @@ export const deviceBody = (d: DeviceRecord, namespace = DEFAULT_NAMESPACE) => ({
   },
 });
 
+/** True when the stored device holds its whole record (not only what the node's list says). */
+export const recordKnown = (d: DeviceView): boolean => d.siteId !== null && d.orgName !== null && d.serialNumber !== null && d.deviceGroup !== null && d.locationInfo !== null;
+
 /**
  * A record and a stored device the node would treat as the same (MN-48: running a file again
  * does no work). A stored device whose record is not known whole (only listed) is never the same.

@@ -230,18 +230,30 @@ export class InventoryService {
   /** devices.get: one device fresh from the node, stored; a device the node no longer has is removed from the store. */
   async getDevice(profileId: string, deviceName: string): Promise<DeviceView> {
     try {
-      const answer = deviceFromAnswer(await this.request(profileId)('GET', devicePath(deviceName)));
-      this.learnNamespace(profileId, answer.namespace);
-      const before = this.store.device(profileId, deviceName);
-      this.store.upsertDevice(profileId, answer.device);
-      // The stored device with its appliance state; only one that changed makes the window reload the list.
-      const after = this.store.device(profileId, answer.device.deviceName) ?? answer.device;
+      const { before, after } = await this.fetchDevice(profileId, deviceName);
+      // Only a device that changed makes the window reload the stored list.
       if (JSON.stringify(before) !== JSON.stringify(after)) this.o.emit('inventory.changed', { profileId, what: ['devices'] });
       return after;
     } catch (e) {
       if (isNotFound(e) && this.store.deleteDevice(profileId, deviceName)) this.o.emit('inventory.changed', { profileId, what: ['devices'] });
       throw e;
     }
+  }
+
+  /** One device's whole record read from the node and stored, without an event (bulk jobs announce once at the end). */
+  async readDevice(profileId: string, deviceName: string): Promise<DeviceView> {
+    return (await this.fetchDevice(profileId, deviceName)).after;
+  }
+
+  private async fetchDevice(profileId: string, deviceName: string): Promise<{ before: DeviceView | undefined; after: DeviceView }> {
+    const answer = deviceFromAnswer(await this.request(profileId)('GET', devicePath(deviceName)));
+    this.learnNamespace(profileId, answer.namespace);
+    const before = this.store.device(profileId, deviceName);
+    // The record carries no status (real nodes): the listed status and task stay.
+    const device = { ...answer.device, ...(before && !answer.device.workflowStatus ? { deploymentStatus: before.deploymentStatus, workflowStatus: before.workflowStatus, lastModifiedBy: before.lastModifiedBy, lastModifiedAt: before.lastModifiedAt } : {}), lastTaskId: answer.device.lastTaskId ?? before?.lastTaskId ?? null };
+    this.store.upsertDevice(profileId, device);
+    // The stored device with its appliance state.
+    return { before, after: this.store.device(profileId, device.deviceName) ?? device };
   }
 
   async nextSiteId(profileId: string): Promise<{ siteId: string }> {

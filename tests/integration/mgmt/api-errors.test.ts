@@ -47,9 +47,11 @@ describe('spec 7.1 shown cases', () => {
 
   it.each(['basic', 'oauth'] as const)('a siteId used by another device: HTTP 500, code 0, the node message (%s)', async (authMode) => {
     const c = await signedIn({ authMode, username: 'operator' });
-    const list = await c.request<{ devices: Device[] }>('GET', '/mgmt/sdwan/workflow/devices?offset=0&limit=2');
-    const [first, second] = list!.devices;
-    const body = { [WRAP]: { ...second!, siteId: first!.siteId } };
+    // Real nodes list only name, site ID and status (MN-49): the record to send back is one device's GET.
+    const list = await c.request<{ 'mgmt.sdwan-device-list': Array<{ deviceName: string; siteId: string }> }>('GET', '/mgmt/sdwan/workflow/devices?offset=0&limit=2');
+    const [first, second] = list!['mgmt.sdwan-device-list'];
+    const record = await c.request<Record<string, Device>>('GET', `/mgmt/sdwan/workflow/devices/device/${encodeURIComponent(second!.deviceName)}`);
+    const body = { [WRAP]: { ...record![WRAP]!, siteId: first!.siteId } };
     const e = await failure(c.request('PUT', `/mgmt/sdwan/workflow/devices/device/${encodeURIComponent(second!.deviceName)}`, body));
     expect(e).toMatchObject({ code: 'api.0', status: 500 });
     expect(e.message).toMatch(new RegExp(`^The node reported an error: Global device id ${first!.siteId} is already in use`));
