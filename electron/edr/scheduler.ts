@@ -181,19 +181,24 @@ export class EdrScheduler {
         if (signal.aborted) throw cancelled();
         const now = new Date(this.timers.now());
         const at = now.toISOString();
-        const scored: ScoredHost[] = [];
-        for (const h of batch) {
-          try {
-            scored.push({ host: h, ...this.d.score(h, c, now), scoredAt: at });
-          } catch (e) {
-            // A host without its vendor's facts is skipped (and counted), not the whole cycle.
-            skipped += 1;
-            if (skipped <= 3) log.warn('host not scored', { hostId: h.hostId, error: e instanceof Error ? e.message : String(e) });
+        // Scored as they are written (a generator): a scored host lives only until its row is written.
+        const d = this.d;
+        function* scored(): Generator<ScoredHost> {
+          for (const h of batch) {
+            let s: Omit<ScoredHost, 'host' | 'scoredAt'>;
+            try {
+              s = d.score(h, c, now);
+            } catch (e) {
+              // A host without its vendor's facts is skipped (and counted), not the whole cycle.
+              skipped += 1;
+              if (skipped <= 3) log.warn('host not scored', { hostId: h.hostId, error: e instanceof Error ? e.message : String(e) });
+              continue;
+            }
+            yield { host: h, ...s, scoredAt: at };
           }
         }
-        this.d.store.stageScores(cycleId, c.id, scored);
+        staged += this.d.store.stageScores(cycleId, c.id, scored());
         received += batch.length;
-        staged += scored.length;
         report({
           phase: 'scoring',
           done: received,

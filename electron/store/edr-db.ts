@@ -233,9 +233,12 @@ export class EdrStore {
     })();
   }
 
-  /** Appends one scored batch of a running cycle to its staging rows (not visible until `commitCycle`). */
-  stageScores(cycleId: number, connectorId: string, scored: readonly ScoredHost[]): void {
-    this.staging.stage(cycleId, connectorId, scored);
+  /**
+   * Appends one scored batch of a running cycle to its staging rows (not visible until
+   * `commitCycle`), in one transaction; a generator is consumed host by host. Answers how many.
+   */
+  stageScores(cycleId: number, connectorId: string, scored: Iterable<ScoredHost>): number {
+    return this.staging.stage(cycleId, connectorId, scored);
   }
 
   /** Staged rows of one cycle (or of all): rows scored and not yet committed. */

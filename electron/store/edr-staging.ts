@@ -66,10 +66,15 @@ export class EdrStaging {
     };
   }
 
-  /** Appends one scored batch of a running cycle, in one transaction. */
-  stage(cycleId: number, connectorId: string, scored: readonly ScoredHost[]): void {
-    const write = this.db.transaction((rows: readonly ScoredHost[]) => {
+  /**
+   * Appends one scored batch of a running cycle, in one transaction; answers how many rows. Given
+   * a generator, each host is scored as it is written, so no array of scored hosts is built.
+   */
+  stage(cycleId: number, connectorId: string, scored: Iterable<ScoredHost>): number {
+    let n = 0;
+    const write = this.db.transaction((rows: Iterable<ScoredHost>) => {
       for (const s of rows) {
+        n += 1;
         const h = s.host;
         this.stmt.stage.run({
           cycleId,
@@ -91,6 +96,7 @@ export class EdrStaging {
       }
     });
     write(scored);
+    return n;
   }
 
   /** Staged rows of one cycle, or of all cycles. */
