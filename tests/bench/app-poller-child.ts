@@ -37,6 +37,8 @@ try {
       process.stdout.write(`${JSON.stringify({ loaded: true })}\n`);
     } else {
       let maxStaged = 0;
+      let storingAt = 0;
+      let commitMs = 0;
       const phases = new Set<string>();
       const onProgress = (event: string, p: unknown) => {
         if (event !== 'edr.progress') return;
@@ -44,6 +46,9 @@ try {
         phases.add(progress.phase);
         if (process.env.NB_BENCH_TRACE) process.stderr.write(`${progress.phase} ${progress.done}/${progress.total} heap ${Math.round(process.memoryUsage().heapUsed / 2 ** 20)} rss ${Math.round(process.memoryUsage().rss / 2 ** 20)}\n`);
         if (progress.phase === 'scoring') maxStaged = Math.max(maxStaged, progress.done);
+        // The commit runs between these two events (synchronous, on this thread).
+        if (progress.phase === 'storing') storingAt = performance.now();
+        if (progress.phase === 'completed') commitMs = Math.round(performance.now() - storingAt);
       };
       app.events.subscribe(onProgress);
       // Where the resident set goes (V8 heap vs. the rest), sampled while the cycle runs.
@@ -61,7 +66,7 @@ try {
       const summary = store.cycleSummary(cycleId);
       const db = path.join(dataDir, 'edr.db');
       process.stdout.write(
-        `${JSON.stringify({ cycle: { status: cycle?.status, hosts: cycle?.hosts, visible: summary.hosts, staged: store.stagedCount(), scoredProgress: maxStaged, phases: [...phases], ms, memoryMb: peak, dbMb: (size(db) + size(`${db}-wal`)) / 2 ** 20 } })}\n`,
+        `${JSON.stringify({ cycle: { status: cycle?.status, hosts: cycle?.hosts, visible: summary.hosts, staged: store.stagedCount(), scoredProgress: maxStaged, phases: [...phases], ms, commitMs, memoryMb: peak, dbMb: (size(db) + size(`${db}-wal`)) / 2 ** 20 } })}\n`,
       );
     }
   } finally {

@@ -16,6 +16,8 @@ export interface AppCycleBench {
   stored: number;
   /** The cycle from runNow to completed (poll, scoring, staging, commit). */
   ms: number;
+  /** The commit alone (staged rows into hosts and scores, one synchronous transaction). */
+  commitMs: number;
   peakRssMb: number;
   sampledHwmMb: number;
   /** edr.db + its WAL at the end of the cycle. */
@@ -30,6 +32,7 @@ interface ChildCycle {
   visible: number;
   staged: number;
   ms: number;
+  commitMs: number;
   dbMb: number;
   memoryMb?: Record<string, number>;
 }
@@ -55,7 +58,7 @@ async function measure(entry: Record<string, unknown>, secret: string, hosts: nu
   if (c.status !== 'completed' || c.hosts !== hosts || c.visible !== hosts || c.staged !== 0) {
     throw new Error(`app poller bench: cycle ${c.status}, ${c.hosts} hosts stored, ${c.visible} visible, ${c.staged} still staged, of ${hosts}.`);
   }
-  return { hosts, stored: c.visible, ms: c.ms, peakRssMb: run.peakRssMb, sampledHwmMb: run.sampledHwmMb, dbMb: c.dbMb, ...(c.memoryMb ? { memoryMb: c.memoryMb } : {}) };
+  return { hosts, stored: c.visible, ms: c.ms, commitMs: c.commitMs, peakRssMb: run.peakRssMb, sampledHwmMb: run.sampledHwmMb, dbMb: c.dbMb, ...(c.memoryMb ? { memoryMb: c.memoryMb } : {}) };
 }
 
 export async function benchDefenderAppCycle(hosts: number): Promise<AppCycleBench> {
