@@ -41,7 +41,12 @@ export class EdrService {
     const { adapters, events, logger } = o;
     this.registry = new ConnectorRegistry(adapters.settings, adapters.vault);
     this.store = new EdrStore(path.join(adapters.dataDir, 'edr.db'));
-    if (this.store.interruptedAtOpen) logger.warn('poll cycles were interrupted when the app last stopped; they are marked interrupted', { cycles: this.store.interruptedAtOpen });
+    if (this.store.interruptedAtOpen) {
+      logger.warn('poll cycles were interrupted when the app last stopped; they are marked interrupted and their staged scores deleted', {
+        cycles: this.store.interruptedAtOpen,
+        stagedRows: this.store.stagedDiscardedAtOpen,
+      });
+    }
     this.publisher = new ScorePublisher({
       store: this.store,
       targets: () => this.targets(),

@@ -161,39 +161,72 @@ export class EdrScheduler {
     return done;
   }
 
+  /**
+   * One cycle, memory bounded by a batch: each batch the connector hands out (`onHosts`) is scored
+   * and appended to the cycle's staging rows in SQLite, then dropped. The views keep showing the
+   * previous cycle until `commitCycle` moves the staged rows into hosts and scores and marks the
+   * cycle completed, in one transaction; a failed or cancelled cycle's staged rows are deleted.
+   */
   private async cycle(c: StoredConnector, cycleId: number, signal: AbortSignal, report: (p: Partial<CycleProgress>) => void): Promise<number> {
     const log = this.d.logger.child(`cycle.${c.vendor}`);
     try {
       const runtime = this.d.runtimeFor(c);
       report({ phase: 'devices' });
-      const hosts = await runtime.poll({ signal, onProgress: (p) => report(p) });
-      if (signal.aborted) throw cancelled();
-      report({ phase: 'scoring', done: 0, total: hosts.length });
-      const now = new Date(this.timers.now());
-      const at = now.toISOString();
-      const scored: ScoredHost[] = [];
+      let received = 0;
+      let staged = 0;
       let skipped = 0;
-      for (const h of hosts) {
-        try {
-          scored.push({ host: h, ...this.d.score(h, c, now), scoredAt: at });
-        } catch (e) {
-          // A host without its vendor's facts is skipped (and counted), not the whole cycle.
-          skipped += 1;
-          if (skipped <= 3) log.warn('host not scored', { hostId: h.hostId, error: e instanceof Error ? e.message : String(e) });
+      /** Hosts the connector said the cycle has (its last known total), for the scoring progress. */
+      let expected: number | null = null;
+      const stage = (batch: readonly HostRecord[]) => {
+        if (signal.aborted) throw cancelled();
+        const now = new Date(this.timers.now());
+        const at = now.toISOString();
+        // Scored as they are written (a generator): a scored host lives only until its row is written.
+        const d = this.d;
+        function* scored(): Generator<ScoredHost> {
+          for (const h of batch) {
+            let s: Omit<ScoredHost, 'host' | 'scoredAt'>;
+            try {
+              s = d.score(h, c, now);
+            } catch (e) {
+              // A host without its vendor's facts is skipped (and counted), not the whole cycle.
+              skipped += 1;
+              if (skipped <= 3) log.warn('host not scored', { hostId: h.hostId, error: e instanceof Error ? e.message : String(e) });
+              continue;
+            }
+            yield { host: h, ...s, scoredAt: at };
+          }
         }
-      }
-      if (skipped) report({ message: `${skipped} host(s) had no data to score and were skipped.` });
+        staged += this.d.store.stageScores(cycleId, c.id, scored());
+        received += batch.length;
+        report({
+          phase: 'scoring',
+          done: received,
+          total: expected === null ? null : Math.max(expected, received),
+          ...(skipped ? { message: `${skipped} host(s) had no data to score and were skipped.` } : {}),
+        });
+      };
+      const rest = await runtime.poll({
+        signal,
+        onProgress: (p) => {
+          if (p.phase === 'vulnerabilities' && p.total !== null) expected = p.total;
+          report(p);
+        },
+        onHosts: stage,
+      });
+      // A runtime that ignores onHosts answers the whole cycle here: it is staged the same way, batch by batch.
+      for (let i = 0; i < rest.length; i += STAGE_BATCH) stage(rest.slice(i, i + STAGE_BATCH));
       if (signal.aborted) throw cancelled();
-      report({ phase: 'storing', done: scored.length, total: scored.length });
-      this.d.store.writeScores(cycleId, c.id, scored);
-      this.d.store.finishCycle(cycleId, 'completed', { hosts: scored.length, at: new Date(this.timers.now()) });
-      report({ phase: 'completed', done: scored.length, total: scored.length });
-      log.info('cycle completed', { connectorId: c.id, cycleId, hosts: scored.length, skipped });
+      report({ phase: 'storing', done: 0, total: staged });
+      const hosts = this.d.store.commitCycle(cycleId, new Date(this.timers.now()));
+      report({ phase: 'completed', done: hosts, total: hosts });
+      log.info('cycle completed', { connectorId: c.id, cycleId, hosts, skipped });
       this.schedulePublish(cycleId);
       return cycleId;
     } catch (e) {
       const aborted = signal.aborted || (e instanceof AppError && e.code === ErrorCodes.cancelled);
       const message = e instanceof Error ? e.message : String(e);
+      // Also deletes what the cycle had staged: none of it was ever visible.
       this.d.store.finishCycle(cycleId, aborted ? 'cancelled' : 'failed', { hosts: 0, error: aborted ? 'cancelled by the operator' : message, at: new Date(this.timers.now()) });
       report({ phase: aborted ? 'cancelled' : 'failed', message: aborted ? 'Cancelled.' : message });
       log.warn(aborted ? 'cycle cancelled' : 'cycle failed', { connectorId: c.id, cycleId, error: message });
@@ -234,5 +267,8 @@ export class EdrScheduler {
     this.slots.clear();
   }
 }
+
+/** Hosts scored and staged at a time when a runtime answers a whole cycle at once. */
+const STAGE_BATCH = 5_000;
 
 const cancelled = () => new AppError(ErrorCodes.cancelled, 'The poll cycle was cancelled.', 'Start it again with Poll now, or wait for the next cycle.');

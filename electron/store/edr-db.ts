@@ -1,12 +1,14 @@
 /**
  * The EDR store (SQLite, WAL): hosts with their latest facts, one row per poll cycle, and the
  * scores of every host in every cycle, so the ZTA views open offline and show history.
- * Writes of a cycle go in one transaction with prepared statements (100,000 scores in well
- * under a second or two).
+ * The app's poller stages a cycle batch by batch (store/edr-staging.ts) and `commitCycle` makes it
+ * visible in one transaction; `writeScores` writes a whole cycle's scores in one transaction with
+ * prepared statements (100,000 scores in well under a second or two).
  */
 import type Database from 'better-sqlite3';
 import type { CycleState } from '../../shared/contract';
 import type { Contribution, HostRecord, RiskBand, ScoredHost, Vendor } from '../../shared/model/edr';
+import { EdrStaging } from './edr-staging';
 import { openPrivateDatabase } from './sqlite';
 
 /**
@@ -119,8 +121,11 @@ CREATE TABLE IF NOT EXISTS publications (
 export class EdrStore {
   private readonly db: Database.Database;
   private readonly stmt;
+  private readonly staging: EdrStaging;
   /** Cycles found still `running` when this store was opened, now marked `interrupted`. */
   readonly interruptedAtOpen: number;
+  /** Staged rows of those cycles (never visible, never published), deleted at that open. */
+  readonly stagedDiscardedAtOpen: number;
 
   constructor(file: string) {
     this.db = openPrivateDatabase(file);
@@ -129,7 +134,9 @@ export class EdrStore {
     // Stores written before publish_error existed get the column on open.
     const columns = this.db.prepare('PRAGMA table_info(cycles)').all() as Array<{ name: string }>;
     if (!columns.some((c) => c.name === 'publish_error')) this.db.exec('ALTER TABLE cycles ADD COLUMN publish_error TEXT');
-    this.interruptedAtOpen = this.closeInterruptedCycles(new Date());
+    this.staging = new EdrStaging(this.db);
+    const open = this.db.transaction(() => [this.closeInterruptedCycles(new Date()), this.staging.discardStale()] as const)();
+    [this.interruptedAtOpen, this.stagedDiscardedAtOpen] = open;
     this.stmt = {
       begin: this.db.prepare('INSERT INTO cycles (connector_id, vendor, tenant_id, started_at, status) VALUES (?, ?, ?, ?, ?)'),
       finish: this.db.prepare('UPDATE cycles SET status = ?, finished_at = ?, hosts = ?, error = ? WHERE id = ?'),
@@ -166,8 +173,9 @@ export class EdrStore {
   /**
    * One process owns the data folder (the desktop app holds a single-instance lock), so a cycle
    * still `running` at open belongs to a process that is gone: it is marked `interrupted`, finished
-   * now, with the number of scores it had stored (its writes are one transaction: all or none).
-   * It is never published (only `completed` cycles are).
+   * now, with the number of scores it had stored: none for a cycle of the app's poller, whose scores
+   * only leave the staging table in the transaction that completes it (its staged rows are deleted
+   * right after). It is never published (only `completed` cycles are).
    */
   private closeInterruptedCycles(at: Date): number {
     return this.db
@@ -214,8 +222,41 @@ export class EdrStore {
     write(scored);
   }
 
+  /**
+   * Records how a cycle ended. A cycle that did not complete loses its staged rows in the same
+   * transaction (they were never visible).
+   */
   finishCycle(cycleId: number, status: Exclude<CycleStatus, 'running' | 'interrupted'>, info: { hosts: number; error?: string; at: Date }): void {
-    this.stmt.finish.run(status, info.at.toISOString(), info.hosts, info.error ?? null, cycleId);
+    this.db.transaction(() => {
+      if (status !== 'completed') this.staging.discard(cycleId);
+      this.stmt.finish.run(status, info.at.toISOString(), info.hosts, info.error ?? null, cycleId);
+    })();
+  }
+
+  /**
+   * Appends one scored batch of a running cycle to its staging rows (not visible until
+   * `commitCycle`), in one transaction; a generator is consumed host by host. Answers how many.
+   */
+  stageScores(cycleId: number, connectorId: string, scored: Iterable<ScoredHost>): number {
+    return this.staging.stage(cycleId, connectorId, scored);
+  }
+
+  /** Staged rows of one cycle (or of all): rows scored and not yet committed. */
+  stagedCount(cycleId?: number): number {
+    return this.staging.count(cycleId);
+  }
+
+  /**
+   * Completes a cycle in one transaction: its staged rows move into hosts and scores (INSERT …
+   * SELECT inside SQLite), the cycle is marked completed with that host count, and the staged rows
+   * are deleted. Until it commits the views show the previous cycle; answers the host count.
+   */
+  commitCycle(cycleId: number, at: Date): number {
+    return this.db.transaction(() => {
+      const hosts = this.staging.promote(cycleId);
+      this.stmt.finish.run('completed', at.toISOString(), hosts, null, cycleId);
+      return hosts;
+    })();
   }
 
   cycle(id: number): CycleRow | undefined {

@@ -4,6 +4,7 @@
  * its peak RSS is the kernel's high-water mark (process.resourceUsage().maxRSS, written at exit by
  * report-rss.mjs); on Linux /proc/<pid>/status VmHWM is sampled too, as a cross-check. Stdout (one
  * JSON line per scored host) is counted, not kept; the last line is the CLI's summary.
+ * `runMeasuredProcess` is the same measurement for any script (the app's poller: app-poller-child.ts).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -46,22 +47,39 @@ async function vmHwmKb(pid: number): Promise<number> {
   }
 }
 
-export function runPollerProcess(args: string[], env: Record<string, string>, timeoutMs = 10 * 60_000): Promise<PollerRun> {
+export interface MeasuredRun {
+  code: number | null;
+  /** Peak resident set of the child, MB (maxRSS at exit). */
+  peakRssMb: number;
+  /** Highest VmHWM read from /proc while it ran, MB (0 where /proc is missing). */
+  sampledHwmMb: number;
+  /** Lines the child wrote on stdout (counted, not kept). */
+  lines: number;
+  /** The last line it wrote on stdout. */
+  lastLine: string;
+  stderr: string;
+}
+
+/**
+ * Runs `node --import report-rss.mjs <argv>` and measures that child only: maxRSS written at its
+ * exit, VmHWM sampled every 100 ms; killed with SIGKILL after `timeoutMs`.
+ */
+export function runMeasuredProcess(argv: string[], env: Record<string, string>, timeoutMs = 10 * 60_000): Promise<MeasuredRun> {
   const tmp = benchDir();
   const rssFile = path.join(tmp.dir, 'rss.json');
   const reporter = path.resolve('tests/bench/report-rss.mjs');
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', reporter, path.resolve('bin/northbound.mjs'), ...args], {
+    const child = spawn(process.execPath, ['--import', reporter, ...argv], {
       env: { ...process.env, ...env, NB_BENCH_RSS_FILE: rssFile },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let hostLines = 0;
+    let lines = 0;
     let tail = '';
     let stderr = '';
     let hwmKb = 0;
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (d: string) => {
-      for (let i = d.indexOf('\n'); i !== -1; i = d.indexOf('\n', i + 1)) hostLines += 1;
+      for (let i = d.indexOf('\n'); i !== -1; i = d.indexOf('\n', i + 1)) lines += 1;
       tail = (tail + d).slice(-8192);
     });
     child.stderr.setEncoding('utf8');
@@ -88,16 +106,20 @@ export function runPollerProcess(args: string[], env: Record<string, string>, ti
         peakKb = 0;
       }
       tmp.dispose();
-      const last = tail.trim().split('\n').at(-1) ?? '';
-      let summary: PollerRun['summary'];
-      try {
-        summary = (JSON.parse(last) as { summary?: PollerRun['summary'] }).summary;
-      } catch {
-        summary = undefined;
-      }
-      resolve({ code, peakRssMb: peakKb / 1024, sampledHwmMb: hwmKb / 1024, hostLines: summary ? hostLines - 1 : hostLines, summary, stderr });
+      resolve({ code, peakRssMb: peakKb / 1024, sampledHwmMb: hwmKb / 1024, lines, lastLine: tail.trim().split('\n').at(-1) ?? '', stderr });
     });
   });
+}
+
+export async function runPollerProcess(args: string[], env: Record<string, string>, timeoutMs = 10 * 60_000): Promise<PollerRun> {
+  const run = await runMeasuredProcess([path.resolve('bin/northbound.mjs'), ...args], env, timeoutMs);
+  let summary: PollerRun['summary'];
+  try {
+    summary = (JSON.parse(run.lastLine) as { summary?: PollerRun['summary'] }).summary;
+  } catch {
+    summary = undefined;
+  }
+  return { code: run.code, peakRssMb: run.peakRssMb, sampledHwmMb: run.sampledHwmMb, hostLines: summary ? run.lines - 1 : run.lines, summary, stderr: run.stderr };
 }
 
 /** Peak RSS of the same command that only loads the poller (`edr poll --help`): what the cycle adds is the difference. */

@@ -5,6 +5,7 @@
 import { benchDefender, benchDefenderCycle } from './defender.bench-part';
 import { benchFalconCycle } from './falcon.bench-part';
 import { pollerBaselineRssMb } from './poller-process';
+import { appPollerBaselineRssMb, benchDefenderAppCycle, benchFalconAppCycle, type AppCycleBench } from './app-poller.bench-part';
 import { benchScoring } from './scoring.bench-part';
 import { benchStore } from './store.bench-part';
 import { benchBulkOnboarding, benchPaging } from './inventory.bench-part';
@@ -19,6 +20,13 @@ async function main(): Promise<void> {
   const rssTarget = 400;
   let baseline: number | undefined;
   const pollerBaseline = async () => (baseline ??= await pollerBaselineRssMb());
+  let appBaseline: number | undefined;
+  const appLine = async (vendor: string, a: AppCycleBench, cliPeakMb: number) => {
+    appBaseline ??= await appPollerBaselineRssMb();
+    console.log(
+      `${vendor} memory (app poller): EdrScheduler + EdrStore + the connector runtime (createApp on a temporary data folder) in a child process, ${fmt(a.hosts)} hosts scored, staged and committed in ${fmt(a.ms)} ms (the commit ${fmt(a.commitMs)} ms): peak RSS ${fmt(a.peakRssMb)} MB (target < ${rssTarget} MB; the CLI's ${fmt(cliPeakMb)} MB; the app loaded without a cycle: ${fmt(appBaseline)} MB; /proc VmHWM sampled ${fmt(a.sampledHwmMb)} MB; V8 heap used at most ${fmt(a.memoryMb?.heapUsed ?? 0)} MB; edr.db + WAL after the cycle ${fmt(a.dbMb)} MB)`,
+    );
+  };
 
   if (want('scoring')) {
     const s = await benchScoring(200_000);
@@ -38,6 +46,7 @@ async function main(): Promise<void> {
     console.log(
       `defender memory: \`northbound edr poll\` in a child process, ${fmt(d.hosts)} hosts scored in ${fmt(d.ms)} ms: peak RSS ${fmt(d.peakRssMb)} MB (target < ${rssTarget} MB; the same command loaded without a cycle: ${fmt(base)} MB; /proc VmHWM sampled ${fmt(d.sampledHwmMb)} MB)`,
     );
+    await appLine('defender', await benchDefenderAppCycle(50_000), d.peakRssMb);
   }
 
   if (want('falcon')) {
@@ -46,6 +55,7 @@ async function main(): Promise<void> {
     console.log(
       `falcon memory: \`northbound edr poll\` in a child process, ${fmt(f.hosts)} hosts scored: peak RSS ${fmt(f.peakRssMb)} MB (target < ${rssTarget} MB; the same command loaded without a cycle: ${fmt(base)} MB; /proc VmHWM sampled ${fmt(f.sampledHwmMb)} MB)`,
     );
+    await appLine('falcon', await benchFalconAppCycle(100_000), f.peakRssMb);
     console.log(
       `falcon rate: time ${fmt(f.ms / 1000, 2)} s, floor = calls / ${fmt(f.rateLimit)} per minute = ${fmt(f.calls)} / ${fmt(f.rateLimit)} min = ${fmt(f.floorMs / 1000, 2)} s, ratio ${fmt(f.ratio, 2)} (target <= 1.2; real time, no scaling; the simulator's budget starts empty so the limit binds from the first call; ${f.r429} x 429, ${f.tokenCalls} token call(s) not counted)`,
     );
@@ -54,6 +64,7 @@ async function main(): Promise<void> {
   if (want('store')) {
     const s = await benchStore(100_000);
     console.log(`store: wrote a cycle of ${fmt(s.hosts)} scores in ${fmt(s.ms)} ms (${fmt(s.rowsPerSecond)} rows/s); 5,000 hosts one transaction ${fmt(s.batchMsFor5k, 1)} ms vs one commit per host ${fmt(s.perRowMsFor5k, 1)} ms = ${fmt(s.ratio, 1)}x`);
+    console.log(`store: the app poller's path on that cycle (hosts already stored once): staged in batches of 5,000 in ${fmt(s.stageMs)} ms, committed (INSERT … SELECT into hosts and scores, staged rows deleted) in ${fmt(s.commitMs)} ms`);
   }
 
   if (want('paging')) {

@@ -1,8 +1,10 @@
 /**
- * Child process for tests/integration/store/edr-crash.test.ts: runs one poll cycle with the real
- * scheduler and SQLite store, and freezes in the storing phase (before or after the scores are
- * written) after telling the parent on stdout, so the parent can kill it with SIGKILL there.
- * Usage: node --import tsx edr-crash-child.ts <edr.db> <before-write|after-write>
+ * Child process for tests/integration/store/edr-crash.test.ts: runs two poll cycles with the real
+ * scheduler and SQLite store. The first completes (25 hosts); the second hands its 25 hosts out in
+ * two batches (10 + 15) and freezes after telling the parent on stdout, so the parent can kill it
+ * with SIGKILL there: `while-staging` after the first batch is staged, `before-commit` in the
+ * storing phase (all staged, not committed).
+ * Usage: node --import tsx edr-crash-child.ts <edr.db> <while-staging|before-commit>
  */
 import { writeSync } from 'node:fs';
 import { ConnectorRegistry } from '../../electron/edr/registry';
@@ -13,11 +15,11 @@ import { makeScoredHosts } from './edr-fixtures';
 import { memorySettings, memoryVault } from './memory-ports';
 
 const [file, when] = process.argv.slice(2);
-if (!file || (when !== 'before-write' && when !== 'after-write')) throw new Error('usage: edr-crash-child.ts <edr.db> <before-write|after-write>');
+if (!file || (when !== 'while-staging' && when !== 'before-commit')) throw new Error('usage: edr-crash-child.ts <edr.db> <while-staging|before-commit>');
 
 /** Says where it stopped (a synchronous write, so the line is out before the freeze), then blocks for good. */
-function freeze(cycleId: number): never {
-  writeSync(1, `${JSON.stringify({ frozen: when, cycleId })}\n`);
+function freeze(cycleId: number, completedCycleId: number): never {
+  writeSync(1, `${JSON.stringify({ frozen: when, cycleId, completedCycleId })}\n`);
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
   throw new Error('unreachable');
 }
@@ -25,25 +27,31 @@ function freeze(cycleId: number): never {
 const store = new EdrStore(file);
 const registry = new ConnectorRegistry(memorySettings(), memoryVault());
 const { connector } = await registry.register({ vendor: 'falcon', tenantId: 'cid-crash', clientId: 'c', clientSecret: 'Secret-Value-123', pollIntervalMinutes: 10 });
-if (when === 'after-write') {
-  const write = store.writeScores.bind(store);
-  store.writeScores = (cycleId, connectorId, scored) => {
-    write(cycleId, connectorId, scored);
-    freeze(cycleId);
-  };
-}
+let cycles = 0;
+let completed = 0;
 const scheduler = new EdrScheduler({
   registry,
   store,
-  runtimeFor: () => ({ poll: async () => makeScoredHosts(25).map((s) => s.host) }),
+  runtimeFor: () => ({
+    poll: async ({ onHosts }) => {
+      cycles += 1;
+      const hosts = makeScoredHosts(25, { cycleSalt: cycles }).map((s) => s.host);
+      if (cycles === 1 || !onHosts) return hosts;
+      await onHosts(hosts.slice(0, 10));
+      if (when === 'while-staging') freeze(store.lastCycle(connector.id)!.id, completed);
+      await onHosts(hosts.slice(10));
+      return [];
+    },
+  }),
   score: (h) => ({ score: h.hostname.length, band: 'Trustworthy', contributions: [] }),
   publish: async () => undefined,
   onProgress: (p) => {
-    if (p.phase === 'storing' && when === 'before-write') freeze(p.cycleId);
+    if (p.phase === 'storing' && cycles === 2 && when === 'before-commit') freeze(p.cycleId, completed);
   },
   logger: createMemoryLogger(),
   timers: realTimers,
 });
+completed = await scheduler.runNow(connector.id);
 await scheduler.runNow(connector.id);
 // Reaching here means the freeze never happened: the parent sees the exit and fails.
 process.exit(3);

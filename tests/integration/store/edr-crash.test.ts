@@ -1,7 +1,8 @@
 /**
- * kill -9 during a poll's storing phase: a real child process runs the scheduler and the SQLite
- * store, is killed with SIGKILL while storing, and the next open of the store marks that cycle
- * interrupted instead of leaving it `running` for ever.
+ * kill -9 during a poll: a real child process runs the scheduler and the SQLite store, completes
+ * one cycle, and is killed with SIGKILL in the next one, while it stages batches or just before it
+ * commits them. The next open of the store marks that cycle interrupted instead of leaving it
+ * `running` for ever, deletes its staged rows, and the views still show the completed cycle.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -17,20 +18,20 @@ afterEach(() => {
 });
 
 /** Starts the child, waits (at most 45 s) until it says it froze, kills it with SIGKILL; answers the frozen cycle's id. */
-async function killWhileStoring(file: string, when: 'before-write' | 'after-write'): Promise<number> {
+async function killWhileStoring(file: string, when: 'while-staging' | 'before-commit'): Promise<{ cycleId: number; completedCycleId: number }> {
   const proc = spawn(process.execPath, ['--import', 'tsx', child, file, when], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   proc.stderr.on('data', (d: Buffer) => (err += d.toString()));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
-  const frozen = await new Promise<{ cycleId: number } | undefined>((resolve) => {
+  const frozen = await new Promise<{ cycleId: number; completedCycleId: number } | undefined>((resolve) => {
     const deadline = setTimeout(() => resolve(undefined), 45_000);
     proc.stdout.on('data', (d: Buffer) => {
       out += d.toString();
       const line = out.split('\n').find((l) => l.startsWith('{'));
       if (line) {
         clearTimeout(deadline);
-        resolve(JSON.parse(line) as { cycleId: number });
+        resolve(JSON.parse(line) as { cycleId: number; completedCycleId: number });
       }
     });
     void exited.then(() => {
@@ -42,26 +43,31 @@ async function killWhileStoring(file: string, when: 'before-write' | 'after-writ
   const exit = await exited;
   expect(frozen, `the child never reached the storing phase: ${err}`).toBeDefined();
   expect(exit.signal).toBe('SIGKILL');
-  return frozen!.cycleId;
+  return frozen!;
 }
 
-describe('a poll killed with SIGKILL while storing', () => {
+describe('a poll killed with SIGKILL while staging or storing', () => {
   it.each([
-    ['before-write', 0],
-    ['after-write', 25],
-  ] as const)('leaves no cycle running: the next open marks it interrupted (%s, %i scores kept)', async (when, hosts) => {
+    ['while-staging', 10],
+    ['before-commit', 25],
+  ] as const)('leaves no cycle running: the next open marks it interrupted and deletes its staged rows (%s, %i staged)', async (when, staged) => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'nb-edr-crash-'));
     dirs.push(dir);
     const file = path.join(dir, 'edr.db');
-    const cycleId = await killWhileStoring(file, when);
+    const { cycleId, completedCycleId } = await killWhileStoring(file, when);
 
     const store = new EdrStore(file);
     try {
       expect(store.interruptedAtOpen).toBe(1);
-      expect(store.cycle(cycleId)).toMatchObject({ status: 'interrupted', hosts, error: INTERRUPTED_CYCLE_ERROR, publishedAt: null });
+      expect(store.stagedDiscardedAtOpen).toBe(staged);
+      expect(store.stagedCount()).toBe(0);
+      expect(store.cycle(cycleId)).toMatchObject({ status: 'interrupted', hosts: 0, error: INTERRUPTED_CYCLE_ERROR, publishedAt: null });
       expect(store.cycle(cycleId)?.finishedAt).toEqual(expect.any(String));
-      expect(store.latestScores()).toHaveLength(hosts);
-      expect(store.unpublishedCycles()).toEqual([]);
+      // Nothing of the interrupted cycle is visible: the completed one still is, and is the one to publish.
+      const latest = store.latestScores();
+      expect(latest).toHaveLength(25);
+      expect(new Set(latest.map((r) => r.cycleId))).toEqual(new Set([completedCycleId]));
+      expect(store.unpublishedCycles().map((c) => c.id)).toEqual([completedCycleId]);
     } finally {
       store.close();
     }

@@ -26,7 +26,10 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function setup(runtime: ConnectorRuntime, interval = 10) {
+type Score = (h: HostRecord) => { score: number; band: 'Trustworthy'; contributions: [] };
+const byHostnameLength: Score = (h) => ({ score: h.hostname.length, band: 'Trustworthy', contributions: [] });
+
+async function setup(runtime: ConnectorRuntime, interval = 10, score: Score = byHostnameLength) {
   const registry = new ConnectorRegistry(memorySettings(), memoryVault());
   const { connector } = await registry.register({ vendor: 'falcon', tenantId: 'cid-1', clientId: 'c', clientSecret: 'Secret-Value-123', pollIntervalMinutes: interval });
   const published: number[] = [];
@@ -35,7 +38,7 @@ async function setup(runtime: ConnectorRuntime, interval = 10) {
     registry,
     store,
     runtimeFor: () => runtime,
-    score: (h) => ({ score: h.hostname.length, band: 'Trustworthy', contributions: [] }),
+    score,
     publish: async (id) => void published.push(id),
     onProgress: (p) => progress.push(p),
     logger: createMemoryLogger(),
@@ -128,5 +131,155 @@ describe('EDR scheduler', () => {
     await vi.advanceTimersByTimeAsync(5_000);
     expect(poll).toHaveBeenCalledTimes(1);
     await scheduler.stop();
+  });
+
+  describe('a cycle handed out in batches (onHosts)', () => {
+    /** A promise with its resolve function, for driving the runtime double step by step. */
+    const deferred = () => {
+      let resolve!: () => void;
+      const promise = new Promise<void>((r) => (resolve = r));
+      return { promise, resolve };
+    };
+
+    /**
+     * A runtime double that hands out batch i only when the test calls `hand(i)`, and answers once
+     * the scheduler has taken it; with `failAfter` the poll fails (when released) instead of handing out that batch.
+     */
+    function batchedRuntime(batches: HostRecord[][], opts: { failAfter?: number } = {}) {
+      const go = batches.map(() => deferred());
+      const taken = batches.map(() => deferred());
+      const total = batches.reduce((n, b) => n + b.length, 0);
+      const runtime: ConnectorRuntime = {
+        poll: async ({ signal, onProgress, onHosts }) => {
+          if (!onHosts) throw new Error('the scheduler must ask for batches');
+          const aborted = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()));
+          onProgress({ phase: 'devices', done: total, total: null });
+          for (const [i, batch] of batches.entries()) {
+            await Promise.race([go[i]!.promise, aborted]);
+            if (opts.failAfter === i) throw new Error('HTTP 500 from the vendor after two batches');
+            onProgress({ phase: 'vulnerabilities', done: i * batch.length, total });
+            await onHosts(batch);
+            taken[i]!.resolve();
+          }
+          return [];
+        },
+      };
+      return {
+        runtime,
+        /** Hands out batch i and waits until the scheduler has scored and staged it. */
+        hand: async (i: number) => {
+          go[i]!.resolve();
+          await taken[i]!.promise;
+        },
+        release: (i: number) => go[i]!.resolve(),
+      };
+    }
+
+    /** One completed cycle of 5 hosts first, so there is a previous cycle to keep showing. */
+    async function previousCycle(scheduler: EdrScheduler, connectorId: string, runtime: { next: ConnectorRuntime | undefined }) {
+      runtime.next = { poll: async () => hosts(5) };
+      const id = await scheduler.runNow(connectorId);
+      expect(store.cycle(id)).toMatchObject({ status: 'completed', hosts: 5 });
+      return id;
+    }
+
+    const split = (all: HostRecord[], size: number) => Array.from({ length: Math.ceil(all.length / size) }, (_, i) => all.slice(i * size, (i + 1) * size));
+
+    it('stores every batch, shows the previous cycle until the last one is committed, then the whole new cycle at once', async () => {
+      const current: { next: ConnectorRuntime | undefined } = { next: undefined };
+      const unscorable = (h: HostRecord) => h.hostname === 'host-6.corp.example';
+      const { scheduler, connector, progress } = await setup({ poll: (o) => current.next!.poll(o) }, 10, (h) => {
+        if (unscorable(h)) throw new Error('no exposure data');
+        return byHostnameLength(h);
+      });
+      const first = await previousCycle(scheduler, connector.id, current);
+      const all = makeScoredHosts(12, { cycleSalt: 1 }).map((s) => s.host);
+      const b = batchedRuntime(split(all, 4));
+      current.next = b.runtime;
+      progress.length = 0;
+      const run = scheduler.runNow(connector.id);
+      const second = store.lastCycle(connector.id)!.id;
+      expect(second).not.toBe(first);
+
+      for (const [i, staged] of [
+        [0, 4],
+        [1, 7],
+      ] as const) {
+        await b.hand(i);
+        // The next batch is still pending: what was handed out is staged, and nothing of it is visible.
+        expect(store.stagedCount(second)).toBe(staged);
+        expect(store.cycle(second)?.status).toBe('running');
+        const latest = store.latestScores({ connectorId: connector.id });
+        expect(latest).toHaveLength(5);
+        expect(new Set(latest.map((r) => r.cycleId))).toEqual(new Set([first]));
+        expect(store.hostDetail(connector.id, all[0]!.hostId)?.host.hostname).toBe('host-0.corp.example');
+        expect(store.history(connector.id, all[0]!.hostId).map((h) => h.cycleId)).toEqual([first]);
+      }
+      await b.hand(2);
+      expect(await run).toBe(second);
+
+      expect(store.cycle(second)).toMatchObject({ status: 'completed', hosts: 11 });
+      expect(store.stagedCount()).toBe(0);
+      const latest = store.latestScores({ connectorId: connector.id });
+      expect(latest).toHaveLength(11);
+      expect(new Set(latest.map((r) => r.cycleId))).toEqual(new Set([second]));
+      expect(latest.map((r) => r.hostId).sort()).toEqual(all.filter((h) => !unscorable(h)).map((h) => h.hostId).sort());
+      expect(store.history(connector.id, all[0]!.hostId).map((h) => h.cycleId)).toEqual([second, first]);
+      // Scoring counts the hosts handed out against the connector's total, skipped ones included; storing is the commit.
+      const scoring = progress.filter((p) => p.phase === 'scoring').map((p) => [p.done, p.total]);
+      expect(scoring).toEqual([
+        [4, 12],
+        [8, 12],
+        [12, 12],
+      ]);
+      expect(progress.find((p) => p.phase === 'storing')).toMatchObject({ done: 0, total: 11 });
+      expect(progress.at(-1)).toMatchObject({ phase: 'completed', done: 11, total: 11, message: '1 host(s) had no data to score and were skipped.' });
+      await scheduler.stop();
+    });
+
+    it('a cycle that fails after two batches leaves no staged rows, and the previous cycle stays visible', async () => {
+      const current: { next: ConnectorRuntime | undefined } = { next: undefined };
+      const { scheduler, connector, published } = await setup({ poll: (o) => current.next!.poll(o) });
+      const first = await previousCycle(scheduler, connector.id, current);
+      const b = batchedRuntime(split(makeScoredHosts(12, { cycleSalt: 1 }).map((s) => s.host), 4), { failAfter: 2 });
+      current.next = b.runtime;
+      const run = scheduler.runNow(connector.id);
+      const outcome = run.catch((e: unknown) => e);
+      const second = store.lastCycle(connector.id)!.id;
+      await b.hand(0);
+      await b.hand(1);
+      expect(store.stagedCount(second)).toBe(8);
+      b.release(2);
+      expect(await outcome).toMatchObject({ message: expect.stringContaining('after two batches') });
+
+      expect(store.cycle(second)).toMatchObject({ status: 'failed', hosts: 0 });
+      expect(store.stagedCount()).toBe(0);
+      const latest = store.latestScores({ connectorId: connector.id });
+      expect(latest).toHaveLength(5);
+      expect(new Set(latest.map((r) => r.cycleId))).toEqual(new Set([first]));
+      await vi.advanceTimersByTimeAsync(120_000);
+      expect(published).toEqual([first]);
+      await scheduler.stop();
+    });
+
+    it('a cycle cancelled between batches leaves no staged rows and stages nothing after the cancel', async () => {
+      const current: { next: ConnectorRuntime | undefined } = { next: undefined };
+      const { scheduler, connector } = await setup({ poll: (o) => current.next!.poll(o) });
+      const first = await previousCycle(scheduler, connector.id, current);
+      const b = batchedRuntime(split(makeScoredHosts(12, { cycleSalt: 1 }).map((s) => s.host), 4));
+      current.next = b.runtime;
+      const outcome = scheduler.runNow(connector.id).catch((e: unknown) => e);
+      const second = store.lastCycle(connector.id)!.id;
+      await b.hand(0);
+      expect(store.stagedCount(second)).toBe(4);
+      expect(scheduler.cancel(connector.id)).toBe(true);
+      // The runtime hands out its next batch anyway: the scheduler refuses it.
+      b.release(1);
+      expect(await outcome).toMatchObject({ code: 'cancelled' });
+      expect(store.cycle(second)).toMatchObject({ status: 'cancelled', hosts: 0 });
+      expect(store.stagedCount()).toBe(0);
+      expect(new Set(store.latestScores({ connectorId: connector.id }).map((r) => r.cycleId))).toEqual(new Set([first]));
+      await scheduler.stop();
+    });
   });
 });

@@ -169,4 +169,65 @@ describe('EdrStore', () => {
     expect(store.unpublishedCycles()).toEqual([]);
     expect(store.cycle(a)).toMatchObject({ status: 'failed', error: 'token refused' });
   });
+
+  describe('staged cycles (the app poller)', () => {
+    it('keeps staged rows out of every view until commitCycle moves them in one go; a host staged twice keeps its last score', () => {
+      const { store } = open();
+      const c1 = store.beginCycle('conn-1', 'defender', 't1', new Date('2026-11-22T01:00:00Z'));
+      store.writeScores(c1, 'conn-1', makeScoredHosts(6, { cycleSalt: 0 }));
+      store.finishCycle(c1, 'completed', { hosts: 6, at: new Date('2026-11-22T01:01:00Z') });
+      const c2 = store.beginCycle('conn-1', 'defender', 't1', new Date('2026-11-22T01:10:00Z'));
+      const next = makeScoredHosts(10, { cycleSalt: 1 });
+      store.stageScores(c2, 'conn-1', next.slice(0, 5));
+      store.stageScores(c2, 'conn-1', [...next.slice(5), { ...next[0]!, score: 99, band: 'High Risk' }]);
+      expect(store.stagedCount(c2)).toBe(10);
+      expect(new Set(store.latestScores({ limit: 100 }).map((r) => r.cycleId))).toEqual(new Set([c1]));
+      expect(store.cycleSummary(c2).hosts).toBe(0);
+      expect(store.hostDetail('conn-1', next[9]!.host.hostId)).toBeUndefined();
+
+      expect(store.commitCycle(c2, new Date('2026-11-22T01:11:00Z'))).toBe(10);
+      expect(store.cycle(c2)).toMatchObject({ status: 'completed', hosts: 10, finishedAt: '2026-11-22T01:11:00.000Z', error: null });
+      expect(store.stagedCount()).toBe(0);
+      const latest = store.latestScores({ limit: 100 });
+      expect(latest).toHaveLength(10);
+      expect(new Set(latest.map((r) => r.cycleId))).toEqual(new Set([c2]));
+      expect(latest.find((r) => r.hostId === next[0]!.host.hostId)).toMatchObject({ score: 99, band: 'High Risk' });
+      expect(store.hostDetail('conn-1', next[9]!.host.hostId)?.host).toEqual(next[9]!.host);
+      expect(store.history('conn-1', next[1]!.host.hostId).map((h) => h.cycleId)).toEqual([c2, c1]);
+      expect(store.unpublishedCycles().map((c) => c.id)).toEqual([c2]);
+    });
+
+    it('a failed or cancelled cycle loses its staged rows; another running cycle keeps its own', () => {
+      const { store } = open();
+      const a = store.beginCycle('conn-1', 'defender', 't1', new Date());
+      const b = store.beginCycle('conn-2', 'falcon', 'cid', new Date());
+      const c = store.beginCycle('conn-3', 'falcon', 'cid-3', new Date());
+      store.stageScores(a, 'conn-1', makeScoredHosts(3));
+      store.stageScores(b, 'conn-2', makeScoredHosts(4));
+      store.stageScores(c, 'conn-3', makeScoredHosts(5));
+      store.finishCycle(a, 'failed', { hosts: 0, error: 'HTTP 500', at: new Date() });
+      store.finishCycle(b, 'cancelled', { hosts: 0, at: new Date() });
+      expect([store.stagedCount(a), store.stagedCount(b), store.stagedCount(c)]).toEqual([0, 0, 5]);
+      expect(store.latestScores()).toEqual([]);
+    });
+
+    it('deletes the staged rows of a cycle the app stopped during at the next open, and nothing is visible of it', () => {
+      const { store, file } = open();
+      const done = store.beginCycle('conn-1', 'defender', 't1', new Date());
+      store.stageScores(done, 'conn-1', makeScoredHosts(4));
+      store.commitCycle(done, new Date());
+      const stopped = store.beginCycle('conn-1', 'defender', 't1', new Date());
+      store.stageScores(stopped, 'conn-1', makeScoredHosts(7, { cycleSalt: 1 }));
+      store.close();
+
+      const again = new EdrStore(file);
+      expect(again.interruptedAtOpen).toBe(1);
+      expect(again.stagedDiscardedAtOpen).toBe(7);
+      expect(again.stagedCount()).toBe(0);
+      expect(again.cycle(stopped)).toMatchObject({ status: 'interrupted', hosts: 0 });
+      expect(new Set(again.latestScores().map((r) => r.cycleId))).toEqual(new Set([done]));
+      expect(again.latestScores()).toHaveLength(4);
+      again.close();
+    });
+  });
 });
