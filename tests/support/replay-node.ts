@@ -18,15 +18,29 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import { createCertificate } from '../../electron/simulator/cert';
-import applianceList from '../fixtures/mgmt-node/appliance-list.json';
-import deviceList from '../fixtures/mgmt-node/device-workflow-list.json';
-import deviceRecord from '../fixtures/mgmt-node/device-workflow-record.json';
-import customError500 from '../fixtures/mgmt-node/error-custom-500.json';
-import springError404 from '../fixtures/mgmt-node/error-spring-404.json';
-import vnmsError404 from '../fixtures/mgmt-node/error-vnms-404.json';
-import yangError401 from '../fixtures/mgmt-node/error-yang-401.json';
-import organizationList from '../fixtures/mgmt-node/organization-list.json';
-import token from '../fixtures/mgmt-node/token.json';
+import { readFileSync } from 'node:fs';
+import type ApplianceList from '../fixtures/mgmt-node/appliance-list.json';
+import type DeviceList from '../fixtures/mgmt-node/device-workflow-list.json';
+import type DeviceRecord from '../fixtures/mgmt-node/device-workflow-record.json';
+import type CustomError500 from '../fixtures/mgmt-node/error-custom-500.json';
+import type SpringError404 from '../fixtures/mgmt-node/error-spring-404.json';
+import type VnmsError404 from '../fixtures/mgmt-node/error-vnms-404.json';
+import type YangError401 from '../fixtures/mgmt-node/error-yang-401.json';
+import type OrganizationList from '../fixtures/mgmt-node/organization-list.json';
+import type Token from '../fixtures/mgmt-node/token.json';
+
+// Read, not imported: Playwright's loader refuses a JSON import without an import attribute. The
+// types still come from the files (a type-only import emits nothing).
+const fixture = <T>(name: string): T => JSON.parse(readFileSync(new URL(`../fixtures/mgmt-node/${name}`, import.meta.url), 'utf8')) as T;
+const applianceList = fixture<typeof ApplianceList>('appliance-list.json');
+const deviceList = fixture<typeof DeviceList>('device-workflow-list.json');
+const deviceRecord = fixture<typeof DeviceRecord>('device-workflow-record.json');
+const customError500 = fixture<typeof CustomError500>('error-custom-500.json');
+const springError404 = fixture<typeof SpringError404>('error-spring-404.json');
+const vnmsError404 = fixture<typeof VnmsError404>('error-vnms-404.json');
+const yangError401 = fixture<typeof YangError401>('error-yang-401.json');
+const organizationList = fixture<typeof OrganizationList>('organization-list.json');
+const token = fixture<typeof Token>('token.json');
 
 /** The recorded shapes (fresh copies on every read, so a test may change what it got). */
 export const mgmtFixtures = {
