@@ -124,7 +124,17 @@ export class HttpClient {
     req.signal?.addEventListener('abort', onAbort, { once: true });
     const started = performance.now();
     try {
-      const res = await undiciRequest(url, { dispatcher: agent, method: req.method as 'GET', headers, ...(body !== undefined ? { body } : {}), signal: controller.signal });
+      const send = () => undiciRequest(url, { dispatcher: agent, method: req.method as 'GET', headers, ...(body !== undefined ? { body } : {}), signal: controller.signal });
+      let res: Awaited<ReturnType<typeof send>>;
+      try {
+        res = await send();
+      } catch (e) {
+        // A kept-alive connection the server closed while idle fails the next request before any
+        // answer: an idempotent request is sent once more, on a new connection.
+        if (!IDEMPOTENT.has(req.method.toUpperCase()) || !isConnectionReset(e) || controller.signal.aborted) throw e;
+        this.logger.debug('http retry after a connection reset', { method: req.method, url: `${url.origin}${url.pathname}` });
+        res = await send();
+      }
       const text = await this.readBody(res.body, ep);
       const flat = flattenHeaders(res.headers);
       const response: HttpResponse = {
@@ -181,4 +191,15 @@ export class HttpClient {
 
 function cancelledError(): AppError {
   return new AppError(ErrorCodes.cancelled, 'The request was cancelled.', 'Start it again when you are ready.');
+}
+
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
+
+/** The connection was closed under the request before an answer (not a timeout, not TLS). */
+function isConnectionReset(e: unknown): boolean {
+  for (let c: unknown = e, depth = 0; c && depth < 4; c = (c as { cause?: unknown }).cause, depth++) {
+    if (RESET_CODES.has(String((c as { code?: unknown }).code))) return true;
+  }
+  return false;
 }

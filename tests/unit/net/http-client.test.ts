@@ -98,6 +98,28 @@ describe('HttpClient', () => {
     await http.close();
   });
 
+  it('sends an idempotent request once more when the connection is reset before an answer; never a POST', async () => {
+    let resets = 0;
+    const srv = await startTlsServer(cert, (req, res) => {
+      if (req.url === '/flaky' && resets === 0) {
+        resets += 1;
+        req.socket.destroy();
+        return;
+      }
+      if (req.url === '/always-reset') return void req.socket.destroy();
+      res.end('{"ok":true}');
+    });
+    const http = new HttpClient({ tls: pinned() });
+    expect((await http.request({ method: 'GET', url: `${srv.url}/flaky` })).status).toBe(200);
+    expect(resets).toBe(1);
+    const post = await http.request({ method: 'POST', url: `${srv.url}/always-reset`, json: {} }).catch((e: unknown) => e);
+    expect(post).toMatchObject({ code: 'net.unreachable' });
+    const get = await http.request({ method: 'GET', url: `${srv.url}/always-reset` }).catch((e: unknown) => e);
+    expect(get).toMatchObject({ code: 'net.unreachable' });
+    await http.close();
+    await srv.close();
+  });
+
   it('times out with net.timeout', async () => {
     const http = new HttpClient({ tls: pinned(), timeoutMs: 200 });
     await expect(http.request({ method: 'GET', url: `${server.url}/slow` })).rejects.toMatchObject({ code: 'net.timeout' });
