@@ -204,7 +204,13 @@ export class MgmtClient {
     if (!reg && !this.oauth) throw oauthProfileRequired();
     const json = reg
       ? await this.send('oauth', 'PUT', path, valid, `Bearer ${reg}`, 'use')
-      : await this.oauth!.withToken((t) => this.send('oauth', 'PUT', path, valid, `Bearer ${t}`, 'use'));
+      : await this.oauth!.withToken((t) => this.send('oauth', 'PUT', path, valid, `Bearer ${t}`, 'use'), {
+          targetMissing: (e) =>
+            new AppError(ErrorCodes.notFound, `The node knows no OAuth client with the ID ${clientId.length > 64 ? `${clientId.slice(0, 64)}…` : clientId}.`, 'Check the client ID; clients created on the node’s web interface are listed there.', {
+              details: { clientId: clientId.slice(0, 256) },
+              cause: e,
+            }),
+        });
     const client = parseUpdatedClient(json);
     this.logger.info('oauth client updated', { profileId: this.profileId, clientId: client.client_id });
     return client;

@@ -151,12 +151,22 @@ export class OAuthSession {
    * answers access_token_expired (or invalid_token), refreshes once for every caller holding
    * that token and retries the call once.
    */
-  async withToken<T>(fn: (accessToken: string) => Promise<T>): Promise<T> {
+  /**
+   * `targetMissing`: the call is about another OAuth client (client management), so
+   * `invalid_client` may name that client rather than the session's own. A refresh tells the two
+   * apart: it succeeds when the session's client is fine, and the call fails with what
+   * `targetMissing` answers; it fails (ending the session) when the session's client is gone.
+   */
+  async withToken<T>(fn: (accessToken: string) => Promise<T>, opts: { targetMissing?: (e: AppError) => AppError } = {}): Promise<T> {
     const token = await this.accessToken();
     try {
       return await fn(token);
     } catch (e) {
       if (!isAppError(e)) throw e;
+      if (e.code === 'oauth.invalid_client' && opts.targetMissing) {
+        await this.refreshFrom(token, e);
+        throw opts.targetMissing(e);
+      }
       if (!REFRESHABLE.has(e.code)) throw this.afterUseFailure(e);
       const fresh = await this.refreshFrom(token, e);
       try {

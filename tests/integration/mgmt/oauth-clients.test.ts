@@ -47,6 +47,16 @@ describe('OAuth clients', () => {
     expect(sim.getClient(c.client_id)).toMatchObject({ description: 'changed', access_token_validity: 600 });
   });
 
+  it('an unknown client ID is "no such client", not the end of the session (invalid_client names the target; a refresh tells)', async () => {
+    const { client: admin } = client();
+    await admin.signIn();
+    const e = await failure(admin.updateOAuthClient('no-such-client-42', clientBody('x')));
+    expect(e).toMatchObject({ code: 'not_found', message: expect.stringContaining('no-such-client-42') });
+    expect(admin.status().state).toBe('signed-in');
+    const { client: c } = await admin.createOAuthClient(clientBody('still-works'));
+    expect(c.name).toBe('still-works');
+  });
+
   it('validates the body before sending it', async () => {
     const { client: admin } = client();
     await admin.signIn();
