@@ -6,7 +6,7 @@
  * data of at most two chunks exists at a time.
  */
 import { AppError } from '../../../shared/model/errors';
-import type { HostRecord } from '../../../shared/model/edr';
+import type { FalconAssessment, HostRecord } from '../../../shared/model/edr';
 import type { TlsTrust } from '../../../shared/model/profile';
 import { silentLogger, type Logger } from '../../log';
 import { HttpClient } from '../../net';
@@ -184,10 +184,20 @@ export class FalconConnector {
       // budget keeps coming back meanwhile); at most two chunks of raw answers exist at a time.
       const fetchChunk = (start: number) => {
         const chunk = ids.slice(start, start + FALCON_BATCH.details);
+        // Each answer is reduced to what the merge reads as soon as it arrives, so the raw
+        // envelopes die young instead of waiting for the rest of the chunk.
+        const byAid = new Map<string, FalconAssessment>();
+        let invalidZta = 0;
         const p = Promise.all([
-          this.limiter.run(() => this.api.call({ method: 'POST', path: FALCON_PATHS.devices, json: { ids: chunk }, allow404: true }, signal)),
-          Promise.all(chunks(chunk, FALCON_BATCH.zta).map((batch) => this.limiter.run(() => this.api.call({ method: 'GET', path: FALCON_PATHS.zta, query: batch.map((id): [string, string] => ['ids', id]), allow404: true }, signal)))),
-        ]).then(([details, ztas]) => ({ size: chunk.length, details, ztas }));
+          this.limiter.run(() => this.api.call({ method: 'POST', path: FALCON_PATHS.devices, json: { ids: chunk }, allow404: true }, signal)).then((r) => parseDevices(r.envelope.resources ?? [])),
+          Promise.all(
+            chunks(chunk, FALCON_BATCH.zta).map((batch) =>
+              this.limiter
+                .run(() => this.api.call({ method: 'GET', path: FALCON_PATHS.zta, query: batch.map((id): [string, string] => ['ids', id]), allow404: true }, signal))
+                .then((r) => void (invalidZta += parseAssessments(r.envelope.resources ?? [], byAid).invalid)),
+            ),
+          ),
+        ]).then(([{ devices, invalid }]) => ({ size: chunk.length, devices, invalid: invalid + invalidZta, byAid }));
         // Awaited below; until then a failure must not count as unhandled.
         p.catch(() => undefined);
         return p;
@@ -199,11 +209,8 @@ export class FalconConnector {
           throw e;
         });
         next = start + FALCON_BATCH.details < ids.length ? fetchChunk(start + FALCON_BATCH.details) : undefined;
-        const { details, ztas } = current;
-        const { devices, invalid } = parseDevices(details.envelope.resources ?? []);
-        const merged = ztas.map((z) => parseAssessments(z.envelope.resources ?? []));
-        const byAid = new Map(merged.flatMap((m) => [...m.byAid]));
-        counts.invalid += invalid + merged.reduce((n, m) => n + m.invalid, 0);
+        const { devices, byAid } = current;
+        counts.invalid += current.invalid;
         counts.missing += current.size - devices.length;
         const ctx = { tenantId: this.o.tenantId, now: this.now(), sensorWindowMs: this.o.sensorRunningWindowMs ?? DEFAULT_SENSOR_WINDOW_MS };
         const batch = devices.map((d) => {
