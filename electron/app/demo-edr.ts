@@ -11,8 +11,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '../log';
 import type { ConnectorRegistry } from '../edr/registry';
-import { defenderTenant, startDefenderSimulator, type DefenderSimulator } from '../simulator/defender';
-import { startFalconSimulator, type FalconSimulator } from '../simulator/falcon';
+import type { DefenderSimulator } from '../simulator/defender';
+import type { FalconSimulator } from '../simulator/falcon';
 
 export const DEMO_DEFENDER_NAME = 'Demo Defender tenant';
 export const DEMO_FALCON_NAME = 'Demo Falcon tenant';
@@ -35,6 +35,8 @@ export class DemoEdr {
 
   async start(): Promise<void> {
     if (this.defender || this.falcon) return;
+    // Loaded when the demo starts, not with the app (the simulators cost the poller's process memory).
+    const [{ defenderTenant, startDefenderSimulator }, { startFalconSimulator }] = await Promise.all([import('../simulator/defender'), import('../simulator/falcon')]);
     const prior = this.registry.list();
     const priorDefender = prior.find((c) => c.vendor === 'defender' && c.name === DEMO_DEFENDER_NAME);
     const priorFalcon = prior.find((c) => c.vendor === 'falcon' && c.name === DEMO_FALCON_NAME);

@@ -6,7 +6,7 @@
  * new random credentials).
  */
 import type { DemoStatus } from '../../shared/contract';
-import { startMgmtSimulator, type MgmtSimulator } from '../simulator';
+import type { MgmtSimulator } from '../simulator';
 import type { Logger } from '../log';
 import type { EventHub } from './events';
 import type { ProfileRepository, StoredProfile } from './profiles';
@@ -72,6 +72,8 @@ export class DemoWorkspace {
   private async startSimulator(): Promise<MgmtSimulator> {
     const { basic, oauth } = this.deps.ports;
     const seed = { seedOrganizations: this.deps.inventory?.organizations, seedDevices: this.deps.inventory?.devices };
+    // Loaded when the demo opens: an app without it (a poller's process included) does not carry the simulator.
+    const { startMgmtSimulator } = await import('../simulator');
     try {
       return await startMgmtSimulator({ basicPort: basic, oauthPort: oauth, ...seed, logger: this.deps.logger.child('simulator') });
     } catch (e) {

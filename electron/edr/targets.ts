@@ -1,5 +1,4 @@
 /** Publication targets: a RabbitMQ topic exchange (amqplib, publisher confirms) and the management node. */
-import amqp from 'amqplib';
 import type { PublishTarget, ScoreMessage } from './publisher';
 
 export interface AmqpTargetOptions {
@@ -17,6 +16,8 @@ export function amqpTarget(o: AmqpTargetOptions): PublishTarget {
   return {
     name: `amqp:${exchange}`,
     async send(messages: ScoreMessage[]) {
+      // Loaded on the first send: most installations never publish to RabbitMQ.
+      const { default: amqp } = await import('amqplib');
       const conn = await amqp.connect(o.url);
       try {
         const ch = await conn.createConfirmChannel();

@@ -1,11 +1,12 @@
 /**
  * FalconConnector: one poll cycle against CrowdStrike Falcon (spec 4.2, EDR-F1..). Host ids come
- * from the scroll query (no 10,000 cap), details from POST /devices/entities/devices/v2 (5,000
- * per call), assessments from the ZTA entities endpoint (100 per call); each 5,000-host chunk is
- * merged into HostRecords before the next one is fetched, so raw vendor data never piles up.
+ * from the scroll query (no 10,000 cap), details from POST /devices/entities/devices/v2 (2,000
+ * per call; the API takes up to 5,000), assessments from the ZTA entities endpoint (100 per call);
+ * each 2,000-host chunk is merged into HostRecords while the next one is fetched, so raw vendor
+ * data of at most two chunks exists at a time.
  */
 import { AppError } from '../../../shared/model/errors';
-import type { HostRecord } from '../../../shared/model/edr';
+import type { FalconAssessment, HostRecord } from '../../../shared/model/edr';
 import type { TlsTrust } from '../../../shared/model/profile';
 import { silentLogger, type Logger } from '../../log';
 import { HttpClient } from '../../net';
@@ -23,8 +24,12 @@ export const FALCON_PATHS = {
   zta: '/zero-trust-assessment/entities/assessments/v1',
 } as const;
 
-/** Batch sizes (EDR-F5). */
-export const FALCON_BATCH = { scroll: 5000, details: 5000, zta: 100 } as const;
+/**
+ * Batch sizes (EDR-F5). Details by 2,000, not the 5,000 a POST allows: a chunk's answers and its
+ * merge are the poller's garbage, and 2,000 keeps a 100,000-host cycle's peak RSS well under
+ * 400 MB for 30 more calls (1,070 instead of 1,040, +3 % on the rate-limit floor).
+ */
+export const FALCON_BATCH = { scroll: 5000, details: 2000, zta: 100 } as const;
 /** Spec 3: up to 10 concurrent calls. */
 export const MAX_CONCURRENCY = 10;
 
@@ -158,8 +163,8 @@ export class FalconConnector {
 
   /**
    * One full cycle: every host of the tenant with its assessment (or null), or an AppError. With
-   * `onHosts` each merged chunk (≤ 5,000 hosts) goes there as soon as it is complete and is not
-   * kept, so memory stays bounded by a chunk whatever the tenant size; the promise then resolves
+   * `onHosts` each merged chunk (≤ 2,000 hosts) goes there as soon as it is complete and is not
+   * kept (the next chunk is fetched meanwhile), so memory stays bounded by two chunks whatever the tenant size; the promise then resolves
    * to an empty array.
    */
   async poll(opts: { signal?: AbortSignal; onProgress?: (p: FalconPollProgress) => void; onHosts?: (batch: HostRecord[]) => void | Promise<void> } = {}): Promise<HostRecord[]> {
@@ -175,20 +180,38 @@ export class FalconConnector {
       const out: HostRecord[] = [];
       let done = 0;
       const counts = { missing: 0, invalid: 0, assessed: 0 };
-      for (let start = 0; start < ids.length; start += FALCON_BATCH.details) {
+      // The next chunk's calls are under way while this one is merged and handed out (the rate
+      // budget keeps coming back meanwhile); at most two chunks of raw answers exist at a time.
+      const fetchChunk = (start: number) => {
         const chunk = ids.slice(start, start + FALCON_BATCH.details);
-        const [details, ztas] = await Promise.all([
-          this.limiter.run(() => this.api.call({ method: 'POST', path: FALCON_PATHS.devices, json: { ids: chunk }, allow404: true }, signal)),
-          Promise.all(chunks(chunk, FALCON_BATCH.zta).map((batch) => this.limiter.run(() => this.api.call({ method: 'GET', path: FALCON_PATHS.zta, query: batch.map((id): [string, string] => ['ids', id]), allow404: true }, signal)))),
-        ]).catch((e: unknown) => {
+        // Each answer is reduced to what the merge reads as soon as it arrives, so the raw
+        // envelopes die young instead of waiting for the rest of the chunk.
+        const byAid = new Map<string, FalconAssessment>();
+        let invalidZta = 0;
+        const p = Promise.all([
+          this.limiter.run(() => this.api.call({ method: 'POST', path: FALCON_PATHS.devices, json: { ids: chunk }, allow404: true }, signal)).then((r) => parseDevices(r.envelope.resources ?? [])),
+          Promise.all(
+            chunks(chunk, FALCON_BATCH.zta).map((batch) =>
+              this.limiter
+                .run(() => this.api.call({ method: 'GET', path: FALCON_PATHS.zta, query: batch.map((id): [string, string] => ['ids', id]), allow404: true }, signal))
+                .then((r) => void (invalidZta += parseAssessments(r.envelope.resources ?? [], byAid).invalid)),
+            ),
+          ),
+        ]).then(([{ devices, invalid }]) => ({ size: chunk.length, devices, invalid: invalid + invalidZta, byAid }));
+        // Awaited below; until then a failure must not count as unhandled.
+        p.catch(() => undefined);
+        return p;
+      };
+      let next = ids.length > 0 ? fetchChunk(0) : undefined;
+      for (let start = 0; next; start += FALCON_BATCH.details) {
+        const current = await next.catch((e: unknown) => {
           inner.abort();
           throw e;
         });
-        const { devices, invalid } = parseDevices(details.envelope.resources ?? []);
-        const merged = ztas.map((z) => parseAssessments(z.envelope.resources ?? []));
-        const byAid = new Map(merged.flatMap((m) => [...m.byAid]));
-        counts.invalid += invalid + merged.reduce((n, m) => n + m.invalid, 0);
-        counts.missing += chunk.length - devices.length;
+        next = start + FALCON_BATCH.details < ids.length ? fetchChunk(start + FALCON_BATCH.details) : undefined;
+        const { devices, byAid } = current;
+        counts.invalid += current.invalid;
+        counts.missing += current.size - devices.length;
         const ctx = { tenantId: this.o.tenantId, now: this.now(), sensorWindowMs: this.o.sensorRunningWindowMs ?? DEFAULT_SENSOR_WINDOW_MS };
         const batch = devices.map((d) => {
           const a = byAid.get(d.device_id.toLowerCase()) ?? null;
@@ -215,6 +238,8 @@ export class FalconConnector {
       this.logger.info('falcon poll done', { ...this.lastPoll });
       return out;
     } catch (e) {
+      // A prefetched chunk's calls stop too (e.g. when onHosts refused a batch).
+      inner.abort();
       if (opts.signal?.aborted) throw cancelledError();
       throw e;
     } finally {

@@ -87,9 +87,12 @@ export function toAssessment(z: FalconZta): FalconAssessment | null {
   };
 }
 
-/** Assessments by aid (lower case); records that do not parse count as not assessed. */
-export function parseAssessments(resources: readonly unknown[]): { byAid: Map<string, FalconAssessment>; invalid: number } {
-  const byAid = new Map<string, FalconAssessment>();
+/**
+ * Assessments by aid (lower case); records that do not parse count as not assessed. `into` gathers
+ * the answers of several calls in one map.
+ */
+export function parseAssessments(resources: readonly unknown[], into = new Map<string, FalconAssessment>()): { byAid: Map<string, FalconAssessment>; invalid: number } {
+  const byAid = into;
   let invalid = 0;
   for (const r of resources) {
     const p = FalconZta.safeParse(r);

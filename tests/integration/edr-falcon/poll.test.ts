@@ -28,7 +28,7 @@ describe('FalconConnector.poll', () => {
     expect(rig.sim.stats.calls).toEqual({
       '/oauth2/token': 1,
       '/devices/queries/devices-scroll/v1': 3,
-      '/devices/entities/devices/v2': 3,
+      '/devices/entities/devices/v2': 6,
       '/zero-trust-assessment/entities/assessments/v1': 120,
     });
     expect(rig.sim.stats.r429).toBe(0);
@@ -51,7 +51,7 @@ describe('FalconConnector.poll', () => {
     expect(stale.every((x) => !x.falcon!.sensorRunning)).toBe(true);
   }, 90_000);
 
-  it('with onHosts hands each merged chunk out (≤ 5,000 hosts) before fetching the next, and keeps none', async () => {
+  it('with onHosts hands each merged chunk out (≤ 2,000 hosts) with at most the next one under way, and keeps none', async () => {
     rig = await startRig({ hosts: 12_000 });
     const c = rig.connector();
     const batches: { size: number; detailCallsSoFar: number }[] = [];
@@ -63,13 +63,24 @@ describe('FalconConnector.poll', () => {
       },
     });
     expect(returned).toEqual([]);
-    expect(batches).toEqual([
-      { size: 5_000, detailCallsSoFar: 1 },
-      { size: 5_000, detailCallsSoFar: 2 },
-      { size: 2_000, detailCallsSoFar: 3 },
-    ]);
+    expect(batches.map((b) => b.size)).toEqual([2_000, 2_000, 2_000, 2_000, 2_000, 2_000]);
+    // Batch k (from 0) is handed out once its own details arrived, and before chunk k + 2 is asked for.
+    batches.forEach((b, k) => {
+      expect(b.detailCallsSoFar).toBeGreaterThanOrEqual(k + 1);
+      expect(b.detailCallsSoFar).toBeLessThanOrEqual(k + 2);
+    });
     expectEveryHost(rig, all, 12_000);
     expect(c.lastPoll).toMatchObject({ hosts: 12_000, listed: 12_000 });
+  }, 90_000);
+
+  it('when onHosts refuses a batch, the poll fails with that error and the chunk under way is not continued', async () => {
+    rig = await startRig({ hosts: 12_000 });
+    const c = rig.connector();
+    const refused = new Error('refused by the consumer');
+    await expect(c.poll({ onHosts: () => Promise.reject(refused) })).rejects.toBe(refused);
+    expect(rig.sim.stats.calls['/devices/entities/devices/v2']).toBeLessThanOrEqual(2);
+    // Chunks 3 to 6 were never asked for: at most the first two chunks' 20 ZTA calls each.
+    expect(rig.sim.stats.calls['/zero-trust-assessment/entities/assessments/v1'] ?? 0).toBeLessThanOrEqual(40);
   }, 90_000);
 
   it('survives the token expiring mid-cycle with one refresh shared by all calls', async () => {
