@@ -78,7 +78,7 @@ export class MgmtClient {
     this.profileId = p.id ?? `${p.host}:${p.authMode === 'oauth' ? p.oauthPort : p.basicPort}`;
     this.logger = o.logger ?? silentLogger;
     this.probe = o.probe ?? ((host, port) => inspectCertificate(host, port, { timeoutMs: 5_000 }));
-    this.http = new HttpClient({ tls: resolveTrust(p.tls, o.pinnedCertificatePem), timeoutMs: o.timeoutMs ?? 15_000, logger: this.logger.child('http'), probe: this.probe });
+    this.http = new HttpClient({ tls: resolveTrust(p.tls, o.pinnedCertificatePem), timeoutMs: o.timeoutMs ?? 15_000, logger: this.logger.child('http'), probe: this.probe, resendOnReset: true });
     const common = { profileId: this.profileId, username: p.username, host: p.host, ...(o.now ? { now: o.now } : {}), ...(o.onStatus ? { onStatus: o.onStatus } : {}), logger: this.logger };
     if (p.authMode === 'basic') {
       this.basic = new BasicSession({ ...common, getPassword: () => this.password(), verify: async (h) => void (await this.send('basic', 'GET', VERIFY_PATH, undefined, h, 'use')) });

@@ -22,6 +22,12 @@ export interface HttpClientOptions {
   maxBodyBytes?: number;
   /** Reads the presented certificate after a trust failure (tests may replace it). */
   probe?: CertificateProbe;
+  /**
+   * Send an idempotent request once more when its kept-alive connection is reset before an
+   * answer. For callers without a retry loop of their own (the management node client); the
+   * vendor connectors retry, count and back off themselves.
+   */
+  resendOnReset?: boolean;
 }
 
 export interface HttpRequest {
@@ -131,7 +137,7 @@ export class HttpClient {
       } catch (e) {
         // A kept-alive connection the server closed while idle fails the next request before any
         // answer: an idempotent request is sent once more, on a new connection.
-        if (!IDEMPOTENT.has(req.method.toUpperCase()) || !isConnectionReset(e) || controller.signal.aborted) throw e;
+        if (!this.options.resendOnReset || !IDEMPOTENT.has(req.method.toUpperCase()) || !isConnectionReset(e) || controller.signal.aborted) throw e;
         this.logger.debug('http retry after a connection reset', { method: req.method, url: `${url.origin}${url.pathname}` });
         res = await send();
       }

@@ -98,7 +98,7 @@ describe('HttpClient', () => {
     await http.close();
   });
 
-  it('sends an idempotent request once more when the connection is reset before an answer; never a POST', async () => {
+  it('with resendOnReset, sends an idempotent request once more when the connection is reset before an answer; never a POST; off by default', async () => {
     let resets = 0;
     const srv = await startTlsServer(cert, (req, res) => {
       if (req.url === '/flaky' && resets === 0) {
@@ -109,7 +109,11 @@ describe('HttpClient', () => {
       if (req.url === '/always-reset') return void req.socket.destroy();
       res.end('{"ok":true}');
     });
-    const http = new HttpClient({ tls: pinned() });
+    const plain = new HttpClient({ tls: pinned() });
+    expect(await plain.request({ method: 'GET', url: `${srv.url}/flaky` }).catch((e: unknown) => e)).toMatchObject({ code: 'net.unreachable' });
+    await plain.close();
+    resets = 0;
+    const http = new HttpClient({ tls: pinned(), resendOnReset: true });
     expect((await http.request({ method: 'GET', url: `${srv.url}/flaky` })).status).toBe(200);
     expect(resets).toBe(1);
     const post = await http.request({ method: 'POST', url: `${srv.url}/always-reset`, json: {} }).catch((e: unknown) => e);
