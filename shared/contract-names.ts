@@ -1,7 +1,7 @@
 /**
  * The contract's channel and event names without their schemas, for the preload: it only has
- * to refuse unknown names, and must stay small (no zod). A unit test keeps this list equal to
- * the keys of `channels` and `events` in contract.ts.
+ * to refuse unknown names, and must stay small (no zod). contract.ts checks at compile time that
+ * these lists are exactly the keys of its `channels` and `events` (`preloadNamesMatch`).
  */
 export const CHANNEL_NAMES = [
   'app.info',

@@ -10,6 +10,7 @@ import { SessionStatus } from './model/session';
 import { OAuthClient, OAuthClientBody } from './model/oauth-client';
 import { ConnectorInput, ConnectorView } from './model/connector';
 import { PathName } from './model/names';
+import type { BRIDGE_NAME, CHANNEL_NAMES, EVENT_NAMES } from './contract-names';
 import { BulkJobState, BulkRowInput, DeviceRecord, DeviceView, OrganizationView, Snapshot, SyslogServer, TaskStatus } from './model/inventory';
 
 /**
@@ -245,6 +246,13 @@ export type ResponseOf<C extends ChannelName> = z.output<Channels[C]['response']
 export type EventPayload<E extends EventName> = z.output<(typeof events)[E]>;
 
 export const channelNames = Object.keys(channels) as ChannelName[];
+
+/**
+ * The preload's zod-free name lists (contract-names.ts) must be exactly this contract's names:
+ * checked by the compiler, so a channel added here and not there fails `npm run typecheck`.
+ */
+type SameSet<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+export const preloadNamesMatch: [SameSet<(typeof CHANNEL_NAMES)[number], ChannelName>, SameSet<(typeof EVENT_NAMES)[number], EventName>, SameSet<typeof BRIDGE_NAME, typeof BRIDGE_KEY>] = [true, true, true];
 export const eventNames = Object.keys(events) as EventName[];
 export const isChannelName = (s: string): s is ChannelName => Object.prototype.hasOwnProperty.call(channels, s);
 export const isEventName = (s: string): s is EventName => Object.prototype.hasOwnProperty.call(events, s);
