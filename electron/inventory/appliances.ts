@@ -8,15 +8,10 @@
  */
 import type { ApplianceState } from '../../shared/model/inventory';
 import type { StoredAppliance } from '../store/inventory-db';
-import { listOf, nodeTime, type NodePage } from './node-api';
+import { filled, isObject, listOf, nodeTime, type NodePage } from './node-api';
 
 export const APPLIANCES_PATH = '/mgmt/appliance/appliance';
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const filled = (v: unknown): string | undefined => {
-  const t = typeof v === 'string' ? v.trim() : typeof v === 'number' && Number.isFinite(v) ? String(v) : undefined;
-  return t ? t : undefined;
-};
 const word = (v: unknown) => filled(v)?.toUpperCase().replace(/[\s-]+/g, '_');
 
 export const readAppliancesPage = (body: unknown): NodePage<unknown> => listOf(body, ['appliances'], 'an appliance list', ['ApplianceStatusResult']);

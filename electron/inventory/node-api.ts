@@ -5,8 +5,8 @@
  * fails the record's rules is dropped and counted, not shown half right).
  */
 import { AppError, ErrorCodes } from '../../shared/model/errors';
-import type { DeviceView} from '../../shared/model/inventory';
-import { SyslogServer, type DeploymentStatus, type DeviceRecord, type TaskState, type TaskStatus } from '../../shared/model/inventory';
+import { SyslogServer, type DeploymentStatus, type DeviceRecord, type DeviceView, type TaskState, type TaskStatus } from '../../shared/model/inventory';
+import { NAMESPACE_RE } from '../../shared/model/profile';
 import type { StoredOrganization } from './hierarchy';
 import type { Page } from './paging';
 import { pathSegment } from '../net/path-segment';
@@ -21,7 +21,6 @@ export const SYSLOG_PATH = '/api/config/system/syslog-servers';
  * connection; this is the default until one is known.
  */
 export const DEFAULT_NAMESPACE = 'mgmt';
-export const NAMESPACE_RE = /^[A-Za-z][A-Za-z0-9_-]{0,31}$/;
 /** The wrapper key of the device workflow record (spec 2.3), in a namespace. */
 export const deviceWrapper = (namespace = DEFAULT_NAMESPACE) => `${namespace}.sdwan-device-workflow`;
 
@@ -29,10 +28,10 @@ export const devicePath = (name: string) => `${DEVICES_PATH}/device/${pathSegmen
 export const deployPath = (name: string) => `${DEVICES_PATH}/device/deploy/${pathSegment(name, 'device name')}`;
 export const taskPath = (id: string) => `/mgmt/tasks/task/${pathSegment(id, 'task ID')}`;
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : undefined);
 /** Text with its blanks trimmed; an empty string (real nodes send "" for "none") is undefined. */
-const filled = (v: unknown): string | undefined => {
+export const filled = (v: unknown): string | undefined => {
   const t = text(v)?.trim();
   return t ? t : undefined;
 };

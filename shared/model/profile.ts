@@ -51,6 +51,9 @@ export type TlsTrustInput = z.infer<typeof TlsTrustInput>;
 export const AuthMode = z.enum(['basic', 'oauth']);
 export type AuthMode = z.infer<typeof AuthMode>;
 
+/** A namespace of the node's JSON wrapper keys (`mgmt`, `versanms`): one word. */
+export const NAMESPACE_RE = /^[A-Za-z][A-Za-z0-9_-]{0,31}$/;
+
 /** What the operator edits. Secrets travel only in the write direction, never back. */
 export const ProfileInput = z.object({
   id: z.string().optional(),
@@ -70,7 +73,7 @@ export const ProfileInput = z.object({
   apiNamespace: z
     .string()
     .trim()
-    .regex(/^$|^[A-Za-z][A-Za-z0-9_-]{0,31}$/, 'The API namespace is one word of letters, digits, - or _ (e.g. versanms), or empty to learn it from the node.')
+    .refine((v) => v === '' || NAMESPACE_RE.test(v), 'The API namespace is one word of letters, digits, - or _ (e.g. versanms), or empty to learn it from the node.')
     .optional(),
   /** Write-only secrets: omitted or undefined keeps the stored value, an empty string clears it. */
   password: z.string().optional(),

@@ -8,7 +8,7 @@ import { Dialog } from '../../components/Dialog';
 import { Spinner } from '../../components/Spinner';
 import { agoText, formatDateTime } from '../../components/format';
 import { useNow } from '../../components/useNow';
-import { countryLabel } from './device-index';
+import { countryLabel, serialOf } from './device-index';
 import { ReachChip, StatusChip, SyncChip } from './StatusChip';
 import { TaskProgress } from './TaskProgress';
 import { WorldPreview } from '../onboarding/WorldPreview';
@@ -61,7 +61,7 @@ export function DeviceDetailsDialog({ profile, device, signedIn, onClose }: { pr
           <dt>Device group</dt>
           <dd>{device.deviceGroup ?? '—'}</dd>
           <dt>Serial number</dt>
-          <dd className="mono">{device.serialNumber ?? device.appliance?.serialNo ?? '—'}</dd>
+          <dd className="mono">{serialOf(device) ?? '—'}</dd>
           <dt>Country</dt>
           <dd>{loc?.country ? countryLabel(loc.country) : '—'}</dd>
           <dt>Location</dt>
