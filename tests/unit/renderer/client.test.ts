@@ -1,20 +1,29 @@
 // @vitest-environment jsdom
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createClient } from '../../../renderer/api/client';
 import { AppError } from '../../../shared/model/errors';
 import type { Bridge } from '../../../shared/contract';
-import { FakeBridge, FP_A, makeProfile } from './support/fake-bridge';
+import { MainBridge, closeAll } from './support/main-bridge';
+
+afterEach(closeAll);
+
+/** A transport that answers every call with `answer` (what a broken or hostile main could send). */
+function answering(answer: unknown): Bridge & { calls: string[] } {
+  const calls: string[] = [];
+  return { calls, invoke: (channel) => (calls.push(channel), Promise.resolve(answer)), on: () => () => undefined };
+}
 
 describe('contract client', () => {
-  it('returns the parsed response of a channel', async () => {
-    const bridge = new FakeBridge({ settings: { theme: 'dark' } });
-    const client = createClient(bridge);
-    await expect(client.invoke('settings.get', {})).resolves.toEqual({ theme: 'dark' });
-    expect(bridge.calls).toEqual([{ channel: 'settings.get', request: {} }]);
+  it('returns the parsed response of a channel from main', async () => {
+    const main = await MainBridge.start();
+    await main.call('settings.update', { theme: 'dark' });
+    const client = createClient(main);
+    await expect(client.invoke('settings.get', {})).resolves.toMatchObject({ theme: 'dark' });
+    expect(main.calls).toEqual([{ channel: 'settings.get', request: {} }]);
   });
 
   it('applies the response schema (defaults filled in)', async () => {
-    const bridge = new FakeBridge().override('oauthClients.list', () => ({
+    const bridge = answering({
       ok: true,
       value: [
         {
@@ -29,7 +38,7 @@ describe('contract client', () => {
           enabled: true,
         },
       ],
-    }));
+    });
     const [c] = await createClient(bridge).invoke('oauthClients.list', { profileId: 'p' });
     expect(c?.description).toBe('');
     expect(c?.allowed_source_client_address.ip_address_list).toEqual([]);
@@ -37,8 +46,7 @@ describe('contract client', () => {
   });
 
   it('rejects a response outside the channel schema with a typed AppError', async () => {
-    const bridge = new FakeBridge().override('profiles.list', () => ({ ok: true, value: [{ id: 42 }] }));
-    const err = await createClient(bridge)
+    const err = await createClient(answering({ ok: true, value: [{ id: 42 }] }))
       .invoke('profiles.list', {})
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);
@@ -48,26 +56,27 @@ describe('contract client', () => {
   });
 
   it('rejects an answer that is not a result envelope', async () => {
-    const bridge = new FakeBridge().override('app.info', () => ({ version: '1' }));
-    await expect(createClient(bridge).invoke('app.info', {})).rejects.toMatchObject({ code: 'response.invalid' });
+    await expect(createClient(answering({ version: '1' })).invoke('app.info', {})).rejects.toMatchObject({ code: 'response.invalid' });
   });
 
-  it('turns { ok: false } into AppError.fromShape with code, message, hint and details', async () => {
-    const bridge = new FakeBridge({ profiles: [makeProfile({ id: 'p1', name: 'Lab', tls: { mode: 'pinned' } })] });
-    const err = await createClient(bridge)
-      .invoke('session.signIn', { profileId: 'p1' })
+  it("turns main's { ok: false } into an AppError with code, message, hint and details", async () => {
+    const main = await MainBridge.start();
+    const node = await main.node();
+    const lab = await main.addNodeProfile(node, { name: 'Lab', trust: false });
+    const err = await createClient(main)
+      .invoke('session.signIn', { profileId: lab.id })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);
     const e = err as AppError;
     expect(e.code).toBe('tls.untrusted');
-    expect(e.message).toBe('mgmt.example.net presents a certificate that is not trusted yet.');
-    expect(e.hint).toBe('Compare its fingerprint with the node and trust it.');
-    expect((e.details?.certificate as { fingerprint256: string }).fingerprint256).toBe(FP_A);
+    expect(e.message).toBe('No certificate of 127.0.0.1 has been trusted for this connection yet.');
+    expect(e.hint).toMatch(/fingerprint/);
+    expect((e.details?.certificate as { fingerprint256: string }).fingerprint256).toBe(node.fingerprint256);
   });
 
   it('passes main-side validation errors through with their field issues', async () => {
-    const bridge = new FakeBridge();
-    const err = (await createClient(bridge)
+    const main = await MainBridge.start();
+    const err = (await createClient(main)
       .invoke('profiles.delete', { profileId: '' })
       .catch((e: unknown) => e)) as AppError;
     expect(err.code).toBe('request.invalid');
@@ -85,26 +94,35 @@ describe('contract client', () => {
   });
 
   it('refuses channels outside the contract without calling the bridge', async () => {
-    const bridge = new FakeBridge();
+    const bridge = answering({ ok: true, value: {} });
     const client = createClient(bridge);
     // @ts-expect-error: not a channel of the contract
     await expect(client.invoke('fs.readFile', {})).rejects.toMatchObject({ code: 'channel.unknown' });
     expect(bridge.calls).toHaveLength(0);
   });
 
-  it('delivers valid events and drops payloads outside the schema', () => {
-    const bridge = new FakeBridge();
-    const client = createClient(bridge);
+  it("delivers main's events and drops payloads outside the schema", async () => {
+    const main = await MainBridge.start();
+    const node = await main.node();
+    const lab = await main.addNodeProfile(node, { name: 'Lab', signIn: false });
+    const client = createClient(main);
     const seen = vi.fn();
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const off = client.on('session.changed', seen);
-    bridge.emit('session.changed', { profileId: 'p1', state: 'signed-in', authMode: 'basic' });
-    (bridge as unknown as { emit(e: string, p: unknown): void }).emit('session.changed', { profileId: 'p1', state: 'bogus' });
-    expect(seen).toHaveBeenCalledTimes(1);
-    expect(seen.mock.calls[0]?.[0]).toMatchObject({ profileId: 'p1', state: 'signed-in' });
-    expect(warn).toHaveBeenCalled();
+    await main.call('session.signIn', { profileId: lab.id });
+    await vi.waitFor(() => expect(seen.mock.calls.at(-1)?.[0]).toMatchObject({ profileId: lab.id, state: 'signed-in' }));
+    expect(seen.mock.calls.every(([s]) => (s as { profileId: string }).profileId === lab.id)).toBe(true);
     off();
-    expect(bridge.listenerCount('session.changed')).toBe(0);
+    expect(main.listenerCount('session.changed')).toBe(0);
+
+    // A payload outside the schema (which main's own hub would never send) is dropped with a warning.
+    const listeners = new Set<(p: unknown) => void>();
+    const hostile: Bridge = { invoke: () => Promise.resolve(undefined), on: (_e, l) => (listeners.add(l), () => listeners.delete(l)) };
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const dropped = vi.fn();
+    createClient(hostile).on('session.changed', dropped);
+    for (const l of listeners) l({ profileId: 'p1', state: 'bogus' });
+    expect(dropped).not.toHaveBeenCalled();
+    expect(warn).toHaveBeenCalled();
     warn.mockRestore();
   });
 });

@@ -1,30 +1,39 @@
 // @vitest-environment jsdom
 import '@testing-library/jest-dom/vitest';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { FakeBridge } from './support/fake-bridge';
+import { MainBridge } from './support/main-bridge';
 import { renderApp } from './support/render';
+
+const version = (JSON.parse(readFileSync(path.resolve('package.json'), 'utf8')) as { version: string }).version;
 
 describe('app shell and first run', () => {
   it('welcomes a first run and opens the demo workspace with progress', async () => {
-    const bridge = new FakeBridge({ demoDelayMs: 150 });
-    const { user } = renderApp(bridge);
+    const main = await MainBridge.start();
+    const { user } = renderApp(main);
     const open = await screen.findByRole('button', { name: 'Open demo workspace' });
     expect(screen.getByRole('heading', { name: 'Welcome to Northbound' })).toBeVisible();
     expect(screen.getByRole('button', { name: 'Add a management node' })).toBeVisible();
+    const opened = main.next('demo.changed', (d) => d.running);
     await user.click(open);
     expect(await screen.findByRole('status')).toHaveTextContent('Starting the simulators');
     expect(open).toBeDisabled();
+    const demo = await opened;
     const row = await screen.findByTestId('profile-row-Demo node (OAuth)');
     expect(screen.getByTestId('profile-row-Demo node (basic auth)')).toBeInTheDocument();
     await waitFor(() => expect(within(row).getByTestId('session-badge')).toHaveAttribute('data-state', 'signed-in'));
-    expect(bridge.callsTo('demo.open')).toHaveLength(1);
+    expect(main.callsTo('demo.open')).toHaveLength(1);
+    // The demo node main started is the one the signed-in connection talks to.
+    const session = (await main.call('session.list')).find((s) => s.profileId === demo.oauthProfileId);
+    expect(session?.state).toBe('signed-in');
     expect(screen.getByTestId('active-connection')).toHaveTextContent('Demo node (OAuth)');
     expect(screen.queryByRole('heading', { name: 'Welcome to Northbound' })).toBeNull();
   });
 
   it('has the seven sections as buttons, with coming-soon placeholders', async () => {
-    const { user } = renderApp(new FakeBridge());
+    const { user } = renderApp(await MainBridge.start());
     const nav = screen.getByRole('navigation', { name: 'Sections' });
     const names = within(nav)
       .getAllByRole('button')
@@ -36,7 +45,7 @@ describe('app shell and first run', () => {
   });
 
   it('switches sections with Ctrl+1…7', async () => {
-    renderApp(new FakeBridge());
+    renderApp(await MainBridge.start());
     await screen.findByRole('button', { name: 'Open demo workspace' });
     fireEvent.keyDown(window, { key: '5', ctrlKey: true });
     expect(screen.getByRole('heading', { name: 'ZTA is coming soon' })).toBeVisible();
@@ -46,12 +55,22 @@ describe('app shell and first run', () => {
     expect(screen.getByRole('button', { name: 'Open demo workspace' })).toBeVisible();
   });
 
-  it('shows app info on the settings page', async () => {
-    const { user } = renderApp(new FakeBridge());
-    await user.click(screen.getByRole('button', { name: /Settings/ }));
-    const info = await screen.findByTestId('app-info');
-    expect(info).toHaveTextContent('0.1.0');
-    expect(info).toHaveTextContent('Desktop app');
-    expect(info).toHaveTextContent('Electron safeStorage (libsecret)');
+  it('shows what main reports of itself on the settings page: version, mode and where secrets are kept', async () => {
+    for (const [mode, passphrase, modeText, kept] of [
+      ['desktop', undefined, 'Desktop app', 'kept in memory until quit'],
+      ['browser', 'a-passphrase-for-the-vault', 'Browser mode', 'kept across restarts'],
+    ] as const) {
+      const main = await MainBridge.start({ mode, ...(passphrase ? { passphrase } : {}) });
+      const info = await main.call('app.info');
+      const { user, unmount } = renderApp(main);
+      await user.click(screen.getByRole('button', { name: /Settings/ }));
+      const shown = await screen.findByTestId('app-info');
+      expect(shown).toHaveTextContent(version);
+      expect(shown).toHaveTextContent(modeText);
+      expect(shown).toHaveTextContent(info.secretStorage);
+      expect(shown).toHaveTextContent(kept);
+      unmount();
+      await main.close();
+    }
   });
 });

@@ -1,6 +1,7 @@
-/** Renders the whole app against a FakeBridge, with a fresh query cache and UI store. */
+/** Renders the whole app against a real main (support/main-bridge.ts), with a fresh query cache and UI store. */
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { afterEach } from 'vitest';
 import { ApiProvider } from '../../../../renderer/api/ApiProvider';
 import { createClient } from '../../../../renderer/api/client';
 import { createQueryClient } from '../../../../renderer/api/query-client';
@@ -9,10 +10,15 @@ import { reportError } from '../../../../renderer/app/report-error';
 import { useBulkSessions } from '../../../../renderer/features/onboarding/bulk/bulk-session';
 import { useInventoryUi } from '../../../../renderer/stores/inventory-ui';
 import { useUi } from '../../../../renderer/stores/ui';
-import { FakeBridge } from './fake-bridge';
+import { closeAll, type MainBridge } from './main-bridge';
 
 const initialUi = useUi.getState();
 const initialInventoryUi = useInventoryUi.getState();
+
+// Every main and simulator a test started stops after it (the worker stays for the file).
+afterEach(async () => {
+  await closeAll();
+});
 
 export function resetUi(): void {
   useUi.setState(initialUi, true);
@@ -22,15 +28,15 @@ export function resetUi(): void {
   document.documentElement.removeAttribute('data-theme');
 }
 
-export function renderApp(bridge: FakeBridge = new FakeBridge()) {
+export function renderApp(main: MainBridge) {
   resetUi();
-  const client = createClient(bridge);
+  const client = createClient(main);
   const queryClient = createQueryClient(reportError);
   const user = userEvent.setup({ delay: null });
   const utils = render(
     <ApiProvider client={client} queryClient={queryClient}>
-      <App bridge={bridge} />
+      <App bridge={main} />
     </ApiProvider>,
   );
-  return { ...utils, bridge, client, queryClient, user };
+  return { ...utils, main, client, queryClient, user };
 }
