@@ -14,7 +14,7 @@ import { Worker } from 'node:worker_threads';
 import type { Bridge, ChannelName, EventName, EventPayload, ParsedRequestOf, ResponseOf } from '../../../../shared/contract';
 import type { DefenderTenantSpec, Message, Request, StartOptions } from './main-worker';
 import type { FalconSimulatorOptions } from '../../../../electron/simulator/falcon/types';
-import type { MgmtSimulatorOptions, SimUser } from '../../../../electron/simulator';
+import type { MgmtSimulator, MgmtSimulatorOptions, SimUser } from '../../../../electron/simulator';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 let worker: Worker | undefined;
@@ -63,17 +63,7 @@ export async function closeAll(): Promise<void> {
 }
 
 /** A management node simulator running beside main: what the test needs to know of it. */
-export interface NodeSim {
-  simId: number;
-  basicUrl: string;
-  oauthUrl: string;
-  basicPort: number;
-  oauthPort: number;
-  fingerprint256: string;
-  certificatePem: string;
-  users: SimUser[];
-  bootstrapClient: { clientId: string; clientSecret: string };
-}
+export type NodeSim = { simId: number } & Pick<MgmtSimulator, 'basicUrl' | 'oauthUrl' | 'basicPort' | 'oauthPort' | 'fingerprint256' | 'certificatePem' | 'users' | 'bootstrapClient'>;
 
 export interface FalconSim {
   simId: number;
