@@ -90,6 +90,7 @@ async function handle(deps: DispatchDeps, port: PortName, req: IncomingMessage):
       ? authenticateBearer(ctx.store, req.headers, request.remoteAddress, ctx.clock.now())
       : authenticateBasic(ctx.store, req.headers, route.style === 'yang');
     requireMethodAllowed(request.principal, method, bearer);
+    if (ctx.faults.failingPaths.some((prefix) => path.startsWith(prefix))) throw new CustomError(503, 5030, 'SERVICE_UNAVAILABLE', `${path} is not available right now.`);
     const delay = ctx.faults.dataDelayMs;
     if (Number.isFinite(delay) && delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
   }

@@ -1,119 +1,178 @@
 // @vitest-environment jsdom
 import '@testing-library/jest-dom/vitest';
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { keys } from '../../../renderer/api/keys';
-import { AppError } from '../../../shared/model/errors';
-import { FakeBridge, makeProfile } from './support/fake-bridge';
+import { expiryText } from '../../../renderer/components/format';
+import type { Bridge } from '../../../shared/contract';
+import { MainBridge } from './support/main-bridge';
 import { renderApp } from './support/render';
 
-const inMinutes = (m: number) => new Date(Date.now() + m * 60_000 + 30_000).toISOString();
+async function mainWithNode() {
+  const main = await MainBridge.start();
+  const node = await main.node();
+  return { main, node };
+}
 
 describe('events keep the UI current', () => {
   it('session.changed updates the row badge and the header badge', async () => {
-    const bridge = new FakeBridge({ profiles: [makeProfile({ id: 'p1', name: 'Core', authMode: 'oauth', oauthClientId: 'c' })] });
-    const { queryClient } = renderApp(bridge);
+    const { main, node } = await mainWithNode();
+    const core = await main.addNodeProfile(node, { name: 'Core', authMode: 'oauth', signIn: false });
+    const { queryClient } = renderApp(main);
     const badge = within(await screen.findByTestId('profile-row-Core')).getByTestId('session-badge');
     await waitFor(() => expect(queryClient.getQueryData(keys.sessions)).toHaveLength(1));
     expect(badge).toHaveTextContent('Signed out');
     expect(screen.getByTestId('active-session-badge')).toHaveTextContent('Signed out');
 
-    act(() => void bridge.setSession({ profileId: 'p1', state: 'signed-in', authMode: 'oauth', username: 'admin', accessTokenExpiresAt: inMinutes(54) }));
-    // react-query notifies on its own tick, hence waitFor.
+    // Signed in outside the window (e.g. by a refresh in main): the event alone updates the badges.
+    const signedAt = Date.now();
+    const signedIn = await main.call('session.signIn', { profileId: core.id });
+    expect(signedIn.accessTokenExpiresAt).toBeTruthy();
     await waitFor(() => expect(badge).toHaveAttribute('data-state', 'signed-in'));
-    expect(badge).toHaveTextContent('Signed in · expires in 54 min');
-    expect(screen.getByTestId('active-session-badge')).toHaveTextContent('Signed in · expires in 54 min');
+    // What the badge says of main's expiry time, read at the sign-in or now (a minute may turn in between).
+    const said = [expiryText(signedIn.accessTokenExpiresAt, signedAt), expiryText(signedIn.accessTokenExpiresAt, Date.now())].map((e) => `Signed in · ${e}`);
+    expect(said).toContain(badge.textContent);
+    expect(said).toContain(screen.getByTestId('active-session-badge').textContent);
 
-    act(() => void bridge.setSession({ profileId: 'p1', state: 'signed-in', authMode: 'oauth', accessTokenExpiresAt: null }));
+    // The node issues tokens that never expire.
+    await main.call('session.signOut', { profileId: core.id });
+    await main.sim(node).set('faults.neverExpire', true);
+    await main.call('session.signIn', { profileId: core.id });
     await waitFor(() => expect(badge).toHaveTextContent('Signed in · no expiry'));
+    // No refetch was needed: the events wrote the cache.
+    expect(main.callsTo('session.list')).toHaveLength(1);
+  });
 
-    act(() =>
-      void bridge.setSession({
-        profileId: 'p1',
-        state: 'sign-in-required',
-        authMode: 'oauth',
-        error: { code: 'oauth.invalid_refresh_token', message: 'The session ended on the node.', hint: 'Sign in again.' },
-      }),
-    );
-    await waitFor(() => expect(badge).toHaveAttribute('data-state', 'sign-in-required'));
-    expect(badge).toHaveTextContent('Sign-in required');
-    expect(within(screen.getByTestId('profile-row-Core')).getByText('The session ended on the node.')).toBeVisible();
-    expect(within(screen.getByTestId('profile-row-Core')).getByRole('button', { name: 'Sign in' })).toBeEnabled();
-    // No refetch was needed: the event wrote the cache.
-    expect(bridge.callsTo('session.list')).toHaveLength(1);
+  it('a basic session whose password changed on the node asks for sign-in, with the reason', async () => {
+    const { main, node } = await mainWithNode();
+    const core = await main.addNodeProfile(node, { name: 'Core', authMode: 'basic' });
+    const { user } = renderApp(main);
+    const row = await screen.findByTestId('profile-row-Core');
+    await waitFor(() => expect(within(row).getByTestId('session-badge')).toHaveAttribute('data-state', 'signed-in'));
+    const admin = node.users.find((u) => u.role === 'admin')!;
+    await main.sim(node).call('setUserPassword', admin.username, 'changed-on-the-node-1');
+    // The next call to the node is refused; main moves the session on.
+    const ended = main.next('session.changed', (s) => s.profileId === core.id && s.state === 'sign-in-required');
+    await user.click(await screen.findByRole('button', { name: /^Devices/ }));
+    await user.click(await screen.findByRole('button', { name: 'Refresh' }));
+    const event = await ended;
+    await user.click(screen.getByRole('button', { name: /^Connections/ }));
+    const again = await screen.findByTestId('profile-row-Core');
+    await waitFor(() => expect(within(again).getByTestId('session-badge')).toHaveAttribute('data-state', 'sign-in-required'));
+    expect(within(again).getByTestId('session-badge')).toHaveTextContent('Sign-in required');
+    expect(event.error?.message).toBeTruthy();
+    expect(within(again).getByText(event.error!.message)).toBeVisible();
+    expect(within(again).getByRole('button', { name: 'Sign in' })).toBeEnabled();
   });
 
   it('an event that races the first session list is not overwritten by it', async () => {
-    const bridge = new FakeBridge({ profiles: [makeProfile({ id: 'p1', name: 'Core' })] });
-    renderApp(bridge);
-    // Emitted while session.list is still in flight.
-    act(() => void bridge.setSession({ profileId: 'p1', state: 'signed-in', authMode: 'basic', username: 'operator' }));
+    const { main, node } = await mainWithNode();
+    const core = await main.addNodeProfile(node, { name: 'Core', signIn: false });
+    // The window's first session.list is answered (signed out) only after the sign-in event went out.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let listAnswered!: () => void;
+    const answered = new Promise<void>((r) => (listAnswered = r));
+    const slowList: Bridge = {
+      invoke: async (channel, request) => {
+        const answer = await main.invoke(channel, request);
+        if (channel === 'session.list') {
+          await held;
+          setTimeout(listAnswered, 0);
+        }
+        return answer;
+      },
+      on: (event, listener) => main.on(event, listener),
+    };
+    const { queryClient } = renderApp(main, slowList);
+    await waitFor(() => expect(main.callsTo('session.list')).toHaveLength(1));
+    await main.call('session.signIn', { profileId: core.id });
     const row = await screen.findByTestId('profile-row-Core');
     await waitFor(() => expect(within(row).getByTestId('session-badge')).toHaveAttribute('data-state', 'signed-in'));
-    await new Promise((r) => setTimeout(r, 50));
+    release();
+    await answered;
+    await waitFor(() => expect(queryClient.getQueryState(keys.sessions)?.status).toBe('success'));
     expect(within(row).getByTestId('session-badge')).toHaveAttribute('data-state', 'signed-in');
   });
 
   it('sign in and sign out go through the contract and flip the button', async () => {
-    const bridge = new FakeBridge({ profiles: [makeProfile({ id: 'p1', name: 'Core' })] });
-    const { user } = renderApp(bridge);
+    const { main, node } = await mainWithNode();
+    const core = await main.addNodeProfile(node, { name: 'Core', signIn: false });
+    const { user } = renderApp(main);
     const row = await screen.findByTestId('profile-row-Core');
     await user.click(within(row).getByRole('button', { name: 'Sign in' }));
     await waitFor(() => expect(within(row).getByTestId('session-badge')).toHaveTextContent(/^Signed in$/));
     await user.click(within(row).getByRole('button', { name: 'Sign out' }));
     await waitFor(() => expect(within(row).getByTestId('session-badge')).toHaveTextContent('Signed out'));
-    expect(bridge.callsTo('session.signIn')).toEqual([{ profileId: 'p1' }]);
-    expect(bridge.callsTo('session.signOut')).toEqual([{ profileId: 'p1' }]);
+    expect(main.callsTo('session.signIn')).toEqual([{ profileId: core.id }]);
+    expect(main.callsTo('session.signOut')).toEqual([{ profileId: core.id }]);
+    expect((await main.call('session.list'))[0]?.state).toBe('signed-out');
   });
 
   it('profiles.changed refetches the list', async () => {
-    const bridge = new FakeBridge({ profiles: [makeProfile({ name: 'Core' })] });
-    renderApp(bridge);
+    const { main, node } = await mainWithNode();
+    await main.addNodeProfile(node, { name: 'Core', signIn: false });
+    renderApp(main);
     await screen.findByTestId('profile-row-Core');
-    bridge.state.profiles.push(makeProfile({ name: 'Branch' }));
-    act(() => bridge.emit('profiles.changed', { ids: ['p-branch'] }));
+    const listed = main.callsTo('profiles.list').length;
+    // Saved outside the window (the CLI, another window): main's event brings it in.
+    await main.addNodeProfile(node, { name: 'Branch', signIn: false });
     expect(await screen.findByTestId('profile-row-Branch')).toBeInTheDocument();
+    expect(main.callsTo('profiles.list').length).toBeGreaterThan(listed);
   });
 
-  it('a notice event becomes a toast with its hint', async () => {
-    const bridge = new FakeBridge({ profiles: [makeProfile({ name: 'Core' })] });
-    renderApp(bridge);
+  it('a notice from main becomes a toast with its hint', async () => {
+    const { main, node } = await mainWithNode();
+    const core = await main.addNodeProfile(node, { name: 'Core' });
+    // The node serves its devices but not their state: main refreshes and says so in a notice.
+    await main.sim(node).set('faults.failingPaths', ['/mgmt/appliance/']);
+    renderApp(main);
     await screen.findByTestId('profile-row-Core');
-    act(() => bridge.emit('notice', { level: 'warning', message: 'Token refresh failed for Core.', hint: 'Sign in again to continue.' }));
-    expect(await screen.findByText('Token refresh failed for Core.')).toBeInTheDocument();
-    expect(screen.getByText('Sign in again to continue.')).toBeInTheDocument();
+    const notice = main.next('notice', (n) => n.code === 'inventory.appliances_failed');
+    await main.call('inventory.refresh', { profileId: core.id });
+    const { message, hint } = await notice;
+    expect(await screen.findByText(message)).toBeInTheDocument();
+    expect(screen.getByText(hint!)).toBeInTheDocument();
   });
 
-  it('failed calls show the AppError message and hint, never a stack', async () => {
-    const bridge = new FakeBridge({ profiles: [makeProfile({ id: 'p1', name: 'Core' })] });
-    bridge.override('session.signIn', () => ({
-      ok: false,
-      error: new AppError('vault.missing_secret', 'No password is stored for Core.', 'Edit the connection and enter the password.').toShape(),
-    }));
-    const { user } = renderApp(bridge);
+  it("failed calls show main's message and hint, never a stack", async () => {
+    const { main, node } = await mainWithNode();
+    // A connection saved without its password: main has nothing to sign in with.
+    await main.call('profiles.save', { name: 'Core', host: '127.0.0.1', basicPort: node.basicPort, oauthPort: node.oauthPort, authMode: 'basic', username: 'admin', tls: { mode: 'system' } });
+    const { user } = renderApp(main);
     await user.click(within(await screen.findByTestId('profile-row-Core')).getByRole('button', { name: 'Sign in' }));
-    expect(await screen.findByText('No password is stored for Core.')).toBeInTheDocument();
-    expect(screen.getByText('Edit the connection and enter the password.')).toBeInTheDocument();
+    await waitFor(() => expect(main.answersTo('session.signIn')).toHaveLength(1));
+    const [failed] = main.answersTo('session.signIn');
+    expect(failed?.ok).toBe(false);
+    expect(await screen.findByText(failed!.error!.message, { selector: '[data-sonner-toast] *' })).toBeInTheDocument();
+    expect(screen.getByText(failed!.error!.hint, { selector: '[data-sonner-toast] *' })).toBeInTheDocument();
     expect(document.body.textContent).not.toMatch(/at \w+ \(|\.tsx?:\d+/);
   });
 
   it('Test reports latency and detail', async () => {
-    const bridge = new FakeBridge({ profiles: [makeProfile({ id: 'p1', name: 'Core' })] });
-    const { user } = renderApp(bridge);
+    const { main, node } = await mainWithNode();
+    await main.addNodeProfile(node, { name: 'Core', signIn: false });
+    const { user } = renderApp(main);
     await user.click(within(await screen.findByTestId('profile-row-Core')).getByRole('button', { name: 'Test' }));
-    expect(await screen.findByText('Core: reachable and signed in (12 ms)')).toBeInTheDocument();
-    expect(screen.getByText('TLS 1.3 · basic auth accepted')).toBeInTheDocument();
+    await waitFor(() => expect(main.answersTo('profiles.test')).toHaveLength(1));
+    const tested = main.answersTo('profiles.test')[0]!.value as { latencyMs: number; detail: string; authenticated: boolean };
+    expect(tested.authenticated).toBe(true);
+    expect(await screen.findByText(`Core: reachable and signed in (${Math.round(tested.latencyMs)} ms)`)).toBeInTheDocument();
+    expect(screen.getByText(tested.detail)).toBeInTheDocument();
   });
 
   it('Delete asks first, then removes the row', async () => {
-    const bridge = new FakeBridge({ profiles: [makeProfile({ id: 'p1', name: 'Core' }), makeProfile({ id: 'p2', name: 'Edge' })] });
-    const { user } = renderApp(bridge);
+    const { main, node } = await mainWithNode();
+    const core = await main.addNodeProfile(node, { name: 'Core', signIn: false });
+    await main.addNodeProfile(node, { name: 'Edge', signIn: false });
+    const { user } = renderApp(main);
     await user.click(within(await screen.findByTestId('profile-row-Core')).getByRole('button', { name: 'Delete' }));
     const confirm = screen.getByRole('alertdialog', { name: 'Delete Core?' });
-    expect(bridge.callsTo('profiles.delete')).toHaveLength(0);
+    expect(main.callsTo('profiles.delete')).toHaveLength(0);
     await user.click(within(confirm).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(screen.queryByTestId('profile-row-Core')).toBeNull());
-    expect(bridge.callsTo('profiles.delete')).toEqual([{ profileId: 'p1' }]);
+    expect(main.callsTo('profiles.delete')).toEqual([{ profileId: core.id }]);
     expect(screen.getByTestId('profile-row-Edge')).toBeInTheDocument();
+    expect((await main.call('profiles.list')).map((p) => p.name)).toEqual(['Edge']);
   });
 });

@@ -100,6 +100,8 @@ export interface SimHandle {
 
 export class MainBridge implements Bridge {
   readonly calls: { channel: string; request: unknown }[] = [];
+  /** main's answers to the window's calls, in the order they came back. */
+  readonly answers: { channel: string; answer: { ok: boolean; value?: unknown; error?: { code: string; message: string; hint: string } } }[] = [];
   private readonly listeners = new Map<string, Set<(payload: unknown) => void>>();
   private readonly unsubscribe: () => void;
 
@@ -124,9 +126,16 @@ export class MainBridge implements Bridge {
     return main;
   }
 
-  invoke(channel: string, request: unknown): Promise<unknown> {
+  async invoke(channel: string, request: unknown): Promise<unknown> {
     this.calls.push({ channel, request });
-    return send({ op: 'invoke', appId: this.appId, channel, request });
+    const answer = await send<MainBridge['answers'][number]['answer']>({ op: 'invoke', appId: this.appId, channel, request });
+    this.answers.push({ channel, answer });
+    return answer;
+  }
+
+  /** main's answers to the window's calls of `channel` so far. */
+  answersTo(channel: ChannelName): MainBridge['answers'][number]['answer'][] {
+    return this.answers.filter((a) => a.channel === channel).map((a) => a.answer);
   }
 
   on(event: string, listener: (payload: unknown) => void): () => void {

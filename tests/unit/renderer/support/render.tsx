@@ -10,6 +10,7 @@ import { reportError } from '../../../../renderer/app/report-error';
 import { useBulkSessions } from '../../../../renderer/features/onboarding/bulk/bulk-session';
 import { useInventoryUi } from '../../../../renderer/stores/inventory-ui';
 import { useUi } from '../../../../renderer/stores/ui';
+import type { Bridge } from '../../../../shared/contract';
 import { closeAll, type MainBridge } from './main-bridge';
 
 const initialUi = useUi.getState();
@@ -28,14 +29,18 @@ export function resetUi(): void {
   document.documentElement.removeAttribute('data-theme');
 }
 
-export function renderApp(main: MainBridge) {
+/**
+ * `transport` (optional) stands between the window and `main`, e.g. to hold an answer back and
+ * so fix the order in which an answer and an event arrive; it must pass everything on to `main`.
+ */
+export function renderApp(main: MainBridge, transport: Bridge = main) {
   resetUi();
-  const client = createClient(main);
+  const client = createClient(transport);
   const queryClient = createQueryClient(reportError);
   const user = userEvent.setup({ delay: null });
   const utils = render(
     <ApiProvider client={client} queryClient={queryClient}>
-      <App bridge={main} />
+      <App bridge={transport} />
     </ApiProvider>,
   );
   return { ...utils, main, client, queryClient, user };
