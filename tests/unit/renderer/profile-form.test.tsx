@@ -2,14 +2,15 @@
 import '@testing-library/jest-dom/vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { FakeBridge, makeProfile } from './support/fake-bridge';
+import { MainBridge } from './support/main-bridge';
 import { renderApp } from './support/render';
 
 const dialog = () => screen.getByTestId('profile-form');
 
 describe('connection profile form', () => {
   it('shows the zod messages under the fields and does not send an invalid profile', async () => {
-    const { user, bridge } = renderApp(new FakeBridge());
+    const main = await MainBridge.start();
+    const { user } = renderApp(main);
     await user.click(await screen.findByRole('button', { name: 'Add a management node' }));
     await user.clear(within(dialog()).getByLabelText('Basic port'));
     await user.click(within(dialog()).getByRole('button', { name: 'Save' }));
@@ -20,14 +21,14 @@ describe('connection profile form', () => {
     expect(within(dialog()).getByText('Enter a port number.')).toBeVisible();
     expect(within(dialog()).getByLabelText('Name')).toHaveAttribute('aria-invalid', 'true');
     expect(within(dialog()).getByLabelText('Name')).toHaveAccessibleDescription('Give the connection a name.');
-    expect(bridge.callsTo('profiles.save')).toHaveLength(0);
+    expect(main.callsTo('profiles.save')).toHaveLength(0);
 
     await user.type(within(dialog()).getByLabelText('Host'), 'https://mgmt.example.net/');
     expect(await within(dialog()).findByText('Enter a host name or IP address, without https:// or a path.')).toBeVisible();
   });
 
   it('asks for the OAuth client ID only in OAuth mode', async () => {
-    const { user } = renderApp(new FakeBridge());
+    const { user } = renderApp(await MainBridge.start());
     await user.click(await screen.findByRole('button', { name: 'Add a management node' }));
     expect(within(dialog()).queryByLabelText('OAuth client ID')).toBeNull();
     await user.selectOptions(within(dialog()).getByLabelText('Auth mode'), 'oauth');
@@ -41,52 +42,65 @@ describe('connection profile form', () => {
   });
 
   it('keeps everything typed when main rejects the save, with the error under the field', async () => {
-    const bridge = new FakeBridge({ profiles: [makeProfile({ name: 'Core' })] });
-    const { user } = renderApp(bridge);
+    const main = await MainBridge.start();
+    await main.addNodeProfile(await main.node(), { name: 'Core', signIn: false });
+    const { user } = renderApp(main);
     await user.click(await screen.findByRole('button', { name: 'Add connection' }));
     await user.type(within(dialog()).getByLabelText('Name'), 'core');
     await user.type(within(dialog()).getByLabelText('Host'), '10.0.0.5');
     await user.type(within(dialog()).getByLabelText('Username'), 'ops');
     await user.type(within(dialog()).getByLabelText('Password'), 'hunter2{Enter}');
 
-    expect(await within(dialog()).findByText('This name is already used by another connection.')).toBeVisible();
-    // The toast carries message and hint.
-    expect(await screen.findByText('A connection named "core" already exists.')).toBeInTheDocument();
-    expect(screen.getByText('Choose another name.')).toBeInTheDocument();
+    await waitFor(() => expect(main.answersTo('profiles.save')).toHaveLength(1));
+    const refused = main.answersTo('profiles.save')[0]!;
+    expect(refused.ok).toBe(false);
+    const issue = (refused.error as { details?: { issues?: Array<{ path: string; message: string }> } }).details?.issues?.find((i) => i.path === 'name');
+    expect(issue?.message).toBeTruthy();
+    expect(await within(dialog()).findByText(issue!.message)).toBeVisible();
+    // The toast carries main's message and hint.
+    expect(await screen.findByText(refused.error!.message)).toBeInTheDocument();
+    expect(screen.getByText(refused.error!.hint)).toBeInTheDocument();
     expect(within(dialog()).getByLabelText('Name')).toHaveValue('core');
     expect(within(dialog()).getByLabelText('Host')).toHaveValue('10.0.0.5');
     expect(within(dialog()).getByLabelText('Username')).toHaveValue('ops');
     expect(within(dialog()).getByLabelText('Password')).toHaveValue('hunter2');
-    expect(bridge.callsTo('profiles.save')).toHaveLength(1);
+    expect(main.callsTo('profiles.save')).toHaveLength(1);
 
     await user.clear(within(dialog()).getByLabelText('Name'));
     await user.type(within(dialog()).getByLabelText('Name'), 'Edge{Enter}');
     await waitFor(() => expect(screen.queryByTestId('profile-form')).toBeNull());
     expect(await screen.findByTestId('profile-row-Edge')).toBeInTheDocument();
-    expect(bridge.callsTo('profiles.save')[1]).toMatchObject({ name: 'Edge', host: '10.0.0.5', basicPort: 9182, oauthPort: 9183, authMode: 'basic', username: 'ops', password: 'hunter2', tls: { mode: 'system' } });
+    expect(main.callsTo('profiles.save')[1]).toMatchObject({ name: 'Edge', host: '10.0.0.5', basicPort: 9182, oauthPort: 9183, authMode: 'basic', username: 'ops', password: 'hunter2', tls: { mode: 'system' } });
+    const edge = (await main.call('profiles.list')).find((p) => p.name === 'Edge');
+    expect(edge).toMatchObject({ host: '10.0.0.5', username: 'ops', hasPassword: true, tls: { mode: 'system' } });
   });
 
   it('treats secrets as write-only: "•••• stored" placeholder, empty keeps them', async () => {
-    const bridge = new FakeBridge({ profiles: [makeProfile({ id: 'p1', name: 'Core', authMode: 'oauth', oauthClientId: 'cid', hasPassword: true, hasClientSecret: true })] });
-    const { user } = renderApp(bridge);
+    const main = await MainBridge.start();
+    const node = await main.node();
+    const core = await main.addNodeProfile(node, { name: 'Core', authMode: 'oauth', signIn: false });
+    expect(core).toMatchObject({ hasPassword: true, hasClientSecret: true });
+    const { user } = renderApp(main);
     await user.click(within(await screen.findByTestId('profile-row-Core')).getByRole('button', { name: 'Edit' }));
     const password = within(dialog()).getByLabelText('Password');
     expect(password).toHaveValue('');
     expect(password).toHaveAttribute('placeholder', '•••• stored');
     expect(within(dialog()).getByLabelText('OAuth client secret')).toHaveAttribute('placeholder', '•••• stored');
-    expect(within(dialog()).getByLabelText('OAuth client ID')).toHaveValue('cid');
-    await user.clear(within(dialog()).getByLabelText('Host'));
-    await user.type(within(dialog()).getByLabelText('Host'), 'core2.example.net');
+    expect(within(dialog()).getByLabelText('OAuth client ID')).toHaveValue(node.bootstrapClient.clientId);
+    await user.clear(within(dialog()).getByLabelText('Username'));
+    await user.type(within(dialog()).getByLabelText('Username'), 'operator-2');
     await user.click(within(dialog()).getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(bridge.callsTo('profiles.save')).toHaveLength(1));
-    const sent = bridge.callsTo('profiles.save')[0] as Record<string, unknown>;
-    expect(sent).toMatchObject({ id: 'p1', host: 'core2.example.net', oauthClientId: 'cid' });
+    await waitFor(() => expect(main.callsTo('profiles.save')).toHaveLength(1));
+    const sent = main.callsTo('profiles.save')[0] as Record<string, unknown>;
+    expect(sent).toMatchObject({ id: core.id, username: 'operator-2', oauthClientId: node.bootstrapClient.clientId });
     expect(sent).not.toHaveProperty('password');
     expect(sent).not.toHaveProperty('clientSecret');
+    // Main kept both secrets (same endpoint, same trust).
+    expect((await main.call('profiles.list'))[0]).toMatchObject({ username: 'operator-2', hasPassword: true, hasClientSecret: true });
   });
 
   it('offers the three TLS trust modes and requires the CA file for a custom CA', async () => {
-    const { user } = renderApp(new FakeBridge());
+    const { user } = renderApp(await MainBridge.start());
     await user.click(await screen.findByRole('button', { name: 'Add a management node' }));
     expect(within(dialog()).getByLabelText(/System CAs/)).toBeChecked();
     expect(within(dialog()).getByLabelText(/Pin certificate \(trust on first use\)/)).not.toBeChecked();
@@ -96,7 +110,7 @@ describe('connection profile form', () => {
   });
 
   it('closes with Escape', async () => {
-    const { user } = renderApp(new FakeBridge());
+    const { user } = renderApp(await MainBridge.start());
     await user.click(await screen.findByRole('button', { name: 'Add a management node' }));
     expect(dialog()).toBeVisible();
     await user.keyboard('{Escape}');

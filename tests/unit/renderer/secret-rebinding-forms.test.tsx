@@ -7,17 +7,22 @@
 import '@testing-library/jest-dom/vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { FakeBridge, makeProfile } from './support/fake-bridge';
-import { makeConnector } from './support/fake-connectors';
 import { openConnectors } from './support/connector-steps';
+import { MainBridge } from './support/main-bridge';
 import { renderApp } from './support/render';
 
-const PEM = '-----BEGIN CERTIFICATE-----\nMIIBfake\n-----END CERTIFICATE-----\n';
+/** Main with one signed-out connection "Ops node" (password stored) to a simulator. */
+async function opsNode() {
+  const main = await MainBridge.start();
+  const node = await main.node();
+  const ops = await main.addNodeProfile(node, { name: 'Ops node', signIn: false });
+  return { main, node, ops };
+}
 
 describe('connection form: secrets bound to the endpoint', () => {
   it('warns before saving that a new port drops the stored password, and stops warning when put back', async () => {
-    const bridge = new FakeBridge({ profiles: [makeProfile({ id: 'ops', name: 'Ops node', hasPassword: true })] });
-    const { user } = renderApp(bridge);
+    const { main, node } = await opsNode();
+    const { user } = renderApp(main);
     await user.click(await screen.findByRole('button', { name: /^Edit/ }));
     const form = screen.getByTestId('profile-form');
     expect(within(form).queryByTestId('secrets-dropped-notice')).toBeNull();
@@ -28,13 +33,14 @@ describe('connection form: secrets bound to the endpoint', () => {
     expect(await within(form).findByTestId('secrets-dropped-notice')).toHaveTextContent('Saving removes the stored password.');
     expect(within(form).getByLabelText('Password')).toHaveAttribute('placeholder', '');
     await user.clear(port);
-    await user.type(port, '9182');
+    await user.type(port, String(node.basicPort));
     await waitFor(() => expect(within(form).queryByTestId('secrets-dropped-notice')).toBeNull());
   });
 
   it('a custom CA is picked as a file; its PEM text and name are sent, no path', async () => {
-    const bridge = new FakeBridge({ profiles: [makeProfile({ id: 'ops', name: 'Ops node', hasPassword: true })] });
-    const { user } = renderApp(bridge);
+    const { main, node, ops } = await opsNode();
+    const PEM = node.certificatePem;
+    const { user } = renderApp(main);
     await user.click(await screen.findByRole('button', { name: /^Edit/ }));
     const form = screen.getByTestId('profile-form');
     await user.click(within(form).getByLabelText(/Custom CA file/));
@@ -42,13 +48,17 @@ describe('connection form: secrets bound to the endpoint', () => {
     await user.upload(within(form).getByLabelText('CA certificate file (PEM)'), new File([PEM], 'corp-ca.pem', { type: 'application/x-pem-file' }));
     expect(await within(form).findByText(/corp-ca\.pem/)).toBeVisible();
     await user.click(within(form).getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(bridge.callsTo('profiles.save')).toHaveLength(1));
-    const [req] = bridge.callsTo('profiles.save') as Array<{ tls: Record<string, unknown> }>;
+    await waitFor(() => expect(main.callsTo('profiles.save')).toHaveLength(1));
+    const [req] = main.callsTo('profiles.save') as Array<{ tls: Record<string, unknown> }>;
     expect(req?.tls).toEqual({ mode: 'custom-ca', caName: 'corp-ca.pem', caPem: PEM });
+    await waitFor(() => expect(main.answersTo('profiles.save')).toHaveLength(1));
+    // Main kept the CA by its name and dropped the password (the trust changed).
+    const saved = (await main.call('profiles.list')).find((p) => p.id === ops.id);
+    expect(saved).toMatchObject({ tls: { mode: 'custom-ca', caName: 'corp-ca.pem' }, hasPassword: false });
   });
 
   it('refuses a CA file over 1 MiB in the window', async () => {
-    const { user } = renderApp(new FakeBridge());
+    const { user } = renderApp(await MainBridge.start());
     await user.click(await screen.findByRole('button', { name: 'Add a management node' }));
     const form = screen.getByTestId('profile-form');
     await user.click(within(form).getByLabelText(/Custom CA file/));
@@ -59,8 +69,10 @@ describe('connection form: secrets bound to the endpoint', () => {
 
 describe('connector form: secret bound to the tenant and address', () => {
   it('asks for the secret again before saving when the API address changes', async () => {
-    const bridge = new FakeBridge({ connectors: [makeConnector({ id: 'c-def', name: 'Contoso Defender', vendor: 'defender', tenantId: 'contoso.onmicrosoft.com', cloudRegion: undefined, pollIntervalMinutes: 60 })] });
-    const { user } = await openConnectors(bridge);
+    // No scheduled poll: the connector's vendor is not reachable from a test.
+    const main = await MainBridge.start({ app: { edr: { firstPullDelayMs: 3_600_000 } } });
+    await main.call('connectors.save', { name: 'Contoso Defender', vendor: 'defender', tenantId: 'contoso.onmicrosoft.com', clientId: 'app-1', clientSecret: 'first-secret', pollIntervalMinutes: 60 });
+    const { user } = await openConnectors(main);
     await user.click(within(await screen.findByTestId('connector-row-Contoso Defender')).getByRole('button', { name: /^Edit/ }));
     const form = screen.getByTestId('connector-form');
     expect(within(form).getByLabelText('Client secret')).toHaveAttribute('placeholder', '•••• stored');
@@ -69,9 +81,10 @@ describe('connector form: secret bound to the tenant and address', () => {
     expect(await within(form).findByText(/only sent where it was entered for/)).toBeVisible();
     await user.click(within(form).getByRole('button', { name: 'Save' }));
     expect(await within(form).findByText('The tenant, region or address changed: enter the client secret again.')).toBeVisible();
-    expect(bridge.callsTo('connectors.save')).toHaveLength(0);
+    expect(main.callsTo('connectors.save')).toHaveLength(0);
     await user.type(within(form).getByLabelText('Client secret'), 'new-secret-value');
     await user.click(within(form).getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(bridge.callsTo('connectors.save')).toHaveLength(1));
+    await waitFor(() => expect(main.answersTo('connectors.save')).toHaveLength(1));
+    expect(main.answersTo('connectors.save')[0]).toMatchObject({ ok: true, value: { apiUrl: 'https://api.elsewhere.example', hasClientSecret: true } });
   });
 });

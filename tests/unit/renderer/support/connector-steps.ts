@@ -1,10 +1,10 @@
 /** Steps the Connectors page tests share: open the page, start a Defender connector in the form. */
 import { screen, within } from '@testing-library/react';
-import type { FakeBridge } from './fake-bridge';
+import type { MainBridge } from './main-bridge';
 import { renderApp } from './render';
 
-export async function openConnectors(bridge: FakeBridge) {
-  const r = renderApp(bridge);
+export async function openConnectors(main: MainBridge) {
+  const r = renderApp(main);
   await r.user.click(await screen.findByRole('button', { name: /^Connectors/ }));
   return r;
 }
