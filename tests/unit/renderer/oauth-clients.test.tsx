@@ -2,15 +2,20 @@
 import '@testing-library/jest-dom/vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { defaultOAuthClientBody, type OAuthClient } from '../../../shared/model/oauth-client';
-import { FakeBridge, makeProfile } from './support/fake-bridge';
+import { defaultOAuthClientBody } from '../../../shared/model/oauth-client';
+import { MainBridge } from './support/main-bridge';
 import { renderApp } from './support/render';
 
-const adminProfile = () => makeProfile({ id: 'ops', name: 'Ops', authMode: 'oauth', oauthClientId: 'admin-client', hasClientSecret: true });
-const signedIn = { profileId: 'ops', state: 'signed-in' as const, authMode: 'oauth' as const, username: 'admin', accessTokenExpiresAt: null };
+/** Main with an OAuth connection "Ops" to a simulator, as its admin. */
+async function opsNode(signIn = true) {
+  const main = await MainBridge.start();
+  const node = await main.node();
+  const ops = await main.addNodeProfile(node, { name: 'Ops', authMode: 'oauth', signIn });
+  return { main, node, ops };
+}
 
-async function openClients(bridge: FakeBridge) {
-  const r = renderApp(bridge);
+async function openClients(main: MainBridge) {
+  const r = renderApp(main);
   await r.user.click(within(await screen.findByTestId('profile-row-Ops')).getByRole('button', { name: 'OAuth clients' }));
   expect(screen.getByRole('tab', { name: 'OAuth clients' })).toHaveAttribute('aria-selected', 'true');
   return r;
@@ -18,8 +23,8 @@ async function openClients(bridge: FakeBridge) {
 
 describe('OAuth clients', () => {
   it('validates every field with OAuthClientBody and shows the errors per field', async () => {
-    const bridge = new FakeBridge({ profiles: [adminProfile()], sessions: [signedIn] });
-    const { user } = await openClients(bridge);
+    const { main } = await opsNode();
+    const { user } = await openClients(main);
     await user.click(await screen.findByRole('button', { name: 'New client' }));
     const form = screen.getByTestId('oauth-client-form');
     await user.type(within(form).getByLabelText('Name'), 'bad name!');
@@ -41,14 +46,14 @@ describe('OAuth clients', () => {
     expect(within(form).getByText('Contacts are e-mail addresses.')).toBeVisible();
     expect(within(form).getByText('Redirect URIs must be absolute URLs.')).toBeVisible();
     expect(within(form).getByLabelText('Address 1')).toHaveAttribute('aria-invalid', 'true');
-    expect(bridge.callsTo('oauthClients.create')).toHaveLength(0);
+    expect(main.callsTo('oauthClients.create')).toHaveLength(0);
     // typed values are kept
     expect(within(form).getByLabelText('Name')).toHaveValue('bad name!');
   });
 
   it('creates a client with every field and shows the secret once, with copy buttons', async () => {
-    const bridge = new FakeBridge({ profiles: [adminProfile()], sessions: [signedIn] });
-    const { user } = await openClients(bridge);
+    const { main, node, ops } = await opsNode();
+    const { user } = await openClients(main);
     await user.click(await screen.findByRole('button', { name: 'New client' }));
     const form = screen.getByTestId('oauth-client-form');
     await user.type(within(form).getByLabelText('Name'), 'noc-dashboard');
@@ -68,13 +73,18 @@ describe('OAuth clients', () => {
     await user.click(within(form).getByRole('button', { name: 'Create client' }));
 
     const created = await screen.findByRole('alertdialog', { name: /Client “noc-dashboard” created/ });
+    // What the node issued, as main passed it on.
+    const answer = main.answersTo('oauthClients.create')[0]!;
+    const { client, clientSecret } = answer.value as { client: { client_id: string }; clientSecret: string };
+    const onNode = await main.sim(node).call<Record<string, unknown>>('getClient', client.client_id);
+    expect(onNode).toMatchObject({ name: 'noc-dashboard', access_token_validity: 5400 });
     expect(within(created).getByText('This secret is shown once. Store it now.')).toBeVisible();
-    expect(within(created).getByTestId('created-client-secret')).toHaveTextContent('s3cr3t-1-Zx81qPw0LmN4');
-    expect(within(created).getByTestId('created-client-id')).toHaveTextContent('cl-0001-7f3a9c');
+    expect(within(created).getByTestId('created-client-secret')).toHaveTextContent(clientSecret);
+    expect(within(created).getByTestId('created-client-id')).toHaveTextContent(client.client_id);
     expect(screen.queryByTestId('oauth-client-form')).toBeNull();
 
-    const [req] = bridge.callsTo('oauthClients.create') as { profileId: string; body: Record<string, unknown> }[];
-    expect(req?.profileId).toBe('ops');
+    const [req] = main.callsTo('oauthClients.create') as { profileId: string; body: Record<string, unknown> }[];
+    expect(req?.profileId).toBe(ops.id);
     expect(Object.keys(req?.body ?? {}).sort()).toEqual(Object.keys(defaultOAuthClientBody()).sort());
     expect(req?.body).toMatchObject({
       name: 'noc-dashboard',
@@ -94,21 +104,22 @@ describe('OAuth clients', () => {
 
     // user-event stands in for navigator.clipboard; read back what the buttons wrote.
     await user.click(within(created).getByRole('button', { name: 'Copy secret' }));
-    expect(await navigator.clipboard.readText()).toBe('s3cr3t-1-Zx81qPw0LmN4');
+    expect(await navigator.clipboard.readText()).toBe(clientSecret);
     expect(await screen.findByText('Secret copied to the clipboard.')).toBeInTheDocument();
     await user.click(within(created).getByRole('button', { name: 'Copy client ID' }));
-    expect(await navigator.clipboard.readText()).toBe('cl-0001-7f3a9c');
+    expect(await navigator.clipboard.readText()).toBe(client.client_id);
 
     await user.click(within(created).getByRole('button', { name: 'Done' }));
     expect(screen.queryByTestId('created-client-secret')).toBeNull();
-    expect(document.body.textContent).not.toContain('s3cr3t-1-Zx81qPw0LmN4');
-    expect(await screen.findByTestId('oauth-client-row-noc-dashboard')).toHaveTextContent('cl-0001-7f3a9c');
+    expect(document.body.textContent).not.toContain(clientSecret);
+    expect(await screen.findByTestId('oauth-client-row-noc-dashboard')).toHaveTextContent(client.client_id);
   });
 
   it('edits a client with oauthClients.update', async () => {
-    const existing: OAuthClient = { ...defaultOAuthClientBody(), name: 'reporting', client_id: 'cl-77', contacts: ['a@example.net'] };
-    const bridge = new FakeBridge({ profiles: [adminProfile()], sessions: [signedIn], clients: { ops: [existing] } });
-    const { user } = await openClients(bridge);
+    const { main, node, ops } = await opsNode();
+    const body = { ...defaultOAuthClientBody(), name: 'reporting', contacts: ['a@example.net'] };
+    const { client } = await main.call('oauthClients.create', { profileId: ops.id, body });
+    const { user } = await openClients(main);
     await user.click(within(await screen.findByTestId('oauth-client-row-reporting')).getByRole('button', { name: /Edit/ }));
     const form = screen.getByTestId('oauth-client-form');
     expect(within(form).getByLabelText('Contact 1')).toHaveValue('a@example.net');
@@ -116,13 +127,14 @@ describe('OAuth clients', () => {
     await user.type(within(form).getByLabelText('Max access tokens'), '250');
     await user.click(within(form).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(screen.queryByTestId('oauth-client-form')).toBeNull());
-    expect(bridge.callsTo('oauthClients.update')).toEqual([{ profileId: 'ops', clientId: 'cl-77', body: { ...defaultOAuthClientBody(), name: 'reporting', contacts: ['a@example.net'], max_access_tokens: 250 } }]);
-    expect(bridge.callsTo('oauthClients.create')).toHaveLength(0);
+    expect(main.callsTo('oauthClients.update')).toEqual([{ profileId: ops.id, clientId: client.client_id, body: { ...body, max_access_tokens: 250 } }]);
+    expect(main.callsTo('oauthClients.create')).toHaveLength(0);
+    expect(await main.sim(node).call('getClient', client.client_id)).toMatchObject({ name: 'reporting', max_access_tokens: 250 });
   });
 
   it('asks to sign in when the OAuth session is not signed in', async () => {
-    const bridge = new FakeBridge({ profiles: [adminProfile()] });
-    await openClients(bridge);
+    const { main } = await opsNode(false);
+    await openClients(main);
     expect(await screen.findByText(/needs a signed-in session on Ops/)).toBeVisible();
   });
 });
