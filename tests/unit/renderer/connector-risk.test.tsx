@@ -8,26 +8,35 @@ import '@testing-library/jest-dom/vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { emptyRiskForm, riskFormValues, riskOverrides, riskSummary } from '../../../renderer/features/connectors/risk-form';
-import { FakeBridge } from './support/fake-bridge';
-import { makeConnector } from './support/fake-connectors';
 import { openConnectors, startDefenderForm } from './support/connector-steps';
+import { answering, MainBridge } from './support/main-bridge';
+import { renderApp } from './support/render';
 
-const customDefender = () =>
-  makeConnector({
-    id: 'c-def',
+/** No scheduled poll: these connectors' vendors are not reachable from a test. */
+const noPolls = { app: { edr: { firstPullDelayMs: 3_600_000 } } };
+
+/** Main with a Defender connector saved with risk overrides. */
+async function customDefender() {
+  const main = await MainBridge.start(noPolls);
+  const saved = await main.call('connectors.save', {
     name: 'Contoso Defender',
     vendor: 'defender',
     tenantId: 'contoso.onmicrosoft.com',
-    cloudRegion: undefined,
+    clientId: 'app-1',
+    clientSecret: 'first-secret',
     pollIntervalMinutes: 60,
     risk: { weights: { critical: 70, operational: 30 }, points: { riskScore: { High: 50 } } },
   });
+  return { main, id: saved.id };
+}
+
+const storedRisk = async (main: MainBridge) => (await main.call('connectors.list'))[0]?.risk;
 
 
 describe('connector form: risk scoring', () => {
   it('weights that do not total 100 show an inline error and block saving; fixed, only the changed values are sent', async () => {
-    const bridge = new FakeBridge();
-    const { user } = await openConnectors(bridge);
+    const main = await MainBridge.start(noPolls);
+    const { user } = await openConnectors(main);
     const form = await startDefenderForm(user, 'secret-value-1');
     await user.type(within(form).getByLabelText('Poll interval (minutes)'), '30');
 
@@ -50,7 +59,7 @@ describe('connector form: risk scoring', () => {
     expect(critical).toHaveAttribute('aria-invalid', 'true');
     await user.click(within(form).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(within(form).getByText(/Weights must total 100 %; critical 70 \+ operational 40 = 110/)).toBeVisible());
-    expect(bridge.callsTo('connectors.save')).toHaveLength(0);
+    expect(main.callsTo('connectors.save')).toHaveLength(0);
 
     await user.type(operational, '30');
     // The form validates again after a failed Save asynchronously (zod resolver): wait for it.
@@ -64,14 +73,14 @@ describe('connector form: risk scoring', () => {
 
     await user.click(within(form).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(screen.queryByTestId('connector-form')).toBeNull());
-    const [req] = bridge.callsTo('connectors.save') as Array<Record<string, unknown>>;
+    const [req] = main.callsTo('connectors.save') as Array<Record<string, unknown>>;
     expect(req?.risk).toEqual({ weights: { critical: 70, operational: 30 }, points: { riskScore: { High: 55 } } });
-    expect(bridge.connectors.list[0]?.risk).toEqual({ weights: { critical: 70, operational: 30 }, points: { riskScore: { High: 55 } } });
+    expect(await storedRisk(main)).toEqual({ weights: { critical: 70, operational: 30 }, points: { riskScore: { High: 55 } } });
   });
 
   it('catches other invalid values with the shared schema before saving, under the right fields', async () => {
-    const bridge = new FakeBridge({ connectors: [customDefender()] });
-    const { user } = await openConnectors(bridge);
+    const { main } = await customDefender();
+    const { user } = await openConnectors(main);
     await user.click(within(await screen.findByTestId('connector-row-Contoso Defender')).getByRole('button', { name: /^Edit/ }));
     const form = screen.getByTestId('connector-form');
     await user.click(within(form).getByRole('button', { name: 'Risk scoring' }));
@@ -87,12 +96,12 @@ describe('connector form: risk scoring', () => {
     expect(within(form).getByLabelText('Edge 3 (day)')).toHaveAttribute('aria-invalid', 'true');
     expect(within(form).getByText('Band edges must increase strictly within 0 to 99: 50, 40, 60, 80.')).toBeVisible();
     expect(within(form).getByLabelText('Trustworthy up to')).toHaveAttribute('aria-invalid', 'true');
-    expect(bridge.callsTo('connectors.save')).toHaveLength(0);
+    expect(main.callsTo('connectors.save')).toHaveLength(0);
   });
 
   it('an edited connector shows its stored values; Reset to defaults saves without overrides', async () => {
-    const bridge = new FakeBridge({ connectors: [customDefender()] });
-    const { user } = await openConnectors(bridge);
+    const { main, id } = await customDefender();
+    const { user } = await openConnectors(main);
     await user.click(within(await screen.findByTestId('connector-row-Contoso Defender')).getByRole('button', { name: /^Edit/ }));
     const form = screen.getByTestId('connector-form');
     expect(within(form).getByTestId('risk-summary')).toHaveTextContent('Custom: weights 70/30 · 1 point value');
@@ -107,15 +116,16 @@ describe('connector form: risk scoring', () => {
     expect(within(form).getByLabelText('Critical risk (%)')).toHaveValue(null);
     await user.click(within(form).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(screen.queryByTestId('connector-form')).toBeNull());
-    const [req] = bridge.callsTo('connectors.save') as Array<Record<string, unknown>>;
-    expect(req).toMatchObject({ id: 'c-def', vendor: 'defender' });
+    const [req] = main.callsTo('connectors.save') as Array<Record<string, unknown>>;
+    expect(req).toMatchObject({ id, vendor: 'defender' });
     expect(req).not.toHaveProperty('risk');
-    expect(bridge.connectors.list[0]?.risk).toBeUndefined();
+    expect(await storedRisk(main)).toBeUndefined();
   });
 
   it("main's risk.* issues land under the same fields, and the section opens to show them", async () => {
-    const bridge = new FakeBridge({ connectors: [customDefender()] });
-    bridge.override('connectors.save', () => ({
+    const { main } = await customDefender();
+    // A main whose schema is newer than this window's refuses what the window's own check let through.
+    const transport = answering(main, 'connectors.save', {
       ok: false,
       error: {
         code: 'request.invalid',
@@ -129,8 +139,9 @@ describe('connector form: risk scoring', () => {
           ],
         },
       },
-    }));
-    const { user } = await openConnectors(bridge);
+    });
+    const { user } = renderApp(main, transport);
+    await user.click(await screen.findByRole('button', { name: /^Connectors/ }));
     await user.click(within(await screen.findByTestId('connector-row-Contoso Defender')).getByRole('button', { name: /^Edit/ }));
     const form = screen.getByTestId('connector-form');
     await user.click(within(form).getByRole('button', { name: 'Save' }));
@@ -142,8 +153,8 @@ describe('connector form: risk scoring', () => {
   });
 
   it('Falcon shows its own settings; only they are sent, never hidden Defender values', async () => {
-    const bridge = new FakeBridge();
-    const { user } = await openConnectors(bridge);
+    const main = await MainBridge.start(noPolls);
+    const { user } = await openConnectors(main);
     await user.click(await screen.findByRole('button', { name: 'Add connector' }));
     const form = screen.getByTestId('connector-form');
     await user.click(within(form).getByLabelText(/Microsoft Defender/));
@@ -160,8 +171,9 @@ describe('connector form: risk scoring', () => {
     expect(within(form).getByTestId('risk-summary')).toHaveTextContent('Custom: bands 20/40/60/75 · posture 85/70/0');
     await user.click(within(form).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(screen.queryByTestId('connector-form')).toBeNull());
-    const [req] = bridge.callsTo('connectors.save') as Array<Record<string, unknown>>;
+    const [req] = main.callsTo('connectors.save') as Array<Record<string, unknown>>;
     expect(req?.risk).toEqual({ falcon: { postureMinOverall: 85 }, bands: [20, 40, 60, 75] });
+    expect(await storedRisk(main)).toEqual({ falcon: { postureMinOverall: 85 }, bands: [20, 40, 60, 75] });
   });
 });
 
