@@ -1,123 +1,171 @@
 // @vitest-environment jsdom
 import '@testing-library/jest-dom/vitest';
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { FakeBridge, makeProfile } from './support/fake-bridge';
-import { makeConnector } from './support/fake-connectors';
+import type { ConnectorStatus, CycleProgress } from '../../../shared/contract';
+import { makeScoredHosts } from '../../support/edr-fixtures';
 import { openConnectors, startDefenderForm } from './support/connector-steps';
+import { MainBridge, type DefenderSim } from './support/main-bridge';
 
-const falcon = () => makeConnector({ id: 'c-falcon', name: 'EU Falcon', vendor: 'falcon', cloudRegion: 'eu-1', tenantId: 'a1b2c3d4e5f60718293a4b5c6d7e8f90', nextCycleAt: '2026-01-01T00:10:00.000Z' });
-const defender = () =>
-  makeConnector({
-    id: 'c-defender',
-    name: 'Contoso Defender',
+/** Scheduled polls wait an hour: only "Poll now" starts a cycle in these tests. */
+const noPolls = { app: { edr: { firstPullDelayMs: 3_600_000, publishDelayMs: 20 } } };
+
+/** A Defender connector saved through main, polling `sim`'s tenant `index`. */
+async function defenderConnector(main: MainBridge, sim: DefenderSim, name: string, index = 0) {
+  const t = sim.tenants[index]!;
+  return main.call('connectors.save', {
+    name,
     vendor: 'defender',
-    tenantId: 'contoso.onmicrosoft.com',
+    tenantId: t.tenantId,
+    clientId: t.clientId,
+    clientSecret: t.clientSecret,
+    apiUrl: sim.apiUrl,
+    idpUrl: sim.idpUrl,
+    tls: { mode: 'custom-ca', caName: 'defender-sim.pem', caPem: sim.certificatePem },
     pollIntervalMinutes: 60,
-    lastCycle: { id: 7, status: 'failed', startedAt: '2026-01-01T00:00:00.000Z', finishedAt: '2026-01-01T00:01:00.000Z', hosts: 0, error: 'The token lacks Machine.Read.All.', publishedAt: null },
   });
+}
 
+const falconConnector = (main: MainBridge) =>
+  main.call('connectors.save', { name: 'EU Falcon', vendor: 'falcon', cloudRegion: 'eu-1', tenantId: 'a1b2c3d4e5f60718293a4b5c6d7e8f90', clientId: 'fc-1', clientSecret: 'falcon-secret-1', pollIntervalMinutes: 10 });
+
+const statusOf = async (main: MainBridge, id: string): Promise<ConnectorStatus> => (await main.call('connectors.list')).find((c) => c.id === id)!;
 
 describe('Connectors page', () => {
   it('lists each connector with vendor, region, interval, last cycle and its error', async () => {
-    await openConnectors(new FakeBridge({ connectors: [falcon(), defender()] }));
+    const main = await MainBridge.start(noPolls);
+    await falconConnector(main);
+    // The Defender app registration lacks Machine.Read.All: its cycle fails with main's reason.
+    const sim = await main.defender([{ hosts: 10, permissions: ['Vulnerability.Read.All', 'Alert.Read.All'] }]);
+    const d = await defenderConnector(main, sim, 'Contoso Defender');
+    const failed = main.next('edr.progress', (p) => p.connectorId === d.id && p.phase === 'failed');
+    await main.call('connectors.pollNow', { connectorId: d.id });
+    await failed;
+    const { lastCycle } = await statusOf(main, d.id);
+    expect(lastCycle?.status).toBe('failed');
+    expect(lastCycle?.error).toMatch(/Machine\.Read\.All/);
+
+    await openConnectors(main);
     const f = await screen.findByTestId('connector-row-EU Falcon');
     expect(within(f).getByText('CrowdStrike Falcon')).toBeVisible();
     expect(within(f).getByText(/Region/)).toHaveTextContent('EU-1');
     expect(within(f).getByText('No cycle yet')).toBeVisible();
-    const d = screen.getByTestId('connector-row-Contoso Defender');
-    expect(within(d).getByText('Polls every 1 h')).toBeVisible();
-    expect(within(d).getByText('failed')).toBeVisible();
-    expect(within(d).getByText('The token lacks Machine.Read.All.')).toBeVisible();
+    const row = screen.getByTestId('connector-row-Contoso Defender');
+    expect(within(row).getByText('Polls every 1 h')).toBeVisible();
+    expect(within(row).getByText('failed')).toBeVisible();
+    expect(within(row).getByText(lastCycle!.error!)).toBeVisible();
   });
 
   it('says in words that the last cycle was interrupted when the app stopped during it, and how many scores it kept', async () => {
-    const interrupted = (name: string, hosts: number) =>
-      makeConnector({
-        id: `c-${hosts}`,
-        name,
-        lastCycle: { id: 3, status: 'interrupted', startedAt: '2026-01-01T00:00:00.000Z', finishedAt: '2026-01-01T02:00:00.000Z', hosts, error: 'The app stopped during this cycle.', publishedAt: null },
-      });
-    await openConnectors(new FakeBridge({ connectors: [interrupted('Killed early', 0), interrupted('Killed late', 40)] }));
-    const early = await screen.findByTestId('connector-row-Killed early');
-    expect(within(early).getByText('interrupted')).toBeVisible();
-    expect(within(early).getByTestId('connector-interrupted')).toHaveTextContent('Interrupted — the app stopped during this poll. No scores were stored.');
+    let main = await MainBridge.start(noPolls);
+    const early = await main.call('connectors.save', { name: 'Killed early', vendor: 'defender', tenantId: 'early.onmicrosoft.com', clientId: 'a', clientSecret: 's-1', pollIntervalMinutes: 60 });
+    const late = await main.call('connectors.save', { name: 'Killed late', vendor: 'defender', tenantId: 'late.onmicrosoft.com', clientId: 'b', clientSecret: 's-2', pollIntervalMinutes: 60 });
+    // What a process killed during two cycles leaves in edr.db: two cycles still running, one with 40 scores written.
+    await main.appCall('edr.store.beginCycle', early.id, 'defender', early.tenantId, new Date());
+    const lateCycle = await main.appCall<number>('edr.store.beginCycle', late.id, 'defender', late.tenantId, new Date());
+    await main.appCall('edr.store.writeScores', lateCycle, late.id, makeScoredHosts(40, { tenantId: late.tenantId }));
+    main = await main.restart();
+
+    await openConnectors(main);
+    const e = await screen.findByTestId('connector-row-Killed early');
+    expect(within(e).getByText('interrupted')).toBeVisible();
+    expect(within(e).getByTestId('connector-interrupted')).toHaveTextContent('Interrupted — the app stopped during this poll. No scores were stored.');
     // The finish time is when the next start noticed it: the page shows when the cycle started instead.
-    expect(within(early).getByText(/^started /)).toBeVisible();
-    expect(within(early).queryByText(/^finished /)).toBeNull();
-    expect(within(early).queryByText('0 hosts')).toBeNull();
-    const late = screen.getByTestId('connector-row-Killed late');
-    expect(within(late).getByText('40 hosts')).toBeVisible();
-    expect(within(late).getByTestId('connector-interrupted')).toHaveTextContent('The scores of 40 hosts were stored but not published.');
+    expect(within(e).getByText(/^started /)).toBeVisible();
+    expect(within(e).queryByText(/^finished /)).toBeNull();
+    expect(within(e).queryByText('0 hosts')).toBeNull();
+    const l = screen.getByTestId('connector-row-Killed late');
+    expect(within(l).getByText('40 hosts')).toBeVisible();
+    expect(within(l).getByTestId('connector-interrupted')).toHaveTextContent('The scores of 40 hosts were stored but not published.');
   });
 
-  it('poll now shows a progress bar that follows the progress events, then the finished cycle', async () => {
-    const bridge = new FakeBridge({ connectors: [falcon()] });
-    const { user } = await openConnectors(bridge);
-    const row = await screen.findByTestId('connector-row-EU Falcon');
+  it('poll now shows a progress bar that follows the progress events, then the finished cycle, published to the signed-in node', async () => {
+    const main = await MainBridge.start(noPolls);
+    const node = await main.node();
+    await main.addNodeProfile(node, { name: 'Ops' });
+    const sim = await main.defender([{ hosts: 1200 }]);
+    await main.sim(sim).set('faults.delayMs', 40);
+    await defenderConnector(main, sim, 'Contoso Defender');
+    const seen: CycleProgress[] = [];
+    main.on('edr.progress', (p) => seen.push(p as CycleProgress));
+
+    const { user } = await openConnectors(main);
+    const row = await screen.findByTestId('connector-row-Contoso Defender');
     await user.click(within(row).getByRole('button', { name: 'Poll now' }));
     const bar = await within(row).findByRole('progressbar', { name: 'Poll progress' });
-    expect(bar).not.toHaveAttribute('aria-valuenow');
-    act(() => bridge.connectors.progress('c-falcon', { phase: 'vulnerabilities', done: 250, total: 1000 }));
-    await waitFor(() => expect(within(row).getByRole('progressbar')).toHaveAttribute('aria-valuenow', '25'));
-    expect(within(row).getByText('250/1000')).toBeVisible();
+    // A phase with a known total: the bar and the counter show what main reported.
+    await waitFor(() => expect(bar).toHaveAttribute('aria-valuenow'));
+    const shown = Number(bar.getAttribute('aria-valuenow'));
+    expect(seen.some((p) => p.total && Math.round((100 * p.done) / p.total) === shown)).toBe(true);
+    expect(within(row).getByText(/^\d+\/\d+$/)).toBeVisible();
     expect(within(row).getByRole('button', { name: 'Cancel poll' })).toBeVisible();
-    act(() => bridge.connectors.finish('c-falcon', 'completed', { hosts: 1000, published: true }));
-    expect(await within(row).findByText('1,000 hosts')).toBeVisible();
+
+    await waitFor(() => expect(within(row).getByText('1,200 hosts')).toBeVisible(), { timeout: 15_000 });
     expect(within(row).queryByRole('progressbar')).toBeNull();
-    expect(within(row).getByText('published')).toBeVisible();
-    expect(bridge.callsTo('connectors.pollNow')).toHaveLength(1);
+    await waitFor(() => expect(within(row).getByText('published')).toBeVisible(), { timeout: 10_000 });
+    expect(main.callsTo('connectors.pollNow')).toHaveLength(1);
+    const received = await main.sim(node).get<Array<{ message: { tenantId: string } }>>('receivedScores');
+    expect(received.map((r) => r.message.tenantId)).toEqual([sim.tenants[0]!.tenantId]);
   });
 
   it('cancels a running cycle', async () => {
-    const bridge = new FakeBridge({ connectors: [falcon()] });
-    const { user } = await openConnectors(bridge);
-    const row = await screen.findByTestId('connector-row-EU Falcon');
+    const main = await MainBridge.start(noPolls);
+    const sim = await main.defender([{ hosts: 500 }]);
+    await main.sim(sim).set('faults.delayMs', 300);
+    const c = await defenderConnector(main, sim, 'Contoso Defender');
+    const { user } = await openConnectors(main);
+    const row = await screen.findByTestId('connector-row-Contoso Defender');
     await user.click(within(row).getByRole('button', { name: 'Poll now' }));
     await user.click(await within(row).findByRole('button', { name: 'Cancel poll' }));
-    expect(await within(row).findByText('cancelled')).toBeVisible();
-    expect(bridge.callsTo('connectors.cancel')).toEqual([{ connectorId: 'c-falcon' }]);
+    expect(await within(row).findByText('cancelled', {}, { timeout: 10_000 })).toBeVisible();
+    expect(main.callsTo('connectors.cancel')).toEqual([{ connectorId: c.id }]);
+    expect((await statusOf(main, c.id)).lastCycle?.status).toBe('cancelled');
   });
 
   it('disables and enables a connector with its switch', async () => {
-    const bridge = new FakeBridge({ connectors: [falcon()] });
-    const { user } = await openConnectors(bridge);
+    const main = await MainBridge.start(noPolls);
+    const f = await falconConnector(main);
+    const { user } = await openConnectors(main);
     const row = await screen.findByTestId('connector-row-EU Falcon');
     await user.click(within(row).getByRole('switch', { name: 'Enabled' }));
     await waitFor(() => expect(within(row).getByRole('switch', { name: 'Enabled' })).not.toBeChecked());
-    expect(within(row).getByText('Disabled: no scheduled polls')).toBeVisible();
-    expect(bridge.callsTo('connectors.setEnabled')).toEqual([{ connectorId: 'c-falcon', enabled: false }]);
+    expect(await within(row).findByText('Disabled: no scheduled polls')).toBeVisible();
+    expect(main.callsTo('connectors.setEnabled')).toEqual([{ connectorId: f.id, enabled: false }]);
+    expect((await statusOf(main, f.id)).enabled).toBe(false);
   });
 
   it('shows every check of a failed test with its hint', async () => {
-    const bridge = new FakeBridge({ connectors: [defender()] });
-    bridge.connectors.tests.set('c-defender', {
-      ok: false,
-      checks: [
-        { name: 'Token', ok: true, message: 'The identity provider issued a token.' },
-        { name: 'Machine.Read.All', ok: false, message: 'Added as Delegated: it must be an Application permission.', hint: 'Remove it and add it again as an Application permission.' },
-      ],
-    });
-    const { user } = await openConnectors(bridge);
+    const main = await MainBridge.start(noPolls);
+    // Added as Delegated permissions: the token carries scopes, not roles.
+    const sim = await main.defender([{ hosts: 10, permissionType: 'Delegated' }]);
+    await defenderConnector(main, sim, 'Contoso Defender');
+    const { user } = await openConnectors(main);
     await user.click(within(await screen.findByTestId('connector-row-Contoso Defender')).getByRole('button', { name: 'Test' }));
     const dialog = await screen.findByTestId('connector-test-dialog');
-    expect(within(dialog).getByText('1 of 2 checks failed.')).toBeVisible();
-    expect(within(within(dialog).getByTestId('check-Machine.Read.All')).getByText('Remove it and add it again as an Application permission.')).toBeVisible();
+    await waitFor(() => expect(main.answersTo('connectors.test')).toHaveLength(1));
+    const result = main.answersTo('connectors.test')[0]!.value as { ok: boolean; checks: Array<{ name: string; ok: boolean; message: string; hint?: string }> };
+    expect(result.ok).toBe(false);
+    const failing = result.checks.filter((k) => !k.ok);
+    expect(within(dialog).getByText(`${failing.length} of ${result.checks.length} checks failed.`)).toBeVisible();
+    const withHint = failing.find((k) => k.hint)!;
+    expect(within(within(dialog).getByTestId(`check-${withHint.name}`)).getByText(withHint.hint!)).toBeVisible();
   });
 
   it('a Defender connector needs a poll interval; the form keeps what was typed', async () => {
-    const bridge = new FakeBridge();
-    const { user } = await openConnectors(bridge);
+    const main = await MainBridge.start(noPolls);
+    const { user } = await openConnectors(main);
     const form = await startDefenderForm(user, 'not-shown-anywhere');
     await user.clear(within(form).getByLabelText('Poll interval (minutes)'));
     await user.click(within(form).getByRole('button', { name: 'Save' }));
     expect(await within(form).findByText('Enter the poll interval in minutes (10 to 1440).')).toBeVisible();
-    expect(bridge.callsTo('connectors.save')).toHaveLength(0);
+    expect(main.callsTo('connectors.save')).toHaveLength(0);
     expect(within(form).getByLabelText('Tenant ID')).toHaveValue('contoso.onmicrosoft.com');
     await user.type(within(form).getByLabelText('Poll interval (minutes)'), '30');
     await user.click(within(form).getByRole('button', { name: 'Save' }));
-    expect(await screen.findByTestId('connector-row-contoso.onmicrosoft.com')).toBeVisible();
-    expect(bridge.callsTo('connectors.save')).toEqual([expect.objectContaining({ vendor: 'defender', pollIntervalMinutes: 30, clientSecret: 'not-shown-anywhere' })]);
+    // Main names a connector saved without a name after its vendor and tenant.
+    expect(await screen.findByTestId('connector-row-Microsoft Defender · contoso.onmicrosoft.com')).toBeVisible();
+    expect(main.callsTo('connectors.save')).toEqual([expect.objectContaining({ vendor: 'defender', pollIntervalMinutes: 30, clientSecret: 'not-shown-anywhere' })]);
+    expect((await main.call('connectors.list'))[0]).toMatchObject({ vendor: 'defender', pollIntervalMinutes: 30, hasClientSecret: true });
   });
 });
 
@@ -132,8 +180,9 @@ describe('Import connectors (bulk push)', () => {
   };
 
   it('imports a picked JSON file and lists each entry, refused ones with the fields to fix', async () => {
-    const bridge = new FakeBridge({ connectors: [makeConnector({ id: 'c-contoso', name: 'Contoso', vendor: 'defender', tenantId: 'contoso.onmicrosoft.com' })] });
-    const { user } = await openConnectors(bridge);
+    const main = await MainBridge.start(noPolls);
+    await main.call('connectors.save', { name: 'Contoso', vendor: 'defender', tenantId: 'contoso.onmicrosoft.com', clientId: 'app-0', clientSecret: 'x-secret-0', pollIntervalMinutes: 60 });
+    const { user } = await openConnectors(main);
     await user.click(await screen.findByRole('button', { name: 'Import…' }));
     const dialog = screen.getByTestId('import-connectors-dialog');
     // Nobody is signed in: the node source is unavailable and the file source is chosen.
@@ -153,26 +202,30 @@ describe('Import connectors (bulk push)', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Done' }));
     expect(await screen.findByTestId('connector-row-Contoso')).toBeVisible();
     expect(screen.getAllByText('bulk')).toHaveLength(2);
-    expect(bridge.callsTo('connectors.importBulk')).toEqual([expect.objectContaining({ source: 'document', name: 'connectors.json' })]);
+    expect(main.callsTo('connectors.importBulk')).toEqual([expect.objectContaining({ source: 'document', name: 'connectors.json' })]);
+    const stored = await main.call('connectors.list');
+    expect(stored.map((c) => [c.tenantId, c.source]).sort()).toEqual([['cid-alpha', 'bulk'], ['contoso.onmicrosoft.com', 'bulk']]);
   });
 
   it('imports from a signed-in management node', async () => {
-    const ops = makeProfile({ id: 'ops', name: 'Ops', authMode: 'oauth' });
-    const bridge = new FakeBridge({ profiles: [ops], sessions: [{ profileId: 'ops', state: 'signed-in', authMode: 'oauth', username: 'admin', accessTokenExpiresAt: null }] });
-    bridge.connectors.nodeDocument = { version: 1, connectors: [doc.connectors[0]] };
-    const { user } = await openConnectors(bridge);
+    const main = await MainBridge.start(noPolls);
+    const node = await main.node();
+    const ops = await main.addNodeProfile(node, { name: 'Ops', authMode: 'oauth' });
+    await main.sim(node).set('edrConnectorDocument.current', { version: 1, connectors: [doc.connectors[0]] });
+    const { user } = await openConnectors(main);
     await user.click(await screen.findByRole('button', { name: /Import connectors/ }));
     const dialog = screen.getByTestId('import-connectors-dialog');
     expect(within(dialog).getByLabelText('Management node')).toBeChecked();
-    expect(within(dialog).getByLabelText('Node')).toHaveValue('ops');
+    expect(within(dialog).getByLabelText('Node')).toHaveValue(ops.id);
     await user.click(within(dialog).getByRole('button', { name: 'Import' }));
     expect(await within(dialog).findByTestId('import-summary')).toHaveTextContent('1 entry: 1 created, 0 updated, 0 refused.');
-    expect(bridge.callsTo('connectors.importBulk')).toEqual([{ source: 'node', profileId: 'ops' }]);
+    expect(main.callsTo('connectors.importBulk')).toEqual([{ source: 'node', profileId: ops.id }]);
+    expect((await main.call('connectors.list')).map((c) => c.tenantId)).toEqual(['cid-alpha']);
   });
 
   it('a document that is not JSON is explained in the dialog, which stays open to pick another file', async () => {
-    const bridge = new FakeBridge();
-    const { user } = await openConnectors(bridge);
+    const main = await MainBridge.start(noPolls);
+    const { user } = await openConnectors(main);
     await user.click(await screen.findByRole('button', { name: /Import connectors/ }));
     const dialog = screen.getByTestId('import-connectors-dialog');
     await user.upload(within(dialog).getByLabelText('Connector document'), new File(['{ nope'], 'broken.json', { type: 'application/json' }));
