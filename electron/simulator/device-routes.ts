@@ -25,7 +25,9 @@ export function deviceRoutes(ctx: SimContext, inv: SimInventory): Route[] {
   // Recorded: `{"totalCount","mgmt.sdwan-device-list":[{deviceName,lastModifiedBy,lastModifiedTime,siteId,workflowStatus}]}`.
   const list: Handler = (req) => {
     const at = now();
-    const page = pageOf(req.query, ctx.faults, (offset, size) => devices.page(offset, size)).map((e) => deviceListRecord(e, at));
+    const page: Array<Record<string, unknown>> = pageOf(req.query, ctx.faults, (offset, size) => devices.page(offset, size)).map((e) => deviceListRecord(e, at));
+    // The namelessDevices fault: the first records of the list come without their name.
+    if (Number(req.query.get('offset') ?? 0) === 0) for (const r of page.slice(0, ctx.faults.namelessDevices)) delete r.deviceName;
     return listReply(ctx, page.length === 0, { totalCount: devices.count, [DEVICE_LIST_KEY]: page });
   };
 

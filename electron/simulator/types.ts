@@ -52,6 +52,8 @@ export interface SimFaults {
   deployFailures: number;
   /** Real milliseconds every data endpoint waits before it answers (after authentication); 0 = off. */
   dataDelayMs: number;
+  /** The first N records of the devices list come without `deviceName` (records a console cannot read). */
+  namelessDevices: number;
   /** Data endpoints whose path starts with one of these answer 503 (after authentication). */
   failingPaths: string[];
   /** Devices whose appliance the appliance list shows UNREACHABLE (sync UNKNOWN), whatever their name decides. */

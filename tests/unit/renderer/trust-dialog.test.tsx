@@ -61,7 +61,7 @@ describe('trust certificate dialog', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(main.callsTo('tls.trust')).toHaveLength(0);
     const [stored] = await main.call('profiles.list');
-    expect(stored?.tls.fingerprint256).toBeUndefined();
+    expect(stored?.tls).toEqual({ mode: 'pinned' });
   });
 
   it('shows a red warning on tls.pin_mismatch and allows re-trust only after the checkbox', async () => {

@@ -118,11 +118,15 @@ export class MainBridge implements Bridge {
     this.unsubscribe = () => subscribers.delete(sub);
   }
 
-  /** A fresh main on a fresh data folder (or on `opts.dataDir`, a restart). */
-  static async start(opts: StartOptions = {}): Promise<MainBridge> {
+  /**
+   * A fresh main on a fresh data folder (or on `opts.dataDir`, a restart), stopped after the test.
+   * `shared`: a main for several tests of a file (started in beforeAll, closed by the file's
+   * afterAll); those tests must not change what the others read.
+   */
+  static async start(opts: StartOptions = {}, { shared = false } = {}): Promise<MainBridge> {
     const { appId, dataDir } = await send<{ appId: number; dataDir: string }>({ op: 'start', opts });
     const main = new MainBridge(appId, dataDir, opts);
-    live.add(main);
+    if (!shared) live.add(main);
     return main;
   }
 
