@@ -1,30 +1,40 @@
 // @vitest-environment jsdom
 import '@testing-library/jest-dom/vitest';
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FakeBridge, makeProfile } from './support/fake-bridge';
-import { ORG_SPECS, makeDevice, makeOrganizations } from './support/fake-inventory-data';
+import { MainBridge } from './support/main-bridge';
 import { stubScrollerSize } from './support/layout';
 import { renderApp } from './support/render';
 
-const existing = [
-  makeDevice({ deviceName: 'globex-hq', siteId: '1', orgName: 'Globex', deviceGroup: 'datacenter' }),
-  makeDevice({ deviceName: 'globex-lab-1', siteId: '2', orgName: 'Globex', deviceGroup: 'branch-small' }),
-  makeDevice({ deviceName: 'globex-lab-2', siteId: '3', orgName: 'Globex', deviceGroup: 'branch-small' }),
-  makeDevice({ deviceName: 'acme-117', siteId: '117', orgName: 'Acme', deviceGroup: 'warehouse' }),
-];
+const location = { country: 'DE', latitude: '52.52', longitude: '13.405' };
 
-function bridge() {
-  return new FakeBridge({
-    profiles: [makeProfile({ id: 'ops', name: 'Ops node' })],
-    sessions: [{ profileId: 'ops', state: 'signed-in', authMode: 'basic', username: 'operator' }],
-    inventory: { devices: { ops: existing }, organizations: { ops: makeOrganizations(ORG_SPECS, existing) } },
-  });
+/**
+ * A signed-in connection "Ops node" to a simulator with its seeded organizations, where four
+ * devices were onboarded through main: three in `org` (groups datacenter ×1, branch-small ×2)
+ * and one in `other` with site ID 117.
+ */
+async function opsNode(opts: { fetchOrganizations?: boolean } = {}) {
+  const main = await MainBridge.start();
+  const node = await main.node({ seedDevices: 0, seedOrganizations: 14, deploySeconds: 2 });
+  const ops = await main.addNodeProfile(node, { name: 'Ops node' });
+  const names = (await main.sim(node).call<Array<{ name: string; parent: string | null }>>('inventory.organizations')).filter((o) => o.parent !== null).map((o) => o.name);
+  const org = names.find((n) => n.toLowerCase().startsWith('fab'))!;
+  const other = names.find((n) => n !== org && !n.startsWith(org.slice(0, 3)))!;
+  const onboard = (deviceName: string, siteId: string, orgName: string, deviceGroup: string) =>
+    main.call('devices.onboard', { profileId: ops.id, device: { deviceName, siteId, orgName, serialNumber: `SN-${siteId}`, deviceGroup, locationInfo: location } });
+  await onboard('fab-hq', '1', org, 'datacenter');
+  await onboard('fab-lab-1', '2', org, 'branch-small');
+  await onboard('fab-lab-2', '3', org, 'branch-small');
+  await onboard('other-117', '117', other, 'warehouse');
+  if (opts.fetchOrganizations ?? true) await main.call('inventory.refresh', { profileId: ops.id, what: 'organizations' });
+  const { siteId: nextSiteId } = await main.call('devices.nextSiteId', { profileId: ops.id });
+  return { main, node, ops, org, other, nextSiteId };
 }
+type Ops = Awaited<ReturnType<typeof opsNode>>;
 
-async function openWizard(b: FakeBridge) {
-  const r = renderApp(b);
+async function openWizard(main: MainBridge) {
+  const r = renderApp(main);
   await r.user.click(screen.getByRole('button', { name: /^Devices/ }));
   await r.user.click(await screen.findByRole('button', { name: 'Onboard device' }));
   const wizard = screen.getByTestId('onboarding-wizard');
@@ -38,14 +48,14 @@ const org = (root: HTMLElement, name: string) => within(root).getAllByRole('opti
 const stepIs = (wizard: HTMLElement, label: string) => expect(within(wizard).getByRole('listitem', { current: 'step' })).toHaveTextContent(label);
 
 /** Organization → Identity → Location → Device group, filled in; ends on Review. */
-async function fillSteps(user: UserEvent, wizard: HTMLElement, siteId?: string) {
+async function fillSteps(user: UserEvent, wizard: HTMLElement, ops: Ops, siteId?: string) {
   const w = within(wizard);
-  await user.type(w.getByRole('combobox', { name: 'Organization' }), 'glob');
-  await user.click(org(wizard, 'Globex'));
+  await user.type(await w.findByRole('combobox', { name: 'Organization' }), ops.org.slice(0, 3).toLowerCase());
+  await user.click(org(wizard, ops.org));
   await user.keyboard('{Enter}');
   await waitFor(() => stepIs(wizard, 'Identity'));
 
-  await waitFor(() => expect(w.getByLabelText('Site ID')).toHaveValue('4'));
+  await waitFor(() => expect(w.getByLabelText('Site ID')).toHaveValue(ops.nextSiteId));
   await user.type(w.getByLabelText('Device name'), 'branch-berlin-01');
   if (siteId) {
     await user.clear(w.getByLabelText('Site ID'));
@@ -79,64 +89,70 @@ afterEach(() => restore());
 
 describe('Onboarding wizard', () => {
   it('checks each step before Next, onboards, deploys and follows the task to the end', async () => {
-    const b = bridge();
-    const { user, wizard } = await openWizard(b);
+    const ops = await opsNode();
+    const { main } = ops;
+    const { user, wizard } = await openWizard(main);
     const w = within(wizard);
     stepIs(wizard, 'Organization');
     await user.click(w.getByRole('button', { name: /Next/ }));
     expect(await w.findByText('Choose the organization.')).toBeVisible();
     await waitFor(() => stepIs(wizard, 'Organization'));
 
-    await fillSteps(user, wizard);
+    await fillSteps(user, wizard, ops);
     const review = w.getByTestId('wizard-review');
-    expect(review).toHaveTextContent('Globex');
+    expect(review).toHaveTextContent(ops.org);
     expect(review).toHaveTextContent('branch-berlin-01');
     expect(review).toHaveTextContent('Germany (DE)');
     expect(review).toHaveTextContent('branch-small');
     await user.keyboard('{Enter}'); // = Onboard
 
-    expect(await w.findByTestId('wizard-deploy')).toHaveTextContent('branch-berlin-01 is saved on Ops node (site ID 4)');
-    expect(b.callsTo('devices.onboard')).toEqual([
+    expect(await w.findByTestId('wizard-deploy')).toHaveTextContent(`branch-berlin-01 is saved on Ops node (site ID ${ops.nextSiteId})`);
+    expect(main.callsTo('devices.onboard')).toEqual([
       {
-        profileId: 'ops',
-        device: { deviceName: 'branch-berlin-01', siteId: '4', orgName: 'Globex', serialNumber: 'SN-77AB', deviceGroup: 'branch-small', locationInfo: { country: 'DE', latitude: '52.52', longitude: '13.405' } },
+        profileId: ops.ops.id,
+        device: { deviceName: 'branch-berlin-01', siteId: ops.nextSiteId, orgName: ops.org, serialNumber: 'SN-77AB', deviceGroup: 'branch-small', locationInfo: location },
       },
     ]);
+    expect(await main.sim(ops.node).call('inventory.device', 'branch-berlin-01')).toMatchObject({ siteId: ops.nextSiteId, orgName: ops.org, deviceGroup: 'branch-small' });
 
+    const updates: Array<{ state: string; percent: number; message?: string }> = [];
+    main.on('task.progress', (t) => updates.push(t as (typeof updates)[number]));
     await user.click(w.getByRole('button', { name: 'Deploy now' }));
     const progress = await w.findByTestId('task-progress');
-    const taskId = [...b.inventory.tasks.keys()][0]!;
-    expect(within(progress).getByText('pending')).toBeVisible();
-    act(() => void b.inventory.task(taskId, { state: 'in-progress', percent: 20, message: 'Staging.' }));
-    await waitFor(() => expect(within(progress).getByRole('progressbar')).toHaveAttribute('aria-valuenow', '20'));
-    act(() => void b.inventory.task(taskId, { percent: 80, message: 'Verification.' }));
-    await waitFor(() => expect(within(progress).getByRole('progressbar')).toHaveAttribute('aria-valuenow', '80'));
-    expect(within(progress).getByText('in progress')).toBeVisible();
-    expect(within(progress).getByRole('list', { name: 'Task messages' })).toHaveTextContent(/Deployment queued\..*Staging\..*Verification\./);
-    act(() => void b.inventory.finishTask(taskId, 'completed'));
-    expect(await within(progress).findByText('branch-berlin-01 is deployed.')).toBeVisible();
+    // The node's task as main follows it: in progress with a percentage, then done.
+    await waitFor(() => expect(updates.some((u) => u.state === 'in-progress' && u.percent > 0)).toBe(true), { timeout: 10_000 });
+    await waitFor(() => expect(within(progress).getByRole('progressbar')).toHaveAttribute('aria-valuenow'));
+    expect(await within(progress).findByText('branch-berlin-01 is deployed.', {}, { timeout: 15_000 })).toBeVisible();
+    const said = updates.map((u) => u.message).filter((m): m is string => Boolean(m));
+    expect(said.length).toBeGreaterThan(1);
+    for (const m of said) expect(within(progress).getByRole('list', { name: 'Task messages' })).toHaveTextContent(m);
     expect(within(progress).getByText('completed')).toBeVisible();
     await user.click(w.getByRole('button', { name: 'Done' }));
     expect(screen.queryByTestId('onboarding-wizard')).toBeNull();
   });
 
   it('puts a site ID conflict from the node under Site ID on the Identity step, with everything typed kept', async () => {
-    const b = bridge();
-    const { user, wizard } = await openWizard(b);
+    const ops = await opsNode();
+    const { main } = ops;
+    const { user, wizard } = await openWizard(main);
     const w = within(wizard);
-    await fillSteps(user, wizard, '117');
+    await fillSteps(user, wizard, ops, '117');
     await user.click(w.getByRole('button', { name: 'Onboard' }));
 
     await waitFor(() => stepIs(wizard, 'Identity'));
-    expect(await w.findByTestId('site-id-error')).toHaveTextContent('Global device id 117 is already in use (by acme-117).');
+    await waitFor(() => expect(main.answersTo('devices.onboard')).toHaveLength(1));
+    const refused = main.answersTo('devices.onboard')[0]!;
+    const issue = (refused.error as { details?: { issues?: Array<{ path: string; message: string }> } }).details?.issues?.find((i) => i.path.endsWith('siteId'));
+    expect(issue?.message).toMatch(/117/);
+    expect(await w.findByTestId('site-id-error')).toHaveTextContent(issue!.message);
     expect(w.getByLabelText('Site ID')).toHaveAttribute('aria-invalid', 'true');
     expect(w.getByLabelText('Site ID')).toHaveValue('117');
     expect(w.getByLabelText('Device name')).toHaveValue('branch-berlin-01');
     expect(w.getByLabelText('Serial number')).toHaveValue('SN-77AB');
-    expect(b.inventory.devices.get('ops')!.some((d) => d.deviceName === 'branch-berlin-01')).toBe(false);
+    expect(await main.sim(ops.node).call('inventory.device', 'branch-berlin-01')).toBeUndefined();
 
     await user.click(w.getByRole('button', { name: /Back/ }));
-    expect(org(wizard, 'Globex')).toHaveAttribute('aria-selected', 'true');
+    expect(org(wizard, ops.org)).toHaveAttribute('aria-selected', 'true');
     await user.click(w.getByRole('button', { name: /Next/ }));
     await waitFor(() => stepIs(wizard, 'Identity'));
     await user.click(w.getByRole('button', { name: /Next/ })); // 117 is a valid site ID: only the node refuses it
@@ -151,31 +167,34 @@ describe('Onboarding wizard', () => {
     // "Use next free" fixes it; the second attempt goes through.
     await user.click(w.getByRole('button', { name: /Back/ }));
     await user.click(w.getByRole('button', { name: /Back/ }));
+    // The button waits (spinner) while the node is asked again after the conflict.
+    await waitFor(() => expect(w.getByRole('button', { name: 'Use next free' })).toBeEnabled());
     await user.click(w.getByRole('button', { name: 'Use next free' }));
-    await waitFor(() => expect(w.getByLabelText('Site ID')).toHaveValue('4'));
+    await waitFor(() => expect(w.getByLabelText('Site ID')).toHaveValue(ops.nextSiteId));
     expect(w.queryByTestId('site-id-error')).toBeNull();
     for (const label of ['Location', 'Device group', 'Review']) {
       await user.click(w.getByRole('button', { name: /Next/ }));
       await waitFor(() => stepIs(wizard, label));
     }
     await user.click(w.getByRole('button', { name: 'Onboard' }));
-    expect(await w.findByTestId('wizard-deploy')).toHaveTextContent('site ID 4');
+    expect(await w.findByTestId('wizard-deploy')).toHaveTextContent(`site ID ${ops.nextSiteId}`);
   });
 
   it('Escape asks before dropping what was typed', async () => {
-    const { user, wizard } = await openWizard(bridge());
+    const ops = await opsNode();
+    const { user, wizard } = await openWizard(ops.main);
     await user.keyboard('{Escape}');
     expect(screen.queryByTestId('onboarding-wizard')).toBeNull();
 
     await user.click(screen.getByRole('button', { name: 'Onboard device' }));
     const again = screen.getByTestId('onboarding-wizard');
-    await user.type(within(again).getByRole('combobox', { name: 'Organization' }), 'acme');
-    await user.click(org(again, 'Acme'));
+    await user.type(await within(again).findByRole('combobox', { name: 'Organization' }), ops.other.slice(0, 3).toLowerCase());
+    await user.click(org(again, ops.other));
     await user.keyboard('{Escape}');
     const confirm = await screen.findByTestId('confirm-discard');
     await user.click(within(confirm).getByRole('button', { name: 'Keep editing' }));
     expect(screen.getByTestId('onboarding-wizard')).toBeInTheDocument();
-    expect(org(again, 'Acme')).toHaveAttribute('aria-selected', 'true');
+    expect(org(again, ops.other)).toHaveAttribute('aria-selected', 'true');
     within(again).getByRole('combobox', { name: 'Organization' }).focus();
     await user.keyboard('{Escape}');
     await user.click(within(await screen.findByTestId('confirm-discard')).getByRole('button', { name: 'Discard' }));
@@ -184,15 +203,10 @@ describe('Onboarding wizard', () => {
   });
 
   it('fetches the organizations itself when they were never fetched, and only once', async () => {
-    const b = new FakeBridge({
-      profiles: [makeProfile({ id: 'ops', name: 'Ops node' })],
-      sessions: [{ profileId: 'ops', state: 'signed-in', authMode: 'basic', username: 'operator' }],
-      inventory: { devices: { ops: existing }, organizations: { ops: [] }, fetchedAt: { ops: null } },
-    });
-    b.inventory.remote.set('ops', { organizations: makeOrganizations(ORG_SPECS, existing) });
-    const { wizard } = await openWizard(b);
-    await waitFor(() => expect(org(wizard, 'Globex')).toBeDefined());
-    expect(b.callsTo('inventory.refresh')).toEqual([{ profileId: 'ops', what: 'organizations' }]);
+    const ops = await opsNode({ fetchOrganizations: false });
+    const { wizard } = await openWizard(ops.main);
+    await waitFor(() => expect(org(wizard, ops.org)).toBeDefined());
+    expect(ops.main.callsTo('inventory.refresh')).toEqual([{ profileId: ops.ops.id, what: 'organizations' }]);
     expect(within(wizard).queryByText(/No organizations are stored/)).toBeNull();
   });
 });
