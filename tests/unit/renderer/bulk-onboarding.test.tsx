@@ -1,16 +1,16 @@
 // @vitest-environment jsdom
 import '@testing-library/jest-dom/vitest';
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import Papa from 'papaparse';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parseDeviceCsv } from '../../../renderer/features/onboarding/bulk/csv';
-import { FakeBridge, makeProfile } from './support/fake-bridge';
-import { ORG_SPECS, makeDevice, makeOrganizations } from './support/fake-inventory-data';
+import type { BulkJobState } from '../../../shared/model/inventory';
+import { MainBridge } from './support/main-bridge';
 import { stubScrollerSize } from './support/layout';
 import { renderApp } from './support/render';
 
 /** 100 device rows (lines 2…101), columns shuffled and oddly cased; lines 10, 50 and 77 are bad. */
-function csv100(): string {
+function csv100(org = 'Acme Retail'): string {
   const header = ['SiteId', 'DEVICENAME', 'orgname', 'Country', 'serialNumber', 'deviceGroup', 'Latitude', 'longitude', 'notes'];
   const rows: string[][] = [];
   for (let n = 1; n <= 100; n++) {
@@ -21,20 +21,36 @@ function csv100(): string {
     if (line === 10) country = 'XX';
     if (line === 50) serial = '';
     if (line === 77) name = 'shop-004'; // the name of line 5
-    rows.push([String(1000 + n), name, 'Acme Retail', country, serial, 'retail-kiosk', '48.1', '11.6', n % 2 ? 'ground floor' : '']);
+    rows.push([String(1000 + n), name, org, country, serial, 'retail-kiosk', '48.1', '11.6', n % 2 ? 'ground floor' : '']);
   }
   return Papa.unparse({ fields: header, data: rows });
 }
 
-function bridge() {
-  // The node already holds site ID 1030 (line 31) and 1060 (line 61) under other names: those two fail.
-  const onNode = [makeDevice({ deviceName: 'old-1030', siteId: '1030' }), makeDevice({ deviceName: 'old-1060', siteId: '1060' })];
-  return new FakeBridge({
-    profiles: [makeProfile({ id: 'ops', name: 'Ops node' })],
-    sessions: [{ profileId: 'ops', state: 'signed-in', authMode: 'basic', username: 'operator' }],
-    inventory: { devices: { ops: onNode }, organizations: { ops: makeOrganizations(ORG_SPECS, onNode) } },
-  });
+const location = { country: 'DE', latitude: '48.1', longitude: '11.6' };
+
+/**
+ * A signed-in connection "Ops node" to a simulator whose devices old-1030 and old-1060 hold site
+ * IDs 1030 (line 31) and 1060 (line 61) under other names: those two rows fail. The node answers
+ * every data call after `delayMs`, so a job of 97 rows is seen running.
+ */
+async function opsNode(delayMs: number) {
+  const main = await MainBridge.start();
+  const node = await main.node({ seedDevices: 0, seedOrganizations: 14 });
+  const ops = await main.addNodeProfile(node, { name: 'Ops node' });
+  const org = (await main.sim(node).call<Array<{ name: string; parent: string | null }>>('inventory.organizations')).find((o) => o.parent !== null)!.name;
+  const put = (deviceName: string, siteId: string) =>
+    main.call('devices.onboard', { profileId: ops.id, device: { deviceName, siteId, orgName: org, serialNumber: `SN-${deviceName}`, deviceGroup: 'legacy', locationInfo: location } });
+  await put('old-1030', '1030');
+  await put('old-1060', '1060');
+  await main.call('inventory.refresh', { profileId: ops.id, what: 'organizations' });
+  await main.sim(node).set('faults.dataDelayMs', delayMs);
+  return { main, node, ops, org, put };
 }
+
+const jobOf = async (main: MainBridge, n = 0) => {
+  const started = main.answersTo('onboarding.start')[n]!.value as BulkJobState;
+  return main.call('onboarding.get', { jobId: started.jobId });
+};
 
 const blobs: Blob[] = [];
 let restore: () => void;
@@ -76,21 +92,21 @@ describe('CSV parsing', () => {
 });
 
 /** The Devices page's CSV dialog with csv100() chosen and its 97 valid rows started as a job. */
-async function startCsv100Job() {
-  const b = bridge();
-  const { user } = renderApp(b);
+async function startCsv100Job(delayMs: number) {
+  const fx = await opsNode(delayMs);
+  const { user } = renderApp(fx.main);
   await user.click(screen.getByRole('button', { name: /^Devices/ }));
   await user.click(await screen.findByRole('button', { name: 'Bulk onboard (CSV)…' }));
   const d = within(screen.getByTestId('bulk-onboarding'));
-  await user.upload(d.getByTestId('csv-file'), new File([csv100()], 'shops.csv', { type: 'text/csv' }));
+  await user.upload(d.getByTestId('csv-file'), new File([csv100(fx.org)], 'shops.csv', { type: 'text/csv' }));
   await user.click(await d.findByRole('button', { name: 'Start (97 devices)' }));
-  return { b, user, d };
+  return { ...fx, user, d };
 }
 
 describe('Bulk onboarding dialog', () => {
   it('reports the 3 bad rows with their lines, starts a job with the other 97, shows the results and retries the failed ones', async () => {
-    const b = bridge();
-    const { user } = renderApp(b);
+    const { main, node, org, put } = await opsNode(40);
+    const { user } = renderApp(main);
     await user.click(screen.getByRole('button', { name: /^Devices/ }));
     await user.click(await screen.findByRole('button', { name: 'Bulk onboard (CSV)…' }));
     const dialog = screen.getByTestId('bulk-onboarding');
@@ -100,32 +116,29 @@ describe('Bulk onboarding dialog', () => {
     await waitFor(() => expect(d.getByTestId('csv-template')).toHaveAttribute('href', 'blob:test/1'));
     expect(await blobs[0]!.text()).toBe('deviceName,siteId,orgName,serialNumber,deviceGroup,country,latitude,longitude\r\nbranch-berlin-01,117,Acme,SN-4C1D-0001,branch-small,DE,52.52,13.405\r\n');
 
-    await user.upload(d.getByTestId('csv-file'), new File([csv100()], 'shops.csv', { type: 'text/csv' }));
+    await user.upload(d.getByTestId('csv-file'), new File([csv100(org)], 'shops.csv', { type: 'text/csv' }));
     expect(await d.findByTestId('csv-summary')).toHaveTextContent('100 rows, 97 valid, 3 with errors');
     const issues = d.getByTestId('csv-issues');
     expect(within(issues).getByTestId('csv-issue-10')).toHaveTextContent('shop-009countryThis is not an ISO 3166-1 country code.');
     expect(within(issues).getByTestId('csv-issue-50')).toHaveTextContent('serialNumber');
     expect(within(issues).getByTestId('csv-issue-77')).toHaveTextContent('Duplicate device name: already on line 5.');
-    expect(b.callsTo('onboarding.start')).toHaveLength(0);
+    expect(main.callsTo('onboarding.start')).toHaveLength(0);
 
     await user.click(d.getByRole('radio', { name: '10' }));
     await user.click(d.getByRole('button', { name: 'Start (97 devices)' }));
     const job = await d.findByTestId('bulk-job');
-    const start = b.callsTo('onboarding.start') as { rows: { line: number }[]; concurrency: number; dryRun: boolean }[];
+    const start = main.callsTo('onboarding.start') as { rows: { line: number }[]; concurrency: number; dryRun: boolean }[];
     expect(start).toHaveLength(1);
     expect(start[0]!.rows).toHaveLength(97);
     expect(start[0]!.rows.map((r) => r.line)).not.toContain(10);
     expect(start[0]!.rows.map((r) => r.line)).not.toContain(77);
     expect(start[0]).toMatchObject({ concurrency: 10, dryRun: false });
-    expect(within(job).getByTestId('bulk-progress-text')).toHaveTextContent('0 / 97');
-
-    const jobId = [...b.inventory.jobs.keys()][0]!;
-    act(() => void b.inventory.progressJob(jobId, [{ line: 2, deviceName: 'shop-001', outcome: 'onboarded' }]));
-    await waitFor(() => expect(within(job).getByTestId('bulk-progress-text')).toHaveTextContent('1 / 97'));
+    // Rows come back while the job runs (the node answers each call after 40 ms).
+    await waitFor(() => expect(within(job).getByTestId('bulk-progress-text')).toHaveTextContent(/^[1-9]\d? \/ 97/));
+    expect(job).toHaveAttribute('data-state', 'running');
     expect(d.getByRole('button', { name: /Cancel job/ })).toBeEnabled();
 
-    act(() => void b.inventory.runJob(jobId));
-    await waitFor(() => expect(job).toHaveAttribute('data-state', 'completed'));
+    await waitFor(() => expect(job).toHaveAttribute('data-state', 'completed'), { timeout: 15_000 });
     expect(within(job).getByTestId('bulk-counts')).toHaveTextContent('95 onboarded');
     expect(within(job).getByTestId('bulk-counts')).toHaveTextContent('2 failed');
     expect(within(job).getByTestId('bulk-counts')).toHaveTextContent('3 not sent');
@@ -133,28 +146,33 @@ describe('Bulk onboarding dialog', () => {
     expect(within(job).queryByTestId('bulk-row-61')).toBeNull(); // virtualized: far below the window
     await user.click(within(job).getByRole('checkbox', { name: 'Only failed rows (2)' }));
     expect(within(job).getByTestId('bulk-row-61')).toHaveTextContent('failed');
+    // The node's refusal, as main recorded it for the row.
+    const ran = await jobOf(main);
+    const refusal = ran.rows.find((r) => r.line === 31)!;
+    expect(refusal).toMatchObject({ outcome: 'failed', field: 'siteId' });
+    expect(refusal.message).toMatch(/1030/);
     const failedRow = within(job).getByTestId('bulk-row-31');
     expect(failedRow).toHaveTextContent('failed');
-    expect(failedRow).toHaveTextContent('Global device id 1030 is already in use (by old-1030).');
+    expect(failedRow).toHaveTextContent(refusal.message!);
 
     await user.click(d.getByRole('button', { name: 'Download results' }));
     const results = Papa.parse<string[]>((await blobs[blobs.length - 1]!.text()).trim()).data;
     expect(results[0]).toEqual(['line', 'deviceName', 'siteId', 'orgName', 'serialNumber', 'deviceGroup', 'country', 'latitude', 'longitude', 'result', 'message']);
     expect(results).toHaveLength(101);
     expect(results.find((r) => r[0] === '10')?.slice(-2)).toEqual(['invalid', 'country: This is not an ISO 3166-1 country code.']);
-    expect(results.find((r) => r[0] === '31')?.slice(-2)).toEqual(['failed', 'siteId: Global device id 1030 is already in use (by old-1030).']);
+    expect(results.find((r) => r[0] === '31')?.slice(-2)).toEqual(['failed', `siteId: ${refusal.message}`]);
     expect(results.find((r) => r[0] === '3')?.[9]).toBe('onboarded');
 
-    // The node frees the two site IDs; the retry sends just those rows as a new job.
-    b.inventory.devices.set('ops', b.inventory.devices.get('ops')!.filter((x) => !x.deviceName.startsWith('old-')));
+    // The two old devices move to other site IDs on the node; the retry sends just those rows as a new job.
+    await put('old-1030', '5030');
+    await put('old-1060', '5060');
     await user.click(d.getByRole('button', { name: 'Retry failed rows (2)' }));
-    await waitFor(() => expect(b.callsTo('onboarding.start')).toHaveLength(2));
-    const retry = b.callsTo('onboarding.start')[1] as { rows: { line: number }[]; concurrency: number };
+    await waitFor(() => expect(main.callsTo('onboarding.start')).toHaveLength(2));
+    const retry = main.callsTo('onboarding.start')[1] as { rows: { line: number }[]; concurrency: number };
     expect(retry.rows.map((r) => r.line)).toEqual([31, 61]);
     expect(retry.concurrency).toBe(10);
-    const second = [...b.inventory.jobs.keys()][1]!;
-    act(() => void b.inventory.runJob(second));
-    await waitFor(() => expect(d.getByTestId('bulk-job')).toHaveAttribute('data-state', 'completed'));
+    await waitFor(() => expect(d.getByTestId('bulk-job')).toHaveAttribute('data-state', 'completed'), { timeout: 10_000 });
+    expect(await main.sim(node).call('inventory.device', 'shop-060')).toMatchObject({ siteId: '1060' });
     expect(d.getByTestId('bulk-counts')).toHaveTextContent('2 onboarded');
     expect(d.getByRole('checkbox', { name: 'Only failed rows (0)' })).toBeDisabled();
     expect(d.getByTestId('bulk-row-2')).toHaveTextContent('onboarded');
@@ -166,16 +184,19 @@ describe('Bulk onboarding dialog', () => {
   });
 
   it('cancels a running job: rows not started are cancelled', async () => {
-    const { b, user, d } = await startCsv100Job();
+    const { main, user, d } = await startCsv100Job(300);
     await user.click(await d.findByRole('button', { name: /Cancel job/ }));
-    await waitFor(() => expect(d.getByTestId('bulk-job')).toHaveAttribute('data-state', 'cancelled'));
-    expect(d.getByTestId('bulk-counts')).toHaveTextContent('97 cancelled');
-    expect(b.callsTo('onboarding.cancel')).toHaveLength(1);
+    await waitFor(() => expect(d.getByTestId('bulk-job')).toHaveAttribute('data-state', 'cancelled'), { timeout: 10_000 });
+    const job = await jobOf(main);
+    expect(job.state).toBe('cancelled');
+    expect(job.counts.cancelled).toBeGreaterThan(50);
+    expect(d.getByTestId('bulk-counts')).toHaveTextContent(`${job.counts.cancelled} cancelled`);
+    expect(main.callsTo('onboarding.cancel')).toHaveLength(1);
   });
 
   it('closing the dialog while a job runs and opening it again shows that job; Done starts afresh', async () => {
-    const started = await startCsv100Job();
-    const { b, user } = started;
+    const started = await startCsv100Job(60);
+    const { main, user } = started;
     let d = started.d;
     await user.click(await d.findByRole('button', { name: 'Close (keeps running)' }));
     expect(screen.queryByTestId('bulk-onboarding')).toBeNull();
@@ -183,11 +204,9 @@ describe('Bulk onboarding dialog', () => {
     await user.click(screen.getByRole('button', { name: 'Bulk onboard (CSV)…' }));
     d = within(screen.getByTestId('bulk-onboarding'));
     expect(d.getByTestId('bulk-job')).toHaveAttribute('data-state', 'running');
-    const jobId = [...b.inventory.jobs.keys()][0]!;
-    act(() => void b.inventory.runJob(jobId));
-    await waitFor(() => expect(d.getByTestId('bulk-job')).toHaveAttribute('data-state', 'completed'));
+    await waitFor(() => expect(d.getByTestId('bulk-job')).toHaveAttribute('data-state', 'completed'), { timeout: 15_000 });
     expect(d.getByTestId('bulk-counts')).toHaveTextContent('95 onboarded');
-    expect(b.callsTo('onboarding.start')).toHaveLength(1);
+    expect(main.callsTo('onboarding.start')).toHaveLength(1);
 
     await user.click(d.getByRole('button', { name: 'Done' }));
     await user.click(screen.getByRole('button', { name: 'Bulk onboard (CSV)…' }));
