@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { BulkJobState } from '../../../shared/model/inventory';
 import { applyTaskToDevices, mergeJob } from '../../../renderer/api/inventory-cache';
 import { buildDeviceIndex, filterDevices, naturalKey } from '../../../renderer/features/devices/device-index';
-import { makeDevice, makeDevices } from './support/fake-inventory-data';
+import { makeDevice, makeDevices } from './support/device-data';
 
 describe('device index', () => {
   const devices = makeDevices(20_000);
@@ -24,15 +24,6 @@ describe('device index', () => {
     expect(rows.length).toBe(expected.length);
     expect(new Set([...rows].map((i) => devices[i]!.deviceName))).toEqual(new Set(expected.map((d) => d.deviceName)));
     expect(filterDevices(index, 'deviceName', false, { ...none, org: 'No such org' }).length).toBe(0);
-  });
-
-  it('answers a keystroke over 20,000 devices in well under 100 ms once the index exists', () => {
-    filterDevices(index, 'deviceName', false, none); // the sort order is computed once
-    const queries = ['b', 'be', 'ber', 'berl', 'berli', 'berlin', 'berlin-', 'berlin-e'];
-    const t = performance.now();
-    for (const q of queries) filterDevices(index, 'deviceName', false, { ...none, query: q });
-    const perKeystroke = (performance.now() - t) / queries.length;
-    expect(perKeystroke).toBeLessThan(25);
   });
 });
 

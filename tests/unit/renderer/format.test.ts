@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expiryText, fingerprintLines, formatDuration, isoToLocalInput, localInputToIso } from '../../../renderer/components/format';
-import { FP_A } from './support/fake-bridge';
+
+const FP_A = 'AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89';
 
 describe('format helpers', () => {
   it('says durations the way an operator reads them', () => {
