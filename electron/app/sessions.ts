@@ -17,7 +17,7 @@ export interface MgmtSession {
   status(): SessionStatus;
   test(): Promise<ConnectionTest>;
   /** One API call on the signed-in session (basic or bearer, by the profile's auth mode). */
-  request<T = unknown>(method: string, path: string, body?: unknown): Promise<T | undefined>;
+  request<T = unknown>(method: string, path: string, body?: unknown, opts?: { signal?: AbortSignal }): Promise<T | undefined>;
   createOAuthClient(body: OAuthClientBody): Promise<{ client: OAuthClient; clientSecret: string }>;
   updateOAuthClient(clientId: string, body: OAuthClientBody): Promise<OAuthClient>;
   close(): Promise<void>;

@@ -12,7 +12,8 @@ export const PAGE_LIMIT = 500;
 const MAX_RECORDS = 1_000_000;
 
 /** One authenticated call on the signed-in session (MgmtSession.request). */
-export type NodeRequest = <T = unknown>(method: string, path: string, body?: unknown) => Promise<T | undefined>;
+/** A call of the node's API; `signal` aborts the HTTP request itself, not only the waiting. */
+export type NodeRequest = <T = unknown>(method: string, path: string, body?: unknown, opts?: { signal?: AbortSignal }) => Promise<T | undefined>;
 
 export interface Page<T> {
   items: T[];
@@ -78,7 +79,7 @@ export async function pageAll<T>(o: PageAllOptions<T>): Promise<PageAllResult<T>
   o.onProgress?.(0, null);
   for (;;) {
     if (o.signal?.aborted) throw cancelledError('Reading the list');
-    const body = await abortable(o.request('GET', `${o.path}?offset=${items.length}&limit=${limit}`), o.signal, 'Reading the list');
+    const body = await abortable(o.request('GET', `${o.path}?offset=${items.length}&limit=${limit}`, undefined, o.signal ? { signal: o.signal } : {}), o.signal, 'Reading the list');
     pages += 1;
     const page = body === undefined ? { items: [], total } : o.read(body);
     if (page.total !== undefined) total = page.total;

@@ -83,7 +83,7 @@ export class InventoryService {
 
   request(profileId: string): NodeRequest {
     const session = this.o.session(profileId);
-    return (method, path, body) => session.request(method, path, body);
+    return (method, path, body, opts) => session.request(method, path, body, opts);
   }
 
   /** Refuses at once, before any work is set up, when the profile's session cannot make calls. */

@@ -8,12 +8,12 @@ import { authenticateBasic, authenticateBearer, requireMethodAllowed } from './g
 import { isJsonContentType, loginPageReply, negotiate, prefersXml, readBody, type Reply } from './http';
 import { normalizeAddress } from './ip';
 import { matchRoute, type PortName, type Route, type SimContext, type SimRequest } from './routes';
-import type { SimRequestRecord } from './types';
+import type { SimStats } from './stats';
 
 export interface DispatchDeps {
   ctx: SimContext;
   routes: Record<PortName, Route[]>;
-  record(r: SimRequestRecord): void;
+  stats: SimStats;
 }
 
 function write(res: ServerResponse, reply: Reply): void {
@@ -101,8 +101,14 @@ export function createDispatcher(deps: DispatchDeps, port: PortName): (req: Inco
   return (req, res) => {
     const method = (req.method ?? 'GET').toUpperCase();
     const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const key = `${method} ${path}`;
+    deps.stats.open.add(key);
+    res.on('close', () => {
+      deps.stats.open.delete(key);
+      if (!res.writableFinished) deps.stats.aborted.push(key);
+    });
     const finish = (reply: Reply) => {
-      deps.record({ method, path, status: reply.status, port });
+      deps.stats.record({ method, path, status: reply.status, port });
       deps.ctx.logger.debug('request', { port, method, path, status: reply.status });
       write(res, reply);
     };

@@ -103,7 +103,7 @@ export async function startMgmtSimulator(opts: MgmtSimulatorOptions = {}): Promi
   };
 
   let cert: SimCertificate = await createCertificate();
-  const deps = { ctx, routes, record: (r: Parameters<SimStats['record']>[0]) => stats.record(r) };
+  const deps = { ctx, routes, stats };
   const basicServer = createServer({ key: cert.key, cert: cert.cert }, createDispatcher(deps, 'basic'));
   const oauthServer = createServer({ key: cert.key, cert: cert.cert }, createDispatcher(deps, 'oauth'));
   const stopCleanup = clock.onAdvance(() => store.runDueCleanup());

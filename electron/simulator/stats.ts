@@ -3,6 +3,9 @@ import type { SimRequestRecord, SimStats as SimStatsApi } from './types';
 
 export class SimStats implements SimStatsApi {
   readonly requests: SimRequestRecord[] = [];
+  /** Requests being handled now, and those whose client closed the connection before the answer. */
+  readonly open = new Set<string>();
+  readonly aborted: string[] = [];
 
   record(r: SimRequestRecord): void {
     this.requests.push(r);
@@ -15,5 +18,6 @@ export class SimStats implements SimStatsApi {
 
   reset(): void {
     this.requests.length = 0;
+    this.aborted.length = 0;
   }
 }

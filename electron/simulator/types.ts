@@ -73,6 +73,10 @@ export interface SimStats {
   count(method: string, pathPrefix: string): number;
   reset(): void;
   readonly requests: SimRequestRecord[];
+  /** "METHOD /path" of the requests being handled now. */
+  readonly open: Set<string>;
+  /** "METHOD /path" of requests whose client closed the connection before the answer was sent. */
+  readonly aborted: string[];
 }
 
 export type SimDeploymentStatus = 'SAVED' | 'DEPLOYING' | 'DEPLOYED' | 'FAILED';
