@@ -229,7 +229,15 @@ export const events = {
   /** Paging in devices or organizations: done of total (total null until the first page). */
   'inventory.progress': z.object({ profileId: z.string(), what: z.enum(['devices', 'organizations']), done: z.number().int(), total: z.number().int().nullable() }),
   /** The stored devices or organizations of a node changed (refresh, onboarding). */
-  'inventory.changed': z.object({ profileId: z.string(), what: z.array(z.enum(['devices', 'organizations'])) }),
+  /**
+   * The stored lists of a node changed: which (a change of devices also changes the organizations'
+   * device counts) and how many of each are stored now. The window reloads each changed list once.
+   */
+  'inventory.changed': z.object({
+    profileId: z.string(),
+    what: z.array(z.enum(['devices', 'organizations'])),
+    counts: z.object({ devices: z.number().int(), organizations: z.number().int() }),
+  }),
   'task.progress': TaskStatus,
   /** A bulk onboarding moved on; `rows` holds only the rows that changed since the last event. */
   'onboarding.progress': BulkJobState,

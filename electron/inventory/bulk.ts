@@ -144,7 +144,7 @@ export class BulkJobs {
     let orgs: Set<string> | undefined;
     try {
       const list = await abortable(inv.refreshList(profileId, 'devices'), job.abort.signal, 'The bulk onboarding');
-      this.o.emit('inventory.changed', { profileId, what: ['devices'] });
+      inv.changed(profileId, ['devices']);
       existing = new Map(list.items.map((d) => [d.deviceName, d]));
       if (job.head.dryRun) orgs = new Set((await abortable(inv.refreshList(profileId, 'organizations'), job.abort.signal, 'The bulk onboarding')).items.map((o) => o.name));
     } catch (e) {
@@ -270,7 +270,7 @@ export class BulkJobs {
     this.flush(job);
     const s = snapshot(job, []);
     this.o.logger.info('bulk onboarding finished', { jobId: job.head.jobId, state: s.state, ...s.counts });
-    if (!job.head.dryRun) this.o.emit('inventory.changed', { profileId: job.head.profileId, what: ['devices'] });
+    if (!job.head.dryRun) this.o.inventory.changed(job.head.profileId, ['devices']);
     this.prune();
   }
 

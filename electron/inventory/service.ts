@@ -222,9 +222,14 @@ export class InventoryService {
         done.push(kind);
       }
     } finally {
-      if (done.length > 0) this.o.emit('inventory.changed', { profileId, what: done });
+      if (done.length > 0) this.changed(profileId, done);
     }
-    return { devices: this.store.deviceCount(profileId), organizations: this.store.rawOrganizations(profileId).length, fetchedAt };
+    return { devices: this.store.deviceCount(profileId), organizations: this.store.organizationCount(profileId), fetchedAt };
+  }
+
+  /** Tells the window which stored lists of a node changed, with the stored counts (COUNT(*), not the lists). */
+  changed(profileId: string, what: InventoryKind[]): void {
+    this.o.emit('inventory.changed', { profileId, what, counts: { devices: this.store.deviceCount(profileId), organizations: this.store.organizationCount(profileId) } });
   }
 
   /** devices.get: one device fresh from the node, stored; a device the node no longer has is removed from the store. */
@@ -232,10 +237,10 @@ export class InventoryService {
     try {
       const { before, after } = await this.fetchDevice(profileId, deviceName);
       // Only a device that changed makes the window reload the stored list.
-      if (JSON.stringify(before) !== JSON.stringify(after)) this.o.emit('inventory.changed', { profileId, what: ['devices'] });
+      if (JSON.stringify(before) !== JSON.stringify(after)) this.changed(profileId, ['devices']);
       return after;
     } catch (e) {
-      if (isNotFound(e) && this.store.deleteDevice(profileId, deviceName)) this.o.emit('inventory.changed', { profileId, what: ['devices'] });
+      if (isNotFound(e) && this.store.deleteDevice(profileId, deviceName)) this.changed(profileId, ['devices']);
       throw e;
     }
   }
@@ -278,7 +283,7 @@ export class InventoryService {
   async onboard(profileId: string, record: DeviceRecord): Promise<DeviceView> {
     const device = await this.putDevice(profileId, record);
     this.log.info('device onboarded', { profileId, deviceName: device.deviceName });
-    this.o.emit('inventory.changed', { profileId, what: ['devices'] });
+    this.changed(profileId, ['devices']);
     return device;
   }
 
@@ -294,9 +299,9 @@ export class InventoryService {
   /** devices.deploy: answers at once; the task is followed in the background (task.progress). */
   async deploy(profileId: string, deviceName: string): Promise<TaskStatus> {
     const { task, outcome } = await this.startDeploy(profileId, deviceName);
-    this.o.emit('inventory.changed', { profileId, what: ['devices'] });
+    this.changed(profileId, ['devices']);
     void outcome.then((end) => {
-      this.o.emit('inventory.changed', { profileId, what: ['devices'] });
+      this.changed(profileId, ['devices']);
       if (!end.finished) this.notUntilTheEnd(end);
     });
     return task;

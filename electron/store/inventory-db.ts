@@ -213,6 +213,7 @@ export class InventoryStore {
         'SELECT d.*, a.state AS appliance FROM devices d LEFT JOIN appliances a ON a.profile_id = d.profile_id AND a.name = d.device_name WHERE d.profile_id = ? AND d.device_name = ?',
       ),
       deviceCount: this.db.prepare('SELECT COUNT(*) AS n FROM devices WHERE profile_id = ?'),
+      organizationCount: this.db.prepare('SELECT COUNT(*) AS n FROM organizations WHERE profile_id = ?'),
       deleteAppliances: this.db.prepare('DELETE FROM appliances WHERE profile_id = ?'),
       putAppliance: this.db.prepare('INSERT OR REPLACE INTO appliances (profile_id, name, state) VALUES (?, ?, ?)'),
       putMeta: this.db.prepare('INSERT OR REPLACE INTO node_meta (profile_id, key, value) VALUES (?, ?, ?)'),
@@ -265,6 +266,10 @@ export class InventoryStore {
 
   deviceCount(profileId: string): number {
     return (this.stmt.deviceCount.get(profileId) as { n: number }).n;
+  }
+
+  organizationCount(profileId: string): number {
+    return (this.stmt.organizationCount.get(profileId) as { n: number }).n;
   }
 
   /** What the console learned of a node (e.g. `namespace`); undefined when nothing yet. */

@@ -56,9 +56,10 @@ export function useContractEvents(onNotice: (notice: EventPayload<'notice'>) => 
         // The finished cycle's summary (hosts, error, published) comes with the list.
         if (finished) void qc.invalidateQueries({ queryKey: keys.connectors });
       }),
+      // Each changed list is reloaded once; the organizations also when devices changed (their device counts).
       client.on('inventory.changed', ({ profileId, what }) => {
         if (what.includes('devices')) void qc.invalidateQueries({ queryKey: keys.inventoryDevices(profileId) });
-        if (what.includes('organizations')) void qc.invalidateQueries({ queryKey: keys.inventoryOrganizations(profileId) });
+        if (what.length > 0) void qc.invalidateQueries({ queryKey: keys.inventoryOrganizations(profileId) });
       }),
       client.on('inventory.progress', (p) => qc.setQueryData<InventoryProgress>(keys.inventoryProgress(p.profileId), (old) => ({ ...old, [p.what]: p }))),
       client.on('task.progress', (task) => writeTask(qc, task)),

@@ -40,11 +40,8 @@ export function useRefreshInventory() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (req: RequestOf<'inventory.refresh'>) => client.invoke('inventory.refresh', req),
-    onSettled: (_r, _e, req) => {
-      qc.removeQueries({ queryKey: keys.inventoryProgress(req.profileId), exact: true });
-      void qc.invalidateQueries({ queryKey: keys.inventoryDevices(req.profileId) });
-      void qc.invalidateQueries({ queryKey: keys.inventoryOrganizations(req.profileId) });
-    },
+    // The lists themselves are reloaded by main's inventory.changed event (event-sync.ts), once.
+    onSettled: (_r, _e, req) => qc.removeQueries({ queryKey: keys.inventoryProgress(req.profileId), exact: true }),
   });
 }
 

@@ -38,7 +38,7 @@ describe('onboarding one device', () => {
     expect(w.sim.inventory.device('berlin-edge-01')).toMatchObject({ siteId: '61', deploymentStatus: 'SAVED' });
     const stored = await w.h.call<{ items: DeviceView[] }>('inventory.devices', { profileId: w.profileId });
     expect(stored.items).toContainEqual(d);
-    expect(w.events('inventory.changed')).toContainEqual({ profileId: w.profileId, what: ['devices'] });
+    expect(w.events('inventory.changed')).toContainEqual({ profileId: w.profileId, what: ['devices'], counts: { devices: stored.items.length, organizations: expect.any(Number) } });
     expect(await w.h.call('devices.nextSiteId', { profileId: w.profileId })).toEqual({ siteId: '62' });
   });
 

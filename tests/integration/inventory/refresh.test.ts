@@ -58,7 +58,7 @@ describe('inventory refresh', () => {
     const progress = w.events<{ what: string; done: number; total: number | null }>('inventory.progress').filter((p) => p.what === 'devices');
     expect(progress[0]).toMatchObject({ done: 0, total: null });
     expect(progress.at(-1)).toMatchObject({ done: DEVICES, total: DEVICES });
-    expect(w.events('inventory.changed')).toContainEqual({ profileId: w.profileId, what: ['organizations', 'devices'] });
+    expect(w.events('inventory.changed')).toContainEqual({ profileId: w.profileId, what: ['organizations', 'devices'], counts: { devices: DEVICES, organizations: ORGS } });
 
     const devices = await w.h.call<Snap<DeviceView>>('inventory.devices', { profileId: w.profileId });
     expect(devices.fetchedAt).toBe(r.fetchedAt);

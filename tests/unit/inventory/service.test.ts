@@ -20,7 +20,7 @@ describe('InventoryService', () => {
     expect(h.service.organizations('p1').items[0]).toMatchObject({ devices: 1234, effectivePlan: 'Gold' });
     const progress = eventsOf<{ what: string; done: number; total: number | null }>('inventory.progress').filter((p) => p.what === 'devices');
     expect(progress.map((p) => p.done)).toEqual([0, 500, 1000, 1234]);
-    expect(eventsOf('inventory.changed')).toEqual([{ profileId: 'p1', what: ['organizations', 'devices'] }]);
+    expect(eventsOf('inventory.changed')).toEqual([{ profileId: 'p1', what: ['organizations', 'devices'], counts: { devices: 1234, organizations: 3 } }]);
   });
 
   it('joins a refresh already running instead of paging twice', async () => {
@@ -52,7 +52,7 @@ describe('InventoryService', () => {
     expect(d).toMatchObject({ deviceName: 'branch-0009', deploymentStatus: 'saved', lastTaskId: null });
     expect(h.service.store.device('p1', 'branch-0009')).toEqual(d);
     expect(h.node.calls.at(-1)).toBe('PUT /mgmt/sdwan/workflow/devices/device/branch-0009');
-    expect(eventsOf('inventory.changed')).toEqual([{ profileId: 'p1', what: ['devices'] }]);
+    expect(eventsOf('inventory.changed')).toEqual([{ profileId: 'p1', what: ['devices'], counts: { devices: 1, organizations: 0 } }]);
     await expect(h.service.onboard('p1', { ...deviceFields(10), siteId: '2' })).rejects.toMatchObject({ code: 'api.0', details: { issues: [{ path: 'siteId' }] } });
     await expect(h.service.onboard('p1', deviceFields(11, 'Nope'))).rejects.toMatchObject({ code: 'api.4016', details: { issues: [{ path: 'orgName' }] } });
   });

@@ -223,6 +223,20 @@ describe('Devices page: details, deployment, offline and first fetch', () => {
     expect(main.callsTo('inventory.refresh')).toEqual([{ profileId: ops.id, what: 'devices' }]);
   });
 
+  it('a Refresh reads the stored list once, told by main what changed and how many are stored', async () => {
+    const { main, ops, stored } = await opsWith(300);
+    const { user, queryClient } = await openDevices(main);
+    expect(await screen.findByTestId('devices-count')).toHaveTextContent(`${stored.items.length} devices`);
+    await waitFor(() => expect(queryClient.isFetching()).toBe(0));
+    const before = main.callsTo('inventory.devices').length;
+    const changed = main.next('inventory.changed', (e) => e.profileId === ops.id);
+    await user.click(screen.getByRole('button', { name: 'Refresh' }));
+    expect(await changed).toEqual({ profileId: ops.id, what: ['devices'], counts: { devices: 300, organizations: 14 } });
+    await waitFor(() => expect(main.answersTo('inventory.refresh')).toHaveLength(1));
+    await waitFor(() => expect(queryClient.isFetching()).toBe(0));
+    expect(main.callsTo('inventory.devices').length - before).toBe(1);
+  });
+
   it('says how many records could not be read', async () => {
     const main = await MainBridge.start();
     const node = await main.node({ seedDevices: 40 });
