@@ -287,6 +287,11 @@ export class InventoryService {
     return device;
   }
 
+  /** Whether main is still following this task on the node (it stops at the task's end, a deadline or quit). */
+  following(profileId: string, taskId: string): boolean {
+    return this.follower.current(profileId, taskId) !== undefined;
+  }
+
   /** Starts a deployment (MN-44) and follows its task; resolves when the task ends or following stops. */
   async startDeploy(profileId: string, deviceName: string): Promise<{ task: TaskStatus; outcome: Promise<FollowOutcome> }> {
     const request = this.request(profileId);

@@ -28,6 +28,22 @@ interface NodeDevice {
 const customError = (status: number, code: number, message: string, description?: string) =>
   errorFromResponse({ status, contentType: 'application/json', body: JSON.stringify({ error: { http_status_code: status, code, message, ...(description ? { description } : {}) } }) });
 
+/** The node's answer time; an aborted call ends at once, as an HTTP request does (global timers: tests may fake them). */
+function answerAfter(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const aborted = () => {
+      clearTimeout(timer);
+      reject(new Error('aborted'));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', aborted);
+      resolve();
+    }, ms);
+    if (signal?.aborted) aborted();
+    else signal?.addEventListener('abort', aborted, { once: true });
+  });
+}
+
 export class FakeNode {
   readonly devices = new Map<string, NodeDevice>();
   readonly orgs = new Set(['Org-A', 'Org-B', 'Org-C']);
@@ -59,12 +75,13 @@ export class FakeNode {
     }
   }
 
-  request = async <T = unknown>(method: string, p: string, body?: unknown): Promise<T | undefined> => {
+  request = async <T = unknown>(method: string, p: string, body?: unknown, opts?: { signal?: AbortSignal }): Promise<T | undefined> => {
     this.calls.push(`${method} ${p}`);
     this.inFlight += 1;
     this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
     try {
-      await new Promise((r) => setTimeout(r, this.delayMs + Math.random() * this.jitterMs));
+      // Like an HTTP request, an aborted call ends at once.
+      await answerAfter(this.delayMs + Math.random() * this.jitterMs, opts?.signal);
       if (this.failAll) throw this.failAll;
       return this.handle(method, p, body) as T | undefined;
     } finally {

@@ -1,4 +1,5 @@
 /** InventoryService against the in-memory node: refresh, single device, deploy followed, tasks, node answers read. */
+import { until } from '../../support/until';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TaskStatus } from '../../../shared/model/inventory';
 import { readSyslogServers, taskFromNode } from '../../../electron/inventory/node-api';
@@ -78,14 +79,15 @@ describe('InventoryService', () => {
     const t = await h.service.deploy('p1', 'branch-0001');
     expect(t).toMatchObject({ state: 'pending', percent: 0, deviceName: 'branch-0001', taskId: '1' });
     expect(h.service.store.device('p1', 'branch-0001')).toMatchObject({ deploymentStatus: 'deploying', lastTaskId: '1' });
-    while (eventsOf<TaskStatus>('task.progress').at(-1)?.state !== 'completed') await new Promise((r) => setTimeout(r, 5));
+    await until('the task to complete', () => eventsOf<TaskStatus>('task.progress').at(-1)?.state === 'completed');
     const states = eventsOf<TaskStatus>('task.progress').map((p) => p.state);
     expect(states[0]).toBe('pending');
     expect(states).toContain('in-progress');
     expect(h.service.store.device('p1', 'branch-0001')).toMatchObject({ deploymentStatus: 'deployed', lastTaskId: '1' });
-    expect(await h.service.task('p1', '1')).toMatchObject({ state: 'completed', percent: 100 });
+    // Following ends with the task: no poll can come after it.
+    await until('main to stop following the finished task', () => !h.service.following('p1', '1'));
     const polls = h.node.count('GET', '/mgmt/tasks/task/');
-    await new Promise((r) => setTimeout(r, 30));
+    expect(await h.service.task('p1', '1')).toMatchObject({ state: 'completed', percent: 100 });
     expect(h.node.count('GET', '/mgmt/tasks/task/')).toBe(polls);
   });
 
@@ -94,7 +96,7 @@ describe('InventoryService', () => {
     h.node.taskPolls = 1000;
     await h.service.onboard('p1', deviceFields(1));
     await h.service.deploy('p1', 'branch-0001');
-    while (eventsOf('notice').length === 0) await new Promise((r) => setTimeout(r, 5));
+    await until('the notice that following stopped', () => eventsOf('notice').length > 0);
     expect(eventsOf<{ message: string }>('notice')[0]!.message).toMatch(/Stopped following the deployment of branch-0001/);
     // tasks.get then asks the node (the task is not finished).
     const before = h.node.count('GET', '/mgmt/tasks/task/');
@@ -108,15 +110,14 @@ describe('closing', () => {
     h = startService({ pollMs: 5 });
     h.node.taskPolls = 100_000;
     h.node.seed(2000);
-    h.node.delayMs = 30;
     await h.service.onboard('p1', deviceFields(5000));
     await h.service.deploy('p1', 'branch-5000');
+    // From now on the node takes a minute per answer: only closing can end the work (within the test's timeout).
+    h.node.delayMs = 60_000;
     const refresh = h.service.refresh('p1', 'devices').catch((e: unknown) => e);
     const job = h.service.jobs.start({ profileId: 'p1', rows: [{ line: 2, device: deviceFields(6000) }], dryRun: false, deploy: false, concurrency: 1 });
-    await new Promise((r) => setTimeout(r, 40));
-    const started = Date.now();
+    await until('the refresh to be waiting on the node', () => h.node.calls.some((c) => c.startsWith('GET /mgmt/sdwan/workflow/devices?')));
     await h.service.close();
-    expect(Date.now() - started).toBeLessThan(1000);
     expect(await refresh).toMatchObject({ code: 'cancelled' });
     expect(h.service.jobs.get(job.jobId).state).toBe('cancelled');
   });
