@@ -1,9 +1,9 @@
 /**
  * Paging the node's lists into inventory.db through the contract: 20,000 devices and 500
- * organizations (the largest MN-47 seeds), a node that caps its pages, a node that answers empty pages with
- * 204, and the stored lists read back after sign-out (offline).
+ * organizations (the largest MN-47 seeds), a node that caps its pages, and the stored lists read
+ * back after sign-out (offline). Each test starts its own node and app.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { DeviceView, OrganizationView } from '../../../shared/model/inventory';
 import { startWorld, type World } from './world';
 
@@ -11,10 +11,7 @@ import { startWorld, type World } from './world';
 const DEVICES = 20_000;
 const ORGS = 500;
 let w: World;
-beforeAll(async () => {
-  w = await startWorld({ sim: { seedDevices: DEVICES, seedOrganizations: ORGS } });
-});
-afterAll(async () => w?.close());
+afterEach(async () => w?.close());
 
 type Snap<T> = { profileId: string; fetchedAt: string | null; items: T[] };
 
@@ -46,10 +43,12 @@ function expectedPlans(orgs: Array<{ name: string; parent: string | null; subscr
 
 describe('inventory refresh', () => {
   it('has nothing stored before the first refresh', async () => {
+    w = await startWorld({ sim: { seedDevices: 10 } });
     expect(await w.h.call<Snap<DeviceView>>('inventory.devices', { profileId: w.profileId })).toEqual({ profileId: w.profileId, fetchedAt: null, items: [], unreadable: 0 });
   });
 
   it('pages 20,000 devices and 500 organizations in, with progress and a changed event', async () => {
+    w = await startWorld({ sim: { seedDevices: DEVICES, seedOrganizations: ORGS } });
     const r = await w.h.call<{ devices: number; organizations: number; fetchedAt: string }>('inventory.refresh', { profileId: w.profileId });
     expect(r).toMatchObject({ devices: DEVICES, organizations: ORGS });
     // limit 500: 40 device pages and 1 organization page
@@ -84,29 +83,28 @@ describe('inventory refresh', () => {
   });
 
   it('advances by the records received when the node caps its pages (MN-47)', async () => {
-    w.sim.stats.reset();
+    const devices = 2000;
+    w = await startWorld({ sim: { seedDevices: devices } });
     w.sim.faults.pageCap = 450;
-    try {
-      const r = await w.h.call<{ devices: number }>('inventory.refresh', { profileId: w.profileId, what: 'devices' });
-      expect(r.devices).toBe(DEVICES);
-      expect(w.sim.stats.count('GET', '/mgmt/sdwan/workflow/devices')).toBe(Math.ceil(DEVICES / 450));
-      expect(w.sim.stats.count('GET', '/mgmt/organization/orgs')).toBe(0);
-      const names = new Set((await w.h.call<Snap<DeviceView>>('inventory.devices', { profileId: w.profileId })).items.map((d) => d.deviceName));
-      expect(names.size).toBe(DEVICES);
-    } finally {
-      w.sim.faults.pageCap = 0;
-    }
+    const r = await w.h.call<{ devices: number }>('inventory.refresh', { profileId: w.profileId, what: 'devices' });
+    expect(r.devices).toBe(devices);
+    expect(w.sim.stats.count('GET', '/mgmt/sdwan/workflow/devices')).toBe(Math.ceil(devices / 450));
+    expect(w.sim.stats.count('GET', '/mgmt/organization/orgs')).toBe(0);
+    const names = new Set((await w.h.call<Snap<DeviceView>>('inventory.devices', { profileId: w.profileId })).items.map((d) => d.deviceName));
+    expect(names.size).toBe(devices);
   });
 
   it('keeps serving the stored lists after sign-out, and refuses to refresh', async () => {
+    w = await startWorld({ sim: { seedDevices: 120, seedOrganizations: 14 } });
+    await w.h.call('inventory.refresh', { profileId: w.profileId });
     await w.h.call('session.signOut', { profileId: w.profileId });
     const devices = await w.h.call<Snap<DeviceView>>('inventory.devices', { profileId: w.profileId });
-    expect(devices.items).toHaveLength(DEVICES);
-    expect((await w.h.call<Snap<OrganizationView>>('inventory.organizations', { profileId: w.profileId })).items).toHaveLength(ORGS);
+    expect(devices.items).toHaveLength(120);
+    expect((await w.h.call<Snap<OrganizationView>>('inventory.organizations', { profileId: w.profileId })).items).toHaveLength(14);
     const res = await w.h.callRaw('inventory.refresh', { profileId: w.profileId });
     expect(res.ok).toBe(false);
     expect(res.error?.code).toMatch(/^session\./);
-    expect((await w.h.call<Snap<DeviceView>>('inventory.devices', { profileId: w.profileId })).items).toHaveLength(DEVICES);
+    expect((await w.h.call<Snap<DeviceView>>('inventory.devices', { profileId: w.profileId })).items).toHaveLength(120);
     const unknown = await w.h.callRaw('inventory.devices', { profileId: 'no-such-profile' });
     expect(unknown.error?.code).toBe('not_found');
   });
