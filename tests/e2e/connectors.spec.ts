@@ -1,64 +1,91 @@
 /**
  * EDR connectors in Chromium against browser mode: the demo workspace brings a Defender and a
- * Falcon tenant (simulators inside the app). Poll one to completion and publication, watch the
- * progress bar of a slow cycle and cancel it, test a connector, import the bulk document the
- * demo node serves, and see a refused form keep what was typed. No connector secret reaches the
- * browser. Screenshots go to tests/e2e/screenshots/.
+ * Falcon tenant (simulators inside the app). One test per scenario, each on its own app: poll one
+ * to completion and publication, watch the progress bar of a slow cycle and cancel it, test a
+ * connector, import the bulk document the demo node serves, and see a refused form keep what was
+ * typed. No connector secret reaches the browser in any of them. Screenshots go to
+ * tests/e2e/screenshots/.
  */
-import { expect, test } from './support/fixtures';
+import type { Locator, Page } from '@playwright/test';
+import { expect, test, type Northbound } from './support/fixtures';
 
 test.use({ appOptions: { edr: { firstPullDelayMs: 600_000, publishDelayMs: 300 } } });
 
-test('demo connectors: poll and publish, progress and cancel, test, bulk import, form errors', async ({ page, nb }) => {
+/** Everything the host sent to the page (API answers and event frames). */
+function recordReceived(page: Page): string[] {
   const received: string[] = [];
   page.on('websocket', (ws) => ws.on('framereceived', (f) => received.push(String(f.payload))));
   page.on('response', async (r) => {
     if (r.url().includes('/api/')) received.push(await r.text().catch(() => ''));
   });
+  return received;
+}
 
+/** Opens the demo workspace and the Connectors page; answers the two demo connector rows. */
+async function openConnectors(page: Page, nb: Northbound): Promise<{ falcon: Locator; defender: Locator }> {
   await page.goto(nb.host.url);
   await page.getByRole('button', { name: 'Open demo workspace' }).click();
   await expect(page.getByTestId('profile-row-Demo node (OAuth)').getByTestId('session-badge')).toHaveAttribute('data-state', 'signed-in');
   await page.keyboard.press('Control+6');
   await expect(page.getByRole('heading', { name: 'Connectors', level: 1 })).toBeVisible();
-
   const falcon = page.getByTestId('connector-row-Demo Falcon tenant');
   const defender = page.getByTestId('connector-row-Demo Defender tenant');
   await expect(falcon).toBeVisible();
   await expect(defender).toBeVisible();
+  return { falcon, defender };
+}
+
+/** No connector secret (nor `extra`) is in anything the host sent. */
+function expectNoSecrets(nb: Northbound, received: string[], extra: string[] = []) {
+  const secrets = nb.harness.app.demo.edr!.bulkDocument().connectors.map((c) => String(c.clientSecret));
+  expect(secrets).toHaveLength(2);
+  expect(received.length).toBeGreaterThan(0);
+  for (const secret of [...secrets, ...extra]) expect(received.some((t) => t.includes(secret))).toBe(false);
+}
+
+test('a Falcon poll runs to completion and is published to the demo node', async ({ page, nb }) => {
+  const received = recordReceived(page);
+  const { falcon } = await openConnectors(page, nb);
   await expect(falcon.getByText('No cycle yet')).toBeVisible();
   await nb.shot(page, '10-connectors');
-
-  // A whole cycle: polled, scored, stored, then published to the demo node.
   await falcon.getByRole('button', { name: 'Poll now' }).click();
   const last = falcon.getByTestId('connector-last-cycle');
   await expect(last.getByText('completed')).toBeVisible({ timeout: 30_000 });
   await expect(last.getByText('250 hosts')).toBeVisible();
   await expect(last.getByText('published', { exact: true })).toBeVisible({ timeout: 15_000 });
   await nb.shot(page, '11-connector-polled');
-  const edr = nb.harness.app.demo.edr!;
-  const mgmt = nb.harness.app.demo.simulator!;
-  expect(mgmt.receivedScores.filter((r) => r.message.vendor === 'falcon')).toHaveLength(1);
+  expect(nb.harness.app.demo.simulator!.receivedScores.filter((r) => r.message.vendor === 'falcon')).toHaveLength(1);
+  expectNoSecrets(nb, received);
+});
 
-  // A slow Defender cycle: the progress bar, then cancel.
-  edr.simulators.defender!.faults.delayMs = 1_500;
+test('a slow Defender poll shows its progress bar and can be cancelled', async ({ page, nb }) => {
+  const received = recordReceived(page);
+  const { defender } = await openConnectors(page, nb);
+  nb.harness.app.demo.edr!.simulators.defender!.faults.delayMs = 1_500;
   await defender.getByRole('button', { name: 'Poll now' }).click();
   await expect(defender.getByRole('progressbar', { name: 'Poll progress' })).toBeVisible();
   await nb.shot(page, '12-connector-progress');
   await defender.getByRole('button', { name: 'Cancel poll' }).click();
   await expect(defender.getByTestId('connector-last-cycle').getByText('cancelled', { exact: true })).toBeVisible({ timeout: 10_000 });
   await expect(defender.getByRole('progressbar')).toHaveCount(0);
-  edr.simulators.defender!.faults.delayMs = 0;
+  expectNoSecrets(nb, received);
+});
 
-  // Test: token and the five permissions.
+test('Test checks the token and the five Defender permissions', async ({ page, nb }) => {
+  const received = recordReceived(page);
+  const { defender } = await openConnectors(page, nb);
   await defender.getByRole('button', { name: 'Test' }).click();
   const testDialog = page.getByTestId('connector-test-dialog');
   await expect(testDialog.getByText('All checks passed.')).toBeVisible({ timeout: 20_000 });
   await expect(testDialog.getByTestId('check-Machine.Read.All')).toBeVisible();
   await nb.shot(page, '13-connector-test');
   await testDialog.getByRole('button', { name: 'Close' }).last().click();
+  expectNoSecrets(nb, received);
+});
 
-  // The bulk push from the demo node updates both connectors.
+test('the bulk push from the demo node updates both connectors', async ({ page, nb }) => {
+  const received = recordReceived(page);
+  const { falcon } = await openConnectors(page, nb);
   await page.getByRole('button', { name: 'Import…' }).click();
   const importDialog = page.getByTestId('import-connectors-dialog');
   await expect(importDialog.getByLabel('Management node')).toBeChecked();
@@ -67,8 +94,12 @@ test('demo connectors: poll and publish, progress and cancel, test, bulk import,
   await nb.shot(page, '14-connectors-imported');
   await importDialog.getByRole('button', { name: 'Done' }).click();
   await expect(falcon.getByText('bulk', { exact: true })).toBeVisible();
+  expectNoSecrets(nb, received);
+});
 
-  // A Defender connector without a poll interval is refused in place; nothing typed is lost.
+test('a Defender connector without a valid poll interval is refused in place; nothing typed is lost', async ({ page, nb }) => {
+  const received = recordReceived(page);
+  await openConnectors(page, nb);
   await page.getByRole('button', { name: 'Add connector' }).click();
   const form = page.getByTestId('connector-form');
   await form.getByLabel(/Microsoft Defender/).check();
@@ -84,11 +115,5 @@ test('demo connectors: poll and publish, progress and cancel, test, bulk import,
   await form.getByRole('button', { name: 'Save' }).click();
   await expect(form.getByText("Poll at most every 10 minutes (the vendors' limits).")).toBeVisible();
   await page.keyboard.press('Escape');
-
-  // Nothing secret reached the browser.
-  const secrets = edr.bulkDocument().connectors.map((c) => String(c.clientSecret));
-  expect(secrets).toHaveLength(2);
-  for (const secret of [...secrets, 'E2e-Unused-Defender-Secret-551']) {
-    expect(received.some((t) => t.includes(secret))).toBe(false);
-  }
+  expectNoSecrets(nb, received, ['E2e-Unused-Defender-Secret-551']);
 });
