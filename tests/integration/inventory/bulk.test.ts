@@ -127,7 +127,8 @@ describe('bulk onboarding', () => {
       expect(end.counts.onboarded).toBeLessThanOrEqual(cancelled.counts.onboarded + 2);
       const onNode = Array.from({ length: 200 }, (_, i) => w.sim.inventory.device(`bulk-${300 + i}`)).filter(Boolean).length;
       expect(onNode).toBe(end.counts.onboarded);
-      await new Promise((r) => setTimeout(r, 150));
+      // Nothing is still on its way to the node: the count is final.
+      await until('no request in flight on the node', () => w.sim.stats.open.size === 0);
       expect(Array.from({ length: 200 }, (_, i) => w.sim.inventory.device(`bulk-${300 + i}`)).filter(Boolean).length).toBe(onNode);
     } finally {
       w.sim.faults.dataDelayMs = 0;

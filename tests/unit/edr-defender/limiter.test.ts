@@ -21,7 +21,8 @@ class VirtualClock implements LimiterClock {
   async run<T>(done: Promise<T>): Promise<T> {
     let settled = false;
     const out = done.finally(() => (settled = true));
-    while (!settled) {
+    for (let turns = 0; !settled; turns++) {
+      if (turns > 100_000) throw new Error('the limiter never settled (100,000 timer turns)');
       for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
       if (settled) break;
       this.timers.sort((a, b) => a.at - b.at);

@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { BulkJobState, BulkRowResult } from '../../../shared/model/inventory';
 import { AppError } from '../../../shared/model/errors';
+import { until } from '../../support/until';
 import { deviceFields, startService, type ServiceHarness } from './fake-node';
 
 let h: ServiceHarness;
@@ -11,14 +12,11 @@ const rowsFor = (from: number, to: number, org = 'Org-A') => Array.from({ length
 const start = (rows: ReturnType<typeof rowsFor>, opts: { dryRun?: boolean; deploy?: boolean; concurrency?: number } = {}) =>
   h.service.jobs.start({ profileId: 'p1', rows, dryRun: opts.dryRun ?? false, deploy: opts.deploy ?? false, concurrency: opts.concurrency ?? 4 });
 
-async function finished(jobId: string, timeoutMs = 10_000): Promise<BulkJobState> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
+function finished(jobId: string): Promise<BulkJobState> {
+  return until(`job ${jobId} to end`, () => {
     const s = h.service.jobs.get(jobId);
-    if (s.state !== 'running') return s;
-    if (Date.now() > until) throw new Error(`job still running: ${JSON.stringify({ ...s, rows: undefined })}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
+    return s.state !== 'running' && s;
+  });
 }
 const byLine = (s: BulkJobState) => new Map(s.rows.map((r) => [r.line, r]));
 
@@ -102,7 +100,7 @@ describe('bulk onboarding', () => {
     h = startService();
     h.node.delayMs = 25;
     const job = start(rowsFor(1, 40), { concurrency: 2 });
-    while (h.service.jobs.get(job.jobId).counts.onboarded < 4) await new Promise((r) => setTimeout(r, 5));
+    await until('4 rows onboarded', () => h.service.jobs.get(job.jobId).counts.onboarded >= 4);
     const atCancel = h.service.jobs.cancel(job.jobId);
     const inFlight = h.node.inFlight;
     expect(inFlight).toBeGreaterThan(0);
@@ -133,7 +131,7 @@ describe('bulk onboarding', () => {
   it('stops the whole job when the session ends; rows not sent fail with the reason', async () => {
     h = startService();
     const job = start(rowsFor(1, 30), { concurrency: 2 });
-    while (h.service.jobs.get(job.jobId).counts.onboarded < 3) await new Promise((r) => setTimeout(r, 2));
+    await until('3 rows onboarded', () => h.service.jobs.get(job.jobId).counts.onboarded >= 3);
     h.node.failAll = new AppError('session.sign_in_required', 'Sign in again to the node.', 'Sign in.');
     const end = await finished(job.jobId);
     expect(end).toMatchObject({ state: 'failed', error: 'Sign in again to the node.' });

@@ -1,3 +1,4 @@
+import { until } from '../../support/until';
 import { describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../../shared/model/errors';
 import type { SessionStatus } from '../../../shared/model/session';
@@ -286,8 +287,8 @@ describe('OAuthSession sign-out (MN-13)', () => {
     await f.session.signOut();
     expect(await pending).toMatchObject({ code: 'session.not_signed_in' });
     expect(f.session.status().state).toBe('signed-out');
-    await new Promise((r) => setTimeout(r, 10));
     // The pair that arrived late is revoked as well.
+    await until('the late pair to be revoked', () => f.calls.filter((c) => c.path === '/auth/revoke').length >= 2);
     expect(f.calls.filter((c) => c.path === '/auth/revoke').map((c) => c.bearer)).toEqual(['access-token-1', 'access-token-2']);
   });
 });
