@@ -8,8 +8,8 @@
 import type Database from 'better-sqlite3';
 import type { CycleState } from '../../shared/contract';
 import type { Contribution, HostRecord, RiskBand, ScoredHost, Vendor } from '../../shared/model/edr';
-import { EdrStaging } from './edr-staging';
-import { openPrivateDatabase } from './sqlite';
+import { EdrStaging, STAGING_SCHEMA } from './edr-staging';
+import { hasTable, migrate, openPrivateDatabase } from './sqlite';
 
 /**
  * The contract's statuses. `interrupted`: the cycle was still `running` when the store was opened
@@ -69,8 +69,13 @@ export interface ScoreQuery {
   offset?: number;
 }
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS cycles (
+/**
+ * edr.db's schema history, applied by `migrate` (user_version = steps done). Stores from before
+ * the list existed are placed by `adoptEdrStore` from their shape, once.
+ */
+export const EDR_MIGRATIONS: readonly string[] = [
+  // 1: cycles, the latest record per host, every cycle's scores, per-target publications.
+  `CREATE TABLE cycles (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   connector_id TEXT NOT NULL,
   vendor TEXT NOT NULL,
@@ -81,11 +86,10 @@ CREATE TABLE IF NOT EXISTS cycles (
   hosts INTEGER NOT NULL DEFAULT 0,
   error TEXT,
   published_at TEXT,
-  publish_attempts INTEGER NOT NULL DEFAULT 0,
-  publish_error TEXT
+  publish_attempts INTEGER NOT NULL DEFAULT 0
 );
-CREATE INDEX IF NOT EXISTS cycles_connector ON cycles(connector_id, id);
-CREATE TABLE IF NOT EXISTS hosts (
+CREATE INDEX cycles_connector ON cycles(connector_id, id);
+CREATE TABLE hosts (
   connector_id TEXT NOT NULL,
   host_id TEXT NOT NULL,
   vendor TEXT NOT NULL,
@@ -98,7 +102,7 @@ CREATE TABLE IF NOT EXISTS hosts (
   last_cycle INTEGER NOT NULL,
   PRIMARY KEY (connector_id, host_id)
 ) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS scores (
+CREATE TABLE scores (
   cycle_id INTEGER NOT NULL,
   connector_id TEXT NOT NULL,
   host_id TEXT NOT NULL,
@@ -109,14 +113,27 @@ CREATE TABLE IF NOT EXISTS scores (
   scored_at TEXT NOT NULL,
   PRIMARY KEY (cycle_id, host_id)
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS scores_host ON scores(connector_id, host_id, cycle_id);
-CREATE TABLE IF NOT EXISTS publications (
+CREATE INDEX scores_host ON scores(connector_id, host_id, cycle_id);
+CREATE TABLE publications (
   cycle_id INTEGER NOT NULL,
   target TEXT NOT NULL,
   published_at TEXT NOT NULL,
   PRIMARY KEY (cycle_id, target)
-) WITHOUT ROWID;
-`;
+) WITHOUT ROWID;`,
+  // 2: why the last publication attempt failed (shown on the Connectors page).
+  `ALTER TABLE cycles ADD COLUMN publish_error TEXT;`,
+  // 3: the running cycle's scores, staged batch by batch (edr-staging.ts).
+  STAGING_SCHEMA,
+];
+
+export const EDR_SCHEMA_VERSION = EDR_MIGRATIONS.length;
+
+/** The step an unversioned edr.db (written before the list) had reached, read from its tables. */
+export function adoptEdrStore(db: Database.Database): number {
+  if (!hasTable(db, 'cycles')) return 0;
+  if (!hasTable(db, 'cycles', 'publish_error')) return 1;
+  return hasTable(db, 'staged_scores') ? 3 : 2;
+}
 
 export class EdrStore {
   private readonly db: Database.Database;
@@ -130,10 +147,7 @@ export class EdrStore {
   constructor(file: string) {
     this.db = openPrivateDatabase(file);
     this.db.pragma('foreign_keys = ON');
-    this.db.exec(SCHEMA);
-    // Stores written before publish_error existed get the column on open.
-    const columns = this.db.prepare('PRAGMA table_info(cycles)').all() as Array<{ name: string }>;
-    if (!columns.some((c) => c.name === 'publish_error')) this.db.exec('ALTER TABLE cycles ADD COLUMN publish_error TEXT');
+    migrate(this.db, EDR_MIGRATIONS, adoptEdrStore);
     this.staging = new EdrStaging(this.db);
     const open = this.db.transaction(() => [this.closeInterruptedCycles(new Date()), this.staging.discardStale()] as const)();
     [this.interruptedAtOpen, this.stagedDiscardedAtOpen] = open;

@@ -12,8 +12,9 @@
 import type Database from 'better-sqlite3';
 import type { ScoredHost } from '../../shared/model/edr';
 
+/** The staging table (edr.db migration 3). */
 export const STAGING_SCHEMA = `
-CREATE TABLE IF NOT EXISTS staged_scores (
+CREATE TABLE staged_scores (
   cycle_id INTEGER NOT NULL,
   connector_id TEXT NOT NULL,
   host_id TEXT NOT NULL,
@@ -37,7 +38,6 @@ export class EdrStaging {
   private readonly stmt;
 
   constructor(private readonly db: Database.Database) {
-    db.exec(STAGING_SCHEMA);
     this.stmt = {
       // A host handed out twice in one cycle keeps its last record and score (as the one-transaction write did).
       stage: db.prepare(

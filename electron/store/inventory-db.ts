@@ -8,7 +8,7 @@
 import type Database from 'better-sqlite3';
 import { ApplianceState, type DeploymentStatus, type DeviceView, type OrganizationView, type TaskStatus } from '../../shared/model/inventory';
 import { organizationViews, type StoredOrganization } from '../inventory/hierarchy';
-import { openPrivateDatabase } from './sqlite';
+import { migrate, openPrivateDatabase } from './sqlite';
 
 export type { StoredOrganization } from '../inventory/hierarchy';
 export type InventoryKind = 'devices' | 'organizations';
@@ -106,18 +106,6 @@ CREATE TABLE IF NOT EXISTS tasks (
    ) WITHOUT ROWID;`,
 ];
 
-/** Runs the migrations a store has not had yet, each in its own transaction. */
-export function migrate(db: Database.Database, migrations: readonly string[] = MIGRATIONS): number {
-  const from = db.pragma('user_version', { simple: true }) as number;
-  for (let v = from; v < migrations.length; v++) {
-    db.transaction(() => {
-      db.exec(migrations[v]!);
-      db.pragma(`user_version = ${v + 1}`);
-    })();
-  }
-  return migrations.length;
-}
-
 export const INVENTORY_SCHEMA_VERSION = MIGRATIONS.length;
 
 interface DeviceRow {
@@ -198,7 +186,7 @@ export class InventoryStore {
 
   constructor(file: string) {
     this.db = openPrivateDatabase(file);
-    migrate(this.db);
+    migrate(this.db, MIGRATIONS);
     this.stmt = {
       putDevice: this.db.prepare(
         `INSERT OR REPLACE INTO devices (profile_id, device_name, site_id, org_name, serial_number, device_group, country, latitude, longitude, deployment_status, workflow_status, last_modified_by, last_modified_at, last_task_id)

@@ -29,3 +29,30 @@ export function openPrivateDatabase(file: string): Database.Database {
   }
   return db;
 }
+
+/**
+ * A store's schema history as a versioned list: `PRAGMA user_version` counts the steps a database
+ * has had; the missing ones run in order, each in its own transaction with its version mark.
+ * `adopt` places a store written before its schema was versioned (user_version 0 but tables
+ * present): it answers how many steps that store's shape already has.
+ */
+export function migrate(db: Database.Database, steps: readonly string[], adopt?: (db: Database.Database) => number): number {
+  let from = db.pragma('user_version', { simple: true }) as number;
+  if (from === 0 && adopt) {
+    from = adopt(db);
+    if (from > 0) db.pragma(`user_version = ${from}`);
+  }
+  for (let v = from; v < steps.length; v++) {
+    db.transaction(() => {
+      db.exec(steps[v]!);
+      db.pragma(`user_version = ${v + 1}`);
+    })();
+  }
+  return steps.length;
+}
+
+/** Whether `table` exists, and has `column` when one is named (for `adopt`). */
+export function hasTable(db: Database.Database, table: string, column?: string): boolean {
+  const cols = db.prepare(`SELECT name FROM pragma_table_info(?)`).all(table) as Array<{ name: string }>;
+  return cols.length > 0 && (column === undefined || cols.some((c) => c.name === column));
+}

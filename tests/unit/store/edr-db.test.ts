@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EdrStore, INTERRUPTED_CYCLE_ERROR } from '../../../electron/store/edr-db';
+import { EDR_MIGRATIONS, EDR_SCHEMA_VERSION, EdrStore, INTERRUPTED_CYCLE_ERROR } from '../../../electron/store/edr-db';
 import { buildMessages } from '../../../electron/edr/publisher';
 import { makeScoredHosts } from '../../support/edr-fixtures';
 
@@ -113,21 +113,44 @@ describe('EdrStore', () => {
     expect(store.unpublishedCycles().map((x) => x.id)).toEqual([other]);
   });
 
-  it('opens a store written before publication errors were kept, adding the column', () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'nb-edr-old-'));
-    dirs.push(dir);
-    const file = path.join(dir, 'edr.db');
-    const raw = new Database(file);
-    raw.exec(`CREATE TABLE cycles (id INTEGER PRIMARY KEY AUTOINCREMENT, connector_id TEXT NOT NULL, vendor TEXT NOT NULL, tenant_id TEXT NOT NULL,
-      started_at TEXT NOT NULL, finished_at TEXT, status TEXT NOT NULL, hosts INTEGER NOT NULL DEFAULT 0, error TEXT, published_at TEXT,
-      publish_attempts INTEGER NOT NULL DEFAULT 0);
-      INSERT INTO cycles (connector_id, vendor, tenant_id, started_at, finished_at, status, hosts) VALUES ('conn-1', 'falcon', 'cid', '2026-11-01T00:00:00Z', '2026-11-01T00:01:00Z', 'completed', 0);`);
-    raw.close();
-    const store = new EdrStore(file);
-    expect(store.cycle(1)).toMatchObject({ status: 'completed', publishError: null });
-    store.recordPublishAttempt(1, 'broker down');
-    expect(store.cycle(1)?.publishError).toBe('broker down');
-    store.close();
+  describe('opens a store of each earlier version, keeping its data', () => {
+    // What earlier builds left: the first steps of the schema, with user_version counting them
+    // (versioned), or the same tables with user_version 0 (written before the list existed).
+    const earlier = [
+      { steps: 1, versioned: false, what: 'the first schema, unversioned (no publish_error, no staging)' },
+      { steps: 2, versioned: false, what: 'publish_error added, unversioned' },
+      { steps: 3, versioned: false, what: 'staging added, unversioned' },
+      { steps: 1, versioned: true, what: 'version 1' },
+      { steps: 2, versioned: true, what: 'version 2' },
+    ];
+    for (const e of earlier) {
+      it(e.what, () => {
+        const dir = mkdtempSync(path.join(os.tmpdir(), 'nb-edr-old-'));
+        dirs.push(dir);
+        const file = path.join(dir, 'edr.db');
+        const raw = new Database(file);
+        for (const step of EDR_MIGRATIONS.slice(0, e.steps)) raw.exec(step);
+        if (e.versioned) raw.pragma(`user_version = ${e.steps}`);
+        raw.exec(`INSERT INTO cycles (connector_id, vendor, tenant_id, started_at, finished_at, status, hosts) VALUES ('conn-1', 'defender', 't1', '2026-11-01T00:00:00Z', '2026-11-01T00:01:00Z', 'completed', 1);
+          INSERT INTO hosts (connector_id, host_id, vendor, hostname, customer_id, platform, record_json, last_cycle) VALUES ('conn-1', 'h1', 'defender', 'pc-1', 'cust-a', 'Windows', '{}', 1);
+          INSERT INTO scores (cycle_id, connector_id, host_id, score, band, contributions_json, scored_at) VALUES (1, 'conn-1', 'h1', 42, 'Moderate Risk', '[]', '2026-11-01T00:01:00Z');`);
+        raw.close();
+
+        const store = new EdrStore(file);
+        expect(store.cycle(1)).toMatchObject({ status: 'completed', hosts: 1, publishError: null });
+        expect(store.latestScores({ connectorId: 'conn-1' }).map((r) => [r.hostId, r.score, r.band])).toEqual([['h1', 42, 'Moderate Risk']]);
+        // Every later step is there: publication errors are kept, a new cycle stages and commits.
+        store.recordPublishAttempt(1, 'broker down');
+        expect(store.cycle(1)?.publishError).toBe('broker down');
+        const next = store.beginCycle('conn-1', 'defender', 't1', new Date('2026-11-02T00:00:00Z'));
+        expect(store.stageScores(next, 'conn-1', makeScoredHosts(3, { tenantId: 't1' }))).toBe(3);
+        expect(store.commitCycle(next, new Date('2026-11-02T00:01:00Z'))).toBe(3);
+        store.close();
+        const check = new Database(file, { readonly: true });
+        expect(check.pragma('user_version', { simple: true })).toBe(EDR_SCHEMA_VERSION);
+        check.close();
+      });
+    }
   });
 
   it('marks a cycle left running by a stopped process as interrupted on the next open, and leaves finished cycles alone', () => {
