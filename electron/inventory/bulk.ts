@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ParsedRequestOf } from '../../shared/contract';
-import { AppError, ErrorCodes } from '../../shared/model/errors';
+import { AppError, ErrorCodes, endsSession, isTransportFailure } from '../../shared/model/errors';
 import { DeviceRecord, type BulkJobState, type BulkRowOutcome, type BulkRowResult, type DeviceView } from '../../shared/model/inventory';
 import type { EventHub } from '../app/events';
 import type { Logger } from '../log';
@@ -61,8 +61,6 @@ interface Job {
 }
 
 /** Errors that will fail every further row the same way: the job stops instead. */
-const JOB_FATAL = /^(session\.|vault\.|tls\.|oauth\.|mgmt\.login_page$|api\.4001$)/;
-const TRANSPORT = /^net\./;
 const MAX_TRANSPORT_FAILURES = 5;
 
 const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
@@ -238,9 +236,9 @@ export class BulkJobs {
       const prefix = stage === 'deploy' ? 'Onboarded, but the deployment could not start: ' : '';
       this.set(job, i, 'failed', `${prefix}${messageOf(e)}`, stage === 'put' ? issue?.path : undefined);
       const code = e instanceof AppError ? e.code : '';
-      job.transportFailures = TRANSPORT.test(code) ? job.transportFailures + 1 : 0;
+      job.transportFailures = isTransportFailure(code) ? job.transportFailures + 1 : 0;
       const forbidden = e instanceof AppError && e.details?.name === 'ACCESS_FORBIDDEN';
-      if (JOB_FATAL.test(code) || forbidden || job.transportFailures >= MAX_TRANSPORT_FAILURES) this.stop(job, messageOf(e));
+      if (endsSession(code) || forbidden || job.transportFailures >= MAX_TRANSPORT_FAILURES) this.stop(job, messageOf(e));
     }
   }
 

@@ -4,7 +4,7 @@
  * passed or the node failed to answer `maxErrors` times in a row. Every change is stored, moves
  * the device's deployment status and is pushed (`task.progress`). One follower per task.
  */
-import { AppError } from '../../shared/model/errors';
+import { AppError, endsSession } from '../../shared/model/errors';
 import type { DeploymentStatus, TaskState, TaskStatus } from '../../shared/model/inventory';
 import type { Logger } from '../log';
 import type { InventoryStore } from '../store/inventory-db';
@@ -38,7 +38,6 @@ export interface FollowOutcome {
 export const isFinal = (s: TaskState) => s === 'completed' || s === 'failed';
 export const deviceStatusOf = (s: TaskState): DeploymentStatus => (s === 'completed' ? 'deployed' : s === 'failed' ? 'failed' : 'deploying');
 
-const SESSION_ENDED = /^(session\.|vault\.|tls\.|oauth\.|mgmt\.login_page$|api\.4001$)/;
 
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
@@ -121,7 +120,7 @@ export class TaskFollower {
         errors += 1;
         const code = e instanceof AppError ? e.code : 'internal';
         this.o.logger.warn('task poll failed', { profileId, taskId, code, error: e instanceof Error ? e.message : String(e), errors });
-        if (SESSION_ENDED.test(code) || errors >= this.maxErrors) {
+        if (endsSession(code) || errors >= this.maxErrors) {
           return { task: entry.latest, finished: false, reason: e instanceof Error ? e.message : String(e) };
         }
       }

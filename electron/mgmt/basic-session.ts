@@ -3,7 +3,7 @@
  * cheap read; every call then carries the Basic header. When the node stops accepting the
  * credentials (password changed), the session moves to `sign-in-required`.
  */
-import { AppError, ErrorCodes, isAppError, type AppErrorShape } from '../../shared/model/errors';
+import { API_UNAUTHENTICATED, AppError, ErrorCodes, isAppError, type AppErrorShape } from '../../shared/model/errors';
 import type { SessionState, SessionStatus } from '../../shared/model/session';
 import { registerSecret, silentLogger, type Logger } from '../log';
 import { notSignedIn } from './oauth-session';
@@ -21,7 +21,7 @@ export interface BasicSessionOptions {
 }
 
 /** Answers meaning "these credentials are not accepted" (MN-24). */
-const REJECTED = new Set(['api.4001', 'yang.access-denied']);
+const REJECTED = new Set([API_UNAUTHENTICATED, 'yang.access-denied']);
 
 export function basicHeader(username: string, password: string): string {
   const encoded = Buffer.from(`${username}:${password}`, 'utf8').toString('base64');

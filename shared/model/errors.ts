@@ -54,6 +54,25 @@ export const oauthErrorCode = (error: string) => `oauth.${error}`;
 export const apiErrorCode = (code: number) => `api.${code}`;
 export const yangErrorCode = (tag: string) => `yang.${tag}`;
 
+/** Spec 7.1: 4001 UNAUTHENTICATED (wrong or withdrawn credentials on a custom API). */
+export const API_UNAUTHENTICATED = apiErrorCode(4001);
+
+/** The family of a code: what comes before its first dot (`session`, `net`, `oauth`, …). */
+const familyOf = (code: string) => code.slice(0, Math.max(0, code.indexOf('.')));
+const SESSION_ENDING_FAMILIES: ReadonlySet<string> = new Set(['session', 'vault', 'tls', 'oauth']);
+
+/**
+ * The node session can make no more calls until the operator acts: signed out or sign-in needed,
+ * a secret gone, the certificate refused, OAuth refused, the node's login page, 4001. Work that
+ * calls the node (a bulk job, a task follower) stops at once on these instead of retrying.
+ */
+export function endsSession(code: string): boolean {
+  return SESSION_ENDING_FAMILIES.has(familyOf(code)) || code === ErrorCodes.loginPage || code === API_UNAUTHENTICATED;
+}
+
+/** The network failed (unreachable, timeout, reset): worth a bounded number of retries. */
+export const isTransportFailure = (code: string): boolean => familyOf(code) === 'net';
+
 /** A typed error: thrown in main, serialised across IPC, rethrown in the renderer. */
 export class AppError extends Error {
   readonly code: string;
