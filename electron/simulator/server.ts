@@ -3,8 +3,7 @@
  * the basic-auth port and the OAuth port (spec 5), with a self-signed certificate made at start.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:https';
-import { isIP } from 'node:net';
+import { createServer } from 'node:https';
 import { defaultOAuthClientBody } from '../../shared/model/oauth-client';
 import { silentLogger } from '../log';
 import { createCertificate, type SimCertificate } from './cert';
@@ -18,41 +17,17 @@ import { loginPageReply } from './http';
 import type { Route, SimContext } from './routes';
 import { SimStats } from './stats';
 import { SimStore, randomPassword, randomSecret } from './store';
+import { assertLoopback, listen, shutdown } from './listen';
 import type { MgmtSimulator, MgmtSimulatorOptions, SimFaults, SimUser } from './types';
 
 /** MN-2: the name of the seeded admin client. */
 export const BOOTSTRAP_CLIENT_NAME = 'bootstrap-admin';
-
-function assertLoopback(host: string): void {
-  const ok = host === 'localhost' || host === '::1' || (isIP(host) === 4 && host.startsWith('127.'));
-  if (!ok) throw new Error(`The simulator listens on loopback addresses only (127.0.0.0/8, ::1, localhost); refusing ${host}.`);
-}
 
 const defaultUsers = (): SimUser[] => [
   { username: 'admin', password: randomPassword(), role: 'admin' },
   { username: 'operator', password: randomPassword(), role: 'operator' },
   { username: 'viewer', password: randomPassword(), role: 'viewer' },
 ];
-
-function listen(server: Server, port: number, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const onError = (e: Error) => reject(e);
-    server.once('error', onError);
-    server.listen(port, host, () => {
-      server.off('error', onError);
-      const addr = server.address();
-      resolve(typeof addr === 'object' && addr ? addr.port : port);
-    });
-  });
-}
-
-function shutdown(server: Server): Promise<void> {
-  if (!server.listening) return Promise.resolve();
-  return new Promise((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
-}
 
 const urlOf = (host: string, port: number) => `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
@@ -111,8 +86,8 @@ export async function startMgmtSimulator(opts: MgmtSimulatorOptions = {}): Promi
   let basicPort: number;
   let oauthPort: number;
   try {
-    basicPort = await listen(basicServer, opts.basicPort ?? 0, host);
-    oauthPort = await listen(oauthServer, opts.oauthPort ?? 0, host);
+    basicPort = await listen(basicServer, host, opts.basicPort ?? 0);
+    oauthPort = await listen(oauthServer, host, opts.oauthPort ?? 0);
   } catch (e) {
     stopCleanup();
     await Promise.all([shutdown(basicServer), shutdown(oauthServer)]);

@@ -2,9 +2,8 @@
  * startDefenderSimulator: an Entra ID token endpoint and the Defender API on two HTTPS listeners of
  * a loopback address, with a self-signed certificate made at start (shared by both listeners).
  */
-import { createServer, type Server } from 'node:https';
+import { createServer } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isIP } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { silentLogger } from '../../log';
 import { createCertificate } from '../cert';
@@ -15,6 +14,7 @@ import { aadstsError, tokenRequest, type IdpDeps } from './idp';
 import { DOCUMENTED_LIMITS, SimRateLimiter } from './rate';
 import { TokenIssuer } from './tokens';
 import type { DefenderFaults, DefenderSimulator, DefenderSimulatorOptions, DefenderStatsView } from './types';
+import { assertLoopback, listen, shutdown } from '../listen';
 
 export const defaultFaults = (): DefenderFaults => ({
   scope: 'any',
@@ -63,33 +63,11 @@ function write(res: ServerResponse, reply: Reply): void {
   res.end(payload);
 }
 
-function assertLoopback(host: string): void {
-  const ok = host === 'localhost' || host === '::1' || (isIP(host) === 4 && host.startsWith('127.'));
-  if (!ok) throw new Error(`The Defender simulator listens on loopback addresses only; refusing ${host}.`);
-}
 
-function listen(server: Server, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, host, () => {
-      server.off('error', reject);
-      const addr = server.address();
-      resolve(typeof addr === 'object' && addr ? addr.port : 0);
-    });
-  });
-}
-
-function shutdown(server: Server): Promise<void> {
-  if (!server.listening) return Promise.resolve();
-  return new Promise((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
-}
 
 export async function startDefenderSimulator(opts: DefenderSimulatorOptions): Promise<DefenderSimulator> {
   const host = opts.host ?? '127.0.0.1';
-  assertLoopback(host);
+  assertLoopback(host, 'The Defender simulator');
   for (const t of opts.tenants) {
     if (!Number.isInteger(t.hosts) || t.hosts < 10 || t.hosts > 100_000) throw new RangeError(`Tenant ${t.tenantId}: hosts must be an integer from 10 to 100000.`);
   }

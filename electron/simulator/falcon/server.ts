@@ -5,7 +5,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:https';
-import { isIP } from 'node:net';
 import { FALCON_CLOUDS } from '../../edr/falcon/regions';
 import { silentLogger } from '../../log';
 import { createCertificate } from '../cert';
@@ -15,37 +14,16 @@ import { RateBucket, TokenStore } from './state';
 import { defaultFaults, FaultPicker, FalconStats } from './stats';
 import { SimTenant } from './tenant';
 import type { FalconCloud, FalconSimClient, FalconSimulator, FalconSimulatorOptions } from './types';
+import { assertLoopback, listen, shutdown } from '../listen';
 
-function assertLoopback(host: string): void {
-  const ok = host === 'localhost' || host === '::1' || (isIP(host) === 4 && host.startsWith('127.'));
-  if (!ok) throw new Error(`The Falcon simulator listens on loopback addresses only (127.0.0.0/8, ::1, localhost); refusing ${host}.`);
-}
 
-function listen(server: Server, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, host, () => {
-      server.off('error', reject);
-      const addr = server.address();
-      resolve(typeof addr === 'object' && addr ? addr.port : 0);
-    });
-  });
-}
-
-function shutdown(server: Server): Promise<void> {
-  if (!server.listening) return Promise.resolve();
-  return new Promise((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
-}
 
 const randomHex = (bytes: number) => randomBytes(bytes).toString('hex');
 const randomSecret = () => randomBytes(30).toString('base64url').replace(/[-_]/g, 'x').slice(0, 40);
 
 export async function startFalconSimulator(opts: FalconSimulatorOptions = {}): Promise<FalconSimulator> {
   const host = opts.host ?? '127.0.0.1';
-  assertLoopback(host);
+  assertLoopback(host, 'The Falcon simulator');
   const regions = [...new Set(opts.regions ?? FALCON_CLOUDS)];
   if (regions.length === 0) throw new Error('The Falcon simulator needs at least one cloud.');
   const clock = opts.clock ?? new SimClock();
