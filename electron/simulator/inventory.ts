@@ -1,18 +1,14 @@
 /**
- * Data endpoints of the simulated node (spec 4.1, 4.2; MN-34..MN-36, MN-40..MN-47): organizations,
- * devices and their deployment tasks, appliances, syslog servers. The state lives in SimInventory;
- * the device and task handlers are in device-routes.ts, appliances in appliances.ts, syslog in
- * syslog.ts. /mgmt answers use the shapes recorded from real nodes (issue 8, device-wire.ts).
+ * The simulated node's inventory (spec 4.1, 4.2; MN-34..MN-36, MN-40..MN-47): organizations,
+ * devices and their deployment tasks, appliances, syslog servers. This is the state; its HTTP
+ * routes are in inventory-routes.ts (devices and tasks in device-routes.ts, appliances in
+ * appliances.ts, syslog in syslog.ts). /mgmt answers use the shapes recorded from real nodes
+ * (issue 8, device-wire.ts).
  */
-import { applianceRoutes } from './appliances';
 import type { SimClock } from './clock';
-import { deviceRoutes } from './device-routes';
-import { organizationRecord, plansInForce } from './device-wire';
-import { compareNames, deviceView, SimDevices } from './devices';
+import { deviceView, SimDevices } from './devices';
 import { seedInventory, type SimOrganization } from './inventory-seed';
-import { listReply, pageOf } from './paging';
-import type { Handler, Route, SimContext } from './routes';
-import { syslogRoute, type SimSyslogServer } from './syslog';
+import type { SimSyslogServer } from './syslog';
 import { DEFAULT_DEPLOY_SECONDS, SimTasks, TASK_PENDING_MS, type SimTask } from './tasks';
 import type { SimInventoryView } from './types';
 
@@ -102,31 +98,4 @@ export class SimInventory {
       runningTasks: () => this.tasks.runningCount(this.clock.now()),
     };
   }
-}
-
-export function inventoryRoutes(ctx: SimContext, inv: SimInventory): { mgmt: Route[]; api: Route[] } {
-  // Issue 8: the recorded list order (case-insensitive by name, so children may come before their
-  // parents) and record shape (device-wire.ts); seeds never change, so this is computed once.
-  const plans = plansInForce(inv.organizations);
-  const wireOrgs = [...inv.organizations].sort((a, b) => compareNames(a.name, b.name)).map((o) => organizationRecord(o, plans.get(o.name) ?? null));
-  const listOrgs: Handler = (req) => {
-    const page = pageOf(req.query, ctx.faults, (offset, size) => wireOrgs.slice(offset, offset + size));
-    return listReply(ctx, page.length === 0, { totalCount: wireOrgs.length, organizations: page });
-  };
-
-  // MN-35, MN-46: kebab-case; an inherited plan is not sent at all.
-  const yangOrgs: Handler = () => {
-    const organization = inv.organizations.map((o) => ({
-      name: o.name,
-      uuid: o.uuid,
-      ...(o.parent ? { 'parent-org': o.parent } : {}),
-      ...(o.subscriptionPlan !== null ? { 'subscription-plan': o.subscriptionPlan } : {}),
-    }));
-    return listReply(ctx, organization.length === 0, { organization });
-  };
-
-  return {
-    mgmt: [{ pattern: '/mgmt/organization/orgs', style: 'custom', auth: 'data', methods: { GET: listOrgs } }, ...deviceRoutes(ctx, inv), ...applianceRoutes(ctx, inv)],
-    api: [{ pattern: '/api/config/nms/provider/organizations/organization', style: 'yang', auth: 'data', methods: { GET: yangOrgs } }, syslogRoute(inv.syslogServers)],
-  };
 }
