@@ -10,6 +10,7 @@ import type { Logger } from '../log';
 import type { InventoryStore } from '../store/inventory-db';
 import { taskFromNode, taskPath } from './node-api';
 import type { NodeRequest } from './paging';
+import { sleep } from '../net/retry';
 
 export interface TaskTiming {
   /** Real milliseconds between two polls; default 1000. */
@@ -38,19 +39,6 @@ export interface FollowOutcome {
 export const isFinal = (s: TaskState) => s === 'completed' || s === 'failed';
 export const deviceStatusOf = (s: TaskState): DeploymentStatus => (s === 'completed' ? 'deployed' : s === 'failed' ? 'failed' : 'deploying');
 
-
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
 
 const changed = (a: TaskStatus, b: TaskStatus) => a.state !== b.state || a.percent !== b.percent || a.message !== b.message || a.endedAt !== b.endedAt;
 
@@ -107,8 +95,9 @@ export class TaskFollower {
         this.o.logger.warn('stopped following a task that did not finish in time', { profileId, taskId, maxMs: this.maxMs });
         return { task: entry.latest, finished: false, reason: `it did not finish within ${Math.round(this.maxMs / 1000)} s` };
       }
-      await sleep(this.pollMs, signal);
-      if (signal.aborted) continue;
+      // Quitting ends the wait; the loop's top then says why following stopped.
+      const waited = await sleep(this.pollMs, signal).then(() => true, () => false);
+      if (!waited) continue;
       try {
         const next = taskFromNode(await request('GET', taskPath(taskId)), profileId, taskId, deviceName);
         errors = 0;

@@ -11,6 +11,7 @@ import { explainCertificateFailure, type CertificateProbe } from './certificate-
 import { timeoutError, transportError, type Endpoint } from './net-errors';
 import { inspectCertificate } from './probe';
 import { createTlsOptions } from './tls-options';
+import { cancelledError, withRetries } from './retry';
 
 export interface HttpClientOptions {
   /** Trust for every origin this client talks to. */
@@ -131,16 +132,23 @@ export class HttpClient {
     const started = performance.now();
     try {
       const send = () => undiciRequest(url, { dispatcher: agent, method: req.method as 'GET', headers, ...(body !== undefined ? { body } : {}), signal: controller.signal });
-      let res: Awaited<ReturnType<typeof send>>;
-      try {
-        res = await send();
-      } catch (e) {
-        // A kept-alive connection the server closed while idle fails the next request before any
-        // answer: an idempotent request is sent once more, on a new connection.
-        if (!this.options.resendOnReset || !IDEMPOTENT.has(req.method.toUpperCase()) || !isConnectionReset(e) || controller.signal.aborted) throw e;
-        this.logger.debug('http retry after a connection reset', { method: req.method, url: `${url.origin}${url.pathname}` });
-        res = await send();
-      }
+      // A kept-alive connection the server closed while idle fails the next request before any
+      // answer: an idempotent request is sent once more, on a new connection (resendOnReset).
+      const resend = this.options.resendOnReset === true && IDEMPOTENT.has(req.method.toUpperCase());
+      const res = await withRetries<Awaited<ReturnType<typeof send>>>(
+        async () => {
+          try {
+            return { kind: 'done', value: await send() };
+          } catch (e) {
+            if (!isConnectionReset(e) || controller.signal.aborted) throw e;
+            return { kind: 'retry', why: 'connection reset', exhausted: () => e as Error };
+          }
+        },
+        {
+          policy: { maxAttempts: resend ? 2 : 1, max429: 0, baseDelayMs: 0, maxDelayMs: 0 },
+          onRetry: () => this.logger.debug('http retry after a connection reset', { method: req.method, url: `${url.origin}${url.pathname}` }),
+        },
+      );
       const text = await this.readBody(res.body, ep);
       const flat = flattenHeaders(res.headers);
       const response: HttpResponse = {
@@ -193,10 +201,6 @@ export class HttpClient {
     this.agents.clear();
     await Promise.allSettled(agents.map((a) => a.close()));
   }
-}
-
-function cancelledError(): AppError {
-  return new AppError(ErrorCodes.cancelled, 'The request was cancelled.', 'Start it again when you are ready.');
 }
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);

@@ -4,12 +4,13 @@
  * for 5xx / connection failures / unreadable JSON, and OData paging through @odata.nextLink (only
  * ever to the configured API origin, so the token never leaves it).
  */
-import { AppError, isAppError } from '../../../shared/model/errors';
+import { AppError } from '../../../shared/model/errors';
 import type { Logger } from '../../log';
 import type { HttpClient, HttpResponse } from '../../net/http-client';
 import { DefenderErrorCodes, apiError, unexpectedResponse, type ApiErrorBody } from './errors';
 import type { LimiterClock, SlidingWindowLimiter } from './limiter';
-import { backoffMs, isTransientStatus, isTransientTransport, parseRetryAfter } from './retry';
+import { backoffMs, isTransientStatus, withRetries } from '../../net/retry';
+import { parseRetryAfter } from './retry';
 import type { TokenProvider } from './token';
 import type { EndpointClass, RetryPolicy } from './types';
 
@@ -53,71 +54,58 @@ export class DefenderApi {
   /** One GET answered with JSON, after refresh / pacing / retries. `what` completes "while it …". */
   async getJson(cls: EndpointClass, url: string, what: string, signal?: AbortSignal): Promise<unknown> {
     const { retry, clock } = this.o;
-    let attempt = 1;
     let throttles = 0;
-    let refreshed = false;
-    const again = async (why: string, status?: number): Promise<void> => {
-      this.counters.retries += 1;
-      this.o.logger.debug('defender call retried', { cls, why, attempt, ...(status !== undefined ? { status } : {}) });
-      await clock.sleep(backoffMs(attempt, retry), signal);
-      attempt += 1;
-    };
-    for (;;) {
-      const token = await this.o.tokens.get(signal);
-      const release = await this.o.limiters[cls].acquire(signal);
-      this.counters.calls[cls] += 1;
-      let res: HttpResponse;
-      try {
-        res = await this.o.http.request({ method: 'GET', url, headers: { authorization: `Bearer ${token}` }, ...(signal ? { signal } : {}) });
-      } catch (e) {
-        if (isTransientTransport(e) && attempt < retry.maxAttempts) {
-          await again(isAppError(e) ? e.code : 'transport');
-          continue;
+    return withRetries<unknown>(
+      async () => {
+        const token = await this.o.tokens.get(signal);
+        const release = await this.o.limiters[cls].acquire(signal);
+        this.counters.calls[cls] += 1;
+        let res: HttpResponse;
+        try {
+          res = await this.o.http.request({ method: 'GET', url, headers: { authorization: `Bearer ${token}` }, ...(signal ? { signal } : {}) });
+        } finally {
+          release();
         }
-        throw e;
-      } finally {
-        release();
-      }
-      if (res.status === 401 && !refreshed) {
-        refreshed = true;
-        this.o.tokens.invalidate(token);
-        continue;
-      }
-      if (res.status === 429) {
-        throttles += 1;
-        this.counters.throttled += 1;
-        if (throttles > retry.maxThrottleRetries) throw apiError(429, errorBody(res), what);
-        const retryAfter = parseRetryAfter(res.headers['retry-after'], clock.now());
-        if (retryAfter !== undefined && retryAfter > retry.maxRetryAfterSec) {
-          throw new AppError(DefenderErrorCodes.throttled, `Defender asked the connector to wait ${Math.round(retryAfter)} s (Retry-After) while it ${what}; the cycle stops here.`, 'The hourly API budget is used up (another tool may share the app registration). The next poll continues; lengthen the poll interval if this repeats.', {
-            details: { retryAfterSec: retryAfter },
-            status: 429,
-          });
+        if (res.status === 401) {
+          this.o.tokens.invalidate(token);
+          return { kind: 'refresh', rejected: () => apiError(401, errorBody(res), what) };
         }
-        const waitMs = retryAfter !== undefined ? (retryAfter * 1000) / this.o.rateScale : backoffMs(throttles, retry);
-        this.o.limiters[cls].pause(clock.now() + waitMs);
-        this.o.logger.info('defender throttled, waiting', { cls, waitMs: Math.round(waitMs) });
-        await clock.sleep(waitMs, signal);
-        continue;
-      }
-      if (isTransientStatus(res.status)) {
-        if (attempt < retry.maxAttempts) {
-          await again('status', res.status);
-          continue;
+        if (res.status === 429) {
+          throttles += 1;
+          this.counters.throttled += 1;
+          const exhausted = () => apiError(429, errorBody(res), what);
+          if (throttles > retry.maxThrottleRetries) return { kind: 'throttled', waitMs: 0, exhausted };
+          const retryAfter = parseRetryAfter(res.headers['retry-after'], clock.now());
+          if (retryAfter !== undefined && retryAfter > retry.maxRetryAfterSec) {
+            throw new AppError(DefenderErrorCodes.throttled, `Defender asked the connector to wait ${Math.round(retryAfter)} s (Retry-After) while it ${what}; the cycle stops here.`, 'The hourly API budget is used up (another tool may share the app registration). The next poll continues; lengthen the poll interval if this repeats.', {
+              details: { retryAfterSec: retryAfter },
+              status: 429,
+            });
+          }
+          // Without Retry-After: the backoff step of this wait.
+          const waitMs = retryAfter !== undefined ? (retryAfter * 1000) / this.o.rateScale : backoffMs(throttles, retry);
+          this.o.limiters[cls].pause(clock.now() + waitMs);
+          this.o.logger.info('defender throttled, waiting', { cls, waitMs: Math.round(waitMs) });
+          return { kind: 'throttled', waitMs, exhausted };
         }
-        throw apiError(res.status, errorBody(res), what);
-      }
-      if (res.status !== 200) throw apiError(res.status, errorBody(res), what);
-      try {
-        return JSON.parse(res.body) as unknown;
-      } catch {
-        if (attempt < retry.maxAttempts) {
-          await again('malformed-json');
-          continue;
+        if (isTransientStatus(res.status)) return { kind: 'retry', why: `HTTP ${res.status}`, exhausted: () => apiError(res.status, errorBody(res), what) };
+        if (res.status !== 200) throw apiError(res.status, errorBody(res), what);
+        try {
+          return { kind: 'done', value: JSON.parse(res.body) as unknown };
+        } catch {
+          return { kind: 'retry', why: 'malformed-json', exhausted: () => unexpectedResponse(what, 'the JSON is incomplete or malformed, also after retries', res.status) };
         }
-        throw unexpectedResponse(what, 'the JSON is incomplete or malformed, also after retries', res.status);
-      }
-    }
+      },
+      {
+        policy: { ...retry, max429: retry.maxThrottleRetries },
+        signal,
+        sleep: (ms, s) => clock.sleep(ms, s),
+        onRetry: (why, attempt) => {
+          this.counters.retries += 1;
+          this.o.logger.debug('defender call retried', { cls, why, attempt });
+        },
+      },
+    );
   }
 
   /** One OData page: `value` and the next link (checked to stay on the API origin). */

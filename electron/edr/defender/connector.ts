@@ -13,7 +13,8 @@ import { silentLogger, type Logger } from '../../log';
 import { HttpClient } from '../../net/http-client';
 import { DefenderApi, type CallCounters } from './api';
 import { diagnose, explainForbidden, type DefenderDiagnosis } from './diagnose';
-import { cancelledError, mapPool, realClock, scaleWindows, SlidingWindowLimiter, type LimiterClock } from './limiter';
+import { mapPool, realClock, scaleWindows, SlidingWindowLimiter, type LimiterClock } from './limiter';
+import { cancelledError } from '../../net/retry';
 import { CveAggregator, NO_CVES, factsFromVulnerabilities, hostRecord, machineIdOf, type CveFacts } from './mapping';
 import { TokenProvider } from './token';
 import { pathSegment } from '../../net/path-segment';
@@ -158,7 +159,7 @@ export class DefenderConnector {
       const out: HostRecord[] = [];
       let batch: HostRecord[] = [];
       const flush = async () => {
-        if (signal?.aborted) throw cancelledError();
+        if (signal?.aborted) throw cancelledError('The Defender poll');
         if (opts.onHosts) await opts.onHosts(batch);
         else for (const h of batch) out.push(h);
         batch = [];
@@ -170,13 +171,13 @@ export class DefenderConnector {
         if (batch.length >= HOST_BATCH) await flush();
       }
       if (batch.length > 0) await flush();
-      if (signal?.aborted) throw cancelledError();
+      if (signal?.aborted) throw cancelledError('The Defender poll');
       this.lastReport = this.report(source, fallbackReason, this.api.counters, this.tokens.fetched - fetchedBefore, started);
       emit({ phase: 'done' });
       this.logger.info('defender cycle done', { hosts: total, source, calls: this.api.counters.calls, retries: this.api.counters.retries, throttled: this.api.counters.throttled });
       return out;
     } catch (e) {
-      if (signal?.aborted) throw cancelledError();
+      if (signal?.aborted) throw cancelledError('The Defender poll');
       throw e;
     }
   }

@@ -10,8 +10,7 @@
  * mapPool: runs a function over items with at most `limit` in flight; the first failure stops
  * the rest (and is the one thrown).
  */
-import { setTimeout as delay } from 'node:timers/promises';
-import { AppError, ErrorCodes } from '../../../shared/model/errors';
+import { cancelledError, sleep } from '../../net/retry';
 import type { RateWindow } from './types';
 
 export interface LimiterClock {
@@ -20,18 +19,9 @@ export interface LimiterClock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-export const cancelledError = () => new AppError(ErrorCodes.cancelled, 'The Defender poll was cancelled.', 'Start the poll again when you are ready.');
+const cancelled = () => cancelledError('The Defender poll');
 
-export async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  if (signal?.aborted) throw cancelledError();
-  try {
-    await delay(Math.max(0, ms), undefined, signal ? { signal } : undefined);
-  } catch {
-    throw cancelledError();
-  }
-}
-
-export const realClock = (now: () => number = Date.now): LimiterClock => ({ now, sleep });
+export const realClock = (now: () => number = Date.now): LimiterClock => ({ now, sleep: (ms, signal) => sleep(ms, signal, 'The Defender poll') });
 
 /** Index of the first element > x in an ascending array. */
 function upperBound(a: number[], x: number): number {
@@ -94,7 +84,7 @@ export class SlidingWindowLimiter {
   /** Waits for a slot; returns the function to call once the answer (or failure) is in. */
   async acquire(signal?: AbortSignal): Promise<() => void> {
     for (;;) {
-      if (signal?.aborted) throw cancelledError();
+      if (signal?.aborted) throw cancelled();
       const wait = this.waitTime(this.clock.now());
       if (wait === 0) break;
       if (wait === 'release') await this.nextRelease(signal);
@@ -116,7 +106,7 @@ export class SlidingWindowLimiter {
 
   private nextRelease(signal?: AbortSignal): Promise<void> {
     return new Promise((resolve, reject) => {
-      const onAbort = () => reject(cancelledError());
+      const onAbort = () => reject(cancelled());
       signal?.addEventListener('abort', onAbort, { once: true });
       this.waiters.push(() => {
         signal?.removeEventListener('abort', onAbort);
@@ -132,7 +122,7 @@ export const scaleWindows = (windows: readonly RateWindow[], rateScale: number):
 export async function mapPool<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number, signal: AbortSignal) => Promise<R>, signal?: AbortSignal): Promise<R[]> {
   const ctrl = new AbortController();
   const onAbort = () => ctrl.abort();
-  if (signal?.aborted) throw cancelledError();
+  if (signal?.aborted) throw cancelled();
   signal?.addEventListener('abort', onAbort, { once: true });
   const out = new Array<R>(items.length);
   let next = 0;
@@ -144,7 +134,7 @@ export async function mapPool<T, R>(items: readonly T[], limit: number, fn: (ite
         out[i] = await fn(items[i]!, i, ctrl.signal);
       } catch (e) {
         if (!failure) {
-          failure = { error: signal?.aborted ? cancelledError() : e };
+          failure = { error: signal?.aborted ? cancelled() : e };
           ctrl.abort();
         }
       }

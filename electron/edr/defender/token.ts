@@ -8,8 +8,7 @@ import { AppError, ErrorCodes } from '../../../shared/model/errors';
 import { registerSecret, type Logger } from '../../log';
 import type { HttpClient, HttpResponse } from '../../net/http-client';
 import { tokenError, unexpectedResponse, type AadstsBody } from './errors';
-import { sleep } from './limiter';
-import { backoffMs, isTransientStatus, isTransientTransport } from './retry';
+import { isTransientStatus, withRetries } from '../../net/retry';
 import type { DefenderSecrets, RetryPolicy } from './types';
 
 export interface JwtClaims {
@@ -99,25 +98,29 @@ export class TokenProvider {
   private async fetch(signal?: AbortSignal): Promise<Cached> {
     const url = `${this.o.idpUrl.replace(/\/+$/, '')}/${encodeURIComponent(this.o.tenantId)}/oauth2/v2.0/token`;
     const form = { client_id: this.o.clientId, client_secret: await this.secret(), grant_type: 'client_credentials', scope: `${this.o.resource}/.default` };
-    const { retry } = this.o;
-    for (let attempt = 1; ; attempt++) {
-      let res: HttpResponse;
-      try {
-        res = await this.o.http.request({ method: 'POST', url, form, ...(signal ? { signal } : {}) });
-      } catch (e) {
-        if (isTransientTransport(e) && attempt < retry.maxAttempts) {
-          await sleep(backoffMs(attempt, retry), signal);
-          continue;
-        }
-        throw e;
-      }
-      if (isTransientStatus(res.status) && attempt < retry.maxAttempts) {
-        this.o.logger.warn('token endpoint failed, retrying', { status: res.status, attempt });
-        await sleep(backoffMs(attempt, retry), signal);
-        continue;
-      }
-      return this.read(res);
+    return withRetries<Cached>(
+      async () => {
+        const res = await this.o.http.request({ method: 'POST', url, form, ...(signal ? { signal } : {}) });
+        // A 5xx that stays is read like any other answer (its Entra ID error body, if any).
+        if (isTransientStatus(res.status)) return { kind: 'retry', why: `HTTP ${res.status}`, exhausted: () => this.readError(res) };
+        return { kind: 'done', value: this.read(res) };
+      },
+      {
+        policy: { ...this.o.retry, max429: 0 },
+        signal,
+        onRetry: (why, attempt) => this.o.logger.warn('token endpoint failed, retrying', { why, attempt }),
+      },
+    );
+  }
+
+  /** The error `read` throws for an answer that is not a token. */
+  private readError(res: HttpResponse): Error {
+    try {
+      this.read(res);
+    } catch (e) {
+      return e as Error;
     }
+    return unexpectedResponse('requested a token', `HTTP ${res.status}`, res.status);
   }
 
   private read(res: HttpResponse): Cached {

@@ -9,7 +9,7 @@ import type { HttpClient, HttpResponse } from '../../net';
 import type { FalconAuth } from './auth';
 import { forbiddenError, rateLimitedError, requestRejectedError, tokenRejectedError, unavailableError, vendorMessage } from './errors';
 import type { RatePacer } from './pacer';
-import { backoffMs, isTransient, type RetryPolicy } from './retry';
+import { isTransient, withRetries, type RetryPolicy } from '../../net/retry';
 
 export interface FalconEnvelope {
   meta?: { pagination?: { offset?: unknown; total?: unknown; expires_at?: unknown; limit?: unknown } };
@@ -60,63 +60,60 @@ export class FalconApi {
 
   async call(req: FalconCall, signal?: AbortSignal): Promise<{ status: number; envelope: FalconEnvelope }> {
     const qs = req.query && req.query.length > 0 ? `?${new URLSearchParams(req.query).toString()}` : '';
-    let attempt = 0;
+    const unavailable = (why: string) => (tries: number) => unavailableError(req.path, tries, why);
     let waits = 0;
-    let refreshed = false;
-    const retry = async (why: string) => {
-      attempt += 1;
-      if (attempt >= this.o.retry.maxAttempts) throw unavailableError(req.path, attempt, why);
-      this.stats.retries += 1;
-      this.o.logger.debug('falcon retry', { path: req.path, attempt, why });
-      await this.o.sleep(backoffMs(attempt, this.o.retry), signal);
-    };
-    for (;;) {
-      const ticket = await this.o.pacer.acquire(signal);
-      const tok = await this.o.auth.token(signal);
-      let res: HttpResponse;
-      try {
-        this.stats.calls += 1;
-        res = await this.o.http.request({
-          method: req.method,
-          url: `${tok.baseUrl}${req.path}${qs}`,
-          headers: { authorization: `Bearer ${tok.token}` },
-          ...(req.json !== undefined ? { json: req.json } : {}),
-          signal,
-        });
-      } catch (e) {
-        if (!isTransient(e)) throw e;
-        await retry(isAppError(e) ? e.message : String(e));
-        continue;
-      }
-      this.o.pacer.observe(res.headers, ticket);
-      const s = res.status;
-      if (s === 401) {
-        this.stats.unauthorized += 1;
-        if (refreshed) throw tokenRejectedError(tok.region, tok.baseUrl);
-        refreshed = true;
-        this.o.auth.invalidate(tok.token);
-        continue;
-      }
-      if (s === 429) {
-        this.stats.r429 += 1;
-        waits += 1;
-        if (waits > this.o.retry.max429) throw rateLimitedError(req.path, waits - 1);
-        const wait = this.o.pacer.rateLimited(res.headers['x-ratelimit-retryafter'], waits);
-        this.o.logger.info('falcon rate limited', { path: req.path, waitMs: wait });
-        continue;
-      }
-      if (s >= 500) {
-        await retry(`HTTP ${s}`);
-        continue;
-      }
-      if (s === 403) throw forbiddenError(req.path, vendorMessage(res.body));
-      if ((s >= 200 && s < 300) || (s === 404 && req.allow404)) {
-        const envelope = parseEnvelope(res.body);
-        if (envelope) return { status: s, envelope };
-        await retry('an unreadable JSON answer');
-        continue;
-      }
-      throw requestRejectedError(req.path, s, vendorMessage(res.body));
-    }
+    return withRetries<{ status: number; envelope: FalconEnvelope }>(
+      async () => {
+        const ticket = await this.o.pacer.acquire(signal);
+        const tok = await this.o.auth.token(signal);
+        let res: HttpResponse;
+        try {
+          this.stats.calls += 1;
+          res = await this.o.http.request({
+            method: req.method,
+            url: `${tok.baseUrl}${req.path}${qs}`,
+            headers: { authorization: `Bearer ${tok.token}` },
+            ...(req.json !== undefined ? { json: req.json } : {}),
+            signal,
+          });
+        } catch (e) {
+          if (!isTransient(e)) throw e;
+          const why = isAppError(e) ? e.message : String(e);
+          return { kind: 'retry', why, exhausted: unavailable(why) };
+        }
+        this.o.pacer.observe(res.headers, ticket);
+        const s = res.status;
+        if (s === 401) {
+          this.stats.unauthorized += 1;
+          this.o.auth.invalidate(tok.token);
+          return { kind: 'refresh', rejected: () => tokenRejectedError(tok.region, tok.baseUrl) };
+        }
+        if (s === 429) {
+          this.stats.r429 += 1;
+          waits += 1;
+          // The pacer holds every caller until the vendor's reset time; this call waits there too.
+          const wait = this.o.pacer.rateLimited(res.headers['x-ratelimit-retryafter'], waits);
+          this.o.logger.info('falcon rate limited', { path: req.path, waitMs: wait });
+          return { kind: 'throttled', waitMs: 0, exhausted: (n) => rateLimitedError(req.path, n) };
+        }
+        if (s >= 500) return { kind: 'retry', why: `HTTP ${s}`, exhausted: unavailable(`HTTP ${s}`) };
+        if (s === 403) throw forbiddenError(req.path, vendorMessage(res.body));
+        if ((s >= 200 && s < 300) || (s === 404 && req.allow404)) {
+          const envelope = parseEnvelope(res.body);
+          if (envelope) return { kind: 'done', value: { status: s, envelope } };
+          return { kind: 'retry', why: 'an unreadable JSON answer', exhausted: unavailable('an unreadable JSON answer') };
+        }
+        throw requestRejectedError(req.path, s, vendorMessage(res.body));
+      },
+      {
+        policy: this.o.retry,
+        signal,
+        sleep: this.o.sleep,
+        onRetry: (why, attempt) => {
+          this.stats.retries += 1;
+          this.o.logger.debug('falcon retry', { path: req.path, attempt, why });
+        },
+      },
+    );
   }
 }

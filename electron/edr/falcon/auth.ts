@@ -16,7 +16,7 @@ import type { HttpClient, HttpResponse } from '../../net';
 import { authFailedError, badResponseError, requestRejectedError, unavailableError, vendorMessage, wrongRegionError } from './errors';
 import type { RatePacer } from './pacer';
 import { FALCON_CLOUD_BASE_URLS, FALCON_CLOUDS, parseFalconCloud, type FalconCloud, type FalconCloudSetting } from './regions';
-import { backoffMs, isTransient, type RetryPolicy } from './retry';
+import { isTransient, withRetries, type RetryPolicy } from '../../net/retry';
 
 /** Refresh this long before the token's expiry (EDR-F2). */
 export const TOKEN_REFRESH_MARGIN_MS = 120_000;
@@ -102,69 +102,65 @@ export class FalconAuth {
     registerSecret(secret);
     const form: Record<string, string> = { client_id: this.o.clientId, client_secret: secret, ...(this.o.memberCid ? { member_cid: this.o.memberCid } : {}) };
     let hops = 0;
-    let attempt = 0;
     let waits429 = 0;
-    for (;;) {
-      let res: HttpResponse;
-      try {
-        this.requests += 1;
-        res = await this.o.http.request({ method: 'POST', url: `${url}/oauth2/token`, form, signal });
-      } catch (e) {
-        attempt += 1;
-        if (!isTransient(e) || attempt >= this.o.retry.maxAttempts) throw isTransient(e) ? unavailableError('/oauth2/token', attempt, isAppError(e) ? e.message : String(e)) : e;
-        await this.o.sleep(backoffMs(attempt, this.o.retry), signal);
-        continue;
-      }
-      const home = parseFalconCloud(res.headers['x-cs-region']);
-      if (res.status === 201 || res.status === 200 || res.status === 308) {
-        if (home && home !== cloud) {
-          if (this.o.setting !== 'autodiscover') throw wrongRegionError(this.o.setting, home, this.urlFor(home));
-          if (++hops > 2) throw badResponseError('/oauth2/token', 'the cloud region keeps changing');
-          // A custom address that issued a token answers for that cloud: keep it. A redirect
-          // (308) carries no token, so it is followed to the named cloud's host either way.
-          const keep = res.status !== 308 && !this.isCloudHost(url);
-          this.o.logger.info('falcon cloud discovered', { asked: cloud, region: home, ...(keep ? { kept: url } : {}) });
-          this.discovered = home;
-          cloud = home;
-          if (!keep) {
-            url = this.urlFor(home);
-            continue;
+    return withRetries<FalconToken>(
+      async () => {
+        // A region hop asks again at once (not a failure); everything else is one try.
+        for (;;) {
+          let res: HttpResponse;
+          try {
+            this.requests += 1;
+            res = await this.o.http.request({ method: 'POST', url: `${url}/oauth2/token`, form, signal });
+          } catch (e) {
+            if (!isTransient(e)) throw e;
+            const why = isAppError(e) ? e.message : String(e);
+            return { kind: 'retry', why, exhausted: (n) => unavailableError('/oauth2/token', n, why) };
           }
+          const home = parseFalconCloud(res.headers['x-cs-region']);
+          if (res.status === 201 || res.status === 200 || res.status === 308) {
+            if (home && home !== cloud) {
+              if (this.o.setting !== 'autodiscover') throw wrongRegionError(this.o.setting, home, this.urlFor(home));
+              if (++hops > 2) throw badResponseError('/oauth2/token', 'the cloud region keeps changing');
+              // A custom address that issued a token answers for that cloud: keep it. A redirect
+              // (308) carries no token, so it is followed to the named cloud's host either way.
+              const keep = res.status !== 308 && !this.isCloudHost(url);
+              this.o.logger.info('falcon cloud discovered', { asked: cloud, region: home, ...(keep ? { kept: url } : {}) });
+              this.discovered = home;
+              cloud = home;
+              if (!keep) {
+                url = this.urlFor(home);
+                continue;
+              }
+            }
+            if (res.status === 308) throw badResponseError('/oauth2/token', 'a redirect without X-Cs-Region');
+            if (this.o.setting === 'autodiscover') {
+              this.discovered = cloud;
+              this.discoveredUrl = url;
+            }
+            const parsed = parseToken(res.body);
+            if (!parsed) return { kind: 'retry', why: 'no token in the answer', exhausted: () => badResponseError('/oauth2/token', 'no access_token / expires_in in the token answer') };
+            registerSecret(parsed.token);
+            const now = this.o.now();
+            const lifeMs = parsed.expiresInS * 1000;
+            this.current = { token: parsed.token, expiresAt: now + lifeMs, refreshAt: now + lifeMs - Math.min(TOKEN_REFRESH_MARGIN_MS, lifeMs / 4), region: cloud, baseUrl: url };
+            this.o.logger.debug('falcon token issued', { region: cloud, expiresInS: parsed.expiresInS });
+            return { kind: 'done', value: this.current };
+          }
+          if (res.status === 400 || res.status === 401 || res.status === 403) throw authFailedError(res.status, vendorMessage(res.body), this.o.setting, url);
+          if (res.status === 429) {
+            waits429 += 1;
+            const body = res.body;
+            return { kind: 'throttled', waitMs: this.o.pacer.rateLimited(res.headers['x-ratelimit-retryafter'], waits429), exhausted: () => requestRejectedError('/oauth2/token', 429, vendorMessage(body)) };
+          }
+          if (res.status >= 500) {
+            const why = `HTTP ${res.status}`;
+            return { kind: 'retry', why, exhausted: (n) => unavailableError('/oauth2/token', n, why) };
+          }
+          throw requestRejectedError('/oauth2/token', res.status, vendorMessage(res.body));
         }
-        if (res.status === 308) throw badResponseError('/oauth2/token', 'a redirect without X-Cs-Region');
-        if (this.o.setting === 'autodiscover') {
-          this.discovered = cloud;
-          this.discoveredUrl = url;
-        }
-        const parsed = parseToken(res.body);
-        if (!parsed) {
-          attempt += 1;
-          if (attempt >= this.o.retry.maxAttempts) throw badResponseError('/oauth2/token', 'no access_token / expires_in in the token answer');
-          await this.o.sleep(backoffMs(attempt, this.o.retry), signal);
-          continue;
-        }
-        registerSecret(parsed.token);
-        const now = this.o.now();
-        const lifeMs = parsed.expiresInS * 1000;
-        this.current = { token: parsed.token, expiresAt: now + lifeMs, refreshAt: now + lifeMs - Math.min(TOKEN_REFRESH_MARGIN_MS, lifeMs / 4), region: cloud, baseUrl: url };
-        this.o.logger.debug('falcon token issued', { region: cloud, expiresInS: parsed.expiresInS });
-        return this.current;
-      }
-      if (res.status === 400 || res.status === 401 || res.status === 403) throw authFailedError(res.status, vendorMessage(res.body), this.o.setting, url);
-      if (res.status === 429) {
-        waits429 += 1;
-        if (waits429 > this.o.retry.max429) throw requestRejectedError('/oauth2/token', 429, vendorMessage(res.body));
-        await this.o.sleep(this.o.pacer.rateLimited(res.headers['x-ratelimit-retryafter'], waits429), signal);
-        continue;
-      }
-      if (res.status >= 500) {
-        attempt += 1;
-        if (attempt >= this.o.retry.maxAttempts) throw unavailableError('/oauth2/token', attempt, `HTTP ${res.status}`);
-        await this.o.sleep(backoffMs(attempt, this.o.retry), signal);
-        continue;
-      }
-      throw requestRejectedError('/oauth2/token', res.status, vendorMessage(res.body));
-    }
+      },
+      { policy: this.o.retry, signal, sleep: this.o.sleep },
+    );
   }
 }
 

@@ -15,7 +15,8 @@ import { FalconAuth } from './auth';
 import { DEFAULT_SENSOR_WINDOW_MS, parseAssessments, parseDevices, toHostRecord } from './merge';
 import { RatePacer } from './pacer';
 import type { FalconCloud, FalconCloudSetting } from './regions';
-import { DEFAULT_RETRY, cancelledError, sleep as defaultSleep, type RetryPolicy } from './retry';
+import { DEFAULT_RETRY, type RetryPolicy } from './retry';
+import { cancelledError, sleep as defaultSleep } from '../../net/retry';
 
 export const FALCON_PATHS = {
   query: '/devices/queries/devices/v1',
@@ -172,7 +173,7 @@ export class FalconConnector {
     const inner = new AbortController();
     const onAbort = () => inner.abort();
     opts.signal?.addEventListener('abort', onAbort, { once: true });
-    if (opts.signal?.aborted) throw cancelledError();
+    if (opts.signal?.aborted) throw cancelledError('The Falcon poll');
     const before = { ...this.api.stats, tokens: this.auth.requests, slowed: this.pacer.slowed };
     const signal = inner.signal;
     try {
@@ -240,7 +241,7 @@ export class FalconConnector {
     } catch (e) {
       // A prefetched chunk's calls stop too (e.g. when onHosts refused a batch).
       inner.abort();
-      if (opts.signal?.aborted) throw cancelledError();
+      if (opts.signal?.aborted) throw cancelledError('The Falcon poll');
       throw e;
     } finally {
       opts.signal?.removeEventListener('abort', onAbort);

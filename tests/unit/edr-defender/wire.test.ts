@@ -5,7 +5,7 @@ import { DefenderApi } from '../../../electron/edr/defender/api';
 import { checkPermissions, explainForbidden, permissionProblems } from '../../../electron/edr/defender/diagnose';
 import { aadstsCode, tokenError } from '../../../electron/edr/defender/errors';
 import { SlidingWindowLimiter, realClock } from '../../../electron/edr/defender/limiter';
-import { backoffMs, parseRetryAfter } from '../../../electron/edr/defender/retry';
+import { parseRetryAfter } from '../../../electron/edr/defender/retry';
 import { decodeJwt, type TokenProvider } from '../../../electron/edr/defender/token';
 import { DEFAULT_RETRY, DEFENDER_RESOURCE, MCAS_RESOURCE } from '../../../electron/edr/defender/types';
 import type { HttpClient } from '../../../electron/net/http-client';
@@ -13,12 +13,6 @@ import { silentLogger } from '../../../electron/log';
 import { bulkRowsOf, machineAt, machineId, machineIndex } from '../../../electron/simulator/defender';
 
 describe('retry helpers', () => {
-  it('backoff doubles from the base, is capped, and keeps half of it fixed', () => {
-    const p = { baseDelayMs: 100, maxDelayMs: 1_000 };
-    expect([1, 2, 3, 4, 5, 9].map((n) => backoffMs(n, p, () => 1))).toEqual([100, 200, 400, 800, 1_000, 1_000]);
-    expect(backoffMs(3, p, () => 0)).toBe(200);
-  });
-
   it('Retry-After as seconds or an HTTP date', () => {
     const now = Date.UTC(2025, 0, 1, 0, 0, 0);
     expect(parseRetryAfter('7', now)).toBe(7);

@@ -2,7 +2,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RatePacer, RETRY_AFTER_MAX_MS, RETRY_AFTER_MIN_MS } from '../../../electron/edr/falcon/pacer';
-import { backoffMs } from '../../../electron/edr/falcon/retry';
 import { RateBucket } from '../../../electron/simulator/falcon/state';
 
 function fakeClock(start = 1_700_000_000_000) {
@@ -127,14 +126,5 @@ describe('RatePacer', () => {
       }),
       { numRuns: 60 },
     );
-  });
-});
-
-describe('backoffMs', () => {
-  it('doubles from the base up to the cap, with ±25 % jitter', () => {
-    const p = { baseDelayMs: 250, maxDelayMs: 8_000 };
-    expect([1, 2, 3, 4, 5, 6, 7].map((a) => backoffMs(a, p, () => 0.5))).toEqual([250, 500, 1000, 2000, 4000, 8000, 8000]);
-    expect(backoffMs(1, p, () => 0)).toBe(188);
-    expect(backoffMs(1, p, () => 0.999999)).toBe(312);
   });
 });
