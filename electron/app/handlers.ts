@@ -13,6 +13,7 @@ import type { EdrService } from './edr-service';
 import { createConnectorHandlers } from './connector-handlers';
 import { createInventoryHandlers } from './inventory-handlers';
 import type { InventoryService } from '../inventory/service';
+import type { BulkJobs } from '../inventory/bulk';
 
 export interface HandlerDeps {
   adapters: PlatformAdapters;
@@ -21,6 +22,7 @@ export interface HandlerDeps {
   demo: DemoWorkspace;
   edr: EdrService;
   inventory: InventoryService;
+  bulk: BulkJobs;
   events: EventHub;
   logger: Logger;
   /** Reads the certificate a node presents (never trusts it). */
@@ -69,6 +71,7 @@ export function createHandlers(d: HandlerDeps): Handlers {
       await d.sessions.forget(profileId);
       const deleted = await d.profiles.delete(profileId);
       if (deleted) {
+        d.bulk.cancelProfile(profileId);
         d.inventory.forgetProfile(profileId);
         changed(profileId);
       }
@@ -118,7 +121,7 @@ export function createHandlers(d: HandlerDeps): Handlers {
     },
 
     ...createConnectorHandlers(d.edr, d.sessions),
-    ...createInventoryHandlers(d.inventory, d.profiles),
+    ...createInventoryHandlers(d.inventory, d.bulk, d.profiles),
 
     'demo.status': async () => demoStatus(),
     'demo.open': async () => d.demo.open(),

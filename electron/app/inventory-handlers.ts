@@ -1,5 +1,6 @@
 /** The inventory.*, devices.*, tasks.get, onboarding.* and syslog.* channels of the contract. */
 import type { InventoryService } from '../inventory/service';
+import type { BulkJobs } from '../inventory/bulk';
 import type { ProfileRepository } from './profiles';
 import type { Handlers } from './router';
 
@@ -20,7 +21,7 @@ type InventoryHandlers = Pick<
   | 'syslog.create'
 >;
 
-export function createInventoryHandlers(inventory: InventoryService, profiles: ProfileRepository): InventoryHandlers {
+export function createInventoryHandlers(inventory: InventoryService, bulk: BulkJobs, profiles: ProfileRepository): InventoryHandlers {
   // Stored lists are read offline, but only for a profile that exists (unknown → not_found).
   const known = (profileId: string) => profiles.get(profileId).id;
   return {
@@ -34,10 +35,10 @@ export function createInventoryHandlers(inventory: InventoryService, profiles: P
     'tasks.get': async ({ profileId, taskId }) => inventory.task(known(profileId), taskId),
     'onboarding.start': async (req) => {
       known(req.profileId);
-      return inventory.jobs.start(req);
+      return bulk.start(req);
     },
-    'onboarding.cancel': async ({ jobId }) => inventory.jobs.cancel(jobId),
-    'onboarding.get': async ({ jobId }) => inventory.jobs.get(jobId),
+    'onboarding.cancel': async ({ jobId }) => bulk.cancel(jobId),
+    'onboarding.get': async ({ jobId }) => bulk.get(jobId),
     'syslog.list': async ({ profileId }) => inventory.syslogList(profileId),
     'syslog.create': async ({ profileId, server }) => inventory.syslogCreate(profileId, server),
   };

@@ -15,6 +15,7 @@ import { EdrService, type EdrServiceOptions } from './edr-service';
 import { createRuntime } from '../edr/runtimes';
 import { DemoEdr } from './demo-edr';
 import { InventoryService, type InventoryTiming } from '../inventory/service';
+import { BulkJobs, type BulkPorts, type BulkTiming } from '../inventory/bulk';
 import { InventoryStore } from '../store/inventory-db';
 import path from 'node:path';
 
@@ -28,6 +29,8 @@ export interface App {
   demo: DemoWorkspace;
   edr: EdrService;
   inventory: InventoryService;
+  /** Bulk onboarding jobs (CSV). */
+  bulk: BulkJobs;
   /** Revokes sessions (2 s budget) and stops the demo simulators. */
   shutdown(): Promise<void>;
 }
@@ -42,7 +45,7 @@ export interface CreateAppOptions {
   /** Replace the vendor connectors or the scheduler timing (tests). */
   edr?: Partial<Pick<EdrServiceOptions, 'runtimeFor' | 'firstPullDelayMs' | 'publishDelayMs'>>;
   /** Task polling, event throttling and job retention of the inventory (tests shorten them). */
-  inventory?: InventoryTiming;
+  inventory?: InventoryTiming & BulkTiming;
   /** Size of the demo node's seeded inventory (`serve --demo --devices N`, benchmarks). */
   demoInventory?: DemoInventorySeed;
 }
@@ -70,6 +73,7 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
     namespaceFor: (profileId) => profiles.list().find((p) => p.id === profileId)?.apiNamespace,
     ...options.inventory,
   });
+  const bulk = new BulkJobs({ ports: bulkPorts(inventory), emit: events.emit.bind(events), logger: logger.child('bulk'), ...options.inventory });
   const demo = new DemoWorkspace({
     profiles,
     sessions,
@@ -79,7 +83,7 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
     ...(options.demoInventory ? { inventory: options.demoInventory } : {}),
     ...(options.demoEdr === false ? {} : { edr: new DemoEdr(edr.registry, logger.child('demo')) }),
   });
-  const handlers = createHandlers({ adapters, profiles, sessions, demo, edr, inventory, events, logger, inspect: inspectWithPem });
+  const handlers = createHandlers({ adapters, profiles, sessions, demo, edr, inventory, bulk, events, logger, inspect: inspectWithPem });
   const router = createRouter(handlers, logger.child('router'));
 
   // A demo workspace that was open last time opens again (its simulators live in this process).
@@ -96,13 +100,27 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
     demo,
     edr,
     inventory,
+    bulk,
     async shutdown() {
       if (closed) return;
       closed = true;
       await edr.stop();
-      await inventory.close();
+      await Promise.all([bulk.close(), inventory.close()]);
       await sessions.closeAll(2000);
       await demo.close();
     },
+  };
+}
+
+/** What bulk onboarding may do with the inventory: the node's lists, one record, a PUT, a deployment. */
+export function bulkPorts(inventory: InventoryService): BulkPorts {
+  return {
+    requireSignedIn: (profileId, what) => inventory.requireSignedIn(profileId, what),
+    devices: (profileId) => inventory.refreshList(profileId, 'devices'),
+    organizationNames: async (profileId) => (await inventory.refreshList(profileId, 'organizations')).items.map((o) => o.name),
+    readDevice: (profileId, name) => inventory.readDevice(profileId, name),
+    putDevice: (profileId, record) => inventory.putDevice(profileId, record),
+    startDeploy: (profileId, name) => inventory.startDeploy(profileId, name),
+    devicesChanged: (profileId) => inventory.changed(profileId, ['devices']),
   };
 }

@@ -10,12 +10,14 @@
 import { randomUUID } from 'node:crypto';
 import type { ParsedRequestOf } from '../../shared/contract';
 import { AppError, ErrorCodes, endsSession, isTransportFailure } from '../../shared/model/errors';
-import { DeviceRecord, type BulkJobState, type BulkRowOutcome, type BulkRowResult, type DeviceView } from '../../shared/model/inventory';
+import { DeviceRecord, type BulkJobState, type BulkRowOutcome, type BulkRowResult, type DeviceView, type TaskStatus } from '../../shared/model/inventory';
 import type { EventHub } from '../app/events';
 import type { Logger } from '../log';
 import { recordKnown, sameRecord } from './node-api';
 import { abortable } from './paging';
-import type { InventoryService } from './service';
+import type { FollowOutcome } from './tasks';
+import { throttle, type Throttled } from './throttle';
+import { forEachLimited } from '../pool';
 
 export interface BulkTiming {
   /** Least time between two onboarding.progress events of a job; default 100 ms (at most ~10 a second). */
@@ -24,8 +26,28 @@ export interface BulkTiming {
   keepJobs?: number;
 }
 
+/**
+ * What a bulk job needs of the node and the store, and nothing more: built in the composition
+ * root (app/services.ts) from the inventory service.
+ */
+export interface BulkPorts {
+  /** Throws when the connection cannot call its node now. */
+  requireSignedIn(profileId: string, what: string): void;
+  /** Pages the node's devices (or organizations) into the store; answers what was stored. */
+  devices(profileId: string): Promise<{ items: DeviceView[] }>;
+  organizationNames(profileId: string): Promise<string[]>;
+  /** One device's whole record, from the node. */
+  readDevice(profileId: string, deviceName: string): Promise<DeviceView>;
+  /** Creates or replaces the device's record on the node (and in the store). */
+  putDevice(profileId: string, record: DeviceRecord): Promise<unknown>;
+  /** Starts a deployment; `outcome` settles when its task ends or following stops. */
+  startDeploy(profileId: string, deviceName: string): Promise<{ task: TaskStatus; outcome: Promise<FollowOutcome> }>;
+  /** Tells the window the stored devices changed. */
+  devicesChanged(profileId: string): void;
+}
+
 export interface BulkJobsOptions extends BulkTiming {
-  inventory: InventoryService;
+  ports: BulkPorts;
   emit: EventHub['emit'];
   logger: Logger;
 }
@@ -48,14 +70,15 @@ interface Job {
   head: Omit<BulkJobState, 'rows' | 'done' | 'counts'>;
   rows: Row[];
   changed: Set<number>;
-  timer?: ReturnType<typeof setTimeout>;
-  lastEmit: number;
+  /** onboarding.progress, at most once per interval (inventory/throttle.ts). */
+  progress: Throttled<[]>;
   abort: AbortController;
   cancelled: boolean;
   /** Why the whole job stopped (session ended, node gone). */
   stopped?: string;
+  /** Rows to send, in file order; `started` holds those a worker has taken. */
   queue: number[];
-  next: number;
+  started: Set<number>;
   transportFailures: number;
   finished: Promise<void>;
 }
@@ -78,7 +101,7 @@ export class BulkJobs {
   }
 
   start(req: StartRequest): BulkJobState {
-    this.o.inventory.requireSignedIn(req.profileId, 'onboard devices');
+    this.o.ports.requireSignedIn(req.profileId, 'onboard devices');
     for (const j of this.jobs.values()) {
       if (j.head.profileId === req.profileId && j.head.state === 'running') {
         throw new AppError('onboarding.busy', 'A bulk onboarding is already running on this node.', 'Wait for it to finish or cancel it, then start again.', { details: { jobId: j.head.jobId } });
@@ -88,11 +111,11 @@ export class BulkJobs {
       head: { jobId: randomUUID(), profileId: req.profileId, dryRun: req.dryRun, deploy: req.deploy, concurrency: req.concurrency, state: 'running', total: req.rows.length, startedAt: new Date().toISOString(), finishedAt: null },
       rows: validateRows(req.rows),
       changed: new Set(),
-      lastEmit: 0,
+      progress: throttle(() => this.emitProgress(job), this.intervalMs),
       abort: new AbortController(),
       cancelled: false,
       queue: [],
-      next: 0,
+      started: new Set(),
       transportFailures: 0,
       finished: Promise.resolve(),
     };
@@ -111,7 +134,7 @@ export class BulkJobs {
     if (job.head.state === 'running' && !job.cancelled) {
       job.cancelled = true;
       job.abort.abort();
-      this.o.logger.info('bulk onboarding cancelled', { jobId, started: job.next, queued: job.queue.length });
+      this.o.logger.info('bulk onboarding cancelled', { jobId, started: job.started.size, queued: job.queue.length });
       this.leaveUnstarted(job, 'cancelled', 'Not sent: the job was cancelled.');
       this.flush(job);
     }
@@ -137,14 +160,14 @@ export class BulkJobs {
 
   private async run(job: Job): Promise<void> {
     const { profileId } = job.head;
-    const inv = this.o.inventory;
+    const ports = this.o.ports;
     let existing: Map<string, DeviceView>;
     let orgs: Set<string> | undefined;
     try {
-      const list = await abortable(inv.refreshList(profileId, 'devices'), job.abort.signal, 'The bulk onboarding');
-      inv.changed(profileId, ['devices']);
+      const list = await abortable(ports.devices(profileId), job.abort.signal, 'The bulk onboarding');
+      ports.devicesChanged(profileId);
       existing = new Map(list.items.map((d) => [d.deviceName, d]));
-      if (job.head.dryRun) orgs = new Set((await abortable(inv.refreshList(profileId, 'organizations'), job.abort.signal, 'The bulk onboarding')).items.map((o) => o.name));
+      if (job.head.dryRun) orgs = new Set(await abortable(ports.organizationNames(profileId), job.abort.signal, 'The bulk onboarding'));
     } catch (e) {
       if (!job.cancelled) this.stop(job, `Could not read the node's devices: ${messageOf(e)}`);
       return this.finish(job);
@@ -152,8 +175,7 @@ export class BulkJobs {
     this.compare(job, existing, orgs);
     // A dry run sends nothing, but reads the records of rows it could not compare from the list.
     if (!job.cancelled && (!job.head.dryRun || job.queue.length > 0)) {
-      const workers = Math.min(job.head.concurrency, job.queue.length);
-      await Promise.all(Array.from({ length: workers }, () => this.worker(job)));
+      await forEachLimited(job.queue, job.head.concurrency, (i) => this.runRow(job, i), () => job.cancelled || job.stopped !== undefined);
     }
     return this.finish(job);
   }
@@ -199,34 +221,27 @@ export class BulkJobs {
     this.set(job, i, 'valid', `Valid; ${what}${job.head.deploy && !needsDeploy ? ' and deployed' : ''}.`);
   }
 
-  private async worker(job: Job): Promise<void> {
-    while (!job.cancelled && job.stopped === undefined && job.next < job.queue.length) {
-      const i = job.queue[job.next] as number;
-      job.next += 1;
-      await this.runRow(job, i);
-    }
-  }
-
   private async runRow(job: Job, i: number): Promise<void> {
     const { profileId } = job.head;
     const row = job.rows[i] as Row;
     const rec = row.record as DeviceRecord;
+    job.started.add(i);
     let stage: 'put' | 'deploy' = 'put';
     try {
       if (row.check) {
-        const there = await this.o.inventory.readDevice(profileId, rec.deviceName);
+        const there = await this.o.ports.readDevice(profileId, rec.deviceName);
         const identical = sameRecord(rec, there);
         const needsDeploy = job.head.deploy && identical && (there.deploymentStatus === 'saved' || there.deploymentStatus === 'failed');
         if (identical && !needsDeploy) return this.set(job, i, 'skipped', `Already on the node with this record (${there.deploymentStatus}).`);
         if (job.head.dryRun) return this.setValid(job, i, needsDeploy, true);
         row.deployOnly = needsDeploy;
       }
-      if (!row.deployOnly) await this.o.inventory.putDevice(profileId, rec);
+      if (!row.deployOnly) await this.o.ports.putDevice(profileId, rec);
       job.transportFailures = 0;
       if (!job.head.deploy) return this.set(job, i, 'onboarded', 'Onboarded.');
       stage = 'deploy';
       this.set(job, i, 'pending', row.deployOnly ? 'Already on the node; deploying…' : 'Onboarded; deploying…');
-      const { task, outcome } = await this.o.inventory.startDeploy(profileId, rec.deviceName);
+      const { task, outcome } = await this.o.ports.startDeploy(profileId, rec.deviceName);
       const end = await outcome;
       if (end.finished && end.task.state === 'completed') return this.set(job, i, 'deployed', `Deployed (task ${task.taskId}).`);
       if (end.finished) return this.set(job, i, 'failed', `Onboarded, but the deployment failed (task ${task.taskId}): ${end.task.message || 'no reason given'}`);
@@ -252,11 +267,9 @@ export class BulkJobs {
 
   /** Rows no worker has taken (queued, or not yet compared) get their final outcome now. */
   private leaveUnstarted(job: Job, outcome: 'cancelled' | 'failed', message: string): void {
-    const taken = new Set(job.queue.slice(0, job.next));
     job.rows.forEach((row, i) => {
-      if (row.result.outcome === 'pending' && !taken.has(i)) this.set(job, i, outcome, message);
+      if (row.result.outcome === 'pending' && !job.started.has(i)) this.set(job, i, outcome, message);
     });
-    job.next = job.queue.length;
   }
 
   private finish(job: Job): void {
@@ -268,7 +281,7 @@ export class BulkJobs {
     this.flush(job);
     const s = snapshot(job, []);
     this.o.logger.info('bulk onboarding finished', { jobId: job.head.jobId, state: s.state, ...s.counts });
-    if (!job.head.dryRun) this.o.inventory.changed(job.head.profileId, ['devices']);
+    if (!job.head.dryRun) this.o.ports.devicesChanged(job.head.profileId);
     this.prune();
   }
 
@@ -281,22 +294,19 @@ export class BulkJobs {
     const row = job.rows[i] as Row;
     row.result = { line: row.result.line, deviceName: row.result.deviceName, outcome, ...(message ? { message } : {}), ...(field ? { field } : {}) };
     job.changed.add(i);
-    this.schedule(job);
+    job.progress.call();
   }
 
-  private schedule(job: Job): void {
-    if (job.timer) return;
-    const wait = job.lastEmit + this.intervalMs - Date.now();
-    job.timer = setTimeout(() => this.flush(job), Math.max(0, wait));
+  /** Sends the progress event now (a cancel, the job's end), also when no row changed. */
+  private flush(job: Job): void {
+    job.progress.call();
+    job.progress.flush();
   }
 
   /** One onboarding.progress event with the rows changed since the last one. */
-  private flush(job: Job): void {
-    if (job.timer) clearTimeout(job.timer);
-    job.timer = undefined;
+  private emitProgress(job: Job): void {
     const rows = [...job.changed].sort((a, b) => a - b).map((i) => job.rows[i] as Row);
     job.changed.clear();
-    job.lastEmit = Date.now();
     this.o.emit('onboarding.progress', snapshot(job, rows));
   }
 }

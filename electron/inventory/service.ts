@@ -1,14 +1,14 @@
 /**
  * Devices, organizations, deployments and syslog servers of the signed-in nodes (issue 4): reads
  * come from the SQLite store (offline), refreshes page the node's lists into it, single calls
- * (fetch, onboard, deploy) write through it. Bulk onboarding jobs live in bulk.ts.
+ * (fetch, onboard, deploy) write through it. Bulk onboarding jobs (bulk.ts) reach it through
+ * the ports the composition root builds (app/services.ts).
  */
 import { AppError, ErrorCodes } from '../../shared/model/errors';
 import type { DeviceRecord, DeviceView, OrganizationView, SyslogServer, TaskStatus } from '../../shared/model/inventory';
 import type { EventHub } from '../app/events';
 import type { Logger } from '../log';
 import type { InventoryKind, InventoryStore, StoredList } from '../store/inventory-db';
-import { BulkJobs, type BulkTiming } from './bulk';
 import { withDeviceIssues, withSyslogIssues } from './field-errors';
 import type { StoredOrganization } from './hierarchy';
 import {
@@ -36,7 +36,7 @@ import { APPLIANCES_PATH, applianceFromNode, readAppliancesPage } from './applia
 import { TaskFollower, deviceStatusOf, isFinal, type FollowOutcome, type TaskTiming } from './tasks';
 import { throttle } from './throttle';
 
-export interface InventoryTiming extends TaskTiming, BulkTiming {
+export interface InventoryTiming extends TaskTiming {
   /** Least time between two inventory.progress events of one list; default 100 ms. */
   progressIntervalMs?: number;
 }
@@ -68,7 +68,6 @@ export interface ListRefresh<T> {
 
 export class InventoryService {
   readonly store: InventoryStore;
-  readonly jobs: BulkJobs;
   private readonly follower: TaskFollower;
   private readonly refreshing = new Map<string, Promise<ListRefresh<unknown>>>();
   private readonly log: Logger;
@@ -78,7 +77,6 @@ export class InventoryService {
     this.store = o.store;
     this.log = o.logger;
     this.follower = new TaskFollower({ store: o.store, onProgress: (t) => o.emit('task.progress', t), logger: o.logger.child('tasks'), ...pick(o, ['pollMs', 'maxMs', 'maxErrors']) });
-    this.jobs = new BulkJobs({ inventory: this, emit: o.emit, logger: o.logger.child('bulk'), ...pick(o, ['progressIntervalMs', 'keepJobs']) });
   }
 
   request(profileId: string): NodeRequest {
@@ -356,16 +354,13 @@ export class InventoryService {
   }
 
   forgetProfile(profileId: string): void {
-    this.jobs.cancelProfile(profileId);
     this.store.forgetProfile(profileId);
   }
 
-  /** Cancels bulk jobs, stops following tasks (they go on on the node) and closes the store. */
+  /** Stops refreshes and following tasks (they go on on the node) and closes the store. */
   async close(): Promise<void> {
     this.closing.abort();
-    const jobs = this.jobs.close();
     await this.follower.close();
-    await jobs;
     this.store.close();
   }
 }

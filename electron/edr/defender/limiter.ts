@@ -11,6 +11,7 @@
  * the rest (and is the one thrown).
  */
 import { cancelledError, sleep } from '../../net/retry';
+import { forEachLimited } from '../../pool';
 import type { RateWindow } from './types';
 
 export interface LimiterClock {
@@ -120,31 +121,23 @@ export class SlidingWindowLimiter {
 export const scaleWindows = (windows: readonly RateWindow[], rateScale: number): RateWindow[] => windows.map((w) => ({ calls: w.calls, windowMs: w.windowMs / rateScale }));
 
 export async function mapPool<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number, signal: AbortSignal) => Promise<R>, signal?: AbortSignal): Promise<R[]> {
+  if (signal?.aborted) throw cancelled();
+  // One failure (or the caller's abort) aborts the calls still in flight.
   const ctrl = new AbortController();
   const onAbort = () => ctrl.abort();
-  if (signal?.aborted) throw cancelled();
   signal?.addEventListener('abort', onAbort, { once: true });
   const out = new Array<R>(items.length);
-  let next = 0;
-  let failure: { error: unknown } | undefined;
-  const worker = async () => {
-    while (!failure && next < items.length) {
-      const i = next++;
-      try {
-        out[i] = await fn(items[i]!, i, ctrl.signal);
-      } catch (e) {
-        if (!failure) {
-          failure = { error: signal?.aborted ? cancelled() : e };
-          ctrl.abort();
-        }
-      }
-    }
-  };
   try {
-    await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+    await forEachLimited(items, limit, async (item, i) => {
+      try {
+        out[i] = await fn(item, i, ctrl.signal);
+      } catch (e) {
+        ctrl.abort();
+        throw signal?.aborted ? cancelled() : e;
+      }
+    });
   } finally {
     signal?.removeEventListener('abort', onAbort);
   }
-  if (failure) throw failure.error;
   return out;
 }

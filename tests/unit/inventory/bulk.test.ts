@@ -10,11 +10,11 @@ afterEach(async () => h?.close());
 
 const rowsFor = (from: number, to: number, org = 'Org-A') => Array.from({ length: to - from + 1 }, (_, k) => ({ line: k + 2, device: deviceFields(from + k, org) }));
 const start = (rows: ReturnType<typeof rowsFor>, opts: { dryRun?: boolean; deploy?: boolean; concurrency?: number } = {}) =>
-  h.service.jobs.start({ profileId: 'p1', rows, dryRun: opts.dryRun ?? false, deploy: opts.deploy ?? false, concurrency: opts.concurrency ?? 4 });
+  h.jobs.start({ profileId: 'p1', rows, dryRun: opts.dryRun ?? false, deploy: opts.deploy ?? false, concurrency: opts.concurrency ?? 4 });
 
 function finished(jobId: string): Promise<BulkJobState> {
   return until(`job ${jobId} to end`, () => {
-    const s = h.service.jobs.get(jobId);
+    const s = h.jobs.get(jobId);
     return s.state !== 'running' && s;
   });
 }
@@ -100,8 +100,8 @@ describe('bulk onboarding', () => {
     h = startService();
     h.node.delayMs = 25;
     const job = start(rowsFor(1, 40), { concurrency: 2 });
-    await until('4 rows onboarded', () => h.service.jobs.get(job.jobId).counts.onboarded >= 4);
-    const atCancel = h.service.jobs.cancel(job.jobId);
+    await until('4 rows onboarded', () => h.jobs.get(job.jobId).counts.onboarded >= 4);
+    const atCancel = h.jobs.cancel(job.jobId);
     const inFlight = h.node.inFlight;
     expect(inFlight).toBeGreaterThan(0);
     expect(atCancel.counts.cancelled).toBeGreaterThan(20);
@@ -113,7 +113,7 @@ describe('bulk onboarding', () => {
     expect(end.counts.onboarded).toBe(putsAtCancel);
     expect(end.rows.filter((r) => r.outcome === 'pending')).toHaveLength(0);
     // Cancelling a finished job changes nothing.
-    expect(h.service.jobs.cancel(job.jobId)).toMatchObject({ state: 'cancelled' });
+    expect(h.jobs.cancel(job.jobId)).toMatchObject({ state: 'cancelled' });
   });
 
   it('deploys each onboarded device and follows its task; a failed deployment fails its row', async () => {
@@ -131,7 +131,7 @@ describe('bulk onboarding', () => {
   it('stops the whole job when the session ends; rows not sent fail with the reason', async () => {
     h = startService();
     const job = start(rowsFor(1, 30), { concurrency: 2 });
-    await until('3 rows onboarded', () => h.service.jobs.get(job.jobId).counts.onboarded >= 3);
+    await until('3 rows onboarded', () => h.jobs.get(job.jobId).counts.onboarded >= 3);
     h.node.failAll = new AppError('session.sign_in_required', 'Sign in again to the node.', 'Sign in.');
     const end = await finished(job.jobId);
     expect(end).toMatchObject({ state: 'failed', error: 'Sign in again to the node.' });
@@ -168,12 +168,12 @@ describe('bulk onboarding', () => {
       h.node.jitterMs = 0;
       const started = Date.now();
       const job = start(rowsFor(1, 120), { concurrency: 4 });
-      for (let step = 0; step < 2000 && h.service.jobs.get(job.jobId).state === 'running'; step++) {
+      for (let step = 0; step < 2000 && h.jobs.get(job.jobId).state === 'running'; step++) {
         const before = h.events.length;
         await vi.advanceTimersByTimeAsync(5);
         for (const e of h.events.slice(before)) if (e.event === 'onboarding.progress') times.push(Date.now() - started);
       }
-      end = h.service.jobs.get(job.jobId);
+      end = h.jobs.get(job.jobId);
     } finally {
       vi.useRealTimers();
     }
@@ -199,8 +199,8 @@ describe('bulk onboarding', () => {
     await finished(a.jobId);
     const b = await finished(start(rowsFor(6, 8)).jobId);
     const c = await finished(start(rowsFor(9, 10)).jobId);
-    expect(() => h.service.jobs.get(a.jobId)).toThrow(/no bulk onboarding job/);
-    expect(h.service.jobs.get(b.jobId).counts.onboarded).toBe(3);
-    expect(h.service.jobs.get(c.jobId).counts.onboarded).toBe(2);
+    expect(() => h.jobs.get(a.jobId)).toThrow(/no bulk onboarding job/);
+    expect(h.jobs.get(b.jobId).counts.onboarded).toBe(3);
+    expect(h.jobs.get(c.jobId).counts.onboarded).toBe(2);
   });
 });

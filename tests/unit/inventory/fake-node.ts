@@ -5,6 +5,8 @@
  * the bodies a node sends, so the service sees exactly what it sees in production. Counts calls
  * in flight.
  */
+import { BulkJobs, type BulkTiming } from '../../../electron/inventory/bulk';
+import { bulkPorts } from '../../../electron/app/services';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -164,12 +166,14 @@ export function deviceFields(i: number, orgName = 'Org-A') {
 export interface ServiceHarness {
   node: FakeNode;
   service: InventoryService;
+  /** Bulk jobs over the service, through the same ports the app builds. */
+  jobs: BulkJobs;
   events: Array<{ event: EventName; payload: unknown }>;
   logs: string[];
   close(): Promise<void>;
 }
 
-export function startService(timing: InventoryTiming = {}): ServiceHarness {
+export function startService(timing: InventoryTiming & BulkTiming = {}): ServiceHarness {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'nb-inv-svc-'));
   const node = new FakeNode();
   const events: ServiceHarness['events'] = [];
@@ -182,13 +186,15 @@ export function startService(timing: InventoryTiming = {}): ServiceHarness {
     pollMs: 5,
     ...timing,
   });
+  const jobs = new BulkJobs({ ports: bulkPorts(service), emit: (event, payload) => events.push({ event, payload }), logger: createLogger(() => undefined), ...timing });
   return {
     node,
     service,
+    jobs,
     events,
     logs,
     async close() {
-      await service.close();
+      await Promise.all([jobs.close(), service.close()]);
       rmSync(dir, { recursive: true, force: true });
     },
   };
