@@ -3,27 +3,16 @@ import { Settings, type DemoStatus } from '../../shared/contract';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
 import type { CertificateInfo } from '../../shared/model/profile';
 import type { Logger } from '../log';
-import type { DemoWorkspace } from './demo';
-import type { EventHub } from './events';
 import type { PlatformAdapters } from './ports';
-import type { ProfileRepository, StoredProfile } from './profiles';
+import type { StoredProfile } from './profiles';
 import type { Handlers } from './router';
-import type { SessionManager } from './sessions';
-import type { EdrService } from './edr-service';
+import type { App } from './services';
 import { createConnectorHandlers } from './connector-handlers';
 import { createInventoryHandlers } from './inventory-handlers';
-import type { InventoryService } from '../inventory/service';
-import type { BulkJobs } from '../inventory/bulk';
 
-export interface HandlerDeps {
+/** The app's services (as createApp builds them) and what the handlers need besides. */
+export interface HandlerDeps extends Pick<App, 'profiles' | 'sessions' | 'demo' | 'edr' | 'inventory' | 'bulk' | 'events'> {
   adapters: PlatformAdapters;
-  profiles: ProfileRepository;
-  sessions: SessionManager;
-  demo: DemoWorkspace;
-  edr: EdrService;
-  inventory: InventoryService;
-  bulk: BulkJobs;
-  events: EventHub;
   logger: Logger;
   /** Reads the certificate a node presents (never trusts it). */
   inspect(host: string, port: number): Promise<{ info: CertificateInfo; pem: string }>;

@@ -6,7 +6,7 @@
  */
 import type { Page } from '@playwright/test';
 import { startMgmtSimulator, type MgmtSimulator } from '../../electron/simulator';
-import { expect, test } from './support/fixtures';
+import { expect, recordReceived, test } from './support/fixtures';
 
 const ADMIN_PW = 'E2e-Admin-Password-4471';
 const CLIENT_SECRET = 'E2e-Bootstrap-Client-Secret-8812';
@@ -18,16 +18,6 @@ test.beforeEach(async () => {
 test.afterEach(async () => {
   await sim.close();
 });
-
-/** Everything the page received from the host: invoke answers and socket frames. */
-function recordReceived(page: Page): string[] {
-  const received: string[] = [];
-  page.on('websocket', (ws) => ws.on('framereceived', (f) => received.push(String(f.payload))));
-  page.on('response', async (r) => {
-    if (r.url().includes('/api/')) received.push(await r.text().catch(() => ''));
-  });
-  return received;
-}
 
 async function addLabProfile(page: Page, button = 'Add connection') {
   await page.getByRole('button', { name: button }).click();

@@ -7,19 +7,9 @@
  * tests/e2e/screenshots/.
  */
 import type { Locator, Page } from '@playwright/test';
-import { expect, test, type Northbound } from './support/fixtures';
+import { expect, recordReceived, test, type Northbound } from './support/fixtures';
 
 test.use({ appOptions: { edr: { firstPullDelayMs: 600_000, publishDelayMs: 300 } } });
-
-/** Everything the host sent to the page (API answers and event frames). */
-function recordReceived(page: Page): string[] {
-  const received: string[] = [];
-  page.on('websocket', (ws) => ws.on('framereceived', (f) => received.push(String(f.payload))));
-  page.on('response', async (r) => {
-    if (r.url().includes('/api/')) received.push(await r.text().catch(() => ''));
-  });
-  return received;
-}
 
 /** Opens the demo workspace and the Connectors page; answers the two demo connector rows. */
 async function openConnectors(page: Page, nb: Northbound): Promise<{ falcon: Locator; defender: Locator }> {

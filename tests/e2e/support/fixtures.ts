@@ -50,4 +50,14 @@ export const test = base.extend<{ nb: Northbound; appOptions: CreateAppOptions }
   },
 });
 
+/** Everything the page received from the host: invoke answers and socket frames. */
+export function recordReceived(page: Page): string[] {
+  const received: string[] = [];
+  page.on('websocket', (ws) => ws.on('framereceived', (f) => received.push(String(f.payload))));
+  page.on('response', async (r) => {
+    if (r.url().includes('/api/')) received.push(await r.text().catch(() => ''));
+  });
+  return received;
+}
+
 export { expect };
