@@ -131,3 +131,68 @@ export async function benchBulkOnboarding(devices: number, concurrencies: readon
   }
   return out;
 }
+
+export interface CancelBench {
+  /** The node's answer time per data call, which a cancel must not wait out. */
+  nodeMs: number;
+  /** Quit during a refresh: until the refresh answered (cancelled) and the node saw its request aborted. */
+  quitRefreshMs: number;
+  /** Cancel of a running bulk job: until the job was cancelled (rows in flight end first). */
+  cancelJobMs: number;
+  /** onboarding.progress events of a whole job against its duration, and the at-most-one-per-100-ms bound. */
+  progressEvents: number;
+  progressBound: number;
+}
+
+/**
+ * How promptly cancelling ends work that waits on a slow node (the wall-clock limits that used to
+ * sit in unit tests): a refresh when the app quits, a bulk job when the operator cancels it, and
+ * how many progress events a job sends against the throttle's bound.
+ */
+export async function benchCancel(nodeMs = 2_000): Promise<CancelBench> {
+  const rig = await startNodeRig({ organizations: 14, devices: 500 });
+  const closeRig = rig.close;
+  try {
+    await rig.call('inventory.refresh', { profileId: rig.profileId, what: 'organizations' });
+    const org = rig.sim.inventory.organizations().find((o) => o.parent !== null)!.name;
+
+    // Progress events of a job that runs to its end (fast node).
+    const events: number[] = [];
+    const off = rig.app.events.subscribe((e) => e === 'onboarding.progress' && events.push(performance.now()));
+    const rows = (run: number, n: number) => Array.from({ length: n }, (_, i) => ({ line: i + 2, device: benchDevice(run, i, org) }));
+    rig.sim.faults.dataDelayMs = 5;
+    const t0 = performance.now();
+    let job = await rig.call<BulkJobState>('onboarding.start', { profileId: rig.profileId, rows: rows(7, 300), concurrency: 4, dryRun: false, deploy: false });
+    while (job.state === 'running') {
+      await new Promise((r) => setTimeout(r, 20));
+      job = await rig.call<BulkJobState>('onboarding.get', { jobId: job.jobId });
+    }
+    const jobMs = performance.now() - t0;
+    off();
+
+    // A slow node: cancel a job while rows are in flight.
+    rig.sim.faults.dataDelayMs = nodeMs;
+    const slow = await rig.call<BulkJobState>('onboarding.start', { profileId: rig.profileId, rows: rows(8, 50), concurrency: 4, dryRun: false, deploy: false });
+    await new Promise((r) => setTimeout(r, nodeMs * 1.5));
+    const c0 = performance.now();
+    await rig.call('onboarding.cancel', { jobId: slow.jobId });
+    let state = slow.state;
+    while (state === 'running' && performance.now() - c0 < nodeMs * 5) {
+      await new Promise((r) => setTimeout(r, 10));
+      state = (await rig.call<BulkJobState>('onboarding.get', { jobId: slow.jobId })).state;
+    }
+    const cancelJobMs = performance.now() - c0;
+
+    // Quit during a refresh whose list page the node answers only after nodeMs.
+    const refresh = rig.app.router.invoke('inventory.refresh', { profileId: rig.profileId, what: 'devices' });
+    while (![...rig.sim.stats.open].some((r) => r.startsWith('GET /mgmt/sdwan/workflow/devices'))) await new Promise((r) => setTimeout(r, 5));
+    const q0 = performance.now();
+    await rig.app.shutdown();
+    await refresh;
+    while (rig.sim.stats.aborted.length === 0 && performance.now() - q0 < nodeMs * 5) await new Promise((r) => setTimeout(r, 5));
+    const quitRefreshMs = performance.now() - q0;
+    return { nodeMs, quitRefreshMs, cancelJobMs, progressEvents: events.length, progressBound: Math.ceil(jobMs / 100) + 1 };
+  } finally {
+    await closeRig();
+  }
+}

@@ -8,7 +8,7 @@ import { pollerBaselineRssMb } from './poller-process';
 import { appPollerBaselineRssMb, benchDefenderAppCycle, benchFalconAppCycle, type AppCycleBench } from './app-poller.bench-part';
 import { benchScoring } from './scoring.bench-part';
 import { benchStore } from './store.bench-part';
-import { benchBulkOnboarding, benchPaging } from './inventory.bench-part';
+import { benchBulkOnboarding, benchCancel, benchPaging } from './inventory.bench-part';
 import { benchDevicesTable } from './devices-table.bench-part';
 
 const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
@@ -72,6 +72,13 @@ async function main(): Promise<void> {
     for (const r of rows) console.log(`paging (${r.label}): ${fmt(r.devices)} devices + ${fmt(r.organizations)} organizations in ${fmt(r.ms)} ms, ${fmt(r.calls)} calls, stored in SQLite`);
     const [full, capped] = rows as [(typeof rows)[0], (typeof rows)[0]];
     console.log(`paging: pages of 500 are ${fmt(capped.ms / full.ms, 1)}x faster than a node capping pages at 50 (${fmt(capped.calls / full.calls, 1)}x the calls)`);
+  }
+
+  if (want('cancel')) {
+    const c = await benchCancel(2_000);
+    console.log(
+      `cancel: quitting during a refresh ended it and the node saw the request aborted after ${fmt(c.quitRefreshMs)} ms, cancelling a bulk job ended it after ${fmt(c.cancelJobMs)} ms, against a node answering in ${fmt(c.nodeMs)} ms (ratios ${fmt(c.quitRefreshMs / c.nodeMs, 2)} and ${fmt(c.cancelJobMs / c.nodeMs, 2)}; a cancel waits at most for the calls in flight); a 300-row job sent ${fmt(c.progressEvents)} progress events (throttle bound ${fmt(c.progressBound)}, at most one per 100 ms)`,
+    );
   }
 
   if (want('table')) {
