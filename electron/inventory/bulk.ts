@@ -1,5 +1,6 @@
 /**
- * Bulk onboarding jobs (CSV, MN-48). Every row is validated again with DeviceRecord (a bad row
+ * Bulk onboarding jobs (CSV, MN-48): the job registry, the comparison with the node and the dry-run
+ * prediction. Every row is validated again first (bulk-rows.ts: a bad row
  * fails with its line and field; the others go on); the node's device list is paged in once and
  * rows whose device is already there with the same record are skipped, so running a file again
  * does no work. A dry run stops there (valid / skipped / failed). Otherwise at most `concurrency`
@@ -10,9 +11,10 @@
 import { randomUUID } from 'node:crypto';
 import type { ParsedRequestOf } from '../../shared/contract';
 import { AppError, ErrorCodes, endsSession, isTransportFailure } from '../../shared/model/errors';
-import { DeviceRecord, type BulkJobState, type BulkRowOutcome, type BulkRowResult, type DeviceView, type TaskStatus } from '../../shared/model/inventory';
+import type { BulkJobState, BulkRowOutcome, DeviceRecord, DeviceView, TaskStatus } from '../../shared/model/inventory';
 import type { EventHub } from '../app/events';
 import type { Logger } from '../log';
+import { validateRows, type Row } from './bulk-rows';
 import { recordKnown, sameRecord } from './node-api';
 import { abortable } from './paging';
 import type { FollowOutcome } from './tasks';
@@ -54,17 +56,6 @@ export interface BulkJobsOptions extends BulkTiming {
 
 type StartRequest = ParsedRequestOf<'onboarding.start'>;
 
-interface Row {
-  result: BulkRowResult;
-  record?: DeviceRecord;
-  /** Already on the node with this record: only a deployment is missing. */
-  deployOnly?: boolean;
-  /**
-   * On the node, but its record is not known whole (real nodes list only name, site ID and
-   * status): the row's worker reads the record first, then skips, deploys only, or sends.
-   */
-  check?: boolean;
-}
 
 interface Job {
   head: Omit<BulkJobState, 'rows' | 'done' | 'counts'>;
@@ -321,28 +312,4 @@ function snapshot(job: Job, rows: readonly Row[]): BulkJobState {
     counts[o] += 1;
   }
   return { ...job.head, done, counts, rows: rows.map((r) => ({ ...r.result })) };
-}
-
-/** DeviceRecord on every row; a device name or site ID used twice in the file fails the later row. */
-function validateRows(input: StartRequest['rows']): Row[] {
-  const names = new Map<string, number>();
-  const sites = new Map<number, number>();
-  return input.map(({ line, device }) => {
-    const rawName = device.deviceName.trim();
-    const parsed = DeviceRecord.safeParse(device);
-    if (!parsed.success) {
-      const issues = parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
-      const [first, ...more] = issues;
-      const message = [first?.message ?? 'Invalid row.', ...more.map((m) => `${m.path}: ${m.message}`)].join(' ');
-      return { result: { line, deviceName: rawName, outcome: 'failed', message, ...(first?.path ? { field: first.path } : {}) } };
-    }
-    const rec = parsed.data;
-    const sameName = names.get(rec.deviceName);
-    if (sameName !== undefined) return { result: { line, deviceName: rec.deviceName, outcome: 'failed', field: 'deviceName', message: `The device ${rec.deviceName} is also on line ${sameName}; each device once per file.` } };
-    const sameSite = sites.get(Number(rec.siteId));
-    if (sameSite !== undefined) return { result: { line, deviceName: rec.deviceName, outcome: 'failed', field: 'siteId', message: `Site ID ${rec.siteId} is also used on line ${sameSite}.` } };
-    names.set(rec.deviceName, line);
-    sites.set(Number(rec.siteId), line);
-    return { result: { line, deviceName: rec.deviceName, outcome: 'pending' }, record: rec };
-  });
 }

@@ -4,6 +4,7 @@
  * for the same n. Page tests get their devices from main and the simulator instead.
  */
 import type { DeploymentStatus, DeviceView } from '../../../../shared/model/inventory';
+import { recordView } from '../../../../electron/inventory/node-api';
 
 const ORGS = ['Acme', 'Acme Retail', 'Globex', 'Initech', 'Umbrella'];
 const COUNTRIES = [
@@ -22,21 +23,10 @@ const GROUPS = ['branch-small', 'branch-large', 'datacenter', 'retail-kiosk', 'w
 const STATUSES: DeploymentStatus[] = ['deployed', 'deployed', 'deployed', 'saved', 'failed', 'deploying'];
 const CITIES = ['berlin', 'paris', 'newyork', 'london', 'tokyo', 'saopaulo', 'mumbai', 'sydney', 'joburg', 'toronto'];
 
+/** A device as main stores one the console onboarded (recordView), with `d` over it. */
 export function makeDevice(d: Partial<DeviceView> & { deviceName: string }): DeviceView {
-  return {
-    siteId: '1',
-    orgName: 'Acme',
-    serialNumber: `SN-${d.deviceName.toUpperCase()}`,
-    deviceGroup: 'branch-small',
-    locationInfo: { country: 'DE', latitude: '52.52', longitude: '13.405' },
-    deploymentStatus: 'saved',
-    workflowStatus: null,
-    lastModifiedBy: null,
-    lastModifiedAt: null,
-    lastTaskId: null,
-    appliance: null,
-    ...d,
-  };
+  const sent = { deviceName: d.deviceName, siteId: '1', orgName: 'Acme', serialNumber: `SN-${d.deviceName.toUpperCase()}`, deviceGroup: 'branch-small', locationInfo: { country: 'DE', latitude: '52.52', longitude: '13.405' } };
+  return { ...recordView(sent), ...d };
 }
 
 /** n devices over the given organizations, the same for the same n (site IDs 1…n). */
