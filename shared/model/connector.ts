@@ -17,8 +17,8 @@ export const FALCON_DEFAULT_POLL = 10;
 const pollInterval = z
   .number({ error: 'Enter the poll interval in minutes (10 to 1440).' })
   .int('The poll interval is a whole number of minutes.')
-  .min(POLL_MIN, `Poll at most every ${POLL_MIN} minutes (the vendors' limits).`)
-  .max(POLL_MAX, `Poll at least once a day (${POLL_MAX} minutes).`);
+  .min(POLL_MIN, `The poll interval is at least ${POLL_MIN} minutes (the vendors' limits).`)
+  .max(POLL_MAX, `The poll interval is at most ${POLL_MAX} minutes (once a day).`);
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;

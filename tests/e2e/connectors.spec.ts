@@ -103,7 +103,7 @@ test('a Defender connector without a valid poll interval is refused in place; no
   await nb.shot(page, '15-connector-form-error');
   await form.getByLabel('Poll interval (minutes)').fill('5');
   await form.getByRole('button', { name: 'Save' }).click();
-  await expect(form.getByText("Poll at most every 10 minutes (the vendors' limits).")).toBeVisible();
+  await expect(form.getByText("The poll interval is at least 10 minutes (the vendors' limits).")).toBeVisible();
   await page.keyboard.press('Escape');
   expectNoSecrets(nb, received, ['E2e-Unused-Defender-Secret-551']);
 });

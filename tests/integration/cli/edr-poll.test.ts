@@ -72,6 +72,7 @@ describe('northbound edr poll', () => {
     const badInterval = await run([...base().slice(0, -6), '--poll-interval', '5'], { NB_TEST_SECRET: tenant.clientSecret });
     expect(badInterval.code).toBe(2);
     expect(badInterval.stderr).toMatch(/pollIntervalMinutes/);
+    expect(badInterval.stderr).toContain("The poll interval is at least 10 minutes (the vendors' limits).");
   });
 
   it('polls a Falcon tenant: the vendor assessments mapped to risk, with both predefined profiles per host', async () => {

@@ -25,8 +25,9 @@ describe('connector registry', () => {
     const reg = new ConnectorRegistry(memorySettings(), memoryVault());
     const { pollIntervalMinutes: _omit, ...noInterval } = defender;
     await expect(reg.register(noInterval)).rejects.toMatchObject({ code: 'request.invalid', details: { issues: [{ path: 'pollIntervalMinutes' }] } });
-    await expect(reg.register({ ...defender, pollIntervalMinutes: 9 })).rejects.toMatchObject({ message: expect.stringContaining('10 minutes') });
-    await expect(reg.register({ ...defender, pollIntervalMinutes: 1441 })).rejects.toMatchObject({ message: expect.stringContaining('1440') });
+    // The rule in words that say it: a lower bound is "at least" (issue 10.4; form, import and CLI share the schema).
+    await expect(reg.register({ ...defender, pollIntervalMinutes: 9 })).rejects.toMatchObject({ message: expect.stringContaining("The poll interval is at least 10 minutes (the vendors' limits).") });
+    await expect(reg.register({ ...defender, pollIntervalMinutes: 1441 })).rejects.toMatchObject({ message: expect.stringContaining('The poll interval is at most 1440 minutes (once a day).') });
     await expect(reg.register({ ...defender, pollIntervalMinutes: 12.5 })).rejects.toMatchObject({ message: expect.stringContaining('whole number') });
     expect((await reg.register({ ...defender, pollIntervalMinutes: 1440 })).connector.pollIntervalMinutes).toBe(1440);
   });
