@@ -56,7 +56,7 @@ export function DevicesPage() {
     <div className="empty" data-testid="devices-empty">
       <Router size={22} aria-hidden="true" />
       <p>{devices.data?.fetchedAt ? `${profile.name} has no devices yet.` : `The devices of ${profile.name} were never fetched.`}</p>
-      <p className="muted">{devices.data?.fetchedAt ? 'Onboard one with the wizard, or many from a CSV file.' : 'Use Refresh to fetch them; they are then kept for offline use.'}</p>
+      <p className="muted">{devices.data?.fetchedAt ? 'Onboard one with the wizard, or many from a CSV file.' : signedIn ? 'They are fetched now; then they are kept for offline use.' : `Sign in to ${profile.name} to fetch them; they are then kept for offline use.`}</p>
     </div>,
   );
   if (body === undefined) {
@@ -85,7 +85,7 @@ export function DevicesPage() {
     <div className="page page-wide devices-page">
       <div className="toolbar">
         <h2>
-          Devices <span className="count">{formatCount(items.length)}</span>
+          Devices {devices.data?.fetchedAt ? <span className="count">{formatCount(items.length)}</span> : null}
         </h2>
         <div className="toolbar-actions">
           <InventoryFreshness profile={profile} fetchedAt={devices.data?.fetchedAt} what="devices" signedIn={signedIn} />

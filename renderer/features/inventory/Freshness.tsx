@@ -4,7 +4,7 @@
  * list still shows; the note says how to get a fresh one.
  */
 import { LogIn, RefreshCw } from 'lucide-react';
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import type { ProfileView } from '../../../shared/model/profile';
 import { useInventoryProgress, useRefreshInventory } from '../../api/inventory';
 import { useSignIn } from '../../api/mutations';
@@ -14,11 +14,15 @@ import { useNow } from '../../components/useNow';
 
 type What = 'devices' | 'organizations';
 
+/** Lists fetched on their own in this window already (`profileId:what`): once each, also after a failure. */
+const fetchedOnFirstVisit = new Set<string>();
+
 /**
- * `autoFetch`: a list that was never fetched is fetched once as soon as the session allows it
- * (the onboarding wizard needs the organizations before its first step can be answered).
+ * A list that was never fetched is fetched once, with its progress, as soon as the session allows
+ * it: the first visit of the Devices or Organizations page, or the onboarding wizard's first step
+ * (C-11). A failed first fetch is not repeated by itself; Refresh is always there.
  */
-export function InventoryFreshness({ profile, fetchedAt, what, signedIn, autoFetch = false }: { profile: ProfileView; fetchedAt: string | null | undefined; what: What; signedIn: boolean; autoFetch?: boolean }) {
+export function InventoryFreshness({ profile, fetchedAt, what, signedIn }: { profile: ProfileView; fetchedAt: string | null | undefined; what: What; signedIn: boolean }) {
   const now = useNow();
   const refresh = useRefreshInventory();
   const progress = useInventoryProgress(profile.id)?.[what];
@@ -26,12 +30,12 @@ export function InventoryFreshness({ profile, fetchedAt, what, signedIn, autoFet
   const running = refresh.isPending;
   const percent = running && progress?.total ? Math.min(100, Math.round((progress.done / progress.total) * 100)) : undefined;
   const run = () => refresh.mutate({ profileId: profile.id, what });
-  const fetchedOnce = useRef(false);
   useEffect(() => {
-    if (!autoFetch || !signedIn || fetchedAt !== null || fetchedOnce.current) return;
-    fetchedOnce.current = true;
+    const key = `${profile.id}:${what}`;
+    if (!signedIn || fetchedAt !== null || fetchedOnFirstVisit.has(key)) return;
+    fetchedOnFirstVisit.add(key);
     refresh.mutate({ profileId: profile.id, what });
-  }, [autoFetch, signedIn, fetchedAt, profile.id, what, refresh]);
+  }, [signedIn, fetchedAt, profile.id, what, refresh]);
 
   return (
     <div className="freshness" data-testid={`${what}-freshness`}>

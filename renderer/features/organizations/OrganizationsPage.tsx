@@ -60,7 +60,7 @@ export function OrganizationsPage() {
     <div className="empty" data-testid="orgs-empty">
       <Building2 size={22} aria-hidden="true" />
       <p>{orgs.data?.fetchedAt ? `${profile.name} has no organizations.` : `The organizations of ${profile.name} were never fetched.`}</p>
-      <p className="muted">Use Refresh to fetch them; they are then kept for offline use.</p>
+      <p className="muted">{orgs.data?.fetchedAt ? 'Use Refresh to fetch them again.' : signedIn ? 'They are fetched now; then they are kept for offline use.' : `Sign in to ${profile.name} to fetch them; they are then kept for offline use.`}</p>
     </div>,
   );
   if (body === undefined) {
@@ -71,7 +71,7 @@ export function OrganizationsPage() {
     <div className="page page-wide orgs-page">
       <div className="toolbar">
         <h2>
-          Organizations <span className="count">{formatCount(items.length)}</span>
+          Organizations {orgs.data?.fetchedAt ? <span className="count">{formatCount(items.length)}</span> : null}
         </h2>
         <div className="toolbar-actions">
           <InventoryFreshness profile={profile} fetchedAt={orgs.data?.fetchedAt} what="organizations" signedIn={signedIn} />

@@ -177,7 +177,8 @@ describe('Devices page: details, deployment, offline and first fetch', () => {
     const main = await MainBridge.start();
     const node = await main.node({ seedDevices: 0, seedOrganizations: 3 });
     const ops = await main.addNodeProfile(node, { name: 'Ops node' });
-    await main.call('inventory.refresh', { profileId: ops.id, what: 'organizations' });
+    // Fetched (empty) first: the records onboarded below are what the store then holds.
+    await main.call('inventory.refresh', { profileId: ops.id, what: 'all' });
     const [a, b] = (await main.call('inventory.organizations', { profileId: ops.id })).items.map((o) => o.name);
     const location = { country: 'DE', latitude: '52.52', longitude: '13.40' };
     for (const [n, org, group] of [[1, a, 'datacenter'], [2, a, 'branch-small'], [3, b, 'warehouse']] as const) {
@@ -205,22 +206,33 @@ describe('Devices page: details, deployment, offline and first fetch', () => {
     expect(within(screen.getByTestId('devices-freshness')).getByRole('button', { name: 'Sign in' })).toBeVisible();
   });
 
-  it('says when the list was never fetched, and Refresh fetches it with progress', async () => {
+  it('the first visit on a signed-in connection fetches a list never fetched, with progress, and shows no "0" meanwhile', async () => {
     const main = await MainBridge.start();
     const node: NodeSim = await main.node({ seedDevices: 1200 });
     await main.sim(node).set('faults.dataDelayMs', 60);
     const ops = await main.addNodeProfile(node, { name: 'Ops node' });
-    const { user } = await openDevices(main);
-    expect(await screen.findByTestId('devices-empty')).toHaveTextContent('were never fetched');
-    expect(screen.getByTestId('fetched-at')).toHaveTextContent('Never fetched');
-    await user.click(screen.getByRole('button', { name: 'Refresh' }));
+    await openDevices(main);
     // inventory.progress: done of total while the pages come in
     const bar = await screen.findByRole('progressbar', { name: 'Refreshing devices' });
+    expect(screen.getByTestId('devices-empty')).toHaveTextContent('were never fetched');
+    expect(screen.getByRole('heading', { name: /^Devices/, level: 2 })).toHaveTextContent(/^Devices$/);
     await waitFor(() => expect(Number(bar.getAttribute('aria-valuenow'))).toBeGreaterThan(0));
     expect(screen.getByTestId('devices-freshness')).toHaveTextContent(/Refreshing devices [\d,]+ \/ 1,200/);
     expect(await screen.findByTestId('devices-count', {}, { timeout: 15_000 })).toHaveTextContent('1,200 devices');
+    expect(screen.getByRole('heading', { name: /^Devices/, level: 2 })).toHaveTextContent('Devices 1,200');
     expect(screen.getByTestId('fetched-at')).toHaveTextContent('Fetched just now');
     expect(main.callsTo('inventory.refresh')).toEqual([{ profileId: ops.id, what: 'devices' }]);
+  });
+
+  it('signed out, a list never fetched stays unknown: no fetch, no "0", and the way to get it', async () => {
+    const main = await MainBridge.start();
+    const node = await main.node({ seedDevices: 20 });
+    await main.addNodeProfile(node, { name: 'Ops node', signIn: false });
+    await openDevices(main);
+    expect(await screen.findByTestId('devices-empty')).toHaveTextContent('Sign in to Ops node to fetch them');
+    expect(screen.getByTestId('fetched-at')).toHaveTextContent('Never fetched');
+    expect(screen.getByRole('heading', { name: /^Devices/, level: 2 })).toHaveTextContent(/^Devices$/);
+    expect(main.callsTo('inventory.refresh')).toEqual([]);
   });
 
   it('a Refresh reads the stored list once, told by main what changed and how many are stored', async () => {

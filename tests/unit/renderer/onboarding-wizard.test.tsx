@@ -20,6 +20,8 @@ async function opsNode(opts: { fetchOrganizations?: boolean } = {}) {
   const ops = await main.addNodeProfile(node, { name: 'Ops node' });
   const names = (await main.sim(node).call<Array<{ name: string; parent: string | null }>>('inventory.organizations')).filter((o) => o.parent !== null).map((o) => o.name);
   const org = names.find((n) => n.toLowerCase().startsWith('fab'))!;
+  // The (empty) device list fetched first: the records onboarded below are what the store then holds.
+  await main.call('inventory.refresh', { profileId: ops.id, what: 'devices' });
   const other = names.find((n) => n !== org && !n.startsWith(org.slice(0, 3)))!;
   const onboard = (deviceName: string, siteId: string, orgName: string, deviceGroup: string) =>
     main.call('devices.onboard', { profileId: ops.id, device: { deviceName, siteId, orgName, serialNumber: `SN-${siteId}`, deviceGroup, locationInfo: location } });

@@ -37,7 +37,7 @@ export function OrganizationStep({ form, profile, signedIn }: StepProps & { sign
                 ? `No organizations are stored for ${profile.name} yet; fetching them from the node.`
                 : `No organizations are stored for ${profile.name} yet. Sign in to fetch them from the node.`}
           </span>
-          <InventoryFreshness profile={profile} fetchedAt={orgs.data?.fetchedAt} what="organizations" signedIn={signedIn} autoFetch />
+          <InventoryFreshness profile={profile} fetchedAt={orgs.data?.fetchedAt} what="organizations" signedIn={signedIn} />
         </div>
       ) : null}
       <SearchableList<OrganizationView>
