@@ -99,6 +99,7 @@ test('demo workspace, add a node, trust its certificate, OAuth sign-in, create a
   await page.getByRole('tab', { name: 'Profiles' }).click();
   expect(sim.liveTokenCount(sim.bootstrapClient.clientId, 'admin')).toBeGreaterThan(0);
   await row.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Sign out' }).click();
   await expect(row.getByTestId('session-badge')).toHaveAttribute('data-state', 'signed-out');
   expect(sim.liveTokenCount(sim.bootstrapClient.clientId, 'admin')).toBe(0);
   await nb.shot(page, '08-signed-out');

@@ -76,7 +76,8 @@ test('the wizard refuses a taken site ID under Site ID, keeps the form, then onb
   await expect(wizard.getByTestId('wizard-deploy')).toContainText('e2e-branch-01', { timeout: 10_000 });
   expect(sim.inventory.device('e2e-branch-01')).toMatchObject({ siteId: next, orgName: org.name, deploymentStatus: 'SAVED', locationInfo: { country: 'DE' } });
 
-  await wizard.getByRole('button', { name: 'Deploy now' }).click();
+  await wizard.getByRole('button', { name: 'Deploy now…' }).click();
+  await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Deploy' }).click();
   const progress = wizard.getByTestId('task-progress');
   await expect(progress).toHaveAttribute('data-state', /pending|in-progress/);
   await nb.shot(page, '23-wizard-deploying');
@@ -119,6 +120,7 @@ test('a CSV of 100 rows with 3 bad ones reports the 3 and onboards the other 97'
   await nb.shot(page, '25-csv-errors');
 
   await dialog.getByRole('button', { name: 'Start (97 devices)' }).click();
+  await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Start' }).click();
   await expect(dialog.getByTestId('bulk-job')).toHaveAttribute('data-state', 'completed', { timeout: 30_000 });
   await expect(dialog.getByTestId('bulk-counts')).toContainText('97 onboarded');
   await expect(dialog.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');

@@ -1,9 +1,11 @@
 import clsx from 'clsx';
+import { useState } from 'react';
 import { KeyRound, LogIn, LogOut, Pencil, ShieldCheck, Trash2, Activity } from 'lucide-react';
 import { toast } from 'sonner';
 import type { ProfileView } from '../../../shared/model/profile';
 import type { SessionStatus } from '../../../shared/model/session';
 import { useSignIn, useSignOut, useTestProfile } from '../../api/mutations';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { SessionBadge } from '../../components/SessionBadge';
 import { Spinner } from '../../components/Spinner';
 import { useUi } from '../../stores/ui';
@@ -19,6 +21,7 @@ export function ProfileRow({ profile, status, selected }: { profile: ProfileView
   const busy = signIn.isPending || signOut.isPending || status?.state === 'signing-in';
   const problem = status?.state === 'error' || status?.state === 'sign-in-required' ? status.error : undefined;
 
+  const [confirmSignOut, setConfirmSignOut] = useState(false);
   const runTest = async () => {
     try {
       const r = await test.mutateAsync(profile.id);
@@ -51,8 +54,16 @@ export function ProfileRow({ profile, status, selected }: { profile: ProfileView
         {problem ? <span className="profile-problem">{problem.message}</span> : null}
       </div>
       <div className="profile-actions">
+        {confirmSignOut ? (
+          <ConfirmDialog title={`Sign out of ${profile.name}?`} confirmLabel="Sign out" onConfirm={() => signOut.mutateAsync(profile.id)} onClose={() => setConfirmSignOut(false)}>
+            <p>
+              The session on {profile.host} ends{profile.authMode === 'oauth' ? ' and its tokens are revoked' : ''}. Work that needs the node stops until you sign in again (deployments
+              followed here, bulk onboarding, publication of risk scores); the stored lists stay available.
+            </p>
+          </ConfirmDialog>
+        ) : null}
         {signedIn ? (
-          <button type="button" className="button button-small" disabled={busy} onClick={() => signOut.mutate(profile.id)}>
+          <button type="button" className="button button-small" disabled={busy} onClick={() => setConfirmSignOut(true)}>
             {signOut.isPending ? <Spinner /> : <LogOut size={14} aria-hidden="true" />}
             Sign out
           </button>

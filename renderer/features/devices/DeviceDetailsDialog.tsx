@@ -4,6 +4,7 @@ import { useState } from 'react';
 import type { DeviceView } from '../../../shared/model/inventory';
 import type { ProfileView } from '../../../shared/model/profile';
 import { useDeployDevice, useDeviceFromNode } from '../../api/inventory';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Dialog } from '../../components/Dialog';
 import { Spinner } from '../../components/Spinner';
 import { agoText, formatDateTime } from '../../components/format';
@@ -17,14 +18,13 @@ export function DeviceDetailsDialog({ profile, device, signedIn, onClose }: { pr
   const deploy = useDeployDevice();
   const fresh = useDeviceFromNode(profile.id, device.deviceName);
   const [taskId, setTaskId] = useState<string | null>(device.deploymentStatus === 'deploying' ? device.lastTaskId : null);
+  const [asking, setAsking] = useState(false);
   const deploying = device.deploymentStatus === 'deploying';
+  const redeploy = device.deploymentStatus !== 'saved';
+  // Failures are reported by the query client (toast with the node's message).
   const runDeploy = async () => {
-    try {
-      const task = await deploy.mutateAsync({ profileId: profile.id, deviceName: device.deviceName });
-      setTaskId(task.taskId);
-    } catch {
-      // reported by the query client (toast with the node's message)
-    }
+    const task = await deploy.mutateAsync({ profileId: profile.id, deviceName: device.deviceName });
+    setTaskId(task.taskId);
   };
   const loc = device.locationInfo;
 
@@ -45,13 +45,23 @@ export function DeviceDetailsDialog({ profile, device, signedIn, onClose }: { pr
             {fresh.isPending ? <Spinner /> : <RefreshCw size={14} aria-hidden="true" />}
             Refresh from node
           </button>
-          <button type="button" className="button button-primary" onClick={() => void runDeploy()} disabled={deploy.isPending || deploying || !signedIn} data-autofocus>
+          <button type="button" className="button button-primary" onClick={() => setAsking(true)} disabled={deploy.isPending || deploying || !signedIn}>
             {deploy.isPending ? <Spinner /> : <Rocket size={14} aria-hidden="true" />}
-            {device.deploymentStatus === 'saved' ? 'Deploy' : 'Redeploy'}
+            {redeploy ? 'Redeploy…' : 'Deploy…'}
           </button>
         </>
       }
     >
+      {asking ? (
+        <ConfirmDialog title={`${redeploy ? 'Redeploy' : 'Deploy'} ${device.deviceName}?`} confirmLabel={redeploy ? 'Redeploy' : 'Deploy'} onConfirm={runDeploy} onClose={() => setAsking(false)}>
+          <p>
+            {redeploy
+              ? `${profile.name} deploys ${device.deviceName} again over what it runs now; a live device may interrupt traffic while the deployment runs.`
+              : `${profile.name} deploys the saved record of ${device.deviceName} to the device.`}{' '}
+            The task's progress shows here.
+          </p>
+        </ConfirmDialog>
+      ) : null}
       <div className="device-details">
         <dl className="details">
           <dt>Site ID</dt>

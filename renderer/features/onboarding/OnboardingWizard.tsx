@@ -13,6 +13,7 @@ import { DeviceRecord, type DeviceView } from '../../../shared/model/inventory';
 import type { ProfileView } from '../../../shared/model/profile';
 import { useDeployDevice, useInventoryDevices, useOnboardDevice } from '../../api/inventory';
 import { Dialog } from '../../components/Dialog';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Spinner } from '../../components/Spinner';
 import { useInventoryProfile } from '../inventory/useInventoryProfile';
 import { ConfirmDiscard } from './ConfirmDiscard';
@@ -98,14 +99,12 @@ export function OnboardingWizard({ profile, onClose }: { profile: ProfileView; o
     }
   };
 
+  // Asked first (ConfirmDialog); a failure is reported by the query client.
+  const [askDeploy, setAskDeploy] = useState(false);
   const runDeploy = async () => {
     if (!saved) return;
-    try {
-      const task = await deploy.mutateAsync({ profileId: profile.id, deviceName: saved.deviceName });
-      setTaskId(task.taskId);
-    } catch {
-      // reported by the query client
-    }
+    const task = await deploy.mutateAsync({ profileId: profile.id, deviceName: saved.deviceName });
+    setTaskId(task.taskId);
   };
 
   const current = STEPS[step]!;
@@ -127,6 +126,13 @@ export function OnboardingWizard({ profile, onClose }: { profile: ProfileView; o
   return (
     <>
       <Dialog title="Onboard a device" description={`On ${profile.name}. Step ${step + 1} of ${STEPS.length}: ${current.label}.`} onClose={requestClose} size="lg" testId="onboarding-wizard">
+        {askDeploy && saved ? (
+          <ConfirmDialog title={`Deploy ${saved.deviceName}?`} confirmLabel="Deploy" onConfirm={runDeploy} onClose={() => setAskDeploy(false)}>
+            <p>
+              {profile.name} deploys the record just saved to {saved.deviceName}. The task's progress shows here.
+            </p>
+          </ConfirmDialog>
+        ) : null}
         <ol className="stepper" aria-label="Steps">
           {STEPS.map((s, i) => (
             <li key={s.id} className={clsx(i === step && 'current', i < step && 'done')} aria-current={i === step ? 'step' : undefined}>
@@ -195,9 +201,9 @@ export function OnboardingWizard({ profile, onClose }: { profile: ProfileView; o
                   {taskId ? 'Done' : 'Close'}
                 </button>
                 {!taskId || live?.deploymentStatus === 'failed' ? (
-                  <button type="button" className="button button-primary" onClick={() => void runDeploy()} disabled={deploy.isPending || !signedIn || live?.deploymentStatus === 'deploying'} data-autofocus>
+                  <button type="button" className="button button-primary" onClick={() => setAskDeploy(true)} disabled={deploy.isPending || !signedIn || live?.deploymentStatus === 'deploying'}>
                     {deploy.isPending ? <Spinner /> : <Rocket size={14} aria-hidden="true" />}
-                    {taskId ? 'Retry deployment' : 'Deploy now'}
+                    {taskId ? 'Retry deployment…' : 'Deploy now…'}
                   </button>
                 ) : null}
               </>

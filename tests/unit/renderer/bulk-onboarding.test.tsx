@@ -47,6 +47,11 @@ async function opsNode(delayMs: number) {
   return { main, node, ops, org, put };
 }
 
+/** Answers the confirmation of a consequential action with its confirming button. */
+async function confirm(user: ReturnType<typeof renderApp>['user'], label: string) {
+  await user.click(within(await screen.findByTestId('confirm-dialog')).getByRole('button', { name: label }));
+}
+
 const jobOf = async (main: MainBridge, n = 0) => {
   const started = main.answersTo('onboarding.start')[n]!.value as BulkJobState;
   return main.call('onboarding.get', { jobId: started.jobId });
@@ -100,6 +105,7 @@ async function startCsv100Job(delayMs: number) {
   const d = within(screen.getByTestId('bulk-onboarding'));
   await user.upload(d.getByTestId('csv-file'), new File([csv100(fx.org)], 'shops.csv', { type: 'text/csv' }));
   await user.click(await d.findByRole('button', { name: 'Start (97 devices)' }));
+  await confirm(user, 'Start');
   return { ...fx, user, d };
 }
 
@@ -126,6 +132,12 @@ describe('Bulk onboarding dialog', () => {
 
     await user.click(d.getByRole('radio', { name: '10' }));
     await user.click(d.getByRole('button', { name: 'Start (97 devices)' }));
+    // A run that writes to the node asks first, naming what will happen; Cancel has the focus.
+    const ask = await screen.findByTestId('confirm-dialog');
+    expect(ask).toHaveAccessibleName(`Onboard 97 devices on Ops node?`);
+    expect(within(ask).getByRole('button', { name: 'Cancel' })).toHaveFocus();
+    expect(main.callsTo('onboarding.start')).toHaveLength(0);
+    await confirm(user, 'Start');
     const job = await d.findByTestId('bulk-job');
     const start = main.callsTo('onboarding.start') as { rows: { line: number }[]; concurrency: number; dryRun: boolean }[];
     expect(start).toHaveLength(1);
@@ -167,6 +179,7 @@ describe('Bulk onboarding dialog', () => {
     await put('old-1030', '5030');
     await put('old-1060', '5060');
     await user.click(d.getByRole('button', { name: 'Retry failed rows (2)' }));
+    await confirm(user, 'Start');
     await waitFor(() => expect(main.callsTo('onboarding.start')).toHaveLength(2));
     const retry = main.callsTo('onboarding.start')[1] as { rows: { line: number }[]; concurrency: number };
     expect(retry.rows.map((r) => r.line)).toEqual([31, 61]);

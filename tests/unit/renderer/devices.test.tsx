@@ -157,10 +157,20 @@ describe('Devices page: details, deployment, offline and first fetch', () => {
     await user.keyboard('{Enter}');
     const dialog = await screen.findByTestId('device-details');
     expect(within(dialog).getByRole('heading', { name })).toBeVisible();
+    // Focus rests on nothing consequential: Enter again neither deploys nor asks to.
+    expect(within(dialog).getByRole('button', { name: /deploy/i })).not.toHaveFocus();
+    await user.keyboard('{Enter}');
+    expect(screen.queryByTestId('confirm-dialog')).toBeNull();
+    expect(main.callsTo('devices.deploy')).toEqual([]);
 
     const percents: number[] = [];
     main.on('task.progress', (t) => percents.push((t as { percent: number }).percent));
     await user.click(within(dialog).getByRole('button', { name: /deploy/i }));
+    // One confirmation, naming what will happen, with the focus on Cancel.
+    const ask = await screen.findByTestId('confirm-dialog');
+    expect(within(ask).getByRole('button', { name: 'Cancel' })).toHaveFocus();
+    expect(ask).toHaveTextContent(name);
+    await user.click(within(ask).getByRole('button', { name: /^(Deploy|Redeploy)$/ }));
     const progress = await within(dialog).findByTestId('task-progress');
     expect(main.callsTo('devices.deploy')).toEqual([{ profileId: ops.id, deviceName: name }]);
     // The bar follows the node's task as main polls it.

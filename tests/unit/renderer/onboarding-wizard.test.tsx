@@ -119,7 +119,11 @@ describe('Onboarding wizard', () => {
 
     const updates: Array<{ state: string; percent: number; message?: string }> = [];
     main.on('task.progress', (t) => updates.push(t as (typeof updates)[number]));
-    await user.click(w.getByRole('button', { name: 'Deploy now' }));
+    await user.click(w.getByRole('button', { name: 'Deploy now…' }));
+    const ask = await screen.findByTestId('confirm-dialog');
+    expect(ask).toHaveAccessibleName('Deploy branch-berlin-01?');
+    expect(within(ask).getByRole('button', { name: 'Cancel' })).toHaveFocus();
+    await user.click(within(ask).getByRole('button', { name: 'Deploy' }));
     const progress = await w.findByTestId('task-progress');
     // The node's task as main follows it: in progress with a percentage, then done.
     await waitFor(() => expect(updates.some((u) => u.state === 'in-progress' && u.percent > 0)).toBe(true), { timeout: 10_000 });

@@ -103,6 +103,12 @@ describe('events keep the UI current', () => {
     await user.click(within(row).getByRole('button', { name: 'Sign in' }));
     await waitFor(() => expect(within(row).getByTestId('session-badge')).toHaveTextContent(/^Signed in$/));
     await user.click(within(row).getByRole('button', { name: 'Sign out' }));
+    // Signing out asks first (work that needs the node stops), Cancel focused.
+    const ask = await screen.findByTestId('confirm-dialog');
+    expect(ask).toHaveAccessibleName('Sign out of Core?');
+    expect(within(ask).getByRole('button', { name: 'Cancel' })).toHaveFocus();
+    expect(main.callsTo('session.signOut')).toHaveLength(0);
+    await user.click(within(ask).getByRole('button', { name: 'Sign out' }));
     await waitFor(() => expect(within(row).getByTestId('session-badge')).toHaveTextContent('Signed out'));
     expect(main.callsTo('session.signIn')).toEqual([{ profileId: core.id }]);
     expect(main.callsTo('session.signOut')).toEqual([{ profileId: core.id }]);

@@ -12,6 +12,7 @@ import type { BulkRowResult } from '../../../../shared/model/inventory';
 import type { ProfileView } from '../../../../shared/model/profile';
 import { useCancelOnboarding, useOnboardingJob, useStartOnboarding } from '../../../api/inventory';
 import { Dialog } from '../../../components/Dialog';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { Spinner } from '../../../components/Spinner';
 import { formatCount } from '../../../components/format';
 import { BulkJobView } from './BulkJobView';
@@ -64,10 +65,17 @@ export function BulkOnboardingDialog({ profile, onClose }: { profile: ProfileVie
     }
   };
 
+  // A run that writes to the node asks first (a dry run does not).
+  const [asking, setAsking] = useState<{ lines: ParsedCsv['valid']; opts: BulkOptions; keep: readonly BulkRowResult[] }>();
+  const ask = (lines: ParsedCsv['valid'], opts: BulkOptions, keep: readonly BulkRowResult[]) => {
+    if (opts.dryRun) void run(lines, opts, keep);
+    else setAsking({ lines, opts, keep });
+  };
+
   const retryFailed = () => {
     if (!parsed || !job) return;
     const lines = new Set(failed.map((r) => r.line));
-    void run(
+    ask(
       parsed.valid.filter((v) => lines.has(v.line)),
       { dryRun: job.dryRun, deploy: job.deploy, concurrency: job.concurrency as BulkOptions['concurrency'] },
       rows,
@@ -93,7 +101,7 @@ export function BulkOnboardingDialog({ profile, onClose }: { profile: ProfileVie
       <button type="button" className="button" onClick={close}>
         Cancel
       </button>
-      <button type="button" className="button button-primary" disabled={!canStart} onClick={() => parsed && void run(parsed.valid, options, [])} data-testid="bulk-start">
+      <button type="button" className="button button-primary" disabled={!canStart} onClick={() => parsed && ask(parsed.valid, options, [])} data-testid="bulk-start">
         {start.isPending ? <Spinner /> : <Play size={14} aria-hidden="true" />}
         {options.dryRun ? 'Start dry run' : 'Start'}
         {valid ? ` (${formatCount(valid)} ${valid === 1 ? 'device' : 'devices'})` : ''}
@@ -126,7 +134,7 @@ export function BulkOnboardingDialog({ profile, onClose }: { profile: ProfileVie
         </button>
       ) : null}
       {job.dryRun && parsed ? (
-        <button type="button" className="button" onClick={() => void run(parsed.valid, { ...options, dryRun: false }, [])} disabled={start.isPending}>
+        <button type="button" className="button" onClick={() => ask(parsed.valid, { ...options, dryRun: false }, [])} disabled={start.isPending}>
           <Play size={14} aria-hidden="true" />
           Onboard for real
         </button>
@@ -139,6 +147,19 @@ export function BulkOnboardingDialog({ profile, onClose }: { profile: ProfileVie
 
   return (
     <Dialog title="Bulk onboarding from CSV" description={`Onboard many devices on ${profile.name} at once.`} onClose={close} size="lg" testId="bulk-onboarding" footer={footer}>
+      {asking ? (
+        <ConfirmDialog
+          title={`Onboard ${formatCount(asking.lines.length)} ${asking.lines.length === 1 ? 'device' : 'devices'} on ${profile.name}?`}
+          confirmLabel="Start"
+          onConfirm={() => run(asking.lines, asking.opts, asking.keep)}
+          onClose={() => setAsking(undefined)}
+        >
+          <p>
+            Each device's record is written to {profile.name} (a device already there with another record is replaced)
+            {asking.opts.deploy ? ' and then deployed' : ''}, {asking.opts.concurrency} at a time. Rows already on the node with the same record are skipped.
+          </p>
+        </ConfirmDialog>
+      ) : null}
       {failure ? (
         <p className="callout callout-error" role="alert" data-testid="bulk-failure">
           <strong>{failure.message}</strong>
