@@ -77,7 +77,10 @@ test('the wizard refuses a taken site ID under Site ID, keeps the form, then onb
   expect(sim.inventory.device('e2e-branch-01')).toMatchObject({ siteId: next, orgName: org.name, deploymentStatus: 'SAVED', locationInfo: { country: 'DE' } });
 
   await wizard.getByRole('button', { name: 'Deploy now…' }).click();
-  await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Deploy' }).click();
+  const ask = page.getByTestId('confirm-dialog');
+  await expect(ask.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await nb.shot(page, '23a-confirm-deploy');
+  await ask.getByRole('button', { name: 'Deploy' }).click();
   const progress = wizard.getByTestId('task-progress');
   await expect(progress).toHaveAttribute('data-state', /pending|in-progress/);
   await nb.shot(page, '23-wizard-deploying');
