@@ -35,8 +35,9 @@ export interface BulkTiming {
 export interface BulkPorts {
   /** Throws when the connection cannot call its node now. */
   requireSignedIn(profileId: string, what: string): void;
-  /** Pages the node's devices (or organizations) into the store; answers what was stored. */
+  /** Pages the node's devices into the store; answers what was stored. */
   devices(profileId: string): Promise<{ items: DeviceView[] }>;
+  /** Pages the node's organizations into the store (a dry run checks names against them). */
   organizationNames(profileId: string): Promise<string[]>;
   /** One device's whole record, from the node. */
   readDevice(profileId: string, deviceName: string): Promise<DeviceView>;
@@ -55,7 +56,6 @@ export interface BulkJobsOptions extends BulkTiming {
 }
 
 type StartRequest = ParsedRequestOf<'onboarding.start'>;
-
 
 interface Job {
   head: Omit<BulkJobState, 'rows' | 'done' | 'counts'>;
