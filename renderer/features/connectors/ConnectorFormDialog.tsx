@@ -8,6 +8,7 @@ import type { Vendor } from '../../../shared/model/edr';
 import { useSaveConnector } from '../../api/mutations';
 import { serverIssues } from '../../app/server-issues';
 import { Dialog } from '../../components/Dialog';
+import { useDiscardGuard } from '../../components/DiscardGuard';
 import { ChoiceOption, SelectField, SwitchField, TextField } from '../../components/Field';
 import { Spinner } from '../../components/Spinner';
 import { connectorDefaults, connectorMovesSecret, connectorResolver, toSaveRequest, type ConnectorFormValues } from './connector-form';
@@ -29,6 +30,9 @@ export function ConnectorFormDialog({ connector, onClose }: { connector?: Connec
   });
   const { register, handleSubmit, setError, clearErrors, setValue, getValues, getFieldState, formState, control } = form;
   const errors = formState.errors;
+  // isDirty read here (in render) so the form tracks it; Escape, the close button and Cancel ask before dropping it.
+  const dirty = formState.isDirty;
+  const { requestClose, guard } = useDiscardGuard(() => dirty, onClose);
   const vendor = useWatch({ control, name: 'vendor' });
   const [advanced, setAdvanced] = useState(!!(connector?.apiUrl ?? connector?.idpUrl));
   const showAdvanced = advanced || !!errors.apiUrl || !!errors.idpUrl;
@@ -63,104 +67,107 @@ export function ConnectorFormDialog({ connector, onClose }: { connector?: Connec
 
   const secretStored = connector?.hasClientSecret && connector.vendor === vendor && !moved;
   return (
-    <Dialog
-      title={connector ? `Edit ${connector.name}` : 'Add connector'}
-      description="An EDR tenant to poll for device risk. The client secret goes to the vault and never comes back to this window."
-      onClose={onClose}
-      size="lg"
-      testId="connector-form"
-    >
-      <form className="form" onSubmit={handleSubmit(onSubmit)} noValidate>
-        <fieldset className="radio-group">
-          <legend>Vendor</legend>
-          <div className="radio-row">
-            {vendors.map((v) => (
-              <ChoiceOption
-                key={v.id}
-                type="radio"
-                value={v.id}
-                label={vendorLabel[v.id]}
-                hint={v.hint}
-                disabled={!!connector && connector.vendor !== v.id}
-                {...register('vendor', { onChange: (e: { target: { value: Vendor } }) => chooseVendor(e.target.value) })}
-              />
-            ))}
-          </div>
-        </fieldset>
-        <div className="form-grid form-grid-4">
-          <TextField label="Name" autoComplete="off" placeholder="Defaults to the tenant ID" {...register('name')} error={errors.name?.message} className="span-2" />
-          <TextField
-            label="Tenant ID"
-            autoComplete="off"
-            spellCheck={false}
-            placeholder={vendor === 'defender' ? 'GUID or contoso.onmicrosoft.com' : 'Falcon customer ID (CID)'}
-            {...register('tenantId')}
-            error={errors.tenantId?.message}
-            className="span-2"
-          />
-          <TextField label="Client ID" autoComplete="off" spellCheck={false} {...register('clientId')} error={errors.clientId?.message} className="span-2" />
-          <TextField
-            label="Client secret"
-            type="password"
-            autoComplete="new-password"
-            placeholder={secretStored ? '•••• stored' : ''}
-            hint={
-              secretStored
-                ? 'Leave empty to keep the stored secret.'
-                : moved
-                  ? 'The stored secret is only sent where it was entered for: enter it again for the new tenant, region or address.'
-                  : undefined
-            }
-            {...register('clientSecret')}
-            error={errors.clientSecret?.message}
-            className="span-2"
-          />
-          {vendor === 'falcon' ? (
-            <SelectField label="Cloud region" {...register('cloudRegion')} error={errors.cloudRegion?.message} className="span-2" hint="Autodiscover follows the API’s redirect to your cloud.">
-              {FalconRegion.options.map((r) => (
-                <option key={r} value={r}>
-                  {regionLabel[r]}
-                </option>
+    <>
+      <Dialog
+        title={connector ? `Edit ${connector.name}` : 'Add connector'}
+        description="An EDR tenant to poll for device risk. The client secret goes to the vault and never comes back to this window."
+        onClose={requestClose}
+        size="lg"
+        testId="connector-form"
+      >
+        <form className="form" onSubmit={handleSubmit(onSubmit)} noValidate>
+          <fieldset className="radio-group">
+            <legend>Vendor</legend>
+            <div className="radio-row">
+              {vendors.map((v) => (
+                <ChoiceOption
+                  key={v.id}
+                  type="radio"
+                  value={v.id}
+                  label={vendorLabel[v.id]}
+                  hint={v.hint}
+                  disabled={!!connector && connector.vendor !== v.id}
+                  {...register('vendor', { onChange: (e: { target: { value: Vendor } }) => chooseVendor(e.target.value) })}
+                />
               ))}
-            </SelectField>
-          ) : null}
-          <TextField
-            label="Poll interval (minutes)"
-            type="number"
-            inputMode="numeric"
-            min={POLL_MIN}
-            max={POLL_MAX}
-            {...register('pollIntervalMinutes', { valueAsNumber: true })}
-            error={errors.pollIntervalMinutes?.message}
-            hint={vendor === 'falcon' ? `${POLL_MIN} to ${POLL_MAX}; default ${FALCON_DEFAULT_POLL}.` : `${POLL_MIN} to ${POLL_MAX}; required for Defender.`}
-          />
-          <SwitchField label="Enabled" hint="Poll on schedule." {...register('enabled')} className="span-2 connector-enabled-field" />
-        </div>
-        <div className="disclosure">
-          <button type="button" className="button button-ghost button-small" aria-expanded={showAdvanced} aria-controls="connector-advanced" onClick={() => setAdvanced(!showAdvanced)}>
-            {showAdvanced ? <ChevronDown size={14} aria-hidden="true" /> : <ChevronRight size={14} aria-hidden="true" />}
-            Advanced
-          </button>
-          {showAdvanced ? (
-            <div className="form-grid form-grid-4" id="connector-advanced">
-              <TextField label="API URL" type="url" autoComplete="off" spellCheck={false} placeholder="Vendor default" {...register('apiUrl')} error={errors.apiUrl?.message} className="span-2" hint="Only for private clouds and tests." />
-              {vendor === 'defender' ? (
-                <TextField label="Identity provider URL" type="url" autoComplete="off" spellCheck={false} placeholder="https://login.microsoftonline.com" {...register('idpUrl')} error={errors.idpUrl?.message} className="span-2" />
-              ) : null}
             </div>
-          ) : null}
-        </div>
-        <RiskSettingsFields form={form} vendor={vendor} />
-        <div className="form-actions">
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button button-primary" disabled={save.isPending}>
-            {save.isPending ? <Spinner /> : null}
-            Save
-          </button>
-        </div>
-      </form>
-    </Dialog>
+          </fieldset>
+          <div className="form-grid form-grid-4">
+            <TextField label="Name" autoComplete="off" placeholder="Defaults to the tenant ID" {...register('name')} error={errors.name?.message} className="span-2" />
+            <TextField
+              label="Tenant ID"
+              autoComplete="off"
+              spellCheck={false}
+              placeholder={vendor === 'defender' ? 'GUID or contoso.onmicrosoft.com' : 'Falcon customer ID (CID)'}
+              {...register('tenantId')}
+              error={errors.tenantId?.message}
+              className="span-2"
+            />
+            <TextField label="Client ID" autoComplete="off" spellCheck={false} {...register('clientId')} error={errors.clientId?.message} className="span-2" />
+            <TextField
+              label="Client secret"
+              type="password"
+              autoComplete="new-password"
+              placeholder={secretStored ? '•••• stored' : ''}
+              hint={
+                secretStored
+                  ? 'Leave empty to keep the stored secret.'
+                  : moved
+                    ? 'The stored secret is only sent where it was entered for: enter it again for the new tenant, region or address.'
+                    : undefined
+              }
+              {...register('clientSecret')}
+              error={errors.clientSecret?.message}
+              className="span-2"
+            />
+            {vendor === 'falcon' ? (
+              <SelectField label="Cloud region" {...register('cloudRegion')} error={errors.cloudRegion?.message} className="span-2" hint="Autodiscover follows the API’s redirect to your cloud.">
+                {FalconRegion.options.map((r) => (
+                  <option key={r} value={r}>
+                    {regionLabel[r]}
+                  </option>
+                ))}
+              </SelectField>
+            ) : null}
+            <TextField
+              label="Poll interval (minutes)"
+              type="number"
+              inputMode="numeric"
+              min={POLL_MIN}
+              max={POLL_MAX}
+              {...register('pollIntervalMinutes', { valueAsNumber: true })}
+              error={errors.pollIntervalMinutes?.message}
+              hint={vendor === 'falcon' ? `${POLL_MIN} to ${POLL_MAX}; default ${FALCON_DEFAULT_POLL}.` : `${POLL_MIN} to ${POLL_MAX}; required for Defender.`}
+            />
+            <SwitchField label="Enabled" hint="Poll on schedule." {...register('enabled')} className="span-2 connector-enabled-field" />
+          </div>
+          <div className="disclosure">
+            <button type="button" className="button button-ghost button-small" aria-expanded={showAdvanced} aria-controls="connector-advanced" onClick={() => setAdvanced(!showAdvanced)}>
+              {showAdvanced ? <ChevronDown size={14} aria-hidden="true" /> : <ChevronRight size={14} aria-hidden="true" />}
+              Advanced
+            </button>
+            {showAdvanced ? (
+              <div className="form-grid form-grid-4" id="connector-advanced">
+                <TextField label="API URL" type="url" autoComplete="off" spellCheck={false} placeholder="Vendor default" {...register('apiUrl')} error={errors.apiUrl?.message} className="span-2" hint="Only for private clouds and tests." />
+                {vendor === 'defender' ? (
+                  <TextField label="Identity provider URL" type="url" autoComplete="off" spellCheck={false} placeholder="https://login.microsoftonline.com" {...register('idpUrl')} error={errors.idpUrl?.message} className="span-2" />
+                ) : null}
+              </div>
+            ) : null}
+          </div>
+          <RiskSettingsFields form={form} vendor={vendor} />
+          <div className="form-actions">
+            <button type="button" className="button" onClick={requestClose}>
+              Cancel
+            </button>
+            <button type="submit" className="button button-primary" disabled={save.isPending}>
+              {save.isPending ? <Spinner /> : null}
+              Save
+            </button>
+          </div>
+        </form>
+      </Dialog>
+      {guard}
+    </>
   );
 }

@@ -7,6 +7,7 @@ import { OAuthClientBody, defaultOAuthClientBody, type OAuthClient } from '../..
 import { useCreateOAuthClient, useUpdateOAuthClient } from '../../api/mutations';
 import { serverIssues } from '../../app/server-issues';
 import { Dialog } from '../../components/Dialog';
+import { useDiscardGuard } from '../../components/DiscardGuard';
 import { Spinner } from '../../components/Spinner';
 import { IdentityFields, RegistrationFields, SourceFields, TokenFields } from './OAuthClientFields';
 import { clientToBody, type OAuthFormValues } from './oauth-form';
@@ -27,6 +28,8 @@ export function OAuthClientFormDialog({ profileId, client, onClose, onCreated }:
     defaultValues: client ? clientToBody(client) : defaultOAuthClientBody(),
     reValidateMode: 'onChange',
   });
+  const dirty = form.formState.isDirty;
+  const { requestClose, guard } = useDiscardGuard(() => dirty, onClose);
   const pending = create.isPending || update.isPending;
 
   const onSubmit = async (body: OAuthClientBody) => {
@@ -46,28 +49,31 @@ export function OAuthClientFormDialog({ profileId, client, onClose, onCreated }:
   };
 
   return (
-    <Dialog
-      title={client ? `Edit client ${client.name}` : 'New OAuth client'}
-      description={client ? <span className="mono">{client.client_id}</span> : 'The node generates the client ID and secret; the secret is shown once.'}
-      onClose={onClose}
-      size="lg"
-      testId="oauth-client-form"
-    >
-      <form className="form" onSubmit={form.handleSubmit(onSubmit)} noValidate>
-        <IdentityFields form={form} />
-        <TokenFields form={form} />
-        <SourceFields form={form} />
-        <RegistrationFields form={form} />
-        <div className="form-actions">
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button button-primary" disabled={pending}>
-            {pending ? <Spinner /> : null}
-            {client ? 'Save' : 'Create client'}
-          </button>
-        </div>
-      </form>
-    </Dialog>
+    <>
+      <Dialog
+        title={client ? `Edit client ${client.name}` : 'New OAuth client'}
+        description={client ? <span className="mono">{client.client_id}</span> : 'The node generates the client ID and secret; the secret is shown once.'}
+        onClose={requestClose}
+        size="lg"
+        testId="oauth-client-form"
+      >
+        <form className="form" onSubmit={form.handleSubmit(onSubmit)} noValidate>
+          <IdentityFields form={form} />
+          <TokenFields form={form} />
+          <SourceFields form={form} />
+          <RegistrationFields form={form} />
+          <div className="form-actions">
+            <button type="button" className="button" onClick={requestClose}>
+              Cancel
+            </button>
+            <button type="submit" className="button button-primary" disabled={pending}>
+              {pending ? <Spinner /> : null}
+              {client ? 'Save' : 'Create client'}
+            </button>
+          </div>
+        </form>
+      </Dialog>
+      {guard}
+    </>
   );
 }

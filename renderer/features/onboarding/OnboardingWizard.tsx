@@ -16,7 +16,7 @@ import { Dialog } from '../../components/Dialog';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Spinner } from '../../components/Spinner';
 import { useInventoryProfile } from '../inventory/useInventoryProfile';
-import { ConfirmDiscard } from './ConfirmDiscard';
+import { useDiscardGuard } from '../../components/DiscardGuard';
 import { DeployStep } from './steps/DeployStep';
 import { GroupStep } from './steps/GroupStep';
 import { IdentityStep } from './steps/IdentityStep';
@@ -35,7 +35,6 @@ export function OnboardingWizard({ profile, onClose }: { profile: ProfileView; o
   const [saved, setSaved] = useState<DeviceView>();
   const [taskId, setTaskId] = useState<string>();
   const [failure, setFailure] = useState<{ message: string; hint?: string; other: string[] }>();
-  const [confirming, setConfirming] = useState(false);
   const prefilled = useRef<string | undefined>(undefined);
   const onboard = useOnboardDevice();
   const deploy = useDeployDevice();
@@ -56,10 +55,7 @@ export function OnboardingWizard({ profile, onClose }: { profile: ProfileView; o
     return Object.values(rest).some((x) => x.trim() !== '') || Object.values(locationInfo).some((x) => x.trim() !== '') || (siteId.trim() !== '' && siteId !== prefilled.current);
   };
 
-  const requestClose = () => {
-    if (!saved && typedSomething()) setConfirming(true);
-    else onClose();
-  };
+  const { requestClose, guard } = useDiscardGuard(() => !saved && typedSomething(), onClose);
 
   const goTo = (target: number, focus?: Parameters<typeof form.setFocus>[0]) => {
     setStep(target);
@@ -211,15 +207,7 @@ export function OnboardingWizard({ profile, onClose }: { profile: ProfileView; o
           </div>
         </form>
       </Dialog>
-      {confirming ? (
-        <ConfirmDiscard
-          onKeep={() => setConfirming(false)}
-          onDiscard={() => {
-            setConfirming(false);
-            onClose();
-          }}
-        />
-      ) : null}
+      {guard}
     </>
   );
 }

@@ -169,6 +169,23 @@ describe('Connectors page', () => {
   });
 });
 
+describe('Connector form: nothing typed is lost silently', () => {
+  it('Escape on a half-filled form asks first; Discard closes it, nothing saved', async () => {
+    const main = await MainBridge.start(noPolls);
+    const { user } = await openConnectors(main);
+    const form = await startDefenderForm(user, 'typed-but-not-saved');
+    await user.keyboard('{Escape}');
+    const ask = await screen.findByTestId('confirm-discard');
+    expect(within(ask).getByRole('button', { name: 'Keep editing' })).toHaveFocus();
+    await user.click(within(ask).getByRole('button', { name: 'Keep editing' }));
+    expect(within(form).getByLabelText('Tenant ID')).toHaveValue('contoso.onmicrosoft.com');
+    await user.keyboard('{Escape}');
+    await user.click(within(await screen.findByTestId('confirm-discard')).getByRole('button', { name: 'Discard' }));
+    expect(screen.queryByTestId('connector-form')).toBeNull();
+    expect(main.callsTo('connectors.save')).toHaveLength(0);
+  });
+});
+
 describe('Import connectors (bulk push)', () => {
   const doc = {
     version: 1,

@@ -109,6 +109,25 @@ describe('connection profile form', () => {
     expect(await within(dialog()).findByText('Choose the CA certificate file (PEM).')).toBeVisible();
   });
 
+  it('asks before dropping what was typed (Escape, the close button, Cancel); untouched it just closes', async () => {
+    const main = await MainBridge.start();
+    const { user } = renderApp(main);
+    await user.click(await screen.findByRole('button', { name: 'Add a management node' }));
+    await user.type(within(dialog()).getByLabelText('Name'), 'Half typed');
+    for (const close of [() => user.keyboard('{Escape}'), () => user.click(within(dialog()).getByRole('button', { name: 'Close' })), () => user.click(within(dialog()).getByRole('button', { name: 'Cancel' }))]) {
+      await close();
+      const ask = await screen.findByTestId('confirm-discard');
+      expect(ask).toHaveAccessibleName('Discard changes?');
+      expect(within(ask).getByRole('button', { name: 'Keep editing' })).toHaveFocus();
+      await user.click(within(ask).getByRole('button', { name: 'Keep editing' }));
+      expect(within(dialog()).getByLabelText('Name')).toHaveValue('Half typed');
+    }
+    await user.click(within(dialog()).getByRole('button', { name: 'Cancel' }));
+    await user.click(within(await screen.findByTestId('confirm-discard')).getByRole('button', { name: 'Discard' }));
+    expect(screen.queryByTestId('profile-form')).toBeNull();
+    expect(main.callsTo('profiles.save')).toHaveLength(0);
+  });
+
   it('closes with Escape', async () => {
     const { user } = renderApp(await MainBridge.start());
     await user.click(await screen.findByRole('button', { name: 'Add a management node' }));
