@@ -6,7 +6,7 @@
  */
 import type { Page } from '@playwright/test';
 import { startMgmtSimulator, type MgmtSimulator } from '../../electron/simulator';
-import { expect, recordReceived, test } from './support/fixtures';
+import { expect, openDemoWorkspace, recordReceived, test } from './support/fixtures';
 
 const ADMIN_PW = 'E2e-Admin-Password-4471';
 const CLIENT_SECRET = 'E2e-Bootstrap-Client-Secret-8812';
@@ -44,9 +44,7 @@ test('demo workspace, add a node, trust its certificate, OAuth sign-in, create a
   const openDemo = page.getByRole('button', { name: 'Open demo workspace' });
   await expect(openDemo).toBeVisible();
   await nb.shot(page, '01-welcome');
-  await openDemo.click();
-  const demoRow = page.getByTestId('profile-row-Demo node (OAuth)');
-  await expect(demoRow.getByTestId('session-badge')).toHaveAttribute('data-state', 'signed-in');
+  await openDemoWorkspace(page);
   await nb.shot(page, '02-demo-workspace');
 
   // Add a profile for another node.

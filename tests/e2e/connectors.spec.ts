@@ -7,21 +7,21 @@
  * tests/e2e/screenshots/.
  */
 import type { Locator, Page } from '@playwright/test';
-import { expect, recordReceived, test, type Northbound } from './support/fixtures';
+import { expect, openDemoWorkspace, recordReceived, test, type Northbound } from './support/fixtures';
 
 test.use({ appOptions: { edr: { firstPullDelayMs: 600_000, publishDelayMs: 300 } } });
 
 /** Opens the demo workspace and the Connectors page; answers the two demo connector rows. */
 async function openConnectors(page: Page, nb: Northbound): Promise<{ falcon: Locator; defender: Locator }> {
   await page.goto(nb.host.url);
-  await page.getByRole('button', { name: 'Open demo workspace' }).click();
-  await expect(page.getByTestId('profile-row-Demo node (OAuth)').getByTestId('session-badge')).toHaveAttribute('data-state', 'signed-in');
+  await openDemoWorkspace(page);
   await page.keyboard.press('Control+6');
   await expect(page.getByRole('heading', { name: 'Connectors', level: 1 })).toBeVisible();
   const falcon = page.getByTestId('connector-row-Demo Falcon tenant');
   const defender = page.getByTestId('connector-row-Demo Defender tenant');
-  await expect(falcon).toBeVisible();
-  await expect(defender).toBeVisible();
+  // The demo signs in first, then starts its EDR simulators and registers their connectors.
+  await expect(falcon).toBeVisible({ timeout: 15_000 });
+  await expect(defender).toBeVisible({ timeout: 15_000 });
   return { falcon, defender };
 }
 

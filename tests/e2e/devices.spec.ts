@@ -6,14 +6,13 @@
  * Screenshots go to tests/e2e/screenshots/.
  */
 import type { Page } from '@playwright/test';
-import { expect, test } from './support/fixtures';
+import { expect, openDemoWorkspace, test } from './support/fixtures';
 import type { Northbound } from './support/fixtures';
 
 /** Opens the demo workspace and waits until its OAuth connection is signed in. */
 async function openDemo(page: Page, nb: Northbound) {
   await page.goto(nb.host.url);
-  await page.getByRole('button', { name: 'Open demo workspace' }).click();
-  await expect(page.getByTestId('profile-row-Demo node (OAuth)').getByTestId('session-badge')).toHaveAttribute('data-state', 'signed-in');
+  await openDemoWorkspace(page);
 }
 
 async function openDemoDevices(page: Page, nb: Northbound) {

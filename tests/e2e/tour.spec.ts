@@ -5,7 +5,7 @@
  * tests/e2e/screenshots/ for a person to look at (this replaces the old fake-backed preview).
  */
 import type { Page } from '@playwright/test';
-import { expect, test } from './support/fixtures';
+import { expect, openDemoWorkspace, test } from './support/fixtures';
 
 test.use({ appOptions: { demoInventory: { devices: 400, organizations: 30 }, edr: { publishDelayMs: 50 } } });
 
@@ -24,8 +24,7 @@ for (const scheme of ['light', 'dark'] as const) {
     await page.goto(nb.host.url);
     await expect(page.getByRole('heading', { name: 'Welcome to Northbound' })).toBeVisible();
     await shot('welcome');
-    await page.getByRole('button', { name: 'Open demo workspace' }).click();
-    await expect(page.getByTestId('profile-row-Demo node (OAuth)').getByTestId('session-badge')).toHaveAttribute('data-state', 'signed-in');
+    await openDemoWorkspace(page);
     await heading('Connections');
     await shot('connections');
 
