@@ -16,7 +16,7 @@ import type { EventHub } from '../app/events';
 import type { Logger } from '../log';
 import { validateRows, type Row } from './bulk-rows';
 import { recordKnown, sameRecord } from './node-api';
-import { abortable } from './paging';
+import { abortable } from '../net/retry';
 import type { FollowOutcome } from './tasks';
 import { throttle, type Throttled } from './throttle';
 import { forEachLimited } from '../pool';

@@ -5,14 +5,14 @@
  * read*, reported in the result and logged; it never loops. Cancellable with an AbortSignal.
  */
 import { AppError, ErrorCodes } from '../../shared/model/errors';
+import { abortable, cancelledError } from '../net/retry';
 import type { Logger } from '../log';
 
 export const PAGE_LIMIT = 500;
 /** A node that keeps raising its total cannot keep us paging for ever. */
 const MAX_RECORDS = 1_000_000;
 
-/** One authenticated call on the signed-in session (MgmtSession.request). */
-/** A call of the node's API; `signal` aborts the HTTP request itself, not only the waiting. */
+/** One authenticated call on the signed-in session (MgmtSession.request); `signal` aborts the HTTP request itself, not only the waiting. */
 export type NodeRequest = <T = unknown>(method: string, path: string, body?: unknown, opts?: { signal?: AbortSignal }) => Promise<T | undefined>;
 
 export interface Page<T> {
@@ -41,33 +41,6 @@ export interface PageAllResult<T> {
   pages: number;
   /** The node stopped sending records before its total was reached. */
   shortRead: boolean;
-}
-
-export function cancelledError(what = 'The operation'): AppError {
-  return new AppError(ErrorCodes.cancelled, `${what} was cancelled.`, 'Start it again when you are ready.');
-}
-
-/** Rejects as soon as the signal aborts, whether or not the call itself can be aborted. */
-export function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined, what?: string): Promise<T> {
-  if (!signal) return work;
-  if (signal.aborted) {
-    work.catch(() => undefined);
-    return Promise.reject(cancelledError(what));
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(cancelledError(what));
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    );
-  });
 }
 
 export async function pageAll<T>(o: PageAllOptions<T>): Promise<PageAllResult<T>> {

@@ -53,6 +53,29 @@ export async function sleep(ms: number, signal?: AbortSignal, what?: string): Pr
   }
 }
 
+/** Rejects as soon as the signal aborts, whether or not the call itself can be aborted. */
+export function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined, what?: string): Promise<T> {
+  if (!signal) return work;
+  if (signal.aborted) {
+    work.catch(() => undefined);
+    return Promise.reject(cancelledError(what));
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(cancelledError(what));
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
 /**
  * Delay before retry number `attempt` (1-based): base·2^(attempt-1), capped at maxDelayMs, with
  * equal jitter (half of it fixed, half random), so retries of many callers spread out but never
