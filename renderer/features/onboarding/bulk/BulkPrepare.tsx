@@ -58,8 +58,8 @@ export function BulkPrepare({ file, parsed, parsing, onFile, options, onOptions 
         <TemplateLink />
       </div>
       <p className="field-hint">
-        Header line <code>deviceName,siteId,orgName,serialNumber,deviceGroup,country,latitude,longitude</code> (any order, any letter case), one device per line. A device already on the node with the same record is skipped; one with the same name
-        is replaced.
+        Header line <code>deviceName,siteId,orgName,serialNumber,deviceGroup,country,latitude,longitude</code> (any order, any letter case), one device per line; UTF-8 text, values separated by commas, semicolons or tabs. A device already on the node with
+        the same record is skipped; one with the same name is replaced.
       </p>
       {file && parsed && !parsing ? (
         <p className="bulk-summary" data-testid="csv-summary">
@@ -107,6 +107,7 @@ export function BulkPrepare({ file, parsed, parsing, onFile, options, onOptions 
             template="56px minmax(90px, 1fr) minmax(90px, 0.8fr) minmax(220px, 3fr)"
             wrap
             maxHeight={260}
+            testId="csv-issue-list"
             rowTestId={(r) => `csv-issue-${r.line}`}
           />
         </div>
