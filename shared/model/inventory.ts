@@ -199,6 +199,12 @@ export const BulkRowResult = z.object({
   /** Why it failed or was skipped; for a failure also the field when known. */
   message: z.string().optional(),
   field: z.string().optional(),
+  /**
+   * The console's own checks refused the row's data (its record's rules, a name or site ID used
+   * twice in the file, or a dry run's comparison with the node's lists): running it again
+   * unchanged gives the same answer, so "Retry failed rows" leaves it out.
+   */
+  dataError: z.boolean().optional(),
 });
 export type BulkRowResult = z.infer<typeof BulkRowResult>;
 
