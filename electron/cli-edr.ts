@@ -66,12 +66,15 @@ export function addEdrCommands(program: Command): void {
       'after',
       [
         '',
-        'Progress goes to stderr: on a terminal one line updated in place; otherwise a line per finished',
-        'phase and one every 5 s. Exit codes: 0 polled, 1 the poll failed, 2 the flags are wrong.',
+        'Progress goes to stderr: on a terminal one line updated in place; otherwise',
+        'a line per finished phase and one every 5 s.',
+        'Exit codes: 0 polled, 1 the poll failed, 2 wrong options.',
         '',
-        'Example (against `northbound simulate --edr`, with the values its JSON line prints):',
-        '  NB_SECRET=… northbound edr poll --once --vendor falcon --tenant-id CID --client-id ID \\',
-        '    --client-secret-env NB_SECRET --cloud-region us-1 --api-url URL --ca-file PEM --summary',
+        'Example, with the values `northbound simulate --edr` prints under edr.falcon:',
+        '  export NB_SECRET=<clientSecret>',
+        '  northbound edr poll --once --vendor falcon --tenant-id <tenantId> \\',
+        '    --client-id <clientId> --client-secret-env NB_SECRET --cloud-region us-1 \\',
+        '    --api-url <baseUrls.us-1> --ca-file <caFile> --summary',
       ].join('\n'),
     )
     .action(async (flags: PollFlags) => {

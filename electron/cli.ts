@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createStreamLogger } from './log';
+import { createStreamLogger, type LogLevel } from './log';
 import { addEdrCommands } from './cli-edr';
 import { CliFailure, describeFailure, listenFailure } from './cli-errors';
 import type { EdrSimulators } from './cli-simulate-edr';
@@ -35,6 +35,12 @@ const port = (value: string): number => {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('a port is a whole number from 0 to 65535 (0 picks a free one).');
   return n;
+};
+
+const LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
+const logLevel = (value: string): LogLevel => {
+  if (!(LEVELS as readonly string[]).includes(value)) throw new InvalidArgumentError(`the log level is one of ${LEVELS.join(', ')}.`);
+  return value as LogLevel;
 };
 
 function untilSignal(): Promise<NodeJS.Signals> {
@@ -63,22 +69,25 @@ export function buildCli(): Command {
     .description('Northbound operations console on the command line: simulators, browser mode and EDR polling.')
     .version(version(), '-V, --version', 'print the version')
     .showHelpAfterError()
+    // Usage errors (unknown option, missing or invalid value) exit 2, as `edr poll`'s own checks do; --help and --version 0.
+    .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : 2))
     .addHelpText(
       'after',
       [
         '',
         'Examples:',
-        '  northbound simulate --edr       a management node, a Defender and a Falcon simulator (Ctrl-C stops them)',
-        '  northbound serve --demo         the app in your browser, with the demo workspace',
-        '  northbound edr poll --help      poll an EDR tenant once and print its hosts\' risk scores',
+        '  northbound simulate --edr    management node, Defender and Falcon simulators',
+        '  northbound serve --demo      the app in your browser, with the demo workspace',
+        '  northbound edr poll --help   how to poll an EDR tenant and score its hosts',
         '',
         'Machine-readable output goes to stdout, messages and progress to stderr.',
+        'Exit codes: 0 done, 1 the command failed, 2 wrong options.',
       ].join('\n'),
     );
 
   program
     .command('simulate')
-    .description('Start the management node simulator (and with --edr the Defender and Falcon simulators) on 127.0.0.1; prints one JSON line with URLs, fingerprints and credentials.')
+    .description('Start the management node simulator (and with --edr the Defender and Falcon simulators) on 127.0.0.1; prints one JSON line with URLs, fingerprints and credentials, and runs until Ctrl-C.')
     .option('--mgmt-basic-port <port>', 'basic-auth port (0 = any free port)', port, 9182)
     .option('--mgmt-oauth-port <port>', 'OAuth port (0 = any free port)', port, 9183)
     .option('--organizations <n>', 'seeded organizations (1 to 500)', whole('the number of organizations', 1, 500), 14)
@@ -128,13 +137,15 @@ export function buildCli(): Command {
     .option('--static-dir <dir>', 'built renderer', path.join(root, 'dist', 'renderer'))
     .option('--organizations <n>', 'organizations of the demo node (1 to 500)', whole('the number of organizations', 1, 500))
     .option('--devices <n>', 'devices of the demo node (0 to 20000)', whole('the number of devices', 0, 20_000))
-    .action(async (opts: { demo: boolean; port: number; dataDir: string; passphraseEnv?: string; staticDir: string; organizations?: number; devices?: number }) => {
+    .option('--log-level <level>', 'the service log on stderr (JSON lines): debug, info, warn or error', logLevel, 'warn')
+    .action(async (opts: { demo: boolean; port: number; dataDir: string; passphraseEnv?: string; staticDir: string; organizations?: number; devices?: number; logLevel: LogLevel }) => {
       if (!existsSync(path.join(opts.staticDir, 'index.html'))) {
         process.stderr.write(`The renderer is not built in ${opts.staticDir}. Run \`npm run build:renderer\` (or \`npm run start:web\`).\n`);
         process.exitCode = 1;
         return;
       }
-      const logger = createStreamLogger(process.stderr, 'info');
+      // Warnings only by default: the address printed on stdout stays in view instead of scrolling away under every poll's log line.
+      const logger = createStreamLogger(process.stderr, opts.logLevel);
       let passphrase: string | undefined;
       if (opts.passphraseEnv) {
         passphrase = process.env[opts.passphraseEnv];
