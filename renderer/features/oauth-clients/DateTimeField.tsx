@@ -6,7 +6,7 @@ import { useTimeFormat } from '../../components/useTimeFormat';
 export function DateTimeField({ label, value, onChange, onBlur, error }: { label: string; value: string; onChange(iso: string): void; onBlur?(): void; error?: string | undefined }) {
   const id = useId();
   const tf = useTimeFormat();
-  const zone = tf.preference === 'utc' ? 'UTC' : `local time, ${tf.zoneLabel(value || undefined)}`;
+  const zone = tf.preference === 'utc' ? 'UTC' : `local time (${tf.zoneLabel(value || undefined)})`;
   const hint = value ? `Entered in ${zone}; sent as ${value}.` : `Empty = never expires. Entered in ${zone}.`;
   return (
     <div className="field">

@@ -19,7 +19,7 @@ export function DataFolder() {
       <p className="muted">Settings, the password vault (encrypted), the inventory and risk score databases and the log. Only your user can read it.</p>
       {info ? (
         <div className="path-row">
-          <code className="path-value" data-testid="data-folder-path" aria-label="Data folder location">
+          <code className="path-value" data-testid="data-folder-path">
             {info.dataDir}
           </code>
           <CopyButton value={info.dataDir} label="Copy" what="Data folder location" />
