@@ -137,6 +137,19 @@ export const Snapshot = <T extends z.ZodType>(item: T) =>
 export const TaskState = z.enum(['pending', 'in-progress', 'completed', 'failed']);
 export type TaskState = z.infer<typeof TaskState>;
 
+/**
+ * One line of a task's log: a progress or error message with its time. `timeFrom` says whose
+ * time it is: the node's own for the message, or when the console first saw the message (the
+ * node gave none).
+ */
+export const TaskStep = z.object({
+  at: z.string(),
+  message: z.string(),
+  level: z.enum(['info', 'error']),
+  timeFrom: z.enum(['node', 'console']),
+});
+export type TaskStep = z.infer<typeof TaskStep>;
+
 /** A node task (deployment) as the console follows it. */
 export const TaskStatus = z.object({
   profileId: z.string(),
@@ -148,6 +161,8 @@ export const TaskStatus = z.object({
   message: z.string(),
   startedAt: z.string().nullable(),
   endedAt: z.string().nullable(),
+  /** Every message the task showed so far, oldest first, each with its time. */
+  steps: z.array(TaskStep),
 });
 export type TaskStatus = z.infer<typeof TaskStatus>;
 

@@ -7,7 +7,8 @@ import { useOAuthClients, useProfiles, useSessions } from '../../api/queries';
 import { SelectField } from '../../components/Field';
 import { SessionBadge } from '../../components/SessionBadge';
 import { Spinner } from '../../components/Spinner';
-import { formatDateTime, formatDuration } from '../../components/format';
+import { formatDuration } from '../../components/format';
+import { DateTime } from '../../components/Time';
 import { useUi } from '../../stores/ui';
 import { CreatedClientDialog } from './CreatedClientDialog';
 import { OAuthClientFormDialog } from './OAuthClientFormDialog';
@@ -105,7 +106,7 @@ export function OAuthClientsPage() {
                     {formatDuration(c.access_token_validity)} / {formatDuration(c.refresh_token_validity)}
                   </td>
                   <td>{c.allowed_source_client_address.source_type === 'ANYWHERE' ? 'Anywhere' : c.allowed_source_client_address.ip_address_list.join(', ')}</td>
-                  <td>{c.expires_at ? formatDateTime(c.expires_at) : 'Never'}</td>
+                  <td>{c.expires_at ? <DateTime iso={c.expires_at} /> : 'Never'}</td>
                   <td>{c.enabled ? <span className="chip chip-ok">enabled</span> : <span className="chip">disabled</span>}</td>
                   <td className="actions">
                     <button type="button" className="button button-small" onClick={() => setEditing({ mode: 'edit', client: c })} aria-label={`Edit ${c.name}`}>
