@@ -7,11 +7,25 @@ import type { Command } from 'commander';
 import { ConnectorInput } from '../shared/model/connector';
 import type { HostRecord, RiskBand } from '../shared/model/edr';
 import { AppError } from '../shared/model/errors';
+import { issueText, orList } from '../shared/validation/error-map';
 import { compileRiskConfig, defaultRiskConfig, scoreHost } from '../shared/risk';
 import { createRuntime } from './edr/runtimes';
 import type { StoredConnector } from './edr/registry';
 import { createStreamLogger } from './log';
 import { readPemFile } from './net/pem-file';
+
+/** The flag that sets each connector field (for pointing at it after a validation message). */
+const FLAG_OF: Readonly<Record<string, string>> = {
+  vendor: '--vendor',
+  tenantId: '--tenant-id',
+  clientId: '--client-id',
+  clientSecret: '--client-secret-env',
+  cloudRegion: '--cloud-region',
+  pollIntervalMinutes: '--poll-interval',
+  apiUrl: '--api-url',
+  idpUrl: '--idp-url',
+  tls: '--ca-file',
+};
 
 interface PollFlags {
   once?: boolean;
@@ -69,8 +83,15 @@ export function addEdrCommands(program: Command): void {
         tls: caPem ? { mode: 'custom-ca', caName: flags.caFile, caPem } : { mode: 'system' },
       });
       if (!parsed.success) {
-        const first = parsed.error.issues[0];
-        return exit(`Invalid ${first?.path.join('.') || 'option'}: ${first?.message ?? 'unknown problem'}`);
+        // The connector form's sentences (C-14), each followed by the flag to fix.
+        const lines = parsed.error.issues.map((i) => {
+          const flag = FLAG_OF[String(i.path[0] ?? '')];
+          // A choice names its values in words; the flag takes them as typed.
+          const raw = (i as { values?: unknown[]; options?: unknown[] }).values ?? (i as { options?: unknown[] }).options;
+          const typed = raw && raw.length > 1 ? ` ${orList(raw.map(String))}` : '';
+          return flag ? `${issueText(i)} (${flag}${typed})` : issueText(i);
+        });
+        return exit(lines.join('\n'), 'Run `northbound edr poll --help` for the options.');
       }
       const c = parsed.data;
       const now = new Date();

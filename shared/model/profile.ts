@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import '../validation/install';
 
 /** A host name or IP address: letters, digits, dots, dashes, colons (IPv6). */
 const hostRe = /^[A-Za-z0-9.-]+$|^\[?[0-9A-Fa-f:.]+\]?$/;
