@@ -218,8 +218,12 @@ export function operatorMessage(iss: RawIssue): string {
     }
     case 'invalid_value':
       return choice(iss.values, path, lastKey(path), field);
-    case 'invalid_key':
-      return `A key in ${field ?? 'the value'} is not valid.`;
+    case 'invalid_key': {
+      // A record's path ends in the key itself; a map's is the map (its key is no property name).
+      if (iss.origin !== 'record') return `A key in ${field ?? 'the value'} is not valid.`;
+      const key = path[path.length - 1];
+      return `The key${typeof key === 'string' ? ` “${key}”` : ''} in ${fieldPhrase(path.slice(0, -1)) ?? 'the value'} is not valid.`;
+    }
     case 'invalid_element':
       return `An entry of ${field ?? 'the value'} is not valid.`;
     case 'custom':
