@@ -170,6 +170,10 @@ export const SyslogServer = z.object({
 });
 export type SyslogServer = z.infer<typeof SyslogServer>;
 
+/** The node keeps one syslog server per host (MN-36): a second one for the same host is refused. */
+export const syslogHostTaken = (servers: readonly { host: string }[], host: string): boolean => servers.some((s) => s.host === host.trim());
+export const syslogHostTakenMessage = (host: string) => `A syslog server for ${host.trim()} is configured already.`;
+
 /**
  * One row of a bulk onboarding as the window sends it: its line in the file and the device's
  * fields as text (the shape of DeviceRecord without its rules). Main validates every row with
