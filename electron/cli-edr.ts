@@ -83,7 +83,7 @@ export function addEdrCommands(program: Command): void {
         tls: caPem ? { mode: 'custom-ca', caName: flags.caFile, caPem } : { mode: 'system' },
       });
       if (!parsed.success) {
-        // The connector form's sentences (C-14), each followed by the flag to fix.
+        // The connector form's sentences (C-19), each followed by the flag to fix.
         const lines = parsed.error.issues.map((i) => {
           const flag = FLAG_OF[String(i.path[0] ?? '')];
           // A choice names its values in words; the flag takes them as typed.

@@ -19,7 +19,7 @@ export interface Router {
 
 /**
  * A refused request: every issue with its field (the window puts each under its input), and a
- * summary that names the first field in words (shared/validation, C-14).
+ * summary that names the first field in words (shared/validation, C-19).
  */
 export function issuesToError(issues: z.core.$ZodIssue[], what = 'request'): AppErrorShape {
   const fieldIssues = issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));

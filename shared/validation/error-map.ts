@@ -1,5 +1,5 @@
 /**
- * The project's one zod error map (C-14): every issue a schema does not word itself becomes a
+ * The project's one zod error map (C-19): every issue a schema does not word itself becomes a
  * sentence that names the field in words and says what to enter ("Enter the client ID.",
  * "Choose a vendor: CrowdStrike Falcon or Microsoft Defender.", "The document's version must be
  * 1."). zod asks a schema's own message first, so the messages written in the schemas keep

@@ -1,5 +1,5 @@
 /**
- * Installs the project's error map (C-14) in this process's zod. Imported for its effect by
+ * Installs the project's error map (C-19) in this process's zod. Imported for its effect by
  * every shared module that defines schemas, so whoever validates with them (main, the window,
  * the CLI, the simulators, the tests) gets the same sentences; a schema's own messages still
  * come first. `z.config` merges, so the window's `jitless` setting stays.

@@ -1,5 +1,5 @@
 /**
- * The words for fields and values that validation messages use (C-14). A field is named by the
+ * The words for fields and values that validation messages use (C-19). A field is named by the
  * last key of its path, as its form label reads mid-sentence ("the client ID"); a key without an
  * entry here is spelled out from its camelCase or snake_case name. Values of choices (vendor,
  * region, auth mode …) are named as the forms show them.

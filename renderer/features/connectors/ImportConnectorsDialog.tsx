@@ -209,7 +209,7 @@ function issuesOf(error: AppError): Issue[] {
 }
 
 /**
- * Each problem as a sentence naming its field in words (C-14), with the field's key in the
+ * Each problem as a sentence naming its field in words (C-19), with the field's key in the
  * document beside it, so the operator finds it in the JSON.
  */
 function IssueList({ issues }: { issues: readonly Issue[] }) {

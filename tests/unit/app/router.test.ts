@@ -23,7 +23,7 @@ describe('router', () => {
     expect(res.ok).toBe(false);
     if (!res.ok) {
       expect(res.error.code).toBe('request.invalid');
-      // The field in words (C-14), not its key.
+      // The field in words (C-19), not its key.
       expect(res.error.message).toBe('The request is not valid: Choose a connection.');
       expect(res.error.details?.issues).toEqual([{ path: 'profileId', message: 'Choose a connection.' }]);
     }

@@ -1,5 +1,5 @@
 /**
- * The project's zod error map (C-14): each kind of issue becomes a sentence naming the field in
+ * The project's zod error map (C-19): each kind of issue becomes a sentence naming the field in
  * words; a schema's own message keeps priority. The map is not installed by this file: importing
  * a shared schema module installs it, as it does for main, the window and the CLI.
  */
