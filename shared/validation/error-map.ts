@@ -182,8 +182,12 @@ function choice(values: readonly unknown[], path: readonly PropertyKey[], key: s
   return label ? `Choose ${withArticle(label)}: ${orList(named)}.` : `Choose one of ${orList(named)}.`;
 }
 
+/** A name the input gave (a key), quoted and kept short: an error message never echoes a long input back. */
+export const quoteName = (name: string): string => `“${name.length > 40 ? `${name.slice(0, 39)}…` : name}”`;
+
 function unrecognizedKeys(keys: readonly string[], field: string | undefined): string {
-  const names = keys.map((k) => `“${k}”`).join(', ');
+  const shown = keys.slice(0, 5).map(quoteName).join(', ');
+  const names = keys.length > 5 ? `${shown} and ${keys.length - 5} more` : shown;
   const where = field ? ` in ${field}` : '';
   return keys.length === 1 ? `Unknown field ${names}${where}: remove it or check its spelling.` : `Unknown fields ${names}${where}: remove them or check their spelling.`;
 }
@@ -222,7 +226,7 @@ export function operatorMessage(iss: RawIssue): string {
       // A record's path ends in the key itself; a map's is the map (its key is no property name).
       if (iss.origin !== 'record') return `A key in ${field ?? 'the value'} is not valid.`;
       const key = path[path.length - 1];
-      return `The key${typeof key === 'string' ? ` “${key}”` : ''} in ${fieldPhrase(path.slice(0, -1)) ?? 'the value'} is not valid.`;
+      return `The key${typeof key === 'string' ? ` ${quoteName(key)}` : ''} in ${fieldPhrase(path.slice(0, -1)) ?? 'the value'} is not valid.`;
     }
     case 'invalid_element':
       return `An entry of ${field ?? 'the value'} is not valid.`;

@@ -107,8 +107,8 @@ export function spellKey(key: string): string {
 
 const own = <T>(table: Readonly<Record<string, T>>, key: string): T | undefined => (Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined);
 
-/** The label of one key: from FIELD_LABELS, else spelled out. */
-export const keyLabel = (key: string): string => own(FIELD_LABELS, key) ?? spellKey(key);
+/** The label of one key: from FIELD_LABELS, else spelled out (a long key, e.g. of a record, cut short). */
+export const keyLabel = (key: string): string => own(FIELD_LABELS, key) ?? spellKey(key.length > 40 ? `${key.slice(0, 39)}…` : key);
 
 /** The field a path ends in: its last key, and the positions (1-based) of the list items below it. */
 function lastField(path: readonly PropertyKey[]): { key: string | undefined; items: number[] } {

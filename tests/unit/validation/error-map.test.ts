@@ -88,6 +88,12 @@ describe('the error map, issue by issue', () => {
     expect(only(z.object({ risk: z.record(z.string().min(3), z.number()) }), { risk: { ab: 1 } })).toBe('The key “ab” in the risk scoring settings is not valid.');
     expect(only(z.object({ rows: z.map(z.object({ line: z.number() }), z.number()) }), { rows: new Map([[{ line: 2 }, 'b']]) })).toBe('An entry of the device rows is not valid.');
     expect(only(z.object({ host: z.string().refine((s) => s !== 'localhost') }), { host: 'localhost' })).toBe('The host name or address is not valid.');
+    // Names the input gave are kept short: a message never echoes a long input back.
+    const long = 'k'.repeat(100_000);
+    expect(only(z.object({}).strict(), { [long]: 1 })).toBe(`Unknown field “${'k'.repeat(39)}…”: remove it or check its spelling.`);
+    const many = only(z.object({}).strict(), Object.fromEntries(['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((k) => [k, 1])));
+    expect(many).toBe('Unknown fields “a”, “b”, “c”, “d”, “e” and 2 more: remove them or check their spelling.');
+    expect(only(z.object({ risk: z.record(z.string(), z.number()) }), { risk: { [long]: 'x' } }).length).toBeLessThan(120);
   });
 
   it('a schema’s own messages keep priority, the poll interval’s verbatim', () => {
