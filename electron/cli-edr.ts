@@ -9,6 +9,7 @@ import type { Command } from 'commander';
 import { ConnectorInput } from '../shared/model/connector';
 import type { HostRecord, RiskBand } from '../shared/model/edr';
 import { AppError } from '../shared/model/errors';
+import { issueText, orList } from '../shared/validation/error-map';
 import { compileRiskConfig, defaultRiskConfig, scoreHost } from '../shared/risk';
 import { createRuntime } from './edr/runtimes';
 import type { StoredConnector } from './edr/registry';
@@ -17,8 +18,8 @@ import { createPollProgress } from './cli-progress';
 import { createStreamLogger } from './log';
 import { readPemFile } from './net/pem-file';
 
-/** The flag behind each field of the connector, for validation messages. */
-const FLAG_OF: Record<string, string> = {
+/** The flag that sets each connector field (for pointing at it after a validation message). */
+const FLAG_OF: Readonly<Record<string, string>> = {
   vendor: '--vendor',
   tenantId: '--tenant-id',
   clientId: '--client-id',
@@ -105,9 +106,15 @@ export function addEdrCommands(program: Command): void {
         tls: caPem ? { mode: 'custom-ca', caName: flags.caFile, caPem } : { mode: 'system' },
       });
       if (!parsed.success) {
-        // Every problem at once, each under the flag that sets it (the message is the schema's, as in the form).
-        const lines = parsed.error.issues.map((i) => `Invalid ${FLAG_OF[String(i.path[0])] ?? (i.path.join('.') || 'option')}: ${i.message}`);
-        return exit(lines.join('\n'));
+        // The connector form's sentences (C-23), each followed by the flag to fix.
+        const lines = parsed.error.issues.map((i) => {
+          const flag = FLAG_OF[String(i.path[0] ?? '')];
+          // A choice names its values in words; the flag takes them as typed.
+          const raw = (i as { values?: unknown[]; options?: unknown[] }).values ?? (i as { options?: unknown[] }).options;
+          const typed = raw && raw.length > 1 ? ` ${orList(raw.map(String))}` : '';
+          return flag ? `${issueText(i)} (${flag}${typed})` : issueText(i);
+        });
+        return exit(lines.join('\n'), 'Run `northbound edr poll --help` for the options.');
       }
       const c = parsed.data;
       const now = new Date();

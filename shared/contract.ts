@@ -4,6 +4,7 @@
  * handler, the browser-mode host and the renderer client are all driven by this table.
  */
 import { z } from 'zod';
+import './validation/install';
 import { AppErrorShape } from './model/errors';
 import { CertificateInfo, ProfileInput, ProfileView } from './model/profile';
 import { SessionStatus } from './model/session';
@@ -179,6 +180,7 @@ export const channels = {
         index: z.number(),
         ok: z.boolean(),
         id: z.string().optional(),
+        name: z.string().optional(),
         vendor: z.string().optional(),
         tenantId: z.string().optional(),
         action: z.enum(['created', 'updated']).optional(),

@@ -5,6 +5,7 @@
  * open are in docs/spec-decisions.md (MN-40 …).
  */
 import { z } from 'zod';
+import '../validation/install';
 import { isCountryCode } from './countries';
 
 /** Device names: a host-name-like label, as the node's device workflow accepts them. */
@@ -43,9 +44,9 @@ export const DeviceRecord = z.object({
     .trim()
     .regex(/^\d{1,9}$/, 'The site ID (global device ID) is a whole number, e.g. 117.')
     .refine((v) => Number(v) >= 1, { message: 'The site ID starts at 1.' }),
-  orgName: z.string({ error: 'Choose the organization.' }).trim().min(1, 'Choose the organization.').max(128),
+  orgName: z.string({ error: 'Choose the organization.' }).trim().min(1, 'Choose the organization.').max(128, 'Keep the organization name within 128 characters.'),
   serialNumber: z.string({ error: 'Enter the serial number.' }).trim().min(1, 'Enter the serial number.').max(64, 'Keep the serial number under 65 characters.'),
-  deviceGroup: z.string({ error: 'Choose or enter the device group.' }).trim().min(1, 'Choose or enter the device group.').max(128),
+  deviceGroup: z.string({ error: 'Choose or enter the device group.' }).trim().min(1, 'Choose or enter the device group.').max(128, 'Keep the device group within 128 characters.'),
   locationInfo: LocationInfo,
 });
 export type DeviceRecord = z.infer<typeof DeviceRecord>;
@@ -172,7 +173,8 @@ export const SyslogServer = z.object({
     .string({ error: 'Enter the host name or address.' })
     .trim()
     .min(1, 'Enter the host name or address.')
-    .max(253)
+    // A schema's own `error` also words its checks: each check here says what it checks.
+    .max(253, 'Keep the host name within 253 characters.')
     .regex(/^[A-Za-z0-9.:_-]+$/, 'Use a host name, an IPv4 or an IPv6 address.'),
   port: z
     .number({ error: 'Enter the port (1 to 65535).' })
@@ -182,6 +184,10 @@ export const SyslogServer = z.object({
   enabled: z.boolean(),
 });
 export type SyslogServer = z.infer<typeof SyslogServer>;
+
+/** The node keeps one syslog server per host (MN-36): a second one for the same host is refused. */
+export const syslogHostTaken = (servers: readonly { host: string }[], host: string): boolean => servers.some((s) => s.host === host.trim());
+export const syslogHostTakenMessage = (host: string) => `A syslog server for ${host.trim()} is configured already.`;
 
 /**
  * One row of a bulk onboarding as the window sends it: its line in the file and the device's

@@ -1,8 +1,10 @@
 /** Add or edit a connection profile. The dialog stays open with everything typed on any error. */
+import { useMemo } from 'react';
 import { useForm, useWatch, type FieldPath } from 'react-hook-form';
 import { toast } from 'sonner';
 import type { ProfileView } from '../../../shared/model/profile';
 import { useSaveProfile } from '../../api/mutations';
+import { useProfiles } from '../../api/queries';
 import { serverIssues } from '../../app/server-issues';
 import { Dialog } from '../../components/Dialog';
 import { useDiscardGuard } from '../../components/DiscardGuard';
@@ -15,8 +17,11 @@ import { TlsTrustFields } from './TlsTrustFields';
 export function ProfileFormDialog({ profile, onClose }: { profile?: ProfileView | undefined; onClose(): void }) {
   const save = useSaveProfile();
   const selectProfile = useUi((s) => s.selectProfile);
+  // useForm takes the resolver of each render: the names of a list that loads later count too.
+  const profiles = useProfiles().data;
+  const resolver = useMemo(() => profileResolver(profile, profiles ?? []), [profile, profiles]);
   const form = useForm<ProfileFormValues, unknown, ProfileFormOutput>({
-    resolver: profileResolver(profile),
+    resolver,
     defaultValues: profileDefaults(profile),
     mode: 'onSubmit',
     reValidateMode: 'onChange',

@@ -13,6 +13,10 @@ import { SessionBadge } from '../../components/SessionBadge';
 import { Spinner } from '../../components/Spinner';
 import { useUi } from '../../stores/ui';
 import { SyslogForm } from './SyslogForm';
+import type { SyslogServer } from '../../../shared/model/inventory';
+
+/** No servers listed (yet): one stable empty list, so the form's check is not rebuilt each render. */
+const NONE: readonly SyslogServer[] = [];
 
 export function SyslogPage() {
   const profiles = useProfiles();
@@ -96,7 +100,7 @@ export function SyslogPage() {
           </table>
         </div>
       )}
-      <SyslogForm key={profile.id} profileId={profile.id} disabled={!signedIn} />
+      <SyslogForm key={profile.id} profileId={profile.id} disabled={!signedIn} servers={servers.data ?? NONE} />
     </section>
   );
 }

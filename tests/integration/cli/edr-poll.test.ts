@@ -71,8 +71,12 @@ describe('northbound edr poll', () => {
     expect(wrong.stderr).toMatch(/7000215|secret/i);
     const badInterval = await run([...base().slice(0, -6), '--poll-interval', '5'], { NB_TEST_SECRET: tenant.clientSecret });
     expect(badInterval.code).toBe(2);
-    expect(badInterval.stderr).toContain('Invalid --poll-interval:');
-    expect(badInterval.stderr).toContain("The poll interval is at least 10 minutes (the vendors' limits).");
+    // The form's sentence, pointing at the flag (not at the field's key).
+    expect(badInterval.stderr).toContain("The poll interval is at least 10 minutes (the vendors' limits). (--poll-interval)");
+    expect(badInterval.stderr).not.toMatch(/pollIntervalMinutes/);
+    const badVendor = await run(base().map((a) => (a === 'defender' ? 'crowdstrike' : a)), { NB_TEST_SECRET: tenant.clientSecret });
+    expect(badVendor.code).toBe(2);
+    expect(badVendor.stderr).toContain('Choose a vendor: CrowdStrike Falcon or Microsoft Defender. (--vendor falcon or defender)');
   });
 
   it('polls a Falcon tenant: the vendor assessments mapped to risk, with both predefined profiles per host', async () => {
