@@ -6,12 +6,14 @@
  */
 import { Command } from 'cmdk';
 import { Search } from 'lucide-react';
-import { useDeferredValue, useEffect, useState, type KeyboardEvent } from 'react';
+import { useCallback, useDeferredValue, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { createPortal } from 'react-dom';
 import { PROVIDERS, type PaletteItem, type PaletteProvider } from './providers';
 
-function ProviderGroup({ provider, query, onRun }: { provider: PaletteProvider; query: string; onRun(item: PaletteItem): void }) {
+function ProviderGroup({ provider, query, onRun, onResults }: { provider: PaletteProvider; query: string; onRun(item: PaletteItem): void; onResults(): void }) {
   const { items, note } = provider.useResults(query);
+  const ids = items.map((i) => i.id).join('\n');
+  useLayoutEffect(() => onResults(), [ids, onResults]);
   if (!items.length && !note) return null;
   return (
     <Command.Group heading={provider.heading} className="command-group">
@@ -34,6 +36,21 @@ export function CommandPalette({ onClose }: { onClose(): void }) {
   const [query, setQuery] = useState('');
   // Typing stays instant; the providers search the settled query.
   const settled = useDeferredValue(query.trim());
+  // The highlighted item: the first result of each new query (Enter takes the best match), kept
+  // while the operator moves with the arrows, and moved to the first when it disappears.
+  const [value, setValue] = useState('');
+  const listRef = useRef<HTMLDivElement>(null);
+  const highlightedFor = useRef<string | undefined>(undefined);
+  // Bumped by a group whose results changed (a list can arrive after the query, e.g. the devices).
+  const [resultsVersion, setResultsVersion] = useState(0);
+  const onResults = useCallback(() => setResultsVersion((v) => v + 1), []);
+  useLayoutEffect(() => {
+    const items = [...(listRef.current?.querySelectorAll('[cmdk-item]') ?? [])].map((el) => el.getAttribute('data-value') ?? '');
+    if (highlightedFor.current === settled && items.includes(value)) return;
+    highlightedFor.current = settled;
+    const first = items[0] ?? '';
+    if (first !== value) setValue(first);
+  }, [settled, value, resultsVersion]);
 
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
@@ -66,15 +83,15 @@ export function CommandPalette({ onClose }: { onClose(): void }) {
       }}
     >
       <div role="dialog" aria-modal="true" aria-label="Command palette" className="palette" data-testid="command-palette" onKeyDown={onKeyDown}>
-        <Command label="Command palette" shouldFilter={false} loop vimBindings={false}>
+        <Command label="Command palette" shouldFilter={false} loop vimBindings={false} value={value} onValueChange={setValue}>
           <div className="command-input">
             <Search size={16} aria-hidden="true" />
             <Command.Input autoFocus value={query} onValueChange={setQuery} placeholder="Go to a page, a connection or a device…" />
           </div>
-          <Command.List label="Results" className="command-list palette-list">
+          <Command.List ref={listRef} label="Results" className="command-list palette-list">
             <Command.Empty className="command-empty">Nothing matches “{query.trim()}”.</Command.Empty>
             {PROVIDERS.map((p) => (
-              <ProviderGroup key={p.id} provider={p} query={settled} onRun={run} />
+              <ProviderGroup key={p.id} provider={p} query={settled} onRun={run} onResults={onResults} />
             ))}
           </Command.List>
           <div className="palette-footer" aria-hidden="true">
