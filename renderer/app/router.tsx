@@ -90,6 +90,9 @@ const settingsRoute = createRoute({ getParentRoute: () => rootRoute, path: 'sett
 const routeTree = rootRoute.addChildren([indexRoute, connectionsRoute, devicesRoute, organizationsRoute, alarmsRoute, ztaRoute, connectorsRoute, settingsRoute]);
 
 export function createAppRouter(history: RouterHistory) {
+  // A window opens on Connections. Written before the router starts, so that no redirect can land
+  // after (and undo) a first click; the index route redirects later visits to "/".
+  if (history.location.pathname === '/') history.replace(`/connections${history.location.search}`);
   return createRouter({ routeTree, history, parseSearch, stringifySearch, scrollRestoration: false, InnerWrap: Shell });
 }
 

@@ -52,12 +52,14 @@ export function CommandPalette({ onClose }: { onClose(): void }) {
     if (first !== value) setValue(first);
   }, [settled, value, resultsVersion]);
 
-  useEffect(() => {
-    const previous = document.activeElement as HTMLElement | null;
-    return () => {
+  // Where focus was when the palette opened (read before its input takes focus), to return it there.
+  const [previous] = useState(() => document.activeElement as HTMLElement | null);
+  useEffect(
+    () => () => {
       if (previous && previous !== document.body && document.contains(previous)) previous.focus();
-    };
-  }, []);
+    },
+    [previous],
+  );
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (e.key === 'Escape') {

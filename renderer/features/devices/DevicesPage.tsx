@@ -21,7 +21,7 @@ import { DeviceStateAge } from './DeviceStateAge';
 import { useInventoryProfile } from '../inventory/useInventoryProfile';
 import { BulkOnboardingDialog } from '../onboarding/bulk/BulkOnboardingDialog';
 import { OnboardingWizard } from '../onboarding/OnboardingWizard';
-import { filterDevices, type DeviceCriteria, type DeviceSort } from './device-index';
+import { filterDevices, type DeviceCriteria, type DeviceIndex, type DeviceSort } from './device-index';
 import { DeviceDetailsDialog } from './DeviceDetailsDialog';
 import { DeviceFilters } from './DeviceFilters';
 import { DevicesTable } from './DevicesTable';
@@ -31,6 +31,8 @@ import { deviceIndexOf } from './shared-index';
 type PageDialog = { kind: 'wizard' } | { kind: 'bulk' } | undefined;
 const EMPTY: never[] = [];
 const route = getRouteApi('/devices');
+/** An organization or group the list does not have (an old bookmark, another connection's) is no filter. */
+const knownFacets = (index: DeviceIndex, c: DeviceCriteria): DeviceCriteria => ({ ...c, org: index.orgs.includes(c.org) ? c.org : '', group: index.groups.includes(c.group) ? c.group : '' });
 const NO_FILTERS = Object.fromEntries(DEVICE_FILTERS.map((k) => [k, ''])) as Pick<DevicesSearch, (typeof DEVICE_FILTERS)[number]>;
 
 export function DevicesPage() {
@@ -46,14 +48,15 @@ export function DevicesPage() {
   const items = devices.data?.items ?? EMPTY;
 
   const index = useMemo(() => deviceIndexOf(items), [items]);
-  // An organization or group the list does not have (an old bookmark, another connection's) is no filter.
-  const org = items.length && !index.orgs.includes(search.org) ? '' : search.org;
-  const group = items.length && !index.groups.includes(search.group) ? '' : search.group;
   const { status, reach, sync } = search;
-  const criteria = useMemo<DeviceCriteria>(() => ({ query: query.trim().toLowerCase(), org, group, status, reach, sync }), [query, org, group, status, reach, sync]);
+  const criteria = useMemo<DeviceCriteria>(
+    () => ({ query: query.trim().toLowerCase(), org: search.org, group: search.group, status, reach, sync }),
+    [query, search.org, search.group, status, reach, sync],
+  );
   const deferred = useDeferredValue(criteria);
   const sort = useMemo<DeviceSort>(() => ({ key: search.sort, desc: search.order === 'desc' }), [search.sort, search.order]);
-  const rows = useMemo(() => filterDevices(index, sort.key, sort.desc, deferred), [index, sort, deferred]);
+  const rows = useMemo(() => filterDevices(index, sort.key, sort.desc, knownFacets(index, deferred)), [index, sort, deferred]);
+  const { org, group } = knownFacets(index, criteria);
 
   if (loading) {
     return (

@@ -42,10 +42,13 @@ export interface RenderOptions {
   transport?: Bridge;
   /** The address to open, after `#` (default `/`, which goes to Connections). */
   at?: string;
+  /** What an earlier window of the same browser left in localStorage (e.g. the remembered connection). */
+  storage?: Record<string, string>;
 }
 
 export function renderApp(main: MainBridge, options: RenderOptions = {}) {
   resetUi();
+  for (const [k, v] of Object.entries(options.storage ?? {})) window.localStorage.setItem(k, v);
   installBrowserGaps();
   window.history.replaceState(null, '', `/#${options.at ?? '/'}`);
   const history = createHashHistory();
