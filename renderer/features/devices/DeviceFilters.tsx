@@ -26,7 +26,7 @@ export interface DeviceFilterValues {
 }
 
 /** Search box (name, site ID, serial) and the organization, group, status, reachability and sync filters. */
-export function DeviceFilters({ index, values, onQuery, onFilter }: { index: DeviceIndex; values: DeviceFilterValues; onQuery(q: string): void; onFilter(patch: Partial<DevicesSearch>): void }) {
+export function DeviceFilters({ index, values, onQuery, onFilter }: { index: DeviceIndex; values: DeviceFilterValues; onQuery(q: string): void; onFilter(patch: Partial<Omit<DevicesSearch, 'device'>>): void }) {
   // Hundreds of organizations and groups: built once per devices list, not on every keystroke.
   const orgOptions = useMemo(() => optionsOf(index.orgs), [index.orgs]);
   // With an organization chosen, only its groups (and the group already chosen, so the choice stays visible).

@@ -2,8 +2,9 @@
  * Devices of the active connection, from main's stored copy (shown offline too): search, filters,
  * sortable virtualized table, details with deployment, the onboarding wizard and CSV bulk
  * onboarding. The search runs deferred (`useDeferredValue`): typing never waits for the table.
- * Filters, sort and the opened device are in the address (app/search.ts); the search box writes
- * there once typing pauses (useAddressDraft), never per keystroke.
+ * Filters, sort and the opened device are in the address (app/search.ts). The search and the
+ * filters act on a draft at once and are written to the address once input pauses
+ * (useAddressDraft): the router is never on the keystroke path.
  */
 import { getRouteApi } from '@tanstack/react-router';
 import { FileSpreadsheet, Plus, Router, X } from 'lucide-react';
@@ -12,7 +13,7 @@ import { useInventoryDevices } from '../../api/inventory';
 import { Spinner } from '../../components/Spinner';
 import { formatCount } from '../../components/format';
 import { DEVICE_FILTERS, type DevicesSearch } from '../../app/search';
-import { useAddressDraft } from '../../app/useAddressDraft';
+import { shallowEqual, useAddressDraft } from '../../app/useAddressDraft';
 import { useCloseOpenedItem } from '../../app/useCloseOpenedItem';
 import { InventoryFreshness } from '../inventory/Freshness';
 import { NoConnection } from '../inventory/NoConnection';
@@ -34,27 +35,30 @@ const route = getRouteApi('/devices');
 /** An organization or group the list does not have (an old bookmark, another connection's) is no filter. */
 const knownFacets = (index: DeviceIndex, c: DeviceCriteria): DeviceCriteria => ({ ...c, org: index.orgs.includes(c.org) ? c.org : '', group: index.groups.includes(c.group) ? c.group : '' });
 const NO_FILTERS = Object.fromEntries(DEVICE_FILTERS.map((k) => [k, ''])) as Pick<DevicesSearch, (typeof DEVICE_FILTERS)[number]>;
+/** What refines the page (search, filters, sort): everything in its address but the opened device. */
+type Refinements = Omit<DevicesSearch, 'device'>;
 
 export function DevicesPage() {
   const { profile, signedIn, loading } = useInventoryProfile();
   const devices = useInventoryDevices(profile?.id);
   const [dialog, setDialog] = useState<PageDialog>();
-  const search = route.useSearch();
+  // The window's connection is not the page's to write.
+  const { device: openedDevice, connection: _connection, ...inAddress } = route.useSearch();
   const navigate = route.useNavigate();
-  // Refining the page replaces the history entry; opening a device adds one (back closes it).
-  const refine = useCallback((patch: Partial<DevicesSearch>) => void navigate({ search: (prev) => ({ ...prev, ...patch }), replace: true }), [navigate]);
-  const [query, setQuery] = useAddressDraft(search.q, (q) => refine({ q }));
+  // Refining the page replaces its history entry (once input pauses); opening a device adds one (back closes it).
+  const { draft: view, setDraft, flush } = useAddressDraft<Refinements>(inAddress, (v) => void navigate({ search: (prev) => ({ ...prev, ...v }), replace: true }), shallowEqual);
+  const refine = useCallback((patch: Partial<Refinements>) => setDraft((d) => ({ ...d, ...patch })), [setDraft]);
   const closeDevice = useCloseOpenedItem('device');
   const items = devices.data?.items ?? EMPTY;
 
   const index = useMemo(() => deviceIndexOf(items), [items]);
-  const { status, reach, sync } = search;
+  const { q: query, status, reach, sync } = view;
   const criteria = useMemo<DeviceCriteria>(
-    () => ({ query: query.trim().toLowerCase(), org: search.org, group: search.group, status, reach, sync }),
-    [query, search.org, search.group, status, reach, sync],
+    () => ({ query: query.trim().toLowerCase(), org: view.org, group: view.group, status, reach, sync }),
+    [query, view.org, view.group, status, reach, sync],
   );
   const deferred = useDeferredValue(criteria);
-  const sort = useMemo<DeviceSort>(() => ({ key: search.sort, desc: search.order === 'desc' }), [search.sort, search.order]);
+  const sort = useMemo<DeviceSort>(() => ({ key: view.sort, desc: view.order === 'desc' }), [view.sort, view.order]);
   const rows = useMemo(() => filterDevices(index, sort.key, sort.desc, knownFacets(index, deferred)), [index, sort, deferred]);
   const { org, group } = knownFacets(index, criteria);
 
@@ -81,7 +85,7 @@ export function DevicesPage() {
     body = (
       <>
         <div className="devices-filterbar">
-          <DeviceFilters index={index} values={{ query, org, group, status, reach, sync }} onQuery={setQuery} onFilter={refine} />
+          <DeviceFilters index={index} values={{ query, org, group, status, reach, sync }} onQuery={(q) => refine({ q })} onFilter={refine} />
           <span className="devices-count" data-testid="devices-count" aria-live="polite">
             {rows.length === items.length && deferred === criteria ? `${formatCount(items.length)} devices` : `${formatCount(rows.length)} of ${formatCount(items.length)}`}
           </span>
@@ -90,10 +94,7 @@ export function DevicesPage() {
             <button
               type="button"
               className="button button-small button-ghost"
-              onClick={() => {
-                setQuery('');
-                refine(NO_FILTERS);
-              }}
+              onClick={() => refine(NO_FILTERS)}
             >
               <X size={14} aria-hidden="true" />
               Clear filters
@@ -105,7 +106,10 @@ export function DevicesPage() {
           rows={rows}
           sort={sort}
           onSort={(s) => refine({ sort: s.key, order: s.desc ? 'desc' : 'asc' })}
-          onOpen={(d) => void navigate({ search: (prev) => ({ ...prev, device: d.deviceName }), state: (s) => ({ ...s, openedHere: true }) })}
+          onOpen={(d) => {
+            flush();
+            void navigate({ search: (prev) => ({ ...prev, device: d.deviceName }), state: (s) => ({ ...s, openedHere: true }) });
+          }}
           stale={deferred !== criteria}
         />
       </>
@@ -113,7 +117,7 @@ export function DevicesPage() {
   }
 
   // A device the list does not have (deleted, or another connection's) opens nothing.
-  const selected = search.device ? items.find((d) => d.deviceName === search.device) : undefined;
+  const selected = openedDevice ? items.find((d) => d.deviceName === openedDevice) : undefined;
   return (
     <div className="page page-wide devices-page">
       <div className="toolbar">

@@ -9,7 +9,7 @@ import type { OrganizationView } from '../../../shared/model/inventory';
 import { useInventoryDevices, useInventoryOrganizations } from '../../api/inventory';
 import { Spinner } from '../../components/Spinner';
 import { formatCount } from '../../components/format';
-import { useAddressDraft } from '../../app/useAddressDraft';
+import { shallowEqual, useAddressDraft } from '../../app/useAddressDraft';
 import { InventoryFreshness } from '../inventory/Freshness';
 import { NoConnection } from '../inventory/NoConnection';
 import { storedListState, UnreadableNote } from '../inventory/StoredListState';
@@ -36,10 +36,13 @@ function hierarchyOrder(tree: Tree): OrganizationView[] {
 export function OrganizationsPage() {
   const { profile, signedIn, loading } = useInventoryProfile();
   const orgs = useInventoryOrganizations(profile?.id);
-  const { view, q } = route.useSearch();
   const navigate = route.useNavigate();
-  const setView = (v: 'tree' | 'list') => void navigate({ search: (prev) => ({ ...prev, view: v }), replace: true });
-  const [search, setSearch] = useAddressDraft(q, (v) => void navigate({ search: (prev) => ({ ...prev, q: v }), replace: true }));
+  // The view and the search act at once and are written to the address once input pauses.
+  const inAddress = route.useSearch();
+  const { draft, setDraft } = useAddressDraft({ view: inAddress.view, q: inAddress.q }, (v) => void navigate({ search: (prev) => ({ ...prev, ...v }), replace: true }), shallowEqual);
+  const { view, q: search } = draft;
+  const setView = (v: 'tree' | 'list') => setDraft((d) => ({ ...d, view: v }));
+  const setSearch = (q: string) => setDraft((d) => ({ ...d, q }));
   // Device counts come from the stored devices: until those were fetched, a count would be a guess.
   const devicesKnown = Boolean(useInventoryDevices(profile?.id).data?.fetchedAt);
   const items = orgs.data?.items ?? EMPTY;
