@@ -130,5 +130,14 @@ for (const scheme of ['light', 'dark'] as const) {
     await nb.shot(page, `address-${scheme}-04-shortcuts`);
     await page.keyboard.press('Escape');
     await expect(page.getByTestId('shortcuts-dialog')).toHaveCount(0);
+
+    // The header holds its title, the palette button and the picker in a narrow window too.
+    await page.setViewportSize({ width: 1024, height: 700 });
+    await page.keyboard.press('Control+2');
+    await expect(page.getByTestId('devices-count')).toBeVisible();
+    const header = await page.getByRole('banner').boundingBox();
+    const picker = await page.getByTestId('connection-picker').boundingBox();
+    expect(picker!.x + picker!.width).toBeLessThanOrEqual(header!.x + header!.width);
+    await nb.shot(page, `address-${scheme}-05-devices-1024`);
   });
 }
