@@ -10,13 +10,11 @@ import { Dialog } from '../../components/Dialog';
 import { useDiscardGuard } from '../../components/DiscardGuard';
 import { SelectField, TextField } from '../../components/Field';
 import { Spinner } from '../../components/Spinner';
-import { useUi } from '../../stores/ui';
 import { movesSecrets, profileDefaults, profileResolver, toSaveRequest, type ProfileFormOutput, type ProfileFormValues } from './profile-form';
 import { TlsTrustFields } from './TlsTrustFields';
 
 export function ProfileFormDialog({ profile, onClose }: { profile?: ProfileView | undefined; onClose(): void }) {
   const save = useSaveProfile();
-  const selectProfile = useUi((s) => s.selectProfile);
   // useForm takes the resolver of each render: the names of a list that loads later count too.
   const profiles = useProfiles().data;
   const resolver = useMemo(() => profileResolver(profile, profiles ?? []), [profile, profiles]);
@@ -38,7 +36,7 @@ export function ProfileFormDialog({ profile, onClose }: { profile?: ProfileView 
   const onSubmit = async (values: ProfileFormOutput) => {
     try {
       const view = await save.mutateAsync(toSaveRequest(values, profile?.id));
-      selectProfile(view.id);
+      // Saving never switches the chosen connection (C-25); a window with none falls back to this one.
       toast.success(profile ? `Saved “${view.name}”.` : `Added “${view.name}”.`, {
         description: view.tls.mode === 'pinned' && !view.tls.fingerprint256 ? 'Next: Trust certificate, to compare and pin the node’s certificate.' : undefined,
       });

@@ -92,7 +92,7 @@ describe('CSV parsing', () => {
 async function startCsv100Job(delayMs: number) {
   const fx = await opsNode(delayMs);
   const { user } = renderApp(fx.main);
-  await user.click(screen.getByRole('button', { name: /^Devices/ }));
+  await user.click(screen.getByRole('link', { name: /^Devices/ }));
   await user.click(await screen.findByRole('button', { name: 'Bulk onboard (CSV)…' }));
   const d = within(screen.getByTestId('bulk-onboarding'));
   await user.upload(d.getByTestId('csv-file'), new File([csv100(fx.org)], 'shops.csv', { type: 'text/csv' }));
@@ -105,7 +105,7 @@ describe('Bulk onboarding dialog', () => {
   it('reports the 3 bad rows with their lines, starts a job with the other 97, shows the results and retries the failed ones', async () => {
     const { main, node, org, put } = await opsNode(40);
     const { user } = renderApp(main);
-    await user.click(screen.getByRole('button', { name: /^Devices/ }));
+    await user.click(screen.getByRole('link', { name: /^Devices/ }));
     await user.click(await screen.findByRole('button', { name: 'Bulk onboard (CSV)…' }));
     const dialog = screen.getByTestId('bulk-onboarding');
     const d = within(dialog);

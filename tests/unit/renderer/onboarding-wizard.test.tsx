@@ -38,7 +38,7 @@ type Ops = Awaited<ReturnType<typeof opsNode>>;
 
 async function openWizard(main: MainBridge) {
   const r = renderApp(main);
-  await r.user.click(screen.getByRole('button', { name: /^Devices/ }));
+  await r.user.click(screen.getByRole('link', { name: /^Devices/ }));
   await r.user.click(await screen.findByRole('button', { name: 'Onboard device' }));
   const wizard = screen.getByTestId('onboarding-wizard');
   return { ...r, wizard };
