@@ -12,7 +12,7 @@ test('Settings: publication address with a write-only password, time zone, data 
   const received = recordReceived(page);
   await page.goto(nb.host.url);
   await openDemoWorkspace(page);
-  await page.getByRole('button', { name: /Settings/ }).click();
+  await page.getByRole('link', { name: /Settings/ }).click();
   const publication = page.getByTestId('publication-settings');
   await expect(publication.getByTestId('publication-status')).toContainText('RabbitMQ not configured');
   await expect(page.getByTestId('data-folder-path')).toHaveText(nb.harness.dataDir);
@@ -54,7 +54,7 @@ test('times in UTC: the deployment step log, 24-hour with seconds, the zone said
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto(nb.host.url);
   await openDemoWorkspace(page);
-  await page.getByRole('button', { name: /Settings/ }).click();
+  await page.getByRole('link', { name: /Settings/ }).click();
   await page.getByLabel('Time zone').selectOption('utc');
   await expect(page.getByTestId('time-example')).toHaveText(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/);
 

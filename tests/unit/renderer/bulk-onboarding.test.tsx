@@ -227,7 +227,7 @@ describe('Bulk onboarding dialog', () => {
 /** The Devices page's CSV dialog, opened on the connection of `fx`. */
 async function openBulk(fx: Awaited<ReturnType<typeof opsNode>>) {
   const { user } = renderApp(fx.main);
-  await user.click(screen.getByRole('button', { name: /^Devices/ }));
+  await user.click(screen.getByRole('link', { name: /^Devices/ }));
   await user.click(await screen.findByRole('button', { name: 'Bulk onboard (CSV)…' }));
   return { user, d: within(screen.getByTestId('bulk-onboarding')) };
 }

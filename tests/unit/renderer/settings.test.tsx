@@ -25,7 +25,7 @@ const PASSWORD = 'Rabbit-s3cret-Pa55';
 
 async function openSettings(main: MainBridge) {
   const r = renderApp(main);
-  await r.user.click(screen.getByRole('button', { name: /Settings/ }));
+  await r.user.click(screen.getByRole('link', { name: /Settings/ }));
   await screen.findByTestId('publication-settings');
   return r;
 }
@@ -38,14 +38,14 @@ describe('time zone', () => {
     const { fetchedAt } = await main.call('inventory.refresh', { profileId: ops.id, what: 'devices' });
     const { user } = renderApp(main);
 
-    await user.click(screen.getByRole('button', { name: /^Devices/ }));
+    await user.click(screen.getByRole('link', { name: /^Devices/ }));
     // 24-hour with seconds and the zone: "2026-05-01 16:24:30 UTC+05:30".
     const local = timeFormat('local').dateTime(fetchedAt);
     expect(local).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC\+05:30$/);
     await waitFor(() => expect(screen.getByTestId('fetched-at')).toHaveAttribute('title', `Fetched at ${local}`));
     expect(screen.getByTestId('fetched-at')).toHaveAttribute('datetime', fetchedAt);
 
-    await user.click(screen.getByRole('button', { name: /Settings/ }));
+    await user.click(screen.getByRole('link', { name: /Settings/ }));
     const zone = await screen.findByLabelText('Time zone');
     await waitFor(() => expect(zone).toHaveValue('local'));
     expect(within(zone).getByRole('option', { name: 'Local time (Asia/Calcutta)' })).toBeInTheDocument();
@@ -54,7 +54,7 @@ describe('time zone', () => {
     await waitFor(() => expect(main.callsTo('settings.update')).toEqual([{ timeZone: 'utc' }]));
     await waitFor(() => expect(screen.getByTestId('time-example')).toHaveTextContent(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/));
 
-    await user.click(screen.getByRole('button', { name: /^Devices/ }));
+    await user.click(screen.getByRole('link', { name: /^Devices/ }));
     const utc = timeFormat('utc').dateTime(fetchedAt);
     expect(utc).not.toBe(local);
     await waitFor(() => expect(screen.getByTestId('fetched-at')).toHaveAttribute('title', `Fetched at ${utc}`));
