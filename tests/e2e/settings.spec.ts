@@ -27,9 +27,9 @@ test('Settings: publication address with a write-only password, time zone, data 
   await publication.getByRole('button', { name: 'Save address' }).click();
   await expect(publication.getByTestId('publication-status')).toContainText('amqp://scores@rabbit.example.com:5672/zta with a stored password');
   await expect(publication.getByLabel('Password', { exact: true })).toHaveAttribute('placeholder', '•••• stored');
-  // The toast would cover the data folder in the screenshots.
-  for (const close of await page.getByRole('button', { name: 'Close toast' }).all()) await close.click();
-  await expect(page.getByRole('button', { name: 'Close toast' })).toHaveCount(0);
+  // The toasts would cover the data folder in the screenshots: wait until they have gone (they close
+  // on their own after a few seconds; clicking stacked, animating ones raced their removal).
+  await expect(page.getByRole('button', { name: 'Close toast' })).toHaveCount(0, { timeout: 20_000 });
 
   await page.getByLabel('Theme').selectOption('light');
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
