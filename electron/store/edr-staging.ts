@@ -3,62 +3,96 @@
  * keeps no more than one batch of hosts in memory and a cycle still becomes visible all at once.
  *
  * Each batch the connector hands out is scored and appended here in its own transaction. The
- * views never read this table: they join `hosts.last_cycle` with `scores`. When the cycle
- * completes, `promote` moves its rows into `hosts` and `scores` with INSERT … SELECT (SQLite does
- * the copy; nothing of the whole cycle is held in JavaScript) and deletes them; `EdrStore` runs
- * that and the cycle's `completed` mark in one transaction. A failed or cancelled cycle's rows are
- * discarded, and so are those of a cycle the app stopped during (found `running` at the next open).
+ * views never read this table. When the cycle completes, `promote` moves its rows with INSERT …
+ * SELECT (SQLite does the copy; nothing of the whole cycle is held in JavaScript) and deletes them;
+ * `EdrStore` runs that and the cycle's `completed` mark in one transaction. A failed or cancelled
+ * cycle's rows are discarded, and so are those of a cycle the app stopped during.
+ *
+ * Cost is kept to what changes (EDR-H1…H3): a staged row is narrow (the latest score and the
+ * attributes the dashboard shows); the host's whole record, its contributions and profiles are
+ * staged only when their digest differs from the stored one (a host's last-seen time alone does
+ * not count, it is a column), and its score history gains a row only when its score or band moved.
  */
+import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import type { ScoredHost } from '../../shared/model/edr';
+import type { HostRecord, ScoredHost } from '../../shared/model/edr';
+import { hostAttributes } from '../../shared/model/zta-columns';
+import { HOST_ATTRIBUTE_COLUMNS } from './edr-schema';
 
-/** The staging table (edr.db migration 3). */
-export const STAGING_SCHEMA = `
-CREATE TABLE staged_scores (
-  cycle_id INTEGER NOT NULL,
-  connector_id TEXT NOT NULL,
-  host_id TEXT NOT NULL,
-  vendor TEXT NOT NULL,
-  hostname TEXT NOT NULL,
-  customer_id TEXT NOT NULL,
-  platform TEXT NOT NULL,
-  os_version TEXT,
-  last_seen TEXT,
-  record_json TEXT NOT NULL,
-  score REAL NOT NULL,
-  band TEXT NOT NULL,
-  contributions_json TEXT NOT NULL,
-  profiles_json TEXT,
-  scored_at TEXT NOT NULL,
-  PRIMARY KEY (cycle_id, host_id)
-);
-`;
+const IDENTITY = ['connector_id', 'host_id', 'vendor', 'hostname', 'customer_id', 'platform'] as const;
+const PARAMS: Record<(typeof HOST_ATTRIBUTE_COLUMNS)[number] | (typeof IDENTITY)[number], string> = {
+  connector_id: 'connectorId',
+  host_id: 'hostId',
+  vendor: 'vendor',
+  hostname: 'hostname',
+  customer_id: 'customerId',
+  platform: 'platform',
+  os_version: 'osVersion',
+  last_seen: 'lastSeen',
+  score: 'score',
+  band: 'band',
+  scored_at: 'scoredAt',
+  digest: 'digest',
+  os_assessment: 'osAssessment',
+  sensor_assessment: 'sensorAssessment',
+  overall_assessment: 'overallAssessment',
+  sensor_running: 'sensorRunning',
+  reduced_functionality: 'reducedFunctionality',
+  risk_level: 'riskLevel',
+  exposure: 'exposure',
+  health: 'health',
+  av_status: 'avStatus',
+  onboarding: 'onboarding',
+  critical_cves: 'criticalCves',
+  cve_count: 'cveCount',
+  max_cvss: 'maxCvss',
+  cvss: 'cvss',
+};
+const COLUMNS = [...IDENTITY, ...HOST_ATTRIBUTE_COLUMNS];
+const HOST_UPDATE = [...IDENTITY.slice(2), ...HOST_ATTRIBUTE_COLUMNS].map((c) => `${c} = excluded.${c}`).join(', ');
+
+/** The record without its last-seen times, which move every cycle and are kept as a column instead. */
+function stableRecord(h: HostRecord): string {
+  const { lastSeen: _seen, defender, falcon, ...rest } = h;
+  return JSON.stringify([rest, defender ? { ...defender, lastSeen: null } : null, falcon ? { ...falcon, lastSeen: null } : null]);
+}
+
+const bool = (v: boolean | null) => (v === null ? null : v ? 1 : 0);
 
 export class EdrStaging {
   private readonly stmt;
 
   constructor(private readonly db: Database.Database) {
     this.stmt = {
-      // A host handed out twice in one cycle keeps its last record and score (as the one-transaction write did).
+      // A host handed out twice in one cycle keeps its last record and score.
       stage: db.prepare(
-        `INSERT OR REPLACE INTO staged_scores (cycle_id, connector_id, host_id, vendor, hostname, customer_id, platform, os_version, last_seen,
-           record_json, score, band, contributions_json, profiles_json, scored_at)
-         VALUES (@cycleId, @connectorId, @hostId, @vendor, @hostname, @customerId, @platform, @osVersion, @lastSeen,
-           @record, @score, @band, @contributions, @profiles, @scoredAt)`,
+        `INSERT OR REPLACE INTO staged_scores (cycle_id, ${COLUMNS.join(', ')}, record_json, contributions_json, profiles_json)
+         VALUES (@cycleId, ${COLUMNS.map((c) => `@${PARAMS[c]}`).join(', ')}, @record, @contributions, @profiles)`,
       ),
+      digest: db.prepare('SELECT digest FROM hosts WHERE connector_id = ? AND host_id = ?').pluck(),
       count: db.prepare('SELECT COUNT(*) AS n FROM staged_scores WHERE cycle_id = ?'),
       countAll: db.prepare('SELECT COUNT(*) AS n FROM staged_scores'),
-      // `WHERE` before `ON CONFLICT` is required by SQLite's grammar for an upsert from a SELECT.
-      hosts: db.prepare(
-        `INSERT INTO hosts (connector_id, host_id, vendor, hostname, customer_id, platform, os_version, last_seen, record_json, last_cycle)
-         SELECT connector_id, host_id, vendor, hostname, customer_id, platform, os_version, last_seen, record_json, cycle_id
-         FROM staged_scores WHERE cycle_id = ?
-         ON CONFLICT (connector_id, host_id) DO UPDATE SET vendor = excluded.vendor, hostname = excluded.hostname, customer_id = excluded.customer_id,
-           platform = excluded.platform, os_version = excluded.os_version, last_seen = excluded.last_seen, record_json = excluded.record_json, last_cycle = excluded.last_cycle`,
+      // Before the hosts move: a row of history for every host whose score or band is not the stored one.
+      changes: db.prepare(
+        `INSERT OR REPLACE INTO score_changes (connector_id, host_id, cycle_id, score, band, scored_at)
+         SELECT s.connector_id, s.host_id, s.cycle_id, s.score, s.band, s.scored_at
+         FROM staged_scores s LEFT JOIN hosts h ON h.connector_id = s.connector_id AND h.host_id = s.host_id
+         WHERE s.cycle_id = ? AND (h.host_id IS NULL OR h.score <> s.score OR h.band <> s.band)`,
       ),
-      scores: db.prepare(
-        `INSERT OR REPLACE INTO scores (cycle_id, connector_id, host_id, score, band, contributions_json, profiles_json, scored_at)
-         SELECT cycle_id, connector_id, host_id, score, band, contributions_json, profiles_json, scored_at FROM staged_scores WHERE cycle_id = ?`,
+      // `WHERE` before `ON CONFLICT` is required by SQLite's grammar for an upsert from a SELECT.
+      details: db.prepare(
+        `INSERT INTO host_details (connector_id, host_id, record_json, contributions_json, profiles_json)
+         SELECT connector_id, host_id, record_json, contributions_json, profiles_json FROM staged_scores WHERE cycle_id = ? AND record_json IS NOT NULL
+         ON CONFLICT (connector_id, host_id) DO UPDATE SET record_json = excluded.record_json, contributions_json = excluded.contributions_json, profiles_json = excluded.profiles_json`,
+      ),
+      hosts: db.prepare(
+        `INSERT INTO hosts (${COLUMNS.join(', ')}, last_cycle)
+         SELECT ${COLUMNS.join(', ')}, cycle_id FROM staged_scores WHERE cycle_id = ?
+         ON CONFLICT (connector_id, host_id) DO UPDATE SET ${HOST_UPDATE}, last_cycle = excluded.last_cycle`,
+      ),
+      bands: db.prepare(
+        `INSERT INTO cycle_bands (cycle_id, customer_id, platform, band, hosts, score_sum)
+         SELECT cycle_id, customer_id, platform, band, COUNT(*), SUM(score) FROM staged_scores WHERE cycle_id = ? GROUP BY customer_id, platform, band`,
       ),
       discard: db.prepare('DELETE FROM staged_scores WHERE cycle_id = ?'),
       // Staged rows belong to a running cycle only; anything else is left over and goes.
@@ -76,6 +110,11 @@ export class EdrStaging {
       for (const s of rows) {
         n += 1;
         const h = s.host;
+        const contributions = JSON.stringify(s.contributions);
+        const profiles = s.profiles ? JSON.stringify(s.profiles) : null;
+        const digest = createHash('sha1').update(stableRecord(h)).update(contributions).update(profiles ?? '').digest('base64');
+        const same = this.stmt.digest.get(connectorId, h.hostId) === digest;
+        const a = hostAttributes(h);
         this.stmt.stage.run({
           cycleId,
           connectorId,
@@ -86,12 +125,16 @@ export class EdrStaging {
           platform: h.platform,
           osVersion: h.osVersion,
           lastSeen: h.lastSeen,
-          record: JSON.stringify(h),
           score: s.score,
           band: s.band,
-          contributions: JSON.stringify(s.contributions),
-          profiles: s.profiles ? JSON.stringify(s.profiles) : null,
           scoredAt: s.scoredAt,
+          digest,
+          ...a,
+          sensorRunning: bool(a.sensorRunning),
+          reducedFunctionality: bool(a.reducedFunctionality),
+          record: same ? null : JSON.stringify(h),
+          contributions: same ? null : contributions,
+          profiles: same ? null : profiles,
         });
       }
     });
@@ -106,13 +149,16 @@ export class EdrStaging {
   }
 
   /**
-   * Moves a cycle's staged rows into `hosts` and `scores` and deletes them; answers how many hosts
-   * moved. Call it inside the transaction that marks the cycle completed.
+   * Moves a cycle's staged rows into the store and deletes them; answers how many hosts moved. The
+   * history rows are taken before the hosts change (they compare with the stored score). Call it
+   * inside the transaction that marks the cycle completed.
    */
   promote(cycleId: number): number {
     const n = this.count(cycleId);
+    this.stmt.changes.run(cycleId);
+    this.stmt.details.run(cycleId);
     this.stmt.hosts.run(cycleId);
-    this.stmt.scores.run(cycleId);
+    this.stmt.bands.run(cycleId);
     this.stmt.discard.run(cycleId);
     return n;
   }

@@ -40,6 +40,9 @@ describe('EdrStore', () => {
     const { store } = open();
     const c = store.beginCycle('conn-1', 'defender', 't1', new Date());
     store.writeScores(c, 'conn-1', makeScoredHosts(40));
+    // Until its cycle completes, what a cycle wrote is not the latest.
+    expect(store.latestScores()).toEqual([]);
+    store.finishCycle(c, 'completed', { hosts: 40, at: new Date() });
     const macs = store.latestScores({ platform: 'Mac' });
     expect(macs.length).toBe(10);
     expect(macs.every((r) => r.platform === 'Mac')).toBe(true);

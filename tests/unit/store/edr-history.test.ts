@@ -1,0 +1,145 @@
+/**
+ * History by change (issue 11.5): a host's score history gains a row only when its score or band
+ * moves; its whole record is rewritten only when something other than its last-seen time changed;
+ * each cycle keeps its band counts per customer and platform.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { EDR_MIGRATIONS, EDR_SCHEMA_VERSION, EdrStore } from '../../../electron/store/edr-db';
+import type { ScoredHost } from '../../../shared/model/edr';
+import { makeScoredHosts } from '../../support/edr-fixtures';
+
+const dirs: string[] = [];
+const open = () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'nb-edr-hist-'));
+  dirs.push(dir);
+  const file = path.join(dir, 'edr.db');
+  return { store: new EdrStore(file), file };
+};
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+let minute = 0;
+/** One completed cycle of `hosts` (as the app's poller commits it). */
+function cycle(store: EdrStore, hosts: ScoredHost[], connectorId = 'conn-1'): number {
+  minute += 10;
+  const at = new Date(Date.UTC(2026, 10, 22, 0, minute));
+  const id = store.beginCycle(connectorId, 'defender', 't1', at);
+  store.stageScores(id, connectorId, hosts);
+  store.commitCycle(id, new Date(at.getTime() + 30_000));
+  return id;
+}
+
+const moved = (h: ScoredHost, score: number): ScoredHost => ({ ...h, score, band: score > 80 ? 'High Risk' : score > 60 ? 'Suspicious' : score > 40 ? 'Moderate Risk' : score > 20 ? 'Low Risk' : 'Trustworthy' });
+const seenLater = (h: ScoredHost, lastSeen: string): ScoredHost => ({ ...h, host: { ...h.host, lastSeen, defender: { ...h.host.defender!, lastSeen } } });
+
+describe('EdrStore history by change', () => {
+  it('adds a history row only for hosts whose score or band moved; the first score of a host is its first row', () => {
+    const { store, file } = open();
+    const hosts = makeScoredHosts(100);
+    const c1 = cycle(store, hosts);
+    // 2 of 100 hosts move; the rest score as before.
+    const next = hosts.map((h, i) => (i === 3 ? moved(h, h.score === 90 ? 91 : 90) : i === 7 ? moved(h, (h.score + 1) % 100) : h));
+    const c2 = cycle(store, next);
+    const c3 = cycle(store, next);
+
+    const raw = new Database(file, { readonly: true });
+    const perCycle = raw.prepare('SELECT cycle_id AS c, COUNT(*) AS n FROM score_changes GROUP BY cycle_id ORDER BY cycle_id').all();
+    raw.close();
+    expect(perCycle).toEqual([
+      { c: c1, n: 100 },
+      { c: c2, n: 2 },
+    ]);
+    expect(store.history('conn-1', hosts[3]!.host.hostId).map((h) => h.cycleId)).toEqual([c2, c1]);
+    expect(store.history('conn-1', hosts[0]!.host.hostId).map((h) => h.cycleId)).toEqual([c1]);
+    // Every host is still the latest of c3, and every cycle still has its full summary.
+    expect(store.latestScores({ limit: 1000 })).toHaveLength(100);
+    expect(new Set(store.latestScores({ limit: 1000 }).map((r) => r.cycleId))).toEqual(new Set([c3]));
+    for (const c of [c1, c2, c3]) expect(store.cycleSummary(c).hosts).toBe(100);
+  });
+
+  it('a later cycle leaves the band counts of earlier cycles as they were', () => {
+    const { store } = open();
+    const hosts = makeScoredHosts(30);
+    const c1 = cycle(store, hosts);
+    const before = store.cycleSummary(c1);
+    cycle(store, hosts.map((h) => moved(h, 99)));
+    expect(store.cycleSummary(c1)).toEqual(before);
+    expect(store.cycleSummary(c1 + 1).bands['High Risk']).toBe(30);
+  });
+
+  it('keeps the whole record when only the last-seen time moved, and shows that time from the latest cycle', () => {
+    const { store, file } = open();
+    const [h] = makeScoredHosts(1);
+    cycle(store, [h!]);
+    cycle(store, [seenLater(h!, '2026-11-22T09:00:00.000Z')]);
+    const raw = new Database(file, { readonly: true });
+    const stored = () => JSON.parse((raw.prepare('SELECT record_json FROM host_details').pluck().get() as string)) as { lastSeen: string; osVersion: string };
+    // The record was not rewritten (it still holds the first last-seen); the view shows the new one.
+    expect(stored().lastSeen).toBe('2026-11-20T10:00:00.000Z');
+    const detail = store.hostDetail('conn-1', h!.host.hostId)!;
+    expect(detail.host.lastSeen).toBe('2026-11-22T09:00:00.000Z');
+    expect(detail.host.defender?.lastSeen).toBe('2026-11-22T09:00:00.000Z');
+
+    // Anything else that changes rewrites it.
+    cycle(store, [{ ...h!, host: { ...h!.host, osVersion: '11.0' } }]);
+    expect(stored().osVersion).toBe('11.0');
+    expect(store.hostDetail('conn-1', h!.host.hostId)!.host.osVersion).toBe('11.0');
+    raw.close();
+  });
+
+  it('a host the vendor no longer lists leaves the latest view, and keeps its history', () => {
+    const { store } = open();
+    const hosts = makeScoredHosts(5);
+    cycle(store, hosts);
+    cycle(store, hosts.slice(1));
+    expect(store.latestScores().map((r) => r.hostId)).not.toContain(hosts[0]!.host.hostId);
+    expect(store.latestScores()).toHaveLength(4);
+    expect(store.history('conn-1', hosts[0]!.host.hostId)).toHaveLength(1);
+  });
+
+  it('opens a version-3 store with every cycle of every host, keeping only the rows that changed and each cycle’s counts', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'nb-edr-v3-'));
+    dirs.push(dir);
+    const file = path.join(dir, 'edr.db');
+    const raw = new Database(file);
+    for (const step of EDR_MIGRATIONS.slice(0, 3)) raw.exec(step);
+    raw.pragma('user_version = 3');
+    const record = (id: string) => JSON.stringify({ vendor: 'defender', tenantId: 't1', hostId: id, hostname: `${id}.corp`, customerId: 'cust-a', platform: 'Windows', osVersion: null, lastSeen: null, defender: { riskScore: 'High', exposureLevel: 'Low', healthStatus: 'Active', avStatus: 'Updated', onboardingStatus: 'Onboarded', lastSeen: null, criticalCveCount: 2, cveCount: 4, maxCvss: 9.8 } });
+    const ins = raw.prepare('INSERT INTO scores (cycle_id, connector_id, host_id, score, band, contributions_json, scored_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    for (const c of [1, 2, 3]) {
+      raw.prepare("INSERT INTO cycles (connector_id, vendor, tenant_id, started_at, finished_at, status, hosts) VALUES ('conn-1', 'defender', 't1', ?, ?, 'completed', 2)").run(`2026-11-0${c}T00:00:00Z`, `2026-11-0${c}T00:01:00Z`);
+      ins.run(c, 'conn-1', 'h1', 42, 'Moderate Risk', '[]', `2026-11-0${c}T00:01:00Z`);
+      ins.run(c, 'conn-1', 'h2', c === 3 ? 85 : 30, c === 3 ? 'High Risk' : 'Low Risk', '[]', `2026-11-0${c}T00:01:00Z`);
+    }
+    for (const id of ['h1', 'h2']) raw.prepare("INSERT INTO hosts (connector_id, host_id, vendor, hostname, customer_id, platform, record_json, last_cycle) VALUES ('conn-1', ?, 'defender', ?, 'cust-a', 'Windows', ?, 3)").run(id, `${id}.corp`, record(id));
+    raw.close();
+
+    const store = new EdrStore(file);
+    expect(store.history('conn-1', 'h1').map((r) => r.cycleId)).toEqual([1]);
+    expect(store.history('conn-1', 'h2').map((r) => [r.cycleId, r.band])).toEqual([
+      [3, 'High Risk'],
+      [1, 'Low Risk'],
+    ]);
+    expect(store.cycleSummary(2)).toMatchObject({ hosts: 2, bands: { 'Moderate Risk': 1, 'Low Risk': 1 } });
+    expect(store.cycleSummary(3)).toMatchObject({ hosts: 2, bands: { 'Moderate Risk': 1, 'High Risk': 1 } });
+    expect(store.latestScores().map((r) => [r.hostId, r.score])).toEqual([
+      ['h2', 85],
+      ['h1', 42],
+    ]);
+    expect(store.hostDetail('conn-1', 'h1')?.host.defender?.riskScore).toBe('High');
+    // The next cycle compares with the migrated scores: h1 unchanged adds no row.
+    const next = store.beginCycle('conn-1', 'defender', 't1', new Date('2026-11-04T00:00:00Z'));
+    store.stageScores(next, 'conn-1', [{ host: JSON.parse(record('h1')), score: 42, band: 'Moderate Risk', contributions: [], scoredAt: '2026-11-04T00:01:00Z' }]);
+    store.commitCycle(next, new Date('2026-11-04T00:01:00Z'));
+    expect(store.history('conn-1', 'h1').map((r) => r.cycleId)).toEqual([1]);
+    store.close();
+    const check = new Database(file, { readonly: true });
+    expect(check.pragma('user_version', { simple: true })).toBe(EDR_SCHEMA_VERSION);
+    check.close();
+  });
+});
