@@ -101,7 +101,7 @@ export function buildCli(): Command {
       const [{ createNodeAdapters }, { createApp }, { startWebHost }] = await Promise.all([import('./app/node-platform'), import('./app/services'), import('./web/host')]);
       const adapters = await createNodeAdapters({ dataDir: opts.dataDir, passphrase, logger, mode: 'browser', demoPorts: { basic: 0, oauth: 0 } });
       const app = await createApp(adapters, { openDemo: opts.demo, demoInventory: { organizations: opts.organizations, devices: opts.devices } });
-      const host = await startWebHost({ router: app.router, events: app.events, logger, staticDir: opts.staticDir, port: opts.port });
+      const host = await startWebHost({ router: app.router, events: app.events, logger, staticDir: opts.staticDir, port: opts.port, downloads: app.downloads });
       process.stdout.write(`Northbound is running. Open this address in your browser:\n${host.url}\n`);
       if (!adapters.vault.persistent) process.stdout.write('Secrets are kept in memory only (pass --passphrase-env to keep them encrypted on disk).\n');
       await untilSignal();

@@ -12,7 +12,9 @@ import { ConnectorRegistry, type StoredConnector } from '../edr/registry';
 import { EdrScheduler, type ConnectorRuntime } from '../edr/scheduler';
 import { amqpTarget, mgmtTarget } from '../edr/targets';
 import type { Logger } from '../log';
+import { ZtaService } from '../edr/zta-service';
 import { EdrStore } from '../store/edr-db';
+import { DEFAULT_RETENTION_DAYS } from '../store/edr-retention';
 import type { EventHub } from './events';
 import type { PlatformAdapters } from './ports';
 import type { SessionManager } from './sessions';
@@ -33,6 +35,8 @@ export class EdrService {
   readonly store: EdrStore;
   readonly scheduler: EdrScheduler;
   readonly publisher: ScorePublisher;
+  /** The ZTA dashboard's reads, the what-if's rescoring and retention (edr/zta-service.ts). */
+  readonly zta: ZtaService;
   /** Per connector: the overrides (as JSON) the compiled configuration was made from, and the last connector object seen. */
   private readonly compiled = new Map<string, { key: string; seen: StoredConnector; config: CompiledRiskConfig }>();
   private readonly runtimes = new Map<string, { key: string; runtime: ConnectorRuntime }>();
@@ -60,10 +64,20 @@ export class EdrService {
       runtimeFor: (c) => this.runtime(c),
       score: (host, c, now) => scoreHost(host, this.riskConfig(c), now),
       publish: (cycleId) => this.publisher.publishCycle(cycleId),
-      onProgress: (p: CycleProgress) => events.emit('edr.progress', p),
+      onProgress: (p: CycleProgress) => {
+        events.emit('edr.progress', p);
+        this.zta.onProgress(p);
+      },
       logger: logger.child('scheduler'),
       ...(o.firstPullDelayMs !== undefined ? { firstPullDelayMs: o.firstPullDelayMs } : {}),
       ...(o.publishDelayMs !== undefined ? { publishDelayMs: o.publishDelayMs } : {}),
+    });
+    this.zta = new ZtaService({
+      store: this.store,
+      registry: this.registry,
+      scheduler: this.scheduler,
+      logger: logger.child('zta'),
+      retentionDays: () => adapters.settings.get<number>('edr.retentionDays') ?? DEFAULT_RETENTION_DAYS,
     });
     this.registry.onChange((ids) => events.emit('connectors.changed', { ids }));
     // A node signed in: scores kept while there was no publication target go out now.

@@ -9,7 +9,9 @@ import type Database from 'better-sqlite3';
 import type { CycleState } from '../../shared/contract';
 import type { Contribution, HostRecord, RiskBand, ScoredHost, Vendor } from '../../shared/model/edr';
 import { EDR_MIGRATIONS, adoptEdrStore } from './edr-schema';
+import { pruneEdrStore, type PruneResult } from './edr-retention';
 import { EdrStaging } from './edr-staging';
+import { EdrViews } from './edr-views';
 import { migrate, openPrivateDatabase } from './sqlite';
 
 export { EDR_MIGRATIONS, EDR_SCHEMA_VERSION } from './edr-schema';
@@ -82,6 +84,8 @@ export class EdrStore {
   private readonly db: Database.Database;
   private readonly stmt;
   private readonly staging: EdrStaging;
+  /** The ZTA dashboard's reads (edr-views.ts). */
+  readonly views: EdrViews;
   /** Cycles found still `running` when this store was opened, now marked `interrupted`. */
   readonly interruptedAtOpen: number;
   /** Staged rows of those cycles (never visible, never published), deleted at that open. */
@@ -92,6 +96,7 @@ export class EdrStore {
     this.db.pragma('foreign_keys = ON');
     migrate(this.db, EDR_MIGRATIONS, adoptEdrStore);
     this.staging = new EdrStaging(this.db);
+    this.views = new EdrViews(this.db);
     const open = this.db.transaction(() => [this.closeInterruptedCycles(new Date()), this.staging.discardStale()] as const)();
     [this.interruptedAtOpen, this.stagedDiscardedAtOpen] = open;
     this.stmt = {
@@ -278,6 +283,11 @@ export class EdrStore {
   /** Score history of one host, newest first. */
   history(connectorId: string, hostId: string, limit = 50): Array<{ cycleId: number; score: number; band: RiskBand; scoredAt: string }> {
     return this.stmt.history.all(connectorId, hostId, limit) as Array<{ cycleId: number; score: number; band: RiskBand; scoredAt: string }>;
+  }
+
+  /** Deletes what is older than `days` (edr-retention.ts). */
+  prune(now: Date, days: number): PruneResult {
+    return pruneEdrStore(this.db, now, days);
   }
 
   close(): void {

@@ -142,4 +142,43 @@ describe('EdrStore history by change', () => {
     expect(check.pragma('user_version', { simple: true })).toBe(EDR_SCHEMA_VERSION);
     check.close();
   });
+
+  it('retention drops cycles and history older than the period, keeping the newest cycle, its hosts and each host’s score at the cut', () => {
+    const { store, file } = open();
+    const at = (day: number) => new Date(Date.UTC(2026, 7, 1 + day));
+    const run = (day: number, hosts: ScoredHost[], connectorId = 'conn-1') => {
+      const id = store.beginCycle(connectorId, 'defender', 't1', at(day));
+      store.stageScores(id, connectorId, hosts.map((h) => ({ ...h, scoredAt: at(day).toISOString() })));
+      store.commitCycle(id, at(day));
+      return id;
+    };
+    const hosts = makeScoredHosts(4);
+    const old1 = run(0, hosts);
+    const old2 = run(10, hosts.map((h, i) => (i === 0 ? moved(h, 95) : h)));
+    // Host 3 leaves the tenant after day 10.
+    const recent = run(100, hosts.slice(0, 3).map((h, i) => (i === 1 ? moved(h, 77) : h)));
+    // Another connector whose only cycle is old: it stays (its newest).
+    const lone = run(5, makeScoredHosts(2), 'conn-2');
+
+    const r = store.prune(at(101), 90);
+    // Cycles day 0 and 10; host 3 (last seen day 10) with its row; host 0's day-0 row (its day-10 row is its score at the cut).
+    expect(r).toEqual({ cycles: 2, hosts: 1, changes: 1 });
+    expect(store.cycle(old1)).toBeUndefined();
+    expect(store.cycle(old2)).toBeUndefined();
+    expect(store.cycle(recent)?.status).toBe('completed');
+    expect(store.cycle(lone)?.status).toBe('completed');
+    expect(store.cycleSummary(old1).hosts).toBe(0);
+    // Host 0 keeps its score at the cut (day 10's 95) and its return to its first score on day 100;
+    // host 1 its first score (its score at the cut) and its recent move; host 3 is gone.
+    expect(store.history('conn-1', hosts[0]!.host.hostId).map((h) => h.cycleId)).toEqual([recent, old2]);
+    expect(store.history('conn-1', hosts[1]!.host.hostId).map((h) => h.cycleId)).toEqual([recent, old1]);
+    expect(store.history('conn-1', hosts[3]!.host.hostId)).toEqual([]);
+    expect(store.hostDetail('conn-1', hosts[3]!.host.hostId)).toBeUndefined();
+    expect(store.latestScores({ limit: 100 }).map((h) => h.hostId).sort()).toEqual([...hosts.slice(0, 3), ...makeScoredHosts(2)].map((h) => h.host.hostId).sort());
+    // Nothing left to prune.
+    expect(store.prune(at(101), 90)).toEqual({ cycles: 0, hosts: 0, changes: 0 });
+    const raw = new Database(file, { readonly: true });
+    expect(raw.prepare('SELECT COUNT(*) FROM host_details').pluck().get()).toBe(5);
+    raw.close();
+  });
 });
