@@ -77,17 +77,17 @@ describe('ZTA export', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'nb-export-'));
     dirs.push(dir);
     const events: ExportJob[] = [];
-    let cancel: (() => void) | undefined;
+    const control: { cancel?: () => void } = {};
     const exports = new ZtaExports({
       snapshot: () => snapshot(100_000),
       destination: async (_id, name) => ({ file: path.join(dir, name), name }),
       onProgress: (job) => {
         events.push(job);
-        if (job.done >= 4_000) cancel?.();
+        if (job.done >= 4_000) control.cancel?.();
       },
     });
     const job = await exports.start('csv', {});
-    cancel = () => exports.cancel(job.jobId);
+    control.cancel = () => exports.cancel(job.jobId);
     const end = await exports.finished(job.jobId);
     expect(end.state).toBe('cancelled');
     expect(end.done).toBeLessThan(100_000);
