@@ -46,10 +46,7 @@ export class EdrService {
     this.registry = new ConnectorRegistry(adapters.settings, adapters.vault);
     this.store = new EdrStore(path.join(adapters.dataDir, 'edr.db'));
     if (this.store.interruptedAtOpen) {
-      logger.warn('poll cycles were interrupted when the app last stopped; they are marked interrupted and their staged scores deleted', {
-        cycles: this.store.interruptedAtOpen,
-        stagedRows: this.store.stagedDiscardedAtOpen,
-      });
+      logger.warn('poll cycles were interrupted when the app last stopped; they are marked interrupted (nothing of them was stored)', { cycles: this.store.interruptedAtOpen });
     }
     this.publisher = new ScorePublisher({
       store: this.store,

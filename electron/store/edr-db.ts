@@ -86,19 +86,20 @@ export class EdrStore {
   private readonly staging: EdrStaging;
   /** The ZTA dashboard's reads (edr-views.ts). */
   readonly views: EdrViews;
-  /** Cycles found still `running` when this store was opened, now marked `interrupted`. */
+  /** Cycles found still `running` when this store was opened, now marked `interrupted` (their staged rows went with their process). */
   readonly interruptedAtOpen: number;
-  /** Staged rows of those cycles (never visible, never published), deleted at that open. */
-  readonly stagedDiscardedAtOpen: number;
 
   constructor(file: string) {
     this.db = openPrivateDatabase(file);
     this.db.pragma('foreign_keys = ON');
+    // A 100,000-host cycle touches tens of MB of b-tree pages; SQLite's default cache (2 MB) would
+    // read most of them again from the OS for every statement of the commit.
+    this.db.pragma('cache_size = -65536');
+    this.db.pragma('temp.cache_size = -32768');
     migrate(this.db, EDR_MIGRATIONS, adoptEdrStore);
     this.staging = new EdrStaging(this.db);
     this.views = new EdrViews(this.db);
-    const open = this.db.transaction(() => [this.closeInterruptedCycles(new Date()), this.staging.discardStale()] as const)();
-    [this.interruptedAtOpen, this.stagedDiscardedAtOpen] = open;
+    this.interruptedAtOpen = this.closeInterruptedCycles(new Date());
     this.stmt = {
       begin: this.db.prepare('INSERT INTO cycles (connector_id, vendor, tenant_id, started_at, status, kind) VALUES (?, ?, ?, ?, ?, ?)'),
       finish: this.db.prepare('UPDATE cycles SET status = ?, finished_at = ?, hosts = ?, error = ?, error_code = ? WHERE id = ?'),
@@ -111,11 +112,14 @@ export class EdrStore {
       ),
       published: this.db.prepare('UPDATE cycles SET published_at = ?, publish_attempts = publish_attempts + 1, publish_error = NULL WHERE id = ? AND published_at IS NULL'),
       attempt: this.db.prepare('UPDATE cycles SET publish_attempts = publish_attempts + 1, publish_error = ? WHERE id = ?'),
-      history: this.db.prepare('SELECT cycle_id AS cycleId, score, band, scored_at AS scoredAt FROM score_changes WHERE connector_id = ? AND host_id = ? ORDER BY cycle_id DESC LIMIT ?'),
+      history: this.db.prepare(
+        `SELECT c.cycle_id AS cycleId, c.score, c.band, c.scored_at AS scoredAt FROM score_changes c JOIN hosts h ON h.hid = c.hid
+         WHERE h.connector_id = ? AND h.host_id = ? ORDER BY c.cycle_id DESC LIMIT ?`,
+      ),
       cycleBands: this.db.prepare('SELECT band, SUM(hosts) AS hosts, SUM(score_sum) AS sum FROM cycle_bands WHERE cycle_id = ? GROUP BY band'),
       cycleHosts: this.db.prepare(
         `SELECT h.host_id AS hostId, h.hostname, h.customer_id AS customerId, h.platform, h.score, h.band, d.profiles_json AS profiles
-         FROM hosts h LEFT JOIN host_details d ON d.connector_id = h.connector_id AND d.host_id = h.host_id
+         FROM hosts h LEFT JOIN host_details d ON d.hid = h.hid
          WHERE h.last_cycle = ? ORDER BY h.host_id`,
       ),
       targetDone: this.db.prepare('SELECT 1 FROM publications WHERE cycle_id = ? AND target = ?'),
@@ -168,6 +172,11 @@ export class EdrStore {
    */
   stageScores(cycleId: number, connectorId: string, scored: Iterable<ScoredHost>): number {
     return this.staging.stage(cycleId, connectorId, scored);
+  }
+
+  /** Staged rows of a cycle whose host changed or is new (its record is rewritten at the commit); the rest were seen as they were. */
+  stagedChanged(cycleId: number): number {
+    return this.staging.countChanged(cycleId);
   }
 
   /** Staged rows of one cycle (or of all): rows scored and not yet committed. */
@@ -268,7 +277,7 @@ export class EdrStore {
     const row = this.db
       .prepare(
         `SELECT d.record_json AS record, d.contributions_json AS contributions, d.profiles_json AS profiles, h.last_seen AS lastSeen
-         FROM hosts h JOIN host_details d ON d.connector_id = h.connector_id AND d.host_id = h.host_id
+         FROM hosts h JOIN host_details d ON d.hid = h.hid
          WHERE h.connector_id = ? AND h.host_id = ?`,
       )
       .get(connectorId, hostId) as { record: string; contributions: string; profiles: string | null; lastSeen: string | null } | undefined;

@@ -23,24 +23,18 @@ export function pruneEdrStore(db: Database.Database, now: Date, days: number): P
       `INSERT INTO pruned_cycles (id) SELECT id FROM cycles
        WHERE started_at < ? AND status <> 'running' AND id NOT IN (SELECT MAX(id) FROM cycles WHERE status = 'completed' GROUP BY connector_id)`,
     ).run(cutoff);
-    const gone = db.prepare('SELECT h.connector_id, h.host_id FROM hosts h JOIN pruned_cycles p ON p.id = h.last_cycle');
-    let hosts = 0;
-    const dropDetails = db.prepare('DELETE FROM host_details WHERE connector_id = ? AND host_id = ?');
-    const dropChanges = db.prepare('DELETE FROM score_changes WHERE connector_id = ? AND host_id = ?');
-    const dropHost = db.prepare('DELETE FROM hosts WHERE connector_id = ? AND host_id = ?');
-    for (const h of gone.all() as Array<{ connector_id: string; host_id: string }>) {
-      dropDetails.run(h.connector_id, h.host_id);
-      dropChanges.run(h.connector_id, h.host_id);
-      hosts += dropHost.run(h.connector_id, h.host_id).changes;
-    }
+    // Hosts last seen in a cycle that goes, with their record and history.
+    db.exec('CREATE TEMP TABLE IF NOT EXISTS pruned_hosts (hid INTEGER PRIMARY KEY); DELETE FROM pruned_hosts;');
+    db.exec('INSERT INTO pruned_hosts (hid) SELECT h.hid FROM hosts h JOIN pruned_cycles p ON p.id = h.last_cycle');
+    db.exec('DELETE FROM host_details WHERE hid IN (SELECT hid FROM pruned_hosts); DELETE FROM score_changes WHERE hid IN (SELECT hid FROM pruned_hosts);');
+    const hosts = db.prepare('DELETE FROM hosts WHERE hid IN (SELECT hid FROM pruned_hosts)').run().changes;
     db.exec('DELETE FROM cycle_bands WHERE cycle_id IN (SELECT id FROM pruned_cycles); DELETE FROM publications WHERE cycle_id IN (SELECT id FROM pruned_cycles);');
     const cycles = db.prepare('DELETE FROM cycles WHERE id IN (SELECT id FROM pruned_cycles)').run().changes;
     // History before the cut, but the newest row of each host before it (its score when the kept history starts).
     const changes = db
       .prepare(
         `DELETE FROM score_changes WHERE scored_at < @cutoff AND cycle_id < (
-           SELECT MAX(k.cycle_id) FROM score_changes k
-           WHERE k.connector_id = score_changes.connector_id AND k.host_id = score_changes.host_id AND k.scored_at < @cutoff)`,
+           SELECT MAX(k.cycle_id) FROM score_changes k WHERE k.hid = score_changes.hid AND k.scored_at < @cutoff)`,
       )
       .run({ cutoff }).changes;
     return { cycles, hosts, changes };

@@ -10,29 +10,35 @@
  * - `host_details`: the host's whole record, the contributions of its latest score and the Falcon
  *   profile results; written only when their digest (`hosts.digest`) changes.
  * - `score_changes`: a host's score history, one row per cycle in which its score or band moved
- *   (and its first score).
+ *   (and its first score), keyed by the host's integer key `hosts.hid` (a few dozen bytes a row).
  * - `cycle_bands`: per-cycle aggregates (hosts and score sum per customer, platform and band), for
  *   trends and publication summaries of every cycle.
  */
 import type Database from 'better-sqlite3';
 import { hasTable } from './sqlite';
 
-/** The staging table of a running cycle (edr-staging.ts), as step 4 shaped it. */
-const STAGING_V4 = `
-CREATE TABLE staged_scores (
+/**
+ * The staging table of a running cycle (edr-staging.ts): a TEMP table since step 4. Staged rows are
+ * never visible and never survive their process (a cycle the app stopped during is discarded), so
+ * they need no durability: they stay out of the WAL and out of the file.
+ */
+export const STAGING_TEMP = `
+CREATE TEMP TABLE IF NOT EXISTS staged_scores (
   cycle_id INTEGER NOT NULL,
   connector_id TEXT NOT NULL,
   host_id TEXT NOT NULL,
-  vendor TEXT NOT NULL,
-  hostname TEXT NOT NULL,
-  customer_id TEXT NOT NULL,
-  platform TEXT NOT NULL,
-  os_version TEXT,
   last_seen TEXT,
-  score REAL NOT NULL,
-  band TEXT NOT NULL,
   scored_at TEXT NOT NULL,
-  digest TEXT NOT NULL,
+  -- 1: the host was not stored when it was staged (its first score is history).
+  is_new INTEGER NOT NULL DEFAULT 0,
+  vendor TEXT,
+  hostname TEXT,
+  customer_id TEXT,
+  platform TEXT,
+  os_version TEXT,
+  score REAL,
+  band TEXT,
+  digest TEXT,
   os_assessment REAL,
   sensor_assessment REAL,
   overall_assessment REAL,
@@ -51,7 +57,16 @@ CREATE TABLE staged_scores (
   contributions_json TEXT,
   profiles_json TEXT,
   PRIMARY KEY (cycle_id, host_id)
-);`;
+);
+-- Hosts seen again exactly as stored: only when, in a narrow table of their own.
+CREATE TEMP TABLE IF NOT EXISTS staged_seen (
+  cycle_id INTEGER NOT NULL,
+  connector_id TEXT NOT NULL,
+  host_id TEXT NOT NULL,
+  last_seen TEXT,
+  scored_at TEXT NOT NULL,
+  PRIMARY KEY (cycle_id, connector_id, host_id)
+) WITHOUT ROWID;`;
 
 /** The attribute columns `hosts` and `staged_scores` share (after the identity columns). */
 export const HOST_ATTRIBUTE_COLUMNS = [
@@ -79,6 +94,7 @@ export const HOST_ATTRIBUTE_COLUMNS = [
 
 const STEP_4 = `
 CREATE TABLE hosts_v4 (
+  hid INTEGER PRIMARY KEY,
   connector_id TEXT NOT NULL,
   host_id TEXT NOT NULL,
   vendor TEXT NOT NULL,
@@ -106,8 +122,8 @@ CREATE TABLE hosts_v4 (
   cve_count INTEGER,
   max_cvss REAL,
   cvss TEXT,
-  PRIMARY KEY (connector_id, host_id)
-) WITHOUT ROWID;
+  UNIQUE (connector_id, host_id)
+);
 INSERT INTO hosts_v4 (connector_id, host_id, vendor, hostname, customer_id, platform, last_cycle, os_version, last_seen, score, band, scored_at, digest,
     os_assessment, sensor_assessment, overall_assessment, sensor_running, reduced_functionality,
     risk_level, exposure, health, av_status, onboarding, critical_cves, cve_count, max_cvss, cvss)
@@ -121,34 +137,33 @@ INSERT INTO hosts_v4 (connector_id, host_id, vendor, hostname, customer_id, plat
     json_extract(h.record_json, '$.defender.cveCount'), json_extract(h.record_json, '$.defender.maxCvss'), NULL
   FROM hosts h JOIN scores s ON s.connector_id = h.connector_id AND s.host_id = h.host_id AND s.cycle_id = h.last_cycle
   WHERE json_valid(h.record_json);
+-- Rows of kilobytes: a rowid table keyed by the host's integer key (a WITHOUT ROWID b-tree would give each an overflow page).
 CREATE TABLE host_details (
-  connector_id TEXT NOT NULL,
-  host_id TEXT NOT NULL,
+  hid INTEGER PRIMARY KEY,
   record_json TEXT NOT NULL,
   contributions_json TEXT NOT NULL,
-  profiles_json TEXT,
-  PRIMARY KEY (connector_id, host_id)
-) WITHOUT ROWID;
-INSERT INTO host_details (connector_id, host_id, record_json, contributions_json, profiles_json)
-  SELECT h.connector_id, h.host_id, h.record_json, s.contributions_json, s.profiles_json
-  FROM hosts h JOIN scores s ON s.connector_id = h.connector_id AND s.host_id = h.host_id AND s.cycle_id = h.last_cycle
-  WHERE json_valid(h.record_json);
+  profiles_json TEXT
+);
+INSERT INTO host_details (hid, record_json, contributions_json, profiles_json)
+  SELECT n.hid, h.record_json, s.contributions_json, s.profiles_json
+  FROM hosts h JOIN hosts_v4 n ON n.connector_id = h.connector_id AND n.host_id = h.host_id
+  JOIN scores s ON s.connector_id = h.connector_id AND s.host_id = h.host_id AND s.cycle_id = h.last_cycle;
 CREATE TABLE score_changes (
-  connector_id TEXT NOT NULL,
-  host_id TEXT NOT NULL,
+  hid INTEGER NOT NULL,
   cycle_id INTEGER NOT NULL,
   score REAL NOT NULL,
   band TEXT NOT NULL,
   scored_at TEXT NOT NULL,
-  PRIMARY KEY (connector_id, host_id, cycle_id)
+  PRIMARY KEY (hid, cycle_id)
 ) WITHOUT ROWID;
 CREATE INDEX score_changes_cycle ON score_changes(cycle_id);
-INSERT INTO score_changes (connector_id, host_id, cycle_id, score, band, scored_at)
-  SELECT connector_id, host_id, cycle_id, score, band, scored_at FROM (
+INSERT INTO score_changes (hid, cycle_id, score, band, scored_at)
+  SELECT n.hid, c.cycle_id, c.score, c.band, c.scored_at FROM (
     SELECT connector_id, host_id, cycle_id, score, band, scored_at,
       LAG(score) OVER w AS prev_score, LAG(band) OVER w AS prev_band
-    FROM scores WINDOW w AS (PARTITION BY connector_id, host_id ORDER BY cycle_id))
-  WHERE prev_score IS NULL OR prev_score <> score OR prev_band <> band;
+    FROM scores WINDOW w AS (PARTITION BY connector_id, host_id ORDER BY cycle_id)) c
+  JOIN hosts_v4 n ON n.connector_id = c.connector_id AND n.host_id = c.host_id
+  WHERE c.prev_score IS NULL OR c.prev_score <> c.score OR c.prev_band <> c.band;
 CREATE TABLE cycle_bands (
   cycle_id INTEGER NOT NULL,
   customer_id TEXT NOT NULL,
@@ -167,7 +182,6 @@ DROP TABLE hosts;
 ALTER TABLE hosts_v4 RENAME TO hosts;
 CREATE INDEX hosts_cycle ON hosts(last_cycle);
 DROP TABLE staged_scores;
-${STAGING_V4}
 ALTER TABLE cycles ADD COLUMN kind TEXT NOT NULL DEFAULT 'poll';
 ALTER TABLE cycles ADD COLUMN error_code TEXT;
 `;
@@ -241,7 +255,8 @@ CREATE TABLE publications (
   PRIMARY KEY (cycle_id, host_id)
 );`,
   // 4: history by change (hosts narrow + host_details, score_changes, cycle_bands); cycle kind
-  // (poll or rescore) and the error code of a failed cycle (offline tells from failing).
+  // (poll or rescore) and the error code of a failed cycle (offline tells from failing); the
+  // staging table leaves the file (STAGING_TEMP).
   STEP_4,
 ];
 

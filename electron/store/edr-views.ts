@@ -43,29 +43,31 @@ export class EdrViews {
         .raw(),
       records: db.prepare(
         `SELECT d.record_json AS record, h.last_seen AS lastSeen, h.host_id AS hostId FROM hosts h
-         JOIN host_details d ON d.connector_id = h.connector_id AND d.host_id = h.host_id
+         JOIN host_details d ON d.hid = h.hid
          WHERE h.connector_id = ? AND h.last_cycle = ? AND h.host_id > ? ORDER BY h.host_id LIMIT ?`,
       ),
       host: db.prepare(
         `SELECT h.score, h.band, h.scored_at AS scoredAt, h.last_cycle AS cycleId, h.last_seen AS lastSeen,
            d.record_json AS record, d.contributions_json AS contributions, d.profiles_json AS profiles
-         FROM hosts h JOIN host_details d ON d.connector_id = h.connector_id AND d.host_id = h.host_id
+         FROM hosts h JOIN host_details d ON d.hid = h.hid
          WHERE h.connector_id = ? AND h.host_id = ?`,
       ),
       completed: db.prepare(
         `SELECT id, finished_at AS at, kind FROM cycles WHERE connector_id = ? AND status = 'completed' ORDER BY id DESC LIMIT ?`,
       ),
-      changesOf: db.prepare('SELECT cycle_id AS cycleId, score, band FROM score_changes WHERE connector_id = ? AND host_id = ? ORDER BY cycle_id'),
+      changesOf: db.prepare(
+        'SELECT c.cycle_id AS cycleId, c.score, c.band FROM score_changes c JOIN hosts h ON h.hid = c.hid WHERE h.connector_id = ? AND h.host_id = ? ORDER BY c.cycle_id',
+      ),
       trendCycles: db.prepare(
         `SELECT id, connector_id AS connectorId, finished_at AS at FROM cycles WHERE status = 'completed' ORDER BY finished_at, id`,
       ),
       previous: db.prepare(`SELECT MAX(id) FROM cycles WHERE connector_id = ? AND status = 'completed' AND id < ?`).pluck(),
       moves: db.prepare(
-        `SELECT c.host_id AS hostId, h.hostname, h.customer_id AS customerId, c.score, c.band,
-           (SELECT p.score FROM score_changes p WHERE p.connector_id = c.connector_id AND p.host_id = c.host_id AND p.cycle_id < c.cycle_id ORDER BY p.cycle_id DESC LIMIT 1) AS prevScore,
-           (SELECT p.band FROM score_changes p WHERE p.connector_id = c.connector_id AND p.host_id = c.host_id AND p.cycle_id < c.cycle_id ORDER BY p.cycle_id DESC LIMIT 1) AS prevBand
-         FROM score_changes c JOIN hosts h ON h.connector_id = c.connector_id AND h.host_id = c.host_id
-         WHERE c.connector_id = ? AND c.cycle_id = ?`,
+        `SELECT h.host_id AS hostId, h.hostname, h.customer_id AS customerId, c.score, c.band,
+           (SELECT p.score FROM score_changes p WHERE p.hid = c.hid AND p.cycle_id < c.cycle_id ORDER BY p.cycle_id DESC LIMIT 1) AS prevScore,
+           (SELECT p.band FROM score_changes p WHERE p.hid = c.hid AND p.cycle_id < c.cycle_id ORDER BY p.cycle_id DESC LIMIT 1) AS prevBand
+         FROM score_changes c JOIN hosts h ON h.hid = c.hid
+         WHERE h.connector_id = ? AND c.cycle_id = ?`,
       ),
     };
   }
