@@ -5,8 +5,11 @@
  */
 export const CHANNEL_NAMES = [
   'app.info',
+  'app.openDataDir',
   'settings.get',
   'settings.update',
+  'publication.get',
+  'publication.update',
   'profiles.list',
   'profiles.save',
   'profiles.delete',

@@ -1,5 +1,5 @@
 /** The implementation of every channel of the contract, in one table. */
-import { Settings, type DemoStatus } from '../../shared/contract';
+import type { DemoStatus } from '../../shared/contract';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
 import type { CertificateInfo } from '../../shared/model/profile';
 import type { Logger } from '../log';
@@ -10,6 +10,7 @@ import type { App } from './services';
 import { createConnectorHandlers } from './connector-handlers';
 import { createInventoryHandlers } from './inventory-handlers';
 import { createZtaHandlers } from './zta-handlers';
+import { createSettingsHandlers } from './settings-handlers';
 
 /** The app's services (as createApp builds them) and what the handlers need besides. */
 export interface HandlerDeps extends Pick<App, 'profiles' | 'sessions' | 'demo' | 'edr' | 'inventory' | 'bulk' | 'ztaExports' | 'events'> {
@@ -19,16 +20,10 @@ export interface HandlerDeps extends Pick<App, 'profiles' | 'sessions' | 'demo' 
   inspect(host: string, port: number): Promise<{ info: CertificateInfo; pem: string }>;
 }
 
-const SETTINGS_KEY = 'ui';
-
 /** The port whose certificate a profile pins: the one its auth mode talks to. */
 export const trustPort = (p: StoredProfile) => (p.authMode === 'oauth' ? p.oauthPort : p.basicPort);
 
 export function createHandlers(d: HandlerDeps): Handlers {
-  const readSettings = (): Settings => {
-    const parsed = Settings.safeParse(d.adapters.settings.get(SETTINGS_KEY));
-    return parsed.success ? parsed.data : { theme: 'system' };
-  };
   const changed = (...ids: string[]) => d.events.emit('profiles.changed', { ids });
   const demoStatus = (): DemoStatus => d.demo.status();
 
@@ -41,13 +36,10 @@ export function createHandlers(d: HandlerDeps): Handlers {
       demoRunning: demoStatus().running,
       secretsPersist: d.adapters.vault.persistent,
       secretStorage: d.adapters.vault.kind,
+      dataDir: d.adapters.dataDir,
+      canOpenDataDir: Boolean(d.adapters.openDataDir),
     }),
-    'settings.get': async () => readSettings(),
-    'settings.update': async (patch) => {
-      const next = Settings.parse({ ...readSettings(), ...patch });
-      d.adapters.settings.set(SETTINGS_KEY, next);
-      return next;
-    },
+    ...createSettingsHandlers(d.adapters, d.edr),
 
     'profiles.list': async () => Promise.all(d.profiles.list().map((p) => d.profiles.toView(p))),
     'profiles.save': async (input) => {

@@ -24,6 +24,8 @@ export interface PlatformAdapters {
   settings: SettingsBackend;
   logger: Logger;
   version: string;
+  /** Opens `dataDir` in the file manager (desktop only); it takes no path, so a request cannot name one. */
+  openDataDir?(): Promise<void>;
   /** Ports for the demo simulators; 0 picks free ones. Desktop default 9182/9183. */
   demoPorts?: { basic: number; oauth: number };
   /**

@@ -50,7 +50,7 @@ export interface CreateAppOptions {
   /** The demo workspace includes EDR simulators and connectors (default true). */
   demoEdr?: boolean;
   /** Replace the vendor connectors or the scheduler timing (tests). */
-  edr?: Partial<Pick<EdrServiceOptions, 'runtimeFor' | 'firstPullDelayMs' | 'publishDelayMs'>>;
+  edr?: Partial<Pick<EdrServiceOptions, 'runtimeFor' | 'firstPullDelayMs' | 'publishDelayMs' | 'env'>>;
   /** Task polling, event throttling and job retention of the inventory (tests shorten them). */
   inventory?: InventoryTiming & BulkTiming;
   /** Size of the demo node's seeded inventory (`serve --demo --devices N`, benchmarks). */
@@ -71,6 +71,7 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
     runtimeFor: (c, secret) => createRuntime(c, secret, logger.child('edr')),
     ...options.edr,
   });
+  await edr.init();
   edr.start();
   const inventory = new InventoryService({
     store: new InventoryStore(path.join(adapters.dataDir, 'inventory.db')),

@@ -3,11 +3,13 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createNodeAdapters } from '../../electron/app/node-platform';
-import { createApp, type App, type CreateAppOptions } from '../../electron/app/services';
+import { createApp, type App, type CreateAppOptions, type PlatformAdapters } from '../../electron/app/services';
 import { createLogger } from '../../electron/log';
 
 export interface AppHarness {
   app: App;
+  /** The platform adapters the app was built with (its settings store and vault). */
+  adapters: PlatformAdapters;
   dataDir: string;
   /** Every log line written. */
   logs: string[];
@@ -42,6 +44,7 @@ export async function startAppHarness(opts: { passphrase?: string; openDemo?: bo
   };
   return {
     app,
+    adapters,
     dataDir,
     logs,
     pushed,

@@ -8,12 +8,15 @@ import { useSignIn, useSignOut, useTestProfile } from '../../api/mutations';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { SessionBadge } from '../../components/SessionBadge';
 import { Spinner } from '../../components/Spinner';
+import { useChooseConnection, useShowOAuthClients } from '../../app/useActiveProfile';
 import { useUi } from '../../stores/ui';
 import { activePort, authLabel, tlsLabel } from './labels';
 
 export function ProfileRow({ profile, status, selected }: { profile: ProfileView; status: SessionStatus | undefined; selected: boolean }) {
   // Actions only (stable functions): rows do not re-render on unrelated UI state.
   const ui = useUi.getState();
+  const choose = useChooseConnection();
+  const showOAuthClients = useShowOAuthClients();
   const signIn = useSignIn();
   const signOut = useSignOut();
   const test = useTestProfile();
@@ -34,7 +37,7 @@ export function ProfileRow({ profile, status, selected }: { profile: ProfileView
 
   return (
     <li className={clsx('profile-row', selected && 'selected')} data-testid={`profile-row-${profile.name}`} data-profile-id={profile.id}>
-      <button type="button" className="profile-main" onClick={() => ui.selectProfile(profile.id)} aria-pressed={selected} title="Make this the active connection">
+      <button type="button" className="profile-main" onClick={() => choose(profile.id)} aria-pressed={selected} title="Make this the active connection">
         <span className="profile-name">
           {profile.name}
           {profile.demo ? <span className="chip chip-accent">demo</span> : null}
@@ -85,10 +88,7 @@ export function ProfileRow({ profile, status, selected }: { profile: ProfileView
           <button
             type="button"
             className="button button-small"
-            onClick={() => {
-              ui.selectProfile(profile.id);
-              ui.setConnectionsTab('oauth-clients');
-            }}
+            onClick={() => showOAuthClients(profile.id)}
           >
             <KeyRound size={14} aria-hidden="true" />
             OAuth clients

@@ -1,7 +1,7 @@
 import { Search } from 'lucide-react';
 import { useMemo } from 'react';
 import type { DeploymentStatus } from '../../../shared/model/inventory';
-import { useInventoryUi } from '../../stores/inventory-ui';
+import type { DevicesSearch } from '../../app/search';
 import { REACHABILITIES, STATUSES, SYNCS, type ConfigSync, type DeviceIndex, type Reachability } from './device-index';
 
 // "" is an unknown value (e.g. a device listed without its organization): not a filter choice.
@@ -15,13 +15,22 @@ const optionsOf = (values: readonly string[], label: (v: string) => string = (v)
     ));
 const words = (v: string) => v.replace(/-/g, ' ');
 
+export interface DeviceFilterValues {
+  /** The search box as typed (its draft: see useAddressDraft). */
+  query: string;
+  org: string;
+  group: string;
+  status: DeploymentStatus | '';
+  reach: Reachability | '';
+  sync: ConfigSync | '';
+}
+
 /** Search box (name, site ID, serial) and the organization, group, status, reachability and sync filters. */
-export function DeviceFilters({ index }: { index: DeviceIndex }) {
-  const ui = useInventoryUi();
+export function DeviceFilters({ index, values, onQuery, onFilter }: { index: DeviceIndex; values: DeviceFilterValues; onQuery(q: string): void; onFilter(patch: Partial<Omit<DevicesSearch, 'device'>>): void }) {
   // Hundreds of organizations and groups: built once per devices list, not on every keystroke.
   const orgOptions = useMemo(() => optionsOf(index.orgs), [index.orgs]);
   // With an organization chosen, only its groups (and the group already chosen, so the choice stays visible).
-  const { deviceOrg, deviceGroup } = ui;
+  const { org: deviceOrg, group: deviceGroup } = values;
   const groups = useMemo(() => {
     const org = deviceOrg ? index.orgs.indexOf(deviceOrg) : -1;
     if (org < 0) return index.groups;
@@ -38,30 +47,30 @@ export function DeviceFilters({ index }: { index: DeviceIndex }) {
           type="search"
           aria-label="Search devices"
           placeholder="Search name, site ID or serial"
-          value={ui.deviceSearch}
-          onChange={(e) => ui.setDeviceSearch(e.target.value)}
+          value={values.query}
+          onChange={(e) => onQuery(e.target.value)}
           data-testid="devices-search"
           spellCheck={false}
           autoComplete="off"
         />
       </div>
-      <select aria-label="Organization" value={ui.deviceOrg} onChange={(e) => ui.setDeviceFilter({ deviceOrg: e.target.value })} data-testid="devices-filter-org">
+      <select aria-label="Organization" value={values.org} onChange={(e) => onFilter({ org: e.target.value })} data-testid="devices-filter-org">
         <option value="">All organizations</option>
         {orgOptions}
       </select>
-      <select aria-label="Device group" value={ui.deviceGroup} onChange={(e) => ui.setDeviceFilter({ deviceGroup: e.target.value })} data-testid="devices-filter-group">
+      <select aria-label="Device group" value={values.group} onChange={(e) => onFilter({ group: e.target.value })} data-testid="devices-filter-group">
         <option value="">All device groups</option>
         {groupOptions}
       </select>
-      <select aria-label="Status" value={ui.deviceStatus} onChange={(e) => ui.setDeviceFilter({ deviceStatus: e.target.value as DeploymentStatus | '' })} data-testid="devices-filter-status">
+      <select aria-label="Status" value={values.status} onChange={(e) => onFilter({ status: e.target.value as DeploymentStatus | '' })} data-testid="devices-filter-status">
         <option value="">Any status</option>
         {optionsOf(STATUSES)}
       </select>
-      <select aria-label="Reachability" value={ui.deviceReach} onChange={(e) => ui.setDeviceFilter({ deviceReach: e.target.value as Reachability | '' })} data-testid="devices-filter-reach">
+      <select aria-label="Reachability" value={values.reach} onChange={(e) => onFilter({ reach: e.target.value as Reachability | '' })} data-testid="devices-filter-reach">
         <option value="">Any reachability</option>
         {optionsOf(REACHABILITIES, words)}
       </select>
-      <select aria-label="Config sync" value={ui.deviceSync} onChange={(e) => ui.setDeviceFilter({ deviceSync: e.target.value as ConfigSync | '' })} data-testid="devices-filter-sync">
+      <select aria-label="Config sync" value={values.sync} onChange={(e) => onFilter({ sync: e.target.value as ConfigSync | '' })} data-testid="devices-filter-sync">
         <option value="">Any config sync</option>
         {optionsOf(SYNCS, words)}
       </select>

@@ -5,13 +5,15 @@
 import { TriangleAlert } from 'lucide-react';
 import { useMemo } from 'react';
 import type { DeviceView } from '../../../shared/model/inventory';
-import { agoText, formatDateTime } from '../../components/format';
+import { agoText } from '../../components/format';
+import { useTimeFormat } from '../../components/useTimeFormat';
 import { useNow } from '../../components/useNow';
 
 export const STATE_STALE_MS = 15 * 60_000;
 
 export function DeviceStateAge({ devices, listFetchedAt }: { devices: readonly DeviceView[]; listFetchedAt: string | null }) {
   const now = useNow();
+  const tf = useTimeFormat();
   const at = useMemo(() => devices.find((d) => d.appliance)?.appliance?.fetchedAt ?? null, [devices]);
   if (!at) {
     return (
@@ -24,7 +26,7 @@ export function DeviceStateAge({ devices, listFetchedAt }: { devices: readonly D
   const behindList = listFetchedAt !== null && Date.parse(listFetchedAt) - Date.parse(at) > 60_000;
   const stale = behindList || now - Date.parse(at) > STATE_STALE_MS;
   return (
-    <span className={stale ? 'chip chip-warn devices-state-age' : 'muted devices-state-age'} title={`Reachability and sync as the node reported them at ${formatDateTime(at)}`} data-testid="devices-state-age" data-stale={stale}>
+    <span className={stale ? 'chip chip-warn devices-state-age' : 'muted devices-state-age'} title={`Reachability and sync as the node reported them at ${tf.dateTime(at)}`} data-testid="devices-state-age" data-stale={stale}>
       {stale ? <TriangleAlert size={12} aria-hidden="true" /> : null}
       State: {agoText(at, now)}
       {behindList ? ' (older than the list)' : ''}

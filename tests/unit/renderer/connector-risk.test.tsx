@@ -140,8 +140,8 @@ describe('connector form: risk scoring', () => {
         },
       },
     });
-    const { user } = renderApp(main, transport);
-    await user.click(await screen.findByRole('button', { name: /^Connectors/ }));
+    const { user } = renderApp(main, { transport });
+    await user.click(await screen.findByRole('link', { name: /^Connectors/ }));
     await user.click(within(await screen.findByTestId('connector-row-Contoso Defender')).getByRole('button', { name: /^Edit/ }));
     const form = screen.getByTestId('connector-form');
     await user.click(within(form).getByRole('button', { name: 'Save' }));
