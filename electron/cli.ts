@@ -158,7 +158,7 @@ export function buildCli(): Command {
       const [{ createNodeAdapters }, { createApp }, { startWebHost }] = await Promise.all([import('./app/node-platform'), import('./app/services'), import('./web/host')]);
       const adapters = await createNodeAdapters({ dataDir: opts.dataDir, passphrase, logger, mode: 'browser', demoPorts: { basic: 0, oauth: 0 } });
       const app = await createApp(adapters, { openDemo: opts.demo, demoInventory: { organizations: opts.organizations, devices: opts.devices } });
-      const host = await startWebHost({ router: app.router, events: app.events, logger, staticDir: opts.staticDir, port: opts.port }).catch(async (e: unknown) => {
+      const host = await startWebHost({ router: app.router, events: app.events, logger, staticDir: opts.staticDir, port: opts.port, downloads: app.downloads }).catch(async (e: unknown) => {
         await app.shutdown();
         throw listenFailure(e, [{ port: opts.port, flag: '--port', what: 'the browser-mode address' }]) ?? e;
       });

@@ -13,6 +13,7 @@ import { ConnectorInput, ConnectorView } from './model/connector';
 import { PathName } from './model/names';
 import { PublicationUpdate, PublicationView, Settings, SettingsPatch } from './model/settings';
 import type { BRIDGE_NAME, CHANNEL_NAMES, EVENT_NAMES } from './contract-names';
+import { ztaChannels, ztaEvents } from './contract-zta';
 import { BulkJobState, BulkRowInput, DeviceRecord, DeviceView, OrganizationView, Snapshot, SyslogServer, TaskStatus } from './model/inventory';
 
 /**
@@ -34,6 +35,12 @@ const channel = <Req extends z.ZodType, Res extends z.ZodType>(request: Req, res
   /** The largest request body this channel accepts (browser mode answers 413 above it). */
   maxBytes,
 });
+/** Channels defined beside this file (feature groups), with the default body limit. */
+function mapChannels<T extends Record<string, { request: z.ZodType; response: z.ZodType; description: string }>>(group: T) {
+  return Object.fromEntries(Object.entries(group).map(([k, v]) => [k, channel(v.request, v.response, v.description)])) as {
+    [K in keyof T]: ReturnType<typeof channel<T[K]['request'], T[K]['response']>>;
+  };
+}
 const Empty = z.object({}).strict();
 const ProfileRef = z.object({ profileId: z.string().min(1, 'Choose a connection.') }).strict();
 
@@ -226,6 +233,8 @@ export const channels = {
 
   'demo.status': channel(Empty, DemoStatus, 'Whether the demo workspace runs.'),
   'demo.open': channel(Empty, DemoStatus, 'Start the built-in simulators and connect to them.'),
+
+  ...mapChannels(ztaChannels),
 } as const;
 
 export const events = {
@@ -251,6 +260,7 @@ export const events = {
   'onboarding.progress': BulkJobState,
   /** Something happened in the background that the operator should see (e.g. a refresh failed). */
   notice: z.object({ level: z.enum(['info', 'warning', 'error']), message: z.string(), hint: z.string().optional(), code: z.string().optional() }),
+  ...ztaEvents,
 } as const;
 
 export type Channels = typeof channels;

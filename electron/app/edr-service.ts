@@ -13,7 +13,9 @@ import { ConnectorRegistry, type StoredConnector } from '../edr/registry';
 import { EdrScheduler, type ConnectorRuntime } from '../edr/scheduler';
 import { amqpTarget, mgmtTarget } from '../edr/targets';
 import type { Logger } from '../log';
+import { ZtaService } from '../edr/zta-service';
 import { EdrStore } from '../store/edr-db';
+import { DEFAULT_RETENTION_DAYS } from '../store/edr-retention';
 import type { EventHub } from './events';
 import { PublicationSettings } from './publication-settings';
 import type { PlatformAdapters } from './ports';
@@ -37,6 +39,8 @@ export class EdrService {
   readonly store: EdrStore;
   readonly scheduler: EdrScheduler;
   readonly publisher: ScorePublisher;
+  /** The ZTA dashboard's reads, the what-if's rescoring and retention (edr/zta-service.ts). */
+  readonly zta: ZtaService;
   /** The RabbitMQ address (settings or environment), its password in the vault. */
   readonly publication: PublicationSettings;
   /** Per connector: the overrides (as JSON) the compiled configuration was made from, and the last connector object seen. */
@@ -49,10 +53,7 @@ export class EdrService {
     this.publication = new PublicationSettings({ settings: adapters.settings, vault: adapters.vault, logger: logger.child('publication'), ...(o.env ? { env: o.env } : {}) });
     this.store = new EdrStore(path.join(adapters.dataDir, 'edr.db'));
     if (this.store.interruptedAtOpen) {
-      logger.warn('poll cycles were interrupted when the app last stopped; they are marked interrupted and their staged scores deleted', {
-        cycles: this.store.interruptedAtOpen,
-        stagedRows: this.store.stagedDiscardedAtOpen,
-      });
+      logger.warn('poll cycles were interrupted when the app last stopped; they are marked interrupted (nothing of them was stored)', { cycles: this.store.interruptedAtOpen });
     }
     this.publisher = new ScorePublisher({
       store: this.store,
@@ -67,10 +68,20 @@ export class EdrService {
       runtimeFor: (c) => this.runtime(c),
       score: (host, c, now) => scoreHost(host, this.riskConfig(c), now),
       publish: (cycleId) => this.publisher.publishCycle(cycleId),
-      onProgress: (p: CycleProgress) => events.emit('edr.progress', p),
+      onProgress: (p: CycleProgress) => {
+        events.emit('edr.progress', p);
+        this.zta.onProgress(p);
+      },
       logger: logger.child('scheduler'),
       ...(o.firstPullDelayMs !== undefined ? { firstPullDelayMs: o.firstPullDelayMs } : {}),
       ...(o.publishDelayMs !== undefined ? { publishDelayMs: o.publishDelayMs } : {}),
+    });
+    this.zta = new ZtaService({
+      store: this.store,
+      registry: this.registry,
+      scheduler: this.scheduler,
+      logger: logger.child('zta'),
+      retentionDays: () => adapters.settings.get<number>('edr.retentionDays') ?? DEFAULT_RETENTION_DAYS,
     });
     this.registry.onChange((ids) => events.emit('connectors.changed', { ids }));
     // A node signed in: scores kept while there was no publication target go out now.

@@ -9,10 +9,11 @@ import type { Handlers } from './router';
 import type { App } from './services';
 import { createConnectorHandlers } from './connector-handlers';
 import { createInventoryHandlers } from './inventory-handlers';
+import { createZtaHandlers } from './zta-handlers';
 import { createSettingsHandlers } from './settings-handlers';
 
 /** The app's services (as createApp builds them) and what the handlers need besides. */
-export interface HandlerDeps extends Pick<App, 'profiles' | 'sessions' | 'demo' | 'edr' | 'inventory' | 'bulk' | 'events'> {
+export interface HandlerDeps extends Pick<App, 'profiles' | 'sessions' | 'demo' | 'edr' | 'inventory' | 'bulk' | 'ztaExports' | 'events'> {
   adapters: PlatformAdapters;
   logger: Logger;
   /** Reads the certificate a node presents (never trusts it). */
@@ -103,6 +104,7 @@ export function createHandlers(d: HandlerDeps): Handlers {
 
     ...createConnectorHandlers(d.edr, d.sessions),
     ...createInventoryHandlers(d.inventory, d.bulk, d.profiles),
+    ...createZtaHandlers(d.edr, d.ztaExports, d.adapters),
 
     'demo.status': async () => demoStatus(),
     'demo.open': async () => d.demo.open(),

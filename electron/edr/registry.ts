@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { BulkConnectorDocument, ConnectorInput, ConnectorView, FalconRegion, compactRiskOverrides, type ParsedConnectorInput } from '../../shared/model/connector';
+import { BulkConnectorDocument, ConnectorInput, ConnectorView, FalconRegion, RiskOverridesInput, compactRiskOverrides, type ParsedConnectorInput } from '../../shared/model/connector';
 import { CLIENT_SECRET_MESSAGES, clientSecretNeed, connectorEndpointKey, findRegisteredConnector } from '../../shared/model/connector-secret';
 import { TlsTrust } from '../../shared/model/profile';
 import { resolveTrust, sameTrust } from '../net/trust-binding';
@@ -164,6 +164,26 @@ export class ConnectorRegistry {
       }
     }
     return results;
+  }
+
+  /**
+   * Replaces a connector's risk scoring overrides only (the what-if's Save): validated as a
+   * connector's `risk` is, stored without touching its endpoint, secret, schedule or `updatedAt`.
+   */
+  setRisk(id: string, risk: unknown): StoredConnector {
+    const parsed = RiskOverridesInput.optional().safeParse(risk);
+    if (!parsed.success) {
+      const shape = issuesToError(parsed.error.issues.map((i) => ({ ...i, path: ['risk', ...i.path] })), 'risk scoring settings');
+      throw new AppError(shape.code, shape.message, 'Correct the highlighted fields and save again.', { details: shape.details ?? {} });
+    }
+    const all = this.list();
+    const c = this.get(id);
+    const compact = compactRiskOverrides(parsed.data);
+    const { risk: _old, ...rest } = c;
+    const updated: StoredConnector = { ...rest, ...(compact ? { risk: compact } : {}) };
+    this.settings.set(KEY, all.map((x) => (x.id === id ? updated : x)));
+    for (const l of this.listeners) l([id]);
+    return updated;
   }
 
   async setEnabled(id: string, enabled: boolean): Promise<StoredConnector> {

@@ -24,8 +24,12 @@ export interface AppHarness {
   close(): Promise<void>;
 }
 
-export async function startAppHarness(opts: { passphrase?: string; openDemo?: boolean; app?: CreateAppOptions } = {}): Promise<AppHarness> {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'nb-app-'));
+/**
+ * `dataDir`: start on an existing data folder (a restart); it is left in place at close. Without
+ * it the harness makes a fresh one and deletes it at close.
+ */
+export async function startAppHarness(opts: { passphrase?: string; openDemo?: boolean; app?: CreateAppOptions; dataDir?: string } = {}): Promise<AppHarness> {
+  const dataDir = opts.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'nb-app-')));
   const logs: string[] = [];
   const logger = createLogger((line) => logs.push(JSON.stringify(line)), { level: 'debug' });
   const adapters = await createNodeAdapters({ dataDir, passphrase: opts.passphrase ?? 'test-vault-passphrase-1', logger, mode: 'browser', demoPorts: { basic: 0, oauth: 0 } });
@@ -65,7 +69,7 @@ export async function startAppHarness(opts: { passphrase?: string; openDemo?: bo
     },
     async close() {
       await app.shutdown();
-      await rm(dataDir, { recursive: true, force: true });
+      if (!opts.dataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };
 }
