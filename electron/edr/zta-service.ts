@@ -46,7 +46,7 @@ export class ZtaService {
     this.now = o.now ?? (() => new Date());
   }
 
-  /** Every connector with its newest completed cycle and how its data stands (EDR-Z6). */
+  /** Every connector with its newest completed cycle and how its data stands (EDR-Z10). */
   connectors(): ZtaConnector[] {
     const latest = new Map(this.o.store.views.latestCycles().map((c) => [c.connectorId, c]));
     return this.o.registry.list().map((c): ZtaConnector => {
