@@ -1,5 +1,5 @@
 import { Search } from 'lucide-react';
-import { useMemo } from 'react';
+import { memo, useMemo, type ReactNode } from 'react';
 import type { DeploymentStatus } from '../../../shared/model/inventory';
 import { useInventoryUi } from '../../stores/inventory-ui';
 import { REACHABILITIES, STATUSES, SYNCS, type ConfigSync, type DeviceIndex, type Reachability } from './device-index';
@@ -14,10 +14,37 @@ const optionsOf = (values: readonly string[], label: (v: string) => string = (v)
       </option>
     ));
 const words = (v: string) => v.replace(/-/g, ' ');
+const statusOptions = optionsOf(STATUSES);
+const reachOptions = optionsOf(REACHABILITIES, words);
+const syncOptions = optionsOf(SYNCS, words);
+
+/**
+ * One filter's select. Memoized with options built once: a keystroke in the search box does not
+ * visit the hundreds of organizations and groups (onChange must be stable).
+ */
+const FilterSelect = memo(function FilterSelect({ label, all, value, options, onChange, testId }: { label: string; all: string; value: string; options: ReactNode; onChange(v: string): void; testId: string }) {
+  return (
+    <select aria-label={label} value={value} onChange={(e) => onChange(e.target.value)} data-testid={testId}>
+      <option value="">{all}</option>
+      {options}
+    </select>
+  );
+});
 
 /** Search box (name, site ID, serial) and the organization, group, status, reachability and sync filters. */
 export function DeviceFilters({ index }: { index: DeviceIndex }) {
   const ui = useInventoryUi();
+  const set = ui.setDeviceFilter;
+  const on = useMemo(
+    () => ({
+      org: (v: string) => set({ deviceOrg: v }),
+      group: (v: string) => set({ deviceGroup: v }),
+      status: (v: string) => set({ deviceStatus: v as DeploymentStatus | '' }),
+      reach: (v: string) => set({ deviceReach: v as Reachability | '' }),
+      sync: (v: string) => set({ deviceSync: v as ConfigSync | '' }),
+    }),
+    [set],
+  );
   // Hundreds of organizations and groups: built once per devices list, not on every keystroke.
   const orgOptions = useMemo(() => optionsOf(index.orgs), [index.orgs]);
   // With an organization chosen, only its groups (and the group already chosen, so the choice stays visible).
@@ -45,26 +72,11 @@ export function DeviceFilters({ index }: { index: DeviceIndex }) {
           autoComplete="off"
         />
       </div>
-      <select aria-label="Organization" value={ui.deviceOrg} onChange={(e) => ui.setDeviceFilter({ deviceOrg: e.target.value })} data-testid="devices-filter-org">
-        <option value="">All organizations</option>
-        {orgOptions}
-      </select>
-      <select aria-label="Device group" value={ui.deviceGroup} onChange={(e) => ui.setDeviceFilter({ deviceGroup: e.target.value })} data-testid="devices-filter-group">
-        <option value="">All device groups</option>
-        {groupOptions}
-      </select>
-      <select aria-label="Status" value={ui.deviceStatus} onChange={(e) => ui.setDeviceFilter({ deviceStatus: e.target.value as DeploymentStatus | '' })} data-testid="devices-filter-status">
-        <option value="">Any status</option>
-        {optionsOf(STATUSES)}
-      </select>
-      <select aria-label="Reachability" value={ui.deviceReach} onChange={(e) => ui.setDeviceFilter({ deviceReach: e.target.value as Reachability | '' })} data-testid="devices-filter-reach">
-        <option value="">Any reachability</option>
-        {optionsOf(REACHABILITIES, words)}
-      </select>
-      <select aria-label="Config sync" value={ui.deviceSync} onChange={(e) => ui.setDeviceFilter({ deviceSync: e.target.value as ConfigSync | '' })} data-testid="devices-filter-sync">
-        <option value="">Any config sync</option>
-        {optionsOf(SYNCS, words)}
-      </select>
+      <FilterSelect label="Organization" all="All organizations" value={ui.deviceOrg} options={orgOptions} onChange={on.org} testId="devices-filter-org" />
+      <FilterSelect label="Device group" all="All device groups" value={ui.deviceGroup} options={groupOptions} onChange={on.group} testId="devices-filter-group" />
+      <FilterSelect label="Status" all="Any status" value={ui.deviceStatus} options={statusOptions} onChange={on.status} testId="devices-filter-status" />
+      <FilterSelect label="Reachability" all="Any reachability" value={ui.deviceReach} options={reachOptions} onChange={on.reach} testId="devices-filter-reach" />
+      <FilterSelect label="Config sync" all="Any config sync" value={ui.deviceSync} options={syncOptions} onChange={on.sync} testId="devices-filter-sync" />
     </div>
   );
 }
