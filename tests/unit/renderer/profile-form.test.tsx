@@ -4,6 +4,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { MainBridge } from './support/main-bridge';
 import { renderApp } from './support/render';
+import { rowAction } from './support/row-menu';
 
 const dialog = () => screen.getByTestId('profile-form');
 
@@ -81,7 +82,7 @@ describe('connection profile form', () => {
     const core = await main.addNodeProfile(node, { name: 'Core', authMode: 'oauth', signIn: false });
     expect(core).toMatchObject({ hasPassword: true, hasClientSecret: true });
     const { user } = renderApp(main);
-    await user.click(within(await screen.findByTestId('profile-row-Core')).getByRole('button', { name: 'Edit' }));
+    await rowAction(user, await screen.findByTestId('profile-row-Core'), 'Edit');
     const password = within(dialog()).getByLabelText('Password');
     expect(password).toHaveValue('');
     expect(password).toHaveAttribute('placeholder', '•••• stored');
