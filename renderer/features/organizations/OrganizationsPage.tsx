@@ -5,12 +5,13 @@ import type { OrganizationView } from '../../../shared/model/inventory';
 import { useInventoryDevices, useInventoryOrganizations } from '../../api/inventory';
 import { Spinner } from '../../components/Spinner';
 import { formatCount } from '../../components/format';
+import { useDeferredSearch } from '../../components/search';
 import { useInventoryUi } from '../../stores/inventory-ui';
 import { InventoryFreshness } from '../inventory/Freshness';
 import { NoConnection } from '../inventory/NoConnection';
 import { storedListState, UnreadableNote } from '../inventory/StoredListState';
 import { useInventoryProfile } from '../inventory/useInventoryProfile';
-import { buildOrgTree, matchesOrg, type OrgTree as Tree } from './org-tree';
+import { buildOrgTree, orgSearchText, type OrgTree as Tree } from './org-tree';
 import { OrgList } from './OrgList';
 import { OrgTree } from './OrgTree';
 
@@ -40,10 +41,7 @@ export function OrganizationsPage() {
   const items = orgs.data?.items ?? EMPTY;
   const tree = useMemo(() => buildOrgTree(items), [items]);
   const ordered = useMemo(() => hierarchyOrder(tree), [tree]);
-  const listed = useMemo(() => {
-    const q = search.trim().toLowerCase();
-    return q ? ordered.filter((o) => matchesOrg(o, q)) : ordered;
-  }, [ordered, search]);
+  const { rows: listed, stale } = useDeferredSearch(ordered, search, orgSearchText);
 
   if (loading) {
     return (
@@ -64,7 +62,7 @@ export function OrganizationsPage() {
     </div>,
   );
   if (body === undefined) {
-    body = view === 'tree' ? <OrgTree tree={tree} query={search} devicesKnown={devicesKnown} /> : <OrgList orgs={listed} devicesKnown={devicesKnown} />;
+    body = view === 'tree' ? <OrgTree tree={tree} query={search} devicesKnown={devicesKnown} /> : <OrgList orgs={listed} devicesKnown={devicesKnown} stale={stale} />;
   }
 
   return (
