@@ -68,12 +68,17 @@ export function DevicesPage() {
             {rows.length === items.length && deferred === criteria ? `${formatCount(items.length)} devices` : `${formatCount(rows.length)} of ${formatCount(items.length)}`}
           </span>
           <DeviceStateAge devices={items} listFetchedAt={devices.data?.fetchedAt ?? null} />
-          {ui.deviceSearch || ui.deviceOrg || ui.deviceGroup || ui.deviceStatus || ui.deviceReach || ui.deviceSync ? (
-            <button type="button" className="button button-small button-ghost" onClick={ui.clearDeviceFilters}>
-              <X size={14} aria-hidden="true" />
-              Clear filters
-            </button>
-          ) : null}
+          {/* Always in the layout, hidden while there is nothing to clear: the first key typed must not
+              resize the table (a resize re-renders the virtualized rows before the search can). */}
+          <button
+            type="button"
+            className="button button-small button-ghost"
+            onClick={ui.clearDeviceFilters}
+            style={ui.deviceSearch || ui.deviceOrg || ui.deviceGroup || ui.deviceStatus || ui.deviceReach || ui.deviceSync ? undefined : { visibility: 'hidden' }}
+          >
+            <X size={14} aria-hidden="true" />
+            Clear filters
+          </button>
         </div>
         <DevicesTable index={index} rows={rows} sort={sort} onSort={ui.setDeviceSort} onOpen={(d) => setDialog({ kind: 'details', deviceName: d.deviceName })} stale={deferred !== criteria} />
       </>

@@ -92,16 +92,13 @@ const DeviceRow = memo(
 
 export function DevicesTable({ index, rows, sort, onSort, onOpen, stale }: DevicesTableProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const [active, setActive] = useState(0);
-  // A new answer (search, filter, sort) starts at its first row: set while rendering, not in an effect.
-  const [shownRows, setShownRows] = useState(rows);
-  if (shownRows !== rows) {
-    setShownRows(rows);
-    setActive(0);
-  }
+  // The focused row belongs to the answer it was chosen in: a new answer (search, filter, sort)
+  // starts at its first row, with no effect and no second render.
+  const [focus, setFocus] = useState({ rows, index: 0 });
+  const setActive = (index: number) => setFocus({ rows, index });
   const focusPending = useRef(false);
   const count = rows.length;
-  const activeRow = Math.min(active, Math.max(0, count - 1));
+  const activeRow = focus.rows === rows ? Math.min(focus.index, Math.max(0, count - 1)) : 0;
 
   // No React Compiler here: reading the virtualizer during render is how TanStack Virtual works.
   // eslint-disable-next-line react-hooks/incompatible-library
@@ -127,6 +124,9 @@ export function DevicesTable({ index, rows, sort, onSort, onOpen, stale }: Devic
     },
     manualSorting: true,
     manualFiltering: true,
+    // Nothing here pages or expands: without this every new window of rows would queue a state
+    // reset and render the table a second time.
+    autoResetAll: false,
     enableSortingRemoval: false,
     enableMultiSort: false,
     sortDescFirst: false,
@@ -150,16 +150,16 @@ export function DevicesTable({ index, rows, sort, onSort, onOpen, stale }: Devic
   });
 
   // Stable for the memoized rows; they read the latest props through the ref.
-  const latest = useRef({ onOpen });
+  const latest = useRef({ onOpen, rows });
   useLayoutEffect(() => {
-    latest.current.onOpen = onOpen;
+    latest.current = { onOpen, rows };
   });
   const [rowHandlers] = useState(() => ({
     onPick: (i: number, device: DeviceView) => {
-      setActive(i);
+      setFocus({ rows: latest.current.rows, index: i });
       latest.current.onOpen(device);
     },
-    onFocusRow: (i: number) => setActive(i),
+    onFocusRow: (i: number) => setFocus((f) => (f.rows === latest.current.rows && f.index === i ? f : { rows: latest.current.rows, index: i })),
   }));
 
   const moveTo = (next: number) => {
