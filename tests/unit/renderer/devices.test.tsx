@@ -97,6 +97,22 @@ describe('Devices page with 2,000 devices from the node', () => {
     await waitFor(() => expect(screen.getByTestId('devices-count')).toHaveTextContent('2,000 devices'));
   });
 
+  it('answers a keystroke in place: the rows in view are the same elements showing the new devices, and the filter bar keeps its shape', async () => {
+    const { user } = await openDevices(fx.main);
+    const search = await screen.findByTestId('devices-search', {}, LOADED);
+    // Nothing to clear yet, but the button keeps its place (hidden): the first key must not resize the table.
+    const clear = screen.getByText('Clear filters').closest('button')!;
+    expect(clear).not.toBeVisible();
+    expect(screen.queryByRole('button', { name: 'Clear filters' })).toBeNull();
+    const before = screen.getAllByTestId('device-row');
+    const some = all[777]!;
+    await user.type(search, some.deviceName);
+    await waitFor(() => expect(rowNames()).toEqual([some.deviceName]));
+    expect(screen.getAllByTestId('device-row')[0]).toBe(before[0]);
+    expect(screen.getByText('Clear filters').closest('button')).toBe(clear);
+    expect(clear).toBeVisible();
+  });
+
   it('sorts by a column from its header, with the mouse and the keyboard', async () => {
     const { user } = await openDevices(fx.main);
     await screen.findByTestId('devices-count', {}, LOADED);
