@@ -33,6 +33,12 @@ export function ProfileRow({ profile, status, selected }: { profile: ProfileView
     }
   };
 
+  // The row (and its menu button) goes away with the tab: focus moves to the tab now shown.
+  const showTab = (tab: 'oauth-clients' | 'syslog') => {
+    ui.selectProfile(profile.id);
+    ui.setConnectionsTab(tab);
+    document.getElementById(`tab-${tab}`)?.focus();
+  };
   const menu: RowMenuItem[] = [
     { label: 'Test connection', icon: Activity, disabled: test.isPending, onSelect: () => void runTest() },
     { label: 'Trust certificate', icon: ShieldCheck, onSelect: () => ui.openDialog({ kind: 'trust', profileId: profile.id }) },
@@ -41,20 +47,14 @@ export function ProfileRow({ profile, status, selected }: { profile: ProfileView
           {
             label: 'OAuth clients',
             icon: KeyRound,
-            onSelect: () => {
-              ui.selectProfile(profile.id);
-              ui.setConnectionsTab('oauth-clients');
-            },
+            onSelect: () => showTab('oauth-clients'),
           },
         ]
       : []),
     {
       label: 'Syslog servers',
       icon: ScrollText,
-      onSelect: () => {
-        ui.selectProfile(profile.id);
-        ui.setConnectionsTab('syslog');
-      },
+      onSelect: () => showTab('syslog'),
     },
     { label: 'Edit', icon: Pencil, onSelect: () => ui.openDialog({ kind: 'profile-form', profileId: profile.id }) },
     { label: 'Delete', icon: Trash2, danger: true, onSelect: () => ui.openDialog({ kind: 'delete-profile', profileId: profile.id }) },

@@ -4,6 +4,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { MainBridge } from './support/main-bridge';
 import { renderApp } from './support/render';
+import { rowAction } from './support/row-menu';
 
 /** Main with two connections to one node: "Core" (OAuth) and "Edge" (basic auth), both signed out. */
 async function twoConnections() {
@@ -72,5 +73,14 @@ describe('a connection row: the primary action in view, the others in its "More 
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     await waitFor(() => expect(more).toHaveFocus());
+  });
+
+  it('an item that shows another tab selects the connection there and puts focus on that tab', async () => {
+    const { user } = renderApp(await twoConnections());
+    await rowAction(user, await screen.findByTestId('profile-row-Edge'), 'Syslog servers');
+    const tab = screen.getByRole('tab', { name: 'Syslog servers' });
+    await waitFor(() => expect(tab).toHaveAttribute('aria-selected', 'true'));
+    await waitFor(() => expect(tab).toHaveFocus());
+    expect(screen.queryByTestId('profile-row-Edge')).toBeNull();
   });
 });
