@@ -8,10 +8,11 @@
 import { useDeferredValue, useMemo } from 'react';
 
 /** `text` must be stable (module level): a new function rebuilds the search text. */
-export function useDeferredSearch<T>(items: readonly T[], query: string, text: (item: T) => string): { rows: readonly T[]; stale: boolean } {
+/** `query` in the answer is the deferred one (trimmed, lower case), for views that search on their own (a tree). */
+export function useDeferredSearch<T>(items: readonly T[], query: string, text: (item: T) => string): { rows: readonly T[]; stale: boolean; query: string } {
   const hay = useMemo(() => items.map((item) => text(item).toLowerCase()), [items, text]);
   const q = query.trim().toLowerCase();
   const deferred = useDeferredValue(q);
   const rows = useMemo(() => (deferred ? items.filter((_, i) => hay[i]!.includes(deferred)) : items), [items, hay, deferred]);
-  return { rows, stale: deferred !== q };
+  return { rows, stale: deferred !== q, query: deferred };
 }

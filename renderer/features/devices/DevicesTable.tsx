@@ -8,10 +8,11 @@
  * Per keystroke only what changed is redone: rows are keyed by their position in the window, so
  * a new search rewrites the text of the rows in view instead of replacing their elements, and a
  * row whose device did not change is not rendered again (DeviceRow is memoized). A new answer
- * resets the focused row in the same render (no effect, no second render) and scrolls only when
- * the table is not already at the top (a scroll forces a layout).
- * Narrow containers hide the least important columns first (container queries in inventory.css;
- * the name, Status and Reachability always stay).
+ * starts at its first row without an effect or a second render (the focused row is kept with the
+ * answer it belongs to), and scrolls only when the table is not already at the top (a scroll
+ * forces a layout). TanStack Table's state resets on new data are off (each cost a render).
+ * Narrow containers hide the least important columns first (container queries in
+ * devices-table.css; the name, Status and Reachability always stay).
  */
 import { createColumnHelper, flexRender, getCoreRowModel, useReactTable, type Row, type SortingState, type Updater } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';

@@ -41,7 +41,8 @@ export function OrganizationsPage() {
   const items = orgs.data?.items ?? EMPTY;
   const tree = useMemo(() => buildOrgTree(items), [items]);
   const ordered = useMemo(() => hierarchyOrder(tree), [tree]);
-  const { rows: listed, stale } = useDeferredSearch(ordered, search, orgSearchText);
+  // Deferred for the tree too: typing in the search box never waits for either view.
+  const { rows: listed, stale, query } = useDeferredSearch(ordered, search, orgSearchText);
 
   if (loading) {
     return (
@@ -62,7 +63,7 @@ export function OrganizationsPage() {
     </div>,
   );
   if (body === undefined) {
-    body = view === 'tree' ? <OrgTree tree={tree} query={search} devicesKnown={devicesKnown} /> : <OrgList orgs={listed} devicesKnown={devicesKnown} stale={stale} />;
+    body = view === 'tree' ? <OrgTree tree={tree} query={query} devicesKnown={devicesKnown} /> : <OrgList orgs={listed} devicesKnown={devicesKnown} stale={stale} />;
   }
 
   return (
