@@ -83,7 +83,7 @@ describe('connector form: risk scoring', () => {
     const { main } = await customDefender();
     const { user } = await openConnectors(main);
     await rowAction(user, await screen.findByTestId('connector-row-Contoso Defender'), 'Edit');
-    const form = screen.getByTestId('connector-form');
+    const form = await screen.findByTestId('connector-form');
     await user.click(within(form).getByRole('button', { name: 'Risk scoring' }));
     await user.clear(within(form).getByLabelText('Risk score High'));
     await user.type(within(form).getByLabelText('Risk score High'), '5');
@@ -104,7 +104,7 @@ describe('connector form: risk scoring', () => {
     const { main, id } = await customDefender();
     const { user } = await openConnectors(main);
     await rowAction(user, await screen.findByTestId('connector-row-Contoso Defender'), 'Edit');
-    const form = screen.getByTestId('connector-form');
+    const form = await screen.findByTestId('connector-form');
     expect(within(form).getByTestId('risk-summary')).toHaveTextContent('Custom: weights 70/30 · 1 point value');
     await user.click(within(form).getByRole('button', { name: 'Risk scoring' }));
     expect(within(form).getByLabelText('Critical risk (%)')).toHaveValue(70);
@@ -144,7 +144,7 @@ describe('connector form: risk scoring', () => {
     const { user } = renderApp(main, transport);
     await user.click(await screen.findByRole('button', { name: /^Connectors/ }));
     await rowAction(user, await screen.findByTestId('connector-row-Contoso Defender'), 'Edit');
-    const form = screen.getByTestId('connector-form');
+    const form = await screen.findByTestId('connector-form');
     await user.click(within(form).getByRole('button', { name: 'Save' }));
     expect(await within(form).findByText('Too high for this tenant.')).toBeVisible();
     expect(within(form).getByRole('button', { name: 'Risk scoring' })).toHaveAttribute('aria-expanded', 'true');

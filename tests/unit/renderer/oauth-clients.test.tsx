@@ -18,7 +18,7 @@ async function opsNode(signIn = true) {
 async function openClients(main: MainBridge) {
   const r = renderApp(main);
   await rowAction(r.user, await screen.findByTestId('profile-row-Ops'), 'OAuth clients');
-  expect(screen.getByRole('tab', { name: 'OAuth clients' })).toHaveAttribute('aria-selected', 'true');
+  await waitFor(() => expect(screen.getByRole('tab', { name: 'OAuth clients' })).toHaveAttribute('aria-selected', 'true'));
   return r;
 }
 

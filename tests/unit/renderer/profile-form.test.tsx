@@ -83,7 +83,7 @@ describe('connection profile form', () => {
     expect(core).toMatchObject({ hasPassword: true, hasClientSecret: true });
     const { user } = renderApp(main);
     await rowAction(user, await screen.findByTestId('profile-row-Core'), 'Edit');
-    const password = within(dialog()).getByLabelText('Password');
+    const password = within(await screen.findByTestId('profile-form')).getByLabelText('Password');
     expect(password).toHaveValue('');
     expect(password).toHaveAttribute('placeholder', '•••• stored');
     expect(within(dialog()).getByLabelText('OAuth client secret')).toHaveAttribute('placeholder', '•••• stored');

@@ -75,7 +75,7 @@ describe('connector form: secret bound to the tenant and address', () => {
     await main.call('connectors.save', { name: 'Contoso Defender', vendor: 'defender', tenantId: 'contoso.onmicrosoft.com', clientId: 'app-1', clientSecret: 'first-secret', pollIntervalMinutes: 60 });
     const { user } = await openConnectors(main);
     await rowAction(user, await screen.findByTestId('connector-row-Contoso Defender'), 'Edit');
-    const form = screen.getByTestId('connector-form');
+    const form = await screen.findByTestId('connector-form');
     expect(within(form).getByLabelText('Client secret')).toHaveAttribute('placeholder', '•••• stored');
     await user.click(within(form).getByRole('button', { name: 'Advanced' }));
     await user.type(within(form).getByLabelText('API URL'), 'https://api.elsewhere.example');
