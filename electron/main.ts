@@ -43,7 +43,7 @@ function run(): void {
     app.setAboutPanelOptions({ applicationName: WINDOW_TITLE, applicationVersion: app.getVersion() });
     installMenu(Menu, { appName: WINDOW_TITLE, platform: process.platform, isDev: Boolean(devServerUrl), onAbout: () => app.showAboutPanel() });
 
-    const adapters = await createDesktopAdapters({ app, safeStorage, dialog, ipcMain, logger });
+    const adapters = await createDesktopAdapters({ app, safeStorage, dialog, ipcMain, shell, logger });
     if (!adapters) return app.quit();
     const northbound = await createApp(adapters);
     installGracefulQuit(app, () => northbound.shutdown(), { logger, capMs: SHUTDOWN_CAP_MS });

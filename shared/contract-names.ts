@@ -5,8 +5,11 @@
  */
 export const CHANNEL_NAMES = [
   'app.info',
+  'app.openDataDir',
   'settings.get',
   'settings.update',
+  'publication.get',
+  'publication.update',
   'profiles.list',
   'profiles.save',
   'profiles.delete',
@@ -42,6 +45,13 @@ export const CHANNEL_NAMES = [
   'syslog.create',
   'demo.status',
   'demo.open',
+  'zta.snapshot',
+  'zta.host',
+  'zta.overview',
+  'zta.applyRisk',
+  'zta.export.start',
+  'zta.export.cancel',
+  'zta.report.pdf',
 ] as const;
 
 export const EVENT_NAMES = [
@@ -55,6 +65,7 @@ export const EVENT_NAMES = [
   'task.progress',
   'onboarding.progress',
   'notice',
+  'zta.export.progress',
 ] as const;
 
 const channelSet: ReadonlySet<string> = new Set(CHANNEL_NAMES);

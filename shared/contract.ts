@@ -4,13 +4,16 @@
  * handler, the browser-mode host and the renderer client are all driven by this table.
  */
 import { z } from 'zod';
+import './validation/install';
 import { AppErrorShape } from './model/errors';
 import { CertificateInfo, ProfileInput, ProfileView } from './model/profile';
 import { SessionStatus } from './model/session';
 import { OAuthClient, OAuthClientBody } from './model/oauth-client';
 import { ConnectorInput, ConnectorView } from './model/connector';
 import { PathName } from './model/names';
+import { PublicationUpdate, PublicationView, Settings, SettingsPatch } from './model/settings';
 import type { BRIDGE_NAME, CHANNEL_NAMES, EVENT_NAMES } from './contract-names';
+import { ztaChannels, ztaEvents } from './contract-zta';
 import { BulkJobState, BulkRowInput, DeviceRecord, DeviceView, OrganizationView, Snapshot, SyslogServer, TaskStatus } from './model/inventory';
 
 /**
@@ -32,12 +35,16 @@ const channel = <Req extends z.ZodType, Res extends z.ZodType>(request: Req, res
   /** The largest request body this channel accepts (browser mode answers 413 above it). */
   maxBytes,
 });
+/** Channels defined beside this file (feature groups), with the default body limit. */
+function mapChannels<T extends Record<string, { request: z.ZodType; response: z.ZodType; description: string }>>(group: T) {
+  return Object.fromEntries(Object.entries(group).map(([k, v]) => [k, channel(v.request, v.response, v.description)])) as {
+    [K in keyof T]: ReturnType<typeof channel<T[K]['request'], T[K]['response']>>;
+  };
+}
 const Empty = z.object({}).strict();
 const ProfileRef = z.object({ profileId: z.string().min(1, 'Choose a connection.') }).strict();
 
-export const Theme = z.enum(['system', 'light', 'dark']);
-export const Settings = z.object({ theme: Theme });
-export type Settings = z.infer<typeof Settings>;
+export { Settings, Theme, TimeZonePreference } from './model/settings';
 
 export const AppInfo = z.object({
   name: z.string(),
@@ -49,6 +56,10 @@ export const AppInfo = z.object({
   /** True when secrets can be kept across restarts (safeStorage or a passphrase vault). */
   secretsPersist: z.boolean(),
   secretStorage: z.string(),
+  /** Where the app keeps its settings, vault, databases and log (shown, never chosen by the window). */
+  dataDir: z.string(),
+  /** The desktop app can open the data folder in the file manager (app.openDataDir). */
+  canOpenDataDir: z.boolean(),
 });
 export type AppInfo = z.infer<typeof AppInfo>;
 
@@ -123,8 +134,11 @@ const ConnectorRef = z.object({ connectorId: z.string().min(1, 'Choose a connect
 
 export const channels = {
   'app.info': channel(Empty, AppInfo, 'Version, mode and first-run state.'),
-  'settings.get': channel(Empty, Settings, 'UI settings.'),
-  'settings.update': channel(Settings.partial().strict(), Settings, 'Change UI settings.'),
+  'app.openDataDir': channel(Empty, z.object({ opened: z.boolean() }), "Open the app's own data folder in the file manager (desktop only; the request names no path)."),
+  'settings.get': channel(Empty, Settings, 'UI settings (theme, time zone).'),
+  'settings.update': channel(SettingsPatch, Settings, 'Change UI settings; fields left out keep their value.'),
+  'publication.get': channel(Empty, PublicationView, 'Where risk scores are published: the RabbitMQ address (without its password) and whether the environment overrides it.'),
+  'publication.update': channel(PublicationUpdate, PublicationView, 'Set or remove the RabbitMQ address; its password goes to the vault and is bound to scheme, host, port and virtual host.'),
 
   'profiles.list': channel(Empty, z.array(ProfileView), 'All connection profiles, without secrets.'),
   'profiles.save': channel(ProfileInput, ProfileView, 'Create or update a profile; secrets go to the vault.'),
@@ -173,6 +187,7 @@ export const channels = {
         index: z.number(),
         ok: z.boolean(),
         id: z.string().optional(),
+        name: z.string().optional(),
         vendor: z.string().optional(),
         tenantId: z.string().optional(),
         action: z.enum(['created', 'updated']).optional(),
@@ -218,6 +233,8 @@ export const channels = {
 
   'demo.status': channel(Empty, DemoStatus, 'Whether the demo workspace runs.'),
   'demo.open': channel(Empty, DemoStatus, 'Start the built-in simulators and connect to them.'),
+
+  ...mapChannels(ztaChannels),
 } as const;
 
 export const events = {
@@ -243,6 +260,7 @@ export const events = {
   'onboarding.progress': BulkJobState,
   /** Something happened in the background that the operator should see (e.g. a refresh failed). */
   notice: z.object({ level: z.enum(['info', 'warning', 'error']), message: z.string(), hint: z.string().optional(), code: z.string().optional() }),
+  ...ztaEvents,
 } as const;
 
 export type Channels = typeof channels;

@@ -6,14 +6,18 @@
 import path from 'node:path';
 import type { ConnectorStatus, CycleProgress } from '../../shared/contract';
 import type { HostRecord } from '../../shared/model/edr';
+import type { PublicationUpdate, PublicationView } from '../../shared/model/settings';
 import { compileRiskConfig, defaultRiskConfig, scoreHost, tenantRiskConfig, type CompiledRiskConfig } from '../../shared/risk';
 import { ScorePublisher, type PublishTarget } from '../edr/publisher';
 import { ConnectorRegistry, type StoredConnector } from '../edr/registry';
 import { EdrScheduler, type ConnectorRuntime } from '../edr/scheduler';
 import { amqpTarget, mgmtTarget } from '../edr/targets';
 import type { Logger } from '../log';
+import { ZtaService } from '../edr/zta-service';
 import { EdrStore } from '../store/edr-db';
+import { SETTINGS_KEY, readSettings } from './settings-handlers';
 import type { EventHub } from './events';
+import { PublicationSettings } from './publication-settings';
 import type { PlatformAdapters } from './ports';
 import type { SessionManager } from './sessions';
 
@@ -23,6 +27,8 @@ export interface EdrServiceOptions {
   sessions: SessionManager;
   logger: Logger;
   runtimeFor(connector: StoredConnector, secret: () => Promise<string | undefined>): ConnectorRuntime;
+  /** Where NORTHBOUND_AMQP_URL is read (default process.env; tests pass their own). */
+  env?: Readonly<Record<string, string | undefined>>;
   /** Scheduler timing (tests shorten them). */
   firstPullDelayMs?: number;
   publishDelayMs?: number;
@@ -33,6 +39,10 @@ export class EdrService {
   readonly store: EdrStore;
   readonly scheduler: EdrScheduler;
   readonly publisher: ScorePublisher;
+  /** The ZTA dashboard's reads, the what-if's rescoring and retention (edr/zta-service.ts). */
+  readonly zta: ZtaService;
+  /** The RabbitMQ address (settings or environment), its password in the vault. */
+  readonly publication: PublicationSettings;
   /** Per connector: the overrides (as JSON) the compiled configuration was made from, and the last connector object seen. */
   private readonly compiled = new Map<string, { key: string; seen: StoredConnector; config: CompiledRiskConfig }>();
   private readonly runtimes = new Map<string, { key: string; runtime: ConnectorRuntime }>();
@@ -40,12 +50,10 @@ export class EdrService {
   constructor(private readonly o: EdrServiceOptions) {
     const { adapters, events, logger } = o;
     this.registry = new ConnectorRegistry(adapters.settings, adapters.vault);
+    this.publication = new PublicationSettings({ settings: adapters.settings, vault: adapters.vault, logger: logger.child('publication'), ...(o.env ? { env: o.env } : {}) });
     this.store = new EdrStore(path.join(adapters.dataDir, 'edr.db'));
     if (this.store.interruptedAtOpen) {
-      logger.warn('poll cycles were interrupted when the app last stopped; they are marked interrupted and their staged scores deleted', {
-        cycles: this.store.interruptedAtOpen,
-        stagedRows: this.store.stagedDiscardedAtOpen,
-      });
+      logger.warn('poll cycles were interrupted when the app last stopped; they are marked interrupted (nothing of them was stored)', { cycles: this.store.interruptedAtOpen });
     }
     this.publisher = new ScorePublisher({
       store: this.store,
@@ -60,10 +68,20 @@ export class EdrService {
       runtimeFor: (c) => this.runtime(c),
       score: (host, c, now) => scoreHost(host, this.riskConfig(c), now),
       publish: (cycleId) => this.publisher.publishCycle(cycleId),
-      onProgress: (p: CycleProgress) => events.emit('edr.progress', p),
+      onProgress: (p: CycleProgress) => {
+        events.emit('edr.progress', p);
+        this.zta.onProgress(p);
+      },
       logger: logger.child('scheduler'),
       ...(o.firstPullDelayMs !== undefined ? { firstPullDelayMs: o.firstPullDelayMs } : {}),
       ...(o.publishDelayMs !== undefined ? { publishDelayMs: o.publishDelayMs } : {}),
+    });
+    this.zta = new ZtaService({
+      store: this.store,
+      registry: this.registry,
+      scheduler: this.scheduler,
+      logger: logger.child('zta'),
+      retentionDays: () => readSettings(adapters.settings.get(SETTINGS_KEY)).riskHistoryDays,
     });
     this.registry.onChange((ids) => events.emit('connectors.changed', { ids }));
     // A node signed in: scores kept while there was no publication target go out now.
@@ -72,9 +90,21 @@ export class EdrService {
     });
   }
 
+  /** Before start: an address stored with its password moves the password to the vault. */
+  async init(): Promise<void> {
+    await this.publication.init();
+  }
+
   start(): void {
     this.scheduler.start();
     void this.publisher.publishPending();
+  }
+
+  /** publication.update: the next publication uses the new address; scores waiting for a target go out now. */
+  async updatePublication(req: PublicationUpdate): Promise<PublicationView> {
+    const view = await this.publication.update(req);
+    if (view.amqp.active !== 'none') void this.publisher.publishPending();
+    return view;
   }
 
   private runtime(c: StoredConnector): ConnectorRuntime {
@@ -122,11 +152,13 @@ export class EdrService {
     return config;
   }
 
-  /** RabbitMQ when configured (settings `edr.amqpUrl` or NORTHBOUND_AMQP_URL), and the first signed-in management node. */
+  /**
+   * RabbitMQ when configured (NORTHBOUND_AMQP_URL, or the setting `edr.amqpUrl` with its password
+   * from the vault, read at each send), and the first signed-in management node.
+   */
   private targets(): PublishTarget[] {
     const out: PublishTarget[] = [];
-    const url = this.o.adapters.settings.get<string>('edr.amqpUrl') ?? process.env.NORTHBOUND_AMQP_URL;
-    if (url) out.push(amqpTarget({ url }));
+    if (this.publication.configured()) out.push(amqpTarget({ url: () => this.publication.connectUrl() }));
     const signedIn = this.o.sessions.list().find((s) => s.state === 'signed-in');
     if (signedIn) {
       const session = this.o.sessions.get(signedIn.profileId);

@@ -1,5 +1,5 @@
 /** The implementation of every channel of the contract, in one table. */
-import { Settings, type DemoStatus } from '../../shared/contract';
+import type { DemoStatus } from '../../shared/contract';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
 import type { CertificateInfo } from '../../shared/model/profile';
 import type { Logger } from '../log';
@@ -9,25 +9,21 @@ import type { Handlers } from './router';
 import type { App } from './services';
 import { createConnectorHandlers } from './connector-handlers';
 import { createInventoryHandlers } from './inventory-handlers';
+import { createZtaHandlers } from './zta-handlers';
+import { createSettingsHandlers } from './settings-handlers';
 
 /** The app's services (as createApp builds them) and what the handlers need besides. */
-export interface HandlerDeps extends Pick<App, 'profiles' | 'sessions' | 'demo' | 'edr' | 'inventory' | 'bulk' | 'events'> {
+export interface HandlerDeps extends Pick<App, 'profiles' | 'sessions' | 'demo' | 'edr' | 'inventory' | 'bulk' | 'ztaExports' | 'events'> {
   adapters: PlatformAdapters;
   logger: Logger;
   /** Reads the certificate a node presents (never trusts it). */
   inspect(host: string, port: number): Promise<{ info: CertificateInfo; pem: string }>;
 }
 
-const SETTINGS_KEY = 'ui';
-
 /** The port whose certificate a profile pins: the one its auth mode talks to. */
 export const trustPort = (p: StoredProfile) => (p.authMode === 'oauth' ? p.oauthPort : p.basicPort);
 
 export function createHandlers(d: HandlerDeps): Handlers {
-  const readSettings = (): Settings => {
-    const parsed = Settings.safeParse(d.adapters.settings.get(SETTINGS_KEY));
-    return parsed.success ? parsed.data : { theme: 'system' };
-  };
   const changed = (...ids: string[]) => d.events.emit('profiles.changed', { ids });
   const demoStatus = (): DemoStatus => d.demo.status();
 
@@ -40,13 +36,10 @@ export function createHandlers(d: HandlerDeps): Handlers {
       demoRunning: demoStatus().running,
       secretsPersist: d.adapters.vault.persistent,
       secretStorage: d.adapters.vault.kind,
+      dataDir: d.adapters.dataDir,
+      canOpenDataDir: Boolean(d.adapters.openDataDir),
     }),
-    'settings.get': async () => readSettings(),
-    'settings.update': async (patch) => {
-      const next = Settings.parse({ ...readSettings(), ...patch });
-      d.adapters.settings.set(SETTINGS_KEY, next);
-      return next;
-    },
+    ...createSettingsHandlers(d.adapters, d.edr),
 
     'profiles.list': async () => Promise.all(d.profiles.list().map((p) => d.profiles.toView(p))),
     'profiles.save': async (input) => {
@@ -111,6 +104,7 @@ export function createHandlers(d: HandlerDeps): Handlers {
 
     ...createConnectorHandlers(d.edr, d.sessions),
     ...createInventoryHandlers(d.inventory, d.bulk, d.profiles),
+    ...createZtaHandlers(d.edr, d.ztaExports, d.adapters),
 
     'demo.status': async () => demoStatus(),
     'demo.open': async () => d.demo.open(),

@@ -24,6 +24,18 @@ export interface PlatformAdapters {
   settings: SettingsBackend;
   logger: Logger;
   version: string;
+  /** Opens `dataDir` in the file manager (desktop only); it takes no path, so a request cannot name one. */
+  openDataDir?(): Promise<void>;
   /** Ports for the demo simulators; 0 picks free ones. Desktop default 9182/9183. */
   demoPorts?: { basic: number; oauth: number };
+  /**
+   * Desktop only: main's own save dialog (the window never names a path); undefined when the
+   * operator cancelled. Without it (browser mode) files are offered as downloads.
+   */
+  saveFile?(o: { title: string; defaultName: string; filters: Array<{ name: string; extensions: string[] }> }): Promise<string | undefined>;
+  /**
+   * Desktop only: loads a route of the window (`#/…`) in a hidden window, waits until the page
+   * says it is ready, and prints it to PDF (Electron's printToPDF).
+   */
+  printToPdf?(route: string): Promise<Uint8Array>;
 }

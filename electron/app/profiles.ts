@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
-import { ProfileView, TlsTrust, type TlsTrustInput } from '../../shared/model/profile';
+import { PROFILE_NAME_TAKEN, ProfileView, TlsTrust, profileNameTaken, type TlsTrustInput } from '../../shared/model/profile';
 import { resolveTrust, sameTrust } from '../net/trust-binding';
 import { OAuthClient } from '../../shared/model/oauth-client';
 import type { SettingsBackend, Vault } from './ports';
@@ -66,10 +66,9 @@ export class ProfileRepository {
     const all = this.list();
     const existing = input.id ? all.find((p) => p.id === input.id) : undefined;
     if (input.id && !existing) throw new AppError(ErrorCodes.notFound, 'That connection no longer exists.', 'Reload the list and try again.');
-    const clash = all.find((p) => p.name.toLowerCase() === input.name.toLowerCase() && p.id !== existing?.id);
-    if (clash) {
+    if (profileNameTaken(all, input.name, existing?.id)) {
       throw new AppError(ErrorCodes.validation, `A connection named "${input.name}" already exists.`, 'Choose another name.', {
-        details: { issues: [{ path: 'name', message: 'This name is already used by another connection.' }] },
+        details: { issues: [{ path: 'name', message: PROFILE_NAME_TAKEN }] },
       });
     }
     const now = this.now().toISOString();

@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import { channels, isChannelName, type ChannelName, type ParsedRequestOf, type ResponseOf } from '../../shared/contract';
 import { AppError, ErrorCodes, type AppErrorShape, type Result } from '../../shared/model/errors';
 import type { Logger } from '../log';
+import { issueText } from '../../shared/validation/error-map';
 
 export type Handler<C extends ChannelName> = (request: ParsedRequestOf<C>) => Promise<ResponseOf<C>>;
 export type Handlers = { [C in ChannelName]: Handler<C> };
@@ -16,13 +17,17 @@ export interface Router {
   invoke(channel: string, request: unknown): Promise<Result<unknown>>;
 }
 
+/**
+ * A refused request: every issue with its field (the window puts each under its input), and a
+ * summary that names the first field in words (shared/validation, C-23).
+ */
 export function issuesToError(issues: z.core.$ZodIssue[], what = 'request'): AppErrorShape {
   const fieldIssues = issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
   const first = fieldIssues[0];
-  const where = first?.path ? `${first.path}: ` : '';
+  const more = fieldIssues.length > 1 ? ` (and ${fieldIssues.length - 1} more)` : '';
   return {
     code: ErrorCodes.validation,
-    message: `The ${what} is not valid. ${where}${first?.message ?? ''}`.trim(),
+    message: first ? `The ${what} is not valid: ${issueText(first)}${more}` : `The ${what} is not valid.`,
     hint: 'Correct the highlighted fields and try again.',
     details: { issues: fieldIssues },
   };

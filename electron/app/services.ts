@@ -18,6 +18,9 @@ import { InventoryService, type InventoryTiming } from '../inventory/service';
 import { BulkJobs, type BulkPorts, type BulkTiming } from '../inventory/bulk';
 import { InventoryStore } from '../store/inventory-db';
 import path from 'node:path';
+import type { ExportFormat } from '../../shared/contract-zta';
+import { ZtaExports, type ExportDestination } from '../edr/zta-export';
+import { Downloads } from './downloads';
 
 export type { PlatformAdapters } from './ports';
 
@@ -31,6 +34,10 @@ export interface App {
   inventory: InventoryService;
   /** Bulk onboarding jobs (CSV). */
   bulk: BulkJobs;
+  /** Exports of the ZTA dashboard's view (CSV, JSON). */
+  ztaExports: ZtaExports;
+  /** Browser mode: files offered once for download (the web host serves them). */
+  downloads: Downloads;
   /** Revokes sessions (2 s budget) and stops the demo simulators. */
   shutdown(): Promise<void>;
 }
@@ -43,7 +50,7 @@ export interface CreateAppOptions {
   /** The demo workspace includes EDR simulators and connectors (default true). */
   demoEdr?: boolean;
   /** Replace the vendor connectors or the scheduler timing (tests). */
-  edr?: Partial<Pick<EdrServiceOptions, 'runtimeFor' | 'firstPullDelayMs' | 'publishDelayMs'>>;
+  edr?: Partial<Pick<EdrServiceOptions, 'runtimeFor' | 'firstPullDelayMs' | 'publishDelayMs' | 'env'>>;
   /** Task polling, event throttling and job retention of the inventory (tests shorten them). */
   inventory?: InventoryTiming & BulkTiming;
   /** Size of the demo node's seeded inventory (`serve --demo --devices N`, benchmarks). */
@@ -64,6 +71,7 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
     runtimeFor: (c, secret) => createRuntime(c, secret, logger.child('edr')),
     ...options.edr,
   });
+  await edr.init();
   edr.start();
   const inventory = new InventoryService({
     store: new InventoryStore(path.join(adapters.dataDir, 'inventory.db')),
@@ -83,7 +91,13 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
     ...(options.demoInventory ? { inventory: options.demoInventory } : {}),
     ...(options.demoEdr === false ? {} : { edr: new DemoEdr(edr.registry, logger.child('demo')) }),
   });
-  const handlers = createHandlers({ adapters, profiles, sessions, demo, edr, inventory, bulk, events, logger, inspect: inspectWithPem });
+  const downloads = new Downloads(adapters.dataDir);
+  const ztaExports = new ZtaExports({
+    snapshot: () => edr.zta.snapshot(),
+    destination: (_jobId, defaultName, format) => exportDestination(adapters, downloads, defaultName, format),
+    onProgress: (job) => events.emit('zta.export.progress', job),
+  });
+  const handlers = createHandlers({ adapters, profiles, sessions, demo, edr, inventory, bulk, ztaExports, events, logger, inspect: inspectWithPem });
   const router = createRouter(handlers, logger.child('router'));
 
   // A demo workspace that was open last time opens again (its simulators live in this process).
@@ -101,6 +115,8 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
     edr,
     inventory,
     bulk,
+    ztaExports,
+    downloads,
     async shutdown() {
       if (closed) return;
       closed = true;
@@ -110,6 +126,17 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
       await demo.close();
     },
   };
+}
+
+/** Desktop: the file the operator picks in main's dialog. Browser mode: a file of main's, offered once for download. */
+async function exportDestination(adapters: PlatformAdapters, downloads: Downloads, defaultName: string, format: ExportFormat): Promise<ExportDestination | undefined> {
+  const type = format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8';
+  if (adapters.saveFile) {
+    const file = await adapters.saveFile({ title: 'Export hosts', defaultName, filters: [{ name: format.toUpperCase(), extensions: [format] }] });
+    return file ? { file, name: path.basename(file) } : undefined;
+  }
+  const file = downloads.pathFor(format);
+  return { file, name: defaultName, offer: () => downloads.offer({ file, name: defaultName, type }) };
 }
 
 /** What bulk onboarding may do with the inventory: the node's lists, one record, a PUT, a deployment. */

@@ -70,7 +70,7 @@ export interface PublisherOptions {
   onSettled?: (cycle: CycleRow) => void;
 }
 
-export const NO_TARGET = 'No publication target: sign in to a management node, or set a RabbitMQ URL (NORTHBOUND_AMQP_URL). The scores are kept and published then.';
+export const NO_TARGET = 'No publication target: sign in to a management node, or set a RabbitMQ address on the Settings page. The scores are kept and published then.';
 
 export class ScorePublisher {
   private readonly inFlight = new Map<number, Promise<void>>();

@@ -68,6 +68,12 @@ export interface SchedulerDeps {
   publishDelayMs?: number;
 }
 
+/** Everything of a connector that its schedule depends on (all but its risk settings). */
+const scheduleKey = (c: StoredConnector) => {
+  const { risk: _risk, ...rest } = c;
+  return JSON.stringify(rest);
+};
+
 interface Slot {
   connector: StoredConnector;
   timer?: unknown;
@@ -100,12 +106,18 @@ export class EdrScheduler {
   private sync(id: string): void {
     const connector = this.d.registry.list().find((c) => c.id === id);
     const slot = this.slots.get(id);
-    if (slot?.timer !== undefined) this.timers.clearTimeout(slot.timer);
     if (!connector || !connector.enabled) {
+      if (slot?.timer !== undefined) this.timers.clearTimeout(slot.timer);
       slot?.running?.abort.abort();
       this.slots.delete(id);
       return;
     }
+    // A change of the risk settings alone keeps the schedule (they apply from the next scoring).
+    if (slot && slot.timer !== undefined && scheduleKey(slot.connector) === scheduleKey(connector)) {
+      slot.connector = connector;
+      return;
+    }
+    if (slot?.timer !== undefined) this.timers.clearTimeout(slot.timer);
     const next: Slot = { ...(slot ?? {}), connector, timer: undefined };
     delete next.nextAt;
     this.slots.set(id, next);
@@ -132,28 +144,46 @@ export class EdrScheduler {
 
   /** Runs a cycle now; if one is running, answers that one (cycles never overlap). */
   runNow(id: string): Promise<number> {
+    return this.run(id);
+  }
+
+  /**
+   * Scores a connector's stored hosts again (new risk settings) as a cycle of its own, kind
+   * `rescore`, staged, committed and published like a poll: `source` hands the stored records out
+   * in batches, scored as of `scoreTime` (when their facts were collected). Never beside a poll: a
+   * running one is waited for. The next poll keeps its time.
+   */
+  async rescore(id: string, source: ConnectorRuntime, scoreTime: Date): Promise<number> {
+    for (let slot = this.slots.get(id); slot?.running; slot = this.slots.get(id)) await slot.running.done.catch(() => undefined);
+    return this.run(id, { source, scoreTime });
+  }
+
+  private run(id: string, rescore?: { source: ConnectorRuntime; scoreTime: Date }): Promise<number> {
     const connector = this.d.registry.get(id);
     const slot = this.slots.get(id) ?? { connector };
     this.slots.set(id, slot);
     if (slot.running) return slot.running.done;
+    const nextPollAt = rescore ? slot.nextAt : undefined;
     if (slot.timer !== undefined) this.timers.clearTimeout(slot.timer);
     slot.timer = undefined;
     delete slot.nextAt;
     const abort = new AbortController();
     const started = new Date(this.timers.now());
-    const cycleId = this.d.store.beginCycle(connector.id, connector.vendor, connector.tenantId, started);
+    const cycleId = this.d.store.beginCycle(connector.id, connector.vendor, connector.tenantId, started, rescore ? 'rescore' : 'poll');
     const progress: CycleProgress = { connectorId: id, cycleId, phase: 'starting', done: 0, total: null };
     const report = (p: Partial<CycleProgress>) => {
       Object.assign(progress, p);
       this.d.onProgress({ ...progress });
     };
-    const done = this.cycle(connector, cycleId, abort.signal, report).finally(() => {
+    const done = this.cycle(connector, cycleId, abort.signal, report, rescore).finally(() => {
       slot.running = undefined;
       const current = this.slots.get(id);
       if (current === slot && slot.connector.enabled && !this.stopped) {
         const interval = slot.connector.pollIntervalMinutes * 60_000;
-        // Next cycle one interval after this one started; never before this one ended.
-        this.schedule(slot, Math.max(0, started.getTime() + interval - this.timers.now()));
+        // Next cycle one interval after this one started; never before this one ended. A rescore
+        // leaves the next poll where it was.
+        const at = rescore ? (nextPollAt ?? started.getTime() + interval) : started.getTime() + interval;
+        this.schedule(slot, Math.max(0, at - this.timers.now()));
       }
     });
     slot.running = { cycleId, abort, done, progress };
@@ -167,10 +197,16 @@ export class EdrScheduler {
    * previous cycle until `commitCycle` moves the staged rows into hosts and scores and marks the
    * cycle completed, in one transaction; a failed or cancelled cycle's staged rows are deleted.
    */
-  private async cycle(c: StoredConnector, cycleId: number, signal: AbortSignal, report: (p: Partial<CycleProgress>) => void): Promise<number> {
+  private async cycle(
+    c: StoredConnector,
+    cycleId: number,
+    signal: AbortSignal,
+    report: (p: Partial<CycleProgress>) => void,
+    rescore?: { source: ConnectorRuntime; scoreTime: Date },
+  ): Promise<number> {
     const log = this.d.logger.child(`cycle.${c.vendor}`);
     try {
-      const runtime = this.d.runtimeFor(c);
+      const runtime = rescore ? rescore.source : this.d.runtimeFor(c);
       report({ phase: 'devices' });
       let received = 0;
       let staged = 0;
@@ -179,7 +215,7 @@ export class EdrScheduler {
       let expected: number | null = null;
       const stage = (batch: readonly HostRecord[]) => {
         if (signal.aborted) throw cancelled();
-        const now = new Date(this.timers.now());
+        const now = rescore ? rescore.scoreTime : new Date(this.timers.now());
         const at = now.toISOString();
         // Scored as they are written (a generator): a scored host lives only until its row is written.
         const d = this.d;
@@ -227,7 +263,12 @@ export class EdrScheduler {
       const aborted = signal.aborted || (e instanceof AppError && e.code === ErrorCodes.cancelled);
       const message = e instanceof Error ? e.message : String(e);
       // Also deletes what the cycle had staged: none of it was ever visible.
-      this.d.store.finishCycle(cycleId, aborted ? 'cancelled' : 'failed', { hosts: 0, error: aborted ? 'cancelled by the operator' : message, at: new Date(this.timers.now()) });
+      this.d.store.finishCycle(cycleId, aborted ? 'cancelled' : 'failed', {
+        hosts: 0,
+        error: aborted ? 'cancelled by the operator' : message,
+        ...(e instanceof AppError ? { errorCode: e.code } : {}),
+        at: new Date(this.timers.now()),
+      });
       report({ phase: aborted ? 'cancelled' : 'failed', message: aborted ? 'Cancelled.' : message });
       log.warn(aborted ? 'cycle cancelled' : 'cycle failed', { connectorId: c.id, cycleId, error: message });
       if (aborted) throw cancelled();

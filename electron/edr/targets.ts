@@ -2,7 +2,8 @@
 import type { PublishTarget, ScoreMessage } from './publisher';
 
 export interface AmqpTargetOptions {
-  url: string;
+  /** The broker address, or how to get it at each send (the settings can change between two). */
+  url: string | (() => Promise<string>);
   exchange?: string;
 }
 
@@ -18,7 +19,7 @@ export function amqpTarget(o: AmqpTargetOptions): PublishTarget {
     async send(messages: ScoreMessage[]) {
       // Loaded on the first send: most installations never publish to RabbitMQ.
       const { default: amqp } = await import('amqplib');
-      const conn = await amqp.connect(o.url);
+      const conn = await amqp.connect(typeof o.url === 'string' ? o.url : await o.url());
       try {
         const ch = await conn.createConfirmChannel();
         await ch.assertExchange(exchange, 'topic', { durable: true });

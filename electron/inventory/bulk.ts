@@ -3,7 +3,8 @@
  * prediction. Every row is validated again first (bulk-rows.ts: a bad row
  * fails with its line and field; the others go on); the node's device list is paged in once and
  * rows whose device is already there with the same record are skipped, so running a file again
- * does no work. A dry run stops there (valid / skipped / failed). Otherwise at most `concurrency`
+ * does no work. A dry run stops there (valid / skipped / failed; a failure it predicts from the
+ * node's lists is a data error, which "Retry failed rows" leaves out). Otherwise at most `concurrency`
  * rows run at a time — a row is one PUT and, when asked, one deployment followed to its end — so
  * never more than `concurrency` calls are in flight. Cancel stops starting rows (the rest are
  * cancelled); rows in flight finish. Progress events are throttled and carry only changed rows.
@@ -198,11 +199,14 @@ export class BulkJobs {
     });
   }
 
-  /** Dry run: what the node would refuse, from the stored lists; false when the row failed here. */
+  /**
+   * Dry run: what the node would refuse, from the stored lists; false when the row failed here.
+   * Such a prediction is a data error: a dry run of the same row again predicts the same.
+   */
   private predictable(job: Job, i: number, rec: DeviceRecord, orgs: Set<string>, siteHolder: Map<number, string>): boolean {
     const holder = siteHolder.get(Number(rec.siteId));
-    if (!orgs.has(rec.orgName)) this.set(job, i, 'failed', `There is no organization named ${rec.orgName} on the node.`, 'orgName');
-    else if (holder !== undefined && holder !== rec.deviceName) this.set(job, i, 'failed', `Site ID ${rec.siteId} is already used by device ${holder} on the node.`, 'siteId');
+    if (!orgs.has(rec.orgName)) this.set(job, i, 'failed', `There is no organization named ${rec.orgName} on the node.`, 'orgName', true);
+    else if (holder !== undefined && holder !== rec.deviceName) this.set(job, i, 'failed', `Site ID ${rec.siteId} is already used by device ${holder} on the node.`, 'siteId', true);
     else return true;
     return false;
   }
@@ -281,9 +285,9 @@ export class BulkJobs {
     for (const j of finished.slice(0, Math.max(0, finished.length - this.keep))) this.jobs.delete(j.head.jobId);
   }
 
-  private set(job: Job, i: number, outcome: BulkRowOutcome, message?: string, field?: string): void {
+  private set(job: Job, i: number, outcome: BulkRowOutcome, message?: string, field?: string, dataError?: boolean): void {
     const row = job.rows[i] as Row;
-    row.result = { line: row.result.line, deviceName: row.result.deviceName, outcome, ...(message ? { message } : {}), ...(field ? { field } : {}) };
+    row.result = { line: row.result.line, deviceName: row.result.deviceName, outcome, ...(message ? { message } : {}), ...(field ? { field } : {}), ...(dataError ? { dataError } : {}) };
     job.changed.add(i);
     job.progress.call();
   }

@@ -5,6 +5,7 @@
  * fails the record's rules is dropped and counted, not shown half right).
  */
 import { AppError, ErrorCodes } from '../../shared/model/errors';
+import { mergeSteps, type NodeStep } from './task-steps';
 import { SyslogServer, type DeploymentStatus, type DeviceRecord, type DeviceView, type TaskState, type TaskStatus } from '../../shared/model/inventory';
 import { NAMESPACE_RE } from '../../shared/model/profile';
 import type { StoredOrganization } from './hierarchy';
@@ -266,22 +267,33 @@ const TASK_STATE: Record<string, TaskState> = {
   ERROR: 'failed',
 };
 
-function messagesOf(v: unknown): string[] {
+/** The messages of a task list (`progressmessages`, `errormessages`), each with the node's time when it gave one. */
+function messagesOf(v: unknown, level: NodeStep['level']): NodeStep[] {
   const holder = isObject(v) ? Object.values(v)[0] : v;
   const list = Array.isArray(holder) ? holder : holder === undefined ? [] : [holder];
-  return list.map((m) => (isObject(m) ? text(unprefixed(m).message) : text(m))).filter((m): m is string => !!m);
+  return list.flatMap((m) => {
+    const fields = isObject(m) ? unprefixed(m) : undefined;
+    const message = fields ? text(fields.message) : text(m);
+    return message ? [{ message, level, at: nodeTime(fields?.time) ?? null }] : [];
+  });
 }
 
-/** MN-45: the task object, keys with or without the vendor prefix. */
-export function taskFromNode(body: unknown, profileId: string, taskId: string, deviceName?: string): TaskStatus {
+/**
+ * MN-45: the task object, keys with or without the vendor prefix. `previous` (the task as last
+ * seen) keeps its step log: the node's messages are added to it, stamped `seenAt` where the
+ * node gives no time (electron/inventory/task-steps.ts).
+ */
+export function taskFromNode(body: unknown, profileId: string, taskId: string, deviceName?: string, previous?: TaskStatus, seenAt: Date = new Date()): TaskStatus {
   const outer = isObject(body) ? Object.values(body).find(isObject) : undefined;
   if (!outer) throw unexpectedAnswer('a task');
   const t = unprefixed(outer);
   const raw = (text(t['task-status']) ?? '').toUpperCase().replace(/[\s-]/g, '_');
   const state = TASK_STATE[raw] ?? 'in-progress';
   const percent = Math.min(100, Math.max(0, Number(text(t['percentage-completion']) ?? 0) || 0));
-  const errors = messagesOf(t.errormessages);
-  const progress = messagesOf(t.progressmessages);
+  const errorSteps = messagesOf(t.errormessages, 'error');
+  const progressSteps = messagesOf(t.progressmessages, 'info');
+  const errors = errorSteps.map((m) => m.message);
+  const progress = progressSteps.map((m) => m.message);
   const name = deviceName ?? /^Deploy (.+)$/.exec(text(t['task-name']) ?? '')?.[1] ?? '';
   return {
     profileId,
@@ -292,6 +304,7 @@ export function taskFromNode(body: unknown, profileId: string, taskId: string, d
     message: (state === 'failed' ? errors.at(-1) : undefined) ?? progress.at(-1) ?? errors.at(-1) ?? '',
     startedAt: text(t['start-time']) ?? null,
     endedAt: text(t['end-time']) ?? null,
+    steps: mergeSteps(previous?.steps ?? [], [...progressSteps, ...errorSteps], seenAt),
   };
 }
 

@@ -293,8 +293,11 @@ export class InventoryService {
   /** Starts a deployment (MN-44) and follows its task; resolves when the task ends or following stops. */
   async startDeploy(profileId: string, deviceName: string): Promise<{ task: TaskStatus; outcome: Promise<FollowOutcome> }> {
     const request = this.request(profileId);
+    // The request's step carries when it was sent: the node queues the task after that.
+    const now = new Date().toISOString();
     const taskId = readDeployTaskId(await request('POST', deployPath(deviceName)));
-    const task: TaskStatus = { profileId, taskId, deviceName, state: 'pending', percent: 0, message: `Deployment of ${deviceName} requested (task ${taskId}).`, startedAt: new Date().toISOString(), endedAt: null };
+    const message = `Deployment of ${deviceName} requested (task ${taskId}).`;
+    const task: TaskStatus = { profileId, taskId, deviceName, state: 'pending', percent: 0, message, startedAt: now, endedAt: null, steps: [{ at: now, message, level: 'info', timeFrom: 'console' }] };
     this.log.info('deployment started', { profileId, deviceName, taskId });
     return { task, outcome: this.follower.follow(request, task) };
   }
@@ -326,7 +329,7 @@ export class InventoryService {
     const stored = this.store.task(profileId, taskId);
     if (stored && isFinal(stored.state)) return stored;
     try {
-      const fresh = taskFromNode(await this.request(profileId)('GET', taskPath(taskId)), profileId, taskId, stored?.deviceName);
+      const fresh = taskFromNode(await this.request(profileId)('GET', taskPath(taskId)), profileId, taskId, stored?.deviceName, stored);
       this.store.putTask(fresh);
       if (fresh.deviceName && this.store.device(profileId, fresh.deviceName)?.lastTaskId === taskId) {
         this.store.setDeploymentStatus(profileId, fresh.deviceName, deviceStatusOf(fresh.state), taskId);

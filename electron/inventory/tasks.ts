@@ -40,7 +40,8 @@ export const isFinal = (s: TaskState) => s === 'completed' || s === 'failed';
 export const deviceStatusOf = (s: TaskState): DeploymentStatus => (s === 'completed' ? 'deployed' : s === 'failed' ? 'failed' : 'deploying');
 
 
-const changed = (a: TaskStatus, b: TaskStatus) => a.state !== b.state || a.percent !== b.percent || a.message !== b.message || a.endedAt !== b.endedAt;
+const changed = (a: TaskStatus, b: TaskStatus) =>
+  a.state !== b.state || a.percent !== b.percent || a.message !== b.message || a.endedAt !== b.endedAt || a.steps.length !== b.steps.length;
 
 export class TaskFollower {
   private readonly running = new Map<string, { latest: TaskStatus; done: Promise<FollowOutcome> }>();
@@ -99,7 +100,7 @@ export class TaskFollower {
       const waited = await sleep(this.pollMs, signal).then(() => true, () => false);
       if (!waited) continue;
       try {
-        const next = taskFromNode(await request('GET', taskPath(taskId)), profileId, taskId, deviceName);
+        const next = taskFromNode(await request('GET', taskPath(taskId)), profileId, taskId, deviceName, entry.latest);
         errors = 0;
         if (changed(next, entry.latest)) {
           entry.latest = next;

@@ -3,8 +3,8 @@
  * userData, the vault's cipher chosen by `decideSecretStorage` (see safe-storage.ts), asking the
  * operator when the system has no keyring.
  */
-import type { App, Dialog, IpcMain } from 'electron';
-import { isAppError } from '../../shared/model/errors';
+import type { App, Dialog, IpcMain, Shell } from 'electron';
+import { AppError, ErrorCodes, isAppError } from '../../shared/model/errors';
 import type { PlatformAdapters, SettingsBackend, Vault } from '../app/ports';
 import type { Logger } from '../log';
 import { createMemoryCipher, createPassphraseCipher, type SecretCipher } from '../store/cipher';
@@ -23,6 +23,8 @@ export interface DesktopAdapterDeps {
   safeStorage: SafeStorageLike;
   dialog: MessageBox;
   ipcMain?: Pick<IpcMain, 'removeAllListeners'>;
+  /** Opens the data folder in the file manager (Settings page). */
+  shell?: Pick<Shell, 'openPath'>;
   logger: Logger;
   platform?: NodeJS.Platform;
   env?: NodeJS.ProcessEnv;
@@ -102,5 +104,20 @@ export async function createDesktopAdapters(d: DesktopAdapterDeps): Promise<Plat
   const settings = openElectronStoreSettings(dataDir, d.logger.child('settings'), d.ipcMain);
   const vault = await openDesktopVault(d, dataDir, settings);
   if (!vault) return undefined;
-  return { mode: 'desktop', dataDir, vault, settings, logger: d.logger, version: d.app.getVersion() };
+  const shell = d.shell;
+  return {
+    mode: 'desktop',
+    dataDir,
+    vault,
+    settings,
+    logger: d.logger,
+    version: d.app.getVersion(),
+    ...(shell ? { openDataDir: () => openFolder(shell, dataDir) } : {}),
+  };
+}
+
+/** shell.openPath answers an error text instead of throwing. */
+async function openFolder(shell: Pick<Shell, 'openPath'>, dir: string): Promise<void> {
+  const failure = await shell.openPath(dir);
+  if (failure) throw new AppError(ErrorCodes.internal, `The file manager could not open the data folder: ${failure}`, 'Copy the location and open it yourself.');
 }

@@ -1,15 +1,20 @@
 /**
- * The EDR store (SQLite, WAL): hosts with their latest facts, one row per poll cycle, and the
- * scores of every host in every cycle, so the ZTA views open offline and show history.
+ * The EDR store (SQLite, WAL): one row per poll cycle, each host's latest record and score, the
+ * history of what changed (scores that moved, band counts per cycle), so the ZTA views open
+ * offline and show history that grows with change, not with time (schema: edr-schema.ts).
  * The app's poller stages a cycle batch by batch (store/edr-staging.ts) and `commitCycle` makes it
- * visible in one transaction; `writeScores` writes a whole cycle's scores in one transaction with
- * prepared statements (100,000 scores in well under a second or two).
+ * visible in one transaction; `writeScores` stages and promotes a whole cycle at once (tests, CLI).
  */
 import type Database from 'better-sqlite3';
 import type { CycleState } from '../../shared/contract';
 import type { Contribution, HostRecord, RiskBand, ScoredHost, Vendor } from '../../shared/model/edr';
-import { EdrStaging, STAGING_SCHEMA } from './edr-staging';
-import { hasTable, migrate, openPrivateDatabase } from './sqlite';
+import { EDR_MIGRATIONS, adoptEdrStore } from './edr-schema';
+import { pruneEdrStore, type PruneResult } from './edr-retention';
+import { EdrStaging } from './edr-staging';
+import { EdrViews } from './edr-views';
+import { migrate, openPrivateDatabase } from './sqlite';
+
+export { EDR_MIGRATIONS, EDR_SCHEMA_VERSION } from './edr-schema';
 
 /**
  * The contract's statuses. `interrupted`: the cycle was still `running` when the store was opened
@@ -45,7 +50,13 @@ export interface CycleRow {
   publishAttempts: number;
   /** Why the last publication attempt did not complete (null once published). */
   publishError: string | null;
+  /** `poll`, or `rescore`: the stored hosts scored again under new risk settings (no vendor call). */
+  kind: CycleKind;
+  /** The error code of a failed cycle (tells an unreachable vendor from a refusal). */
+  errorCode: string | null;
 }
+
+export type CycleKind = 'poll' | 'rescore';
 
 export interface LatestScoreRow {
   connectorId: string;
@@ -69,101 +80,29 @@ export interface ScoreQuery {
   offset?: number;
 }
 
-/**
- * edr.db's schema history, applied by `migrate` (user_version = steps done). Stores from before
- * the list existed are placed by `adoptEdrStore` from their shape, once.
- */
-export const EDR_MIGRATIONS: readonly string[] = [
-  // 1: cycles, the latest record per host, every cycle's scores, per-target publications.
-  `CREATE TABLE cycles (
-  id INTEGER PRIMARY KEY AUTOINCREMENT,
-  connector_id TEXT NOT NULL,
-  vendor TEXT NOT NULL,
-  tenant_id TEXT NOT NULL,
-  started_at TEXT NOT NULL,
-  finished_at TEXT,
-  status TEXT NOT NULL,
-  hosts INTEGER NOT NULL DEFAULT 0,
-  error TEXT,
-  published_at TEXT,
-  publish_attempts INTEGER NOT NULL DEFAULT 0
-);
-CREATE INDEX cycles_connector ON cycles(connector_id, id);
-CREATE TABLE hosts (
-  connector_id TEXT NOT NULL,
-  host_id TEXT NOT NULL,
-  vendor TEXT NOT NULL,
-  hostname TEXT NOT NULL,
-  customer_id TEXT NOT NULL,
-  platform TEXT NOT NULL,
-  os_version TEXT,
-  last_seen TEXT,
-  record_json TEXT NOT NULL,
-  last_cycle INTEGER NOT NULL,
-  PRIMARY KEY (connector_id, host_id)
-) WITHOUT ROWID;
-CREATE TABLE scores (
-  cycle_id INTEGER NOT NULL,
-  connector_id TEXT NOT NULL,
-  host_id TEXT NOT NULL,
-  score REAL NOT NULL,
-  band TEXT NOT NULL,
-  contributions_json TEXT NOT NULL,
-  profiles_json TEXT,
-  scored_at TEXT NOT NULL,
-  PRIMARY KEY (cycle_id, host_id)
-) WITHOUT ROWID;
-CREATE INDEX scores_host ON scores(connector_id, host_id, cycle_id);
-CREATE TABLE publications (
-  cycle_id INTEGER NOT NULL,
-  target TEXT NOT NULL,
-  published_at TEXT NOT NULL,
-  PRIMARY KEY (cycle_id, target)
-) WITHOUT ROWID;`,
-  // 2: why the last publication attempt failed (shown on the Connectors page).
-  `ALTER TABLE cycles ADD COLUMN publish_error TEXT;`,
-  // 3: the running cycle's scores, staged batch by batch (edr-staging.ts).
-  STAGING_SCHEMA,
-];
-
-export const EDR_SCHEMA_VERSION = EDR_MIGRATIONS.length;
-
-/** The step an unversioned edr.db (written before the list) had reached, read from its tables. */
-export function adoptEdrStore(db: Database.Database): number {
-  if (!hasTable(db, 'cycles')) return 0;
-  if (!hasTable(db, 'cycles', 'publish_error')) return 1;
-  return hasTable(db, 'staged_scores') ? 3 : 2;
-}
-
 export class EdrStore {
   private readonly db: Database.Database;
   private readonly stmt;
   private readonly staging: EdrStaging;
-  /** Cycles found still `running` when this store was opened, now marked `interrupted`. */
+  /** The ZTA dashboard's reads (edr-views.ts). */
+  readonly views: EdrViews;
+  /** Cycles found still `running` when this store was opened, now marked `interrupted` (their staged rows went with their process). */
   readonly interruptedAtOpen: number;
-  /** Staged rows of those cycles (never visible, never published), deleted at that open. */
-  readonly stagedDiscardedAtOpen: number;
 
   constructor(file: string) {
     this.db = openPrivateDatabase(file);
     this.db.pragma('foreign_keys = ON');
+    // A 100,000-host cycle touches tens of MB of b-tree pages; SQLite's default cache (2 MB) would
+    // read most of them again from the OS for every statement of the commit.
+    this.db.pragma('cache_size = -65536');
+    this.db.pragma('temp.cache_size = -32768');
     migrate(this.db, EDR_MIGRATIONS, adoptEdrStore);
     this.staging = new EdrStaging(this.db);
-    const open = this.db.transaction(() => [this.closeInterruptedCycles(new Date()), this.staging.discardStale()] as const)();
-    [this.interruptedAtOpen, this.stagedDiscardedAtOpen] = open;
+    this.views = new EdrViews(this.db);
+    this.interruptedAtOpen = this.closeInterruptedCycles(new Date());
     this.stmt = {
-      begin: this.db.prepare('INSERT INTO cycles (connector_id, vendor, tenant_id, started_at, status) VALUES (?, ?, ?, ?, ?)'),
-      finish: this.db.prepare('UPDATE cycles SET status = ?, finished_at = ?, hosts = ?, error = ? WHERE id = ?'),
-      host: this.db.prepare(
-        `INSERT INTO hosts (connector_id, host_id, vendor, hostname, customer_id, platform, os_version, last_seen, record_json, last_cycle)
-         VALUES (@connectorId, @hostId, @vendor, @hostname, @customerId, @platform, @osVersion, @lastSeen, @record, @cycleId)
-         ON CONFLICT (connector_id, host_id) DO UPDATE SET vendor = excluded.vendor, hostname = excluded.hostname, customer_id = excluded.customer_id,
-           platform = excluded.platform, os_version = excluded.os_version, last_seen = excluded.last_seen, record_json = excluded.record_json, last_cycle = excluded.last_cycle`,
-      ),
-      score: this.db.prepare(
-        `INSERT OR REPLACE INTO scores (cycle_id, connector_id, host_id, score, band, contributions_json, profiles_json, scored_at)
-         VALUES (@cycleId, @connectorId, @hostId, @score, @band, @contributions, @profiles, @scoredAt)`,
-      ),
+      begin: this.db.prepare('INSERT INTO cycles (connector_id, vendor, tenant_id, started_at, status, kind) VALUES (?, ?, ?, ?, ?, ?)'),
+      finish: this.db.prepare('UPDATE cycles SET status = ?, finished_at = ?, hosts = ?, error = ?, error_code = ? WHERE id = ?'),
       cycle: this.db.prepare('SELECT * FROM cycles WHERE id = ?'),
       lastCycle: this.db.prepare('SELECT * FROM cycles WHERE connector_id = ? ORDER BY id DESC LIMIT 1'),
       // Only the newest completed cycle of a connector is worth publishing: an older one's scores are superseded.
@@ -173,11 +112,15 @@ export class EdrStore {
       ),
       published: this.db.prepare('UPDATE cycles SET published_at = ?, publish_attempts = publish_attempts + 1, publish_error = NULL WHERE id = ? AND published_at IS NULL'),
       attempt: this.db.prepare('UPDATE cycles SET publish_attempts = publish_attempts + 1, publish_error = ? WHERE id = ?'),
-      history: this.db.prepare('SELECT cycle_id AS cycleId, score, band, scored_at AS scoredAt FROM scores WHERE connector_id = ? AND host_id = ? ORDER BY cycle_id DESC LIMIT ?'),
-      cycleScores: this.db.prepare('SELECT score, band FROM scores WHERE cycle_id = ?'),
+      history: this.db.prepare(
+        `SELECT c.cycle_id AS cycleId, c.score, c.band, c.scored_at AS scoredAt FROM score_changes c JOIN hosts h ON h.hid = c.hid
+         WHERE h.connector_id = ? AND h.host_id = ? ORDER BY c.cycle_id DESC LIMIT ?`,
+      ),
+      cycleBands: this.db.prepare('SELECT band, SUM(hosts) AS hosts, SUM(score_sum) AS sum FROM cycle_bands WHERE cycle_id = ? GROUP BY band'),
       cycleHosts: this.db.prepare(
-        `SELECT s.host_id AS hostId, h.hostname, h.customer_id AS customerId, h.platform, s.score, s.band, s.profiles_json AS profiles
-         FROM scores s JOIN hosts h ON h.connector_id = s.connector_id AND h.host_id = s.host_id WHERE s.cycle_id = ? ORDER BY s.host_id`,
+        `SELECT h.host_id AS hostId, h.hostname, h.customer_id AS customerId, h.platform, h.score, h.band, d.profiles_json AS profiles
+         FROM hosts h LEFT JOIN host_details d ON d.hid = h.hid
+         WHERE h.last_cycle = ? ORDER BY h.host_id`,
       ),
       targetDone: this.db.prepare('SELECT 1 FROM publications WHERE cycle_id = ? AND target = ?'),
       targetMark: this.db.prepare('INSERT OR IGNORE INTO publications (cycle_id, target, published_at) VALUES (?, ?, ?)'),
@@ -194,56 +137,32 @@ export class EdrStore {
   private closeInterruptedCycles(at: Date): number {
     return this.db
       .prepare(
-        `UPDATE cycles SET status = 'interrupted', finished_at = ?, error = ?, hosts = (SELECT COUNT(*) FROM scores WHERE scores.cycle_id = cycles.id)
+        `UPDATE cycles SET status = 'interrupted', finished_at = ?, error = ?, hosts = (SELECT COUNT(*) FROM hosts WHERE hosts.last_cycle = cycles.id)
          WHERE status = 'running'`,
       )
       .run(at.toISOString(), INTERRUPTED_CYCLE_ERROR).changes;
   }
 
-  beginCycle(connectorId: string, vendor: Vendor, tenantId: string, startedAt: Date): number {
-    return Number(this.stmt.begin.run(connectorId, vendor, tenantId, startedAt.toISOString(), 'running').lastInsertRowid);
+  beginCycle(connectorId: string, vendor: Vendor, tenantId: string, startedAt: Date, kind: CycleKind = 'poll'): number {
+    return Number(this.stmt.begin.run(connectorId, vendor, tenantId, startedAt.toISOString(), 'running', kind).lastInsertRowid);
   }
 
-  /** Stores the scored hosts of one cycle in one transaction. */
+  /** Stores the scored hosts of one cycle in one transaction (staged and promoted at once; the cycle's mark is the caller's). */
   writeScores(cycleId: number, connectorId: string, scored: readonly ScoredHost[]): void {
-    const write = this.db.transaction((rows: readonly ScoredHost[]) => {
-      for (const s of rows) {
-        const h = s.host;
-        this.stmt.host.run({
-          connectorId,
-          hostId: h.hostId,
-          vendor: h.vendor,
-          hostname: h.hostname,
-          customerId: h.customerId,
-          platform: h.platform,
-          osVersion: h.osVersion,
-          lastSeen: h.lastSeen,
-          record: JSON.stringify(h),
-          cycleId,
-        });
-        this.stmt.score.run({
-          cycleId,
-          connectorId,
-          hostId: h.hostId,
-          score: s.score,
-          band: s.band,
-          contributions: JSON.stringify(s.contributions),
-          profiles: s.profiles ? JSON.stringify(s.profiles) : null,
-          scoredAt: s.scoredAt,
-        });
-      }
-    });
-    write(scored);
+    this.db.transaction(() => {
+      this.staging.stage(cycleId, connectorId, scored);
+      this.staging.promote(cycleId);
+    })();
   }
 
   /**
    * Records how a cycle ended. A cycle that did not complete loses its staged rows in the same
    * transaction (they were never visible).
    */
-  finishCycle(cycleId: number, status: Exclude<CycleStatus, 'running' | 'interrupted'>, info: { hosts: number; error?: string; at: Date }): void {
+  finishCycle(cycleId: number, status: Exclude<CycleStatus, 'running' | 'interrupted'>, info: { hosts: number; error?: string; errorCode?: string; at: Date }): void {
     this.db.transaction(() => {
       if (status !== 'completed') this.staging.discard(cycleId);
-      this.stmt.finish.run(status, info.at.toISOString(), info.hosts, info.error ?? null, cycleId);
+      this.stmt.finish.run(status, info.at.toISOString(), info.hosts, info.error ?? null, info.errorCode ?? null, cycleId);
     })();
   }
 
@@ -253,6 +172,11 @@ export class EdrStore {
    */
   stageScores(cycleId: number, connectorId: string, scored: Iterable<ScoredHost>): number {
     return this.staging.stage(cycleId, connectorId, scored);
+  }
+
+  /** Staged rows of a cycle whose host changed or is new (its record is rewritten at the commit); the rest were seen as they were. */
+  stagedChanged(cycleId: number): number {
+    return this.staging.countChanged(cycleId);
   }
 
   /** Staged rows of one cycle (or of all): rows scored and not yet committed. */
@@ -268,7 +192,7 @@ export class EdrStore {
   commitCycle(cycleId: number, at: Date): number {
     return this.db.transaction(() => {
       const hosts = this.staging.promote(cycleId);
-      this.stmt.finish.run('completed', at.toISOString(), hosts, null, cycleId);
+      this.stmt.finish.run('completed', at.toISOString(), hosts, null, null, cycleId);
       return hosts;
     })();
   }
@@ -296,15 +220,15 @@ export class EdrStore {
     this.stmt.attempt.run(error, cycleId);
   }
 
-  /** Band counts and mean score of one cycle (what is published). */
+  /** Band counts and mean score of one cycle (what is published), from the cycle's aggregates. */
   cycleSummary(cycleId: number): { hosts: number; meanScore: number; bands: Record<RiskBand, number> } {
     const bands: Record<RiskBand, number> = { Trustworthy: 0, 'Low Risk': 0, 'Moderate Risk': 0, Suspicious: 0, 'High Risk': 0 };
     let sum = 0;
     let n = 0;
-    for (const row of this.stmt.cycleScores.iterate(cycleId) as Iterable<{ score: number; band: RiskBand }>) {
-      bands[row.band] += 1;
-      sum += row.score;
-      n += 1;
+    for (const row of this.stmt.cycleBands.all(cycleId) as Array<{ band: RiskBand; hosts: number; sum: number }>) {
+      bands[row.band] += row.hosts;
+      sum += row.sum;
+      n += row.hosts;
     }
     return { hosts: n, meanScore: n ? Math.round((sum / n) * 100) / 100 : 0, bands };
   }
@@ -324,11 +248,14 @@ export class EdrStore {
     return this.stmt.targetMark.run(cycleId, target, at.toISOString()).changes === 1;
   }
 
-  /** The latest score of every host, filtered as the ZTA dashboard asks. */
+  /**
+   * The latest score of every host of each connector's newest completed cycle (a host the vendor no
+   * longer lists is not in it), filtered as the ZTA dashboard asks.
+   */
   latestScores(q: ScoreQuery = {}): LatestScoreRow[] {
-    const where: string[] = ['s.cycle_id = h.last_cycle'];
+    const where: string[] = [`h.last_cycle IN (${LATEST_CYCLES})`];
     const args: Record<string, unknown> = {};
-    const filters = { connectorId: 'h.connector_id', customerId: 'h.customer_id', platform: 'h.platform', band: 's.band' } as const;
+    const filters = { connectorId: 'h.connector_id', customerId: 'h.customer_id', platform: 'h.platform', band: 'h.band' } as const;
     for (const [key, column] of Object.entries(filters) as Array<[keyof typeof filters, string]>) {
       if (q[key] === undefined) continue;
       where.push(`${column} = @${key}`);
@@ -339,24 +266,27 @@ export class EdrStore {
     return this.db
       .prepare(
         `SELECT h.connector_id AS connectorId, h.host_id AS hostId, h.hostname, h.customer_id AS customerId, h.platform, h.vendor,
-                s.score, s.band, s.scored_at AS scoredAt, s.cycle_id AS cycleId
-         FROM hosts h JOIN scores s ON s.connector_id = h.connector_id AND s.host_id = h.host_id
-         WHERE ${where.join(' AND ')} ORDER BY s.score DESC, h.hostname LIMIT @limit OFFSET @offset`,
+                h.score, h.band, h.scored_at AS scoredAt, h.last_cycle AS cycleId
+         FROM hosts h WHERE ${where.join(' AND ')} ORDER BY h.score DESC, h.hostname LIMIT @limit OFFSET @offset`,
       )
       .all(args) as LatestScoreRow[];
   }
 
-  /** A host's record and the contributions of its latest score. */
+  /** A host's record (with its latest last-seen times) and the contributions of its latest score. */
   hostDetail(connectorId: string, hostId: string): { host: HostRecord; contributions: Contribution[]; profiles: Record<string, boolean> | null } | undefined {
     const row = this.db
       .prepare(
-        `SELECT h.record_json AS record, s.contributions_json AS contributions, s.profiles_json AS profiles
-         FROM hosts h JOIN scores s ON s.connector_id = h.connector_id AND s.host_id = h.host_id AND s.cycle_id = h.last_cycle
+        `SELECT d.record_json AS record, d.contributions_json AS contributions, d.profiles_json AS profiles, h.last_seen AS lastSeen
+         FROM hosts h JOIN host_details d ON d.hid = h.hid
          WHERE h.connector_id = ? AND h.host_id = ?`,
       )
-      .get(connectorId, hostId) as { record: string; contributions: string; profiles: string | null } | undefined;
+      .get(connectorId, hostId) as { record: string; contributions: string; profiles: string | null; lastSeen: string | null } | undefined;
     if (!row) return undefined;
-    return { host: JSON.parse(row.record) as HostRecord, contributions: JSON.parse(row.contributions) as Contribution[], profiles: row.profiles ? (JSON.parse(row.profiles) as Record<string, boolean>) : null };
+    return {
+      host: withLastSeen(JSON.parse(row.record) as HostRecord, row.lastSeen),
+      contributions: JSON.parse(row.contributions) as Contribution[],
+      profiles: row.profiles ? (JSON.parse(row.profiles) as Record<string, boolean>) : null,
+    };
   }
 
   /** Score history of one host, newest first. */
@@ -364,9 +294,28 @@ export class EdrStore {
     return this.stmt.history.all(connectorId, hostId, limit) as Array<{ cycleId: number; score: number; band: RiskBand; scoredAt: string }>;
   }
 
+  /** Deletes what is older than `days` (edr-retention.ts). */
+  prune(now: Date, days: number): PruneResult {
+    return pruneEdrStore(this.db, now, days);
+  }
+
   close(): void {
     this.db.close();
   }
+}
+
+/** Each connector's newest completed cycle: the one whose hosts the views show. */
+export const LATEST_CYCLES = "SELECT MAX(id) FROM cycles WHERE status = 'completed' GROUP BY connector_id";
+
+/** The stored record with the last-seen time of the latest cycle (the record is rewritten only when something else changed). */
+function withLastSeen(h: HostRecord, lastSeen: string | null): HostRecord {
+  if (h.lastSeen === lastSeen) return h;
+  return {
+    ...h,
+    lastSeen,
+    ...(h.defender ? { defender: { ...h.defender, lastSeen } } : {}),
+    ...(h.falcon ? { falcon: { ...h.falcon, lastSeen } } : {}),
+  };
 }
 
 function toCycle(r: unknown): CycleRow | undefined {
@@ -385,5 +334,7 @@ function toCycle(r: unknown): CycleRow | undefined {
     publishedAt: (x.published_at as string | null) ?? null,
     publishAttempts: Number(x.publish_attempts),
     publishError: (x.publish_error as string | null) ?? null,
+    kind: x.kind === 'rescore' ? 'rescore' : 'poll',
+    errorCode: (x.error_code as string | null) ?? null,
   };
 }

@@ -3,66 +3,136 @@
  * keeps no more than one batch of hosts in memory and a cycle still becomes visible all at once.
  *
  * Each batch the connector hands out is scored and appended here in its own transaction. The
- * views never read this table: they join `hosts.last_cycle` with `scores`. When the cycle
- * completes, `promote` moves its rows into `hosts` and `scores` with INSERT … SELECT (SQLite does
- * the copy; nothing of the whole cycle is held in JavaScript) and deletes them; `EdrStore` runs
- * that and the cycle's `completed` mark in one transaction. A failed or cancelled cycle's rows are
- * discarded, and so are those of a cycle the app stopped during (found `running` at the next open).
+ * views never read this table. When the cycle completes, `promote` moves its rows with INSERT …
+ * SELECT (SQLite does the copy; nothing of the whole cycle is held in JavaScript) and deletes them;
+ * `EdrStore` runs that and the cycle's `completed` mark in one transaction. A failed or cancelled
+ * cycle's rows are discarded. The table is a TEMP table (STAGING_TEMP): the rows of a cycle the app
+ * stopped during go with its process, and staging never writes the WAL or grows the file.
+ *
+ * Cost is kept to what changes (EDR-H1…H3). A host is digested (its record without its last-seen
+ * times, its contributions, profiles, score and band; JSON.stringify and a native hash are cheaper
+ * than any walk of the object in JavaScript); when the digest is the stored one, only a
+ * light row is staged (its last-seen time and when it was scored), and the host's stored row is
+ * only told it was seen. A host that changed gets a full row: its attributes, and its record,
+ * contributions and profiles, which replace the stored ones; its score history gains a row only
+ * when its score or band moved.
  */
+import * as crypto from 'node:crypto';
 import type Database from 'better-sqlite3';
-import type { ScoredHost } from '../../shared/model/edr';
+import type { Contribution, HostRecord, ScoredHost } from '../../shared/model/edr';
+import { hostAttributes } from '../../shared/model/zta-columns';
+import { HOST_ATTRIBUTE_COLUMNS, STAGING_TEMP } from './edr-schema';
 
-/** The staging table (edr.db migration 3). */
-export const STAGING_SCHEMA = `
-CREATE TABLE staged_scores (
-  cycle_id INTEGER NOT NULL,
-  connector_id TEXT NOT NULL,
-  host_id TEXT NOT NULL,
-  vendor TEXT NOT NULL,
-  hostname TEXT NOT NULL,
-  customer_id TEXT NOT NULL,
-  platform TEXT NOT NULL,
-  os_version TEXT,
-  last_seen TEXT,
-  record_json TEXT NOT NULL,
-  score REAL NOT NULL,
-  band TEXT NOT NULL,
-  contributions_json TEXT NOT NULL,
-  profiles_json TEXT,
-  scored_at TEXT NOT NULL,
-  PRIMARY KEY (cycle_id, host_id)
-);
-`;
+const IDENTITY = ['connector_id', 'host_id', 'vendor', 'hostname', 'customer_id', 'platform'] as const;
+/** The columns of a full row that `hosts` takes as they are. */
+const COLUMNS = [...IDENTITY, ...HOST_ATTRIBUTE_COLUMNS];
+const HOST_UPDATE = [...IDENTITY.slice(2), ...HOST_ATTRIBUTE_COLUMNS].map((c) => `${c} = excluded.${c}`).join(', ');
+const FULL = ['cycle_id', ...COLUMNS, 'record_json', 'contributions_json', 'profiles_json', 'is_new'];
+
+/** Node's one-shot hash (20.12+; no Hash object per host). Not for security: it tells a changed host from one seen again as it was. */
+const sha1 = (text: string): string => (crypto as unknown as { hash(algorithm: string, data: string, encoding: 'base64'): string }).hash('sha1', text, 'base64');
+
+/**
+ * The record as stored: without its last-seen times, which move every cycle and are kept as a
+ * column instead (the views put them back). Its JSON is both what is stored and what the digest
+ * covers. The times are blanked on the record itself for the one stringify (no copy of it), and
+ * put back; a frozen record is copied instead.
+ */
+function storedRecord(h: HostRecord): string {
+  if (Object.isFrozen(h) || (h.defender && Object.isFrozen(h.defender)) || (h.falcon && Object.isFrozen(h.falcon))) {
+    return JSON.stringify({ ...h, lastSeen: null, ...(h.defender ? { defender: { ...h.defender, lastSeen: null } } : {}), ...(h.falcon ? { falcon: { ...h.falcon, lastSeen: null } } : {}) });
+  }
+  const seen = h.lastSeen;
+  const d = h.defender;
+  const f = h.falcon;
+  const dSeen = d?.lastSeen ?? null;
+  const fSeen = f?.lastSeen ?? null;
+  try {
+    h.lastSeen = null;
+    if (d) d.lastSeen = null;
+    if (f) f.lastSeen = null;
+    return JSON.stringify(h);
+  } finally {
+    h.lastSeen = seen;
+    if (d) d.lastSeen = dSeen;
+    if (f) f.lastSeen = fSeen;
+  }
+}
+
+/**
+ * A score's contributions are shared frozen objects (one per indicator value, shared/risk/compile.ts),
+ * so each one's JSON is made once.
+ */
+const contributionJson = new WeakMap<object, string>();
+function contributionsJson(list: readonly Contribution[]): string {
+  let out = '[';
+  for (let i = 0; i < list.length; i++) {
+    const c = list[i]!;
+    let j = contributionJson.get(c);
+    if (j === undefined) {
+      j = JSON.stringify(c);
+      if (Object.isFrozen(c)) contributionJson.set(c, j);
+    }
+    out += (i ? ',' : '') + j;
+  }
+  return `${out}]`;
+}
+
+const bool = (v: boolean | null) => (v === null ? null : v ? 1 : 0);
 
 export class EdrStaging {
   private readonly stmt;
+  /** The stored digest of each host, per connector, read once per cycle (dropped when a cycle ends: the hosts changed). */
+  private readonly digests = new Map<string, Map<string, string>>();
 
   constructor(private readonly db: Database.Database) {
+    db.exec(STAGING_TEMP);
     this.stmt = {
-      // A host handed out twice in one cycle keeps its last record and score (as the one-transaction write did).
-      stage: db.prepare(
-        `INSERT OR REPLACE INTO staged_scores (cycle_id, connector_id, host_id, vendor, hostname, customer_id, platform, os_version, last_seen,
-           record_json, score, band, contributions_json, profiles_json, scored_at)
-         VALUES (@cycleId, @connectorId, @hostId, @vendor, @hostname, @customerId, @platform, @osVersion, @lastSeen,
-           @record, @score, @band, @contributions, @profiles, @scoredAt)`,
+      // A host handed out twice in one cycle keeps its last record and score.
+      full: db.prepare(`INSERT OR REPLACE INTO staged_scores (${FULL.join(', ')}) VALUES (${FULL.map(() => '?').join(', ')})`),
+      light: db.prepare('INSERT OR REPLACE INTO staged_seen (cycle_id, connector_id, host_id, last_seen, scored_at) VALUES (?, ?, ?, ?, ?)'),
+      digests: db.prepare('SELECT host_id, digest FROM hosts WHERE connector_id = ?').raw(),
+      count: db.prepare('SELECT (SELECT COUNT(*) FROM staged_scores WHERE cycle_id = @c) + (SELECT COUNT(*) FROM staged_seen WHERE cycle_id = @c)').pluck(),
+      countFull: db.prepare('SELECT COUNT(*) FROM staged_scores WHERE cycle_id = ?').pluck(),
+      countAll: db.prepare('SELECT (SELECT COUNT(*) FROM staged_scores) + (SELECT COUNT(*) FROM staged_seen)').pluck(),
+      // Before the hosts move: a row of history for every stored host whose score or band is not the stored one.
+      moved: db.prepare(
+        `INSERT OR REPLACE INTO score_changes (hid, cycle_id, score, band, scored_at)
+         SELECT h.hid, s.cycle_id, s.score, s.band, s.scored_at
+         FROM staged_scores s JOIN hosts h ON h.connector_id = s.connector_id AND h.host_id = s.host_id
+         WHERE s.cycle_id = ? AND s.is_new = 0 AND (h.score <> s.score OR h.band <> s.band)`,
       ),
-      count: db.prepare('SELECT COUNT(*) AS n FROM staged_scores WHERE cycle_id = ?'),
-      countAll: db.prepare('SELECT COUNT(*) AS n FROM staged_scores'),
       // `WHERE` before `ON CONFLICT` is required by SQLite's grammar for an upsert from a SELECT.
       hosts: db.prepare(
-        `INSERT INTO hosts (connector_id, host_id, vendor, hostname, customer_id, platform, os_version, last_seen, record_json, last_cycle)
-         SELECT connector_id, host_id, vendor, hostname, customer_id, platform, os_version, last_seen, record_json, cycle_id
-         FROM staged_scores WHERE cycle_id = ?
-         ON CONFLICT (connector_id, host_id) DO UPDATE SET vendor = excluded.vendor, hostname = excluded.hostname, customer_id = excluded.customer_id,
-           platform = excluded.platform, os_version = excluded.os_version, last_seen = excluded.last_seen, record_json = excluded.record_json, last_cycle = excluded.last_cycle`,
+        `INSERT INTO hosts (${COLUMNS.join(', ')}, last_cycle)
+         SELECT ${COLUMNS.join(', ')}, cycle_id FROM staged_scores WHERE cycle_id = ?
+         ON CONFLICT (connector_id, host_id) DO UPDATE SET ${HOST_UPDATE}, last_cycle = excluded.last_cycle`,
       ),
-      scores: db.prepare(
-        `INSERT OR REPLACE INTO scores (cycle_id, connector_id, host_id, score, band, contributions_json, profiles_json, scored_at)
-         SELECT cycle_id, connector_id, host_id, score, band, contributions_json, profiles_json, scored_at FROM staged_scores WHERE cycle_id = ?`,
+      seen: db.prepare(
+        `UPDATE hosts SET last_seen = s.last_seen, scored_at = s.scored_at, last_cycle = s.cycle_id
+         FROM staged_seen s WHERE s.cycle_id = ? AND hosts.connector_id = s.connector_id AND hosts.host_id = s.host_id`,
+      ),
+      // After: the first score of every host new in this cycle.
+      first: db.prepare(
+        `INSERT OR REPLACE INTO score_changes (hid, cycle_id, score, band, scored_at)
+         SELECT h.hid, s.cycle_id, s.score, s.band, s.scored_at
+         FROM staged_scores s JOIN hosts h ON h.connector_id = s.connector_id AND h.host_id = s.host_id
+         WHERE s.cycle_id = ? AND s.is_new = 1`,
+      ),
+      details: db.prepare(
+        `INSERT INTO host_details (hid, record_json, contributions_json, profiles_json)
+         SELECT h.hid, s.record_json, s.contributions_json, s.profiles_json
+         FROM staged_scores s JOIN hosts h ON h.connector_id = s.connector_id AND h.host_id = s.host_id
+         WHERE s.cycle_id = ?
+         ON CONFLICT (hid) DO UPDATE SET record_json = excluded.record_json, contributions_json = excluded.contributions_json, profiles_json = excluded.profiles_json`,
+      ),
+      // Every host of the cycle is now at `last_cycle = cycle`.
+      bands: db.prepare(
+        `INSERT INTO cycle_bands (cycle_id, customer_id, platform, band, hosts, score_sum)
+         SELECT last_cycle, customer_id, platform, band, COUNT(*), SUM(score) FROM hosts WHERE last_cycle = ? GROUP BY customer_id, platform, band`,
       ),
       discard: db.prepare('DELETE FROM staged_scores WHERE cycle_id = ?'),
-      // Staged rows belong to a running cycle only; anything else is left over and goes.
-      discardStale: db.prepare("DELETE FROM staged_scores WHERE cycle_id NOT IN (SELECT id FROM cycles WHERE status = 'running')"),
+      discardSeen: db.prepare('DELETE FROM staged_seen WHERE cycle_id = ?'),
     };
   }
 
@@ -73,57 +143,102 @@ export class EdrStaging {
   stage(cycleId: number, connectorId: string, scored: Iterable<ScoredHost>): number {
     let n = 0;
     const write = this.db.transaction((rows: Iterable<ScoredHost>) => {
+      const stored = this.storedDigests(connectorId);
       for (const s of rows) {
         n += 1;
         const h = s.host;
-        this.stmt.stage.run({
+        const record = storedRecord(h);
+        const contributions = contributionsJson(s.contributions);
+        const profiles = s.profiles ? JSON.stringify(s.profiles) : null;
+        const digest = sha1(`${s.score}\u0000${s.band}\u0000${profiles ?? ''}\u0000${contributions}\u0000${record}`);
+        const before = stored.get(h.hostId);
+        if (before === digest) {
+          this.stmt.light.run(cycleId, connectorId, h.hostId, h.lastSeen, s.scoredAt);
+          continue;
+        }
+        const a = hostAttributes(h);
+        // In the order of FULL: cycle, COLUMNS (identity, then HOST_ATTRIBUTE_COLUMNS), record, flags.
+        this.stmt.full.run(
           cycleId,
           connectorId,
-          hostId: h.hostId,
-          vendor: h.vendor,
-          hostname: h.hostname,
-          customerId: h.customerId,
-          platform: h.platform,
-          osVersion: h.osVersion,
-          lastSeen: h.lastSeen,
-          record: JSON.stringify(h),
-          score: s.score,
-          band: s.band,
-          contributions: JSON.stringify(s.contributions),
-          profiles: s.profiles ? JSON.stringify(s.profiles) : null,
-          scoredAt: s.scoredAt,
-        });
+          h.hostId,
+          h.vendor,
+          h.hostname,
+          h.customerId,
+          h.platform,
+          h.osVersion,
+          h.lastSeen,
+          s.score,
+          s.band,
+          s.scoredAt,
+          digest,
+          a.osAssessment,
+          a.sensorAssessment,
+          a.overallAssessment,
+          bool(a.sensorRunning),
+          bool(a.reducedFunctionality),
+          a.riskLevel,
+          a.exposure,
+          a.health,
+          a.avStatus,
+          a.onboarding,
+          a.criticalCves,
+          a.cveCount,
+          a.maxCvss,
+          a.cvss,
+          record,
+          contributions,
+          profiles,
+          before === undefined ? 1 : 0,
+        );
       }
     });
     write(scored);
     return n;
   }
 
+  private storedDigests(connectorId: string): Map<string, string> {
+    let byHost = this.digests.get(connectorId);
+    if (!byHost) {
+      byHost = new Map();
+      for (const [hostId, digest] of this.stmt.digests.iterate(connectorId) as Iterable<[string, string]>) byHost.set(hostId, digest);
+      this.digests.set(connectorId, byHost);
+    }
+    return byHost;
+  }
+
+  /** Staged rows of a cycle whose host changed (or is new): their record is written at the commit. */
+  countChanged(cycleId: number): number {
+    return this.stmt.countFull.get(cycleId) as number;
+  }
+
   /** Staged rows of one cycle, or of all cycles. */
   count(cycleId?: number): number {
-    const row = (cycleId === undefined ? this.stmt.countAll.get() : this.stmt.count.get(cycleId)) as { n: number };
-    return row.n;
+    return (cycleId === undefined ? this.stmt.countAll.get() : this.stmt.count.get({ c: cycleId })) as number;
   }
 
   /**
-   * Moves a cycle's staged rows into `hosts` and `scores` and deletes them; answers how many hosts
-   * moved. Call it inside the transaction that marks the cycle completed.
+   * Moves a cycle's staged rows into the store and deletes them; answers how many hosts moved. The
+   * history rows of moved hosts are taken before the hosts change (they compare with the stored
+   * score). Call it inside the transaction that marks the cycle completed.
    */
   promote(cycleId: number): number {
+    this.digests.clear();
     const n = this.count(cycleId);
+    this.stmt.moved.run(cycleId);
     this.stmt.hosts.run(cycleId);
-    this.stmt.scores.run(cycleId);
+    this.stmt.seen.run(cycleId);
+    this.stmt.first.run(cycleId);
+    this.stmt.details.run(cycleId);
+    this.stmt.bands.run(cycleId);
     this.stmt.discard.run(cycleId);
+    this.stmt.discardSeen.run(cycleId);
     return n;
   }
 
   /** Deletes a cycle's staged rows (failed, cancelled); answers how many. */
   discard(cycleId: number): number {
-    return this.stmt.discard.run(cycleId).changes;
-  }
-
-  /** Deletes the staged rows of every cycle that is not running (at open, after interrupted cycles are marked). */
-  discardStale(): number {
-    return this.stmt.discardStale.run().changes;
+    this.digests.clear();
+    return this.stmt.discard.run(cycleId).changes + this.stmt.discardSeen.run(cycleId).changes;
   }
 }

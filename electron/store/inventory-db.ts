@@ -6,7 +6,8 @@
  * offline. 20,000 devices are written in one transaction with one prepared statement.
  */
 import type Database from 'better-sqlite3';
-import { ApplianceState, type DeploymentStatus, type DeviceView, type OrganizationView, type TaskStatus } from '../../shared/model/inventory';
+import { z } from 'zod';
+import { ApplianceState, TaskStep, type DeploymentStatus, type DeviceView, type OrganizationView, type TaskStatus } from '../../shared/model/inventory';
 import { organizationViews, type StoredOrganization } from '../inventory/hierarchy';
 import { migrate, openPrivateDatabase } from './sqlite';
 
@@ -104,6 +105,8 @@ CREATE TABLE IF NOT EXISTS tasks (
      value TEXT NOT NULL,
      PRIMARY KEY (profile_id, key)
    ) WITHOUT ROWID;`,
+  // 3: a deployment task's step log, each message with its time (issue 10.9), as JSON.
+  `ALTER TABLE tasks ADD COLUMN steps TEXT NOT NULL DEFAULT '[]';`,
 ];
 
 export const INVENTORY_SCHEMA_VERSION = MIGRATIONS.length;
@@ -134,7 +137,19 @@ interface TaskRow {
   message: string;
   started_at: string | null;
   ended_at: string | null;
+  steps: string;
 }
+
+const TaskSteps = z.array(TaskStep);
+/** A task's stored step log; a damaged one reads as empty (the task itself is still shown). */
+const stepsOf = (json: string): TaskStep[] => {
+  try {
+    const parsed = TaskSteps.safeParse(JSON.parse(json));
+    return parsed.success ? parsed.data : [];
+  } catch {
+    return [];
+  }
+};
 
 const applianceOf = (json: string | null, fetchedAt: string | null): ApplianceState | null => {
   if (!json || !fetchedAt) return null;
@@ -219,8 +234,8 @@ export class InventoryStore {
       fetched: this.db.prepare('INSERT OR REPLACE INTO fetches (profile_id, what, fetched_at, unreadable) VALUES (?, ?, ?, ?)'),
       fetchedAt: this.db.prepare('SELECT fetched_at AS at, unreadable FROM fetches WHERE profile_id = ? AND what = ?'),
       putTask: this.db.prepare(
-        `INSERT OR REPLACE INTO tasks (profile_id, task_id, device_name, state, percent, message, started_at, ended_at)
-         VALUES (@profile_id, @task_id, @device_name, @state, @percent, @message, @started_at, @ended_at)`,
+        `INSERT OR REPLACE INTO tasks (profile_id, task_id, device_name, state, percent, message, started_at, ended_at, steps)
+         VALUES (@profile_id, @task_id, @device_name, @state, @percent, @message, @started_at, @ended_at, @steps)`,
       ),
       task: this.db.prepare('SELECT * FROM tasks WHERE profile_id = ? AND task_id = ?'),
       forget: ['devices', 'organizations', 'fetches', 'tasks', 'appliances', 'node_meta'].map((t) => this.db.prepare(`DELETE FROM ${t} WHERE profile_id = ?`)),
@@ -331,13 +346,24 @@ export class InventoryStore {
       message: task.message,
       started_at: task.startedAt,
       ended_at: task.endedAt,
+      steps: JSON.stringify(task.steps),
     } satisfies TaskRow);
   }
 
   task(profileId: string, taskId: string): TaskStatus | undefined {
     const r = this.stmt.task.get(profileId, taskId) as TaskRow | undefined;
     return r
-      ? { profileId: r.profile_id, taskId: r.task_id, deviceName: r.device_name, state: r.state, percent: r.percent, message: r.message, startedAt: r.started_at, endedAt: r.ended_at }
+      ? {
+          profileId: r.profile_id,
+          taskId: r.task_id,
+          deviceName: r.device_name,
+          state: r.state,
+          percent: r.percent,
+          message: r.message,
+          startedAt: r.started_at,
+          endedAt: r.ended_at,
+          steps: stepsOf(r.steps),
+        }
       : undefined;
   }
 

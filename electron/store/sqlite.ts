@@ -21,6 +21,9 @@ export function openPrivateDatabase(file: string): Database.Database {
   try {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
+    // A big transaction (a 100,000-host cycle) grows the WAL to its size; without a limit the file
+    // keeps that size for ever. With one, it is cut back after the next checkpoint.
+    db.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
     // -wal/-shm opened (or left by a crash) before this version narrowed them.
     for (const f of sqliteFiles(file)) restrictModeSync(f, PRIVATE_FILE_MODE);
   } catch (e) {

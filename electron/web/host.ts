@@ -14,6 +14,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
+import type { Downloads } from '../app/downloads';
 import type { EventHub } from '../app/events';
 import type { Router } from '../app/router';
 import type { Logger } from '../log';
@@ -31,6 +32,8 @@ export interface WebHostOptions {
   token?: string;
   /** Called with every message sent to a browser (tests use it to prove no secret leaves main). */
   onSend?: (text: string) => void;
+  /** Files main offers for download once (exports): `GET /api/download/<id>`. */
+  downloads?: Downloads;
 }
 
 export interface WebHost {
@@ -147,6 +150,24 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     return send(res, 200, text);
   };
 
+  /** A file main offered once: sent as an attachment, then deleted. */
+  const download = async (res: http.ServerResponse, url: URL, reply: Reply) => {
+    const offer = opts.downloads?.take(url.pathname.slice('/api/download/'.length));
+    if (!offer) return reply(404, { code: ErrorCodes.httpNotFound, message: 'This download is no longer available.', hint: 'Export again.' });
+    const info = await stat(offer.file).catch(() => undefined);
+    if (!info?.isFile()) return reply(404, { code: ErrorCodes.httpNotFound, message: 'This download is no longer available.', hint: 'Export again.' });
+    res.writeHead(200, {
+      'Content-Type': offer.type,
+      'Content-Length': info.size,
+      'Content-Disposition': `attachment; filename="${offer.name.replace(/[^\w.-]/g, '_')}"`,
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+    });
+    const stream = createReadStream(offer.file);
+    stream.on('close', () => void offer.discard());
+    stream.pipe(res);
+  };
+
   const serveStatic = async (req: http.IncomingMessage, res: http.ServerResponse, url: URL) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'Method not allowed.', 'text/plain; charset=utf-8', { Allow: 'GET, HEAD' });
     const decoded = safeDecode(url.pathname);
@@ -190,6 +211,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
       return send(res, 401, '<!doctype html><title>Northbound</title><p>Open Northbound with the address printed in the terminal (it carries the token for this launch).</p>', 'text/html; charset=utf-8');
     }
     if (url.pathname.startsWith('/api/invoke/')) return invoke(req, res, url, reply);
+    if (url.pathname.startsWith('/api/download/') && req.method === 'GET') return download(res, url, reply);
     if (api) return reply(404, { code: ErrorCodes.httpNotFound, message: `There is no ${url.pathname}.`, hint: 'Reload the page.' });
     return serveStatic(req, res, url);
   };

@@ -2,6 +2,7 @@
 export const keys = {
   appInfo: ['app.info'] as const,
   settings: ['settings'] as const,
+  publication: ['publication'] as const,
   profiles: ['profiles'] as const,
   sessions: ['sessions'] as const,
   demo: ['demo.status'] as const,

@@ -1,33 +1,24 @@
-import { useProfiles, useSessions } from '../api/queries';
-import { SessionBadge } from '../components/SessionBadge';
+import { useRouterState } from '@tanstack/react-router';
+import { Search } from 'lucide-react';
 import { useUi } from '../stores/ui';
-import { sectionMeta } from './sections';
-import { useActiveProfile } from './useActiveProfile';
+import { ConnectionPicker } from './ConnectionPicker';
+import { sectionOfPath } from './sections';
+import { keyLabel, MOD } from './shortcuts';
 
 export function Header() {
-  const section = useUi((s) => s.section);
-  const meta = sectionMeta.find((m) => m.id === section);
-  const profiles = useProfiles();
-  const sessions = useSessions();
-  const active = useActiveProfile(profiles.data, sessions.data);
-  const status = active ? sessions.data?.find((s) => s.profileId === active.id) : undefined;
+  const pathname = useRouterState({ select: (s) => s.location.pathname });
+  const meta = sectionOfPath(pathname);
+  const openPalette = () => useUi.getState().setOverlay('palette');
   return (
     <header className="app-header">
       <h1>{meta?.label}</h1>
-      <div className="active-connection" aria-label="Active connection">
-        {active ? (
-          <>
-            <span className="active-name" data-testid="active-connection">
-              {active.name}
-            </span>
-            <span className="active-host">
-              {active.host}:{active.authMode === 'oauth' ? active.oauthPort : active.basicPort}
-            </span>
-            <SessionBadge status={status} testId="active-session-badge" />
-          </>
-        ) : (
-          <span className="muted">No connection</span>
-        )}
+      <div className="header-actions">
+        <button type="button" className="palette-button" onClick={openPalette} aria-keyshortcuts={MOD === '⌘' ? 'Meta+K' : 'Control+K'}>
+          <Search size={14} aria-hidden="true" />
+          <span>Go to…</span>
+          <kbd>{keyLabel([MOD, 'K'])}</kbd>
+        </button>
+        <ConnectionPicker />
       </div>
     </header>
   );

@@ -1,13 +1,12 @@
-import clsx from 'clsx';
+import { Link } from '@tanstack/react-router';
 import { Waypoints } from 'lucide-react';
-import { useUi } from '../stores/ui';
+import { usePageLinks } from './page-links';
 import { sectionMeta } from './sections';
+import { keyLabel, MOD } from './shortcuts';
 
-const isMac = typeof navigator !== 'undefined' && /Mac/i.test(navigator.platform);
-
+/** The pages, as links (each has an address: it opens in a new browser tab too, with its filters). */
 export function Sidebar() {
-  const section = useUi((s) => s.section);
-  const setSection = useUi((s) => s.setSection);
+  const links = usePageLinks();
   return (
     <nav className="sidebar" aria-label="Sections">
       <div className="brand">
@@ -19,17 +18,18 @@ export function Sidebar() {
           const Icon = m.icon;
           return (
             <li key={m.id}>
-              <button
-                type="button"
-                className={clsx('nav-item', section === m.id && 'active')}
-                aria-current={section === m.id ? 'page' : undefined}
-                onClick={() => setSection(m.id)}
-                title={`${m.label} (${isMac ? '⌘' : 'Ctrl+'}${i + 1})`}
+              <Link
+                to={links[m.id].to}
+                search={links[m.id].search}
+                className="nav-item"
+                activeOptions={{ includeSearch: false }}
+                activeProps={{ className: 'active' }}
+                title={`${m.label} (${keyLabel([MOD, String(i + 1)])})`}
               >
                 <Icon size={16} aria-hidden="true" />
                 <span>{m.label}</span>
                 {m.comingSoon ? <span className="nav-soon">soon</span> : null}
-              </button>
+              </Link>
             </li>
           );
         })}

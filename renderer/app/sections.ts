@@ -1,8 +1,13 @@
 import { Bell, Building2, Cable, Plug, Router, Settings, ShieldCheck, type LucideIcon } from 'lucide-react';
-import type { Section } from '../stores/ui';
+
+/** The pages, in sidebar (and Ctrl+1…7) order; each is a route at `/<id>` (router.tsx). */
+export const sections = ['connections', 'devices', 'organizations', 'alarms', 'zta', 'connectors', 'settings'] as const;
+export type Section = (typeof sections)[number];
+export type SectionPath = `/${Section}`;
 
 export interface SectionMeta {
   id: Section;
+  path: SectionPath;
   label: string;
   icon: LucideIcon;
   /** What the placeholder says until the section is built. */
@@ -10,11 +15,12 @@ export interface SectionMeta {
 }
 
 export const sectionMeta: SectionMeta[] = [
-  { id: 'connections', label: 'Connections', icon: Cable },
-  { id: 'devices', label: 'Devices', icon: Router },
-  { id: 'organizations', label: 'Organizations', icon: Building2 },
+  { id: 'connections', path: '/connections', label: 'Connections', icon: Cable },
+  { id: 'devices', path: '/devices', label: 'Devices', icon: Router },
+  { id: 'organizations', path: '/organizations', label: 'Organizations', icon: Building2 },
   {
     id: 'alarms',
+    path: '/alarms',
     label: 'Alarms',
     icon: Bell,
     comingSoon: {
@@ -24,6 +30,7 @@ export const sectionMeta: SectionMeta[] = [
   },
   {
     id: 'zta',
+    path: '/zta',
     label: 'ZTA',
     icon: ShieldCheck,
     comingSoon: {
@@ -31,6 +38,9 @@ export const sectionMeta: SectionMeta[] = [
       bullets: ['Risk score and band per host, with history', 'Why a score changed (detections, exposure)', 'What was published to the node, and when'],
     },
   },
-  { id: 'connectors', label: 'Connectors', icon: Plug },
-  { id: 'settings', label: 'Settings', icon: Settings },
+  { id: 'connectors', path: '/connectors', label: 'Connectors', icon: Plug },
+  { id: 'settings', path: '/settings', label: 'Settings', icon: Settings },
 ];
+
+/** The section a path shows (the first segment), if any. */
+export const sectionOfPath = (pathname: string): SectionMeta | undefined => sectionMeta.find((m) => pathname === m.path || pathname.startsWith(`${m.path}/`));

@@ -50,29 +50,122 @@ export function fingerprintLines(fp: string): string[][] {
   return lines;
 }
 
-export function formatDateTime(iso: string | undefined): string {
-  if (!iso) return '—';
-  const t = Date.parse(iso);
-  if (Number.isNaN(t)) return iso;
-  return new Date(t).toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+/** Where times are shown: UTC, or the computer's own zone (the Settings page, C-21). */
+export type TimeZonePreference = 'local' | 'utc';
+
+/**
+ * The one way the console writes a time, so that two times on screen can be compared at a glance:
+ * `2026-05-01 12:54:30 UTC+02:00` — year first, 24-hour with seconds, and the zone. Made by
+ * `timeFormat` for the chosen zone; the window gets it from `useTimeFormat()`.
+ */
+export interface TimeFormat {
+  readonly preference: TimeZonePreference;
+  /** The IANA zone times are written in ("UTC", or the computer's, e.g. "Europe/Berlin"). */
+  readonly timeZone: string;
+  /** "2026-05-01 12:54:30 UTC+02:00"; "—" for no time; text that is no time is shown as it is. */
+  dateTime(iso: string | null | undefined): string;
+  /** "12:54:30": for a list that names its zone once (zoneLabel). */
+  time(iso: string | null | undefined): string;
+  /** "UTC", or the offset from UTC at that instant ("UTC+02:00"; it moves with daylight saving time). */
+  zoneLabel(at?: string | number): string;
+  /** An ISO instant as the value of <input type="datetime-local"> in this zone ("" stays ""). */
+  toInput(iso: string): string;
+  /** A <input type="datetime-local"> value read in this zone, as ISO UTC without milliseconds ("" stays ""). */
+  fromInput(value: string): string;
 }
 
-/** ISO instant → value for <input type="datetime-local"> in local time ("" stays ""). */
-export function isoToLocalInput(iso: string): string {
-  if (!iso) return '';
-  const t = Date.parse(iso);
-  if (Number.isNaN(t)) return '';
-  const d = new Date(t);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+/** The computer's own IANA zone. */
+export const localTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+const partsFormats = new Map<string, Intl.DateTimeFormat>();
+/** One Intl formatter per zone (building one costs far more than using it). */
+function partsFormat(timeZone: string): Intl.DateTimeFormat {
+  let f = partsFormats.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+      timeZoneName: 'longOffset',
+    });
+    partsFormats.set(timeZone, f);
+  }
+  return f;
 }
 
-/** <input type="datetime-local"> value (local time) → ISO UTC without milliseconds ("" stays ""). */
-export function localInputToIso(local: string): string {
-  if (!local) return '';
-  const t = new Date(local).getTime();
-  if (Number.isNaN(t)) return '';
-  return new Date(t).toISOString().replace(/\.\d{3}Z$/, 'Z');
+interface ZonedParts {
+  year: string;
+  month: string;
+  day: string;
+  hour: string;
+  minute: string;
+  second: string;
+  /** "UTC" or "UTC+02:00". */
+  zone: string;
+}
+
+function zonedParts(t: number, timeZone: string): ZonedParts {
+  const out: Record<string, string> = {};
+  for (const p of partsFormat(timeZone).formatToParts(t)) out[p.type] = p.value;
+  // longOffset writes "GMT+02:00"; a zero offset is "GMT" or "GMT+00:00" depending on the ICU version.
+  const offset = (out.timeZoneName ?? '').replace(/^(GMT|UTC)/, '');
+  const zone = !offset || /^[+-]00:?00$/.test(offset) ? 'UTC' : `UTC${offset}`;
+  return { year: out.year ?? '', month: out.month ?? '', day: out.day ?? '', hour: out.hour ?? '', minute: out.minute ?? '', second: out.second ?? '', zone };
+}
+
+const instantOf = (value: string | number): number => (typeof value === 'number' ? value : Date.parse(value));
+
+/** Milliseconds the zone is ahead of UTC at instant `t`. */
+function zoneOffsetMs(t: number, timeZone: string): number {
+  const p = zonedParts(t, timeZone);
+  return Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second)) - Math.floor(t / 1000) * 1000;
+}
+
+/** The formatter for a zone preference; `localZone` names the computer's zone (tests pass one). */
+export function timeFormat(preference: TimeZonePreference, localZone: string = localTimeZone()): TimeFormat {
+  const timeZone = preference === 'utc' ? 'UTC' : localZone;
+  const parts = (iso: string | null | undefined): ZonedParts | string => {
+    if (!iso) return '—';
+    const t = Date.parse(iso);
+    return Number.isNaN(t) ? iso : zonedParts(t, timeZone);
+  };
+  return {
+    preference,
+    timeZone,
+    dateTime(iso) {
+      const p = parts(iso);
+      return typeof p === 'string' ? p : `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second} ${p.zone}`;
+    },
+    time(iso) {
+      const p = parts(iso);
+      return typeof p === 'string' ? p : `${p.hour}:${p.minute}:${p.second}`;
+    },
+    zoneLabel(at = Date.now()) {
+      const t = instantOf(at);
+      return zonedParts(Number.isNaN(t) ? Date.now() : t, timeZone).zone;
+    },
+    toInput(iso) {
+      if (!iso) return '';
+      const t = Date.parse(iso);
+      if (Number.isNaN(t)) return '';
+      const p = zonedParts(t, timeZone);
+      return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}`;
+    },
+    fromInput(value) {
+      const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(value);
+      if (!m) return '';
+      const wall = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6] ?? 0));
+      // The instant whose wall-clock time in the zone is `wall`: correct by the offset, twice for a DST edge.
+      let t = wall - zoneOffsetMs(wall, timeZone);
+      t = wall - zoneOffsetMs(t, timeZone);
+      return Number.isNaN(t) ? '' : new Date(t).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    },
+  };
 }
 
 /** 512 → "512 B", 2048 → "2 KiB", 3_500_000 → "3.3 MiB". */

@@ -1,17 +1,22 @@
-/** UI state only: what is selected and which dialog is open. Server state lives in react-query. */
+/**
+ * UI state only: which dialog or overlay is open, the theme, and where each page was left.
+ * What a page shows (its connection, filters, tab, opened item) is in the address (app/router.tsx);
+ * server state lives in react-query.
+ */
 import { create } from 'zustand';
 import type { CertificateInfo } from '../../shared/model/profile';
+import type { Section } from '../app/sections';
 
-export const sections = ['connections', 'devices', 'organizations', 'alarms', 'zta', 'connectors', 'settings'] as const;
-export type Section = (typeof sections)[number];
 export type ThemePreference = 'system' | 'light' | 'dark';
-export type ConnectionsTab = 'profiles' | 'oauth-clients' | 'syslog';
 
 export type Dialog =
   | { kind: 'profile-form'; profileId?: string }
   | { kind: 'delete-profile'; profileId: string }
   | { kind: 'trust'; profileId: string; certificate?: CertificateInfo }
   | { kind: 'pin-mismatch'; profileId: string; expected?: string; actual?: string; certificate?: CertificateInfo };
+
+/** The keyboard overlays: the command palette (Ctrl+K) and the list of shortcuts (?). */
+export type Overlay = 'palette' | 'shortcuts';
 
 const THEME_KEY = 'northbound.theme';
 
@@ -25,29 +30,24 @@ const initialTheme = (): ThemePreference => {
 };
 
 interface UiState {
-  section: Section;
-  connectionsTab: ConnectionsTab;
-  selectedProfileId: string | undefined;
   /** Mirror of settings.theme, applied at once (and remembered for the first paint). */
   theme: ThemePreference;
   dialog: Dialog | undefined;
-  setSection(section: Section): void;
-  setConnectionsTab(tab: ConnectionsTab): void;
-  selectProfile(profileId: string | undefined): void;
+  overlay: Overlay | undefined;
+  /** Each page's search as it was left in this window, so the sidebar returns to it (filters kept). */
+  pages: Partial<Record<Section, Record<string, string>>>;
   setTheme(theme: ThemePreference): void;
   openDialog(dialog: Dialog): void;
   closeDialog(): void;
+  setOverlay(overlay: Overlay | undefined): void;
+  rememberPage(section: Section, search: Record<string, string>): void;
 }
 
 export const useUi = create<UiState>()((set) => ({
-  section: 'connections',
-  connectionsTab: 'profiles',
-  selectedProfileId: undefined,
   theme: initialTheme(),
   dialog: undefined,
-  setSection: (section) => set({ section }),
-  setConnectionsTab: (connectionsTab) => set({ connectionsTab }),
-  selectProfile: (selectedProfileId) => set({ selectedProfileId }),
+  overlay: undefined,
+  pages: {},
   setTheme: (theme) => {
     try {
       window.localStorage.setItem(THEME_KEY, theme);
@@ -58,4 +58,6 @@ export const useUi = create<UiState>()((set) => ({
   },
   openDialog: (dialog) => set({ dialog }),
   closeDialog: () => set({ dialog: undefined }),
+  setOverlay: (overlay) => set({ overlay }),
+  rememberPage: (section, search) => set((s) => ({ pages: { ...s.pages, [section]: search } })),
 }));

@@ -3,6 +3,7 @@
  * EDR-1): the description says minutes, and 1440 minutes is exactly one day.
  */
 import { z } from 'zod';
+import '../validation/install';
 import { tenantRiskConfig, type RiskConfigOverrides } from '../risk/config';
 import { TlsTrustInput } from './profile';
 import { Vendor } from './edr';

@@ -15,6 +15,10 @@ export const DefenderHealthStatus = z.enum(['Active', 'Inactive', 'ImpairedCommu
 export const DefenderAvStatus = z.enum(['Updated', 'NotUpdated', 'Disabled', 'NotReporting', 'NotSupported', 'Unknown']);
 export const DefenderOnboardingStatus = z.enum(['Onboarded', 'CanBeOnboarded', 'Unsupported', 'InsufficientInfo']);
 
+/** Defender's vulnerability severity (`vulnerabilitySeverityLevel` of the export, `severity` of a Vulnerability). */
+export const CveSeverity = z.enum(['Critical', 'High', 'Medium', 'Low']);
+export type CveSeverity = z.infer<typeof CveSeverity>;
+
 /** The vendor B facts the risk formula reads (spec 2.2), taken from one Machine plus its vulnerabilities. */
 export const DefenderFacts = z.object({
   riskScore: DefenderRiskScore.nullable(),
@@ -30,6 +34,12 @@ export const DefenderFacts = z.object({
   cveCount: z.number().int().min(0),
   /** Highest CVSS seen on the device, null when none. */
   maxCvss: z.number().min(0).max(10).nullable(),
+  /**
+   * The device's CVEs as Defender lists them, highest CVSS first (EDR-H5): the host details show
+   * them, and a rescore (or the what-if) counts critical CVEs against the tenant's threshold.
+   * Absent in records stored before the list was kept.
+   */
+  vulnerabilities: z.array(z.object({ cveId: z.string(), cvss: z.number().min(0).max(10).nullable(), severity: CveSeverity.nullable() })).optional(),
 });
 export type DefenderFacts = z.infer<typeof DefenderFacts>;
 

@@ -5,6 +5,7 @@
  * open are in docs/spec-decisions.md (MN-40 …).
  */
 import { z } from 'zod';
+import '../validation/install';
 import { isCountryCode } from './countries';
 
 /** Device names: a host-name-like label, as the node's device workflow accepts them. */
@@ -43,9 +44,9 @@ export const DeviceRecord = z.object({
     .trim()
     .regex(/^\d{1,9}$/, 'The site ID (global device ID) is a whole number, e.g. 117.')
     .refine((v) => Number(v) >= 1, { message: 'The site ID starts at 1.' }),
-  orgName: z.string({ error: 'Choose the organization.' }).trim().min(1, 'Choose the organization.').max(128),
+  orgName: z.string({ error: 'Choose the organization.' }).trim().min(1, 'Choose the organization.').max(128, 'Keep the organization name within 128 characters.'),
   serialNumber: z.string({ error: 'Enter the serial number.' }).trim().min(1, 'Enter the serial number.').max(64, 'Keep the serial number under 65 characters.'),
-  deviceGroup: z.string({ error: 'Choose or enter the device group.' }).trim().min(1, 'Choose or enter the device group.').max(128),
+  deviceGroup: z.string({ error: 'Choose or enter the device group.' }).trim().min(1, 'Choose or enter the device group.').max(128, 'Keep the device group within 128 characters.'),
   locationInfo: LocationInfo,
 });
 export type DeviceRecord = z.infer<typeof DeviceRecord>;
@@ -137,6 +138,19 @@ export const Snapshot = <T extends z.ZodType>(item: T) =>
 export const TaskState = z.enum(['pending', 'in-progress', 'completed', 'failed']);
 export type TaskState = z.infer<typeof TaskState>;
 
+/**
+ * One line of a task's log: a progress or error message with its time. `timeFrom` says whose
+ * time it is: the node's own for the message, or when the console first saw the message (the
+ * node gave none).
+ */
+export const TaskStep = z.object({
+  at: z.string(),
+  message: z.string(),
+  level: z.enum(['info', 'error']),
+  timeFrom: z.enum(['node', 'console']),
+});
+export type TaskStep = z.infer<typeof TaskStep>;
+
 /** A node task (deployment) as the console follows it. */
 export const TaskStatus = z.object({
   profileId: z.string(),
@@ -148,6 +162,8 @@ export const TaskStatus = z.object({
   message: z.string(),
   startedAt: z.string().nullable(),
   endedAt: z.string().nullable(),
+  /** Every message the task showed so far, oldest first, each with its time. */
+  steps: z.array(TaskStep),
 });
 export type TaskStatus = z.infer<typeof TaskStatus>;
 
@@ -157,7 +173,8 @@ export const SyslogServer = z.object({
     .string({ error: 'Enter the host name or address.' })
     .trim()
     .min(1, 'Enter the host name or address.')
-    .max(253)
+    // A schema's own `error` also words its checks: each check here says what it checks.
+    .max(253, 'Keep the host name within 253 characters.')
     .regex(/^[A-Za-z0-9.:_-]+$/, 'Use a host name, an IPv4 or an IPv6 address.'),
   port: z
     .number({ error: 'Enter the port (1 to 65535).' })
@@ -167,6 +184,10 @@ export const SyslogServer = z.object({
   enabled: z.boolean(),
 });
 export type SyslogServer = z.infer<typeof SyslogServer>;
+
+/** The node keeps one syslog server per host (MN-36): a second one for the same host is refused. */
+export const syslogHostTaken = (servers: readonly { host: string }[], host: string): boolean => servers.some((s) => s.host === host.trim());
+export const syslogHostTakenMessage = (host: string) => `A syslog server for ${host.trim()} is configured already.`;
 
 /**
  * One row of a bulk onboarding as the window sends it: its line in the file and the device's
@@ -199,6 +220,12 @@ export const BulkRowResult = z.object({
   /** Why it failed or was skipped; for a failure also the field when known. */
   message: z.string().optional(),
   field: z.string().optional(),
+  /**
+   * The console's own checks refused the row's data (its record's rules, a name or site ID used
+   * twice in the file, or a dry run's comparison with the node's lists): running it again
+   * unchanged gives the same answer, so "Retry failed rows" leaves it out.
+   */
+  dataError: z.boolean().optional(),
 });
 export type BulkRowResult = z.infer<typeof BulkRowResult>;
 

@@ -5,6 +5,7 @@
  * are refused wherever a name becomes a path segment: in the contract and again in main.
  */
 import { z } from 'zod';
+import '../validation/install';
 
 export const isSafePathSegment = (s: string): boolean => s !== '' && s !== '.' && s !== '..';
 

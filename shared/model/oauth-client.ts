@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import '../validation/install';
 
 /** Grant types a client may allow (spec 2.1). */
 export const GrantType = z.enum(['password', 'refresh_token', 'client_credentials']);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import '../validation/install';
 
 /** A host name or IP address: letters, digits, dots, dashes, colons (IPv6). */
 const hostRe = /^[A-Za-z0-9.-]+$|^\[?[0-9A-Fa-f:.]+\]?$/;
@@ -84,6 +85,13 @@ export const ProfileInput = z.object({
   }
 });
 export type ProfileInput = z.input<typeof ProfileInput>;
+
+/** Connection names are unique regardless of case: main refuses a second one, the form says so first. */
+export const PROFILE_NAME_TAKEN = 'This name is already used by another connection.';
+export const profileNameTaken = (profiles: readonly { id: string; name: string }[], name: string, id: string | undefined): boolean => {
+  const wanted = name.trim().toLowerCase();
+  return profiles.some((p) => p.id !== id && p.name.toLowerCase() === wanted);
+};
 
 /** What the renderer sees: no secrets, only whether they are stored. */
 export const ProfileView = z.object({

@@ -9,6 +9,7 @@
  * host never has to.
  */
 import { z } from 'zod';
+import '../validation/install';
 import { AppError } from '../model/errors';
 
 export const RISK_CONFIG_INVALID = 'risk.config_invalid';

@@ -71,6 +71,12 @@ export function countCriticalCves(cvssScores: Iterable<number | null | undefined
   return n;
 }
 
+function countAtLeast(list: NonNullable<DefenderFacts['vulnerabilities']>, threshold: number): number {
+  let n = 0;
+  for (const v of list) if (v.cvss !== null && v.cvss >= threshold) n++;
+  return n;
+}
+
 const lookup = (table: IndicatorTable, value: string | null): IndicatorEntry => {
   if (value === null) return table.missing;
   const options = table.options;
@@ -102,7 +108,9 @@ export function scoreDefenderHost(facts: DefenderFacts, config: RiskConfig | Com
   const health = lookup(c.healthStatus, facts.healthStatus);
   const bucket = inactivityBucket(facts.lastSeen, toEpochMs(now), c.inactivityEdges);
   const inactivity = bucket < 0 ? c.inactivityUnknown : (c.inactivity[bucket] as IndicatorEntry);
-  const cves = cveEntry(c, facts.criticalCveCount > 0 ? Math.floor(facts.criticalCveCount) : 0);
+  // With the device's CVE list the tenant's own threshold decides (EDR-H5); older records carry only the count at 9.0.
+  const critical = facts.vulnerabilities ? countAtLeast(facts.vulnerabilities, c.criticalCvss) : facts.criticalCveCount;
+  const cves = cveEntry(c, critical > 0 ? Math.floor(critical) : 0);
 
   const raw = risk.scoreShare + exposure.scoreShare + av.scoreShare + onboarding.scoreShare + health.scoreShare + inactivity.scoreShare + cves.scoreShare;
   const score = roundScore(raw);

@@ -84,7 +84,7 @@ export async function benchDevicesTable(devices: number, organizations: number):
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     await page.goto(host.url);
     await page.getByTestId('profile-row-Bench node').waitFor();
-    await page.getByRole('button', { name: 'Devices', exact: true }).click();
+    await page.getByRole('link', { name: 'Devices', exact: true }).click();
     const total = `${devices.toLocaleString('en-US')} devices`;
     await page
       .getByTestId('devices-count')

@@ -12,7 +12,8 @@ test('the token becomes an HttpOnly cookie; requests and the event socket work u
   });
   const socket = page.waitForEvent('websocket', { timeout: 15_000 });
   await page.goto(nb.host.url);
-  await expect(page).toHaveURL(`${nb.host.origin}/`);
+  // No token left in the address: only the page's own (hash) address, where the window starts.
+  await expect(page).toHaveURL(`${nb.host.origin}/#/connections`);
   await expect(page.getByRole('button', { name: 'Open demo workspace' })).toBeVisible();
 
   // The token is nowhere the page's scripts can read it.

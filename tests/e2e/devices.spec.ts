@@ -2,7 +2,8 @@
  * Devices, onboarding and organizations in Chromium against browser mode and the demo
  * workspace's management node simulator (real HTTPS): the wizard's happy path through a
  * deployment, a taken site ID refused under Site ID with the form intact, a CSV of 100 rows with
- * 3 bad ones (3 reported, 97 onboarded), and the organization tree with inherited plans.
+ * 3 bad ones (3 reported, 97 onboarded), a broken CSV (one problem per broken line, wrapped) and a
+ * workbook refused as such, and the organization tree with inherited plans.
  * Screenshots go to tests/e2e/screenshots/.
  */
 import type { Page } from '@playwright/test';
@@ -166,4 +167,61 @@ test('the organization tree shows the hierarchy and where each plan comes from',
   await expect(leaf.locator('.org-meta').first()).toContainText(`${own} device`);
   if ((await leaf.getAttribute('aria-expanded')) === 'false') await leaf.locator('.org-node').first().click();
   await nb.shot(page, '27-org-tree');
+});
+
+/** 40 rows with problems of every depth: broken quotes, a line with a value too many or too few, bad values. */
+function brokenCsv(org: string): string {
+  const lines = ['deviceName,siteId,orgName,serialNumber,deviceGroup,country,latitude,longitude'];
+  for (let i = 1; i <= 40; i++) {
+    const line = i + 1;
+    const name = `e2e-broken-${String(i).padStart(2, '0')}`;
+    let row = [name, String(7000 + i), org, `SN-BROKEN-${i}`, 'e2e-shops', 'FR', '48.8566', '2.3522'].join(',');
+    if (line === 7) row = row.replace(`,${org},`, `,"${org},`); // a quoted value not closed
+    if (line === 9) row = row.replace(`,${org},`, `,${org}, Paris Region,`); // a comma without quotes
+    if (line === 12) row = row.split(',').slice(0, 6).join(','); // latitude and longitude missing
+    if (line === 15) row = row.replace(`,${org},`, `,"${org} "North" Office",`); // a quote inside quotes
+    if (line >= 20 && line <= 33) row = row.replace(',FR,', ',XX,'); // no such country
+    lines.push(row);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+test('a broken CSV: one problem per broken line, in words, wrapped; a workbook is refused as such', async ({ page, nb }) => {
+  const sim = await openDemoDevices(page, nb);
+  const org = sim.inventory.organizations().find((o) => o.parent !== null)!.name;
+  await page.getByRole('button', { name: 'Bulk onboard (CSV)…' }).click();
+  const dialog = page.getByTestId('bulk-onboarding');
+  await dialog.getByTestId('csv-file').setInputFiles({ name: 'broken.csv', mimeType: 'text/csv', buffer: Buffer.from(brokenCsv(org)) });
+  await expect(dialog.getByTestId('csv-summary')).toContainText('40 rows, 22 valid, 18 with errors');
+  await expect(dialog.getByTestId('csv-issue-count')).toHaveText(/^18 problems below\./);
+  const issues = dialog.getByTestId('csv-issues');
+  await expect(issues.getByTestId('csv-issue-7')).toHaveCount(1);
+  await expect(issues.getByTestId('csv-issue-7')).toContainText('A quoted value is not closed — add the closing " or remove the opening one.');
+  await expect(issues.getByTestId('csv-issue-9')).toContainText('The line has 9 values but the header has 8 columns.');
+  await expect(issues.getByTestId('csv-issue-12')).toContainText('latitude and longitude have no value');
+  await expect(issues.getByTestId('csv-issue-15')).toContainText('write a quote inside a value as two quotes');
+  await expect(dialog).not.toContainText('Quoted field unterminated');
+  // Long problems wrap: the cell is taller than a line and nothing runs out of it.
+  const problem = issues.getByTestId('csv-issue-9').locator('td').last();
+  const box = await problem.evaluate((td) => ({ overflow: td.scrollWidth - td.clientWidth, height: td.getBoundingClientRect().height }));
+  expect(box.overflow).toBeLessThanOrEqual(0);
+  expect(box.height).toBeGreaterThan(40);
+  await nb.shot(page, '25b-csv-broken-file');
+  // The list scrolls: its last problem is reached by scrolling, not cut off.
+  await issues.getByTestId('csv-issue-list').evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+  await expect(issues.getByTestId('csv-issue-33')).toContainText('This is not an ISO 3166-1 country code.');
+  await nb.shot(page, '25c-csv-broken-file-scrolled');
+
+  // An Excel workbook, chosen instead of its CSV: refused before a row is read.
+  const xlsx = Buffer.concat(['[Content_Types].xml', 'xl/workbook.xml'].map((name) => {
+    const header = Buffer.alloc(30);
+    header.writeUInt32LE(0x04034b50, 0);
+    header.writeUInt16LE(name.length, 26);
+    return Buffer.concat([header, Buffer.from(name)]);
+  }));
+  await dialog.getByTestId('csv-file').setInputFiles({ name: 'devices.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: xlsx });
+  await expect(dialog.getByTestId('csv-file-error')).toHaveText(/^This is an Excel workbook; save it as CSV \(UTF-8\) first/);
+  await expect(dialog.getByTestId('csv-issues')).toHaveCount(0);
+  await expect(dialog.getByTestId('bulk-start')).toBeDisabled();
+  await nb.shot(page, '25d-csv-workbook-refused');
 });

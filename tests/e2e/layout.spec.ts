@@ -51,7 +51,7 @@ for (const scheme of ['light', 'dark'] as const) {
     for (const size of SIZES) {
       await page.setViewportSize(size);
       const narrow = size.width < 1440;
-      /** The least important columns give way first in the narrow window (C-15), and only there. */
+      /** The least important columns give way first in the narrow window (C-27), and only there. */
       const givesWay = async (header: Locator) => (narrow ? expect(header).toBeHidden() : expect(header).toBeVisible());
       const shot = (name: string) => nb.shot(page, `layout-${scheme}-${size.width}-${name}`);
 

@@ -3,11 +3,13 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createNodeAdapters } from '../../electron/app/node-platform';
-import { createApp, type App, type CreateAppOptions } from '../../electron/app/services';
+import { createApp, type App, type CreateAppOptions, type PlatformAdapters } from '../../electron/app/services';
 import { createLogger } from '../../electron/log';
 
 export interface AppHarness {
   app: App;
+  /** The platform adapters the app was built with (its settings store and vault). */
+  adapters: PlatformAdapters;
   dataDir: string;
   /** Every log line written. */
   logs: string[];
@@ -22,8 +24,12 @@ export interface AppHarness {
   close(): Promise<void>;
 }
 
-export async function startAppHarness(opts: { passphrase?: string; openDemo?: boolean; app?: CreateAppOptions } = {}): Promise<AppHarness> {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'nb-app-'));
+/**
+ * `dataDir`: start on an existing data folder (a restart); it is left in place at close. Without
+ * it the harness makes a fresh one and deletes it at close.
+ */
+export async function startAppHarness(opts: { passphrase?: string; openDemo?: boolean; app?: CreateAppOptions; dataDir?: string } = {}): Promise<AppHarness> {
+  const dataDir = opts.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'nb-app-')));
   const logs: string[] = [];
   const logger = createLogger((line) => logs.push(JSON.stringify(line)), { level: 'debug' });
   const adapters = await createNodeAdapters({ dataDir, passphrase: opts.passphrase ?? 'test-vault-passphrase-1', logger, mode: 'browser', demoPorts: { basic: 0, oauth: 0 } });
@@ -38,6 +44,7 @@ export async function startAppHarness(opts: { passphrase?: string; openDemo?: bo
   };
   return {
     app,
+    adapters,
     dataDir,
     logs,
     pushed,
@@ -62,7 +69,7 @@ export async function startAppHarness(opts: { passphrase?: string; openDemo?: bo
     },
     async close() {
       await app.shutdown();
-      await rm(dataDir, { recursive: true, force: true });
+      if (!opts.dataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -4,6 +4,7 @@
  * into DefenderFacts, and a Machine into a HostRecord.
  */
 import {
+  CveSeverity,
   DefenderAvStatus,
   DefenderExposureLevel,
   DefenderHealthStatus,
@@ -39,25 +40,45 @@ export function cvssOf(v: unknown): number | null {
   return Number.isFinite(n) && n >= 0 && n <= 10 ? n : null;
 }
 
-export type CveFacts = Pick<DefenderFacts, 'criticalCveCount' | 'cveCount' | 'maxCvss'>;
-export const NO_CVES: CveFacts = { criticalCveCount: 0, cveCount: 0, maxCvss: null };
+export type CveFacts = Pick<DefenderFacts, 'criticalCveCount' | 'cveCount' | 'maxCvss' | 'vulnerabilities'>;
+export const NO_CVES: CveFacts = { criticalCveCount: 0, cveCount: 0, maxCvss: null, vulnerabilities: [] };
 
-/** Unique CVEs → facts: a CVE counted once per device, at its highest CVSS. */
-function factsOf(cves: Map<string, number | null>): CveFacts {
-  let critical = 0;
-  let max: number | null = null;
-  for (const score of cves.values()) {
-    if (score === null) continue;
-    if (score >= CRITICAL_CVSS) critical += 1;
-    if (max === null || score > max) max = score;
-  }
-  return { criticalCveCount: critical, cveCount: cves.size, maxCvss: max };
+/** One CVE of a device: its highest CVSS and the severity Defender gave with it. */
+interface CveEntry {
+  cvss: number | null;
+  severity: CveSeverity | null;
 }
 
-function addCve(map: Map<string, number | null>, cveId: string, score: number | null): void {
+/**
+ * The severity Defender names (`vulnerabilitySeverityLevel`, `severity`), else the CVSS v3
+ * qualitative rating of the score (9.0 Critical, 7.0 High, 4.0 Medium, above 0 Low; EDR-H5).
+ */
+export function severityOf(named: unknown, cvss: number | null): CveSeverity | null {
+  const given = enumValue(CveSeverity.options, named);
+  if (given) return given;
+  if (cvss === null || cvss <= 0) return null;
+  return cvss >= 9 ? 'Critical' : cvss >= 7 ? 'High' : cvss >= 4 ? 'Medium' : 'Low';
+}
+
+/** Unique CVEs → facts: a CVE counted once per device, at its highest CVSS; the list highest first. */
+function factsOf(cves: Map<string, CveEntry>): CveFacts {
+  let critical = 0;
+  let max: number | null = null;
+  const vulnerabilities: NonNullable<CveFacts['vulnerabilities']> = [];
+  for (const [cveId, { cvss, severity }] of cves) {
+    vulnerabilities.push({ cveId, cvss, severity });
+    if (cvss === null) continue;
+    if (cvss >= CRITICAL_CVSS) critical += 1;
+    if (max === null || cvss > max) max = cvss;
+  }
+  vulnerabilities.sort((a, b) => (b.cvss ?? -1) - (a.cvss ?? -1) || (a.cveId < b.cveId ? -1 : a.cveId > b.cveId ? 1 : 0));
+  return { criticalCveCount: critical, cveCount: cves.size, maxCvss: max, vulnerabilities };
+}
+
+function addCve(map: Map<string, CveEntry>, cveId: string, cvss: number | null, severity: unknown): void {
   const key = cveId.toUpperCase();
   const prev = map.get(key);
-  if (prev === undefined || (score !== null && (prev === null || score > prev))) map.set(key, score);
+  if (prev === undefined || (cvss !== null && (prev.cvss === null || cvss > prev.cvss))) map.set(key, { cvss, severity: severityOf(severity, cvss) });
 }
 
 const str = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
@@ -68,7 +89,7 @@ const str = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v : unde
  * two products of one device counts once.
  */
 export class CveAggregator {
-  private readonly byDevice = new Map<string, Map<string, number | null>>();
+  private readonly byDevice = new Map<string, Map<string, CveEntry>>();
   rows = 0;
   skipped = 0;
 
@@ -84,7 +105,7 @@ export class CveAggregator {
     const key = device.toLowerCase();
     let cves = this.byDevice.get(key);
     if (!cves) this.byDevice.set(key, (cves = new Map()));
-    addCve(cves, cve, cvssOf(r.cvssScore));
+    addCve(cves, cve, cvssOf(r.cvssScore), r.vulnerabilitySeverityLevel);
   }
 
   get devices(): number {
@@ -100,11 +121,11 @@ export class CveAggregator {
 
 /** Facts from GET /api/machines/{id}/vulnerabilities (Vulnerability entities: id, cvssV3). */
 export function factsFromVulnerabilities(list: readonly unknown[]): CveFacts {
-  const cves = new Map<string, number | null>();
+  const cves = new Map<string, CveEntry>();
   for (const v of list) {
     const r = (typeof v === 'object' && v !== null ? v : {}) as Record<string, unknown>;
     const id = str(r.id) ?? str(r.cveId);
-    if (id) addCve(cves, id, cvssOf(r.cvssV3 ?? r.cvssScore));
+    if (id) addCve(cves, id, cvssOf(r.cvssV3 ?? r.cvssScore), r.severity ?? r.vulnerabilitySeverityLevel);
   }
   return factsOf(cves);
 }

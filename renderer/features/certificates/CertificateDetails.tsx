@@ -1,5 +1,5 @@
 import type { CertificateInfo } from '../../../shared/model/profile';
-import { formatDateTime } from '../../components/format';
+import { DateTime } from '../../components/Time';
 import { useNow } from '../../components/useNow';
 
 export function CertificateDetails({ cert }: { cert: CertificateInfo }) {
@@ -24,7 +24,7 @@ export function CertificateDetails({ cert }: { cert: CertificateInfo }) {
       ) : null}
       <dt>Valid</dt>
       <dd>
-        {formatDateTime(cert.validFrom)} – {formatDateTime(cert.validTo)}
+        <DateTime iso={cert.validFrom} /> – <DateTime iso={cert.validTo} />
         {expired ? <span className="chip chip-danger">expired</span> : null}
         {notYet ? <span className="chip chip-danger">not yet valid</span> : null}
       </dd>

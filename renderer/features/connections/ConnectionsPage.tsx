@@ -1,9 +1,11 @@
+import { getRouteApi } from '@tanstack/react-router';
 import clsx from 'clsx';
 import { Plus, Rocket } from 'lucide-react';
 import { useAppInfo, useProfiles, useSessions } from '../../api/queries';
 import { useActiveProfile } from '../../app/useActiveProfile';
 import { Spinner } from '../../components/Spinner';
-import { useUi, type ConnectionsTab } from '../../stores/ui';
+import type { ConnectionsTab } from '../../app/search';
+import { useUi } from '../../stores/ui';
 import { OAuthClientsPage } from '../oauth-clients/OAuthClientsPage';
 import { SyslogPage } from '../syslog/SyslogPage';
 import { ProfileRow } from './ProfileRow';
@@ -14,10 +16,13 @@ const tabs: { id: ConnectionsTab; label: string }[] = [
   { id: 'oauth-clients', label: 'OAuth clients' },
   { id: 'syslog', label: 'Syslog servers' },
 ];
+const route = getRouteApi('/connections');
 
 export function ConnectionsPage() {
-  const tab = useUi((s) => s.connectionsTab);
-  const setTab = useUi((s) => s.setConnectionsTab);
+  // The tab is in the address (`?tab=syslog`); each tab is a history entry.
+  const { tab } = route.useSearch();
+  const navigate = route.useNavigate();
+  const setTab = (t: ConnectionsTab) => void navigate({ search: (prev) => ({ ...prev, tab: t }) });
   return (
     <div className="page">
       <div className="tabs" role="tablist" aria-label="Connections">

@@ -1,22 +1,25 @@
 /** Add or edit a connection profile. The dialog stays open with everything typed on any error. */
+import { useMemo } from 'react';
 import { useForm, useWatch, type FieldPath } from 'react-hook-form';
 import { toast } from 'sonner';
 import type { ProfileView } from '../../../shared/model/profile';
 import { useSaveProfile } from '../../api/mutations';
+import { useProfiles } from '../../api/queries';
 import { serverIssues } from '../../app/server-issues';
 import { Dialog } from '../../components/Dialog';
 import { useDiscardGuard } from '../../components/DiscardGuard';
 import { SelectField, TextField } from '../../components/Field';
 import { Spinner } from '../../components/Spinner';
-import { useUi } from '../../stores/ui';
 import { movesSecrets, profileDefaults, profileResolver, toSaveRequest, type ProfileFormOutput, type ProfileFormValues } from './profile-form';
 import { TlsTrustFields } from './TlsTrustFields';
 
 export function ProfileFormDialog({ profile, onClose }: { profile?: ProfileView | undefined; onClose(): void }) {
   const save = useSaveProfile();
-  const selectProfile = useUi((s) => s.selectProfile);
+  // useForm takes the resolver of each render: the names of a list that loads later count too.
+  const profiles = useProfiles().data;
+  const resolver = useMemo(() => profileResolver(profile, profiles ?? []), [profile, profiles]);
   const form = useForm<ProfileFormValues, unknown, ProfileFormOutput>({
-    resolver: profileResolver(profile),
+    resolver,
     defaultValues: profileDefaults(profile),
     mode: 'onSubmit',
     reValidateMode: 'onChange',
@@ -33,7 +36,7 @@ export function ProfileFormDialog({ profile, onClose }: { profile?: ProfileView 
   const onSubmit = async (values: ProfileFormOutput) => {
     try {
       const view = await save.mutateAsync(toSaveRequest(values, profile?.id));
-      selectProfile(view.id);
+      // Saving never switches the chosen connection (C-25); a window with none falls back to this one.
       toast.success(profile ? `Saved “${view.name}”.` : `Added “${view.name}”.`, {
         description: view.tls.mode === 'pinned' && !view.tls.fingerprint256 ? 'Next: Trust certificate, to compare and pin the node’s certificate.' : undefined,
       });

@@ -9,12 +9,15 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { RowMenu, type RowMenuItem } from '../../components/RowMenu';
 import { SessionBadge } from '../../components/SessionBadge';
 import { Spinner } from '../../components/Spinner';
+import { useChooseConnection, useShowConnectionTab } from '../../app/useActiveProfile';
 import { useUi } from '../../stores/ui';
 import { activePort, authLabel, tlsLabel } from './labels';
 
 export function ProfileRow({ profile, status, selected }: { profile: ProfileView; status: SessionStatus | undefined; selected: boolean }) {
   // Actions only (stable functions): rows do not re-render on unrelated UI state.
   const ui = useUi.getState();
+  const choose = useChooseConnection();
+  const showConnectionTab = useShowConnectionTab();
   const signIn = useSignIn();
   const signOut = useSignOut();
   const test = useTestProfile();
@@ -33,10 +36,10 @@ export function ProfileRow({ profile, status, selected }: { profile: ProfileView
     }
   };
 
-  // The row (and its menu button) goes away with the tab: focus moves to the tab now shown.
+  // The row (and its menu button) goes away with the tab: focus moves to the tab now shown (the
+  // tab buttons stay; the address changes on the router's next tick).
   const showTab = (tab: 'oauth-clients' | 'syslog') => {
-    ui.selectProfile(profile.id);
-    ui.setConnectionsTab(tab);
+    showConnectionTab(profile.id, tab);
     document.getElementById(`tab-${tab}`)?.focus();
   };
   const menu: RowMenuItem[] = [
@@ -64,7 +67,7 @@ export function ProfileRow({ profile, status, selected }: { profile: ProfileView
   // One cell per column (name, address, auth, trust, session, actions): the list lays them out as aligned columns.
   return (
     <li className={clsx('profile-row', selected && 'selected')} data-testid={`profile-row-${profile.name}`} data-profile-id={profile.id}>
-      <button type="button" className="profile-main" onClick={() => ui.selectProfile(profile.id)} aria-pressed={selected} title="Make this the active connection">
+      <button type="button" className="profile-main" onClick={() => choose(profile.id)} aria-pressed={selected} title="Make this the active connection">
         <span className="profile-name">{profile.name}</span>
         {profile.demo ? <span className="chip chip-accent">demo</span> : null}
       </button>

@@ -2,15 +2,18 @@ import { Plus, Rocket, Waypoints } from 'lucide-react';
 import { toast } from 'sonner';
 import { useOpenDemo } from '../../api/mutations';
 import { Spinner } from '../../components/Spinner';
+import { useChooseConnection } from '../../app/useActiveProfile';
 import { useUi } from '../../stores/ui';
 
 export function useOpenDemoAction() {
   const demo = useOpenDemo();
-  const selectProfile = useUi((s) => s.selectProfile);
+  // Opening the demo workspace is asking to work in it: its OAuth connection becomes the chosen one.
+  const choose = useChooseConnection();
   const open = async () => {
     try {
       const status = await demo.mutateAsync();
-      if (status.oauthProfileId ?? status.profileId) selectProfile(status.oauthProfileId ?? status.profileId);
+      const demoProfile = status.oauthProfileId ?? status.profileId;
+      if (demoProfile) choose(demoProfile);
       toast.success('The demo workspace is ready.', {
         description: 'Two connections to the built-in management node simulator and two EDR connectors (Defender and Falcon simulators) were added.',
       });

@@ -2,7 +2,7 @@
 import type { z } from 'zod';
 import type { FieldErrors, Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { ProfileInput, type ProfileView } from '../../../shared/model/profile';
+import { PROFILE_NAME_TAKEN, ProfileInput, profileNameTaken, type ProfileView } from '../../../shared/model/profile';
 
 export type ProfileFormValues = z.input<typeof ProfileInput>;
 export type ProfileFormOutput = z.output<typeof ProfileInput>;
@@ -61,15 +61,22 @@ const zod = zodResolver(ProfileInput) as Resolver<ProfileFormValues, unknown, Pr
 const NO_CA = 'Choose the CA certificate file (PEM).';
 
 /**
- * zodResolver(ProfileInput), plus the one rule the schema cannot know: a custom CA needs a
- * picked file unless the connection already has a CA stored (then no file keeps it).
+ * zodResolver(ProfileInput), plus the rules the schema cannot know, checked in the window as
+ * main checks them: a custom CA needs a picked file unless the connection already has a CA
+ * stored (then no file keeps it), and the name must not be another connection's (`profiles`,
+ * the list the window shows).
  */
-export function profileResolver(view: ProfileView | undefined): Resolver<ProfileFormValues, unknown, ProfileFormOutput> {
+export function profileResolver(view: ProfileView | undefined, profiles: readonly ProfileView[]): Resolver<ProfileFormValues, unknown, ProfileFormOutput> {
   return async (values, context, options) => {
-    const result = await zod(values, context, options);
+    // A CA file picked before choosing another mode is not part of that mode (the schema refuses extra keys).
+    const tls = values.tls?.mode === 'custom-ca' || !values.tls ? values.tls : { mode: values.tls.mode };
+    const result = await zod({ ...values, tls } as ProfileFormValues, context, options);
     const needsFile = values.tls?.mode === 'custom-ca' && !values.tls.caPem && view?.tls.mode !== 'custom-ca';
-    if (!needsFile) return result;
-    const errors = { ...result.errors, tls: { ...(result.errors.tls ?? {}), caPem: { type: 'client', message: NO_CA } } } as unknown as FieldErrors<ProfileFormValues>;
-    return { values: {}, errors };
+    const taken = !result.errors.name && profileNameTaken(profiles, String(values.name ?? ''), view?.id);
+    if (!needsFile && !taken) return result;
+    const errors = { ...result.errors } as Record<string, unknown>;
+    if (needsFile) errors.tls = { ...(result.errors.tls ?? {}), caPem: { type: 'client', message: NO_CA } };
+    if (taken) errors.name = { type: 'client', message: PROFILE_NAME_TAKEN };
+    return { values: {}, errors: errors as FieldErrors<ProfileFormValues> };
   };
 }

@@ -1,17 +1,18 @@
 /** Add or edit an EDR connector. The dialog stays open with everything typed on any error. */
 import { ChevronDown, ChevronRight } from 'lucide-react';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useForm, useWatch, type FieldPath } from 'react-hook-form';
 import { toast } from 'sonner';
 import { FALCON_DEFAULT_POLL, FalconRegion, POLL_MAX, POLL_MIN, type ConnectorView, type ParsedConnectorInput } from '../../../shared/model/connector';
 import type { Vendor } from '../../../shared/model/edr';
 import { useSaveConnector } from '../../api/mutations';
+import { useConnectors } from '../../api/queries';
 import { serverIssues } from '../../app/server-issues';
 import { Dialog } from '../../components/Dialog';
 import { useDiscardGuard } from '../../components/DiscardGuard';
 import { ChoiceOption, SelectField, SwitchField, TextField } from '../../components/Field';
 import { Spinner } from '../../components/Spinner';
-import { connectorDefaults, connectorMovesSecret, connectorResolver, toSaveRequest, type ConnectorFormValues } from './connector-form';
+import { connectorDefaults, connectorResolver, secretNeedOf, toSaveRequest, type ConnectorFormValues } from './connector-form';
 import { regionLabel, vendorLabel } from './labels';
 import { RiskSettingsFields } from './RiskSettingsFields';
 
@@ -22,8 +23,12 @@ const vendors: { id: Vendor; hint: string }[] = [
 
 export function ConnectorFormDialog({ connector, onClose }: { connector?: ConnectorView | undefined; onClose(): void }) {
   const save = useSaveConnector();
+  // The registered connectors decide, as in main, whether the client secret is needed.
+  // useForm takes the resolver of each render, so a list that loads after the form opened counts.
+  const registered = useConnectors().data;
+  const resolver = useMemo(() => connectorResolver(registered ?? [], connector), [registered, connector]);
   const form = useForm<ConnectorFormValues, unknown, ParsedConnectorInput>({
-    resolver: connectorResolver,
+    resolver,
     defaultValues: connectorDefaults(connector),
     mode: 'onSubmit',
     reValidateMode: 'onChange',
@@ -47,13 +52,10 @@ export function ConnectorFormDialog({ connector, onClose }: { connector?: Connec
   };
 
   const [tenantId, cloudRegion, apiUrl, idpUrl] = useWatch({ control, name: ['tenantId', 'cloudRegion', 'apiUrl', 'idpUrl'] });
-  const moved = connectorMovesSecret(connector, { tenantId, cloudRegion, apiUrl, idpUrl });
+  const need = secretNeedOf(registered ?? [], connector, { vendor, tenantId, cloudRegion, apiUrl, idpUrl });
+  const moved = need === 'endpoint-changed';
 
   const onSubmit = async (values: ParsedConnectorInput) => {
-    if (moved && !values.clientSecret) {
-      setError('clientSecret', { type: 'client', message: 'The tenant, region or address changed: enter the client secret again.' });
-      return;
-    }
     try {
       const view = await save.mutateAsync(toSaveRequest(values, connector?.id));
       toast.success(connector ? `Saved “${view.name}”.` : `Added “${view.name}”.`, {
@@ -65,7 +67,8 @@ export function ConnectorFormDialog({ connector, onClose }: { connector?: Connec
     }
   };
 
-  const secretStored = connector?.hasClientSecret && connector.vendor === vendor && !moved;
+  // No need: a secret is stored for the connector this save updates, and it stays with it.
+  const secretStored = need === undefined;
   return (
     <>
       <Dialog
@@ -111,7 +114,9 @@ export function ConnectorFormDialog({ connector, onClose }: { connector?: Connec
               placeholder={secretStored ? '•••• stored' : ''}
               hint={
                 secretStored
-                  ? 'Leave empty to keep the stored secret.'
+                  ? connector
+                    ? 'Leave empty to keep the stored secret.'
+                    : 'This tenant is registered already: saving updates it; leave empty to keep its stored secret.'
                   : moved
                     ? 'The stored secret is only sent where it was entered for: enter it again for the new tenant, region or address.'
                     : undefined

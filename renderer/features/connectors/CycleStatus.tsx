@@ -1,7 +1,8 @@
 /** The running cycle (phase, done/total) or the last one (status, hosts, when, error, published), and the next one. */
 import clsx from 'clsx';
 import type { ConnectorStatus, CycleProgress, CycleState } from '../../../shared/contract';
-import { formatDateTime } from '../../components/format';
+import { RelativeTime } from '../../components/Time';
+import { useTimeFormat } from '../../components/useTimeFormat';
 import { useNow } from '../../components/useNow';
 import { agoText, cycleStatusLabel, inText, interruptedText, phaseLabel, progressText } from './labels';
 
@@ -35,6 +36,7 @@ const statusChip: Record<CycleState, string> = { completed: 'chip-ok', failed: '
 
 export function CycleStatus({ connector }: { connector: ConnectorStatus }) {
   const now = useNow();
+  const tf = useTimeFormat();
   const last = connector.lastCycle;
   const interrupted = last?.status === 'interrupted';
   // An interrupted cycle's finish time is when the next start noticed it, not when the app stopped.
@@ -48,11 +50,11 @@ export function CycleStatus({ connector }: { connector: ConnectorStatus }) {
             <span className="muted">Last cycle</span>
             <span className={clsx('chip', statusChip[last.status])}>{cycleStatusLabel[last.status]}</span>
             {interrupted && last.hosts === 0 ? null : <span>{last.hosts.toLocaleString()} hosts</span>}
-            <span className="muted" title={formatDateTime(finishedAt ?? last.startedAt)}>
+            <RelativeTime iso={finishedAt ?? last.startedAt} className="muted" describe={(t) => `${finishedAt ? 'Finished' : 'Started'} at ${t}`}>
               {finishedAt ? `finished ${agoText(finishedAt, now)}` : `started ${agoText(last.startedAt, now)}`}
-            </span>
+            </RelativeTime>
             {last.status === 'completed' ? (
-              <span className={clsx('chip', last.publishedAt ? 'chip-ok' : undefined)} title={last.publishedAt ? formatDateTime(last.publishedAt) : undefined}>
+              <span className={clsx('chip', last.publishedAt ? 'chip-ok' : undefined)} title={last.publishedAt ? `Published at ${tf.dateTime(last.publishedAt)}` : undefined}>
                 {last.publishedAt ? 'published' : 'not published'}
               </span>
             ) : null}
@@ -76,9 +78,9 @@ export function CycleStatus({ connector }: { connector: ConnectorStatus }) {
       {!connector.enabled ? (
         <span className="muted">Disabled: no scheduled polls</span>
       ) : connector.nextCycleAt && !connector.running ? (
-        <span className="muted" title={formatDateTime(connector.nextCycleAt)}>
-          Next poll {inText(connector.nextCycleAt, now)} ({formatDateTime(connector.nextCycleAt)})
-        </span>
+        <RelativeTime iso={connector.nextCycleAt} className="muted" describe={(t) => `Next poll at ${t}`}>
+          Next poll {inText(connector.nextCycleAt, now)} ({tf.dateTime(connector.nextCycleAt)})
+        </RelativeTime>
       ) : null}
     </div>
   );

@@ -8,6 +8,7 @@ import { CircleCheck, CircleX, FileJson, Upload } from 'lucide-react';
 import { useId, useMemo, useState } from 'react';
 import type { ResponseOf } from '../../../shared/contract';
 import { AppError } from '../../../shared/model/errors';
+import { issueText } from '../../../shared/validation/error-map';
 import { useImportConnectors } from '../../api/mutations';
 import { useProfiles, useSessions } from '../../api/queries';
 import { Dialog } from '../../components/Dialog';
@@ -134,10 +135,11 @@ export function ImportConnectorsDialog({ onClose }: { onClose(): void }) {
             ) : null}
           </fieldset>
           {failure ? (
-            <p className="callout callout-error" role="alert" data-testid="import-failure">
+            <div className="callout callout-error" role="alert" data-testid="import-failure">
               <strong>{failure.message}</strong>
               {failure.hint ? <span>{failure.hint}</span> : null}
-            </p>
+              <IssueList issues={issuesOf(failure)} />
+            </div>
           ) : null}
         </div>
       )}
@@ -168,7 +170,10 @@ function ImportResults({ results }: { results: Results }) {
           <tbody>
             {results.map((r) => (
               <tr key={r.index} data-testid={`import-result-${r.index + 1}`}>
-                <td className="nowrap mono">#{r.index + 1}</td>
+                <td>
+                  <span className="nowrap mono">#{r.index + 1}</span>
+                  {r.name ? <span className="import-entry-name">{r.name}</span> : null}
+                </td>
                 <td className="nowrap">{r.vendor === 'falcon' || r.vendor === 'defender' ? vendorLabel[r.vendor] : (r.vendor ?? '—')}</td>
                 <td className="mono">{r.tenantId ?? '—'}</td>
                 <td>
@@ -181,17 +186,7 @@ function ImportResults({ results }: { results: Results }) {
                       <span>
                         <CircleX size={14} aria-hidden="true" /> refused
                       </span>
-                      {r.error?.issues.length ? (
-                        <ul>
-                          {r.error.issues.map((i) => (
-                            <li key={`${i.path}:${i.message}`}>
-                              {i.path ? <code>{i.path}</code> : null} {i.message}
-                            </li>
-                          ))}
-                        </ul>
-                      ) : (
-                        <span className="field-error">{r.error?.message}</span>
-                      )}
+                      {r.error?.issues.length ? <IssueList issues={r.error.issues} /> : <span className="field-error">{r.error?.message}</span>}
                     </div>
                   )}
                 </td>
@@ -201,5 +196,37 @@ function ImportResults({ results }: { results: Results }) {
         </table>
       </div>
     </>
+  );
+}
+
+type Issue = { path: string; message: string };
+
+/** `details.issues` of a refused document (a request check names its fields). */
+function issuesOf(error: AppError): Issue[] {
+  const issues = error.details?.issues;
+  if (!Array.isArray(issues)) return [];
+  return issues.filter((i): i is Issue => typeof (i as Issue | null)?.path === 'string' && typeof (i as Issue).message === 'string');
+}
+
+/**
+ * Each problem as a sentence naming its field in words (C-23), with the field's key in the
+ * document beside it, so the operator finds it in the JSON.
+ */
+function IssueList({ issues }: { issues: readonly Issue[] }) {
+  if (!issues.length) return null;
+  return (
+    <ul className="import-issues">
+      {issues.map((i) => (
+        <li key={`${i.path}:${i.message}`}>
+          {issueText(i)}
+          {i.path ? (
+            <>
+              {' '}
+              <code title="The field in the document">{i.path}</code>
+            </>
+          ) : null}
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -5,9 +5,10 @@
  * sent: an empty secret keeps the stored one, empty URLs keep the vendors' defaults. The risk
  * scoring boxes become overrides of only what differs from the defaults (`risk-form.ts`).
  */
-import type { Resolver } from 'react-hook-form';
+import type { FieldErrors, Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { ConnectorInput, FALCON_DEFAULT_POLL, type ConnectorView, type FalconRegion, type ParsedConnectorInput } from '../../../shared/model/connector';
+import { CLIENT_SECRET_MESSAGES, clientSecretNeed, findRegisteredConnector, type ClientSecretNeed } from '../../../shared/model/connector-secret';
 import type { Vendor } from '../../../shared/model/edr';
 import { emptyRiskForm, riskFormValues, riskOverrides, type RiskFormValues } from './risk-form';
 
@@ -47,9 +48,41 @@ const strip = (values: ConnectorFormValues): Record<string, unknown> => {
 
 const zod = zodResolver(ConnectorInput) as unknown as Resolver<Record<string, unknown>, unknown, ParsedConnectorInput>;
 
-/** zodResolver(ConnectorInput) on the cleaned values; error paths are the flat field names. */
-export const connectorResolver: Resolver<ConnectorFormValues, unknown, ParsedConnectorInput> = (values, context, options) =>
-  zod(strip(values), context, options as never) as ReturnType<Resolver<ConnectorFormValues, unknown, ParsedConnectorInput>>;
+type SecretFields = Pick<ConnectorFormValues, 'vendor' | 'tenantId' | 'cloudRegion' | 'apiUrl' | 'idpUrl'>;
+
+/**
+ * Whether saving these values needs the client secret, by main's own rule (C-12,
+ * shared/model/connector-secret.ts): none stored for the connector the save updates, or the
+ * tenant, region or an address moved away from what the stored one was entered for. `registered`
+ * is the connectors list the window shows; `editing` the connector of an Edit form.
+ */
+export function secretNeedOf(registered: readonly ConnectorView[], editing: ConnectorView | undefined, values: SecretFields, secretGiven = false): ClientSecretNeed | undefined {
+  const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
+  const next = {
+    vendor: values.vendor,
+    tenantId: text(values.tenantId),
+    cloudRegion: values.cloudRegion,
+    apiUrl: optionalText(values.apiUrl) as string | undefined,
+    idpUrl: optionalText(values.idpUrl) as string | undefined,
+  };
+  const list = editing && !registered.some((c) => c.id === editing.id) ? [...registered, editing] : registered;
+  const existing = findRegisteredConnector(list, { id: editing?.id, vendor: next.vendor, tenantId: next.tenantId });
+  return clientSecretNeed({ registered: existing, next, secretGiven });
+}
+
+/**
+ * zodResolver(ConnectorInput) on the cleaned values (error paths are the flat field names), plus
+ * the client secret rule main applies: every field is checked in the window before a request.
+ */
+export function connectorResolver(registered: readonly ConnectorView[], editing: ConnectorView | undefined): Resolver<ConnectorFormValues, unknown, ParsedConnectorInput> {
+  return async (values, context, options) => {
+    const result = (await zod(strip(values), context, options as never)) as Awaited<ReturnType<Resolver<ConnectorFormValues, unknown, ParsedConnectorInput>>>;
+    const need = secretNeedOf(registered, editing, values, !!values.clientSecret);
+    if (!need || result.errors.clientSecret) return result;
+    const errors = { ...result.errors, clientSecret: { type: 'client', message: CLIENT_SECRET_MESSAGES[need] } } as FieldErrors<ConnectorFormValues>;
+    return { values: {}, errors };
+  };
+}
 
 export function connectorDefaults(view?: ConnectorView): ConnectorFormValues {
   if (!view) return { vendor: 'falcon', name: '', enabled: true, tenantId: '', clientId: '', clientSecret: '', cloudRegion: 'autodiscover', pollIntervalMinutes: FALCON_DEFAULT_POLL, apiUrl: '', idpUrl: '', risk: emptyRiskForm() };
@@ -72,20 +105,4 @@ export function connectorDefaults(view?: ConnectorView): ConnectorFormValues {
 export function toSaveRequest(values: ParsedConnectorInput, id: string | undefined): ConnectorInput {
   const { tls: _tls, id: _id, ...rest } = values;
   return { ...rest, ...(id ? { id } : {}) };
-}
-
-/**
- * True when saving these values points the connector at another tenant, region or address than
- * its stored secret was entered for: main then needs the secret again (it never sends the
- * stored one elsewhere), so the form asks for it before the round trip.
- */
-export function connectorMovesSecret(view: ConnectorView | undefined, values: Pick<ConnectorFormValues, 'tenantId' | 'cloudRegion' | 'apiUrl' | 'idpUrl'>): boolean {
-  if (!view?.hasClientSecret) return false;
-  const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
-  return (
-    text(values.tenantId).toLowerCase() !== view.tenantId.toLowerCase() ||
-    (view.vendor === 'falcon' && (values.cloudRegion ?? 'autodiscover') !== (view.cloudRegion ?? 'autodiscover')) ||
-    text(values.apiUrl) !== (view.apiUrl ?? '') ||
-    (view.vendor === 'defender' && text(values.idpUrl) !== (view.idpUrl ?? ''))
-  );
 }

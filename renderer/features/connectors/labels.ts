@@ -3,18 +3,13 @@ import type { CycleProgress, CycleState } from '../../../shared/contract';
 import type { FalconRegion } from '../../../shared/model/connector';
 import type { Vendor } from '../../../shared/model/edr';
 import { formatDuration } from '../../components/format';
+import { REGION_LABELS, VENDOR_LABELS } from '../../../shared/validation/labels';
 
 export { agoText } from '../../components/format';
 
-export const vendorLabel: Record<Vendor, string> = { falcon: 'CrowdStrike Falcon', defender: 'Microsoft Defender' };
-
-export const regionLabel: Record<FalconRegion, string> = {
-  autodiscover: 'Autodiscover',
-  'us-1': 'US-1',
-  'us-2': 'US-2',
-  'eu-1': 'EU-1',
-  'us-gov-1': 'US-GOV-1',
-};
+/** The same words the validation messages use (shared/validation/labels.ts). */
+export const vendorLabel: Record<Vendor, string> = VENDOR_LABELS;
+export const regionLabel: Record<FalconRegion, string> = REGION_LABELS;
 
 export const phaseLabel: Record<CycleProgress['phase'], string> = {
   starting: 'starting',

@@ -7,7 +7,8 @@ import { useDeployDevice, useDeviceFromNode } from '../../api/inventory';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Dialog } from '../../components/Dialog';
 import { Spinner } from '../../components/Spinner';
-import { agoText, formatDateTime } from '../../components/format';
+import { agoText } from '../../components/format';
+import { DateTime, RelativeTime } from '../../components/Time';
 import { useNow } from '../../components/useNow';
 import { countryLabel, serialOf } from './device-index';
 import { ReachChip, StatusChip, SyncChip } from './StatusChip';
@@ -79,7 +80,16 @@ export function DeviceDetailsDialog({ profile, device, signedIn, onClose }: { pr
           <dt>Node status</dt>
           <dd>{device.workflowStatus ?? '—'}</dd>
           <dt>Last change</dt>
-          <dd>{device.lastModifiedAt ? `${formatDateTime(device.lastModifiedAt)}${device.lastModifiedBy ? ` by ${device.lastModifiedBy}` : ''}` : '—'}</dd>
+          <dd>
+            {device.lastModifiedAt ? (
+              <>
+                <DateTime iso={device.lastModifiedAt} />
+                {device.lastModifiedBy ? ` by ${device.lastModifiedBy}` : ''}
+              </>
+            ) : (
+              '—'
+            )}
+          </dd>
           <dt>Last task</dt>
           <dd className="mono">{device.lastTaskId ?? '—'}</dd>
         </dl>
@@ -114,9 +124,9 @@ function ApplianceSection({ device }: { device: DeviceView }) {
     <section className="appliance-state" aria-label="State on the node" data-testid="appliance-state">
       <h3>
         State on the node{' '}
-        <span className={stale ? 'chip chip-warn' : 'muted'} title={formatDateTime(a.fetchedAt)} data-testid="appliance-age">
+        <RelativeTime iso={a.fetchedAt} className={stale ? 'chip chip-warn' : 'muted'} testId="appliance-age" describe={(t) => `Read from the node at ${t}`}>
           as of {agoText(a.fetchedAt, now)}
-        </span>
+        </RelativeTime>
       </h3>
       <dl className="details">
         <dt>Reachability</dt>
@@ -134,7 +144,7 @@ function ApplianceSection({ device }: { device: DeviceView }) {
         <dt>Serial (hardware)</dt>
         <dd className="mono">{a.serialNo ?? '—'}</dd>
         <dt>Last update</dt>
-        <dd>{a.lastUpdatedAt ? formatDateTime(a.lastUpdatedAt) : '—'}</dd>
+        <dd>{a.lastUpdatedAt ? <DateTime iso={a.lastUpdatedAt} /> : '—'}</dd>
         <dt>Alarms</dt>
         <dd data-testid="appliance-alarms">{a.alarms ? `${a.alarms.critical} critical · ${a.alarms.major} major · ${a.alarms.minor} minor · ${a.alarms.warning} warning` : '—'}</dd>
       </dl>

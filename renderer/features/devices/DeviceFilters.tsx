@@ -1,7 +1,7 @@
 import { Search } from 'lucide-react';
 import { memo, useMemo, type ReactNode } from 'react';
 import type { DeploymentStatus } from '../../../shared/model/inventory';
-import { useInventoryUi } from '../../stores/inventory-ui';
+import type { DevicesSearch } from '../../app/search';
 import { REACHABILITIES, STATUSES, SYNCS, type ConfigSync, type DeviceIndex, type Reachability } from './device-index';
 
 // "" is an unknown value (e.g. a device listed without its organization): not a filter choice.
@@ -31,24 +31,33 @@ const FilterSelect = memo(function FilterSelect({ label, all, value, options, on
   );
 });
 
+export interface DeviceFilterValues {
+  /** The search box as typed (its draft: see useAddressDraft). */
+  query: string;
+  org: string;
+  group: string;
+  status: DeploymentStatus | '';
+  reach: Reachability | '';
+  sync: ConfigSync | '';
+}
+
 /** Search box (name, site ID, serial) and the organization, group, status, reachability and sync filters. */
-export function DeviceFilters({ index }: { index: DeviceIndex }) {
-  const ui = useInventoryUi();
-  const set = ui.setDeviceFilter;
+export function DeviceFilters({ index, values, onQuery, onFilter }: { index: DeviceIndex; values: DeviceFilterValues; onQuery(q: string): void; onFilter(patch: Partial<Omit<DevicesSearch, 'device'>>): void }) {
+  // Stable as long as onFilter is (the page's refine): the memoized selects skip a keystroke.
   const on = useMemo(
     () => ({
-      org: (v: string) => set({ deviceOrg: v }),
-      group: (v: string) => set({ deviceGroup: v }),
-      status: (v: string) => set({ deviceStatus: v as DeploymentStatus | '' }),
-      reach: (v: string) => set({ deviceReach: v as Reachability | '' }),
-      sync: (v: string) => set({ deviceSync: v as ConfigSync | '' }),
+      org: (v: string) => onFilter({ org: v }),
+      group: (v: string) => onFilter({ group: v }),
+      status: (v: string) => onFilter({ status: v as DeploymentStatus | '' }),
+      reach: (v: string) => onFilter({ reach: v as Reachability | '' }),
+      sync: (v: string) => onFilter({ sync: v as ConfigSync | '' }),
     }),
-    [set],
+    [onFilter],
   );
   // Hundreds of organizations and groups: built once per devices list, not on every keystroke.
   const orgOptions = useMemo(() => optionsOf(index.orgs), [index.orgs]);
   // With an organization chosen, only its groups (and the group already chosen, so the choice stays visible).
-  const { deviceOrg, deviceGroup } = ui;
+  const { org: deviceOrg, group: deviceGroup } = values;
   const groups = useMemo(() => {
     const org = deviceOrg ? index.orgs.indexOf(deviceOrg) : -1;
     if (org < 0) return index.groups;
@@ -65,18 +74,18 @@ export function DeviceFilters({ index }: { index: DeviceIndex }) {
           type="search"
           aria-label="Search devices"
           placeholder="Search name, site ID or serial"
-          value={ui.deviceSearch}
-          onChange={(e) => ui.setDeviceSearch(e.target.value)}
+          value={values.query}
+          onChange={(e) => onQuery(e.target.value)}
           data-testid="devices-search"
           spellCheck={false}
           autoComplete="off"
         />
       </div>
-      <FilterSelect label="Organization" all="All organizations" value={ui.deviceOrg} options={orgOptions} onChange={on.org} testId="devices-filter-org" />
-      <FilterSelect label="Device group" all="All device groups" value={ui.deviceGroup} options={groupOptions} onChange={on.group} testId="devices-filter-group" />
-      <FilterSelect label="Status" all="Any status" value={ui.deviceStatus} options={statusOptions} onChange={on.status} testId="devices-filter-status" />
-      <FilterSelect label="Reachability" all="Any reachability" value={ui.deviceReach} options={reachOptions} onChange={on.reach} testId="devices-filter-reach" />
-      <FilterSelect label="Config sync" all="Any config sync" value={ui.deviceSync} options={syncOptions} onChange={on.sync} testId="devices-filter-sync" />
+      <FilterSelect label="Organization" all="All organizations" value={values.org} options={orgOptions} onChange={on.org} testId="devices-filter-org" />
+      <FilterSelect label="Device group" all="All device groups" value={values.group} options={groupOptions} onChange={on.group} testId="devices-filter-group" />
+      <FilterSelect label="Status" all="Any status" value={values.status} options={statusOptions} onChange={on.status} testId="devices-filter-status" />
+      <FilterSelect label="Reachability" all="Any reachability" value={values.reach} options={reachOptions} onChange={on.reach} testId="devices-filter-reach" />
+      <FilterSelect label="Config sync" all="Any config sync" value={values.sync} options={syncOptions} onChange={on.sync} testId="devices-filter-sync" />
     </div>
   );
 }

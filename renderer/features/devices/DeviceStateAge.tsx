@@ -5,7 +5,8 @@
 import { TriangleAlert } from 'lucide-react';
 import { memo, useMemo } from 'react';
 import type { DeviceView } from '../../../shared/model/inventory';
-import { agoText, formatDateTime } from '../../components/format';
+import { agoText } from '../../components/format';
+import { useTimeFormat } from '../../components/useTimeFormat';
 import { useNow } from '../../components/useNow';
 
 export const STATE_STALE_MS = 15 * 60_000;
@@ -13,6 +14,7 @@ export const STATE_STALE_MS = 15 * 60_000;
 /** Memoized: a keystroke in the search does not render it (nor format its date) again. */
 export const DeviceStateAge = memo(function DeviceStateAge({ devices, listFetchedAt }: { devices: readonly DeviceView[]; listFetchedAt: string | null }) {
   const now = useNow();
+  const tf = useTimeFormat();
   const at = useMemo(() => devices.find((d) => d.appliance)?.appliance?.fetchedAt ?? null, [devices]);
   if (!at) {
     return (
@@ -25,7 +27,7 @@ export const DeviceStateAge = memo(function DeviceStateAge({ devices, listFetche
   const behindList = listFetchedAt !== null && Date.parse(listFetchedAt) - Date.parse(at) > 60_000;
   const stale = behindList || now - Date.parse(at) > STATE_STALE_MS;
   return (
-    <span className={stale ? 'chip chip-warn devices-state-age' : 'muted devices-state-age'} title={`Reachability and sync as the node reported them at ${formatDateTime(at)}`} data-testid="devices-state-age" data-stale={stale}>
+    <span className={stale ? 'chip chip-warn devices-state-age' : 'muted devices-state-age'} title={`Reachability and sync as the node reported them at ${tf.dateTime(at)}`} data-testid="devices-state-age" data-stale={stale}>
       {stale ? <TriangleAlert size={12} aria-hidden="true" /> : null}
       State: {agoText(at, now)}
       {behindList ? ' (older than the list)' : ''}

@@ -2,13 +2,19 @@
  * Devices of the active connection, from main's stored copy (shown offline too): search, filters,
  * sortable virtualized table, details with deployment, the onboarding wizard and CSV bulk
  * onboarding. The search runs deferred (`useDeferredValue`): typing never waits for the table.
+ * Filters, sort and the opened device are in the address (app/search.ts). The search and the
+ * filters act on a draft at once and are written to the address once input pauses
+ * (useAddressDraft): the router is never on the keystroke path.
  */
+import { getRouteApi } from '@tanstack/react-router';
 import { FileSpreadsheet, Plus, Router, X } from 'lucide-react';
-import { useDeferredValue, useMemo, useState } from 'react';
+import { useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { useInventoryDevices } from '../../api/inventory';
 import { Spinner } from '../../components/Spinner';
 import { formatCount } from '../../components/format';
-import { useInventoryUi } from '../../stores/inventory-ui';
+import { DEVICE_FILTERS, type DevicesSearch } from '../../app/search';
+import { shallowEqual, useAddressDraft } from '../../app/useAddressDraft';
+import { useCloseOpenedItem } from '../../app/useCloseOpenedItem';
 import { InventoryFreshness } from '../inventory/Freshness';
 import { NoConnection } from '../inventory/NoConnection';
 import { storedListState, UnreadableNote } from '../inventory/StoredListState';
@@ -16,29 +22,45 @@ import { DeviceStateAge } from './DeviceStateAge';
 import { useInventoryProfile } from '../inventory/useInventoryProfile';
 import { BulkOnboardingDialog } from '../onboarding/bulk/BulkOnboardingDialog';
 import { OnboardingWizard } from '../onboarding/OnboardingWizard';
-import { buildDeviceIndex, filterDevices, type DeviceCriteria } from './device-index';
+import { filterDevices, type DeviceCriteria, type DeviceIndex, type DeviceSort } from './device-index';
 import { DeviceDetailsDialog } from './DeviceDetailsDialog';
 import { DeviceFilters } from './DeviceFilters';
 import { DevicesTable } from './DevicesTable';
+import { deviceIndexOf } from './shared-index';
 
-type PageDialog = { kind: 'details'; deviceName: string } | { kind: 'wizard' } | { kind: 'bulk' } | undefined;
+/** The wizard and the bulk dialog; an opened device is in the address. */
+type PageDialog = { kind: 'wizard' } | { kind: 'bulk' } | undefined;
 const EMPTY: never[] = [];
+const route = getRouteApi('/devices');
+/** An organization or group the list does not have (an old bookmark, another connection's) is no filter. */
+const knownFacets = (index: DeviceIndex, c: DeviceCriteria): DeviceCriteria => ({ ...c, org: index.orgs.includes(c.org) ? c.org : '', group: index.groups.includes(c.group) ? c.group : '' });
+const NO_FILTERS = Object.fromEntries(DEVICE_FILTERS.map((k) => [k, ''])) as Pick<DevicesSearch, (typeof DEVICE_FILTERS)[number]>;
+/** What refines the page (search, filters, sort): everything in its address but the opened device. */
+type Refinements = Omit<DevicesSearch, 'device'>;
 
 export function DevicesPage() {
   const { profile, signedIn, loading } = useInventoryProfile();
   const devices = useInventoryDevices(profile?.id);
   const [dialog, setDialog] = useState<PageDialog>();
-  const ui = useInventoryUi();
+  // The window's connection is not the page's to write.
+  const { device: openedDevice, connection: _connection, ...inAddress } = route.useSearch();
+  const navigate = route.useNavigate();
+  // Refining the page replaces its history entry (once input pauses); opening a device adds one (back closes it).
+  const { draft: view, setDraft, flush } = useAddressDraft<Refinements>(inAddress, (v) => void navigate({ search: (prev) => ({ ...prev, ...v }), replace: true }), shallowEqual);
+  const refine = useCallback((patch: Partial<Refinements>) => setDraft((d) => ({ ...d, ...patch })), [setDraft]);
+  const closeDevice = useCloseOpenedItem('device');
   const items = devices.data?.items ?? EMPTY;
 
-  const index = useMemo(() => buildDeviceIndex(items), [items]);
+  const index = useMemo(() => deviceIndexOf(items), [items]);
+  const { q: query, status, reach, sync } = view;
   const criteria = useMemo<DeviceCriteria>(
-    () => ({ query: ui.deviceSearch.trim().toLowerCase(), org: ui.deviceOrg, group: ui.deviceGroup, status: ui.deviceStatus, reach: ui.deviceReach, sync: ui.deviceSync }),
-    [ui.deviceSearch, ui.deviceOrg, ui.deviceGroup, ui.deviceStatus, ui.deviceReach, ui.deviceSync],
+    () => ({ query: query.trim().toLowerCase(), org: view.org, group: view.group, status, reach, sync }),
+    [query, view.org, view.group, status, reach, sync],
   );
   const deferred = useDeferredValue(criteria);
-  const sort = ui.deviceSort;
-  const rows = useMemo(() => filterDevices(index, sort.key, sort.desc, deferred), [index, sort, deferred]);
+  const sort = useMemo<DeviceSort>(() => ({ key: view.sort, desc: view.order === 'desc' }), [view.sort, view.order]);
+  const rows = useMemo(() => filterDevices(index, sort.key, sort.desc, knownFacets(index, deferred)), [index, sort, deferred]);
+  const { org, group } = knownFacets(index, criteria);
 
   if (loading) {
     return (
@@ -50,6 +72,7 @@ export function DevicesPage() {
   if (!profile) return <NoConnection what="Devices" />;
 
   const close = () => setDialog(undefined);
+  const clearFilters = () => refine(NO_FILTERS);
   let body = storedListState(
     devices,
     'devices',
@@ -63,7 +86,7 @@ export function DevicesPage() {
     body = (
       <>
         <div className="devices-filterbar">
-          <DeviceFilters index={index} />
+          <DeviceFilters index={index} values={{ query, org, group, status, reach, sync }} onQuery={(q) => refine({ q })} onFilter={refine} />
           <span className="devices-count" data-testid="devices-count" aria-live="polite">
             {rows.length === items.length && deferred === criteria ? `${formatCount(items.length)} devices` : `${formatCount(rows.length)} of ${formatCount(items.length)}`}
           </span>
@@ -73,19 +96,30 @@ export function DevicesPage() {
           <button
             type="button"
             className="button button-small button-ghost"
-            onClick={ui.clearDeviceFilters}
-            style={ui.deviceSearch || ui.deviceOrg || ui.deviceGroup || ui.deviceStatus || ui.deviceReach || ui.deviceSync ? undefined : { visibility: 'hidden' }}
+            onClick={clearFilters}
+            style={query || org || group || status || reach || sync ? undefined : { visibility: 'hidden' }}
           >
             <X size={14} aria-hidden="true" />
             Clear filters
           </button>
         </div>
-        <DevicesTable index={index} rows={rows} sort={sort} onSort={ui.setDeviceSort} onOpen={(d) => setDialog({ kind: 'details', deviceName: d.deviceName })} stale={deferred !== criteria} />
+        <DevicesTable
+          index={index}
+          rows={rows}
+          sort={sort}
+          onSort={(s) => refine({ sort: s.key, order: s.desc ? 'desc' : 'asc' })}
+          onOpen={(d) => {
+            flush();
+            void navigate({ search: (prev) => ({ ...prev, device: d.deviceName }), state: (s) => ({ ...s, openedHere: true }) });
+          }}
+          stale={deferred !== criteria}
+        />
       </>
     );
   }
 
-  const selected = dialog?.kind === 'details' ? items.find((d) => d.deviceName === dialog.deviceName) : undefined;
+  // A device the list does not have (deleted, or another connection's) opens nothing.
+  const selected = openedDevice ? items.find((d) => d.deviceName === openedDevice) : undefined;
   return (
     <div className="page page-wide devices-page">
       <div className="toolbar">
@@ -106,7 +140,7 @@ export function DevicesPage() {
       </div>
       <UnreadableNote count={devices.data?.unreadable} what="device" />
       {body}
-      {selected ? <DeviceDetailsDialog profile={profile} device={selected} signedIn={signedIn} onClose={close} /> : null}
+      {selected ? <DeviceDetailsDialog profile={profile} device={selected} signedIn={signedIn} onClose={closeDevice} /> : null}
       {dialog?.kind === 'wizard' ? <OnboardingWizard profile={profile} onClose={close} /> : null}
       {dialog?.kind === 'bulk' ? <BulkOnboardingDialog profile={profile} onClose={close} /> : null}
     </div>

@@ -20,8 +20,7 @@ import clsx from 'clsx';
 import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react';
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { DeviceView } from '../../../shared/model/inventory';
-import type { DeviceSort } from '../../stores/inventory-ui';
-import { countryLabel, serialOf, type DeviceIndex, type SortKey } from './device-index';
+import { countryLabel, serialOf, type DeviceIndex, type DeviceSort, type SortKey } from './device-index';
 import { ReachChip, StatusChip, SyncChip } from './StatusChip';
 
 export const ROW_HEIGHT = 36;

@@ -10,6 +10,10 @@ import { countryName } from '../../../shared/model/countries';
 import type { ApplianceState, DeploymentStatus, DeviceView } from '../../../shared/model/inventory';
 
 export type SortKey = 'deviceName' | 'siteId' | 'orgName' | 'deviceGroup' | 'country' | 'serialNumber' | 'deploymentStatus' | 'reachability' | 'configSync';
+export interface DeviceSort {
+  key: SortKey;
+  desc: boolean;
+}
 export const STATUSES: readonly DeploymentStatus[] = ['saved', 'deploying', 'deployed', 'failed'];
 export type Reachability = ApplianceState['reachability'];
 export type ConfigSync = ApplianceState['configSync'];

@@ -9,7 +9,8 @@ import type { ProfileView } from '../../../shared/model/profile';
 import { useInventoryProgress, useRefreshInventory } from '../../api/inventory';
 import { useSignIn } from '../../api/mutations';
 import { Spinner } from '../../components/Spinner';
-import { agoText, formatCount, formatDateTime } from '../../components/format';
+import { agoText, formatCount } from '../../components/format';
+import { RelativeTime } from '../../components/Time';
 import { useNow } from '../../components/useNow';
 
 type What = 'devices' | 'organizations';
@@ -51,9 +52,9 @@ export const InventoryFreshness = memo(function InventoryFreshness({ profile, fe
           </span>
         </span>
       ) : fetchedAt ? (
-        <span className="muted" title={formatDateTime(fetchedAt)} data-testid="fetched-at">
+        <RelativeTime iso={fetchedAt} className="muted" testId="fetched-at" describe={(t) => `Fetched at ${t}`}>
           Fetched {agoText(fetchedAt, now)}
-        </span>
+        </RelativeTime>
       ) : (
         <span className="muted" data-testid="fetched-at">
           Never fetched —{' '}

@@ -1,11 +1,13 @@
-/** A datetime-local input whose form value is an ISO UTC instant, or "" for never. */
+/** A datetime-local input, read in the zone chosen in Settings, whose form value is an ISO UTC instant, or "" for never. */
 import { useId } from 'react';
 import { FieldMessage } from '../../components/Field';
-import { isoToLocalInput, localInputToIso } from '../../components/format';
+import { useTimeFormat } from '../../components/useTimeFormat';
 
 export function DateTimeField({ label, value, onChange, onBlur, error }: { label: string; value: string; onChange(iso: string): void; onBlur?(): void; error?: string | undefined }) {
   const id = useId();
-  const hint = value ? `Sent as ${value} (UTC).` : 'Empty = never expires.';
+  const tf = useTimeFormat();
+  const zone = tf.preference === 'utc' ? 'UTC' : `local time (${tf.zoneLabel(value || undefined)})`;
+  const hint = value ? `Entered in ${zone}; sent as ${value}.` : `Empty = never expires. Entered in ${zone}.`;
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
@@ -13,8 +15,8 @@ export function DateTimeField({ label, value, onChange, onBlur, error }: { label
         <input
           id={id}
           type="datetime-local"
-          value={isoToLocalInput(value)}
-          onChange={(e) => onChange(localInputToIso(e.target.value))}
+          value={tf.toInput(value)}
+          onChange={(e) => onChange(tf.fromInput(e.target.value))}
           onBlur={onBlur}
           aria-invalid={error ? true : undefined}
           aria-describedby={`${id}-msg`}

@@ -4,11 +4,11 @@ import type { CreatedOAuthClient } from '../../../shared/contract';
 import type { OAuthClient } from '../../../shared/model/oauth-client';
 import { useSignIn } from '../../api/mutations';
 import { useOAuthClients, useProfiles, useSessions } from '../../api/queries';
-import { SelectField } from '../../components/Field';
+import { useActiveProfile, useChooseConnection } from '../../app/useActiveProfile';
 import { SessionBadge } from '../../components/SessionBadge';
 import { Spinner } from '../../components/Spinner';
-import { formatDateTime, formatDuration } from '../../components/format';
-import { useUi } from '../../stores/ui';
+import { formatDuration } from '../../components/format';
+import { DateTime } from '../../components/Time';
 import { CreatedClientDialog } from './CreatedClientDialog';
 import { OAuthClientFormDialog } from './OAuthClientFormDialog';
 
@@ -17,10 +17,11 @@ type Editing = { mode: 'create' } | { mode: 'edit'; client: OAuthClient } | unde
 export function OAuthClientsPage() {
   const profiles = useProfiles();
   const sessions = useSessions();
-  const selectedId = useUi((s) => s.selectedProfileId);
-  const selectProfile = useUi((s) => s.selectProfile);
+  // The connection chosen in the header; clients are managed only through an OAuth one (C-8).
+  const active = useActiveProfile(profiles.data, sessions.data);
+  const choose = useChooseConnection();
   const oauthProfiles = (profiles.data ?? []).filter((p) => p.authMode === 'oauth');
-  const profile = oauthProfiles.find((p) => p.id === selectedId) ?? oauthProfiles[0];
+  const profile = active?.authMode === 'oauth' ? active : undefined;
   const clients = useOAuthClients(profile?.id);
   const signIn = useSignIn();
   const [editing, setEditing] = useState<Editing>();
@@ -35,10 +36,23 @@ export function OAuthClientsPage() {
   }
   if (!profile) {
     return (
-      <div className="empty">
+      <div className="empty" data-testid="oauth-clients-need-oauth">
         <KeyRound size={22} aria-hidden="true" />
         <p>OAuth clients are managed through a connection that signs in with OAuth, as an admin user with an admin client.</p>
-        <p className="muted">Add an OAuth connection on the Profiles tab, or open the demo workspace.</p>
+        {active && oauthProfiles.length ? (
+          <>
+            <p className="muted">{active.name} signs in with basic authentication. Choose an OAuth connection:</p>
+            <div className="empty-actions">
+              {oauthProfiles.map((p) => (
+                <button key={p.id} type="button" className="button" onClick={() => choose(p.id)}>
+                  Use {p.name}
+                </button>
+              ))}
+            </div>
+          </>
+        ) : (
+          <p className="muted">Add an OAuth connection on the Profiles tab, or open the demo workspace.</p>
+        )}
       </div>
     );
   }
@@ -52,13 +66,7 @@ export function OAuthClientsPage() {
           OAuth clients <span className="count">{list.length}</span>
         </h2>
         <div className="toolbar-actions">
-          <SelectField label="Connection" className="field-inline-select" value={profile.id} onChange={(e) => selectProfile(e.target.value)}>
-            {oauthProfiles.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
-          </SelectField>
+          <span className="muted">{profile.name}</span>
           <SessionBadge status={status} testId="oauth-session-badge" />
           <button type="button" className="button button-primary" onClick={() => setEditing({ mode: 'create' })}>
             <Plus size={14} aria-hidden="true" />
@@ -105,7 +113,7 @@ export function OAuthClientsPage() {
                     {formatDuration(c.access_token_validity)} / {formatDuration(c.refresh_token_validity)}
                   </td>
                   <td className="col-source">{c.allowed_source_client_address.source_type === 'ANYWHERE' ? 'Anywhere' : c.allowed_source_client_address.ip_address_list.join(', ')}</td>
-                  <td className="col-expires">{c.expires_at ? formatDateTime(c.expires_at) : 'Never'}</td>
+                  <td className="col-expires">{c.expires_at ? <DateTime iso={c.expires_at} /> : 'Never'}</td>
                   <td>{c.enabled ? <span className="chip chip-ok">enabled</span> : <span className="chip">disabled</span>}</td>
                   <td className="actions">
                     <button type="button" className="button button-small" onClick={() => setEditing({ mode: 'edit', client: c })} aria-label={`Edit ${c.name}`}>

@@ -4,6 +4,7 @@
  */
 import type { FieldPath } from 'react-hook-form';
 import { AppError } from '../../../shared/model/errors';
+import { issueText } from '../../../shared/validation/error-map';
 import type { DeviceRecordInput } from '../../../shared/model/inventory';
 
 export type WizardValues = { deviceName: string; siteId: string; orgName: string; serialNumber: string; deviceGroup: string; locationInfo: { country: string; latitude: string; longitude: string } };
@@ -45,14 +46,14 @@ export function issuesOf(error: unknown): { path: string; message: string }[] {
   });
 }
 
-/** Issues of a failed onboard, split into the ones a field shows and the rest. */
+/** Issues of a failed onboard, split into the ones a field shows and the rest (each led by its field in words). */
 export function placeIssues(error: unknown): { fields: { field: WizardField; message: string }[]; other: string[] } {
   const fields: { field: WizardField; message: string }[] = [];
   const other: string[] = [];
   for (const i of issuesOf(error)) {
     const field = fieldOfPath(i.path);
     if (field) fields.push({ field, message: i.message });
-    else other.push(i.path ? `${i.path}: ${i.message}` : i.message);
+    else other.push(issueText(i));
   }
   return { fields, other };
 }

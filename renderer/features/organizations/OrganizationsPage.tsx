@@ -1,12 +1,16 @@
-/** Organizations of the active connection (stored copy, shown offline): a hierarchy tree or a list, with search. */
+/**
+ * Organizations of the active connection (stored copy, shown offline): a hierarchy tree or a
+ * list, with search. The view and the search are in the address (`?view=list&q=…`).
+ */
+import { getRouteApi } from '@tanstack/react-router';
 import { Building2, ListTree, Rows3, Search } from 'lucide-react';
 import { useMemo } from 'react';
 import type { OrganizationView } from '../../../shared/model/inventory';
 import { useInventoryDevices, useInventoryOrganizations } from '../../api/inventory';
 import { Spinner } from '../../components/Spinner';
 import { formatCount } from '../../components/format';
+import { shallowEqual, useAddressDraft } from '../../app/useAddressDraft';
 import { useDeferredSearch } from '../../components/search';
-import { useInventoryUi } from '../../stores/inventory-ui';
 import { InventoryFreshness } from '../inventory/Freshness';
 import { NoConnection } from '../inventory/NoConnection';
 import { storedListState, UnreadableNote } from '../inventory/StoredListState';
@@ -16,6 +20,7 @@ import { OrgList } from './OrgList';
 import { OrgTree } from './OrgTree';
 
 const EMPTY: OrganizationView[] = [];
+const route = getRouteApi('/organizations');
 
 /** Depth-first order, so the list reads like the tree. */
 function hierarchyOrder(tree: Tree): OrganizationView[] {
@@ -32,10 +37,13 @@ function hierarchyOrder(tree: Tree): OrganizationView[] {
 export function OrganizationsPage() {
   const { profile, signedIn, loading } = useInventoryProfile();
   const orgs = useInventoryOrganizations(profile?.id);
-  const view = useInventoryUi((s) => s.orgView);
-  const setView = useInventoryUi((s) => s.setOrgView);
-  const search = useInventoryUi((s) => s.orgSearch);
-  const setSearch = useInventoryUi((s) => s.setOrgSearch);
+  const navigate = route.useNavigate();
+  // The view and the search act at once and are written to the address once input pauses.
+  const inAddress = route.useSearch();
+  const { draft, setDraft } = useAddressDraft({ view: inAddress.view, q: inAddress.q }, (v) => void navigate({ search: (prev) => ({ ...prev, ...v }), replace: true }), shallowEqual);
+  const { view, q: search } = draft;
+  const setView = (v: 'tree' | 'list') => setDraft((d) => ({ ...d, view: v }));
+  const setSearch = (q: string) => setDraft((d) => ({ ...d, q }));
   // Device counts come from the stored devices: until those were fetched, a count would be a guess.
   const devicesKnown = Boolean(useInventoryDevices(profile?.id).data?.fetchedAt);
   const items = orgs.data?.items ?? EMPTY;

@@ -1,20 +1,31 @@
 import { useUpdateSettings } from '../../api/mutations';
-import { useAppInfo, useDemoStatus } from '../../api/queries';
+import { useAppInfo, useDemoStatus, useSettings } from '../../api/queries';
 import { SelectField } from '../../components/Field';
+import { localTimeZone, type TimeZonePreference } from '../../components/format';
+import { useNow } from '../../components/useNow';
+import { useTimeFormat } from '../../components/useTimeFormat';
 import { useUi, type ThemePreference } from '../../stores/ui';
+import { DataFolder } from './DataFolder';
+import { PublicationSettings } from './PublicationSettings';
+import { RiskHistorySetting } from './RiskHistorySetting';
 
 export function SettingsPage() {
   const theme = useUi((s) => s.theme);
   const setTheme = useUi((s) => s.setTheme);
   const update = useUpdateSettings();
+  const settings = useSettings();
   const info = useAppInfo();
   const demo = useDemoStatus();
+  const tf = useTimeFormat();
+  const now = useNow();
 
   const change = (next: ThemePreference) => {
     const previous = theme;
     setTheme(next);
     update.mutate({ theme: next }, { onError: () => setTheme(previous) });
   };
+  const timeZone = settings.data?.timeZone ?? 'local';
+  const example = new Date(now).toISOString();
 
   const i = info.data;
   return (
@@ -26,7 +37,24 @@ export function SettingsPage() {
           <option value="light">Light</option>
           <option value="dark">Dark</option>
         </SelectField>
+        <SelectField
+          label="Time zone"
+          value={timeZone}
+          disabled={!settings.data}
+          onChange={(e) => update.mutate({ timeZone: e.target.value as TimeZonePreference })}
+          hint={
+            <>
+              Times show as <span className="mono" data-testid="time-example">{tf.dateTime(example)}</span>. A relative time (“3 min ago”) shows the exact time when you point at it.
+            </>
+          }
+        >
+          <option value="local">Local time ({localTimeZone()})</option>
+          <option value="utc">UTC</option>
+        </SelectField>
       </section>
+      <PublicationSettings />
+      <RiskHistorySetting />
+      <DataFolder />
       <section className="card" aria-labelledby="about-title">
         <h2 id="about-title">About</h2>
         {i ? (

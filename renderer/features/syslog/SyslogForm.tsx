@@ -1,10 +1,15 @@
-/** Add a syslog server (spec 2.4): host, port, enabled, validated with the shared SyslogServer schema; a refused field shows under its input. */
+/**
+ * Add a syslog server (spec 2.4): host, port, enabled, validated with the shared SyslogServer
+ * schema and, in the window, against the servers listed (the node keeps one per host); a field
+ * the node refuses anyway shows under its input.
+ */
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Plus } from 'lucide-react';
-import { useForm, type FieldPath } from 'react-hook-form';
+import { useMemo } from 'react';
+import { useForm, type FieldPath, type FieldErrors, type Resolver } from 'react-hook-form';
 import { toast } from 'sonner';
 import type { z } from 'zod';
-import { SyslogServer } from '../../../shared/model/inventory';
+import { SyslogServer, syslogHostTaken, syslogHostTakenMessage } from '../../../shared/model/inventory';
 import { useCreateSyslogServer } from '../../api/inventory';
 import { SwitchField, TextField } from '../../components/Field';
 import { Spinner } from '../../components/Spinner';
@@ -12,10 +17,22 @@ import { issuesOf } from '../onboarding/wizard-model';
 
 type Values = z.input<typeof SyslogServer>;
 const FIELDS = new Set(['host', 'port', 'enabled']);
+const zod = zodResolver(SyslogServer) as Resolver<Values, unknown, SyslogServer>;
 
-export function SyslogForm({ profileId, disabled }: { profileId: string; disabled: boolean }) {
+/** The schema, plus the node's one-server-per-host rule against the servers the window lists. */
+const syslogResolver =
+  (servers: readonly SyslogServer[]): Resolver<Values, unknown, SyslogServer> =>
+  async (values, context, options) => {
+    const result = await zod(values, context, options);
+    if (result.errors.host || !syslogHostTaken(servers, String(values.host ?? ''))) return result;
+    return { values: {}, errors: { ...result.errors, host: { type: 'client', message: syslogHostTakenMessage(String(values.host)) } } as FieldErrors<Values> };
+  };
+
+export function SyslogForm({ profileId, disabled, servers }: { profileId: string; disabled: boolean; servers: readonly SyslogServer[] }) {
   const create = useCreateSyslogServer();
-  const form = useForm<Values, unknown, SyslogServer>({ resolver: zodResolver(SyslogServer), defaultValues: { host: '', port: 514, enabled: true }, reValidateMode: 'onChange' });
+  // useForm takes the resolver of each render: a list that loads or changes later counts.
+  const resolver = useMemo(() => syslogResolver(servers), [servers]);
+  const form = useForm<Values, unknown, SyslogServer>({ resolver, defaultValues: { host: '', port: 514, enabled: true }, reValidateMode: 'onChange' });
   const { register, handleSubmit, formState, setError, reset } = form;
   const errors = formState.errors;
 

@@ -1,24 +1,25 @@
 /**
  * The syslog servers of a management node (spec 2.4), read from the node, with a form to add one.
  * Any connection works: an OAuth one reaches the configuration API on the basic-auth port as the
- * same user (C-9).
+ * same user (C-9). The connection is the one chosen in the header.
  */
 import { LogIn, ScrollText } from 'lucide-react';
 import { useSyslogServers } from '../../api/inventory';
 import { useSignIn } from '../../api/mutations';
 import { useProfiles, useSessions } from '../../api/queries';
 import { useActiveProfile } from '../../app/useActiveProfile';
-import { SelectField } from '../../components/Field';
 import { SessionBadge } from '../../components/SessionBadge';
 import { Spinner } from '../../components/Spinner';
-import { useUi } from '../../stores/ui';
 import { SyslogForm } from './SyslogForm';
+import type { SyslogServer } from '../../../shared/model/inventory';
+
+/** No servers listed (yet): one stable empty list, so the form's check is not rebuilt each render. */
+const NONE: readonly SyslogServer[] = [];
 
 export function SyslogPage() {
   const profiles = useProfiles();
   const sessions = useSessions();
   const profile = useActiveProfile(profiles.data, sessions.data);
-  const selectProfile = useUi((s) => s.selectProfile);
   const status = profile ? sessions.data?.find((s) => s.profileId === profile.id) : undefined;
   const signedIn = status?.state === 'signed-in';
   const servers = useSyslogServers(signedIn ? profile?.id : undefined);
@@ -48,13 +49,7 @@ export function SyslogPage() {
           Syslog servers {signedIn && servers.data ? <span className="count">{list.length}</span> : null}
         </h2>
         <div className="toolbar-actions">
-          <SelectField label="Connection" className="field-inline-select" value={profile.id} onChange={(e) => selectProfile(e.target.value)}>
-            {(profiles.data ?? []).map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
-          </SelectField>
+          <span className="muted">{profile.name}</span>
           <SessionBadge status={status} testId="syslog-session-badge" />
         </div>
       </div>
@@ -96,7 +91,7 @@ export function SyslogPage() {
           </table>
         </div>
       )}
-      <SyslogForm key={profile.id} profileId={profile.id} disabled={!signedIn} />
+      <SyslogForm key={profile.id} profileId={profile.id} disabled={!signedIn} servers={servers.data ?? NONE} />
     </section>
   );
 }

@@ -33,6 +33,7 @@ export const test = base.extend<{ nb: Northbound; appOptions: CreateAppOptions }
       logger: createLogger((l) => harness.logs.push(JSON.stringify(l)), { level: 'debug' }),
       staticDir: path.resolve('dist/renderer'),
       onSend: (t) => sent.push(t),
+      downloads: harness.app.downloads,
     });
     await mkdir(SCREENSHOTS, { recursive: true });
     await use({

@@ -100,7 +100,9 @@ describe('connect flow through the contract', () => {
     const before = sim.stats.count('POST', '/auth/admin/clients');
     const res = await h.callRaw('oauthClients.create', { profileId: profile.id, body: { ...defaultOAuthClientBody(), name: 'x', max_access_tokens: 0 } });
     expect(res.error?.code).toBe('request.invalid');
-    expect(res.error?.message).toContain('max_access_tokens');
+    // The field in words in the message (C-23), its path in the issues for the form.
+    expect(res.error?.message).toBe('The request is not valid: Maximum number of access tokens: Allow at least one access token. (and 1 more)');
+    expect(res.error?.details?.issues).toContainEqual({ path: 'body.max_access_tokens', message: 'Allow at least one access token.' });
     expect(sim.stats.count('POST', '/auth/admin/clients')).toBe(before);
   });
 

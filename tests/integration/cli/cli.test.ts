@@ -1,6 +1,7 @@
 /** The `northbound` command as a user runs it: a real child process, real ports, real signals. */
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -32,7 +33,33 @@ function run(args: string[]) {
       });
     });
   const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, next, exit };
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += String(d)));
+  /** Resolves with stderr so far once it contains `text` (20 s deadline). */
+  const stderrWith = (text: string) =>
+    new Promise<string>((resolve, reject) => {
+      if (stderr.includes(text)) return resolve(stderr);
+      const t = setTimeout(() => reject(new Error(`stderr did not say ${JSON.stringify(text)} in 20 s: ${stderr}`)), 20_000);
+      const check = () => {
+        if (!stderr.includes(text)) return;
+        clearTimeout(t);
+        child.stderr.off('data', check);
+        resolve(stderr);
+      };
+      child.stderr.on('data', check);
+    });
+  return { child, next, exit, stderr: () => stderr, stderrWith };
+}
+
+/** Holds a port on 127.0.0.1 for the duration of `fn`, as another program would. */
+async function withTakenPort<T>(fn: (port: number) => Promise<T>): Promise<T> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    return await fn((server.address() as AddressInfo).port);
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
 }
 
 afterEach(() => {
@@ -101,11 +128,39 @@ describe('northbound CLI', () => {
     expect(existsSync(d.caFile)).toBe(false);
   });
 
+  it('simulate says on stderr that it is ready, where and how to stop; stdout starts with the JSON line', async () => {
+    const { child, next, exit, stderrWith } = run(['simulate', '--mgmt-basic-port', '0', '--mgmt-oauth-port', '0']);
+    const info = JSON.parse(await next()) as { mgmt: { basicUrl: string; oauthUrl: string } };
+    const said = await stderrWith('Press Ctrl-C to stop.');
+    expect(said).toContain('Simulators ready (127.0.0.1 only):');
+    expect(said).toContain(`management node  ${info.mgmt.basicUrl} (basic auth), ${info.mgmt.oauthUrl} (OAuth)`);
+    expect(said).toContain('are in the JSON line on stdout');
+    child.kill('SIGINT');
+    expect(await exit).toBe(0);
+  });
+
+  it('simulate on a taken port names the flag and suggests 0 instead of a stack trace', async () => {
+    await withTakenPort(async (port) => {
+      for (const flag of ['--mgmt-basic-port', '--mgmt-oauth-port']) {
+        const other = flag === '--mgmt-basic-port' ? '--mgmt-oauth-port' : '--mgmt-basic-port';
+        const { exit, stderr } = run(['simulate', flag, String(port), other, '0']);
+        expect(await exit).toBe(1);
+        expect(stderr()).toContain(`Port ${port} on 127.0.0.1`);
+        expect(stderr()).toContain(`${flag}) is taken by another program`);
+        expect(stderr()).toContain(`pass \`${flag} 0\` to take any free port`);
+        expect(stderr()).not.toMatch(/EADDRINUSE|^\s+at /m);
+      }
+    });
+    const same = run(['simulate', '--mgmt-basic-port', '9555', '--mgmt-oauth-port', '9555']);
+    expect(await same.exit).toBe(2);
+    expect(same.stderr()).toContain('--mgmt-basic-port and --mgmt-oauth-port are both 9555');
+  });
+
   it('simulate refuses a port that is not a port', async () => {
     const { child, exit } = run(['simulate', '--mgmt-basic-port', 'http']);
     let err = '';
     child.stderr.on('data', (d) => (err += String(d)));
-    expect(await exit).not.toBe(0);
+    expect(await exit).toBe(2); // wrong options: 2, as every usage error
     expect(err).toMatch(/port is a whole number/);
   });
 
@@ -118,6 +173,8 @@ describe('northbound CLI', () => {
       expect(await next()).toMatch(/Open this address/);
       const url = new URL(await next());
       expect(url.hostname).toBe('127.0.0.1');
+      // The token is the launch's, not one-time: it says so, and how to stop.
+      expect(await next()).toBe('The address (its token) works until this process stops; each launch prints a new one. Press Ctrl-C to stop.');
       const token = url.searchParams.get('token')!;
       expect((await fetch(`${url.origin}/`)).status).toBe(401);
       const opening = await fetch(url, { redirect: 'manual' });
@@ -131,6 +188,35 @@ describe('northbound CLI', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it('serve on a taken port suggests --port 0', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'nb-cli-'));
+    try {
+      await mkdir(path.join(dir, 'static'));
+      await writeFile(path.join(dir, 'static', 'index.html'), '<!doctype html><title>Northbound</title>');
+      await withTakenPort(async (port) => {
+        const { exit, stderr } = run(['serve', '--port', String(port), '--data-dir', path.join(dir, 'data'), '--static-dir', path.join(dir, 'static')]);
+        expect(await exit).toBe(1);
+        expect(stderr()).toContain(`Port ${port} on 127.0.0.1 (the browser-mode address, --port) is taken by another program`);
+        expect(stderr()).toContain('pass `--port 0` to take any free port');
+      });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('--version and --help tell what the command is and what it does', () => {
+    const version = spawnSync(process.execPath, [bin, '--version'], { encoding: 'utf8' });
+    expect(version.status).toBe(0);
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    const help = spawnSync(process.execPath, [bin, '--help'], { encoding: 'utf8' });
+    expect(help.status).toBe(0);
+    for (const command of ['simulate', 'serve', 'edr']) expect(help.stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
+    expect(help.stdout).toContain('Examples:');
+    const poll = spawnSync(process.execPath, [bin, 'edr', 'poll', '--help'], { encoding: 'utf8' });
+    expect(poll.stdout).toContain('--summary');
+    expect(poll.stdout).toContain('--no-progress');
   });
 });
 

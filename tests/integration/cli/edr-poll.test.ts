@@ -71,8 +71,12 @@ describe('northbound edr poll', () => {
     expect(wrong.stderr).toMatch(/7000215|secret/i);
     const badInterval = await run([...base().slice(0, -6), '--poll-interval', '5'], { NB_TEST_SECRET: tenant.clientSecret });
     expect(badInterval.code).toBe(2);
-    expect(badInterval.stderr).toMatch(/pollIntervalMinutes/);
-    expect(badInterval.stderr).toContain("The poll interval is at least 10 minutes (the vendors' limits).");
+    // The form's sentence, pointing at the flag (not at the field's key).
+    expect(badInterval.stderr).toContain("The poll interval is at least 10 minutes (the vendors' limits). (--poll-interval)");
+    expect(badInterval.stderr).not.toMatch(/pollIntervalMinutes/);
+    const badVendor = await run(base().map((a) => (a === 'defender' ? 'crowdstrike' : a)), { NB_TEST_SECRET: tenant.clientSecret });
+    expect(badVendor.code).toBe(2);
+    expect(badVendor.stderr).toContain('Choose a vendor: CrowdStrike Falcon or Microsoft Defender. (--vendor falcon or defender)');
   });
 
   it('polls a Falcon tenant: the vendor assessments mapped to risk, with both predefined profiles per host', async () => {
@@ -99,6 +103,51 @@ describe('northbound edr poll', () => {
     const wrong = await run(args('us-1'), { NB_FALCON_SECRET: fc.clientSecret });
     expect(wrong.code).not.toBe(0);
     expect(wrong.stderr).toMatch(/eu-1/);
-    expect(wrong.stderr).toMatch(/Cloud Region/);
+    // The fix is named as the flag that makes it, not as the form's field.
+    expect(wrong.stderr).toContain('Pass --cloud-region eu-1');
+    expect(wrong.stderr).not.toContain('and save');
+  });
+
+  it('--summary prints only the summary line on stdout; the progress goes to stderr, a line per finished phase', async () => {
+    const r = await run([...base(), '--summary'], { NB_TEST_SECRET: tenant.clientSecret });
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ summary: { vendor: 'defender', hosts: 40, scored: 40 } });
+    // stderr is not a terminal here: plain lines, in the order of the cycle, no cursor movements.
+    const progress = r.stderr.trim().split('\n');
+    expect(progress[0]).toMatch(/^edr poll \(defender\): signing in… \(\d+\.\d s\)$/);
+    const order = ['signed in', '40 devices listed', 'vulnerabilities read for 40 devices', 'done: 40 devices, 40 scored, 0 skipped in'];
+    const at = order.map((t) => progress.findIndex((l) => l.startsWith(`edr poll (defender): ${t}`)));
+    expect(at.every((i) => i > 0)).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+    expect(r.stderr).not.toContain('\x1b[');
+
+    const quiet = await run([...base(), '--summary', '--no-progress'], { NB_TEST_SECRET: tenant.clientSecret });
+    expect(quiet.code).toBe(0);
+    expect(quiet.stderr).toBe('');
+    expect(quiet.stdout.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('a certificate it cannot verify is explained in flags: --ca-file, with the fingerprint to compare', async () => {
+    const noCa = base().slice(0, -2);
+    const r = await run(noCa, { NB_TEST_SECRET: tenant.clientSecret });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/certificate of 127\.0\.0\.1:\d+ is not trusted: it is self-signed/);
+    expect(r.stderr).toContain('Pass --ca-file with the PEM file of the CA that issued it');
+    expect(r.stderr).toContain(sim.fingerprint256);
+    // The window's words are not the command line's.
+    expect(r.stderr).not.toMatch(/trust it|choose the CA file/i);
+    expect(r.stderr).not.toMatch(/^\s+at /m);
+
+    const otherCa = await run([...noCa, '--ca-file', falconCa], { NB_TEST_SECRET: tenant.clientSecret });
+    expect(otherCa.code).toBe(1);
+    expect(otherCa.stderr).toContain(`The CA in --ca-file ${falconCa} did not issue this certificate`);
+
+    const notPem = path.join(dir, 'not-a-ca.pem');
+    writeFileSync(notPem, 'hello');
+    const bad = await run([...noCa, '--ca-file', notPem], { NB_TEST_SECRET: tenant.clientSecret });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('Give --ca-file the PEM file of the CA');
   });
 });

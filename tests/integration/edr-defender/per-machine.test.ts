@@ -88,12 +88,21 @@ describe('per-device vulnerability path', () => {
   });
 
   it('a connector that ignores the pacing (no rate scale) would be throttled: the limits are real', async () => {
-    // Sanity check of the simulator side: 60 calls in a burst at 50/min (scaled) → 429s.
-    const c = connectorFor(sim, t, { rateScale: RATE_SCALE, vulnerabilitySource: 'per-machine', limits: { vulnerabilities: [{ calls: 1_000, windowMs: 1 }] } });
-    const hosts = await c.poll();
-    await c.close();
-    expect(hosts).toHaveLength(400);
-    expect(sim.stats.rateLimited).toBeGreaterThan(0);
-    expect(c.lastReport!.throttled).toBe(sim.stats.throttled);
+    // Sanity check of the simulator side: calls in a burst beyond 50 per (scaled) minute → 429s. A
+    // vendor minute of 2 s here (not the 100 ms above), so the burst exceeds it however slow the
+    // machine: 50 calls in 2 s with 10 in flight allows 400 ms a call.
+    const slowScale = 30;
+    const burst = tenant({ hosts: 120, seed: 98 });
+    const own = await startSim({ tenants: [burst], dataAnchorMs: ANCHOR, rateScale: slowScale });
+    try {
+      const c = connectorFor(own, burst, { rateScale: slowScale, vulnerabilitySource: 'per-machine', limits: { vulnerabilities: [{ calls: 1_000, windowMs: 1 }] } });
+      const hosts = await c.poll();
+      await c.close();
+      expect(hosts).toHaveLength(120);
+      expect(own.stats.rateLimited).toBeGreaterThan(0);
+      expect(c.lastReport!.throttled).toBe(own.stats.throttled);
+    } finally {
+      await own.close();
+    }
   });
 });

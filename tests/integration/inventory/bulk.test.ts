@@ -75,6 +75,8 @@ describe('bulk onboarding', () => {
       [70, 'siteId'],
     ]);
     expect(failed[2]!.message).toMatch(/Site ID 5 is already used by device/);
+    // The record's own rules refused line 10 (a data error, no retry); the node refused the others.
+    expect(failed.map((r) => r.dataError ?? false)).toEqual([true, false, false]);
     expect(w.sim.stats.count('PUT', '/mgmt/sdwan/workflow/devices/device/') - putsBefore).toBe(99);
     expect(w.sim.inventory.device('bulk-1')).toMatchObject({ siteId: '1001', deploymentStatus: 'SAVED' });
     expect(w.sim.inventory.device('bulk-9')).toBeUndefined();
@@ -102,12 +104,15 @@ describe('bulk onboarding', () => {
     expect(end.rows.find((r) => r.line === 2)).toMatchObject({ outcome: 'skipped' });
   });
 
-  it('a dry run reads and compares only', async () => {
+  it('a dry run reads and compares only; what it predicts the node would refuse is a data error', async () => {
     const rows = [...hundred().slice(0, 5), ...file(200, 5).map((r, i) => ({ ...r, line: 7 + i }))];
+    rows.push({ ...row(210, 12), device: { ...row(210, 12).device, orgName: 'No-Such-Org' } });
     const writes = w.sim.stats.count('PUT', '/') + w.sim.stats.count('POST', '/');
     const end = await run(rows, { dryRun: true });
     expect(w.sim.stats.count('PUT', '/') + w.sim.stats.count('POST', '/')).toBe(writes);
-    expect(end).toMatchObject({ dryRun: true, counts: { skipped: 5, valid: 5, onboarded: 0, failed: 0 } });
+    expect(end).toMatchObject({ dryRun: true, counts: { skipped: 5, valid: 5, onboarded: 0, failed: 1 } });
+    expect(end.rows.find((r) => r.line === 12)).toMatchObject({ outcome: 'failed', field: 'orgName', dataError: true });
+    expect(end.rows.filter((r) => r.dataError)).toHaveLength(1);
     expect(w.sim.inventory.device('bulk-200')).toBeUndefined();
   });
 

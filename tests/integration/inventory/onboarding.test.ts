@@ -90,7 +90,20 @@ describe('onboarding one device', () => {
     expect(w.sim.inventory.device('berlin-edge-01')?.deploymentStatus).toBe('DEPLOYED');
     const stored = (await w.h.call<{ items: DeviceView[] }>('inventory.devices', { profileId: w.profileId })).items.find((d) => d.deviceName === 'berlin-edge-01');
     expect(stored).toMatchObject({ deploymentStatus: 'deployed', lastTaskId: t.taskId });
-    expect(await w.h.call<TaskStatus>('tasks.get', { profileId: w.profileId, taskId: t.taskId })).toMatchObject({ state: 'completed', percent: 100, endedAt: expect.any(String) });
+    const done = await w.h.call<TaskStatus>('tasks.get', { profileId: w.profileId, taskId: t.taskId });
+    expect(done).toMatchObject({ state: 'completed', percent: 100, endedAt: expect.any(String) });
+    // The step log: the console's request, then every node message with the node's own time, in order.
+    expect(done.steps.map((s) => [s.timeFrom, s.message.replace(/:.*/, '')])).toEqual([
+      ['console', `Deployment of berlin-edge-01 requested (task ${t.taskId}).`],
+      ['node', 'Deployment of berlin-edge-01 queued.'],
+      ['node', 'Staging'],
+      ['node', 'Configuration'],
+      ['node', 'Verification'],
+      ['node', 'Deployment of berlin-edge-01 completed.'],
+    ]);
+    const times = done.steps.slice(1).map((s) => Date.parse(s.at));
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    expect(done.steps.at(-1)!.at).toBe(new Date(Date.parse(done.endedAt!)).toISOString());
   });
 
   it('follows a failed deployment to FAILED with the node’s error message', async () => {

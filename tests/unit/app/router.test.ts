@@ -23,7 +23,8 @@ describe('router', () => {
     expect(res.ok).toBe(false);
     if (!res.ok) {
       expect(res.error.code).toBe('request.invalid');
-      expect(res.error.message).toContain('profileId');
+      // The field in words (C-23), not its key.
+      expect(res.error.message).toBe('The request is not valid: Choose a connection.');
       expect(res.error.details?.issues).toEqual([{ path: 'profileId', message: 'Choose a connection.' }]);
     }
   });

@@ -21,10 +21,36 @@ describe('CveAggregator (SoftwareVulnerabilitiesByMachine rows)', () => {
       'junk',
     ])
       agg.add(r);
-    expect(agg.factsFor('aaa')).toEqual({ cveCount: 3, criticalCveCount: 1, maxCvss: 9 });
-    expect(agg.factsFor('BBB')).toEqual({ cveCount: 1, criticalCveCount: 1, maxCvss: 10 });
-    expect(agg.factsFor('nope')).toEqual({ cveCount: 0, criticalCveCount: 0, maxCvss: null });
+    // The list: highest CVSS first, each CVE once (upper case), severity from the score where the row names none.
+    expect(agg.factsFor('aaa')).toEqual({
+      cveCount: 3,
+      criticalCveCount: 1,
+      maxCvss: 9,
+      vulnerabilities: [
+        { cveId: 'CVE-2024-1', cvss: 9, severity: 'Critical' },
+        { cveId: 'CVE-2024-2', cvss: 8.9, severity: 'High' },
+        { cveId: 'CVE-2024-3', cvss: null, severity: null },
+      ],
+    });
+    expect(agg.factsFor('BBB')).toEqual({ cveCount: 1, criticalCveCount: 1, maxCvss: 10, vulnerabilities: [{ cveId: 'CVE-2024-9', cvss: 10, severity: 'Critical' }] });
+    expect(agg.factsFor('nope')).toEqual({ cveCount: 0, criticalCveCount: 0, maxCvss: null, vulnerabilities: [] });
     expect(agg).toMatchObject({ rows: 8, skipped: 3, devices: 2 });
+  });
+
+  it('keeps the severity Defender names, else rates the CVSS score (v3 ranges)', () => {
+    const agg = new CveAggregator();
+    agg.add({ ...row('d', 'CVE-1', 5.0), vulnerabilitySeverityLevel: 'High' });
+    agg.add({ ...row('d', 'CVE-2', 7.0), vulnerabilitySeverityLevel: 'bogus' });
+    agg.add(row('d', 'CVE-3', 4.0));
+    agg.add(row('d', 'CVE-4', 3.9));
+    agg.add(row('d', 'CVE-5', 0));
+    expect(agg.factsFor('d').vulnerabilities).toEqual([
+      { cveId: 'CVE-2', cvss: 7, severity: 'High' },
+      { cveId: 'CVE-1', cvss: 5, severity: 'High' },
+      { cveId: 'CVE-3', cvss: 4, severity: 'Medium' },
+      { cveId: 'CVE-4', cvss: 3.9, severity: 'Low' },
+      { cveId: 'CVE-5', cvss: 0, severity: null },
+    ]);
   });
 
   it('8.99 is not critical, 9 is', () => {

@@ -63,6 +63,17 @@ describe('desktop adapters', () => {
     expect(again.showMessageBox).not.toHaveBeenCalled();
   });
 
+  it('open their own data folder in the file manager, and say so when the file manager fails', async () => {
+    const openPath = vi.fn(async (_path: string) => '');
+    const a = await createDesktopAdapters({ ...deps('gnome_libsecret').d, shell: { openPath } });
+    await a!.openDataDir!();
+    expect(openPath).toHaveBeenCalledWith(dir);
+    openPath.mockResolvedValueOnce('No application is registered for folders');
+    await expect(a!.openDataDir!()).rejects.toThrow('The file manager could not open the data folder: No application is registered for folders');
+    // Without a shell (tests, older callers) the app cannot open it at all.
+    expect((await createDesktopAdapters(deps('gnome_libsecret').d))!.openDataDir).toBeUndefined();
+  });
+
   it('answer undefined when the operator chooses to quit', async () => {
     const { d } = deps('basic_text', { response: 1 });
     expect(await createDesktopAdapters(d)).toBeUndefined();

@@ -131,12 +131,27 @@ describe('node answers', () => {
         'x-tasks.task-name': 'Deploy branch-7',
         'x-tasks.task-status': 'FAILED',
         'x-tasks.percentage-completion': '50',
-        'x-tasks.progressmessages': { 'x-tasks.progressmessage': [{ 'x-tasks.message': 'Staging' }] },
+        'x-tasks.progressmessages': { 'x-tasks.progressmessage': [{ 'x-tasks.message': 'Staging', 'x-tasks.time': '2026-05-01T10:00:01Z' }] },
         'x-tasks.errormessages': { 'x-tasks.errormessage': { 'x-tasks.message': 'Commit failed' } },
         'x-tasks.start-time': '2026-05-01T10:00:00Z',
       },
     };
-    expect(taskFromNode(prefixed, 'p', '12')).toEqual({ profileId: 'p', taskId: '12', deviceName: 'branch-7', state: 'failed', percent: 50, message: 'Commit failed', startedAt: '2026-05-01T10:00:00Z', endedAt: null });
+    const seenAt = new Date('2026-05-01T10:00:09Z');
+    expect(taskFromNode(prefixed, 'p', '12', undefined, undefined, seenAt)).toEqual({
+      profileId: 'p',
+      taskId: '12',
+      deviceName: 'branch-7',
+      state: 'failed',
+      percent: 50,
+      message: 'Commit failed',
+      startedAt: '2026-05-01T10:00:00Z',
+      endedAt: null,
+      // The node's time where it gave one; when the console saw it otherwise.
+      steps: [
+        { at: '2026-05-01T10:00:01.000Z', message: 'Staging', level: 'info', timeFrom: 'node' },
+        { at: '2026-05-01T10:00:09.000Z', message: 'Commit failed', level: 'error', timeFrom: 'console' },
+      ],
+    });
     expect(taskFromNode({ task: { id: '3', 'task-status': 'IN_PROGRESS', 'percentage-completion': 20 } }, 'p', '3', 'b')).toMatchObject({ state: 'in-progress', percent: 20, deviceName: 'b' });
     expect(() => taskFromNode({}, 'p', '1')).toThrow(/cannot read/);
   });

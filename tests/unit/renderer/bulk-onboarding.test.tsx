@@ -1,11 +1,13 @@
 // @vitest-environment jsdom
 import '@testing-library/jest-dom/vitest';
 import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import Papa from 'papaparse';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parseDeviceCsv } from '../../../renderer/features/onboarding/bulk/csv';
 import type { BulkJobState } from '../../../shared/model/inventory';
 import { MainBridge } from './support/main-bridge';
+import { bytesOf, xlsxBytes } from './support/files';
 import { stubScrollerSize } from './support/layout';
 import { renderApp } from './support/render';
 
@@ -71,28 +73,18 @@ beforeEach(() => {
 afterEach(() => restore());
 
 describe('CSV parsing', () => {
-  it('maps columns in any order and case, keeps line numbers, reports every bad row', () => {
+  it('maps columns in any order and case, keeps line numbers, reports every bad row under its column as the file names it', () => {
     const parsed = parseDeviceCsv(`\uFEFF${csv100()}`);
     expect(parsed.records).toHaveLength(100);
     expect(parsed.valid).toHaveLength(97);
     expect([...parsed.badLines].sort((a, b) => a - b)).toEqual([10, 50, 77]);
     expect(parsed.issues).toEqual([
-      { line: 10, deviceName: 'shop-009', field: 'country', message: 'This is not an ISO 3166-1 country code.' },
-      { line: 50, deviceName: 'shop-049', field: 'serialNumber', message: 'Enter the serial number.' },
-      { line: 77, deviceName: 'shop-004', field: 'deviceName', message: 'Duplicate device name: already on line 5.' },
+      { line: 10, deviceName: 'shop-009', field: 'country', column: 'Country', message: 'This is not an ISO 3166-1 country code.' },
+      { line: 50, deviceName: 'shop-049', field: 'serialNumber', column: 'serialNumber', message: 'Enter the serial number.' },
+      { line: 77, deviceName: 'shop-004', field: 'deviceName', column: 'DEVICENAME', message: 'Line 5 has the same device name; each device once per file: rename or remove one of them.' },
     ]);
     expect(parsed.ignoredColumns).toEqual(['notes']);
     expect(parsed.valid[0]).toEqual({ line: 2, device: { deviceName: 'shop-001', siteId: '1001', orgName: 'Acme Retail', serialNumber: 'SN-1', deviceGroup: 'retail-kiosk', locationInfo: { country: 'DE', latitude: '48.1', longitude: '11.6' } } });
-  });
-
-  it('counts lines inside quoted fields, skips blank lines, and names missing columns', () => {
-    const text = 'deviceName,siteId,orgName,serialNumber,deviceGroup,country,latitude,longitude\r\n"a\nb",1,Acme,S1,g,DE,1,2\r\n\r\nok-2,1,Acme,S2,g,DE,1,2\r\n';
-    const parsed = parseDeviceCsv(text);
-    expect(parsed.issues.map((i) => [i.line, i.field])).toEqual([
-      [2, 'deviceName'],
-      [5, 'siteId'],
-    ]);
-    expect(parseDeviceCsv('deviceName,siteId\nx,1').fileError).toMatch(/no column “orgName”, “serialNumber”/);
   });
 });
 
@@ -100,7 +92,7 @@ describe('CSV parsing', () => {
 async function startCsv100Job(delayMs: number) {
   const fx = await opsNode(delayMs);
   const { user } = renderApp(fx.main);
-  await user.click(screen.getByRole('button', { name: /^Devices/ }));
+  await user.click(screen.getByRole('link', { name: /^Devices/ }));
   await user.click(await screen.findByRole('button', { name: 'Bulk onboard (CSV)…' }));
   const d = within(screen.getByTestId('bulk-onboarding'));
   await user.upload(d.getByTestId('csv-file'), new File([csv100(fx.org)], 'shops.csv', { type: 'text/csv' }));
@@ -113,7 +105,7 @@ describe('Bulk onboarding dialog', () => {
   it('reports the 3 bad rows with their lines, starts a job with the other 97, shows the results and retries the failed ones', async () => {
     const { main, node, org, put } = await opsNode(40);
     const { user } = renderApp(main);
-    await user.click(screen.getByRole('button', { name: /^Devices/ }));
+    await user.click(screen.getByRole('link', { name: /^Devices/ }));
     await user.click(await screen.findByRole('button', { name: 'Bulk onboard (CSV)…' }));
     const dialog = screen.getByTestId('bulk-onboarding');
     const d = within(dialog);
@@ -125,9 +117,10 @@ describe('Bulk onboarding dialog', () => {
     await user.upload(d.getByTestId('csv-file'), new File([csv100(org)], 'shops.csv', { type: 'text/csv' }));
     expect(await d.findByTestId('csv-summary')).toHaveTextContent('100 rows, 97 valid, 3 with errors');
     const issues = d.getByTestId('csv-issues');
-    expect(within(issues).getByTestId('csv-issue-10')).toHaveTextContent('shop-009countryThis is not an ISO 3166-1 country code.');
+    expect(within(issues).getByTestId('csv-issue-10')).toHaveTextContent('shop-009CountryThis is not an ISO 3166-1 country code.');
     expect(within(issues).getByTestId('csv-issue-50')).toHaveTextContent('serialNumber');
-    expect(within(issues).getByTestId('csv-issue-77')).toHaveTextContent('Duplicate device name: already on line 5.');
+    expect(within(issues).getByTestId('csv-issue-77')).toHaveTextContent('Line 5 has the same device name');
+    expect(d.getByTestId('csv-issue-count')).toHaveTextContent(/^3 problems below\./);
     expect(main.callsTo('onboarding.start')).toHaveLength(0);
 
     await user.click(d.getByRole('radio', { name: '10' }));
@@ -148,9 +141,11 @@ describe('Bulk onboarding dialog', () => {
     // Rows come back while the job runs (the node answers each call after 40 ms).
     await waitFor(() => expect(within(job).getByTestId('bulk-progress-text')).toHaveTextContent(/^[1-9]\d? \/ 97/));
     expect(job).toHaveAttribute('data-state', 'running');
+    expect(job).toHaveTextContent('up to 10 calls in flight');
     expect(d.getByRole('button', { name: /Cancel job/ })).toBeEnabled();
 
     await waitFor(() => expect(job).toHaveAttribute('data-state', 'completed'), { timeout: 15_000 });
+    expect(job).not.toHaveTextContent('in flight');
     expect(within(job).getByTestId('bulk-counts')).toHaveTextContent('95 onboarded');
     expect(within(job).getByTestId('bulk-counts')).toHaveTextContent('2 failed');
     expect(within(job).getByTestId('bulk-counts')).toHaveTextContent('3 not sent');
@@ -226,5 +221,75 @@ describe('Bulk onboarding dialog', () => {
     d = within(screen.getByTestId('bulk-onboarding'));
     expect(d.queryByTestId('bulk-job')).toBeNull();
     expect(d.getByTestId('csv-file')).toBeInTheDocument();
+  });
+});
+
+/** The Devices page's CSV dialog, opened on the connection of `fx`. */
+async function openBulk(fx: Awaited<ReturnType<typeof opsNode>>) {
+  const { user } = renderApp(fx.main);
+  await user.click(screen.getByRole('link', { name: /^Devices/ }));
+  await user.click(await screen.findByRole('button', { name: 'Bulk onboard (CSV)…' }));
+  return { user, d: within(screen.getByTestId('bulk-onboarding')) };
+}
+
+describe('What the dialog says about a file', () => {
+  it('an unclosed quote is one problem for its line, in words; the rows after it are still read', async () => {
+    const fx = await opsNode(0);
+    const { user, d } = await openBulk(fx);
+    const lines = csv100(fx.org).split('\r\n');
+    lines[6] = lines[6]!.replace(`,${fx.org},`, `,"${fx.org},`); // line 7
+    await user.upload(d.getByTestId('csv-file'), new File([lines.join('\r\n')], 'shops.csv', { type: 'text/csv' }));
+    expect(await d.findByTestId('csv-summary')).toHaveTextContent('100 rows, 96 valid, 4 with errors.');
+    const issues = d.getByTestId('csv-issues');
+    expect(within(issues).getAllByTestId('csv-issue-7')).toHaveLength(1);
+    expect(within(issues).getByTestId('csv-issue-7')).toHaveTextContent('7shop-006orgnameA quoted value is not closed — add the closing " or remove the opening one.');
+    expect(within(issues).queryByTestId('csv-issue-8')).toBeNull();
+    expect(d.getByTestId('csv-issue-count')).toHaveTextContent(/^4 problems below\./);
+    expect(screen.getByTestId('bulk-onboarding')).not.toHaveTextContent(/Quoted field unterminated/i);
+    expect(d.getByTestId('bulk-start')).toHaveTextContent('Start (96 devices)');
+  });
+
+  it('a workbook or a binary file is refused as such: no rows, no columns made of its bytes', async () => {
+    const fx = await opsNode(0);
+    const { d } = await openBulk(fx);
+    // Any file can be chosen ("All files" in the system's dialog), not only what the input suggests.
+    const anyFile = userEvent.setup({ delay: null, applyAccept: false });
+    await anyFile.upload(d.getByTestId('csv-file'), new File([xlsxBytes()], 'devices.xlsx', { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }));
+    expect(await d.findByTestId('csv-file-error')).toHaveTextContent('This is an Excel workbook; save it as CSV (UTF-8) first and choose that file');
+    expect(d.getByTestId('csv-summary')).toHaveTextContent(/^devices\.xlsx, [\d.]+ B\.$/);
+    expect(d.queryByTestId('csv-issues')).toBeNull();
+    expect(d.getByTestId('bulk-start')).toBeDisabled();
+
+    await anyFile.upload(d.getByTestId('csv-file'), new File([bytesOf('deviceName,siteId\n', [0x00, 0x9c, 0x13, 0x00, 0xff, 0x2c, 0x41])], 'devices.csv', { type: 'text/csv' }));
+    await waitFor(() => expect(d.getByTestId('csv-file-error')).toHaveTextContent(/^This file is not text \(it holds binary data\)/));
+    expect(d.getByTestId('csv-summary')).not.toHaveTextContent('Ignored columns');
+    expect(d.getByTestId('bulk-start')).toBeDisabled();
+  });
+
+  it('a finished dry run offers Retry failed rows only for rows a retry could fix, and shows no calls in flight', async () => {
+    const fx = await opsNode(0);
+    const { user, d } = await openBulk(fx);
+    await user.upload(d.getByTestId('csv-file'), new File([csv100(fx.org)], 'shops.csv', { type: 'text/csv' }));
+    await user.click(await d.findByRole('checkbox', { name: /Dry run/ }));
+    // The node's device list is unavailable: the run stops and no row is checked; a retry can fix that.
+    await fx.main.sim(fx.node).set('faults.failingPaths', ['/mgmt/sdwan/workflow/devices']);
+    await user.click(d.getByRole('button', { name: 'Start dry run (97 devices)' }));
+    await waitFor(() => expect(d.getByTestId('bulk-job')).toHaveAttribute('data-state', 'failed'), { timeout: 15_000 });
+    expect(d.getByTestId('bulk-job')).not.toHaveTextContent('in flight');
+    expect(d.getByTestId('bulk-counts')).toHaveTextContent('97 failed');
+    await fx.main.sim(fx.node).set('faults.failingPaths', []);
+    await user.click(d.getByRole('button', { name: 'Retry failed rows (97)' }));
+    await waitFor(() => expect(fx.main.callsTo('onboarding.start')).toHaveLength(2));
+    await waitFor(() => expect(d.getByTestId('bulk-job')).toHaveAttribute('data-state', 'completed'), { timeout: 15_000 });
+    // Two rows' site IDs are taken on the node: the same data fails the same way, so no retry.
+    expect(d.getByTestId('bulk-counts')).toHaveTextContent('95 valid');
+    expect(d.getByTestId('bulk-counts')).toHaveTextContent('2 failed');
+    expect((await jobOf(fx.main, 1)).rows.filter((r) => r.outcome === 'failed').map((r) => [r.line, r.dataError])).toEqual([
+      [31, true],
+      [61, true],
+    ]);
+    expect(d.queryByRole('button', { name: /Retry failed rows/ })).toBeNull();
+    expect(d.getByTestId('bulk-job')).not.toHaveTextContent('in flight');
+    expect(d.getByRole('button', { name: 'Onboard for real' })).toBeEnabled();
   });
 });

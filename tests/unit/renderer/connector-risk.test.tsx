@@ -141,8 +141,8 @@ describe('connector form: risk scoring', () => {
         },
       },
     });
-    const { user } = renderApp(main, transport);
-    await user.click(await screen.findByRole('button', { name: /^Connectors/ }));
+    const { user } = renderApp(main, { transport });
+    await user.click(await screen.findByRole('link', { name: /^Connectors/ }));
     await rowAction(user, await screen.findByTestId('connector-row-Contoso Defender'), 'Edit');
     const form = await screen.findByTestId('connector-form');
     await user.click(within(form).getByRole('button', { name: 'Save' }));

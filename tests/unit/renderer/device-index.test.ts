@@ -63,7 +63,7 @@ describe('inventory cache', () => {
 
   it('moves a device to the status its task implies, and leaves the list alone otherwise', () => {
     const snap = { profileId: 'ops', fetchedAt: null, items: [makeDevice({ deviceName: 'a' }), makeDevice({ deviceName: 'b' })] };
-    const task = { profileId: 'ops', taskId: '7', deviceName: 'b', state: 'in-progress' as const, percent: 20, message: '', startedAt: null, endedAt: null };
+    const task = { profileId: 'ops', taskId: '7', deviceName: 'b', state: 'in-progress' as const, percent: 20, message: '', startedAt: null, endedAt: null, steps: [] };
     const next = applyTaskToDevices(snap, task)!;
     expect(next.items[1]).toMatchObject({ deploymentStatus: 'deploying', lastTaskId: '7' });
     expect(next.items[0]).toBe(snap.items[0]);

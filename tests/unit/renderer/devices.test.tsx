@@ -11,7 +11,7 @@ import { renderApp } from './support/render';
 
 async function openDevices(main: MainBridge) {
   const r = renderApp(main);
-  await r.user.click(screen.getByRole('button', { name: /^Devices/ }));
+  await r.user.click(screen.getByRole('link', { name: /^Devices/ }));
   return r;
 }
 

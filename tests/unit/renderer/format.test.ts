@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expiryText, fingerprintLines, formatDuration, isoToLocalInput, localInputToIso } from '../../../renderer/components/format';
+import { expiryText, fingerprintLines, formatDuration, timeFormat } from '../../../renderer/components/format';
 
 const FP_A = 'AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89';
 
@@ -29,12 +29,53 @@ describe('format helpers', () => {
     expect(lines.flat().join('')).toBe(FP_A);
   });
 
-  it('converts datetime-local values to ISO UTC and back', () => {
-    const iso = localInputToIso('2027-01-31T09:30');
-    expect(iso).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:00Z$/);
-    expect(new Date(iso).getTime()).toBe(new Date('2027-01-31T09:30').getTime());
-    expect(isoToLocalInput(iso)).toBe('2027-01-31T09:30');
-    expect(localInputToIso('')).toBe('');
-    expect(isoToLocalInput('')).toBe('');
+  it('converts datetime-local values in the chosen zone to ISO UTC and back', () => {
+    const berlin = timeFormat('local', 'Europe/Berlin');
+    expect(berlin.fromInput('2027-01-31T09:30')).toBe('2027-01-31T08:30:00Z');
+    expect(berlin.fromInput('2027-07-31T09:30')).toBe('2027-07-31T07:30:00Z');
+    expect(berlin.toInput('2027-07-31T07:30:00Z')).toBe('2027-07-31T09:30');
+    const utc = timeFormat('utc', 'Europe/Berlin');
+    expect(utc.fromInput('2027-01-31T09:30')).toBe('2027-01-31T09:30:00Z');
+    expect(utc.toInput('2027-01-31T09:30:00Z')).toBe('2027-01-31T09:30');
+    expect(utc.fromInput('')).toBe('');
+    expect(utc.toInput('')).toBe('');
+    // The computer's own zone, whatever it is here.
+    const here = timeFormat('local');
+    expect(here.fromInput(here.toInput('2027-03-01T12:45:00Z'))).toBe('2027-03-01T12:45:00Z');
+  });
+});
+
+describe('the time formatter', () => {
+  // 2026-05-01 10:54:30.250 UTC; Berlin is on summer time (UTC+2), New York on EDT (UTC-4).
+  const at = '2026-05-01T10:54:30.250Z';
+
+  it('writes UTC as 24-hour with seconds and says UTC', () => {
+    const f = timeFormat('utc', 'Europe/Berlin');
+    expect(f.timeZone).toBe('UTC');
+    expect(f.dateTime(at)).toBe('2026-05-01 10:54:30 UTC');
+    expect(f.time(at)).toBe('10:54:30');
+    expect(f.zoneLabel(at)).toBe('UTC');
+    expect(f.dateTime('2026-05-01T22:05:09Z')).toBe('2026-05-01 22:05:09 UTC');
+    expect(f.dateTime('2026-05-01T00:00:00Z')).toBe('2026-05-01 00:00:00 UTC');
+  });
+
+  it('writes local time with the offset of that instant', () => {
+    const berlin = timeFormat('local', 'Europe/Berlin');
+    expect(berlin.timeZone).toBe('Europe/Berlin');
+    expect(berlin.dateTime(at)).toBe('2026-05-01 12:54:30 UTC+02:00');
+    expect(berlin.dateTime('2026-01-15T23:30:00Z')).toBe('2026-01-16 00:30:00 UTC+01:00');
+    expect(berlin.zoneLabel('2026-01-15T23:30:00Z')).toBe('UTC+01:00');
+    expect(timeFormat('local', 'America/New_York').dateTime(at)).toBe('2026-05-01 06:54:30 UTC-04:00');
+    expect(timeFormat('local', 'Asia/Kolkata').time(at)).toBe('16:24:30');
+    // A local zone at UTC+0 says UTC.
+    expect(timeFormat('local', 'Europe/London').dateTime('2026-01-15T23:30:00Z')).toBe('2026-01-15 23:30:00 UTC');
+  });
+
+  it('shows a dash for no time and text that is no time as it is', () => {
+    const f = timeFormat('utc');
+    expect(f.dateTime(undefined)).toBe('—');
+    expect(f.dateTime(null)).toBe('—');
+    expect(f.dateTime('yesterday')).toBe('yesterday');
+    expect(f.time('')).toBe('—');
   });
 });

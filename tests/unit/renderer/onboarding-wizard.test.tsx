@@ -3,6 +3,7 @@ import '@testing-library/jest-dom/vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { timeFormat } from '../../../renderer/components/format';
 import { MainBridge } from './support/main-bridge';
 import { stubScrollerSize } from './support/layout';
 import { renderApp } from './support/render';
@@ -37,7 +38,7 @@ type Ops = Awaited<ReturnType<typeof opsNode>>;
 
 async function openWizard(main: MainBridge) {
   const r = renderApp(main);
-  await r.user.click(screen.getByRole('button', { name: /^Devices/ }));
+  await r.user.click(screen.getByRole('link', { name: /^Devices/ }));
   await r.user.click(await screen.findByRole('button', { name: 'Onboard device' }));
   const wizard = screen.getByTestId('onboarding-wizard');
   return { ...r, wizard };
@@ -117,7 +118,7 @@ describe('Onboarding wizard', () => {
     ]);
     expect(await main.sim(ops.node).call('inventory.device', 'branch-berlin-01')).toMatchObject({ siteId: ops.nextSiteId, orgName: ops.org, deviceGroup: 'branch-small' });
 
-    const updates: Array<{ state: string; percent: number; message?: string }> = [];
+    const updates: Array<{ taskId: string; state: string; percent: number; message?: string }> = [];
     main.on('task.progress', (t) => updates.push(t as (typeof updates)[number]));
     await user.click(w.getByRole('button', { name: 'Deploy now…' }));
     const ask = await screen.findByTestId('confirm-dialog');
@@ -132,6 +133,12 @@ describe('Onboarding wizard', () => {
     const said = updates.map((u) => u.message).filter((m): m is string => Boolean(m));
     expect(said.length).toBeGreaterThan(1);
     for (const m of said) expect(within(progress).getByRole('list', { name: 'Task messages' })).toHaveTextContent(m);
+    // Each step with its time (24-hour, seconds), the zone said once.
+    const last = (await main.call('tasks.get', { profileId: ops.ops.id, taskId: updates.at(-1)!.taskId })).steps;
+    const items = within(within(progress).getByRole('list', { name: 'Task messages' })).getAllByRole('listitem');
+    expect(items.map((li) => li.textContent)).toEqual(last.map((st) => `${timeFormat('local').time(st.at)}${st.message}`));
+    expect(items[0]!.querySelector('time')?.textContent).toMatch(/^\d{2}:\d{2}:\d{2}$/);
+    expect(progress).toHaveTextContent(`Times in ${timeFormat('local').zoneLabel(last[0]!.at)}`);
     expect(within(progress).getByText('completed')).toBeVisible();
     await user.click(w.getByRole('button', { name: 'Done' }));
     expect(screen.queryByTestId('onboarding-wizard')).toBeNull();

@@ -25,7 +25,7 @@ async function openOrgs(what: 'all' | 'organizations' = 'all') {
   await main.call('session.signOut', { profileId: ops.id });
   const orgs = (await main.call('inventory.organizations', { profileId: ops.id })).items;
   const r = renderApp(main);
-  await r.user.click(screen.getByRole('button', { name: /^Organizations/ }));
+  await r.user.click(screen.getByRole('link', { name: /^Organizations/ }));
   const tree = await screen.findByRole('tree', { name: 'Organization hierarchy' });
   return { ...r, tree, orgs, ...shape(orgs) };
 }

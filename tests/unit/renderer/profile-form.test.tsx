@@ -42,33 +42,52 @@ describe('connection profile form', () => {
     expect(await within(dialog()).findByText('OAuth sign-in needs the client ID of an OAuth client on the node.')).toBeVisible();
   });
 
-  it('keeps everything typed when main rejects the save, with the error under the field', async () => {
+  it('refuses a name another connection has in the window, before any request', async () => {
     const main = await MainBridge.start();
     await main.addNodeProfile(await main.node(), { name: 'Core', signIn: false });
     const { user } = renderApp(main);
     await user.click(await screen.findByRole('button', { name: 'Add connection' }));
     await user.type(within(dialog()).getByLabelText('Name'), 'core');
     await user.type(within(dialog()).getByLabelText('Host'), '10.0.0.5');
+    await user.type(within(dialog()).getByLabelText('Username'), 'ops{Enter}');
+    // Main's own rule (shared/model/profile.ts), applied to the list the window shows.
+    await waitFor(() => expect(within(dialog()).getByLabelText('Name')).toHaveAccessibleDescription('This name is already used by another connection.'));
+    expect(within(dialog()).getByLabelText('Name')).toHaveAttribute('aria-invalid', 'true');
+    expect(main.callsTo('profiles.save')).toHaveLength(0);
+  });
+
+  it('keeps everything typed when main rejects the save, with the error under the field', async () => {
+    const main = await MainBridge.start();
+    const { user } = renderApp(main);
+    await user.click(await screen.findByRole('button', { name: 'Add a management node' }));
+    await user.type(within(dialog()).getByLabelText('Name'), 'Edge');
+    await user.type(within(dialog()).getByLabelText('Host'), '10.0.0.5');
     await user.type(within(dialog()).getByLabelText('Username'), 'ops');
-    await user.type(within(dialog()).getByLabelText('Password'), 'hunter2{Enter}');
+    await user.type(within(dialog()).getByLabelText('Password'), 'hunter2');
+    // Only main can read a certificate: this file looks like PEM to the window but holds none.
+    await user.click(within(dialog()).getByLabelText(/Custom CA file/));
+    const bogus = '-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydGlmaWNhdGU=\n-----END CERTIFICATE-----\n';
+    await user.upload(within(dialog()).getByLabelText('CA certificate file (PEM)'), new File([bogus], 'not-a-ca.pem', { type: 'application/x-pem-file' }));
+    await user.click(within(dialog()).getByRole('button', { name: 'Save' }));
 
     await waitFor(() => expect(main.answersTo('profiles.save')).toHaveLength(1));
     const refused = main.answersTo('profiles.save')[0]!;
     expect(refused.ok).toBe(false);
-    const issue = (refused.error as { details?: { issues?: Array<{ path: string; message: string }> } }).details?.issues?.find((i) => i.path === 'name');
+    const issue = (refused.error as { details?: { issues?: Array<{ path: string; message: string }> } }).details?.issues?.find((i) => i.path === 'tls.caPem');
     expect(issue?.message).toBeTruthy();
-    expect(await within(dialog()).findByText(issue!.message)).toBeVisible();
+    await waitFor(() => expect(within(dialog()).getByLabelText('CA certificate file (PEM)')).toHaveAccessibleDescription(issue!.message));
+    expect(within(dialog()).getByLabelText('CA certificate file (PEM)')).toHaveAttribute('aria-invalid', 'true');
     // The toast carries main's message and hint.
-    expect(await screen.findByText(refused.error!.message)).toBeInTheDocument();
-    expect(screen.getByText(refused.error!.hint)).toBeInTheDocument();
-    expect(within(dialog()).getByLabelText('Name')).toHaveValue('core');
+    expect(await screen.findByText(refused.error!.message, { selector: '[data-sonner-toast] *' })).toBeInTheDocument();
+    expect(screen.getByText(refused.error!.hint, { selector: '[data-sonner-toast] *' })).toBeInTheDocument();
+    expect(within(dialog()).getByLabelText('Name')).toHaveValue('Edge');
     expect(within(dialog()).getByLabelText('Host')).toHaveValue('10.0.0.5');
     expect(within(dialog()).getByLabelText('Username')).toHaveValue('ops');
     expect(within(dialog()).getByLabelText('Password')).toHaveValue('hunter2');
     expect(main.callsTo('profiles.save')).toHaveLength(1);
 
-    await user.clear(within(dialog()).getByLabelText('Name'));
-    await user.type(within(dialog()).getByLabelText('Name'), 'Edge{Enter}');
+    await user.click(within(dialog()).getByLabelText(/System CAs/));
+    await user.click(within(dialog()).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(screen.queryByTestId('profile-form')).toBeNull());
     expect(await screen.findByTestId('profile-row-Edge')).toBeInTheDocument();
     expect(main.callsTo('profiles.save')[1]).toMatchObject({ name: 'Edge', host: '10.0.0.5', basicPort: 9182, oauthPort: 9183, authMode: 'basic', username: 'ops', password: 'hunter2', tls: { mode: 'system' } });

@@ -54,10 +54,10 @@ describe('events keep the UI current', () => {
     await main.sim(node).call('setUserPassword', admin.username, 'changed-on-the-node-1');
     // The next call to the node is refused; main moves the session on.
     const ended = main.next('session.changed', (s) => s.profileId === core.id && s.state === 'sign-in-required');
-    await user.click(await screen.findByRole('button', { name: /^Devices/ }));
+    await user.click(await screen.findByRole('link', { name: /^Devices/ }));
     await user.click(await screen.findByRole('button', { name: 'Refresh' }));
     const event = await ended;
-    await user.click(screen.getByRole('button', { name: /^Connections/ }));
+    await user.click(screen.getByRole('link', { name: /^Connections/ }));
     const again = await screen.findByTestId('profile-row-Core');
     await waitFor(() => expect(within(again).getByTestId('session-badge')).toHaveAttribute('data-state', 'sign-in-required'));
     expect(within(again).getByTestId('session-badge')).toHaveTextContent('Sign-in required');
@@ -85,7 +85,7 @@ describe('events keep the UI current', () => {
       },
       on: (event, listener) => main.on(event, listener),
     };
-    const { queryClient } = renderApp(main, slowList);
+    const { queryClient } = renderApp(main, { transport: slowList });
     await waitFor(() => expect(main.callsTo('session.list')).toHaveLength(1));
     await main.call('session.signIn', { profileId: core.id });
     const row = await screen.findByTestId('profile-row-Core');

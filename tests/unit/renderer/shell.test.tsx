@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { MainBridge } from './support/main-bridge';
-import { renderApp } from './support/render';
+import { address, renderApp } from './support/render';
 
 const version = (JSON.parse(readFileSync(path.resolve('package.json'), 'utf8')) as { version: string }).version;
 
@@ -32,27 +32,30 @@ describe('app shell and first run', () => {
     expect(screen.queryByRole('heading', { name: 'Welcome to Northbound' })).toBeNull();
   });
 
-  it('has the seven sections as buttons, with coming-soon placeholders', async () => {
+  it('has the seven sections as links to their addresses, with coming-soon placeholders', async () => {
     const { user } = renderApp(await MainBridge.start());
     const nav = screen.getByRole('navigation', { name: 'Sections' });
-    const names = within(nav)
-      .getAllByRole('button')
-      .map((b) => b.textContent?.replace(/soon$/, ''));
-    expect(names).toEqual(['Connections', 'Devices', 'Organizations', 'Alarms', 'ZTA', 'Connectors', 'Settings']);
-    await user.click(within(nav).getByRole('button', { name: /Alarms/ }));
-    expect(screen.getByRole('heading', { name: 'Alarms is coming soon' })).toBeVisible();
-    expect(within(nav).getByRole('button', { name: /Alarms/ })).toHaveAttribute('aria-current', 'page');
+    const links = within(nav).getAllByRole('link');
+    expect(links.map((b) => b.textContent?.replace(/soon$/, ''))).toEqual(['Connections', 'Devices', 'Organizations', 'Alarms', 'ZTA', 'Connectors', 'Settings']);
+    expect(links.map((a) => a.getAttribute('href'))).toEqual(['/#/connections', '/#/devices', '/#/organizations', '/#/alarms', '/#/zta', '/#/connectors', '/#/settings']);
+    await user.click(within(nav).getByRole('link', { name: /Alarms/ }));
+    expect(await screen.findByRole('heading', { name: 'Alarms is coming soon' })).toBeVisible();
+    expect(within(nav).getByRole('link', { name: /Alarms/ })).toHaveAttribute('aria-current', 'page');
+    expect(address()).toBe('/alarms');
   });
 
   it('switches sections with Ctrl+1…7', async () => {
     renderApp(await MainBridge.start());
     await screen.findByRole('button', { name: 'Open demo workspace' });
     fireEvent.keyDown(window, { key: '5', ctrlKey: true });
-    expect(screen.getByRole('heading', { name: 'ZTA is coming soon' })).toBeVisible();
+    expect(await screen.findByRole('heading', { name: 'ZTA is coming soon' })).toBeVisible();
+    expect(address()).toBe('/zta');
     fireEvent.keyDown(window, { key: '7', metaKey: true });
-    expect(screen.getByLabelText('Theme')).toBeVisible();
+    expect(await screen.findByLabelText('Theme')).toBeVisible();
+    expect(address()).toBe('/settings');
     fireEvent.keyDown(window, { key: '1', ctrlKey: true });
-    expect(screen.getByRole('button', { name: 'Open demo workspace' })).toBeVisible();
+    expect(await screen.findByRole('button', { name: 'Open demo workspace' })).toBeVisible();
+    expect(address()).toBe('/connections');
   });
 
   it('shows what main reports of itself on the settings page: version, mode and where secrets are kept', async () => {
@@ -63,7 +66,7 @@ describe('app shell and first run', () => {
       const main = await MainBridge.start({ mode, ...(passphrase ? { passphrase } : {}) });
       const info = await main.call('app.info');
       const { user, unmount } = renderApp(main);
-      await user.click(screen.getByRole('button', { name: /Settings/ }));
+      await user.click(screen.getByRole('link', { name: /Settings/ }));
       const shown = await screen.findByTestId('app-info');
       expect(shown).toHaveTextContent(version);
       expect(shown).toHaveTextContent(modeText);

@@ -32,7 +32,7 @@ describe('theme', () => {
     await main.call('settings.update', { theme: 'light' });
     const { user } = renderApp(main);
     await waitFor(() => expect(document.documentElement).toHaveAttribute('data-theme', 'light'));
-    await user.click(screen.getByRole('button', { name: /Settings/ }));
+    await user.click(screen.getByRole('link', { name: /Settings/ }));
     const select = screen.getByLabelText('Theme');
     await waitFor(() => expect(select).toHaveValue('light'));
     await user.selectOptions(select, 'dark');
@@ -58,7 +58,7 @@ describe('theme', () => {
     const main = await MainBridge.start();
     await main.call('settings.update', { theme: 'light' });
     const { user } = renderApp(main);
-    await user.click(screen.getByRole('button', { name: /Settings/ }));
+    await user.click(screen.getByRole('link', { name: /Settings/ }));
     await waitFor(() => expect(screen.getByLabelText('Theme')).toHaveValue('light'));
     // Main goes away (the window lost its app), so the save cannot reach it.
     await main.close();

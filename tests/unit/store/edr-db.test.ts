@@ -40,6 +40,9 @@ describe('EdrStore', () => {
     const { store } = open();
     const c = store.beginCycle('conn-1', 'defender', 't1', new Date());
     store.writeScores(c, 'conn-1', makeScoredHosts(40));
+    // Until its cycle completes, what a cycle wrote is not the latest.
+    expect(store.latestScores()).toEqual([]);
+    store.finishCycle(c, 'completed', { hosts: 40, at: new Date() });
     const macs = store.latestScores({ platform: 'Mac' });
     expect(macs.length).toBe(10);
     expect(macs.every((r) => r.platform === 'Mac')).toBe(true);
@@ -234,18 +237,22 @@ describe('EdrStore', () => {
       expect(store.latestScores()).toEqual([]);
     });
 
-    it('deletes the staged rows of a cycle the app stopped during at the next open, and nothing is visible of it', () => {
+    it('the staged rows of a cycle the app stopped during go with it (never in the file); the next open marks it interrupted and nothing of it is visible', () => {
       const { store, file } = open();
       const done = store.beginCycle('conn-1', 'defender', 't1', new Date());
       store.stageScores(done, 'conn-1', makeScoredHosts(4));
       store.commitCycle(done, new Date());
       const stopped = store.beginCycle('conn-1', 'defender', 't1', new Date());
       store.stageScores(stopped, 'conn-1', makeScoredHosts(7, { cycleSalt: 1 }));
+      expect(store.stagedCount(stopped)).toBe(7);
+      // Another connection to the file (as after a crash) sees no staging table at all: it is TEMP.
+      const raw = new Database(file, { readonly: true });
+      expect(raw.prepare("SELECT name FROM sqlite_master WHERE name = 'staged_scores'").all()).toEqual([]);
+      raw.close();
       store.close();
 
       const again = new EdrStore(file);
       expect(again.interruptedAtOpen).toBe(1);
-      expect(again.stagedDiscardedAtOpen).toBe(7);
       expect(again.stagedCount()).toBe(0);
       expect(again.cycle(stopped)).toMatchObject({ status: 'interrupted', hosts: 0 });
       expect(new Set(again.latestScores().map((r) => r.cycleId))).toEqual(new Set([done]));

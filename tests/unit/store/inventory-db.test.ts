@@ -82,7 +82,7 @@ describe('InventoryStore: devices', () => {
     const { store } = open();
     store.replaceDevices('p1', [device(1)], '2026-05-01T10:00:00.000Z');
     store.replaceOrganizations('p1', [org('a', null, 'Gold')], '2026-05-01T10:00:00.000Z');
-    const task = { profileId: 'p1', taskId: '7', deviceName: 'branch-00001', state: 'in-progress' as const, percent: 50, message: 'Configuration', startedAt: '2026-05-01T10:00:00.000Z', endedAt: null };
+    const task = { profileId: 'p1', taskId: '7', deviceName: 'branch-00001', state: 'in-progress' as const, percent: 50, message: 'Configuration', startedAt: '2026-05-01T10:00:00.000Z', endedAt: null, steps: [{ at: '2026-05-01T10:00:01.000Z', message: 'Configuration', level: 'info' as const, timeFrom: 'node' as const }] };
     store.putTask(task);
     expect(store.task('p1', '7')).toEqual(task);
     store.forgetProfile('p1');
@@ -187,6 +187,7 @@ describe('InventoryStore: migrations', () => {
       INSERT INTO devices VALUES ('p1', 'edge-1', '7', 'Acme', 'SN7', 'Retail', 'DE', '52.5', '13.4', 'deployed', 't-1');
       INSERT INTO organizations VALUES ('p1', 'Acme', 'u-1', NULL, 'Gold', 0);
       INSERT INTO fetches VALUES ('p1', 'devices', '2026-01-02T03:04:05.000Z');
+      INSERT INTO tasks VALUES ('p1', 't-1', 'edge-1', 'completed', 100, 'Done', '2026-01-02T03:00:00Z', '2026-01-02T03:01:00Z');
     `);
     expect(old.pragma('user_version', { simple: true })).toBe(0);
     old.close();
@@ -213,6 +214,8 @@ describe('InventoryStore: migrations', () => {
       ],
     });
     expect(store.rawOrganizations('p1')).toEqual([{ name: 'Acme', uuid: 'u-1', parent: null, subscriptionPlan: 'Gold' }]);
+    // A task followed before step logs were kept has an empty one.
+    expect(store.task('p1', 't-1')).toMatchObject({ state: 'completed', message: 'Done', steps: [] });
     // A device the node lists without its record now fits, and the version is recorded.
     store.replaceDevices('p1', [device(1, { orgName: null, serialNumber: null, deviceGroup: null, locationInfo: null })], '2026-02-01T00:00:00.000Z', 2);
     expect(store.devices('p1')).toMatchObject({ unreadable: 2, items: [{ orgName: null, locationInfo: null }] });

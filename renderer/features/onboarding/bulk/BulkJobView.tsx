@@ -1,4 +1,7 @@
-/** A bulk run as it goes: progress, counts, and the outcome of every row (virtualized). */
+/**
+ * A bulk run as it goes: progress, counts, and the outcome of every row (virtualized; messages
+ * wrap). How many calls may be in flight shows only while it runs.
+ */
 import clsx from 'clsx';
 import { useMemo, useState } from 'react';
 import type { BulkJobState, BulkRowOutcome, BulkRowResult } from '../../../../shared/model/inventory';
@@ -17,18 +20,14 @@ const outcomeChip: Record<BulkRowOutcome, string | undefined> = {
 
 const columns: VirtualColumn<BulkRowResult>[] = [
   { id: 'line', header: 'Line', cell: (r) => <span className="mono">{r.line}</span> },
-  { id: 'device', header: 'Device', cell: (r) => <span className="mono ellipsis" title={r.deviceName}>{r.deviceName}</span> },
+  { id: 'device', header: 'Device', cell: (r) => <span className="mono">{r.deviceName}</span> },
   { id: 'result', header: 'Result', cell: (r) => <span className={clsx('chip', 'status-chip', outcomeChip[r.outcome])}>{r.outcome}</span> },
   {
     id: 'message',
     header: 'Message',
     cell: (r) => {
       const text = r.message ? (r.field ? `${r.field}: ${r.message}` : r.message) : '';
-      return (
-        <span className={clsx('ellipsis', r.outcome === 'failed' && 'danger-text')} title={text}>
-          {text || '—'}
-        </span>
-      );
+      return <span className={clsx(r.outcome === 'failed' && 'danger-text')}>{text || '—'}</span>;
     },
   },
 ];
@@ -63,7 +62,7 @@ export function BulkJobView({ job, rows, notSent }: { job: BulkJobState; rows: r
         <span className="mono" data-testid="bulk-progress-text">
           {formatCount(job.done)} / {formatCount(job.total)}
         </span>
-        <span className="muted small">{job.concurrency} in flight</span>
+        {job.state === 'running' ? <span className="muted small">up to {job.concurrency} calls in flight</span> : null}
       </div>
       <div className={clsx('progress-bar', 'bulk-bar', 'determinate')} role="progressbar" aria-label="Bulk onboarding progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent}>
         <span style={{ width: `${percent}%` }} />
@@ -89,7 +88,7 @@ export function BulkJobView({ job, rows, notSent }: { job: BulkJobState; rows: r
         <input type="checkbox" checked={filtered} onChange={(e) => setOnlyFailed(e.target.checked)} disabled={!failed.length} />
         Only failed rows ({formatCount(failed.length)})
       </label>
-      <VirtualTable label="Row results" columns={columns} rows={shown} rowKey={(r) => r.line} template="56px minmax(140px, 1fr) 100px minmax(200px, 2fr)" maxHeight={300} testId="bulk-results" rowTestId={(r) => `bulk-row-${r.line}`} />
+      <VirtualTable label="Row results" columns={columns} rows={shown} rowKey={(r) => r.line} template="56px minmax(120px, 1fr) 100px minmax(220px, 2.5fr)" wrap maxHeight={300} testId="bulk-results" rowTestId={(r) => `bulk-row-${r.line}`} />
     </div>
   );
 }

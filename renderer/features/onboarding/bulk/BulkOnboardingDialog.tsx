@@ -1,8 +1,10 @@
 /**
  * Bulk onboarding from a CSV file: every row is validated here first (bad rows are reported with
  * line, field and message and never sent), the valid ones go to main as one job
- * (`onboarding.start`), whose progress events fill in the per-row results. Failed rows can be
- * retried as a new job; the results download as CSV.
+ * (`onboarding.start`), whose progress events fill in the per-row results. Rows that failed for
+ * a reason a retry could fix (the node refused them, or they were not sent) can be retried as a
+ * new job; rows whose data the console refused (`dataError`, e.g. a dry run's "no such
+ * organization") cannot. The results download as CSV.
  */
 import { Download, FileUp, Play, RotateCcw, Square } from 'lucide-react';
 import { useMemo, useState } from 'react';
@@ -18,7 +20,7 @@ import { formatCount } from '../../../components/format';
 import { BulkJobView } from './BulkJobView';
 import { useBulkSession } from './bulk-session';
 import { BulkPrepare, type BulkOptions } from './BulkPrepare';
-import { downloadText, parseDeviceCsv, resultsCsv, type ParsedCsv } from './csv';
+import { downloadText, readDeviceCsvFile, refusedCsv, resultsCsv, type ParsedCsv } from './csv';
 
 /** Rows of earlier runs with the current run's outcomes laid over them, by line. */
 function overlay(earlier: readonly BulkRowResult[], current: readonly BulkRowResult[] | undefined): readonly BulkRowResult[] {
@@ -38,7 +40,8 @@ export function BulkOnboardingDialog({ profile, onClose }: { profile: ProfileVie
   const cancel = useCancelOnboarding();
   const job = useOnboardingJob(jobId).data;
   const rows = useMemo(() => overlay(earlier, job?.rows), [earlier, job?.rows]);
-  const failed = useMemo(() => rows.filter((r) => r.outcome === 'failed'), [rows]);
+  // A row whose data the console refused fails the same way again: only the others are retried.
+  const retryable = useMemo(() => rows.filter((r) => r.outcome === 'failed' && !r.dataError), [rows]);
   const running = job?.state === 'running';
 
   const pick = async (f: File | undefined) => {
@@ -47,9 +50,9 @@ export function BulkOnboardingDialog({ profile, onClose }: { profile: ProfileVie
     if (!f) return;
     setParsing(true);
     try {
-      update({ parsed: parseDeviceCsv(await f.text()) });
+      update({ parsed: await readDeviceCsvFile(f) });
     } catch (e) {
-      update({ parsed: { records: [], valid: [], issues: [], badLines: new Set(), ignoredColumns: [], fileError: `The file could not be read: ${e instanceof Error ? e.message : String(e)}` } });
+      update({ parsed: refusedCsv(`The file could not be read: ${e instanceof Error ? e.message : String(e)}`) });
     } finally {
       setParsing(false);
     }
@@ -74,7 +77,7 @@ export function BulkOnboardingDialog({ profile, onClose }: { profile: ProfileVie
 
   const retryFailed = () => {
     if (!parsed || !job) return;
-    const lines = new Set(failed.map((r) => r.line));
+    const lines = new Set(retryable.map((r) => r.line));
     ask(
       parsed.valid.filter((v) => lines.has(v.line)),
       { dryRun: job.dryRun, deploy: job.deploy, concurrency: job.concurrency as BulkOptions['concurrency'] },
@@ -127,10 +130,10 @@ export function BulkOnboardingDialog({ profile, onClose }: { profile: ProfileVie
         <Download size={14} aria-hidden="true" />
         Download results
       </button>
-      {failed.length ? (
+      {retryable.length ? (
         <button type="button" className="button" onClick={retryFailed} disabled={start.isPending}>
           {start.isPending ? <Spinner /> : <RotateCcw size={14} aria-hidden="true" />}
-          Retry failed rows ({formatCount(failed.length)})
+          Retry failed rows ({formatCount(retryable.length)})
         </button>
       ) : null}
       {job.dryRun && parsed ? (

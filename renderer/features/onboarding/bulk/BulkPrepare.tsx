@@ -1,10 +1,14 @@
-/** Before a bulk run: the template, the file, every bad row of it, and the run's options. */
+/**
+ * Before a bulk run: the template, the file, every problem of it (line, column, what to fix;
+ * wrapped, never cut, in a list that scrolls), and the run's options.
+ */
 import { Download, FileSpreadsheet } from 'lucide-react';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { ChoiceOption } from '../../../components/Field';
 import { VirtualTable, type VirtualColumn } from '../../../components/VirtualTable';
 import { formatBytes, formatCount } from '../../../components/format';
 import { templateCsv, type ParsedCsv, type RowIssue } from './csv';
+import type { Delimiter } from './csv-read';
 
 export interface BulkOptions {
   dryRun: boolean;
@@ -14,10 +18,13 @@ export interface BulkOptions {
 
 const issueColumns: VirtualColumn<RowIssue>[] = [
   { id: 'line', header: 'Line', cell: (r) => <span className="mono">{r.line}</span> },
-  { id: 'device', header: 'Device', cell: (r) => <span className="mono ellipsis" title={r.deviceName}>{r.deviceName || '—'}</span> },
-  { id: 'field', header: 'Field', cell: (r) => <code>{r.field || '—'}</code> },
-  { id: 'message', header: 'Problem', cell: (r) => <span className="ellipsis" title={r.message}>{r.message}</span> },
+  { id: 'device', header: 'Device', cell: (r) => <span className="mono">{r.deviceName || '—'}</span> },
+  { id: 'column', header: 'Column', cell: (r) => (r.column ? <code>{r.column}</code> : <span className="muted">whole line</span>) },
+  { id: 'message', header: 'Problem', cell: (r) => <span>{r.message}</span> },
 ];
+
+const SEPARATED_BY: Record<Delimiter, string> = { ',': '', ';': ' Values separated by semicolons.', '\t': ' Values separated by tabs.' };
+const plural = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
 
 /** A Blob link to the template, made once and released with the dialog. */
 function TemplateLink() {
@@ -39,6 +46,8 @@ export function BulkPrepare({ file, parsed, parsing, onFile, options, onOptions 
   const fileId = useId();
   const badRows = parsed?.badLines.size ?? 0;
   const issues = useMemo(() => parsed?.issues ?? [], [parsed]);
+  // A file refused as a whole (not text, no header) has no rows to count.
+  const counted = parsed && (!parsed.fileError || parsed.records.length > 0);
   return (
     <div className="form bulk-prepare">
       <div className="bulk-file-row">
@@ -49,21 +58,28 @@ export function BulkPrepare({ file, parsed, parsing, onFile, options, onOptions 
         <TemplateLink />
       </div>
       <p className="field-hint">
-        Header line <code>deviceName,siteId,orgName,serialNumber,deviceGroup,country,latitude,longitude</code> (any order, any letter case), one device per line. A device already on the node with the same record is skipped; one with the same name
-        is replaced.
+        Header line <code>deviceName,siteId,orgName,serialNumber,deviceGroup,country,latitude,longitude</code> (any order, any letter case), one device per line; UTF-8 text, values separated by commas, semicolons or tabs. A device already on the node with
+        the same record is skipped; one with the same name is replaced.
       </p>
       {file && parsed && !parsing ? (
         <p className="bulk-summary" data-testid="csv-summary">
           <FileSpreadsheet size={14} aria-hidden="true" />
-          <span>
-            {file.name}, {formatBytes(file.size)}: <strong>{formatCount(parsed.records.length)}</strong> rows, <strong>{formatCount(parsed.valid.length)}</strong> valid
-            {badRows ? (
-              <>
-                , <strong className="danger-text">{formatCount(badRows)}</strong> with errors
-              </>
-            ) : null}
-            .{parsed.ignoredColumns.length ? ` Ignored columns: ${parsed.ignoredColumns.join(', ')}.` : ''}
-          </span>
+          {counted ? (
+            <span>
+              {file.name}, {formatBytes(file.size)}: <strong>{formatCount(parsed.records.length)}</strong> rows, <strong>{formatCount(parsed.valid.length)}</strong> valid
+              {badRows ? (
+                <>
+                  , <strong className="danger-text">{formatCount(badRows)}</strong> with errors
+                </>
+              ) : null}
+              .{SEPARATED_BY[parsed.delimiter]}
+              {parsed.ignoredColumns.length ? ` Ignored columns: ${parsed.ignoredColumns.join(', ')}.` : ''}
+            </span>
+          ) : (
+            <span>
+              {file.name}, {formatBytes(file.size)}.
+            </span>
+          )}
         </p>
       ) : parsing ? (
         <p className="muted">Reading the file…</p>
@@ -77,11 +93,23 @@ export function BulkPrepare({ file, parsed, parsing, onFile, options, onOptions 
         <div className="bulk-issues" data-testid="csv-issues">
           <p className="callout callout-warn" role="alert">
             <strong>
-              {formatCount(badRows)} {badRows === 1 ? 'row has' : 'rows have'} errors and will not be sent.
+              {plural(badRows, 'row has', 'rows have')} errors and will not be sent.
             </strong>
-            <span>Fix them in the file and choose it again, or start with the {formatCount(parsed!.valid.length)} valid rows.</span>
+            <span data-testid="csv-issue-count">
+              {plural(issues.length, 'problem', 'problems')} below. Fix them in the file and choose it again, or start with the {plural(parsed!.valid.length, 'valid row', 'valid rows')}.
+            </span>
           </p>
-          <VirtualTable label="Rows with errors" columns={issueColumns} rows={issues} rowKey={(r) => `${r.line}:${r.field}:${r.message}`} template="56px minmax(120px, 1fr) 130px minmax(200px, 2fr)" maxHeight={220} rowTestId={(r) => `csv-issue-${r.line}`} />
+          <VirtualTable
+            label={`Problems in the file (${formatCount(issues.length)})`}
+            columns={issueColumns}
+            rows={issues}
+            rowKey={(r) => `${r.line}:${r.field}:${r.message}`}
+            template="56px minmax(90px, 1fr) minmax(90px, 0.8fr) minmax(220px, 3fr)"
+            wrap
+            maxHeight={260}
+            testId="csv-issue-list"
+            rowTestId={(r) => `csv-issue-${r.line}`}
+          />
         </div>
       ) : null}
       <fieldset className="radio-group bulk-options">

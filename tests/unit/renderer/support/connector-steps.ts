@@ -5,7 +5,7 @@ import { renderApp } from './render';
 
 export async function openConnectors(main: MainBridge) {
   const r = renderApp(main);
-  await r.user.click(await screen.findByRole('button', { name: /^Connectors/ }));
+  await r.user.click(await screen.findByRole('link', { name: /^Connectors/ }));
   return r;
 }
 

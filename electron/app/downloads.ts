@@ -1,0 +1,49 @@
+/**
+ * Browser mode's downloads (EDR-Z11): a file main wrote into the data folder's `exports/` is offered
+ * once under an unguessable id; the host (`GET /api/download/<id>`, behind the launch token)
+ * streams it and deletes it. An offer nobody takes goes after ten minutes, and whatever is left
+ * of earlier launches goes at start. The window never names a file.
+ */
+import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+
+export interface Download {
+  file: string;
+  name: string;
+  type: string;
+}
+
+const EXPIRE_MS = 10 * 60_000;
+
+export class Downloads {
+  private readonly offers = new Map<string, Download & { timer: NodeJS.Timeout }>();
+  readonly folder: string;
+
+  constructor(dataDir: string) {
+    this.folder = path.join(dataDir, 'exports');
+    void rm(this.folder, { recursive: true, force: true });
+  }
+
+  /** A fresh file path in the exports folder (its name is main's, never the window's). */
+  pathFor(ext: string): string {
+    return path.join(this.folder, `${randomUUID()}.${ext}`);
+  }
+
+  /** Offers a written file once; answers the address the window downloads it from. */
+  offer(d: Download): string {
+    const id = randomUUID();
+    const timer = setTimeout(() => void this.take(id)?.discard(), EXPIRE_MS).unref();
+    this.offers.set(id, { ...d, timer });
+    return `/api/download/${id}`;
+  }
+
+  /** The offer under `id`, removed; `discard` deletes its file (after it was sent, or when it expired). */
+  take(id: string): (Download & { discard(): Promise<void> }) | undefined {
+    const o = this.offers.get(id);
+    if (!o) return undefined;
+    this.offers.delete(id);
+    clearTimeout(o.timer);
+    return { file: o.file, name: o.name, type: o.type, discard: () => rm(o.file, { force: true }) };
+  }
+}

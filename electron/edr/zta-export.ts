@@ -1,0 +1,150 @@
+/**
+ * Export of the ZTA dashboard's current view (issue 11.6, EDR-Z11): the rows the filters show, in
+ * the table's columns, to CSV or JSON. Written in chunks with progress and cancel; a cancelled or
+ * failed export leaves no file (it is written beside its destination and renamed when complete).
+ * CSV goes through PapaParse's `unparse` with `escapeFormulae`: a hostname or tag comes from an
+ * endpoint and must never run as a spreadsheet formula. The CLI's `zta export` writes the same
+ * bytes through `exportPieces`.
+ */
+import { randomUUID } from 'node:crypto';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import Papa from 'papaparse';
+import type { ExportFormat, ExportJob } from '../../shared/contract-zta';
+import { AppError, ErrorCodes } from '../../shared/model/errors';
+import { EXPORT_COLUMNS, exportRecord, makeRowFilter, snapshotRow, type ZtaFilter, type ZtaSnapshot } from '../../shared/model/zta';
+
+export const EXPORT_CHUNK = 2_000;
+const HEADER = EXPORT_COLUMNS.map(([, name]) => name);
+
+/** The indexes of the snapshot's rows the filter passes, in the table's default order (riskiest first, then hostname). */
+export function exportedRows(s: ZtaSnapshot, filter: ZtaFilter): number[] {
+  const keep = makeRowFilter(s, filter);
+  const out: number[] = [];
+  for (let i = 0; i < s.rows.hostId.length; i++) if (keep(i)) out.push(i);
+  const { score, hostname } = s.rows;
+  return out.sort((a, b) => score[b]! - score[a]! || (hostname[a]! < hostname[b]! ? -1 : hostname[a]! > hostname[b]! ? 1 : 0));
+}
+
+/**
+ * The export as successive pieces of text, each with the number of rows it carries: a head, one
+ * piece per chunk of rows, a tail. CSV: header line then records (CRLF, formulas escaped). JSON:
+ * `{ exportedAt, asOf, filter, columns, rows }`.
+ */
+export function* exportPieces(s: ZtaSnapshot, rows: readonly number[], format: ExportFormat, filter: ZtaFilter, exportedAt: Date): Generator<{ text: string; rows: number }> {
+  const chunks = function* () {
+    for (let i = 0; i < rows.length; i += EXPORT_CHUNK) yield rows.slice(i, i + EXPORT_CHUNK).map((r) => exportRecord(snapshotRow(s, r)));
+  };
+  if (format === 'csv') {
+    // The header is our own column names (nothing to quote); each chunk of records ends with its line break.
+    yield { text: `${HEADER.join(',')}\r\n`, rows: 0 };
+    for (const chunk of chunks()) yield { text: Papa.unparse(chunk.map((r) => HEADER.map((h) => r[h] ?? '')), { escapeFormulae: true }) + '\r\n', rows: chunk.length };
+    return;
+  }
+  yield { text: `{"exportedAt":${JSON.stringify(exportedAt.toISOString())},"asOf":${JSON.stringify(s.asOf)},"filter":${JSON.stringify(filter)},"columns":${JSON.stringify(HEADER)},"rows":[`, rows: 0 };
+  let first = true;
+  for (const chunk of chunks()) {
+    yield { text: (first ? '\n' : ',\n') + chunk.map((r) => JSON.stringify(r)).join(',\n'), rows: chunk.length };
+    first = false;
+  }
+  yield { text: '\n]}\n', rows: 0 };
+}
+
+export interface ExportDestination {
+  /** Where the file goes. */
+  file: string;
+  name: string;
+  /** Browser mode: offers the complete file for download and answers its address. */
+  offer?: () => string;
+}
+
+export interface ExportServiceOptions {
+  snapshot(): ZtaSnapshot;
+  /** Desktop: the operator picks the file in main's save dialog. Browser mode: a file in the data folder, downloaded once. */
+  destination(jobId: string, suggestedName: string, format: ExportFormat): Promise<ExportDestination | undefined>;
+  onProgress(job: ExportJob): void;
+  now?: () => Date;
+}
+
+interface Running {
+  job: ExportJob;
+  abort: AbortController;
+  done: Promise<ExportJob>;
+}
+
+export class ZtaExports {
+  private readonly jobs = new Map<string, Running>();
+
+  constructor(private readonly o: ExportServiceOptions) {}
+
+  /** Starts an export; answers at once with the job (progress and the end arrive as `zta.export.progress`). */
+  async start(format: ExportFormat, filter: ZtaFilter): Promise<ExportJob> {
+    const jobId = randomUUID();
+    const now = this.o.now?.() ?? new Date();
+    const suggested = `northbound-zta-${now.toISOString().slice(0, 19).replace(/[:T]/g, '-')}.${format}`;
+    const dest = await this.o.destination(jobId, suggested, format);
+    if (!dest) return { jobId, format, state: 'cancelled', done: 0, total: 0, name: suggested };
+    const snapshot = this.o.snapshot();
+    const rows = exportedRows(snapshot, filter);
+    const job: ExportJob = { jobId, format, state: 'running', done: 0, total: rows.length, name: dest.name };
+    const abort = new AbortController();
+    const done = this.write(job, dest, snapshot, rows, filter, now, abort.signal);
+    this.jobs.set(jobId, { job, abort, done });
+    void done.finally(() => setTimeout(() => this.jobs.delete(jobId), 10 * 60_000).unref());
+    return { ...job };
+  }
+
+  cancel(jobId: string): ExportJob {
+    const r = this.jobs.get(jobId);
+    if (!r) throw new AppError(ErrorCodes.notFound, 'That export is no longer known.', 'Start the export again.');
+    r.abort.abort();
+    return { ...r.job };
+  }
+
+  /** Waits for an export to end (tests, the CLI). */
+  finished(jobId: string): Promise<ExportJob> {
+    const r = this.jobs.get(jobId);
+    if (!r) throw new AppError(ErrorCodes.notFound, 'That export is no longer known.', 'Start the export again.');
+    return r.done;
+  }
+
+  private async write(job: ExportJob, dest: ExportDestination, s: ZtaSnapshot, rows: number[], filter: ZtaFilter, now: Date, signal: AbortSignal): Promise<ExportJob> {
+    const part = `${dest.file}.part`;
+    let out: WriteStream | undefined;
+    const emit = () => this.o.onProgress({ ...job });
+    try {
+      await mkdir(path.dirname(part), { recursive: true });
+      out = createWriteStream(part, { mode: 0o600 });
+      const stream = out;
+      const ready = new Promise<void>((resolve, reject) => {
+        stream.once('open', () => resolve());
+        stream.once('error', reject);
+      });
+      await ready;
+      for (const piece of exportPieces(s, rows, job.format, filter, now)) {
+        if (signal.aborted) throw new AppError(ErrorCodes.cancelled, 'The export was cancelled.', '');
+        if (!stream.write(piece.text)) await new Promise<void>((r) => stream.once('drain', () => r()));
+        if (piece.rows) {
+          job.done += piece.rows;
+          emit();
+        }
+        // Let other work (the window's requests, a cancel) in between chunks.
+        await new Promise((r) => setImmediate(r));
+      }
+      await new Promise<void>((resolve, reject) => stream.end((e?: Error | null) => (e ? reject(e) : resolve())));
+      await rename(part, dest.file);
+      job.done = rows.length;
+      job.state = 'done';
+      if (dest.offer) job.downloadUrl = dest.offer();
+    } catch (e) {
+      out?.destroy();
+      await rm(part, { force: true });
+      const cancelled = signal.aborted;
+      job.state = cancelled ? 'cancelled' : 'failed';
+      if (!cancelled) job.error = e instanceof Error ? e.message : String(e);
+    }
+    emit();
+    return { ...job };
+  }
+}

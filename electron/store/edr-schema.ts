@@ -1,0 +1,270 @@
+/**
+ * edr.db's schema history, applied in order by `migrate` (store/sqlite.ts; `PRAGMA user_version`
+ * counts the steps a database has had). A store written before the list existed is placed once
+ * from its tables by `adoptEdrStore`.
+ *
+ * Since step 4 the store keeps history by what changes, not by time (EDR-H1…H4 in
+ * docs/spec-decisions.md):
+ * - `hosts`: one narrow row per host with its latest score and the attributes the dashboard shows
+ *   and the what-if rescoring reads; rewritten every cycle, so it holds no large text.
+ * - `host_details`: the host's whole record, the contributions of its latest score and the Falcon
+ *   profile results; written only when their digest (`hosts.digest`) changes.
+ * - `score_changes`: a host's score history, one row per cycle in which its score or band moved
+ *   (and its first score), keyed by the host's integer key `hosts.hid` (a few dozen bytes a row).
+ * - `cycle_bands`: per-cycle aggregates (hosts and score sum per customer, platform and band), for
+ *   trends and publication summaries of every cycle.
+ */
+import type Database from 'better-sqlite3';
+import { hasTable } from './sqlite';
+
+/**
+ * The staging table of a running cycle (edr-staging.ts): a TEMP table since step 4. Staged rows are
+ * never visible and never survive their process (a cycle the app stopped during is discarded), so
+ * they need no durability: they stay out of the WAL and out of the file.
+ */
+export const STAGING_TEMP = `
+CREATE TEMP TABLE IF NOT EXISTS staged_scores (
+  cycle_id INTEGER NOT NULL,
+  connector_id TEXT NOT NULL,
+  host_id TEXT NOT NULL,
+  last_seen TEXT,
+  scored_at TEXT NOT NULL,
+  -- 1: the host was not stored when it was staged (its first score is history).
+  is_new INTEGER NOT NULL DEFAULT 0,
+  vendor TEXT,
+  hostname TEXT,
+  customer_id TEXT,
+  platform TEXT,
+  os_version TEXT,
+  score REAL,
+  band TEXT,
+  digest TEXT,
+  os_assessment REAL,
+  sensor_assessment REAL,
+  overall_assessment REAL,
+  sensor_running INTEGER,
+  reduced_functionality INTEGER,
+  risk_level TEXT,
+  exposure TEXT,
+  health TEXT,
+  av_status TEXT,
+  onboarding TEXT,
+  critical_cves INTEGER,
+  cve_count INTEGER,
+  max_cvss REAL,
+  cvss TEXT,
+  record_json TEXT,
+  contributions_json TEXT,
+  profiles_json TEXT,
+  PRIMARY KEY (cycle_id, host_id)
+);
+-- Hosts seen again exactly as stored: only when, in a narrow table of their own.
+CREATE TEMP TABLE IF NOT EXISTS staged_seen (
+  cycle_id INTEGER NOT NULL,
+  connector_id TEXT NOT NULL,
+  host_id TEXT NOT NULL,
+  last_seen TEXT,
+  scored_at TEXT NOT NULL,
+  PRIMARY KEY (cycle_id, connector_id, host_id)
+) WITHOUT ROWID;`;
+
+/** The attribute columns `hosts` and `staged_scores` share (after the identity columns). */
+export const HOST_ATTRIBUTE_COLUMNS = [
+  'os_version',
+  'last_seen',
+  'score',
+  'band',
+  'scored_at',
+  'digest',
+  'os_assessment',
+  'sensor_assessment',
+  'overall_assessment',
+  'sensor_running',
+  'reduced_functionality',
+  'risk_level',
+  'exposure',
+  'health',
+  'av_status',
+  'onboarding',
+  'critical_cves',
+  'cve_count',
+  'max_cvss',
+  'cvss',
+] as const;
+
+const STEP_4 = `
+CREATE TABLE hosts_v4 (
+  hid INTEGER PRIMARY KEY,
+  connector_id TEXT NOT NULL,
+  host_id TEXT NOT NULL,
+  vendor TEXT NOT NULL,
+  hostname TEXT NOT NULL,
+  customer_id TEXT NOT NULL,
+  platform TEXT NOT NULL,
+  last_cycle INTEGER NOT NULL,
+  os_version TEXT,
+  last_seen TEXT,
+  score REAL NOT NULL,
+  band TEXT NOT NULL,
+  scored_at TEXT NOT NULL,
+  digest TEXT NOT NULL,
+  os_assessment REAL,
+  sensor_assessment REAL,
+  overall_assessment REAL,
+  sensor_running INTEGER,
+  reduced_functionality INTEGER,
+  risk_level TEXT,
+  exposure TEXT,
+  health TEXT,
+  av_status TEXT,
+  onboarding TEXT,
+  critical_cves INTEGER,
+  cve_count INTEGER,
+  max_cvss REAL,
+  cvss TEXT,
+  UNIQUE (connector_id, host_id)
+);
+INSERT INTO hosts_v4 (connector_id, host_id, vendor, hostname, customer_id, platform, last_cycle, os_version, last_seen, score, band, scored_at, digest,
+    os_assessment, sensor_assessment, overall_assessment, sensor_running, reduced_functionality,
+    risk_level, exposure, health, av_status, onboarding, critical_cves, cve_count, max_cvss, cvss)
+  SELECT h.connector_id, h.host_id, h.vendor, h.hostname, h.customer_id, h.platform, h.last_cycle, h.os_version, h.last_seen, s.score, s.band, s.scored_at, '',
+    json_extract(h.record_json, '$.falcon.assessment.os'), json_extract(h.record_json, '$.falcon.assessment.sensor_config'),
+    json_extract(h.record_json, '$.falcon.assessment.overall'), json_extract(h.record_json, '$.falcon.sensorRunning'),
+    json_extract(h.record_json, '$.falcon.reducedFunctionalityMode'),
+    json_extract(h.record_json, '$.defender.riskScore'), json_extract(h.record_json, '$.defender.exposureLevel'),
+    json_extract(h.record_json, '$.defender.healthStatus'), json_extract(h.record_json, '$.defender.avStatus'),
+    json_extract(h.record_json, '$.defender.onboardingStatus'), json_extract(h.record_json, '$.defender.criticalCveCount'),
+    json_extract(h.record_json, '$.defender.cveCount'), json_extract(h.record_json, '$.defender.maxCvss'), NULL
+  FROM hosts h JOIN scores s ON s.connector_id = h.connector_id AND s.host_id = h.host_id AND s.cycle_id = h.last_cycle
+  WHERE json_valid(h.record_json);
+-- Rows of kilobytes: a rowid table keyed by the host's integer key (a WITHOUT ROWID b-tree would give each an overflow page).
+CREATE TABLE host_details (
+  hid INTEGER PRIMARY KEY,
+  record_json TEXT NOT NULL,
+  contributions_json TEXT NOT NULL,
+  profiles_json TEXT
+);
+INSERT INTO host_details (hid, record_json, contributions_json, profiles_json)
+  SELECT n.hid, h.record_json, s.contributions_json, s.profiles_json
+  FROM hosts h JOIN hosts_v4 n ON n.connector_id = h.connector_id AND n.host_id = h.host_id
+  JOIN scores s ON s.connector_id = h.connector_id AND s.host_id = h.host_id AND s.cycle_id = h.last_cycle;
+CREATE TABLE score_changes (
+  hid INTEGER NOT NULL,
+  cycle_id INTEGER NOT NULL,
+  score REAL NOT NULL,
+  band TEXT NOT NULL,
+  scored_at TEXT NOT NULL,
+  PRIMARY KEY (hid, cycle_id)
+) WITHOUT ROWID;
+CREATE INDEX score_changes_cycle ON score_changes(cycle_id);
+INSERT INTO score_changes (hid, cycle_id, score, band, scored_at)
+  SELECT n.hid, c.cycle_id, c.score, c.band, c.scored_at FROM (
+    SELECT connector_id, host_id, cycle_id, score, band, scored_at,
+      LAG(score) OVER w AS prev_score, LAG(band) OVER w AS prev_band
+    FROM scores WINDOW w AS (PARTITION BY connector_id, host_id ORDER BY cycle_id)) c
+  JOIN hosts_v4 n ON n.connector_id = c.connector_id AND n.host_id = c.host_id
+  WHERE c.prev_score IS NULL OR c.prev_score <> c.score OR c.prev_band <> c.band;
+CREATE TABLE cycle_bands (
+  cycle_id INTEGER NOT NULL,
+  customer_id TEXT NOT NULL,
+  platform TEXT NOT NULL,
+  band TEXT NOT NULL,
+  hosts INTEGER NOT NULL,
+  score_sum REAL NOT NULL,
+  PRIMARY KEY (cycle_id, customer_id, platform, band)
+) WITHOUT ROWID;
+INSERT INTO cycle_bands (cycle_id, customer_id, platform, band, hosts, score_sum)
+  SELECT s.cycle_id, COALESCE(h.customer_id, ''), COALESCE(h.platform, 'Other'), s.band, COUNT(*), SUM(s.score)
+  FROM scores s LEFT JOIN hosts h ON h.connector_id = s.connector_id AND h.host_id = s.host_id
+  GROUP BY s.cycle_id, COALESCE(h.customer_id, ''), COALESCE(h.platform, 'Other'), s.band;
+DROP TABLE scores;
+DROP TABLE hosts;
+ALTER TABLE hosts_v4 RENAME TO hosts;
+CREATE INDEX hosts_cycle ON hosts(last_cycle);
+DROP TABLE staged_scores;
+ALTER TABLE cycles ADD COLUMN kind TEXT NOT NULL DEFAULT 'poll';
+ALTER TABLE cycles ADD COLUMN error_code TEXT;
+`;
+
+export const EDR_MIGRATIONS: readonly string[] = [
+  // 1: cycles, the latest record per host, every cycle's scores, per-target publications.
+  `CREATE TABLE cycles (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  connector_id TEXT NOT NULL,
+  vendor TEXT NOT NULL,
+  tenant_id TEXT NOT NULL,
+  started_at TEXT NOT NULL,
+  finished_at TEXT,
+  status TEXT NOT NULL,
+  hosts INTEGER NOT NULL DEFAULT 0,
+  error TEXT,
+  published_at TEXT,
+  publish_attempts INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX cycles_connector ON cycles(connector_id, id);
+CREATE TABLE hosts (
+  connector_id TEXT NOT NULL,
+  host_id TEXT NOT NULL,
+  vendor TEXT NOT NULL,
+  hostname TEXT NOT NULL,
+  customer_id TEXT NOT NULL,
+  platform TEXT NOT NULL,
+  os_version TEXT,
+  last_seen TEXT,
+  record_json TEXT NOT NULL,
+  last_cycle INTEGER NOT NULL,
+  PRIMARY KEY (connector_id, host_id)
+) WITHOUT ROWID;
+CREATE TABLE scores (
+  cycle_id INTEGER NOT NULL,
+  connector_id TEXT NOT NULL,
+  host_id TEXT NOT NULL,
+  score REAL NOT NULL,
+  band TEXT NOT NULL,
+  contributions_json TEXT NOT NULL,
+  profiles_json TEXT,
+  scored_at TEXT NOT NULL,
+  PRIMARY KEY (cycle_id, host_id)
+) WITHOUT ROWID;
+CREATE INDEX scores_host ON scores(connector_id, host_id, cycle_id);
+CREATE TABLE publications (
+  cycle_id INTEGER NOT NULL,
+  target TEXT NOT NULL,
+  published_at TEXT NOT NULL,
+  PRIMARY KEY (cycle_id, target)
+) WITHOUT ROWID;`,
+  // 2: why the last publication attempt failed (shown on the Connectors page).
+  `ALTER TABLE cycles ADD COLUMN publish_error TEXT;`,
+  // 3: the running cycle's scores, staged batch by batch (edr-staging.ts).
+  `CREATE TABLE staged_scores (
+  cycle_id INTEGER NOT NULL,
+  connector_id TEXT NOT NULL,
+  host_id TEXT NOT NULL,
+  vendor TEXT NOT NULL,
+  hostname TEXT NOT NULL,
+  customer_id TEXT NOT NULL,
+  platform TEXT NOT NULL,
+  os_version TEXT,
+  last_seen TEXT,
+  record_json TEXT NOT NULL,
+  score REAL NOT NULL,
+  band TEXT NOT NULL,
+  contributions_json TEXT NOT NULL,
+  profiles_json TEXT,
+  scored_at TEXT NOT NULL,
+  PRIMARY KEY (cycle_id, host_id)
+);`,
+  // 4: history by change (hosts narrow + host_details, score_changes, cycle_bands); cycle kind
+  // (poll or rescore) and the error code of a failed cycle (offline tells from failing); the
+  // staging table leaves the file (STAGING_TEMP).
+  STEP_4,
+];
+
+export const EDR_SCHEMA_VERSION = EDR_MIGRATIONS.length;
+
+/** The step an unversioned edr.db (written before the list) had reached, read from its tables. */
+export function adoptEdrStore(db: Database.Database): number {
+  if (!hasTable(db, 'cycles')) return 0;
+  if (!hasTable(db, 'cycles', 'publish_error')) return 1;
+  return hasTable(db, 'staged_scores') ? 3 : 2;
+}

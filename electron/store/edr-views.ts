@@ -1,0 +1,192 @@
+/**
+ * The ZTA dashboard's reads of edr.db (issue 11): the snapshot of every connector's newest
+ * completed cycle (columnar, one pass over the narrow hosts table), a host's score at each cycle
+ * (from the change rows: a score holds until it moves), the band counts per cycle (from the cycle
+ * aggregates) and what changed in each connector's newest cycle.
+ */
+import type Database from 'better-sqlite3';
+import type { HostRecord, RiskBand } from '../../shared/model/edr';
+import { BANDS, ENUMS, PLATFORMS, emptyBandCounts, type HostMove, type ZtaChanges, type ZtaColumns } from '../../shared/model/zta';
+
+export interface LatestCycle {
+  connectorId: string;
+  cycleId: number;
+  finishedAt: string;
+  kind: 'poll' | 'rescore';
+  hosts: number;
+}
+
+type Raw = [string, string, string, string, string, number, string, string | null, ...Array<number | string | null>];
+
+const indexOf = <T extends string>(options: readonly T[], v: unknown): number | null => {
+  if (v === null || v === undefined) return null;
+  const i = options.indexOf(v as T);
+  return i < 0 ? null : i;
+};
+
+export class EdrViews {
+  private readonly stmt;
+
+  constructor(private readonly db: Database.Database) {
+    this.stmt = {
+      latest: db.prepare(
+        `SELECT c.connector_id AS connectorId, c.id AS cycleId, c.finished_at AS finishedAt, c.kind, c.hosts FROM cycles c
+         WHERE c.id IN (SELECT MAX(id) FROM cycles WHERE status = 'completed' GROUP BY connector_id)`,
+      ),
+      rows: db
+        .prepare(
+          `SELECT connector_id, host_id, hostname, customer_id, platform, score, band, last_seen,
+             os_assessment, sensor_assessment, overall_assessment, sensor_running, reduced_functionality,
+             risk_level, exposure, health, av_status, onboarding, critical_cves, cve_count, max_cvss, cvss
+           FROM hosts WHERE last_cycle = ? ORDER BY host_id`,
+        )
+        .raw(),
+      records: db.prepare(
+        `SELECT d.record_json AS record, h.last_seen AS lastSeen, h.host_id AS hostId FROM hosts h
+         JOIN host_details d ON d.hid = h.hid
+         WHERE h.connector_id = ? AND h.last_cycle = ? AND h.host_id > ? ORDER BY h.host_id LIMIT ?`,
+      ),
+      host: db.prepare(
+        `SELECT h.score, h.band, h.scored_at AS scoredAt, h.last_cycle AS cycleId, h.last_seen AS lastSeen,
+           d.record_json AS record, d.contributions_json AS contributions, d.profiles_json AS profiles
+         FROM hosts h JOIN host_details d ON d.hid = h.hid
+         WHERE h.connector_id = ? AND h.host_id = ?`,
+      ),
+      completed: db.prepare(
+        `SELECT id, finished_at AS at, kind FROM cycles WHERE connector_id = ? AND status = 'completed' ORDER BY id DESC LIMIT ?`,
+      ),
+      changesOf: db.prepare(
+        'SELECT c.cycle_id AS cycleId, c.score, c.band FROM score_changes c JOIN hosts h ON h.hid = c.hid WHERE h.connector_id = ? AND h.host_id = ? ORDER BY c.cycle_id',
+      ),
+      trendCycles: db.prepare(
+        `SELECT id, connector_id AS connectorId, finished_at AS at FROM cycles WHERE status = 'completed' ORDER BY finished_at, id`,
+      ),
+      previous: db.prepare(`SELECT MAX(id) FROM cycles WHERE connector_id = ? AND status = 'completed' AND id < ?`).pluck(),
+      moves: db.prepare(
+        `SELECT h.host_id AS hostId, h.hostname, h.customer_id AS customerId, c.score, c.band,
+           (SELECT p.score FROM score_changes p WHERE p.hid = c.hid AND p.cycle_id < c.cycle_id ORDER BY p.cycle_id DESC LIMIT 1) AS prevScore,
+           (SELECT p.band FROM score_changes p WHERE p.hid = c.hid AND p.cycle_id < c.cycle_id ORDER BY p.cycle_id DESC LIMIT 1) AS prevBand
+         FROM score_changes c JOIN hosts h ON h.hid = c.hid
+         WHERE h.connector_id = ? AND c.cycle_id = ?`,
+      ),
+    };
+  }
+
+  /** Each connector's newest completed cycle. */
+  latestCycles(): LatestCycle[] {
+    return (this.stmt.latest.all() as Array<LatestCycle & { kind: string }>).map((c) => ({ ...c, kind: c.kind === 'rescore' ? 'rescore' : 'poll' }));
+  }
+
+  /**
+   * Appends the hosts of one cycle to the columns (indexes for the enums; `connector` and the
+   * customer dictionary are the caller's). Answers how many rows were added.
+   */
+  appendRows(cols: ZtaColumns, cycleId: number, connector: number, customerIndex: (id: string) => number): number {
+    let n = 0;
+    for (const r of this.stmt.rows.iterate(cycleId) as Iterable<Raw>) {
+      n += 1;
+      cols.connector.push(connector);
+      cols.hostId.push(r[1]);
+      cols.hostname.push(r[2]);
+      cols.customer.push(customerIndex(r[3]));
+      cols.platform.push(Math.max(0, PLATFORMS.indexOf(r[4] as (typeof PLATFORMS)[number])));
+      cols.score.push(r[5]);
+      cols.band.push(Math.max(0, BANDS.indexOf(r[6] as RiskBand)));
+      cols.lastSeen.push(r[7]);
+      cols.osAssessment.push(r[8] as number | null);
+      cols.sensorAssessment.push(r[9] as number | null);
+      cols.overallAssessment.push(r[10] as number | null);
+      cols.sensorRunning.push(r[11] as number | null);
+      cols.reducedFunctionality.push(r[12] as number | null);
+      cols.riskLevel.push(indexOf(ENUMS.riskLevel, r[13]));
+      cols.exposure.push(indexOf(ENUMS.exposure, r[14]));
+      cols.health.push(indexOf(ENUMS.health, r[15]));
+      cols.avStatus.push(indexOf(ENUMS.avStatus, r[16]));
+      cols.onboarding.push(indexOf(ENUMS.onboarding, r[17]));
+      cols.criticalCves.push(r[18] as number | null);
+      cols.cveCount.push(r[19] as number | null);
+      cols.maxCvss.push(r[20] as number | null);
+      cols.cvss.push(r[21] as string | null);
+    }
+    return n;
+  }
+
+  /** Up to `limit` stored records of a cycle's hosts after `afterHostId` (a rescore reads them batch by batch). */
+  storedRecords(connectorId: string, cycleId: number, afterHostId: string, limit: number): HostRecord[] {
+    const rows = this.stmt.records.all(connectorId, cycleId, afterHostId, limit) as Array<{ record: string; lastSeen: string | null }>;
+    return rows.map((r) => {
+      const h = JSON.parse(r.record) as HostRecord;
+      if (h.lastSeen === r.lastSeen) return h;
+      const lastSeen = r.lastSeen;
+      return { ...h, lastSeen, ...(h.defender ? { defender: { ...h.defender, lastSeen } } : {}), ...(h.falcon ? { falcon: { ...h.falcon, lastSeen } } : {}) };
+    });
+  }
+
+  /** A host's latest score, record and contributions. */
+  host(connectorId: string, hostId: string) {
+    return this.stmt.host.get(connectorId, hostId) as
+      | { score: number; band: RiskBand; scoredAt: string; cycleId: number; lastSeen: string | null; record: string; contributions: string; profiles: string | null }
+      | undefined;
+  }
+
+  /** The host's score at each of its connector's last `limit` completed cycles, oldest first (from the change rows). */
+  scoreHistory(connectorId: string, hostId: string, limit = 200): Array<{ cycleId: number; at: string; score: number; band: RiskBand; kind: 'poll' | 'rescore' }> {
+    const cycles = (this.stmt.completed.all(connectorId, limit) as Array<{ id: number; at: string; kind: string }>).reverse();
+    const changes = this.stmt.changesOf.all(connectorId, hostId) as Array<{ cycleId: number; score: number; band: RiskBand }>;
+    const out: Array<{ cycleId: number; at: string; score: number; band: RiskBand; kind: 'poll' | 'rescore' }> = [];
+    let k = -1;
+    for (const c of cycles) {
+      while (k + 1 < changes.length && changes[k + 1]!.cycleId <= c.id) k += 1;
+      if (k < 0) continue; // before the host's first score
+      const cur = changes[k]!;
+      out.push({ cycleId: c.id, at: c.at, score: cur.score, band: cur.band, kind: c.kind === 'rescore' ? 'rescore' : 'poll' });
+    }
+    return out;
+  }
+
+  /**
+   * Band counts over time: at each completed cycle (oldest first, the last `limit`), the sum over the
+   * chosen connectors of each one's latest cycle up to then, counting the customers and platforms
+   * asked for (from the per-cycle aggregates; no host row is read).
+   */
+  trend(f: { connectors: ReadonlySet<string>; customer?: string; platform?: string }, limit = 100) {
+    const where = ['cycle_id = @cycle'];
+    if (f.customer !== undefined) where.push('customer_id = @customer');
+    if (f.platform !== undefined) where.push('platform = @platform');
+    const counts = this.db.prepare(`SELECT band, SUM(hosts) AS n FROM cycle_bands WHERE ${where.join(' AND ')} GROUP BY band`);
+    const cycles = (this.stmt.trendCycles.all() as Array<{ id: number; connectorId: string; at: string }>).filter((c) => f.connectors.has(c.connectorId));
+    const current = new Map<string, Record<RiskBand, number>>();
+    const points: Array<{ at: string; bands: Record<RiskBand, number> }> = [];
+    for (const c of cycles.slice(-limit * Math.max(1, f.connectors.size))) {
+      const bands = emptyBandCounts();
+      for (const row of counts.all({ cycle: c.id, customer: f.customer, platform: f.platform }) as Array<{ band: RiskBand; n: number }>) bands[row.band] = row.n;
+      current.set(c.connectorId, bands);
+      const sum = emptyBandCounts();
+      for (const b of current.values()) for (const band of BANDS) sum[band] += b[band];
+      points.push({ at: c.at, bands: sum });
+    }
+    return points.slice(-limit);
+  }
+
+  /** What changed in a connector's newest completed cycle against its previous completed one (EDR-Z12). */
+  changes(connectorId: string, cycleId: number, top = 10): ZtaChanges {
+    const prev = this.stmt.previous.get(connectorId, cycleId) as number | null;
+    const out: ZtaChanges = { enteredHighRisk: [], leftHighRisk: [], biggestMovers: [], moved: 0 };
+    if (prev === null) return out;
+    const moves: HostMove[] = [];
+    for (const r of this.stmt.moves.all(connectorId, cycleId) as Array<{ hostId: string; hostname: string; customerId: string; score: number; band: RiskBand; prevScore: number | null; prevBand: RiskBand | null }>) {
+      const from = r.prevScore === null || r.prevBand === null ? null : { score: r.prevScore, band: r.prevBand };
+      const m: HostMove = { connectorId, hostId: r.hostId, hostname: r.hostname, customerId: r.customerId, from, to: { score: r.score, band: r.band } };
+      if (from === null) {
+        if (r.band === 'High Risk') out.enteredHighRisk.push(m);
+        continue; // a host new in this cycle is not a mover
+      }
+      moves.push(m);
+      if (r.band === 'High Risk' && from.band !== 'High Risk') out.enteredHighRisk.push(m);
+      if (r.band !== 'High Risk' && from.band === 'High Risk') out.leftHighRisk.push(m);
+    }
+    out.moved = moves.length;
+    out.biggestMovers = moves.sort((a, b) => Math.abs(b.to.score - b.from!.score) - Math.abs(a.to.score - a.from!.score) || a.hostname.localeCompare(b.hostname)).slice(0, top);
+    return out;
+  }
+}

@@ -1,0 +1,28 @@
+/** The Settings page's reads and writes beyond the UI settings: publication and the data folder. */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { PublicationUpdate } from '../../shared/model/settings';
+import { useClient } from './ApiProvider';
+import { keys } from './keys';
+
+/** Where scores are published (the RabbitMQ address without its password, and what overrides it). */
+export function usePublication() {
+  const client = useClient();
+  return useQuery({ queryKey: keys.publication, queryFn: () => client.invoke('publication.get', {}) });
+}
+
+export function useUpdatePublication() {
+  const client = useClient();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (req: PublicationUpdate) => client.invoke('publication.update', req),
+    onSuccess: (view) => qc.setQueryData(keys.publication, view),
+    // Field errors show under the fields; the form handles them.
+    meta: { silent: true },
+  });
+}
+
+/** Desktop: main opens its own data folder in the file manager. */
+export function useOpenDataDir() {
+  const client = useClient();
+  return useMutation({ mutationFn: () => client.invoke('app.openDataDir', {}) });
+}

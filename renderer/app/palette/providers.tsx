@@ -1,0 +1,131 @@
+/**
+ * What the command palette finds, one provider per kind of thing: pages, connections, devices.
+ * A provider is a hook over the palette's query that returns at most a screenful of items, so
+ * the palette stays instant whatever the size of what it searches; hosts and alarms become two
+ * more entries of `PROVIDERS` when their pages exist.
+ */
+import { useNavigate } from '@tanstack/react-router';
+import { Cable, Router, type LucideIcon } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { useInventoryDevices } from '../../api/inventory';
+import { useProfiles, useSessions } from '../../api/queries';
+import { SessionBadge } from '../../components/SessionBadge';
+import { formatCount } from '../../components/format';
+import { activePort } from '../../features/connections/labels';
+import { filterDevices } from '../../features/devices/device-index';
+import { deviceIndexOf } from '../../features/devices/shared-index';
+import { usePageLink } from '../page-links';
+import { sectionMeta } from '../sections';
+import { keyLabel, MOD } from '../shortcuts';
+import { useActiveProfile, useChooseConnection } from '../useActiveProfile';
+
+export interface PaletteItem {
+  /** Unique across providers. */
+  id: string;
+  label: string;
+  detail?: ReactNode;
+  icon: LucideIcon;
+  run(): void;
+}
+
+export interface PaletteResults {
+  items: PaletteItem[];
+  /** A line under the group: why it is empty, or how many more matched. */
+  note?: string;
+}
+
+export interface PaletteProvider {
+  id: string;
+  heading: string;
+  /** A hook: called on every render of the palette with its (deferred) query, trimmed. */
+  useResults(query: string): PaletteResults;
+}
+
+const matches = (query: string, ...texts: string[]) => {
+  const q = query.toLowerCase();
+  return texts.some((t) => t.toLowerCase().includes(q));
+};
+
+const pages: PaletteProvider = {
+  id: 'pages',
+  heading: 'Pages',
+  useResults(query) {
+    const navigate = useNavigate();
+    const pageLink = usePageLink();
+    const items = sectionMeta
+      .map((m, i) => ({ m, i }))
+      .filter(({ m }) => !query || matches(query, m.label, m.id))
+      .map(({ m, i }) => ({
+        id: `page:${m.id}`,
+        label: m.label,
+        detail: <kbd>{keyLabel([MOD, String(i + 1)])}</kbd>,
+        icon: m.icon,
+        run: () => void navigate(pageLink(m.id)),
+      }));
+    return { items };
+  },
+};
+
+const connections: PaletteProvider = {
+  id: 'connections',
+  heading: 'Connections',
+  useResults(query) {
+    const profiles = useProfiles();
+    const sessions = useSessions();
+    const choose = useChooseConnection();
+    const items = (profiles.data ?? [])
+      .filter((p) => !query || matches(query, p.name, p.host))
+      .map((p) => ({
+        id: `connection:${p.id}`,
+        label: p.name,
+        detail: (
+          <>
+            <span className="active-host">
+              {p.host}:{activePort(p)}
+            </span>
+            <SessionBadge status={sessions.data?.find((s) => s.profileId === p.id)} testId={`palette-session-${p.name}`} />
+          </>
+        ),
+        icon: Cable,
+        run: () => choose(p.id),
+      }));
+    return { items };
+  },
+};
+
+/** Devices shown at most; the rest is "keep typing". */
+export const DEVICE_RESULTS = 8;
+
+const devices: PaletteProvider = {
+  id: 'devices',
+  heading: 'Devices',
+  useResults(query) {
+    const profiles = useProfiles();
+    const sessions = useSessions();
+    const profile = useActiveProfile(profiles.data, sessions.data);
+    const list = useInventoryDevices(profile?.id).data?.items;
+    const navigate = useNavigate();
+    const pageLink = usePageLink();
+    if (!profile || !list?.length) return { items: [] };
+    if (!query) return { items: [], note: `Type a name, site ID or serial to find one of the ${formatCount(list.length)} devices of ${profile.name}.` };
+    // One pass over the devices list's shared index (no per-device work): instant at 20,000.
+    const rows = filterDevices(deviceIndexOf(list), 'deviceName', false, { query: query.toLowerCase(), org: '', group: '', status: '' });
+    const items = Array.from(rows.subarray(0, DEVICE_RESULTS), (i) => {
+      const d = list[i]!;
+      return {
+        id: `device:${d.deviceName}`,
+        label: d.deviceName,
+        detail: <span className="muted">{[d.orgName, d.siteId ? `site ${d.siteId}` : ''].filter(Boolean).join(' · ')}</span>,
+        icon: Router,
+        run: () => {
+          const link = pageLink('devices');
+          void navigate({ to: link.to, search: { ...link.search, device: d.deviceName } });
+        },
+      };
+    });
+    const more = rows.length - items.length;
+    return { items, note: more > 0 ? `${formatCount(more)} more — keep typing.` : undefined };
+  },
+};
+
+export const PROVIDERS: readonly PaletteProvider[] = [pages, connections, devices];

@@ -1,0 +1,105 @@
+/**
+ * Every page has an address (TanStack Router over HASH history, so the same addresses work in
+ * `northbound://app/index.html#/devices` and in browser mode): reload, a bookmark, a second
+ * window and back/forward all return to the page, its connection, its filters and its opened
+ * item. The route table (docs/architecture.md, "Window patterns"):
+ *
+ *   /connections    ?tab=profiles|oauth-clients|syslog
+ *   /devices        ?q &org &group &status &reach &sync &sort &order &device (details open)
+ *   /organizations  ?view=tree|list &q
+ *   /alarms, /zta   (coming soon; their filters will live here)
+ *   /connectors, /settings
+ *   every page      ?connection=<profile id> (the header's choice, kept across pages)
+ *
+ * The search of each route is checked by search.ts: a bad or stale value falls back to its default.
+ * An unknown path goes to /connections.
+ */
+import { createRootRoute, createRoute, createRouter, Navigate, redirect, retainSearchParams, stripSearchParams, type RouterHistory, type SearchSchemaInput } from '@tanstack/react-router';
+import { ConnectionsPage } from '../features/connections/ConnectionsPage';
+import { ConnectorsPage } from '../features/connectors/ConnectorsPage';
+import { DevicesPage } from '../features/devices/DevicesPage';
+import { OrganizationsPage } from '../features/organizations/OrganizationsPage';
+import { ComingSoonPage } from '../features/placeholders/ComingSoonPage';
+import { SettingsPage } from '../features/settings/SettingsPage';
+import {
+  connectionsDefaults,
+  connectionsSearch,
+  devicesDefaults,
+  devicesSearch,
+  organizationsDefaults,
+  organizationsSearch,
+  parseSearch,
+  rootSearch,
+  stringifySearch,
+  type ConnectionsTab,
+  type DevicesSearch,
+  type OrganizationsSearch,
+} from './search';
+import { sectionMeta, type Section } from './sections';
+import { Shell } from './Shell';
+
+// The window's frame (Shell) is the router's InnerWrap, not the root route's component: it renders
+// at once, and the page below it once the address is matched.
+const rootRoute = createRootRoute({
+  validateSearch: (raw: { connection?: string } & SearchSchemaInput) => rootSearch.parse(raw),
+  // The chosen connection stays in the address from page to page.
+  search: { middlewares: [retainSearchParams(['connection'])] },
+  notFoundComponent: () => <Navigate to="/connections" replace />,
+});
+
+const indexRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/',
+  beforeLoad: () => {
+    throw redirect({ to: '/connections', replace: true });
+  },
+});
+
+const connectionsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'connections',
+  validateSearch: (raw: { tab?: ConnectionsTab } & SearchSchemaInput) => connectionsSearch.parse(raw),
+  search: { middlewares: [stripSearchParams(connectionsDefaults)] },
+  component: ConnectionsPage,
+});
+
+const devicesRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'devices',
+  validateSearch: (raw: Partial<DevicesSearch> & SearchSchemaInput) => devicesSearch.parse(raw),
+  search: { middlewares: [stripSearchParams(devicesDefaults)] },
+  component: DevicesPage,
+});
+
+const organizationsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'organizations',
+  validateSearch: (raw: Partial<OrganizationsSearch> & SearchSchemaInput) => organizationsSearch.parse(raw),
+  search: { middlewares: [stripSearchParams(organizationsDefaults)] },
+  component: OrganizationsPage,
+});
+
+const meta = (id: Section) => sectionMeta.find((m) => m.id === id)!;
+// Placeholders until their issues land; their filters will be added to these routes.
+const alarmsRoute = createRoute({ getParentRoute: () => rootRoute, path: 'alarms', component: () => <ComingSoonPage meta={meta('alarms')} /> });
+const ztaRoute = createRoute({ getParentRoute: () => rootRoute, path: 'zta', component: () => <ComingSoonPage meta={meta('zta')} /> });
+
+const connectorsRoute = createRoute({ getParentRoute: () => rootRoute, path: 'connectors', component: ConnectorsPage });
+const settingsRoute = createRoute({ getParentRoute: () => rootRoute, path: 'settings', component: SettingsPage });
+
+const routeTree = rootRoute.addChildren([indexRoute, connectionsRoute, devicesRoute, organizationsRoute, alarmsRoute, ztaRoute, connectorsRoute, settingsRoute]);
+
+export function createAppRouter(history: RouterHistory) {
+  // A window opens on Connections. Written before the router starts, so that no redirect can land
+  // after (and undo) a first click; the index route redirects later visits to "/".
+  if (history.location.pathname === '/') history.replace(`/connections${history.location.search}`);
+  return createRouter({ routeTree, history, parseSearch, stringifySearch, scrollRestoration: false, InnerWrap: Shell });
+}
+
+export type AppRouter = ReturnType<typeof createAppRouter>;
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: AppRouter;
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * What each page keeps in the address (`#/devices?org=Acme&status=failed`): typed and checked
+ * here with zod. The address is typed by people and kept in bookmarks, so nothing in it can
+ * break a page: every field falls back (`.catch`) to its default when it is missing, misspelt or
+ * names a value this build does not know. Values are plain strings in the address (router.tsx);
+ * a default is left out of it.
+ */
+import { z } from 'zod';
+import type { DeploymentStatus } from '../../shared/model/inventory';
+import { REACHABILITIES, STATUSES, SYNCS, type SortKey } from '../features/devices/device-index';
+
+const text = z.string().catch('');
+/** One of `values`, or '' (no filter). */
+const choice = <T extends string>(values: readonly T[]) => z.enum(values as [T, ...T[]]).or(z.literal('')).catch('');
+
+/** On every page: the connection chosen in the header (a profile id; see useActiveProfile.ts). */
+export const rootSearch = z.object({ connection: z.string().min(1).optional().catch(undefined) });
+
+export const CONNECTIONS_TABS = ['profiles', 'oauth-clients', 'syslog'] as const;
+export type ConnectionsTab = (typeof CONNECTIONS_TABS)[number];
+export const connectionsSearch = z.object({ tab: z.enum(CONNECTIONS_TABS).catch('profiles') });
+export const connectionsDefaults = { tab: 'profiles' } as const;
+
+export const SORT_KEYS = ['deviceName', 'siteId', 'orgName', 'deviceGroup', 'country', 'serialNumber', 'deploymentStatus', 'reachability', 'configSync'] as const satisfies readonly SortKey[];
+// Every column of the table can be sorted from the address: a new SortKey must be listed above.
+const everySortKey: Record<Exclude<SortKey, (typeof SORT_KEYS)[number]>, never> = {};
+void everySortKey;
+
+export const devicesSearch = z.object({
+  /** The search box (name, site ID or serial), as typed. */
+  q: text,
+  org: text,
+  group: text,
+  status: choice<DeploymentStatus>(STATUSES),
+  reach: choice(REACHABILITIES),
+  sync: choice(SYNCS),
+  sort: z.enum(SORT_KEYS).catch('deviceName'),
+  order: z.enum(['asc', 'desc']).catch('asc'),
+  /** The device whose details are open (its name). */
+  device: text,
+});
+export type DevicesSearch = z.infer<typeof devicesSearch>;
+export const devicesDefaults: DevicesSearch = { q: '', org: '', group: '', status: '', reach: '', sync: '', sort: 'deviceName', order: 'asc', device: '' };
+/** The filters of the devices page (what "Clear filters" clears). */
+export const DEVICE_FILTERS = ['q', 'org', 'group', 'status', 'reach', 'sync'] as const satisfies readonly (keyof DevicesSearch)[];
+
+export const organizationsSearch = z.object({ view: z.enum(['tree', 'list']).catch('tree'), q: text });
+export type OrganizationsSearch = z.infer<typeof organizationsSearch>;
+export const organizationsDefaults: OrganizationsSearch = { view: 'tree', q: '' };
+
+/**
+ * The address's search string as plain strings (`?q=1999` is the text "1999", never a number):
+ * the first value of a repeated key wins. Empty values are left out when writing.
+ */
+export function parseSearch(search: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of new URLSearchParams(search.startsWith('?') ? search.slice(1) : search)) if (!(k in out)) out[k] = v;
+  return out;
+}
+
+export function stringifySearch(search: Record<string, unknown>): string {
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries(search)) if ((typeof v === 'string' && v !== '') || typeof v === 'number' || typeof v === 'boolean') p.set(k, String(v));
+  const s = p.toString();
+  return s ? `?${s}` : '';
+}

@@ -1,0 +1,49 @@
+/** The window's keyboard shortcuts: one list, read by the handler (useShortcuts.ts) and the `?` dialog. */
+import { sectionMeta } from './sections';
+
+export const isMac = typeof navigator !== 'undefined' && /Mac/i.test(navigator.platform);
+/** The modifier of the window's shortcuts as shown: ⌘ on macOS, Ctrl elsewhere. */
+export const MOD = isMac ? '⌘' : 'Ctrl';
+
+export interface Shortcut {
+  /** Each entry is keys pressed together; several entries are alternatives ("↑ / ↓"). */
+  chords: string[][];
+  what: string;
+}
+
+export interface ShortcutGroup {
+  title: string;
+  shortcuts: Shortcut[];
+}
+
+export const SHORTCUTS: ShortcutGroup[] = [
+  {
+    title: 'Anywhere',
+    shortcuts: [
+      { chords: [[MOD, 'K']], what: 'Open the command palette: go to a page, a connection or a device' },
+      ...sectionMeta.map((m, i) => ({ chords: [[MOD, String(i + 1)]], what: `Go to ${m.label}` })),
+      { chords: [['?']], what: 'Show these shortcuts (outside a text field)' },
+      { chords: [['Tab']], what: 'From the top of the window: “Skip to content”, past the sidebar' },
+    ],
+  },
+  {
+    title: 'Dialogs, lists and the palette',
+    shortcuts: [
+      { chords: [['Esc']], what: 'Close the dialog, the palette or the connection list' },
+      { chords: [['↑'], ['↓']], what: 'Move through the choices of a list' },
+      { chords: [['Enter']], what: 'Take the highlighted choice' },
+    ],
+  },
+  {
+    title: 'Devices table',
+    shortcuts: [
+      { chords: [['↑'], ['↓']], what: 'Move to the previous or next device' },
+      { chords: [['Home'], ['End']], what: 'Move to the first or last device' },
+      { chords: [['PgUp'], ['PgDn']], what: 'Move a page up or down' },
+      { chords: [['Enter']], what: 'Open the focused device’s details' },
+    ],
+  },
+];
+
+/** Keys as one label: "Ctrl+K", "⌘K". */
+export const keyLabel = (keys: string[]) => keys.join(isMac ? '' : '+');

@@ -1,0 +1,259 @@
+/**
+ * The ZTA dashboard's data (issue 11): the latest score of every host of every connector as one
+ * columnar snapshot (the window filters, sorts and rescores it locally; 100,000 hosts are a few
+ * MB), the rows the table and the export show, the filter both apply, and the host details.
+ * Decisions: docs/spec-decisions.md EDR-H* and EDR-Z*.
+ */
+import { z } from 'zod';
+import {
+  Contribution,
+  DefenderAvStatus,
+  DefenderExposureLevel,
+  DefenderHealthStatus,
+  DefenderOnboardingStatus,
+  DefenderRiskScore,
+  HostRecord,
+  Platform,
+  RiskBand,
+  Vendor,
+} from './edr';
+
+export const PLATFORMS = Platform.options;
+export const BANDS = RiskBand.options;
+
+/** How a connector's data stands (EDR-Z10): `offline` = its vendor could not be reached, the last good data stands. */
+export const ConnectorHealth = z.enum(['never', 'online', 'running', 'offline', 'failing']);
+export type ConnectorHealth = z.infer<typeof ConnectorHealth>;
+
+export const ZtaConnector = z.object({
+  connectorId: z.string(),
+  name: z.string(),
+  vendor: Vendor,
+  tenantId: z.string(),
+  /** The newest completed cycle: what the views show, and when it finished (the "as of"). */
+  cycleId: z.number().nullable(),
+  asOf: z.string().nullable(),
+  kind: z.enum(['poll', 'rescore']).nullable(),
+  hosts: z.number().int(),
+  health: ConnectorHealth,
+  /** The last cycle that did not complete, when it is newer than the data shown. */
+  lastAttemptAt: z.string().nullable(),
+  lastError: z.string().nullable(),
+});
+export type ZtaConnector = z.infer<typeof ZtaConnector>;
+
+const int = z.number().int();
+const nint = int.nullable();
+const nnum = z.number().nullable();
+
+/** One column per attribute; enum-valued columns hold indexes into the enum's options. */
+export const ZtaColumns = z.object({
+  connector: z.array(int),
+  hostId: z.array(z.string()),
+  hostname: z.array(z.string()),
+  customer: z.array(int),
+  platform: z.array(int),
+  score: z.array(z.number()),
+  band: z.array(int),
+  lastSeen: z.array(z.string().nullable()),
+  osAssessment: z.array(nnum),
+  sensorAssessment: z.array(nnum),
+  overallAssessment: z.array(nnum),
+  sensorRunning: z.array(nint),
+  reducedFunctionality: z.array(nint),
+  riskLevel: z.array(nint),
+  exposure: z.array(nint),
+  health: z.array(nint),
+  avStatus: z.array(nint),
+  onboarding: z.array(nint),
+  criticalCves: z.array(nint),
+  cveCount: z.array(nint),
+  maxCvss: z.array(nnum),
+  cvss: z.array(z.string().nullable()),
+});
+export type ZtaColumns = z.infer<typeof ZtaColumns>;
+export const COLUMN_KEYS = Object.keys(ZtaColumns.shape) as Array<keyof ZtaColumns>;
+
+export const ZtaSnapshot = z
+  .object({
+    /** The newest "as of" of the connectors shown (null when nothing was ever scored). */
+    asOf: z.string().nullable(),
+    connectors: z.array(ZtaConnector),
+    customers: z.array(z.string()),
+    rows: ZtaColumns,
+  })
+  .superRefine((s, ctx) => {
+    const n = s.rows.hostId.length;
+    for (const k of COLUMN_KEYS) if (s.rows[k].length !== n) ctx.addIssue({ code: 'custom', path: ['rows', k], message: `Column ${k} has ${s.rows[k].length} values for ${n} hosts.` });
+  });
+export type ZtaSnapshot = z.infer<typeof ZtaSnapshot>;
+
+export const ENUMS = {
+  riskLevel: DefenderRiskScore.options,
+  exposure: DefenderExposureLevel.options,
+  health: DefenderHealthStatus.options,
+  avStatus: DefenderAvStatus.options,
+  onboarding: DefenderOnboardingStatus.options,
+} as const;
+
+/** What the table, the export and the report show of one host. */
+export interface ZtaRow {
+  index: number;
+  connectorId: string;
+  connectorName: string;
+  vendor: Vendor;
+  hostId: string;
+  hostname: string;
+  customerId: string;
+  platform: Platform;
+  /** EDR-Z1: Falcon's OS, sensor and overall ZTA (1–100); for Defender its exposure level, health status and risk level. */
+  osAssessment: number | string | null;
+  sensorAssessment: number | string | null;
+  overallAssessment: number | string | null;
+  score: number;
+  band: RiskBand;
+  lastSeen: string | null;
+  riskLevel: string | null;
+  exposure: string | null;
+  health: string | null;
+  avStatus: string | null;
+  asOf: string | null;
+}
+
+const pick = <T extends string>(options: readonly T[], i: number | null | undefined): T | null => (i === null || i === undefined ? null : (options[i] ?? null));
+
+/** Row `i` of a snapshot, as the table, the export and the report show it. */
+export function snapshotRow(s: ZtaSnapshot, i: number): ZtaRow {
+  const r = s.rows;
+  const c = s.connectors[r.connector[i]!]!;
+  const defender = c.vendor === 'defender';
+  const riskLevel = pick(ENUMS.riskLevel, r.riskLevel[i]);
+  const exposure = pick(ENUMS.exposure, r.exposure[i]);
+  const health = pick(ENUMS.health, r.health[i]);
+  return {
+    index: i,
+    connectorId: c.connectorId,
+    connectorName: c.name,
+    vendor: c.vendor,
+    hostId: r.hostId[i]!,
+    hostname: r.hostname[i]!,
+    customerId: s.customers[r.customer[i]!] ?? '',
+    platform: PLATFORMS[r.platform[i]!] ?? 'Other',
+    osAssessment: defender ? exposure : (r.osAssessment[i] ?? null),
+    sensorAssessment: defender ? health : (r.sensorAssessment[i] ?? null),
+    overallAssessment: defender ? riskLevel : (r.overallAssessment[i] ?? null),
+    score: r.score[i]!,
+    band: BANDS[r.band[i]!] ?? 'Trustworthy',
+    lastSeen: r.lastSeen[i] ?? null,
+    riskLevel,
+    exposure,
+    health,
+    avStatus: pick(ENUMS.avStatus, r.avStatus[i]),
+    asOf: c.asOf,
+  };
+}
+
+/** The dashboard's filters (kept in the address; the export applies the same ones). */
+export const ZtaFilter = z
+  .object({
+    customer: z.string().max(200).optional(),
+    platform: Platform.optional(),
+    band: RiskBand.optional(),
+    vendor: Vendor.optional(),
+    connector: z.string().max(200).optional(),
+    /** Case-insensitive text in the host ID or hostname. */
+    q: z.string().max(200).optional(),
+  })
+  .strict();
+export type ZtaFilter = z.infer<typeof ZtaFilter>;
+
+/** Whether row `i` of the snapshot passes the filter (the window and the export use this one rule). */
+export function makeRowFilter(s: ZtaSnapshot, f: ZtaFilter): (i: number) => boolean {
+  const r = s.rows;
+  const customer = f.customer !== undefined ? s.customers.indexOf(f.customer) : undefined;
+  const platform = f.platform !== undefined ? PLATFORMS.indexOf(f.platform) : undefined;
+  const band = f.band !== undefined ? BANDS.indexOf(f.band) : undefined;
+  const connectors = s.connectors.map((c) => (f.vendor === undefined || c.vendor === f.vendor) && (f.connector === undefined || c.connectorId === f.connector));
+  const q = f.q?.trim().toLowerCase() || undefined;
+  return (i) =>
+    connectors[r.connector[i]!] === true &&
+    (customer === undefined || r.customer[i] === customer) &&
+    (platform === undefined || r.platform[i] === platform) &&
+    (band === undefined || r.band[i] === band) &&
+    (q === undefined || r.hostname[i]!.toLowerCase().includes(q) || r.hostId[i]!.toLowerCase().includes(q));
+}
+
+/** The export's columns (CSV header and JSON keys), in order (issue 11.7). */
+export const EXPORT_COLUMNS = [
+  ['hostId', 'host_id'],
+  ['hostname', 'hostname'],
+  ['vendor', 'vendor'],
+  ['customerId', 'customer_id'],
+  ['platform', 'platform'],
+  ['osAssessment', 'os_assessment'],
+  ['sensorAssessment', 'sensor_assessment'],
+  ['overallAssessment', 'overall_assessment'],
+  ['score', 'score'],
+  ['band', 'band'],
+  ['lastSeen', 'last_seen'],
+  ['asOf', 'as_of'],
+] as const satisfies ReadonlyArray<readonly [keyof ZtaRow, string]>;
+
+export function exportRecord(row: ZtaRow): Record<string, string | number | null> {
+  const out: Record<string, string | number | null> = {};
+  for (const [key, name] of EXPORT_COLUMNS) out[name] = row[key] as string | number | null;
+  return out;
+}
+
+/** A host's score at each completed cycle of its connector (a step: it holds until it moves). */
+export const HistoryPoint = z.object({ cycleId: z.number(), at: z.string(), score: z.number(), band: RiskBand, kind: z.enum(['poll', 'rescore']) });
+
+export const ZtaHostDetail = z.object({
+  connectorId: z.string(),
+  connectorName: z.string(),
+  host: HostRecord,
+  score: z.number(),
+  band: RiskBand,
+  scoredAt: z.string(),
+  cycleId: z.number(),
+  asOf: z.string().nullable(),
+  contributions: z.array(Contribution),
+  profiles: z.record(z.string(), z.boolean()).nullable(),
+  /** Oldest first, at most the last 200 cycles. */
+  history: z.array(HistoryPoint),
+  /** The tenant's band edges (for the chart's band lines). */
+  bandEdges: z.tuple([z.number(), z.number(), z.number(), z.number()]),
+});
+export type ZtaHostDetail = z.infer<typeof ZtaHostDetail>;
+
+const BandCounts = z.object({ Trustworthy: int, 'Low Risk': int, 'Moderate Risk': int, Suspicious: int, 'High Risk': int });
+export type BandCounts = z.infer<typeof BandCounts>;
+export const emptyBandCounts = (): BandCounts => ({ Trustworthy: 0, 'Low Risk': 0, 'Moderate Risk': 0, Suspicious: 0, 'High Risk': 0 });
+
+export const TrendPoint = z.object({ at: z.string(), bands: BandCounts });
+export const HostMove = z.object({
+  connectorId: z.string(),
+  hostId: z.string(),
+  hostname: z.string(),
+  customerId: z.string(),
+  from: z.object({ score: z.number(), band: RiskBand }).nullable(),
+  to: z.object({ score: z.number(), band: RiskBand }),
+});
+export type HostMove = z.infer<typeof HostMove>;
+
+/** What changed in each connector's newest cycle against its previous one (EDR-Z12). */
+export const ZtaChanges = z.object({
+  enteredHighRisk: z.array(HostMove),
+  leftHighRisk: z.array(HostMove),
+  biggestMovers: z.array(HostMove),
+  /** Hosts whose score moved at all. */
+  moved: int,
+});
+export type ZtaChanges = z.infer<typeof ZtaChanges>;
+
+export const ZtaOverview = z.object({
+  /** Band counts per cycle, summed over the connectors shown (each at its latest cycle up to then). */
+  trend: z.array(TrendPoint),
+  changes: ZtaChanges,
+});
+export type ZtaOverview = z.infer<typeof ZtaOverview>;

@@ -1,0 +1,108 @@
+/** The export's bytes (issue 11.6): CSV that never runs a formula, JSON with the same rows; cancel leaves no file. */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Papa from 'papaparse';
+import { afterEach, describe, expect, it } from 'vitest';
+import { exportPieces, exportedRows, ZtaExports } from '../../../electron/edr/zta-export';
+import type { ExportJob } from '../../../shared/contract-zta';
+import { COLUMN_KEYS, type ZtaColumns, type ZtaSnapshot } from '../../../shared/model/zta';
+
+/** A snapshot of `n` Falcon hosts; host 0 is named `names[0]`, and so on. */
+function snapshot(n: number, names: string[] = []): ZtaSnapshot {
+  const rows = Object.fromEntries(COLUMN_KEYS.map((k) => [k, []])) as unknown as ZtaColumns;
+  for (let i = 0; i < n; i++) {
+    rows.connector.push(0);
+    rows.hostId.push(`aid-${i}`);
+    rows.hostname.push(names[i] ?? `host-${i}`);
+    rows.customer.push(0);
+    rows.platform.push(i % 2);
+    rows.score.push(i % 100);
+    rows.band.push(Math.min(4, Math.floor((i % 100) / 20)));
+    rows.lastSeen.push('2026-11-25T08:00:00.000Z');
+    for (const k of ['osAssessment', 'sensorAssessment', 'overallAssessment'] as const) rows[k].push(100 - (i % 100));
+    for (const k of ['sensorRunning', 'reducedFunctionality', 'riskLevel', 'exposure', 'health', 'avStatus', 'onboarding', 'criticalCves', 'cveCount', 'maxCvss', 'cvss'] as const) (rows[k] as unknown[]).push(null);
+  }
+  return {
+    asOf: '2026-11-25T08:10:00.000Z',
+    connectors: [{ connectorId: 'c1', name: 'Falcon', vendor: 'falcon', tenantId: 'cid', cycleId: 1, asOf: '2026-11-25T08:10:00.000Z', kind: 'poll', hosts: n, health: 'online', lastAttemptAt: null, lastError: null }],
+    customers: ['cid-a'],
+    rows,
+  };
+}
+const text = (s: ZtaSnapshot, format: 'csv' | 'json') => [...exportPieces(s, exportedRows(s, {}), format, {}, new Date('2026-11-25T09:00:00Z'))].map((p) => p.text).join('');
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+describe('ZTA export', () => {
+  it('a host named =HYPERLINK("x") is text in the CSV, never a formula; the JSON keeps the name as it is', () => {
+    const s = snapshot(3, ['=HYPERLINK("x")', '+cmd|calc', '@SUM(A1)']);
+    const csv = text(s, 'csv');
+    const rows = Papa.parse<Record<string, string>>(csv.trim(), { header: true }).data;
+    expect(rows.map((r) => r.hostname).sort()).toEqual([`'+cmd|calc`, `'=HYPERLINK("x")`, `'@SUM(A1)`]);
+    for (const r of rows) expect(/^[=+\-@\t\r]/.test(r.hostname!)).toBe(false);
+    const json = JSON.parse(text(s, 'json')) as { rows: Array<{ hostname: string }>; columns: string[] };
+    expect(json.rows.map((r) => r.hostname).sort()).toEqual(['+cmd|calc', '=HYPERLINK("x")', '@SUM(A1)']);
+    expect(json.columns).toEqual(Object.keys(rows[0]!));
+  });
+
+  it('CSV and JSON carry the same rows in the same order, riskiest first, with every column', () => {
+    const s = snapshot(4_500);
+    const csv = Papa.parse<Record<string, string>>(text(s, 'csv').trim(), { header: true }).data;
+    const json = (JSON.parse(text(s, 'json')) as { rows: Array<Record<string, string | number | null>> }).rows;
+    expect(csv).toHaveLength(4_500);
+    expect(json.map((r) => r.host_id)).toEqual(csv.map((r) => r.host_id));
+    expect(json[0]).toEqual({
+      host_id: json[0]!.host_id,
+      hostname: json[0]!.hostname,
+      vendor: 'falcon',
+      customer_id: 'cid-a',
+      platform: expect.stringMatching(/Windows|Mac/),
+      os_assessment: 1,
+      sensor_assessment: 1,
+      overall_assessment: 1,
+      score: 99,
+      band: 'High Risk',
+      last_seen: '2026-11-25T08:00:00.000Z',
+      as_of: '2026-11-25T08:10:00.000Z',
+    });
+    const scores = json.map((r) => r.score as number);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+  });
+
+  it('a cancelled export reports its progress, ends cancelled and leaves no file', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'nb-export-'));
+    dirs.push(dir);
+    const events: ExportJob[] = [];
+    const control: { cancel?: () => void } = {};
+    const exports = new ZtaExports({
+      snapshot: () => snapshot(100_000),
+      destination: async (_id, name) => ({ file: path.join(dir, name), name }),
+      onProgress: (job) => {
+        events.push(job);
+        if (job.done >= 4_000) control.cancel?.();
+      },
+    });
+    const job = await exports.start('csv', {});
+    control.cancel = () => exports.cancel(job.jobId);
+    const end = await exports.finished(job.jobId);
+    expect(end.state).toBe('cancelled');
+    expect(end.done).toBeLessThan(100_000);
+    expect(events.filter((e) => e.state === 'running').map((e) => e.done).slice(0, 2)).toEqual([2_000, 4_000]);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('a finished export is renamed into place whole', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'nb-export-'));
+    dirs.push(dir);
+    const exports = new ZtaExports({ snapshot: () => snapshot(10), destination: async (_id, name) => ({ file: path.join(dir, 'out.json'), name }), onProgress: () => undefined });
+    const job = await exports.start('json', { band: 'Trustworthy' });
+    const end = await exports.finished(job.jobId);
+    expect(end).toMatchObject({ state: 'done', done: 10, total: 10 });
+    expect(existsSync(path.join(dir, 'out.json.part'))).toBe(false);
+    expect((JSON.parse(readFileSync(path.join(dir, 'out.json'), 'utf8')) as { rows: unknown[] }).rows).toHaveLength(10);
+  });
+});

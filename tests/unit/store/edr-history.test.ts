@@ -1,0 +1,191 @@
+/**
+ * History by change (issue 11.5): a host's score history gains a row only when its score or band
+ * moves; its whole record is rewritten only when something other than its last-seen time changed;
+ * each cycle keeps its band counts per customer and platform.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { EDR_MIGRATIONS, EDR_SCHEMA_VERSION, EdrStore } from '../../../electron/store/edr-db';
+import type { ScoredHost } from '../../../shared/model/edr';
+import { makeScoredHosts } from '../../support/edr-fixtures';
+
+const dirs: string[] = [];
+const open = () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'nb-edr-hist-'));
+  dirs.push(dir);
+  const file = path.join(dir, 'edr.db');
+  return { store: new EdrStore(file), file };
+};
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+let minute = 0;
+/** One completed cycle of `hosts` (as the app's poller commits it). */
+function cycle(store: EdrStore, hosts: ScoredHost[], connectorId = 'conn-1'): number {
+  minute += 10;
+  const at = new Date(Date.UTC(2026, 10, 22, 0, minute));
+  const id = store.beginCycle(connectorId, 'defender', 't1', at);
+  store.stageScores(id, connectorId, hosts);
+  store.commitCycle(id, new Date(at.getTime() + 30_000));
+  return id;
+}
+
+const moved = (h: ScoredHost, score: number): ScoredHost => ({ ...h, score, band: score > 80 ? 'High Risk' : score > 60 ? 'Suspicious' : score > 40 ? 'Moderate Risk' : score > 20 ? 'Low Risk' : 'Trustworthy' });
+const seenLater = (h: ScoredHost, lastSeen: string): ScoredHost => ({ ...h, host: { ...h.host, lastSeen, defender: { ...h.host.defender!, lastSeen } } });
+
+describe('EdrStore history by change', () => {
+  it('adds a history row only for hosts whose score or band moved; the first score of a host is its first row', () => {
+    const { store, file } = open();
+    const hosts = makeScoredHosts(100);
+    const c1 = cycle(store, hosts);
+    // 2 of 100 hosts move; the rest score as before.
+    const next = hosts.map((h, i) => (i === 3 ? moved(h, h.score === 90 ? 91 : 90) : i === 7 ? moved(h, (h.score + 1) % 100) : h));
+    const c2 = cycle(store, next);
+    const c3 = cycle(store, next);
+
+    const raw = new Database(file, { readonly: true });
+    const perCycle = raw.prepare('SELECT cycle_id AS c, COUNT(*) AS n FROM score_changes GROUP BY cycle_id ORDER BY cycle_id').all();
+    raw.close();
+    expect(perCycle).toEqual([
+      { c: c1, n: 100 },
+      { c: c2, n: 2 },
+    ]);
+    expect(store.history('conn-1', hosts[3]!.host.hostId).map((h) => h.cycleId)).toEqual([c2, c1]);
+    expect(store.history('conn-1', hosts[0]!.host.hostId).map((h) => h.cycleId)).toEqual([c1]);
+    // Every host is still the latest of c3, and every cycle still has its full summary.
+    expect(store.latestScores({ limit: 1000 })).toHaveLength(100);
+    expect(new Set(store.latestScores({ limit: 1000 }).map((r) => r.cycleId))).toEqual(new Set([c3]));
+    for (const c of [c1, c2, c3]) expect(store.cycleSummary(c).hosts).toBe(100);
+  });
+
+  it('a later cycle leaves the band counts of earlier cycles as they were', () => {
+    const { store } = open();
+    const hosts = makeScoredHosts(30);
+    const c1 = cycle(store, hosts);
+    const before = store.cycleSummary(c1);
+    cycle(store, hosts.map((h) => moved(h, 99)));
+    expect(store.cycleSummary(c1)).toEqual(before);
+    expect(store.cycleSummary(c1 + 1).bands['High Risk']).toBe(30);
+  });
+
+  it('keeps the whole record when only the last-seen time moved, and shows that time from the latest cycle', () => {
+    const { store, file } = open();
+    const [h] = makeScoredHosts(1);
+    cycle(store, [h!]);
+    const raw = new Database(file, { readonly: true });
+    /** Stages `host` in a new cycle and answers whether its record was staged to be written, then commits. */
+    const rewrites = (host: ScoredHost) => {
+      const id = store.beginCycle('conn-1', 'defender', 't1', new Date());
+      store.stageScores(id, 'conn-1', [host]);
+      const changed = store.stagedChanged(id);
+      store.commitCycle(id, new Date());
+      return changed === 1;
+    };
+    // The stored record leaves the last-seen time out (a column keeps it).
+    expect(JSON.parse(raw.prepare('SELECT record_json FROM host_details').pluck().get() as string)).toMatchObject({ lastSeen: null, defender: { lastSeen: null } });
+    expect(rewrites(seenLater(h!, '2026-11-22T09:00:00.000Z'))).toBe(false);
+    const detail = store.hostDetail('conn-1', h!.host.hostId)!;
+    expect(detail.host.lastSeen).toBe('2026-11-22T09:00:00.000Z');
+    expect(detail.host.defender?.lastSeen).toBe('2026-11-22T09:00:00.000Z');
+
+    // Anything else that changes rewrites it.
+    expect(rewrites({ ...h!, host: { ...h!.host, osVersion: '11.0' } })).toBe(true);
+    expect(store.hostDetail('conn-1', h!.host.hostId)!.host.osVersion).toBe('11.0');
+    expect(rewrites({ ...h!, host: { ...h!.host, osVersion: '11.0' } })).toBe(false);
+    raw.close();
+  });
+
+  it('a host the vendor no longer lists leaves the latest view, and keeps its history', () => {
+    const { store } = open();
+    const hosts = makeScoredHosts(5);
+    cycle(store, hosts);
+    cycle(store, hosts.slice(1));
+    expect(store.latestScores().map((r) => r.hostId)).not.toContain(hosts[0]!.host.hostId);
+    expect(store.latestScores()).toHaveLength(4);
+    expect(store.history('conn-1', hosts[0]!.host.hostId)).toHaveLength(1);
+  });
+
+  it('opens a version-3 store with every cycle of every host, keeping only the rows that changed and each cycle’s counts', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'nb-edr-v3-'));
+    dirs.push(dir);
+    const file = path.join(dir, 'edr.db');
+    const raw = new Database(file);
+    for (const step of EDR_MIGRATIONS.slice(0, 3)) raw.exec(step);
+    raw.pragma('user_version = 3');
+    const record = (id: string) => JSON.stringify({ vendor: 'defender', tenantId: 't1', hostId: id, hostname: `${id}.corp`, customerId: 'cust-a', platform: 'Windows', osVersion: null, lastSeen: null, defender: { riskScore: 'High', exposureLevel: 'Low', healthStatus: 'Active', avStatus: 'Updated', onboardingStatus: 'Onboarded', lastSeen: null, criticalCveCount: 2, cveCount: 4, maxCvss: 9.8 } });
+    const ins = raw.prepare('INSERT INTO scores (cycle_id, connector_id, host_id, score, band, contributions_json, scored_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    for (const c of [1, 2, 3]) {
+      raw.prepare("INSERT INTO cycles (connector_id, vendor, tenant_id, started_at, finished_at, status, hosts) VALUES ('conn-1', 'defender', 't1', ?, ?, 'completed', 2)").run(`2026-11-0${c}T00:00:00Z`, `2026-11-0${c}T00:01:00Z`);
+      ins.run(c, 'conn-1', 'h1', 42, 'Moderate Risk', '[]', `2026-11-0${c}T00:01:00Z`);
+      ins.run(c, 'conn-1', 'h2', c === 3 ? 85 : 30, c === 3 ? 'High Risk' : 'Low Risk', '[]', `2026-11-0${c}T00:01:00Z`);
+    }
+    for (const id of ['h1', 'h2']) raw.prepare("INSERT INTO hosts (connector_id, host_id, vendor, hostname, customer_id, platform, record_json, last_cycle) VALUES ('conn-1', ?, 'defender', ?, 'cust-a', 'Windows', ?, 3)").run(id, `${id}.corp`, record(id));
+    raw.close();
+
+    const store = new EdrStore(file);
+    expect(store.history('conn-1', 'h1').map((r) => r.cycleId)).toEqual([1]);
+    expect(store.history('conn-1', 'h2').map((r) => [r.cycleId, r.band])).toEqual([
+      [3, 'High Risk'],
+      [1, 'Low Risk'],
+    ]);
+    expect(store.cycleSummary(2)).toMatchObject({ hosts: 2, bands: { 'Moderate Risk': 1, 'Low Risk': 1 } });
+    expect(store.cycleSummary(3)).toMatchObject({ hosts: 2, bands: { 'Moderate Risk': 1, 'High Risk': 1 } });
+    expect(store.latestScores().map((r) => [r.hostId, r.score])).toEqual([
+      ['h2', 85],
+      ['h1', 42],
+    ]);
+    expect(store.hostDetail('conn-1', 'h1')?.host.defender?.riskScore).toBe('High');
+    // The next cycle compares with the migrated scores: h1 unchanged adds no row.
+    const next = store.beginCycle('conn-1', 'defender', 't1', new Date('2026-11-04T00:00:00Z'));
+    store.stageScores(next, 'conn-1', [{ host: JSON.parse(record('h1')), score: 42, band: 'Moderate Risk', contributions: [], scoredAt: '2026-11-04T00:01:00Z' }]);
+    store.commitCycle(next, new Date('2026-11-04T00:01:00Z'));
+    expect(store.history('conn-1', 'h1').map((r) => r.cycleId)).toEqual([1]);
+    store.close();
+    const check = new Database(file, { readonly: true });
+    expect(check.pragma('user_version', { simple: true })).toBe(EDR_SCHEMA_VERSION);
+    check.close();
+  });
+
+  it('retention drops cycles and history older than the period, keeping the newest cycle, its hosts and each host’s score at the cut', () => {
+    const { store, file } = open();
+    const at = (day: number) => new Date(Date.UTC(2026, 7, 1 + day));
+    const run = (day: number, hosts: ScoredHost[], connectorId = 'conn-1') => {
+      const id = store.beginCycle(connectorId, 'defender', 't1', at(day));
+      store.stageScores(id, connectorId, hosts.map((h) => ({ ...h, scoredAt: at(day).toISOString() })));
+      store.commitCycle(id, at(day));
+      return id;
+    };
+    const hosts = makeScoredHosts(4);
+    const old1 = run(0, hosts);
+    const old2 = run(10, hosts.map((h, i) => (i === 0 ? moved(h, 95) : h)));
+    // Host 3 leaves the tenant after day 10.
+    const recent = run(100, hosts.slice(0, 3).map((h, i) => (i === 1 ? moved(h, 77) : h)));
+    // Another connector whose only cycle is old: it stays (its newest).
+    const lone = run(5, makeScoredHosts(2), 'conn-2');
+
+    const r = store.prune(at(101), 90);
+    // Cycles day 0 and 10; host 3 (last seen day 10) with its row; host 0's day-0 row (its day-10 row is its score at the cut).
+    expect(r).toEqual({ cycles: 2, hosts: 1, changes: 1 });
+    expect(store.cycle(old1)).toBeUndefined();
+    expect(store.cycle(old2)).toBeUndefined();
+    expect(store.cycle(recent)?.status).toBe('completed');
+    expect(store.cycle(lone)?.status).toBe('completed');
+    expect(store.cycleSummary(old1).hosts).toBe(0);
+    // Host 0 keeps its score at the cut (day 10's 95) and its return to its first score on day 100;
+    // host 1 its first score (its score at the cut) and its recent move; host 3 is gone.
+    expect(store.history('conn-1', hosts[0]!.host.hostId).map((h) => h.cycleId)).toEqual([recent, old2]);
+    expect(store.history('conn-1', hosts[1]!.host.hostId).map((h) => h.cycleId)).toEqual([recent, old1]);
+    expect(store.history('conn-1', hosts[3]!.host.hostId)).toEqual([]);
+    expect(store.hostDetail('conn-1', hosts[3]!.host.hostId)).toBeUndefined();
+    expect(store.latestScores({ limit: 100 }).map((h) => h.hostId).sort()).toEqual([...hosts.slice(0, 3), ...makeScoredHosts(2)].map((h) => h.host.hostId).sort());
+    // Nothing left to prune.
+    expect(store.prune(at(101), 90)).toEqual({ cycles: 0, hosts: 0, changes: 0 });
+    const raw = new Database(file, { readonly: true });
+    expect(raw.prepare('SELECT COUNT(*) FROM host_details').pluck().get()).toBe(5);
+    raw.close();
+  });
+});
