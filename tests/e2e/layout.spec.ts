@@ -2,7 +2,8 @@
  * Layouts that hold (issue 10 item 8): Connections, OAuth clients, Devices, Organizations and
  * Connectors at 1440×900 and 1024×700, in light and in dark, against the demo workspace. At each
  * size the page has no horizontal scrollbar, and what must stay visible does: the Status column
- * and the row actions of every table, within the window. Screenshots
+ * and the row actions of every table, within the window; the header keeps its title, the Go to…
+ * button and the chosen connection's name. Screenshots
  * `layout-<scheme>-<width>-<page>.png` go to tests/e2e/screenshots/ for a person to look at.
  */
 import type { Locator, Page } from '@playwright/test';
@@ -22,6 +23,15 @@ async function expectNoHorizontalScroll(page: Page) {
     [document.documentElement, document.querySelector('.content')].filter((el): el is Element => el !== null).map((el) => ({ name: el.className || el.tagName, scroll: el.scrollWidth, client: el.clientWidth })),
   );
   for (const o of overflow) expect.soft(o.scroll, `${o.name} scrolls sideways`).toBeLessThanOrEqual(o.client);
+}
+
+/** The header holds its page title, the Go to… button on one line and the chosen connection's whole name (long titles: Connections, Organizations). */
+async function expectHeaderHolds(page: Page) {
+  // The button's height is fixed: a wrapped label shows as a label taller than one line.
+  const label = await page.getByRole('button', { name: /^Go to/ }).getByText('Go to…').boundingBox();
+  expect.soft(label?.height, 'Go to… on one line').toBeLessThanOrEqual(20);
+  const cut = await page.getByTestId('active-connection').evaluate((el) => el.scrollWidth > el.clientWidth);
+  expect.soft(cut, "the connection's name is cut").toBe(false);
 }
 
 /** Visible and entirely inside the window (not cut off by a scroller either). Soft: one run reports every problem. */
@@ -61,6 +71,7 @@ for (const scheme of ['light', 'dark'] as const) {
       await expect(rows.first()).toBeVisible();
       await shot('connections');
       await expectNoHorizontalScroll(page);
+      await expectHeaderHolds(page);
       for (const row of await rows.all()) {
         await expectInView(page, row.getByTestId('session-badge'));
         await expectInView(page, row.getByRole('button', { name: /^(Sign in|Sign out)$/ }));
@@ -99,6 +110,7 @@ for (const scheme of ['light', 'dark'] as const) {
       await expect(page.getByTestId('org-tree')).toBeVisible();
       await shot('organizations');
       await expectNoHorizontalScroll(page);
+      await expectHeaderHolds(page);
       await page.getByRole('button', { name: 'List' }).click();
       await expect(page.getByTestId('org-list')).toBeVisible();
       await shot('organizations-list');
