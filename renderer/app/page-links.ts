@@ -42,3 +42,20 @@ export function useRememberPages(): void {
     useUi.getState().rememberPage(meta.id, kept);
   }, [location]);
 }
+
+/**
+ * A page left before its draft reached the address (a link or shortcut within the pause,
+ * useAddressDraft): the memory of that page takes the draft over what the address last held, so
+ * coming back shows what was chosen. The history entry left behind keeps its last written search.
+ */
+export function rememberLeftDraft(pathname: string, draft: Record<string, unknown>): void {
+  const meta = sectionOfPath(pathname);
+  if (!meta) return;
+  const kept: Record<string, string> = { ...useUi.getState().pages[meta.id] };
+  for (const [k, v] of Object.entries(draft)) {
+    if (NOT_REMEMBERED.has(k)) continue;
+    if (typeof v === 'string' && v !== '') kept[k] = v;
+    else delete kept[k];
+  }
+  useUi.getState().rememberPage(meta.id, kept);
+}

@@ -64,13 +64,13 @@ export function useChooseConnection(): (profileId: string) => void {
   );
 }
 
-/** Shows the OAuth clients of `profileId` (chosen for the window, as any explicit pick). */
-export function useShowOAuthClients(): (profileId: string) => void {
+/** Shows a tab of the Connections page for `profileId` (chosen for the window, as any explicit pick). */
+export function useShowConnectionTab(): (profileId: string, tab: 'oauth-clients' | 'syslog') => void {
   const navigate = useNavigate();
   return useCallback(
-    (profileId: string) => {
+    (profileId: string, tab: 'oauth-clients' | 'syslog') => {
       rememberConnection(profileId);
-      void navigate({ to: '/connections', search: { tab: 'oauth-clients', connection: profileId } });
+      void navigate({ to: '/connections', search: { tab, connection: profileId } });
     },
     [navigate],
   );

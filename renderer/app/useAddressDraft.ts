@@ -5,9 +5,13 @@
  * change roughly doubled the time to a filtered table of 20,000 devices); the draft is written to
  * the address once input pauses (`commit`, which replaces the history entry). A change of the
  * address from elsewhere (back, a link, the palette) replaces the draft; the echo of our own
- * write does not, so a change made while the write was under way is never lost.
+ * write does not, so a change made while the write was under way is never lost. A page left
+ * while its draft waits (a link or shortcut within the pause) leaves the draft in the window's
+ * memory of the page (page-links.ts), which the sidebar and shortcuts return to.
  */
+import { useRouter } from '@tanstack/react-router';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { rememberLeftDraft } from './page-links';
 
 export const ADDRESS_WRITE_DELAY_MS = 250;
 
@@ -26,7 +30,7 @@ export interface AddressDraft<T> {
   flush(): void;
 }
 
-export function useAddressDraft<T>(value: T, commit: (v: T) => void, equal: (a: T, b: T) => boolean = Object.is, delayMs = ADDRESS_WRITE_DELAY_MS): AddressDraft<T> {
+export function useAddressDraft<T extends object>(value: T, commit: (v: T) => void, equal: (a: T, b: T) => boolean = Object.is, delayMs = ADDRESS_WRITE_DELAY_MS): AddressDraft<T> {
   const [state, setState] = useState<Draft<T>>({ draft: value, seen: value, echo: undefined });
   let current = state;
   if (!equal(value, state.seen)) {
@@ -57,6 +61,16 @@ export function useAddressDraft<T>(value: T, commit: (v: T) => void, equal: (a: 
     timer.current = setTimeout(write, delayMs);
     return () => clearTimeout(timer.current);
   }, [draft, pending, delayMs, write]);
+
+  // The page's path as it mounted: by the time it unmounts, the router shows the next page.
+  const router = useRouter();
+  useEffect(() => {
+    const pathname = router.state.location.pathname;
+    return () => {
+      const { draft: left, pending: due } = latest.current;
+      if (due) rememberLeftDraft(pathname, left as Record<string, unknown>);
+    };
+  }, [router]);
 
   const setDraft = useCallback((next: T | ((d: T) => T)) => setState((s) => ({ ...s, draft: typeof next === 'function' ? (next as (d: T) => T)(s.draft) : next })), []);
   return { draft, setDraft, flush: write };

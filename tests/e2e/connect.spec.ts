@@ -7,6 +7,7 @@
 import type { Page } from '@playwright/test';
 import { startMgmtSimulator, type MgmtSimulator } from '../../electron/simulator';
 import { expect, openDemoWorkspace, recordReceived, test } from './support/fixtures';
+import { rowAction } from './support/row-menu';
 
 const ADMIN_PW = 'E2e-Admin-Password-4471';
 const CLIENT_SECRET = 'E2e-Bootstrap-Client-Secret-8812';
@@ -73,7 +74,7 @@ test('demo workspace, add a node, trust its certificate, OAuth sign-in, create a
   await nb.shot(page, '05-signed-in');
 
   // Create an OAuth client; the secret is shown once.
-  await row.getByRole('button', { name: 'OAuth clients' }).click();
+  await rowAction(row, 'OAuth clients');
   await page.getByRole('button', { name: 'New client' }).click();
   const form = page.getByRole('dialog');
   await form.getByLabel('Name', { exact: true }).fill('ci-robot');
@@ -125,7 +126,7 @@ test('a pinned certificate that changed is refused with a clear warning', async 
   const dialog = await addLabProfile(page, 'Add a management node');
   await dialog.getByRole('button', { name: 'Save' }).click();
   const row = page.getByTestId('profile-row-Lab node');
-  await row.getByRole('button', { name: 'Trust certificate' }).click();
+  await rowAction(row, 'Trust certificate');
   const trust = page.getByTestId('trust-dialog');
   const pinned = sim.fingerprint256;
   await expect(trust.getByTestId('cert-fingerprint')).toHaveAttribute('data-fingerprint', pinned);

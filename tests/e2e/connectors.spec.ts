@@ -8,6 +8,7 @@
  */
 import type { Locator, Page } from '@playwright/test';
 import { expect, openDemoWorkspace, recordReceived, test, type Northbound } from './support/fixtures';
+import { rowAction } from './support/row-menu';
 
 test.use({ appOptions: { edr: { firstPullDelayMs: 600_000, publishDelayMs: 300 } } });
 
@@ -64,7 +65,7 @@ test('a slow Defender poll shows its progress bar and can be cancelled', async (
 test('Test checks the token and the five Defender permissions', async ({ page, nb }) => {
   const received = recordReceived(page);
   const { defender } = await openConnectors(page, nb);
-  await defender.getByRole('button', { name: 'Test' }).click();
+  await rowAction(defender, 'Test');
   const testDialog = page.getByTestId('connector-test-dialog');
   await expect(testDialog.getByText('All checks passed.')).toBeVisible({ timeout: 20_000 });
   await expect(testDialog.getByTestId('check-Machine.Read.All')).toBeVisible();

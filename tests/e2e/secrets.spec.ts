@@ -5,13 +5,14 @@
  * signs in. Screenshots: tests/e2e/screenshots/30-*.png.
  */
 import { expect, test } from './support/fixtures';
+import { rowAction } from './support/row-menu';
 
 test('moving a connection to another port or trust asks for its password again; a picked CA file works', async ({ page, nb }) => {
   await page.goto(nb.host.url);
   await page.getByRole('button', { name: 'Open demo workspace' }).click();
   const row = page.getByTestId('profile-row-Demo node (basic auth)');
   await expect(row.getByTestId('session-badge')).toBeVisible();
-  await row.getByRole('button', { name: 'Edit' }).click();
+  await rowAction(row, 'Edit');
   const dialog = page.getByTestId('profile-form');
   const basicPort = dialog.getByLabel('Basic port', { exact: true });
   const original = await basicPort.inputValue();

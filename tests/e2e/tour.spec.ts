@@ -6,6 +6,7 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, openDemoWorkspace, test } from './support/fixtures';
+import { rowAction } from './support/row-menu';
 
 test.use({ appOptions: { demoInventory: { devices: 400, organizations: 30 }, edr: { publishDelayMs: 50 } } });
 
@@ -28,7 +29,7 @@ for (const scheme of ['light', 'dark'] as const) {
     await heading('Connections');
     await shot('connections');
 
-    await page.getByTestId('profile-row-Demo node (OAuth)').getByRole('button', { name: 'OAuth clients' }).click();
+    await rowAction(page.getByTestId('profile-row-Demo node (OAuth)'), 'OAuth clients');
     await expect(page.getByRole('button', { name: 'New client' })).toBeVisible();
     await shot('oauth-clients');
     await page.getByRole('button', { name: 'New client' }).click();

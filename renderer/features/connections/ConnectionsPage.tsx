@@ -95,11 +95,13 @@ function ProfilesView() {
           </button>
         </div>
       </div>
-      <ul className="profile-list" aria-label="Connection profiles">
-        {list.map((p) => (
-          <ProfileRow key={p.id} profile={p} status={sessions.data?.find((s) => s.profileId === p.id)} selected={active?.id === p.id} />
-        ))}
-      </ul>
+      <div className="profile-list-wrap">
+        <ul className="profile-list" aria-label="Connection profiles">
+          {list.map((p) => (
+            <ProfileRow key={p.id} profile={p} status={sessions.data?.find((s) => s.profileId === p.id)} selected={active?.id === p.id} />
+          ))}
+        </ul>
+      </div>
     </section>
   );
 }

@@ -1,14 +1,15 @@
 import clsx from 'clsx';
 import { useState } from 'react';
-import { KeyRound, LogIn, LogOut, Pencil, ShieldCheck, Trash2, Activity } from 'lucide-react';
+import { Activity, KeyRound, LogIn, LogOut, Pencil, ScrollText, ShieldCheck, Trash2 } from 'lucide-react';
 import { toast } from 'sonner';
 import type { ProfileView } from '../../../shared/model/profile';
 import type { SessionStatus } from '../../../shared/model/session';
 import { useSignIn, useSignOut, useTestProfile } from '../../api/mutations';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { RowMenu, type RowMenuItem } from '../../components/RowMenu';
 import { SessionBadge } from '../../components/SessionBadge';
 import { Spinner } from '../../components/Spinner';
-import { useChooseConnection, useShowOAuthClients } from '../../app/useActiveProfile';
+import { useChooseConnection, useShowConnectionTab } from '../../app/useActiveProfile';
 import { useUi } from '../../stores/ui';
 import { activePort, authLabel, tlsLabel } from './labels';
 
@@ -16,7 +17,7 @@ export function ProfileRow({ profile, status, selected }: { profile: ProfileView
   // Actions only (stable functions): rows do not re-render on unrelated UI state.
   const ui = useUi.getState();
   const choose = useChooseConnection();
-  const showOAuthClients = useShowOAuthClients();
+  const showConnectionTab = useShowConnectionTab();
   const signIn = useSignIn();
   const signOut = useSignOut();
   const test = useTestProfile();
@@ -35,23 +36,52 @@ export function ProfileRow({ profile, status, selected }: { profile: ProfileView
     }
   };
 
+  // The row (and its menu button) goes away with the tab: focus moves to the tab now shown (the
+  // tab buttons stay; the address changes on the router's next tick).
+  const showTab = (tab: 'oauth-clients' | 'syslog') => {
+    showConnectionTab(profile.id, tab);
+    document.getElementById(`tab-${tab}`)?.focus();
+  };
+  const menu: RowMenuItem[] = [
+    { label: 'Test connection', icon: Activity, disabled: test.isPending, onSelect: () => void runTest() },
+    { label: 'Trust certificate', icon: ShieldCheck, onSelect: () => ui.openDialog({ kind: 'trust', profileId: profile.id }) },
+    ...(profile.authMode === 'oauth'
+      ? [
+          {
+            label: 'OAuth clients',
+            icon: KeyRound,
+            onSelect: () => showTab('oauth-clients'),
+          },
+        ]
+      : []),
+    {
+      label: 'Syslog servers',
+      icon: ScrollText,
+      onSelect: () => showTab('syslog'),
+    },
+    { label: 'Edit', icon: Pencil, onSelect: () => ui.openDialog({ kind: 'profile-form', profileId: profile.id }) },
+    { label: 'Delete', icon: Trash2, danger: true, onSelect: () => ui.openDialog({ kind: 'delete-profile', profileId: profile.id }) },
+  ];
+  const address = `${profile.username}@${profile.host}:${activePort(profile)}`;
+
+  // One cell per column (name, address, auth, trust, session, actions): the list lays them out as aligned columns.
   return (
     <li className={clsx('profile-row', selected && 'selected')} data-testid={`profile-row-${profile.name}`} data-profile-id={profile.id}>
       <button type="button" className="profile-main" onClick={() => choose(profile.id)} aria-pressed={selected} title="Make this the active connection">
-        <span className="profile-name">
-          {profile.name}
-          {profile.demo ? <span className="chip chip-accent">demo</span> : null}
-        </span>
-        <span className="profile-host">
-          {profile.username}@{profile.host}:{activePort(profile)}
-        </span>
+        <span className="profile-name">{profile.name}</span>
+        {profile.demo ? <span className="chip chip-accent">demo</span> : null}
       </button>
-      <div className="profile-meta">
+      <span className="profile-host" title={address}>
+        {address}
+      </span>
+      <span className="profile-auth">
         <span className="chip">{authLabel(profile.authMode)}</span>
+      </span>
+      <span className="profile-trust">
         <span className={clsx('chip', profile.tls.mode === 'pinned' && !profile.tls.fingerprint256 && 'chip-warn')} title={profile.tls.mode === 'pinned' ? profile.tls.fingerprint256 : undefined}>
           {tlsLabel(profile.tls)}
         </span>
-      </div>
+      </span>
       <div className="profile-status">
         <SessionBadge status={status} />
         {problem ? <span className="profile-problem">{problem.message}</span> : null}
@@ -76,32 +106,8 @@ export function ProfileRow({ profile, status, selected }: { profile: ProfileView
             Sign in
           </button>
         )}
-        <button type="button" className="button button-small" disabled={test.isPending} onClick={() => void runTest()}>
-          {test.isPending ? <Spinner /> : <Activity size={14} aria-hidden="true" />}
-          Test
-        </button>
-        <button type="button" className="button button-small" onClick={() => ui.openDialog({ kind: 'trust', profileId: profile.id })}>
-          <ShieldCheck size={14} aria-hidden="true" />
-          Trust certificate
-        </button>
-        {profile.authMode === 'oauth' ? (
-          <button
-            type="button"
-            className="button button-small"
-            onClick={() => showOAuthClients(profile.id)}
-          >
-            <KeyRound size={14} aria-hidden="true" />
-            OAuth clients
-          </button>
-        ) : null}
-        <button type="button" className="button button-small" onClick={() => ui.openDialog({ kind: 'profile-form', profileId: profile.id })}>
-          <Pencil size={14} aria-hidden="true" />
-          Edit
-        </button>
-        <button type="button" className="button button-small button-danger-ghost" onClick={() => ui.openDialog({ kind: 'delete-profile', profileId: profile.id })}>
-          <Trash2 size={14} aria-hidden="true" />
-          Delete
-        </button>
+        {test.isPending ? <Spinner /> : null}
+        <RowMenu items={menu} />
       </div>
     </li>
   );

@@ -2,6 +2,7 @@ import { Activity, Pencil, Play, Square, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import type { ConnectorStatus } from '../../../shared/contract';
 import { useCancelConnectorPoll, usePollConnectorNow, useSetConnectorEnabled, useTestConnector } from '../../api/mutations';
+import { RowMenu } from '../../components/RowMenu';
 import { Spinner } from '../../components/Spinner';
 import { ConnectorTestDialog } from './ConnectorTestDialog';
 import { CycleStatus } from './CycleStatus';
@@ -30,12 +31,12 @@ export function ConnectorRow({ connector, actions }: { connector: ConnectorStatu
   return (
     <li className="connector-row" data-testid={`connector-row-${connector.name}`} data-connector-id={connector.id}>
       <div className="connector-main">
-        <span className="profile-name">
-          {connector.name}
+        <span className="connector-name">
+          <span className="connector-title">{connector.name}</span>
           <span className={`chip vendor-${connector.vendor}`}>{vendorLabel[connector.vendor]}</span>
           {connector.source === 'bulk' ? <span className="chip" title="Pushed by the bulk configuration">bulk</span> : null}
         </span>
-        <span className="profile-host" title="Tenant">
+        <span className="connector-tenant" title="Tenant">
           {connector.tenantId}
         </span>
         <span className="connector-facts">
@@ -59,7 +60,7 @@ export function ConnectorRow({ connector, actions }: { connector: ConnectorStatu
       <div className="connector-status">
         <CycleStatus connector={connector} />
       </div>
-      <div className="profile-actions connector-actions">
+      <div className="connector-actions">
         {connector.running ? (
           <button type="button" className="button button-small" disabled={cancel.isPending} onClick={() => cancel.mutate(ref)}>
             {cancel.isPending ? <Spinner /> : <Square size={14} aria-hidden="true" />}
@@ -71,18 +72,13 @@ export function ConnectorRow({ connector, actions }: { connector: ConnectorStatu
             Poll now
           </button>
         )}
-        <button type="button" className="button button-small" disabled={test.isPending} onClick={runTest}>
-          {test.isPending ? <Spinner /> : <Activity size={14} aria-hidden="true" />}
-          Test
-        </button>
-        <button type="button" className="button button-small" onClick={() => actions.edit(connector)}>
-          <Pencil size={14} aria-hidden="true" />
-          Edit
-        </button>
-        <button type="button" className="button button-small button-danger-ghost" onClick={() => actions.remove(connector)}>
-          <Trash2 size={14} aria-hidden="true" />
-          Delete
-        </button>
+        <RowMenu
+          items={[
+            { label: 'Test', icon: Activity, disabled: test.isPending, onSelect: runTest },
+            { label: 'Edit', icon: Pencil, onSelect: () => actions.edit(connector) },
+            { label: 'Delete', icon: Trash2, danger: true, onSelect: () => actions.remove(connector) },
+          ]}
+        />
       </div>
       {testOpen ? <ConnectorTestDialog name={connector.name} result={test.data} pending={test.isPending} failed={test.isError} onClose={() => setTestOpen(false)} /> : null}
     </li>

@@ -54,7 +54,7 @@ export function ConnectorsPage() {
             </button>
           </div>
         </div>
-        <ul className="profile-list connector-list" aria-label="EDR connectors">
+        <ul className="connector-list" aria-label="EDR connectors">
           {list.map((c) => (
             <ConnectorRow key={c.id} connector={c} actions={actions} />
           ))}

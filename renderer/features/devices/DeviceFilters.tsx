@@ -1,5 +1,5 @@
 import { Search } from 'lucide-react';
-import { useMemo } from 'react';
+import { memo, useMemo, type ReactNode } from 'react';
 import type { DeploymentStatus } from '../../../shared/model/inventory';
 import type { DevicesSearch } from '../../app/search';
 import { REACHABILITIES, STATUSES, SYNCS, type ConfigSync, type DeviceIndex, type Reachability } from './device-index';
@@ -14,6 +14,22 @@ const optionsOf = (values: readonly string[], label: (v: string) => string = (v)
       </option>
     ));
 const words = (v: string) => v.replace(/-/g, ' ');
+const statusOptions = optionsOf(STATUSES);
+const reachOptions = optionsOf(REACHABILITIES, words);
+const syncOptions = optionsOf(SYNCS, words);
+
+/**
+ * One filter's select. Memoized with options built once: a keystroke in the search box does not
+ * visit the hundreds of organizations and groups (onChange must be stable).
+ */
+const FilterSelect = memo(function FilterSelect({ label, all, value, options, onChange, testId }: { label: string; all: string; value: string; options: ReactNode; onChange(v: string): void; testId: string }) {
+  return (
+    <select aria-label={label} value={value} onChange={(e) => onChange(e.target.value)} data-testid={testId}>
+      <option value="">{all}</option>
+      {options}
+    </select>
+  );
+});
 
 export interface DeviceFilterValues {
   /** The search box as typed (its draft: see useAddressDraft). */
@@ -27,6 +43,17 @@ export interface DeviceFilterValues {
 
 /** Search box (name, site ID, serial) and the organization, group, status, reachability and sync filters. */
 export function DeviceFilters({ index, values, onQuery, onFilter }: { index: DeviceIndex; values: DeviceFilterValues; onQuery(q: string): void; onFilter(patch: Partial<Omit<DevicesSearch, 'device'>>): void }) {
+  // Stable as long as onFilter is (the page's refine): the memoized selects skip a keystroke.
+  const on = useMemo(
+    () => ({
+      org: (v: string) => onFilter({ org: v }),
+      group: (v: string) => onFilter({ group: v }),
+      status: (v: string) => onFilter({ status: v as DeploymentStatus | '' }),
+      reach: (v: string) => onFilter({ reach: v as Reachability | '' }),
+      sync: (v: string) => onFilter({ sync: v as ConfigSync | '' }),
+    }),
+    [onFilter],
+  );
   // Hundreds of organizations and groups: built once per devices list, not on every keystroke.
   const orgOptions = useMemo(() => optionsOf(index.orgs), [index.orgs]);
   // With an organization chosen, only its groups (and the group already chosen, so the choice stays visible).
@@ -54,26 +81,11 @@ export function DeviceFilters({ index, values, onQuery, onFilter }: { index: Dev
           autoComplete="off"
         />
       </div>
-      <select aria-label="Organization" value={values.org} onChange={(e) => onFilter({ org: e.target.value })} data-testid="devices-filter-org">
-        <option value="">All organizations</option>
-        {orgOptions}
-      </select>
-      <select aria-label="Device group" value={values.group} onChange={(e) => onFilter({ group: e.target.value })} data-testid="devices-filter-group">
-        <option value="">All device groups</option>
-        {groupOptions}
-      </select>
-      <select aria-label="Status" value={values.status} onChange={(e) => onFilter({ status: e.target.value as DeploymentStatus | '' })} data-testid="devices-filter-status">
-        <option value="">Any status</option>
-        {optionsOf(STATUSES)}
-      </select>
-      <select aria-label="Reachability" value={values.reach} onChange={(e) => onFilter({ reach: e.target.value as Reachability | '' })} data-testid="devices-filter-reach">
-        <option value="">Any reachability</option>
-        {optionsOf(REACHABILITIES, words)}
-      </select>
-      <select aria-label="Config sync" value={values.sync} onChange={(e) => onFilter({ sync: e.target.value as ConfigSync | '' })} data-testid="devices-filter-sync">
-        <option value="">Any config sync</option>
-        {optionsOf(SYNCS, words)}
-      </select>
+      <FilterSelect label="Organization" all="All organizations" value={values.org} options={orgOptions} onChange={on.org} testId="devices-filter-org" />
+      <FilterSelect label="Device group" all="All device groups" value={values.group} options={groupOptions} onChange={on.group} testId="devices-filter-group" />
+      <FilterSelect label="Status" all="Any status" value={values.status} options={statusOptions} onChange={on.status} testId="devices-filter-status" />
+      <FilterSelect label="Reachability" all="Any reachability" value={values.reach} options={reachOptions} onChange={on.reach} testId="devices-filter-reach" />
+      <FilterSelect label="Config sync" all="Any config sync" value={values.sync} options={syncOptions} onChange={on.sync} testId="devices-filter-sync" />
     </div>
   );
 }

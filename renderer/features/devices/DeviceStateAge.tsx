@@ -3,7 +3,7 @@
  * as older than the list when the last refresh could not read it, and past 15 minutes.
  */
 import { TriangleAlert } from 'lucide-react';
-import { useMemo } from 'react';
+import { memo, useMemo } from 'react';
 import type { DeviceView } from '../../../shared/model/inventory';
 import { agoText } from '../../components/format';
 import { useTimeFormat } from '../../components/useTimeFormat';
@@ -11,7 +11,8 @@ import { useNow } from '../../components/useNow';
 
 export const STATE_STALE_MS = 15 * 60_000;
 
-export function DeviceStateAge({ devices, listFetchedAt }: { devices: readonly DeviceView[]; listFetchedAt: string | null }) {
+/** Memoized: a keystroke in the search does not render it (nor format its date) again. */
+export const DeviceStateAge = memo(function DeviceStateAge({ devices, listFetchedAt }: { devices: readonly DeviceView[]; listFetchedAt: string | null }) {
   const now = useNow();
   const tf = useTimeFormat();
   const at = useMemo(() => devices.find((d) => d.appliance)?.appliance?.fetchedAt ?? null, [devices]);
@@ -32,4 +33,4 @@ export function DeviceStateAge({ devices, listFetchedAt }: { devices: readonly D
       {behindList ? ' (older than the list)' : ''}
     </span>
   );
-}
+});

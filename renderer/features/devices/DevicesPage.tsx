@@ -72,6 +72,7 @@ export function DevicesPage() {
   if (!profile) return <NoConnection what="Devices" />;
 
   const close = () => setDialog(undefined);
+  const clearFilters = () => refine(NO_FILTERS);
   let body = storedListState(
     devices,
     'devices',
@@ -90,16 +91,17 @@ export function DevicesPage() {
             {rows.length === items.length && deferred === criteria ? `${formatCount(items.length)} devices` : `${formatCount(rows.length)} of ${formatCount(items.length)}`}
           </span>
           <DeviceStateAge devices={items} listFetchedAt={devices.data?.fetchedAt ?? null} />
-          {query || org || group || status || reach || sync ? (
-            <button
-              type="button"
-              className="button button-small button-ghost"
-              onClick={() => refine(NO_FILTERS)}
-            >
-              <X size={14} aria-hidden="true" />
-              Clear filters
-            </button>
-          ) : null}
+          {/* Always in the layout, hidden while there is nothing to clear: the first key typed must not
+              resize the table (a resize re-renders the virtualized rows before the search can). */}
+          <button
+            type="button"
+            className="button button-small button-ghost"
+            onClick={clearFilters}
+            style={query || org || group || status || reach || sync ? undefined : { visibility: 'hidden' }}
+          >
+            <X size={14} aria-hidden="true" />
+            Clear filters
+          </button>
         </div>
         <DevicesTable
           index={index}

@@ -4,12 +4,21 @@
  * table gets only the rows in view as its data, so neither React nor TanStack ever builds
  * 20,000 rows (TanStack's row model alone costs ~13 µs a row). Keyboard: the focused row moves
  * with the arrows, Home/End and PageUp/PageDown; Enter opens its details.
+ *
+ * Per keystroke only what changed is redone: rows are keyed by their position in the window, so
+ * a new search rewrites the text of the rows in view instead of replacing their elements, and a
+ * row whose device did not change is not rendered again (DeviceRow is memoized). A new answer
+ * starts at its first row without an effect or a second render (the focused row is kept with the
+ * answer it belongs to), and scrolls only when the table is not already at the top (a scroll
+ * forces a layout). TanStack Table's state resets on new data are off (each cost a render).
+ * Narrow containers hide the least important columns first (container queries in
+ * devices-table.css; the name, Status and Reachability always stay).
  */
-import { createColumnHelper, flexRender, getCoreRowModel, useReactTable, type SortingState, type Updater } from '@tanstack/react-table';
+import { createColumnHelper, flexRender, getCoreRowModel, useReactTable, type Row, type SortingState, type Updater } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import clsx from 'clsx';
 import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react';
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { DeviceView } from '../../../shared/model/inventory';
 import { countryLabel, serialOf, type DeviceIndex, type DeviceSort, type SortKey } from './device-index';
 import { ReachChip, StatusChip, SyncChip } from './StatusChip';
@@ -44,12 +53,52 @@ export interface DevicesTableProps {
   stale?: boolean;
 }
 
+interface RowProps {
+  row: Row<DeviceView>;
+  /** Position in the filtered list. */
+  index: number;
+  start: number;
+  active: boolean;
+  onPick(index: number, device: DeviceView): void;
+  onFocusRow(index: number): void;
+}
+
+/** One row. TanStack builds a new Row object for every window; what it shows is its device. */
+const DeviceRow = memo(
+  function DeviceRow({ row, index, start, active, onPick, onFocusRow }: RowProps) {
+    const device = row.original;
+    return (
+      <tr
+        className={clsx('devices-grid', 'device-row', active && 'active')}
+        data-index={index}
+        data-testid="device-row"
+        data-device={device.deviceName}
+        aria-rowindex={index + 2}
+        tabIndex={active ? 0 : -1}
+        style={{ transform: `translateY(${start}px)` }}
+        onClick={() => onPick(index, device)}
+        onFocus={() => onFocusRow(index)}
+      >
+        {row.getVisibleCells().map((cell) => (
+          <td key={cell.column.id} className={`col-${cell.column.id}`}>
+            {flexRender(cell.column.columnDef.cell, cell.getContext())}
+          </td>
+        ))}
+      </tr>
+    );
+  },
+  (a, b) => a.row.original === b.row.original && a.index === b.index && a.start === b.start && a.active === b.active && a.onPick === b.onPick && a.onFocusRow === b.onFocusRow,
+);
+
 export function DevicesTable({ index, rows, sort, onSort, onOpen, stale }: DevicesTableProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const [active, setActive] = useState(0);
+  // The focused row belongs to the answer it was chosen in: a new answer (search, filter, sort)
+  // starts at its first row, with no effect and no second render.
+  const [focus, setFocus] = useState({ rows, index: 0 });
+  const setActive = (index: number) => setFocus({ rows, index });
   const focusPending = useRef(false);
   const count = rows.length;
-  const activeRow = Math.min(active, Math.max(0, count - 1));
+  const activeRow = focus.rows === rows ? Math.min(focus.index, Math.max(0, count - 1)) : 0;
 
   // No React Compiler here: reading the virtualizer during render is how TanStack Virtual works.
   // eslint-disable-next-line react-hooks/incompatible-library
@@ -75,6 +124,9 @@ export function DevicesTable({ index, rows, sort, onSort, onOpen, stale }: Devic
     },
     manualSorting: true,
     manualFiltering: true,
+    // Nothing here pages or expands: without this every new window of rows would queue a state
+    // reset and render the table a second time.
+    autoResetAll: false,
     enableSortingRemoval: false,
     enableMultiSort: false,
     sortDescFirst: false,
@@ -82,11 +134,11 @@ export function DevicesTable({ index, rows, sort, onSort, onOpen, stale }: Devic
   });
   const tableRows = table.getRowModel().rows;
 
-  // Back to the top when the search or a filter changes what is shown.
-  useEffect(() => {
-    scrollRef.current?.scrollTo?.({ top: 0 });
-    setActive(0);
-  }, [rows]);
+  // Back to the top when the search or a filter changes what is shown (only if scrolled: scrolling forces a layout).
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (el && virtualizer.scrollOffset) el.scrollTop = 0;
+  }, [rows, virtualizer]);
 
   useEffect(() => {
     if (!focusPending.current) return;
@@ -96,6 +148,19 @@ export function DevicesTable({ index, rows, sort, onSort, onOpen, stale }: Devic
       el.focus();
     }
   });
+
+  // Stable for the memoized rows; they read the latest props through the ref.
+  const latest = useRef({ onOpen, rows });
+  useLayoutEffect(() => {
+    latest.current = { onOpen, rows };
+  });
+  const [rowHandlers] = useState(() => ({
+    onPick: (i: number, device: DeviceView) => {
+      setFocus({ rows: latest.current.rows, index: i });
+      latest.current.onOpen(device);
+    },
+    onFocusRow: (i: number) => setFocus((f) => (f.rows === latest.current.rows && f.index === i ? f : { rows: latest.current.rows, index: i })),
+  }));
 
   const moveTo = (next: number) => {
     const target = Math.max(0, Math.min(count - 1, next));
@@ -142,30 +207,8 @@ export function DevicesTable({ index, rows, sort, onSort, onOpen, stale }: Devic
         <tbody style={{ height: virtualizer.getTotalSize() }} onKeyDown={onKeyDown}>
           {tableRows.map((row, k) => {
             const item = items[k]!;
-            const device = row.original;
-            return (
-              <tr
-                key={device.deviceName}
-                className={clsx('devices-grid', 'device-row', item.index === activeRow && 'active')}
-                data-index={item.index}
-                data-testid="device-row"
-                data-device={device.deviceName}
-                aria-rowindex={item.index + 2}
-                tabIndex={item.index === activeRow ? 0 : -1}
-                style={{ transform: `translateY(${item.start}px)` }}
-                onClick={() => {
-                  setActive(item.index);
-                  onOpen(device);
-                }}
-                onFocus={() => item.index !== activeRow && setActive(item.index)}
-              >
-                {row.getVisibleCells().map((cell) => (
-                  <td key={cell.id} className={`col-${cell.column.id}`}>
-                    {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                  </td>
-                ))}
-              </tr>
-            );
+            // Keyed by position: a new answer updates the rows in view in place.
+            return <DeviceRow key={item.index} row={row} index={item.index} start={item.start} active={item.index === activeRow} onPick={rowHandlers.onPick} onFocusRow={rowHandlers.onFocusRow} />;
           })}
         </tbody>
       </table>

@@ -4,7 +4,7 @@
  * list still shows; the note says how to get a fresh one.
  */
 import { LogIn, RefreshCw } from 'lucide-react';
-import { useEffect } from 'react';
+import { memo, useEffect } from 'react';
 import type { ProfileView } from '../../../shared/model/profile';
 import { useInventoryProgress, useRefreshInventory } from '../../api/inventory';
 import { useSignIn } from '../../api/mutations';
@@ -22,8 +22,9 @@ const fetchedOnFirstVisit = new Set<string>();
  * A list that was never fetched is fetched once, with its progress, as soon as the session allows
  * it: the first visit of the Devices or Organizations page, or the onboarding wizard's first step
  * (C-11). A failed first fetch is not repeated by itself; Refresh is always there.
+ * Memoized: a keystroke in the page's search does not render it again.
  */
-export function InventoryFreshness({ profile, fetchedAt, what, signedIn }: { profile: ProfileView; fetchedAt: string | null | undefined; what: What; signedIn: boolean }) {
+export const InventoryFreshness = memo(function InventoryFreshness({ profile, fetchedAt, what, signedIn }: { profile: ProfileView; fetchedAt: string | null | undefined; what: What; signedIn: boolean }) {
   const now = useNow();
   const refresh = useRefreshInventory();
   const progress = useInventoryProgress(profile.id)?.[what];
@@ -71,4 +72,4 @@ export function InventoryFreshness({ profile, fetchedAt, what, signedIn }: { pro
       </button>
     </div>
   );
-}
+});

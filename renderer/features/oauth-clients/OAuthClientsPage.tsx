@@ -89,16 +89,16 @@ export function OAuthClientsPage() {
           <p className="muted">The node has no list endpoint; this list shows the clients Northbound created or updated for {profile.name}.</p>
         </div>
       ) : (
-        <div className="table-wrap">
-          <table className="table" aria-label="OAuth clients">
+        <div className="table-wrap oauth-table-wrap">
+          <table className="table oauth-table" aria-label="OAuth clients">
             <thead>
               <tr>
                 <th>Name</th>
-                <th>Client ID</th>
-                <th>Grant types</th>
-                <th>Access / refresh</th>
-                <th>Source</th>
-                <th>Expires</th>
+                <th className="col-client-id">Client ID</th>
+                <th className="col-grants">Grant types</th>
+                <th className="col-validity">Access / refresh</th>
+                <th className="col-source">Source</th>
+                <th className="col-expires">Expires</th>
                 <th>Status</th>
                 <th aria-label="Actions" />
               </tr>
@@ -106,14 +106,14 @@ export function OAuthClientsPage() {
             <tbody>
               {list.map((c) => (
                 <tr key={c.client_id} data-testid={`oauth-client-row-${c.name}`}>
-                  <td className="strong nowrap">{c.name}</td>
-                  <td className="mono small nowrap">{c.client_id}</td>
-                  <td className="mono small">{c.allowed_grant_types.join(', ')}</td>
-                  <td className="nowrap">
+                  <td className="strong">{c.name}</td>
+                  <td className="mono small nowrap col-client-id">{c.client_id}</td>
+                  <td className="mono small col-grants">{c.allowed_grant_types.join(', ')}</td>
+                  <td className="nowrap col-validity">
                     {formatDuration(c.access_token_validity)} / {formatDuration(c.refresh_token_validity)}
                   </td>
-                  <td>{c.allowed_source_client_address.source_type === 'ANYWHERE' ? 'Anywhere' : c.allowed_source_client_address.ip_address_list.join(', ')}</td>
-                  <td>{c.expires_at ? <DateTime iso={c.expires_at} /> : 'Never'}</td>
+                  <td className="col-source">{c.allowed_source_client_address.source_type === 'ANYWHERE' ? 'Anywhere' : c.allowed_source_client_address.ip_address_list.join(', ')}</td>
+                  <td className="col-expires">{c.expires_at ? <DateTime iso={c.expires_at} /> : 'Never'}</td>
                   <td>{c.enabled ? <span className="chip chip-ok">enabled</span> : <span className="chip">disabled</span>}</td>
                   <td className="actions">
                     <button type="button" className="button button-small" onClick={() => setEditing({ mode: 'edit', client: c })} aria-label={`Edit ${c.name}`}>

@@ -1,40 +1,62 @@
-/** The organizations as a table, in hierarchy order: parent, own plan, plan in force (and where it comes from), children, devices. */
+/**
+ * The organizations as a table, in hierarchy order: parent, own plan, plan in force (and where it
+ * comes from), children, devices. Virtualized with the app's shared fast path (VirtualTable):
+ * thousands of organizations, a search per keystroke, only the rows in view in the DOM.
+ */
 import type { OrganizationView } from '../../../shared/model/inventory';
 import { formatCount } from '../../components/format';
+import { VirtualTable, type VirtualColumn } from '../../components/VirtualTable';
 
-export function OrgList({ orgs, devicesKnown = true }: { orgs: readonly OrganizationView[]; devicesKnown?: boolean }) {
+const dash = <span className="muted">—</span>;
+const notCounted = (
+  <span className="muted" title="Refresh the devices to count them">
+    —
+  </span>
+);
+
+const baseColumns: VirtualColumn<OrganizationView>[] = [
+  {
+    id: 'name',
+    header: 'Name',
+    cell: (o) => (
+      <span className="strong ellipsis" style={{ paddingLeft: o.depth * 14 }} title={o.name}>
+        {o.name}
+      </span>
+    ),
+  },
+  { id: 'parent', header: 'Parent', className: 'col-parent', cell: (o) => (o.parent ? <span className="ellipsis" title={o.parent}>{o.parent}</span> : dash) },
+  { id: 'plan', header: 'Own plan', className: 'col-own-plan', cell: (o) => (o.subscriptionPlan ? <span className="ellipsis" title={o.subscriptionPlan}>{o.subscriptionPlan}</span> : <span className="muted">none (inherits)</span>) },
+  {
+    id: 'effective',
+    header: 'Plan in force',
+    cell: (o) => (
+      <span className="ellipsis" title={o.inheritedFrom ? `${o.effectivePlan ?? ''} · inherited from ${o.inheritedFrom}` : (o.effectivePlan ?? undefined)}>
+        {o.effectivePlan ?? <span className="muted">no plan</span>}
+        {o.inheritedFrom ? <span className="muted small"> · inherited from {o.inheritedFrom}</span> : null}
+      </span>
+    ),
+  },
+  { id: 'children', header: 'Children', className: 'num', cell: (o) => formatCount(o.children) },
+];
+const devicesColumn = (known: boolean): VirtualColumn<OrganizationView> => ({ id: 'devices', header: 'Devices', className: 'num', cell: (o) => (known ? formatCount(o.devices) : notCounted) });
+// Stable per value: the memoized rows compare their columns by identity.
+const columnsKnown = [...baseColumns, devicesColumn(true)];
+const columnsUnknown = [...baseColumns, devicesColumn(false)];
+
+export function OrgList({ orgs, devicesKnown = true, stale }: { orgs: readonly OrganizationView[]; devicesKnown?: boolean; stale?: boolean }) {
   if (orgs.length === 0) return <p className="empty">No organization matches.</p>;
   return (
-    <div className="table-wrap">
-      <table className="table org-table" aria-label="Organizations" data-testid="org-list">
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>Parent</th>
-            <th>Own plan</th>
-            <th>Plan in force</th>
-            <th className="num">Children</th>
-            <th className="num">Devices</th>
-          </tr>
-        </thead>
-        <tbody>
-          {orgs.map((o) => (
-            <tr key={o.name} data-testid={`org-row-${o.name}`}>
-              <td className="strong" style={{ paddingLeft: `${12 + o.depth * 14}px` }}>
-                {o.name}
-              </td>
-              <td>{o.parent ?? <span className="muted">—</span>}</td>
-              <td>{o.subscriptionPlan ?? <span className="muted">none (inherits)</span>}</td>
-              <td>
-                {o.effectivePlan ?? <span className="muted">no plan</span>}
-                {o.inheritedFrom ? <span className="muted small"> · inherited from {o.inheritedFrom}</span> : null}
-              </td>
-              <td className="num">{formatCount(o.children)}</td>
-              <td className="num">{devicesKnown ? formatCount(o.devices) : <span className="muted" title="Refresh the devices to count them">—</span>}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <VirtualTable
+      label="Organizations"
+      className="org-table"
+      columns={devicesKnown ? columnsKnown : columnsUnknown}
+      rows={orgs}
+      rowKey={(o) => o.name}
+      rowHeight={36}
+      fill
+      stale={stale}
+      testId="org-list"
+      rowTestId={(o) => `org-row-${o.name}`}
+    />
   );
 }

@@ -3,13 +3,21 @@
  * opens a node (or goes to its first child), Left closes it (or goes to its parent), Home/End,
  * Enter or Space toggles. One node is in the Tab order (roving tabindex). Each node shows its
  * plan in force, and where an inherited plan comes from.
+ *
+ * Virtualized (TanStack Virtual): the visible nodes are one flat list of treeitems carrying their
+ * level, set size and position (the ARIA pattern without nested groups), and only those in view
+ * are in the DOM, so a search that opens the way to hundreds of matches renders a screenful.
  */
 import clsx from 'clsx';
 import { ChevronDown, ChevronRight } from 'lucide-react';
+import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { OrganizationView } from '../../../shared/model/inventory';
 import { formatCount } from '../../components/format';
 import { searchTree, visibleNodes, type OrgTree as Tree, type VisibleNode } from './org-tree';
+
+const NODE_HEIGHT = 32;
+const PAD = 6;
 
 function ancestorsOfMatches(tree: Tree, keep: Set<string> | undefined): Set<string> {
   if (!keep) return new Set(tree.roots.map((r) => r.name));
@@ -28,15 +36,30 @@ export function OrgTree({ tree, query, devicesKnown = true }: { tree: Tree; quer
   const nodes = useMemo(() => visibleNodes(tree, expanded, keep), [tree, expanded, keep]);
   const [focused, setFocused] = useState<string | undefined>();
   const focusName = nodes.some((n) => n.org.name === focused) ? focused : nodes[0]?.org.name;
-  const ref = useRef<HTMLUListElement>(null);
+  const scrollRef = useRef<HTMLDivElement>(null);
   const moved = useRef(false);
+  // No React Compiler here: reading the virtualizer during render is how TanStack Virtual works.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: nodes.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => NODE_HEIGHT,
+    paddingStart: PAD,
+    paddingEnd: PAD,
+    overscan: 10,
+    initialRect: { width: 800, height: 600 },
+  });
 
+  // The node moved to gets the focus once it is rendered (it may first have to scroll into view).
   useEffect(() => {
     if (!moved.current || !focusName) return;
-    moved.current = false;
-    const items = ref.current?.querySelectorAll<HTMLElement>('[data-org]') ?? [];
-    for (const el of items) if (el.dataset.org === focusName) el.focus();
-  }, [focusName, nodes]);
+    const items = scrollRef.current?.querySelectorAll<HTMLElement>('[data-org]') ?? [];
+    for (const el of items) {
+      if (el.dataset.org !== focusName) continue;
+      moved.current = false;
+      el.focus();
+    }
+  });
 
   const toggle = (name: string, open?: boolean) =>
     setExpanded((old) => {
@@ -49,6 +72,8 @@ export function OrgTree({ tree, query, devicesKnown = true }: { tree: Tree; quer
     if (!name) return;
     moved.current = true;
     setFocused(name);
+    const at = nodes.findIndex((n) => n.org.name === name);
+    if (at >= 0) virtualizer.scrollToIndex(at, { align: 'auto' });
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLUListElement>) => {
@@ -94,52 +119,40 @@ export function OrgTree({ tree, query, devicesKnown = true }: { tree: Tree; quer
     }
   };
 
-  const byParent = useMemo(() => {
-    const m = new Map<string | null, VisibleNode[]>();
-    for (const n of nodes) {
-      const list = m.get(n.parent);
-      if (list) list.push(n);
-      else m.set(n.parent, [n]);
-    }
-    return m;
-  }, [nodes]);
-  const childrenOf = (parent: string | null) => byParent.get(parent) ?? [];
-  const renderLevel = (list: VisibleNode[]) =>
-    list.map((n) => (
-      <li
-        key={n.org.name}
-        role="treeitem"
-        aria-level={n.level}
-        aria-setsize={n.setSize}
-        aria-posinset={n.posInSet}
-        aria-expanded={n.hasChildren ? n.expanded : undefined}
-        aria-selected={n.org.name === focusName}
-        tabIndex={n.org.name === focusName ? 0 : -1}
-        data-org={n.org.name}
-        data-testid={`org-node-${n.org.name}`}
-        onFocus={(e) => {
-          if (e.target === e.currentTarget && focused !== n.org.name) setFocused(n.org.name);
-        }}
-        onClick={(e) => {
-          e.stopPropagation();
-          setFocused(n.org.name);
-          if (n.hasChildren) toggle(n.org.name);
-        }}
-      >
-        <NodeRow node={n} devicesKnown={devicesKnown} />
-        {n.expanded ? (
-          <ul role="group" className="org-group">
-            {renderLevel(childrenOf(n.org.name))}
-          </ul>
-        ) : null}
-      </li>
-    ));
-
   if (nodes.length === 0) return <p className="empty">No organization matches “{query}”.</p>;
   return (
-    <ul className="org-tree" role="tree" aria-label="Organization hierarchy" ref={ref} onKeyDown={onKeyDown} data-testid="org-tree">
-      {renderLevel(childrenOf(null))}
-    </ul>
+    <div className="org-tree-scroll" ref={scrollRef}>
+      <ul className="org-tree" role="tree" aria-label="Organization hierarchy" onKeyDown={onKeyDown} data-testid="org-tree" style={{ height: virtualizer.getTotalSize() }}>
+        {virtualizer.getVirtualItems().map((item) => {
+          const n = nodes[item.index]!;
+          const name = n.org.name;
+          return (
+            <li
+              key={name}
+              role="treeitem"
+              aria-level={n.level}
+              aria-setsize={n.setSize}
+              aria-posinset={n.posInSet}
+              aria-expanded={n.hasChildren ? n.expanded : undefined}
+              aria-selected={name === focusName}
+              tabIndex={name === focusName ? 0 : -1}
+              data-org={name}
+              data-testid={`org-node-${name}`}
+              style={{ height: NODE_HEIGHT, transform: `translateY(${item.start}px)` }}
+              onFocus={(e) => {
+                if (e.target === e.currentTarget && focused !== name) setFocused(name);
+              }}
+              onClick={() => {
+                setFocused(name);
+                if (n.hasChildren) toggle(name);
+              }}
+            >
+              <NodeRow node={n} devicesKnown={devicesKnown} />
+            </li>
+          );
+        })}
+      </ul>
+    </div>
   );
 }
 

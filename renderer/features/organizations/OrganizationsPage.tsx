@@ -10,11 +10,12 @@ import { useInventoryDevices, useInventoryOrganizations } from '../../api/invent
 import { Spinner } from '../../components/Spinner';
 import { formatCount } from '../../components/format';
 import { shallowEqual, useAddressDraft } from '../../app/useAddressDraft';
+import { useDeferredSearch } from '../../components/search';
 import { InventoryFreshness } from '../inventory/Freshness';
 import { NoConnection } from '../inventory/NoConnection';
 import { storedListState, UnreadableNote } from '../inventory/StoredListState';
 import { useInventoryProfile } from '../inventory/useInventoryProfile';
-import { buildOrgTree, matchesOrg, type OrgTree as Tree } from './org-tree';
+import { buildOrgTree, orgSearchText, type OrgTree as Tree } from './org-tree';
 import { OrgList } from './OrgList';
 import { OrgTree } from './OrgTree';
 
@@ -48,10 +49,8 @@ export function OrganizationsPage() {
   const items = orgs.data?.items ?? EMPTY;
   const tree = useMemo(() => buildOrgTree(items), [items]);
   const ordered = useMemo(() => hierarchyOrder(tree), [tree]);
-  const listed = useMemo(() => {
-    const q = search.trim().toLowerCase();
-    return q ? ordered.filter((o) => matchesOrg(o, q)) : ordered;
-  }, [ordered, search]);
+  // Deferred for the tree too: typing in the search box never waits for either view.
+  const { rows: listed, stale, query } = useDeferredSearch(ordered, search, orgSearchText);
 
   if (loading) {
     return (
@@ -72,7 +71,7 @@ export function OrganizationsPage() {
     </div>,
   );
   if (body === undefined) {
-    body = view === 'tree' ? <OrgTree tree={tree} query={search} devicesKnown={devicesKnown} /> : <OrgList orgs={listed} devicesKnown={devicesKnown} />;
+    body = view === 'tree' ? <OrgTree tree={tree} query={query} devicesKnown={devicesKnown} /> : <OrgList orgs={listed} devicesKnown={devicesKnown} stale={stale} />;
   }
 
   return (

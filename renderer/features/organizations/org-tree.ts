@@ -31,6 +31,8 @@ export function buildOrgTree(orgs: readonly OrganizationView[]): OrgTree {
 
 /** `q` lower case: the name or the plan in force contains it. */
 export const matchesOrg = (o: OrganizationView, q: string): boolean => o.name.toLowerCase().includes(q) || (o.effectivePlan ?? '').toLowerCase().includes(q);
+/** What the list's search looks in (the same as matchesOrg): name and plan in force. */
+export const orgSearchText = (o: OrganizationView): string => `${o.name}\u0000${o.effectivePlan ?? ''}`;
 
 /** Names of the matches and all their ancestors, or undefined when not searching. */
 export function searchTree(tree: OrgTree, query: string): Set<string> | undefined {

@@ -140,6 +140,18 @@ describe('the address of pages, filters and opened devices', () => {
     expect(screen.queryByTestId('device-details')).toBeNull();
   });
 
+  it('a choice made just before leaving a page (before the address was written) is what the sidebar returns to', async () => {
+    const { user } = renderApp(main, { at: '/organizations?view=list' });
+    expect(await screen.findByRole('button', { name: 'List' })).toHaveAttribute('aria-pressed', 'true');
+    // Tree, then away at once: the page's draft has not reached the address yet (it waits for a pause).
+    await user.click(screen.getByRole('button', { name: 'Tree' }));
+    await user.click(within(nav()).getByRole('link', { name: /^Connectors/ }));
+    await waitFor(() => expect(pageHeading()).toHaveTextContent('Connectors'));
+    expect(within(nav()).getByRole('link', { name: /^Organizations/ }).getAttribute('href')).not.toContain('view=list');
+    await user.click(within(nav()).getByRole('link', { name: /^Organizations/ }));
+    expect(await screen.findByRole('button', { name: 'Tree' })).toHaveAttribute('aria-pressed', 'true');
+  });
+
   it('a bad or stale address falls back to defaults: unknown values, a device or connection that is gone, an unknown page', async () => {
     const { unmount } = renderApp(main, { at: '/devices?status=bogus&sort=nope&order=sideways&org=No%20such%20org&group=42&device=gone-01&connection=deleted-id' });
     expect(await screen.findByTestId('devices-count')).toHaveTextContent('300 devices');

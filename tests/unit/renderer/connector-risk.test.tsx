@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { emptyRiskForm, riskFormValues, riskOverrides, riskSummary } from '../../../renderer/features/connectors/risk-form';
 import { openConnectors, startDefenderForm } from './support/connector-steps';
 import { answering, MainBridge } from './support/main-bridge';
+import { rowAction } from './support/row-menu';
 import { renderApp } from './support/render';
 
 /** No scheduled poll: these connectors' vendors are not reachable from a test. */
@@ -81,8 +82,8 @@ describe('connector form: risk scoring', () => {
   it('catches other invalid values with the shared schema before saving, under the right fields', async () => {
     const { main } = await customDefender();
     const { user } = await openConnectors(main);
-    await user.click(within(await screen.findByTestId('connector-row-Contoso Defender')).getByRole('button', { name: /^Edit/ }));
-    const form = screen.getByTestId('connector-form');
+    await rowAction(user, await screen.findByTestId('connector-row-Contoso Defender'), 'Edit');
+    const form = await screen.findByTestId('connector-form');
     await user.click(within(form).getByRole('button', { name: 'Risk scoring' }));
     await user.clear(within(form).getByLabelText('Risk score High'));
     await user.type(within(form).getByLabelText('Risk score High'), '5');
@@ -102,8 +103,8 @@ describe('connector form: risk scoring', () => {
   it('an edited connector shows its stored values; Reset to defaults saves without overrides', async () => {
     const { main, id } = await customDefender();
     const { user } = await openConnectors(main);
-    await user.click(within(await screen.findByTestId('connector-row-Contoso Defender')).getByRole('button', { name: /^Edit/ }));
-    const form = screen.getByTestId('connector-form');
+    await rowAction(user, await screen.findByTestId('connector-row-Contoso Defender'), 'Edit');
+    const form = await screen.findByTestId('connector-form');
     expect(within(form).getByTestId('risk-summary')).toHaveTextContent('Custom: weights 70/30 · 1 point value');
     await user.click(within(form).getByRole('button', { name: 'Risk scoring' }));
     expect(within(form).getByLabelText('Critical risk (%)')).toHaveValue(70);
@@ -142,8 +143,8 @@ describe('connector form: risk scoring', () => {
     });
     const { user } = renderApp(main, { transport });
     await user.click(await screen.findByRole('link', { name: /^Connectors/ }));
-    await user.click(within(await screen.findByTestId('connector-row-Contoso Defender')).getByRole('button', { name: /^Edit/ }));
-    const form = screen.getByTestId('connector-form');
+    await rowAction(user, await screen.findByTestId('connector-row-Contoso Defender'), 'Edit');
+    const form = await screen.findByTestId('connector-form');
     await user.click(within(form).getByRole('button', { name: 'Save' }));
     expect(await within(form).findByText('Too high for this tenant.')).toBeVisible();
     expect(within(form).getByRole('button', { name: 'Risk scoring' })).toHaveAttribute('aria-expanded', 'true');

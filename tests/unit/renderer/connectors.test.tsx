@@ -6,6 +6,7 @@ import type { ConnectorStatus, CycleProgress } from '../../../shared/contract';
 import { makeScoredHosts } from '../../support/edr-fixtures';
 import { openConnectors, startDefenderForm } from './support/connector-steps';
 import { MainBridge, type DefenderSim } from './support/main-bridge';
+import { rowAction } from './support/row-menu';
 
 /** Scheduled polls wait an hour: only "Poll now" starts a cycle in these tests. */
 const noPolls = { app: { edr: { firstPullDelayMs: 3_600_000, publishDelayMs: 20 } } };
@@ -140,7 +141,7 @@ describe('Connectors page', () => {
     const sim = await main.defender([{ hosts: 10, permissionType: 'Delegated' }]);
     await defenderConnector(main, sim, 'Contoso Defender');
     const { user } = await openConnectors(main);
-    await user.click(within(await screen.findByTestId('connector-row-Contoso Defender')).getByRole('button', { name: 'Test' }));
+    await rowAction(user, await screen.findByTestId('connector-row-Contoso Defender'), 'Test');
     const dialog = await screen.findByTestId('connector-test-dialog');
     await waitFor(() => expect(main.answersTo('connectors.test')).toHaveLength(1));
     const result = main.answersTo('connectors.test')[0]!.value as { ok: boolean; checks: Array<{ name: string; ok: boolean; message: string; hint?: string }> };

@@ -15,6 +15,9 @@ async function openDevices(main: MainBridge) {
   return r;
 }
 
+/** The stored list read from main and shown: 2,000 devices take more than the default second on a busy machine. */
+const LOADED = { timeout: 10_000 };
+
 const rowNames = () => screen.getAllByTestId('device-row').map((r) => r.getAttribute('data-device'));
 const byName = (a: DeviceView, b: DeviceView) => a.deviceName.localeCompare(b.deviceName, 'en', { numeric: true });
 const count = (n: number) => n.toLocaleString('en');
@@ -45,7 +48,7 @@ describe('Devices page with 2,000 devices from the node', () => {
 
   it('renders only a window of rows, sorted by name, and says how old the list is', async () => {
     await openDevices(fx.main);
-    expect(await screen.findByTestId('devices-count')).toHaveTextContent('2,000 devices');
+    expect(await screen.findByTestId('devices-count', {}, LOADED)).toHaveTextContent('2,000 devices');
     const rows = screen.getAllByTestId('device-row');
     expect(rows.length).toBeGreaterThan(10);
     expect(rows.length).toBeLessThan(50);
@@ -58,7 +61,7 @@ describe('Devices page with 2,000 devices from the node', () => {
 
   it('searches name, site ID and serial, and filters by organization and status', async () => {
     const { user } = await openDevices(fx.main);
-    const search = await screen.findByTestId('devices-search');
+    const search = await screen.findByTestId('devices-search', {}, LOADED);
     const some = all[1234]!;
     await user.type(search, some.deviceName);
     await waitFor(() => expect(rowNames()).toEqual([some.deviceName]));
@@ -94,9 +97,25 @@ describe('Devices page with 2,000 devices from the node', () => {
     await waitFor(() => expect(screen.getByTestId('devices-count')).toHaveTextContent('2,000 devices'));
   });
 
+  it('answers a keystroke in place: the rows in view are the same elements showing the new devices, and the filter bar keeps its shape', async () => {
+    const { user } = await openDevices(fx.main);
+    const search = await screen.findByTestId('devices-search', {}, LOADED);
+    // Nothing to clear yet, but the button keeps its place (hidden): the first key must not resize the table.
+    const clear = screen.getByText('Clear filters').closest('button')!;
+    expect(clear).not.toBeVisible();
+    expect(screen.queryByRole('button', { name: 'Clear filters' })).toBeNull();
+    const before = screen.getAllByTestId('device-row');
+    const some = all[777]!;
+    await user.type(search, some.deviceName);
+    await waitFor(() => expect(rowNames()).toEqual([some.deviceName]));
+    expect(screen.getAllByTestId('device-row')[0]).toBe(before[0]);
+    expect(screen.getByText('Clear filters').closest('button')).toBe(clear);
+    expect(clear).toBeVisible();
+  });
+
   it('sorts by a column from its header, with the mouse and the keyboard', async () => {
     const { user } = await openDevices(fx.main);
-    await screen.findByTestId('devices-count');
+    await screen.findByTestId('devices-count', {}, LOADED);
     const bySite = [...all].sort((a, b) => Number(a.siteId) - Number(b.siteId));
     const siteHeader = screen.getByRole('columnheader', { name: /Site ID/ });
     await user.click(within(siteHeader).getByRole('button'));
@@ -112,7 +131,7 @@ describe('Devices page with 2,000 devices from the node', () => {
 
   it('shows reachability and sync as chips from the appliance list, filters by them, and the state in the details', async () => {
     const { user } = await openDevices(fx.main);
-    await screen.findByTestId('devices-count');
+    await screen.findByTestId('devices-count', {}, LOADED);
     const unreachable = all.filter((d) => d.appliance?.reachability === 'unreachable');
     const inSync = all.filter((d) => d.appliance?.configSync === 'in-sync');
     expect(unreachable.length).toBeGreaterThan(0);
@@ -147,7 +166,7 @@ describe('Devices page: details, deployment, offline and first fetch', () => {
     const ops = await main.addNodeProfile(node, { name: 'Ops node' });
     await main.call('inventory.refresh', { profileId: ops.id });
     const { user } = await openDevices(main);
-    await screen.findByTestId('devices-count');
+    await screen.findByTestId('devices-count', {}, LOADED);
     const first = screen.getAllByTestId('device-row')[0]!;
     first.focus();
     await user.keyboard('{ArrowDown}{ArrowDown}');
@@ -211,7 +230,7 @@ describe('Devices page: details, deployment, offline and first fetch', () => {
     const { main, ops, stored } = await opsWith(30);
     await main.call('session.signOut', { profileId: ops.id });
     await openDevices(main);
-    expect(await screen.findByTestId('devices-count')).toHaveTextContent(`${stored.items.length} devices`);
+    expect(await screen.findByTestId('devices-count', {}, LOADED)).toHaveTextContent(`${stored.items.length} devices`);
     expect(screen.getByTestId('fetched-at')).toHaveTextContent(/^Fetched /);
     expect(within(screen.getByTestId('devices-freshness')).getByRole('button', { name: 'Sign in' })).toBeVisible();
   });
@@ -248,7 +267,7 @@ describe('Devices page: details, deployment, offline and first fetch', () => {
   it('a Refresh reads the stored list once, told by main what changed and how many are stored', async () => {
     const { main, ops, stored } = await opsWith(300);
     const { user, queryClient } = await openDevices(main);
-    expect(await screen.findByTestId('devices-count')).toHaveTextContent(`${stored.items.length} devices`);
+    expect(await screen.findByTestId('devices-count', {}, LOADED)).toHaveTextContent(`${stored.items.length} devices`);
     await waitFor(() => expect(queryClient.isFetching()).toBe(0));
     const before = main.callsTo('inventory.devices').length;
     const changed = main.next('inventory.changed', (e) => e.profileId === ops.id);

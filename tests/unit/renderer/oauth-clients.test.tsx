@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultOAuthClientBody } from '../../../shared/model/oauth-client';
 import { MainBridge } from './support/main-bridge';
 import { renderApp } from './support/render';
+import { rowAction } from './support/row-menu';
 
 /** Main with an OAuth connection "Ops" to a simulator, as its admin. */
 async function opsNode(signIn = true) {
@@ -16,8 +17,8 @@ async function opsNode(signIn = true) {
 
 async function openClients(main: MainBridge) {
   const r = renderApp(main);
-  await r.user.click(within(await screen.findByTestId('profile-row-Ops')).getByRole('button', { name: 'OAuth clients' }));
-  expect(screen.getByRole('tab', { name: 'OAuth clients' })).toHaveAttribute('aria-selected', 'true');
+  await rowAction(r.user, await screen.findByTestId('profile-row-Ops'), 'OAuth clients');
+  await waitFor(() => expect(screen.getByRole('tab', { name: 'OAuth clients' })).toHaveAttribute('aria-selected', 'true'));
   return r;
 }
 

@@ -1,10 +1,16 @@
 // @vitest-environment jsdom
 import '@testing-library/jest-dom/vitest';
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OrganizationView } from '../../../shared/model/inventory';
+import { stubScrollerSize } from './support/layout';
 import { MainBridge } from './support/main-bridge';
 import { renderApp } from './support/render';
+
+// The list view is virtualized: give its scroller a size, as a browser would.
+let restore: () => void;
+beforeEach(() => (restore = stubScrollerSize(600)));
+afterEach(() => restore());
 
 /**
  * A connection "Ops node" to a simulator seeded with its default organization tree (one provider,

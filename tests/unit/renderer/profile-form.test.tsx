@@ -4,6 +4,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { MainBridge } from './support/main-bridge';
 import { renderApp } from './support/render';
+import { rowAction } from './support/row-menu';
 
 const dialog = () => screen.getByTestId('profile-form');
 
@@ -100,8 +101,8 @@ describe('connection profile form', () => {
     const core = await main.addNodeProfile(node, { name: 'Core', authMode: 'oauth', signIn: false });
     expect(core).toMatchObject({ hasPassword: true, hasClientSecret: true });
     const { user } = renderApp(main);
-    await user.click(within(await screen.findByTestId('profile-row-Core')).getByRole('button', { name: 'Edit' }));
-    const password = within(dialog()).getByLabelText('Password');
+    await rowAction(user, await screen.findByTestId('profile-row-Core'), 'Edit');
+    const password = within(await screen.findByTestId('profile-form')).getByLabelText('Password');
     expect(password).toHaveValue('');
     expect(password).toHaveAttribute('placeholder', '•••• stored');
     expect(within(dialog()).getByLabelText('OAuth client secret')).toHaveAttribute('placeholder', '•••• stored');

@@ -9,6 +9,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { openConnectors } from './support/connector-steps';
 import { MainBridge } from './support/main-bridge';
+import { rowAction } from './support/row-menu';
 import { renderApp } from './support/render';
 
 /** Main with one signed-out connection "Ops node" (password stored) to a simulator. */
@@ -23,8 +24,8 @@ describe('connection form: secrets bound to the endpoint', () => {
   it('warns before saving that a new port drops the stored password, and stops warning when put back', async () => {
     const { main, node } = await opsNode();
     const { user } = renderApp(main);
-    await user.click(await screen.findByRole('button', { name: /^Edit/ }));
-    const form = screen.getByTestId('profile-form');
+    await rowAction(user, await screen.findByTestId('profile-row-Ops node'), 'Edit');
+    const form = await screen.findByTestId('profile-form');
     expect(within(form).queryByTestId('secrets-dropped-notice')).toBeNull();
     expect(within(form).getByLabelText('Password')).toHaveAttribute('placeholder', '•••• stored');
     const port = within(form).getByLabelText('Basic port');
@@ -41,8 +42,8 @@ describe('connection form: secrets bound to the endpoint', () => {
     const { main, node, ops } = await opsNode();
     const PEM = node.certificatePem;
     const { user } = renderApp(main);
-    await user.click(await screen.findByRole('button', { name: /^Edit/ }));
-    const form = screen.getByTestId('profile-form');
+    await rowAction(user, await screen.findByTestId('profile-row-Ops node'), 'Edit');
+    const form = await screen.findByTestId('profile-form');
     await user.click(within(form).getByLabelText(/Custom CA file/));
     expect(await within(form).findByTestId('secrets-dropped-notice')).toBeVisible();
     await user.upload(within(form).getByLabelText('CA certificate file (PEM)'), new File([PEM], 'corp-ca.pem', { type: 'application/x-pem-file' }));
@@ -73,8 +74,8 @@ describe('connector form: secret bound to the tenant and address', () => {
     const main = await MainBridge.start({ app: { edr: { firstPullDelayMs: 3_600_000 } } });
     await main.call('connectors.save', { name: 'Contoso Defender', vendor: 'defender', tenantId: 'contoso.onmicrosoft.com', clientId: 'app-1', clientSecret: 'first-secret', pollIntervalMinutes: 60 });
     const { user } = await openConnectors(main);
-    await user.click(within(await screen.findByTestId('connector-row-Contoso Defender')).getByRole('button', { name: /^Edit/ }));
-    const form = screen.getByTestId('connector-form');
+    await rowAction(user, await screen.findByTestId('connector-row-Contoso Defender'), 'Edit');
+    const form = await screen.findByTestId('connector-form');
     expect(within(form).getByLabelText('Client secret')).toHaveAttribute('placeholder', '•••• stored');
     await user.click(within(form).getByRole('button', { name: 'Advanced' }));
     await user.type(within(form).getByLabelText('API URL'), 'https://api.elsewhere.example');

@@ -7,6 +7,7 @@ import { expiryText } from '../../../renderer/components/format';
 import type { Bridge } from '../../../shared/contract';
 import { MainBridge } from './support/main-bridge';
 import { renderApp } from './support/render';
+import { rowAction } from './support/row-menu';
 
 async function mainWithNode() {
   const main = await MainBridge.start();
@@ -159,7 +160,7 @@ describe('events keep the UI current', () => {
     const { main, node } = await mainWithNode();
     await main.addNodeProfile(node, { name: 'Core', signIn: false });
     const { user } = renderApp(main);
-    await user.click(within(await screen.findByTestId('profile-row-Core')).getByRole('button', { name: 'Test' }));
+    await rowAction(user, await screen.findByTestId('profile-row-Core'), 'Test connection');
     await waitFor(() => expect(main.answersTo('profiles.test')).toHaveLength(1));
     const tested = main.answersTo('profiles.test')[0]!.value as { latencyMs: number; detail: string; authenticated: boolean };
     expect(tested.authenticated).toBe(true);
@@ -172,8 +173,8 @@ describe('events keep the UI current', () => {
     const core = await main.addNodeProfile(node, { name: 'Core', signIn: false });
     await main.addNodeProfile(node, { name: 'Edge', signIn: false });
     const { user } = renderApp(main);
-    await user.click(within(await screen.findByTestId('profile-row-Core')).getByRole('button', { name: 'Delete' }));
-    const confirm = screen.getByRole('alertdialog', { name: 'Delete Core?' });
+    await rowAction(user, await screen.findByTestId('profile-row-Core'), 'Delete');
+    const confirm = await screen.findByRole('alertdialog', { name: 'Delete Core?' });
     expect(main.callsTo('profiles.delete')).toHaveLength(0);
     await user.click(within(confirm).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(screen.queryByTestId('profile-row-Core')).toBeNull());

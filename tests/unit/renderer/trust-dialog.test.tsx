@@ -4,6 +4,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { MainBridge, type NodeSim } from './support/main-bridge';
 import { renderApp } from './support/render';
+import { rowAction } from './support/row-menu';
 
 /** Main with a connection "Lab" to a node whose certificate nobody has trusted yet. */
 async function untrustedLab(): Promise<{ main: MainBridge; node: NodeSim; id: string }> {
@@ -17,7 +18,7 @@ describe('trust certificate dialog', () => {
   it('inspects the certificate, shows its fingerprint for comparison and pins exactly that fingerprint', async () => {
     const { main, node, id } = await untrustedLab();
     const { user } = renderApp(main);
-    await user.click(within(await screen.findByTestId('profile-row-Lab')).getByRole('button', { name: 'Trust certificate' }));
+    await rowAction(user, await screen.findByTestId('profile-row-Lab'), 'Trust certificate');
 
     const dialog = await screen.findByRole('dialog', { name: 'Trust certificate' });
     const fp = await within(dialog).findByTestId('cert-fingerprint');
@@ -54,7 +55,7 @@ describe('trust certificate dialog', () => {
   it('cancels without trusting anything', async () => {
     const { main } = await untrustedLab();
     const { user } = renderApp(main);
-    await user.click(within(await screen.findByTestId('profile-row-Lab')).getByRole('button', { name: 'Trust certificate' }));
+    await rowAction(user, await screen.findByTestId('profile-row-Lab'), 'Trust certificate');
     const dialog = await screen.findByRole('dialog', { name: 'Trust certificate' });
     await within(dialog).findByTestId('cert-fingerprint');
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
@@ -68,7 +69,7 @@ describe('trust certificate dialog', () => {
     const { main, node, id } = await untrustedLab();
     const first = node.fingerprint256;
     const { user } = renderApp(main);
-    await user.click(within(await screen.findByTestId('profile-row-Lab')).getByRole('button', { name: 'Trust certificate' }));
+    await rowAction(user, await screen.findByTestId('profile-row-Lab'), 'Trust certificate');
     const trust = await screen.findByRole('dialog', { name: 'Trust certificate' });
     await within(trust).findByTestId('cert-fingerprint');
     // The node gets a new certificate between inspect and trust.
@@ -100,7 +101,7 @@ describe('trust certificate dialog', () => {
   it('closes with Escape', async () => {
     const { main } = await untrustedLab();
     const { user } = renderApp(main);
-    await user.click(within(await screen.findByTestId('profile-row-Lab')).getByRole('button', { name: 'Trust certificate' }));
+    await rowAction(user, await screen.findByTestId('profile-row-Lab'), 'Trust certificate');
     await screen.findByRole('dialog', { name: 'Trust certificate' });
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).toBeNull();
