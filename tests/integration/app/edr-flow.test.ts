@@ -35,7 +35,9 @@ describe('EDR connectors through the contract', () => {
     const base = { vendor: 'defender', tenantId: tenant.tenantId, clientId: tenant.clientId, clientSecret: tenant.clientSecret, apiUrl: sim.apiUrl, idpUrl: sim.idpUrl, tls: { mode: 'custom-ca', caName: 'ca.pem', caPem: sim.certificatePem } };
     const bad = await h.callRaw('connectors.save', base);
     expect(bad.error?.code).toBe('request.invalid');
-    expect(bad.error?.message).toContain('pollIntervalMinutes');
+    // The field in words (C-23), and its key for the form.
+    expect(bad.error?.message).toContain('Enter the poll interval in minutes');
+    expect(bad.error?.details?.issues).toEqual(expect.arrayContaining([expect.objectContaining({ path: 'pollIntervalMinutes' })]));
     const saved = await h.call<{ id: string; hasClientSecret: boolean }>('connectors.save', { ...base, pollIntervalMinutes: 30 });
     expect(saved.hasClientSecret).toBe(true);
     id = saved.id;

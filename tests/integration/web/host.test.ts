@@ -20,7 +20,7 @@ beforeAll(async () => {
   await writeFile(path.join(dir, 'static', 'index.html'), '<!doctype html><title>NB</title>');
   await writeFile(path.join(dir, 'static', 'assets', 'app.js'), 'console.log(1)');
   await writeFile(path.join(dir, 'outside.txt'), 'do not serve');
-  const handlers = { 'settings.get': async () => ({ theme: 'dark', timeZone: 'local' }) } as unknown as Handlers;
+  const handlers = { 'settings.get': async () => ({ theme: 'dark', timeZone: 'local', riskHistoryDays: 90 }) } as unknown as Handlers;
   host = await startWebHost({ router: createRouter(handlers, createMemoryLogger()), events, logger: createMemoryLogger(), staticDir: path.join(dir, 'static'), onSend: (t) => sent.push(t) });
 });
 afterAll(async () => {
@@ -57,13 +57,13 @@ describe('browser-mode host', () => {
   it('accepts the token from the cookie set for this port', async () => {
     const res = await invoke('settings.get', {}, { cookie: `other=1; nb_token_${host.port}=${host.token}` });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ ok: true, value: { theme: 'dark', timeZone: 'local' } });
+    expect(await res.json()).toEqual({ ok: true, value: { theme: 'dark', timeZone: 'local', riskHistoryDays: 90 } });
   });
 
   it('answers contract calls with the token, in the Result envelope', async () => {
     const res = await invoke('settings.get', {}, { 'x-northbound-token': host.token });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ ok: true, value: { theme: 'dark', timeZone: 'local' } });
+    expect(await res.json()).toEqual({ ok: true, value: { theme: 'dark', timeZone: 'local', riskHistoryDays: 90 } });
     const unknown = await invoke('shell.exec', {}, { 'x-northbound-token': host.token });
     expect((await unknown.json()).error.code).toBe('channel.unknown');
   });

@@ -21,8 +21,8 @@ beforeAll(async () => {
   await mkdir(path.join(dir, 'static'), { recursive: true });
   await writeFile(path.join(dir, 'static', 'index.html'), '<!doctype html><title>NB</title>');
   const handlers = {
-    'settings.get': async () => ({ theme: 'dark', timeZone: 'local' }),
-    'settings.update': async () => ({ theme: 'dark', timeZone: 'local' }),
+    'settings.get': async () => ({ theme: 'dark', timeZone: 'local', riskHistoryDays: 90 }),
+    'settings.update': async () => ({ theme: 'dark', timeZone: 'local', riskHistoryDays: 90 }),
     'onboarding.start': async (req: { rows: unknown[] }) => {
       seen.rows = req.rows.length;
       throw Object.assign(new Error('stop here'), { name: 'Stop' });
@@ -42,7 +42,7 @@ afterAll(async () => {
 const auth = () => ({ 'content-type': 'application/json', 'x-northbound-token': host.token });
 const post = (channel: string, body: BodyInit, init: RequestInit = {}) =>
   fetch(`${host.origin}/api/invoke/${channel}`, { method: 'POST', headers: auth(), body, signal: AbortSignal.timeout(30_000), ...init });
-const stillAnswers = async () => expect(await (await post('settings.get', '{}')).json()).toEqual({ ok: true, value: { theme: 'dark', timeZone: 'local' } });
+const stillAnswers = async () => expect(await (await post('settings.get', '{}')).json()).toEqual({ ok: true, value: { theme: 'dark', timeZone: 'local', riskHistoryDays: 90 } });
 
 /** A bulk row whose fields fill DeviceRecord's maxima with 3-byte UTF-8 characters. */
 const fullRow = (line: number) => ({
