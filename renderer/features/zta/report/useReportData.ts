@@ -1,0 +1,44 @@
+/**
+ * The report's data: the snapshot (shared with the dashboard's cache), the trend and changes for
+ * its filters, and the details of each of the riskiest hosts (their reasons). `state` is 'ready'
+ * once everything answered (a host whose details cannot be read is shown without reasons) and
+ * 'failed' when the snapshot or the overview cannot be read: the page tells the desktop's PDF
+ * window through `<html data-report-ready>`.
+ */
+import { useQueries, useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import type { ZtaFilter } from '../../../../shared/model/zta';
+import { useClient } from '../../../api/ApiProvider';
+import { buildReport } from './report-model';
+
+export const reportKeys = {
+  snapshot: ['zta.snapshot'] as const,
+  overview: (filter: ZtaFilter) => ['zta.overview', filter] as const,
+  /** Not keyed by profile (a connector id is no profile id for the error reporter). */
+  host: (connectorId: string, hostId: string) => ['zta.host', { connectorId, hostId }] as const,
+};
+
+export function useReportData(filter: ZtaFilter) {
+  const client = useClient();
+  // The page says what failed itself (and the PDF window is told): no toasts.
+  const snapshot = useQuery({ queryKey: reportKeys.snapshot, queryFn: () => client.invoke('zta.snapshot', {}), meta: { silent: true } });
+  const overview = useQuery({ queryKey: reportKeys.overview(filter), queryFn: () => client.invoke('zta.overview', filter), meta: { silent: true } });
+  // The filter by value: a new object for the same address must not rebuild the report.
+  const filterKey = JSON.stringify(filter);
+  const model = useMemo(() => (snapshot.data ? buildReport(snapshot.data, JSON.parse(filterKey) as ZtaFilter) : undefined), [snapshot.data, filterKey]);
+  const details = useQueries({
+    queries: (model?.riskiest ?? []).map((r) => ({
+      queryKey: reportKeys.host(r.connectorId, r.hostId),
+      queryFn: () => client.invoke('zta.host', { connectorId: r.connectorId, hostId: r.hostId }),
+      meta: { silent: true },
+      retry: false,
+    })),
+  });
+  const detailsSettled = details.every((d) => !d.isPending);
+  const state: 'loading' | 'ready' | 'failed' = snapshot.isError || overview.isError ? 'failed' : model && overview.data && detailsSettled ? 'ready' : 'loading';
+  const reasons = new Map(details.flatMap((d) => (d.data ? [[hostKey(d.data.connectorId, d.data.host.hostId), d.data.contributions] as const] : [])));
+  return { state, model, overview: overview.data, reasons, error: snapshot.error ?? overview.error, retry: () => void Promise.all([snapshot.refetch(), overview.refetch()]) };
+}
+
+/** The key of a host in `reasons`. */
+export const hostKey = (connectorId: string, hostId: string) => `${connectorId}\u0000${hostId}`;
