@@ -12,7 +12,7 @@ const id = (what: string) => z.string().min(1, `Choose a ${what}.`).max(500, `Th
 export const ExportFormat = z.enum(['csv', 'json']);
 export type ExportFormat = z.infer<typeof ExportFormat>;
 
-/** An export of the dashboard's current view (EDR-Z7), written by main with progress and cancel. */
+/** An export of the dashboard's current view (EDR-Z11), written by main with progress and cancel. */
 export const ExportJob = z.object({
   jobId: z.string(),
   format: ExportFormat,

@@ -1,5 +1,5 @@
 /**
- * Browser mode's downloads (EDR-Z7): a file main wrote into the data folder's `exports/` is offered
+ * Browser mode's downloads (EDR-Z11): a file main wrote into the data folder's `exports/` is offered
  * once under an unguessable id; the host (`GET /api/download/<id>`, behind the launch token)
  * streams it and deletes it. An offer nobody takes goes after ten minutes, and whatever is left
  * of earlier launches goes at start. The window never names a file.

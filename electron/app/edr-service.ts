@@ -15,7 +15,7 @@ import { amqpTarget, mgmtTarget } from '../edr/targets';
 import type { Logger } from '../log';
 import { ZtaService } from '../edr/zta-service';
 import { EdrStore } from '../store/edr-db';
-import { DEFAULT_RETENTION_DAYS } from '../store/edr-retention';
+import { SETTINGS_KEY, readSettings } from './settings-handlers';
 import type { EventHub } from './events';
 import { PublicationSettings } from './publication-settings';
 import type { PlatformAdapters } from './ports';
@@ -81,7 +81,7 @@ export class EdrService {
       registry: this.registry,
       scheduler: this.scheduler,
       logger: logger.child('zta'),
-      retentionDays: () => adapters.settings.get<number>('edr.retentionDays') ?? DEFAULT_RETENTION_DAYS,
+      retentionDays: () => readSettings(adapters.settings.get(SETTINGS_KEY)).riskHistoryDays,
     });
     this.registry.onChange((ids) => events.emit('connectors.changed', { ids }));
     // A node signed in: scores kept while there was no publication target go out now.

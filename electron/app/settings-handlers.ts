@@ -1,5 +1,5 @@
 /** The settings.*, publication.* and app.openDataDir channels of the contract. */
-import { DEFAULT_SETTINGS, Theme, TimeZonePreference, type Settings } from '../../shared/model/settings';
+import { DEFAULT_SETTINGS, RiskHistoryDays, Theme, TimeZonePreference, type Settings } from '../../shared/model/settings';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
 import type { EdrService } from './edr-service';
 import type { PlatformAdapters } from './ports';
@@ -18,6 +18,7 @@ export function readSettings(raw: unknown): Settings {
   return {
     theme: Theme.catch(DEFAULT_SETTINGS.theme).parse(stored.theme),
     timeZone: TimeZonePreference.catch(DEFAULT_SETTINGS.timeZone).parse(stored.timeZone),
+    riskHistoryDays: RiskHistoryDays.catch(DEFAULT_SETTINGS.riskHistoryDays).parse(stored.riskHistoryDays),
   };
 }
 

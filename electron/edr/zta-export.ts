@@ -1,5 +1,5 @@
 /**
- * Export of the ZTA dashboard's current view (issue 11.6, EDR-Z7): the rows the filters show, in
+ * Export of the ZTA dashboard's current view (issue 11.6, EDR-Z11): the rows the filters show, in
  * the table's columns, to CSV or JSON. Written in chunks with progress and cancel; a cancelled or
  * failed export leaves no file (it is written beside its destination and renamed when complete).
  * CSV goes through PapaParse's `unparse` with `escapeFormulae`: a hostname or tag comes from an

@@ -54,7 +54,7 @@ export class ZtaService {
 
   /**
    * The connectors the views show: every registered one, then every tenant the CLI stored into
-   * this folder without it being registered (EDR-Z9: named from the store; once the tenant is
+   * this folder without it being registered (EDR-Z8: named from the store; once the tenant is
    * registered its connector stands for it). A deleted connector's rows stay hidden.
    */
   private shown(latest: ReadonlyMap<string, { cycleId: number }>): ShownConnector[] {
@@ -69,7 +69,7 @@ export class ZtaService {
     return out;
   }
 
-  /** Every connector with its newest completed cycle and how its data stands (EDR-Z6). */
+  /** Every connector with its newest completed cycle and how its data stands (EDR-Z10). */
   connectors(): ZtaConnector[] {
     const latest = new Map(this.o.store.views.latestCycles().map((c) => [c.connectorId, c]));
     return this.shown(latest).map((c): ZtaConnector => {

@@ -153,10 +153,10 @@ export class EdrStore {
 
   /** Stores the scored hosts of one cycle in one transaction (staged and promoted at once; the cycle's mark is the caller's). */
   writeScores(cycleId: number, connectorId: string, scored: readonly ScoredHost[]): void {
-    this.db.transaction(() => {
+    this.promoted(cycleId, () => {
       this.staging.stage(cycleId, connectorId, scored);
       this.staging.promote(cycleId);
-    })();
+    });
   }
 
   /**
@@ -194,11 +194,24 @@ export class EdrStore {
    * are deleted. Until it commits the views show the previous cycle; answers the host count.
    */
   commitCycle(cycleId: number, at: Date): number {
-    return this.db.transaction(() => {
+    return this.promoted(cycleId, () => {
       const hosts = this.staging.promote(cycleId);
       this.stmt.finish.run('completed', at.toISOString(), hosts, null, null, cycleId);
       return hosts;
-    })();
+    });
+  }
+
+  /** Runs a transaction that promotes a cycle's staged rows; staging learns the new digests only once it committed. */
+  private promoted<T>(cycleId: number, work: () => T): T {
+    let result: T;
+    try {
+      result = this.db.transaction(work)();
+    } catch (e) {
+      this.staging.forgetDigests();
+      throw e;
+    }
+    this.staging.committed(cycleId);
+    return result;
   }
 
   cycle(id: number): CycleRow | undefined {
@@ -300,7 +313,9 @@ export class EdrStore {
 
   /** Deletes what is older than `days` (edr-retention.ts). */
   prune(now: Date, days: number): PruneResult {
-    return pruneEdrStore(this.db, now, days);
+    const r = pruneEdrStore(this.db, now, days);
+    if (r.hosts) this.staging.forgetDigests();
+    return r;
   }
 
   close(): void {

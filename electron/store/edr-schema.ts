@@ -18,47 +18,63 @@ import type Database from 'better-sqlite3';
 import { hasTable } from './sqlite';
 
 /**
- * The staging table of a running cycle (edr-staging.ts): a TEMP table since step 4. Staged rows are
+ * A host's columns after its key: identity, then the attributes `hosts` and `staged_scores` share
+ * (the latest score, the last-seen time, the digest, and what the dashboard shows and the what-if
+ * reads). One list for both tables and for the statements that copy between them.
+ */
+const IDENTITY_DDL: ReadonlyArray<readonly [string, string]> = [
+  ['connector_id', 'TEXT NOT NULL'],
+  ['host_id', 'TEXT NOT NULL'],
+  ['vendor', 'TEXT NOT NULL'],
+  ['hostname', 'TEXT NOT NULL'],
+  ['customer_id', 'TEXT NOT NULL'],
+  ['platform', 'TEXT NOT NULL'],
+];
+const ATTRIBUTE_DDL = [
+  ['os_version', 'TEXT'],
+  ['last_seen', 'TEXT'],
+  ['score', 'REAL NOT NULL'],
+  ['band', 'TEXT NOT NULL'],
+  ['scored_at', 'TEXT NOT NULL'],
+  ['digest', 'TEXT NOT NULL'],
+  ['os_assessment', 'REAL'],
+  ['sensor_assessment', 'REAL'],
+  ['overall_assessment', 'REAL'],
+  ['sensor_running', 'INTEGER'],
+  ['reduced_functionality', 'INTEGER'],
+  ['risk_level', 'TEXT'],
+  ['exposure', 'TEXT'],
+  ['health', 'TEXT'],
+  ['av_status', 'TEXT'],
+  ['onboarding', 'TEXT'],
+  ['critical_cves', 'INTEGER'],
+  ['cve_count', 'INTEGER'],
+  ['max_cvss', 'REAL'],
+  ['cvss', 'TEXT'],
+] as const;
+const columnsDdl = (cols: ReadonlyArray<readonly [string, string]>) => cols.map(([name, type]) => `  ${name} ${type},`).join('\n');
+
+/** The attribute columns `hosts` and `staged_scores` share (after the identity columns). */
+export const HOST_ATTRIBUTE_COLUMNS = ATTRIBUTE_DDL.map(([name]) => name);
+
+/**
+ * The staging tables of a running cycle (edr-staging.ts): TEMP tables since step 4. Staged rows are
  * never visible and never survive their process (a cycle the app stopped during is discarded), so
- * they need no durability: they stay out of the WAL and out of the file.
+ * they need no durability: they stay out of the WAL and out of the file. `staged_scores` holds the
+ * hosts that changed (or are new), `staged_seen` only when the others were seen.
  */
 export const STAGING_TEMP = `
 CREATE TEMP TABLE IF NOT EXISTS staged_scores (
   cycle_id INTEGER NOT NULL,
-  connector_id TEXT NOT NULL,
-  host_id TEXT NOT NULL,
-  last_seen TEXT,
-  scored_at TEXT NOT NULL,
-  -- 1: the host was not stored when it was staged (its first score is history).
-  is_new INTEGER NOT NULL DEFAULT 0,
-  vendor TEXT,
-  hostname TEXT,
-  customer_id TEXT,
-  platform TEXT,
-  os_version TEXT,
-  score REAL,
-  band TEXT,
-  digest TEXT,
-  os_assessment REAL,
-  sensor_assessment REAL,
-  overall_assessment REAL,
-  sensor_running INTEGER,
-  reduced_functionality INTEGER,
-  risk_level TEXT,
-  exposure TEXT,
-  health TEXT,
-  av_status TEXT,
-  onboarding TEXT,
-  critical_cves INTEGER,
-  cve_count INTEGER,
-  max_cvss REAL,
-  cvss TEXT,
-  record_json TEXT,
-  contributions_json TEXT,
+${columnsDdl(IDENTITY_DDL)}
+${columnsDdl(ATTRIBUTE_DDL)}
+  record_json TEXT NOT NULL,
+  contributions_json TEXT NOT NULL,
   profiles_json TEXT,
+  -- 1: the host was not stored when it was staged (its first score is history).
+  is_new INTEGER NOT NULL,
   PRIMARY KEY (cycle_id, host_id)
 );
--- Hosts seen again exactly as stored: only when, in a narrow table of their own.
 CREATE TEMP TABLE IF NOT EXISTS staged_seen (
   cycle_id INTEGER NOT NULL,
   connector_id TEXT NOT NULL,
@@ -68,60 +84,12 @@ CREATE TEMP TABLE IF NOT EXISTS staged_seen (
   PRIMARY KEY (cycle_id, connector_id, host_id)
 ) WITHOUT ROWID;`;
 
-/** The attribute columns `hosts` and `staged_scores` share (after the identity columns). */
-export const HOST_ATTRIBUTE_COLUMNS = [
-  'os_version',
-  'last_seen',
-  'score',
-  'band',
-  'scored_at',
-  'digest',
-  'os_assessment',
-  'sensor_assessment',
-  'overall_assessment',
-  'sensor_running',
-  'reduced_functionality',
-  'risk_level',
-  'exposure',
-  'health',
-  'av_status',
-  'onboarding',
-  'critical_cves',
-  'cve_count',
-  'max_cvss',
-  'cvss',
-] as const;
-
 const STEP_4 = `
 CREATE TABLE hosts_v4 (
   hid INTEGER PRIMARY KEY,
-  connector_id TEXT NOT NULL,
-  host_id TEXT NOT NULL,
-  vendor TEXT NOT NULL,
-  hostname TEXT NOT NULL,
-  customer_id TEXT NOT NULL,
-  platform TEXT NOT NULL,
+${columnsDdl(IDENTITY_DDL)}
   last_cycle INTEGER NOT NULL,
-  os_version TEXT,
-  last_seen TEXT,
-  score REAL NOT NULL,
-  band TEXT NOT NULL,
-  scored_at TEXT NOT NULL,
-  digest TEXT NOT NULL,
-  os_assessment REAL,
-  sensor_assessment REAL,
-  overall_assessment REAL,
-  sensor_running INTEGER,
-  reduced_functionality INTEGER,
-  risk_level TEXT,
-  exposure TEXT,
-  health TEXT,
-  av_status TEXT,
-  onboarding TEXT,
-  critical_cves INTEGER,
-  cve_count INTEGER,
-  max_cvss REAL,
-  cvss TEXT,
+${columnsDdl(ATTRIBUTE_DDL)}
   UNIQUE (connector_id, host_id)
 );
 INSERT INTO hosts_v4 (connector_id, host_id, vendor, hostname, customer_id, platform, last_cycle, os_version, last_seen, score, band, scored_at, digest,

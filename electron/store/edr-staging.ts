@@ -82,8 +82,13 @@ const bool = (v: boolean | null) => (v === null ? null : v ? 1 : 0);
 
 export class EdrStaging {
   private readonly stmt;
-  /** The stored digest of each host, per connector, read once per cycle (dropped when a cycle ends: the hosts changed). */
+  /**
+   * The stored digest of each host, per connector: read from the store once, then kept up to date
+   * by the commits (each applies the digests of the hosts it rewrote), so a cycle reads none of them.
+   */
   private readonly digests = new Map<string, Map<string, string>>();
+  /** Per running cycle: its connector and the digests its full rows will store when it commits. */
+  private readonly pending = new Map<number, { connectorId: string; digests: Array<[string, string]> }>();
 
   constructor(private readonly db: Database.Database) {
     db.exec(STAGING_TEMP);
@@ -142,6 +147,9 @@ export class EdrStaging {
    */
   stage(cycleId: number, connectorId: string, scored: Iterable<ScoredHost>): number {
     let n = 0;
+    let pending = this.pending.get(cycleId);
+    if (!pending) this.pending.set(cycleId, (pending = { connectorId, digests: [] }));
+    const updates = pending.digests;
     const write = this.db.transaction((rows: Iterable<ScoredHost>) => {
       const stored = this.storedDigests(connectorId);
       for (const s of rows) {
@@ -156,6 +164,7 @@ export class EdrStaging {
           this.stmt.light.run(cycleId, connectorId, h.hostId, h.lastSeen, s.scoredAt);
           continue;
         }
+        updates.push([h.hostId, digest]);
         const a = hostAttributes(h);
         // In the order of FULL: cycle, COLUMNS (identity, then HOST_ATTRIBUTE_COLUMNS), record, flags.
         this.stmt.full.run(
@@ -223,7 +232,6 @@ export class EdrStaging {
    * score). Call it inside the transaction that marks the cycle completed.
    */
   promote(cycleId: number): number {
-    this.digests.clear();
     const n = this.count(cycleId);
     this.stmt.moved.run(cycleId);
     this.stmt.hosts.run(cycleId);
@@ -236,9 +244,23 @@ export class EdrStaging {
     return n;
   }
 
+  /** After the transaction that promoted `cycleId` committed: the hosts it rewrote now carry the digests it staged. */
+  committed(cycleId: number): void {
+    const done = this.pending.get(cycleId);
+    this.pending.delete(cycleId);
+    const known = done && this.digests.get(done.connectorId);
+    if (known) for (const [hostId, digest] of done.digests) known.set(hostId, digest);
+  }
+
+  /** Forgets the known digests (hosts were deleted behind staging's back, e.g. by retention, or a commit failed); they are read again. */
+  forgetDigests(): void {
+    this.digests.clear();
+    this.pending.clear();
+  }
+
   /** Deletes a cycle's staged rows (failed, cancelled); answers how many. */
   discard(cycleId: number): number {
-    this.digests.clear();
+    this.pending.delete(cycleId);
     return this.stmt.discard.run(cycleId).changes + this.stmt.discardSeen.run(cycleId).changes;
   }
 }

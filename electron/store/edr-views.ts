@@ -168,7 +168,7 @@ export class EdrViews {
     return points.slice(-limit);
   }
 
-  /** What changed in a connector's newest completed cycle against its previous completed one (EDR-Z4). */
+  /** What changed in a connector's newest completed cycle against its previous completed one (EDR-Z12). */
   changes(connectorId: string, cycleId: number, top = 10): ZtaChanges {
     const prev = this.stmt.previous.get(connectorId, cycleId) as number | null;
     const out: ZtaChanges = { enteredHighRisk: [], leftHighRisk: [], biggestMovers: [], moved: 0 };

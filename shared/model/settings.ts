@@ -13,12 +13,19 @@ export type Theme = z.infer<typeof Theme>;
 export const TimeZonePreference = z.enum(['local', 'utc']);
 export type TimeZonePreference = z.infer<typeof TimeZonePreference>;
 
-export const Settings = z.object({ theme: Theme, timeZone: TimeZonePreference });
+/** How long risk history is kept (EDR-H4): whole days, 1 day to 10 years. */
+export const RiskHistoryDays = z
+  .number({ error: 'Enter the number of days to keep risk history.' })
+  .int('Keep risk history for a whole number of days.')
+  .min(1, 'Keep risk history for at least 1 day.')
+  .max(3650, 'Keep risk history for at most 3650 days (10 years).');
+
+export const Settings = z.object({ theme: Theme, timeZone: TimeZonePreference, riskHistoryDays: RiskHistoryDays });
 export type Settings = z.infer<typeof Settings>;
-export const DEFAULT_SETTINGS: Settings = { theme: 'system', timeZone: 'local' };
+export const DEFAULT_SETTINGS: Settings = { theme: 'system', timeZone: 'local', riskHistoryDays: 90 };
 
 /** settings.update: only what changes (no defaults here, or a patch would reset the other fields). */
-export const SettingsPatch = z.object({ theme: Theme.optional(), timeZone: TimeZonePreference.optional() }).strict();
+export const SettingsPatch = z.object({ theme: Theme.optional(), timeZone: TimeZonePreference.optional(), riskHistoryDays: RiskHistoryDays.optional() }).strict();
 export type SettingsPatch = z.infer<typeof SettingsPatch>;
 
 /** The RabbitMQ topic exchange scores go to (electron/edr/targets.ts). */

@@ -2,7 +2,7 @@
  * The ZTA dashboard's data (issue 11): the latest score of every host of every connector as one
  * columnar snapshot (the window filters, sorts and rescores it locally; 100,000 hosts are a few
  * MB), the rows the table and the export show, the filter both apply, and the host details.
- * Decisions: docs/spec-decisions.md EDR-Z1…Z8.
+ * Decisions: docs/spec-decisions.md EDR-H* and EDR-Z*.
  */
 import { z } from 'zod';
 import {
@@ -21,7 +21,7 @@ import {
 export const PLATFORMS = Platform.options;
 export const BANDS = RiskBand.options;
 
-/** How a connector's data stands (EDR-Z6): `offline` = its vendor could not be reached, the last good data stands. */
+/** How a connector's data stands (EDR-Z10): `offline` = its vendor could not be reached, the last good data stands. */
 export const ConnectorHealth = z.enum(['never', 'online', 'running', 'offline', 'failing']);
 export type ConnectorHealth = z.infer<typeof ConnectorHealth>;
 
@@ -253,7 +253,7 @@ export const HostMove = z.object({
 });
 export type HostMove = z.infer<typeof HostMove>;
 
-/** What changed in each connector's newest cycle against its previous one (EDR-Z4). */
+/** What changed in each connector's newest cycle against its previous one (EDR-Z12). */
 export const ZtaChanges = z.object({
   enteredHighRisk: z.array(HostMove),
   leftHighRisk: z.array(HostMove),

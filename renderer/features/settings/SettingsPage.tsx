@@ -7,6 +7,7 @@ import { useTimeFormat } from '../../components/useTimeFormat';
 import { useUi, type ThemePreference } from '../../stores/ui';
 import { DataFolder } from './DataFolder';
 import { PublicationSettings } from './PublicationSettings';
+import { RiskHistorySetting } from './RiskHistorySetting';
 
 export function SettingsPage() {
   const theme = useUi((s) => s.theme);
@@ -52,6 +53,7 @@ export function SettingsPage() {
         </SelectField>
       </section>
       <PublicationSettings />
+      <RiskHistorySetting />
       <DataFolder />
       <section className="card" aria-labelledby="about-title">
         <h2 id="about-title">About</h2>

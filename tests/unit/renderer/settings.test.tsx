@@ -59,7 +59,7 @@ describe('time zone', () => {
     expect(utc).not.toBe(local);
     await waitFor(() => expect(screen.getByTestId('fetched-at')).toHaveAttribute('title', `Fetched at ${utc}`));
     // Kept by main, with the theme untouched.
-    expect(await main.call('settings.get')).toEqual({ theme: 'system', timeZone: 'utc' });
+    expect(await main.call('settings.get')).toEqual({ theme: 'system', timeZone: 'utc', riskHistoryDays: 90 });
   });
 });
 
@@ -142,5 +142,28 @@ describe('data folder', () => {
     await user.click(within(folder).getByRole('button', { name: 'Copy' }));
     expect(await navigator.clipboard.readText()).toBe(main.dataDir);
     expect(await screen.findByText('Data folder location copied to the clipboard.')).toBeInTheDocument();
+  });
+});
+
+describe('risk history', () => {
+  it('keeps 90 days unless told otherwise; a wrong number is refused in the window, a right one saved to main', async () => {
+    const main = await MainBridge.start();
+    const { user } = await openSettings(main);
+    const days = screen.getByLabelText('Keep risk history for (days)');
+    await waitFor(() => expect(days).toHaveValue('90'));
+    const save = within(screen.getByRole('form', { name: 'Risk history' })).getByRole('button', { name: 'Save' });
+    expect(save).toBeDisabled();
+    await user.clear(days);
+    await user.type(days, '0');
+    expect(await screen.findByText('Keep risk history for at least 1 day.')).toBeInTheDocument();
+    expect(save).toBeDisabled();
+    await user.clear(days);
+    await user.type(days, '2.5');
+    expect(await screen.findByText('Keep risk history for a whole number of days.')).toBeInTheDocument();
+    await user.clear(days);
+    await user.type(days, '30{Enter}');
+    await waitFor(() => expect(main.callsTo('settings.update')).toEqual([{ riskHistoryDays: 30 }]));
+    expect(await main.call('settings.get')).toMatchObject({ riskHistoryDays: 30 });
+    expect(main.callsTo('settings.update')).toHaveLength(1);
   });
 });

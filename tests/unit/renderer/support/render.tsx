@@ -3,7 +3,7 @@
  * and UI store, at an address of the window (`at`, the part after `#`: `/devices?org=Acme`).
  */
 import { createHashHistory, type RouterHistory } from '@tanstack/react-router';
-import { render } from '@testing-library/react';
+import { configure, render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach } from 'vitest';
 import { ApiProvider } from '../../../../renderer/api/ApiProvider';
@@ -16,6 +16,11 @@ import { useUi } from '../../../../renderer/stores/ui';
 import type { Bridge } from '../../../../shared/contract';
 import { closeAll, type MainBridge } from './main-bridge';
 import { installBrowserGaps } from './browser-gaps';
+
+// The window waits on a real main in a worker: a 2,000-device list takes 0.5–1 s to load alone and
+// several times that on a loaded machine (a CI run beside other work). findBy/waitFor are deadlines,
+// not sleeps (they end as soon as the state is there), so a longer one costs a passing test nothing.
+configure({ asyncUtilTimeout: 5_000 });
 
 const initialUi = useUi.getState();
 const histories: RouterHistory[] = [];
