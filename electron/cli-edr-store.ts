@@ -1,5 +1,5 @@
 /**
- * `northbound edr poll --once … --data-dir DIR` (issue 11.7, EDR-Z9): the cycle goes into DIR's
+ * `northbound edr poll --once … --data-dir DIR` (issue 11.7, EDR-Z8): the cycle goes into DIR's
  * edr.db exactly as the app stores one. The app's own scheduler runs it (scored batch by batch
  * into the staging rows, committed in one transaction with its history and aggregates; a failed or
  * cancelled cycle leaves nothing visible), scored with the tenant's risk settings when DIR's

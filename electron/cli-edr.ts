@@ -80,6 +80,7 @@ export function addEdrCommands(program: Command): void {
         'With --data-dir the cycle is stored as the app stores one (history, trend, changes), under',
         'the connector the folder registers for this tenant (and scored with its risk settings), else',
         'under the id cli-<vendor>-<tenant>; `northbound zta export --data-dir` reads it back.',
+        'Stop the app that uses the folder first: it keeps what it stored in memory.',
         '',
         'Example, with the values `northbound simulate --edr` prints under edr.falcon:',
         '  export NB_SECRET=<clientSecret>',

@@ -2,7 +2,7 @@
  * `northbound zta export --data-dir DIR --format csv|json [--customer C] [--platform P] [--band B]`
  * (issue 11.7): the stored latest score of every host, offline, as the ZTA dashboard's export
  * writes them: the same snapshot the app builds (ZtaService over DIR's edr.db and its registered
- * connectors; a tenant only the CLI polled is named from the store, EDR-Z9), the same filter rule,
+ * connectors; a tenant only the CLI polled is named from the store, EDR-Z8; EDR-Z9), the same filter rule,
  * order, columns and bytes (exportedRows + exportPieces: CSV with formulas escaped). Data on
  * stdout, a one-line account on stderr.
  */

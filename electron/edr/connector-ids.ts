@@ -1,6 +1,6 @@
 /**
  * Connector names and ids outside the registry's own UUIDs. The id under which `northbound edr poll --data-dir` stores a tenant that the folder's
- * settings do not register (EDR-Z9): derived from vendor and tenant, so every CLI poll of that
+ * settings do not register (EDR-Z8): derived from vendor and tenant, so every CLI poll of that
  * tenant lands on the same connector and its history grows like the app's. The ZTA views show
  * such a connector from the store alone, until the tenant is registered in the app.
  */

@@ -1,5 +1,5 @@
 /**
- * The desktop's file adapters for the ZTA report and exports (issue 11.6, EDR-Z8): the risk
+ * The desktop's file adapters for the ZTA report and exports (issue 11.6, EDR-Z7): the risk
  * report printed to PDF in a hidden window, and main's own save dialog. The hidden window is the
  * main window's twin (the same secure webPreferences and preload, the app's origin, so the same
  * IPC and navigation rules); it loads the report's route, waits until the page says it has all

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * The printable risk report (issue 11.6, EDR-Z8) on the real main: the report of a filter from
+ * The printable risk report (issue 11.6, EDR-Z6, EDR-Z7) on the real main: the report of a filter from
  * the stored scores (band counts, riskiest hosts with their reasons, the connectors), the page
  * telling the PDF window it is ready (or that it failed), its toolbar per mode (Save as PDF only
  * on the desktop), and an address with wrong values falling back to "all hosts".

@@ -1,5 +1,5 @@
 /**
- * The risk report's actions (EDR-Z8). On the dashboard (`ReportActions`): "Print report" opens the
+ * The risk report's actions (EDR-Z7). On the dashboard (`ReportActions`): "Print report" opens the
  * report's page for the dashboard's filters, and on the desktop "Save as PDF" asks main to print
  * it in a hidden window and save it where the operator picks (zta.report.pdf; the window never
  * names a file). On the report's page (`ReportToolbar`): Print (the browser's print dialog, which

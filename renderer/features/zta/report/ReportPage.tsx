@@ -1,5 +1,5 @@
 /**
- * The printable risk report (issue 11.6, EDR-Z8), a page of the window at `#/zta/report` with the
+ * The printable risk report (issue 11.6, EDR-Z6, EDR-Z7), a page of the window at `#/zta/report` with the
  * dashboard's filters: scope and "as of", the connectors in scope, the band distribution (and per
  * customer), the trend over cycles, the riskiest hosts with their reasons, and what changed in
  * the newest cycle. Printed by the browser (report.css: A4, no window frame, sensible page

@@ -7,7 +7,7 @@ import { hostKey } from './useReportData';
 
 const VENDOR = { defender: 'Microsoft Defender', falcon: 'CrowdStrike Falcon' } as const;
 
-/** How a connector's data stands, in the words of the dashboard (EDR-Z6). */
+/** How a connector's data stands, in the words of the dashboard (EDR-Z10). */
 function dataState(c: ZtaConnector): string {
   if (c.cycleId === null) return c.health === 'running' ? 'first cycle running' : 'no completed cycle';
   if (c.health === 'offline') return 'offline: last good data shown';

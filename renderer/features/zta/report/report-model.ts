@@ -1,5 +1,5 @@
 /**
- * What the printable risk report shows (EDR-Z8), computed from the dashboard's snapshot with the
+ * What the printable risk report shows (EDR-Z6), computed from the dashboard's snapshot with the
  * dashboard's own filter rule and order (shared/model/zta.ts): the connectors in scope, the band
  * distribution (overall and per customer), and the riskiest hosts. Pure, so tests compute the
  * expected report from the same snapshot.
