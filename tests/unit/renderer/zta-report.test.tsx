@@ -69,7 +69,7 @@ describe('risk report', () => {
     expect(reasons.length).toBeGreaterThan(0);
     // The overview was asked for the same filter.
     expect(main.callsTo('zta.overview')).toContainEqual(filter);
-    expect(screen.getByTestId('report-section-changes')).toHaveTextContent(/changed score in the newest cycle/);
+    expect(screen.getByTestId('report-section-changes')).toHaveTextContent(/of these connectors changed score in the newest cycle/);
   });
 
   it('on the desktop asks main for the PDF with the report’s filters, and shows main’s refusal', async () => {

@@ -73,7 +73,7 @@ export function ReportPage() {
   useReportDocument(data.state, printOnly);
   const now = useNow();
   const [printedAt] = useState(() => new Date().toISOString());
-  const { model, overview } = data;
+  const { model, overview, changes } = data;
 
   let body: ReactNode;
   if (data.state === 'failed') {
@@ -85,7 +85,7 @@ export function ReportPage() {
         </button>
       </div>
     );
-  } else if (!model || !overview || data.state !== 'ready') {
+  } else if (!model || !overview || !changes || data.state !== 'ready') {
     body = (
       <div className="loading">
         <Spinner /> Gathering the report…
@@ -130,8 +130,8 @@ export function ReportPage() {
         <Section id="riskiest" title={`Riskiest hosts (top ${Math.min(RISKIEST, model.total)})`} note="Why: the indicators that add most to each score, in the scoring's words, with the points each adds.">
           {model.riskiest.length ? <RiskiestTable rows={model.riskiest} reasons={data.reasons} /> : <p className="muted">No host matches these filters.</p>}
         </Section>
-        <Section id="changes" title="Changes since the last cycle" note="Each connector's newest cycle against its previous one.">
-          <ChangesSection changes={overview.changes} />
+        <Section id="changes" title="Changes since the last cycle" note="Each connector's newest cycle against its previous one; the lists hold the hosts these filters show.">
+          <ChangesSection changes={changes} />
         </Section>
       </>
     );

@@ -228,7 +228,7 @@ export function ChangesSection({ changes }: { changes: ZtaChanges }) {
   return (
     <>
       <p data-testid="report-moved">
-        {changes.moved ? `${changes.moved.toLocaleString('en-US')} host(s) changed score in the newest cycle.` : 'No host changed score in the newest cycle.'}
+        {changes.moved ? `${changes.moved.toLocaleString('en-US')} host(s) of these connectors changed score in the newest cycle.` : 'No host of these connectors changed score in the newest cycle.'}
       </p>
       <MovesTable title="Entered High Risk" moves={changes.enteredHighRisk} testId="report-entered" none="No host entered High Risk." />
       <MovesTable title="Left High Risk" moves={changes.leftHighRisk} testId="report-left" none="No host left High Risk." />

@@ -5,7 +5,7 @@
  * expected report from the same snapshot.
  */
 import type { Contribution, RiskBand } from '../../../../shared/model/edr';
-import { BANDS, emptyBandCounts, makeRowFilter, rowsInOrder, snapshotRow, type BandCounts, type ZtaConnector, type ZtaFilter, type ZtaRow, type ZtaSnapshot } from '../../../../shared/model/zta';
+import { BANDS, emptyBandCounts, makeRowFilter, rowsInOrder, snapshotRow, type BandCounts, type ZtaChanges, type ZtaConnector, type ZtaFilter, type ZtaRow, type ZtaSnapshot } from '../../../../shared/model/zta';
 
 /** How many of the riskiest hosts the report lists, each with its reasons. */
 export const RISKIEST = 20;
@@ -67,6 +67,19 @@ export function buildReport(s: ZtaSnapshot, filter: ZtaFilter): ReportModel {
     .slice(0, RISKIEST)
     .map((i) => snapshotRow(s, i));
   return { connectors, asOf, total, bands, customers: customers.slice(0, CUSTOMERS_LISTED), moreCustomers: Math.max(0, customers.length - CUSTOMERS_LISTED), riskiest };
+}
+
+/**
+ * The changes of the newest cycles limited to the hosts the filters show: zta.overview narrows
+ * them by connector and customer only, the report's platform, band and text too (a host is kept
+ * when its current row passes). `moved` stays the count over the connectors and customer in scope.
+ */
+export function changesInScope(s: ZtaSnapshot, filter: ZtaFilter, changes: ZtaChanges): ZtaChanges {
+  const keep = makeRowFilter(s, filter);
+  const shown = new Set<string>();
+  for (let i = 0; i < s.rows.hostId.length; i++) if (keep(i)) shown.add(`${s.connectors[s.rows.connector[i]!]!.connectorId}\u0000${s.rows.hostId[i]}`);
+  const inScope = (list: ZtaChanges['enteredHighRisk']) => list.filter((m) => shown.has(`${m.connectorId}\u0000${m.hostId}`));
+  return { enteredHighRisk: inScope(changes.enteredHighRisk), leftHighRisk: inScope(changes.leftHighRisk), biggestMovers: inScope(changes.biggestMovers), moved: changes.moved };
 }
 
 /** Why a host has its score: its contributions that add points, largest first (at most REASONS). */

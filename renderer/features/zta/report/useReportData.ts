@@ -9,7 +9,7 @@ import { useQueries, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { ZtaFilter } from '../../../../shared/model/zta';
 import { useClient } from '../../../api/ApiProvider';
-import { buildReport } from './report-model';
+import { buildReport, changesInScope } from './report-model';
 
 export const reportKeys = {
   snapshot: ['zta.snapshot'] as const,
@@ -36,8 +36,9 @@ export function useReportData(filter: ZtaFilter) {
   });
   const detailsSettled = details.every((d) => !d.isPending);
   const state: 'loading' | 'ready' | 'failed' = snapshot.isError || overview.isError ? 'failed' : model && overview.data && detailsSettled ? 'ready' : 'loading';
+  const changes = useMemo(() => (snapshot.data && overview.data ? changesInScope(snapshot.data, JSON.parse(filterKey) as ZtaFilter, overview.data.changes) : undefined), [snapshot.data, overview.data, filterKey]);
   const reasons = new Map(details.flatMap((d) => (d.data ? [[hostKey(d.data.connectorId, d.data.host.hostId), d.data.contributions] as const] : [])));
-  return { state, model, overview: overview.data, reasons, error: snapshot.error ?? overview.error, retry: () => void Promise.all([snapshot.refetch(), overview.refetch()]) };
+  return { state, model, overview: overview.data, changes, reasons, error: snapshot.error ?? overview.error, retry: () => void Promise.all([snapshot.refetch(), overview.refetch()]) };
 }
 
 /** The key of a host in `reasons`. */
