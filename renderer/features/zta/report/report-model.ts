@@ -14,13 +14,13 @@ export const CUSTOMERS_LISTED = 12;
 /** Reasons given per host (its largest contributions). */
 export const REASONS = 3;
 
-/** Fixed colours (SVG fills in both themes and on paper): green to red. */
+/** The dashboard's band colours in the light theme (styles/zta.css `--band-0…4`): paper is light, so the report keeps them in both themes. */
 export const BAND_COLORS: Readonly<Record<RiskBand, string>> = {
-  Trustworthy: '#2e9d5b',
-  'Low Risk': '#7fb83a',
-  'Moderate Risk': '#e0b02a',
-  Suspicious: '#ea7a24',
-  'High Risk': '#d23b3b',
+  Trustworthy: '#1f8a4c',
+  'Low Risk': '#2f7fc1',
+  'Moderate Risk': '#b88a00',
+  Suspicious: '#d9661a',
+  'High Risk': '#c62f36',
 };
 
 export interface CustomerBands {

@@ -11,11 +11,15 @@ import type { ZtaFilter } from '../../../../shared/model/zta';
 import { useClient } from '../../../api/ApiProvider';
 import { buildReport, changesInScope } from './report-model';
 
+/**
+ * The same keys as the dashboard's reads (`['zta', { read, … }]`): one cache for both pages, and
+ * the events that invalidate `['zta']` (a cycle ended, a connector changed) refresh the report too.
+ * Not keyed by profile (the error reporter reads a string second).
+ */
 export const reportKeys = {
-  snapshot: ['zta.snapshot'] as const,
-  overview: (filter: ZtaFilter) => ['zta.overview', filter] as const,
-  /** Not keyed by profile (a connector id is no profile id for the error reporter). */
-  host: (connectorId: string, hostId: string) => ['zta.host', { connectorId, hostId }] as const,
+  snapshot: ['zta', { read: 'snapshot' }] as const,
+  overview: (filter: ZtaFilter) => ['zta', { read: 'overview', filter }] as const,
+  host: (connectorId: string, hostId: string) => ['zta', { read: 'host', connectorId, hostId }] as const,
 };
 
 export function useReportData(filter: ZtaFilter) {
