@@ -6,13 +6,17 @@
  * of flags, not of the window's buttons (cli-errors.ts).
  */
 import type { Command } from 'commander';
+import path from 'node:path';
 import { ConnectorInput } from '../shared/model/connector';
 import type { HostRecord, RiskBand } from '../shared/model/edr';
 import { AppError } from '../shared/model/errors';
 import { issueText, orList } from '../shared/validation/error-map';
-import { compileRiskConfig, defaultRiskConfig, scoreHost } from '../shared/risk';
+import { compileRiskConfig, defaultRiskConfig, scoreHost, type HostScore } from '../shared/risk';
 import { createRuntime } from './edr/runtimes';
+import { cliConnectorId, defaultConnectorName } from './edr/connector-ids';
 import type { StoredConnector } from './edr/registry';
+import type { ConnectorRuntime } from './edr/scheduler';
+import type { FolderPoll } from './cli-edr-store';
 import { pollHint } from './cli-errors';
 import { createPollProgress } from './cli-progress';
 import { createStreamLogger } from './log';
@@ -44,6 +48,7 @@ interface PollFlags {
   caFile?: string;
   summary: boolean;
   progress: boolean;
+  dataDir?: string;
 }
 
 export function addEdrCommands(program: Command): void {
@@ -62,6 +67,7 @@ export function addEdrCommands(program: Command): void {
     .option('--idp-url <url>', 'Defender identity provider base URL (default: login.microsoftonline.com)')
     .option('--ca-file <pem>', 'trust this CA certificate file instead of the system CAs')
     .option('--summary', 'print only the summary line on stdout, not a line per host', false)
+    .option('--data-dir <dir>', 'also store the cycle in this data folder’s edr.db, as the app does (the app opened on it shows it)')
     .option('--no-progress', 'no progress on stderr (errors are still printed)')
     .addHelpText(
       'after',
@@ -70,6 +76,11 @@ export function addEdrCommands(program: Command): void {
         'Progress goes to stderr: on a terminal one line updated in place; otherwise',
         'a line per finished phase and one every 5 s.',
         'Exit codes: 0 polled, 1 the poll failed, 2 wrong options.',
+        '',
+        'With --data-dir the cycle is stored as the app stores one (history, trend, changes), under',
+        'the connector the folder registers for this tenant (and scored with its risk settings), else',
+        'under the id cli-<vendor>-<tenant>; `northbound zta export --data-dir` reads it back.',
+        'Stop the app that uses the folder first: it keeps what it stored in memory.',
         '',
         'Example, with the values `northbound simulate --edr` prints under edr.falcon:',
         '  export NB_SECRET=<clientSecret>',
@@ -119,9 +130,9 @@ export function addEdrCommands(program: Command): void {
       const c = parsed.data;
       const now = new Date();
       const connector: StoredConnector = {
-        id: `cli-${c.vendor}-${c.tenantId}`,
+        id: cliConnectorId(c.vendor, c.tenantId),
         vendor: c.vendor,
-        name: `${c.vendor} ${c.tenantId}`,
+        name: defaultConnectorName(c),
         enabled: true,
         tenantId: c.tenantId,
         clientId: c.clientId,
@@ -135,9 +146,25 @@ export function addEdrCommands(program: Command): void {
         updatedAt: now.toISOString(),
       };
       const logger = createStreamLogger(process.stderr, 'warn');
+      let folder: FolderPoll | undefined;
+      if (flags.dataDir) {
+        try {
+          // The store and settings modules load only for a stored poll.
+          const { openFolderPoll } = await import('./cli-edr-store');
+          folder = openFolderPoll(path.resolve(flags.dataDir), connector, logger);
+        } catch (e) {
+          exit(`The data folder ${flags.dataDir} cannot be used: ${e instanceof Error ? e.message : String(e)}`, 'Give --data-dir a folder this user can write (the app’s data folder, or a new one).');
+          process.exitCode = 1;
+          return;
+        }
+        if (folder.riskWarning) process.stderr.write(`${folder.riskWarning}\n`);
+      }
       const runtime = createRuntime(connector, async () => secret, logger);
       const abort = new AbortController();
-      process.once('SIGINT', () => abort.abort());
+      process.once('SIGINT', () => {
+        abort.abort();
+        folder?.cancel();
+      });
       const started = performance.now();
       const progress = flags.progress ? createPollProgress({ stream: process.stderr, vendor: c.vendor }) : undefined;
       // Host lines and a progress line on the same terminal: wipe the line before writing, draw it again after.
@@ -148,26 +175,22 @@ export function addEdrCommands(program: Command): void {
         let hosts = 0;
         let sum = 0;
         let scored = 0;
-        let skipped = 0;
+        let out = '';
+        const add = (h: HostRecord, s: HostScore) => {
+          bands[s.band] += 1;
+          sum += s.score;
+          scored += 1;
+          if (!flags.summary) out += `${JSON.stringify({ hostId: h.hostId, hostname: h.hostname, customer: h.customerId, platform: h.platform, score: s.score, band: s.band, contributions: s.contributions, ...(s.profiles ? { profiles: s.profiles } : {}) })}\n`;
+        };
         // Hosts arrive in batches and are scored and printed as they come: nothing is kept.
-        const onHosts = async (batch: HostRecord[]) => {
-          let out = '';
-          for (const h of batch) {
-            hosts += 1;
-            try {
-              const s = scoreHost(h, config, now);
-              bands[s.band] += 1;
-              sum += s.score;
-              scored += 1;
-              if (!flags.summary) out += `${JSON.stringify({ hostId: h.hostId, hostname: h.hostname, customer: h.customerId, platform: h.platform, score: s.score, band: s.band, contributions: s.contributions, ...(s.profiles ? { profiles: s.profiles } : {}) })}\n`;
-            } catch {
-              skipped += 1;
-            }
-          }
+        const flush = async (batch: readonly HostRecord[]) => {
+          hosts += batch.length;
           progress?.scored(scored);
           if (!out) return;
+          const text = out;
+          out = '';
           if (sharedTerminal) progress?.clearLine();
-          if (!process.stdout.write(out)) await new Promise((resolve) => process.stdout.once('drain', resolve));
+          if (!process.stdout.write(text)) await new Promise((resolve) => process.stdout.once('drain', resolve));
           if (sharedTerminal) progress?.redraw();
         };
         let listing = false;
@@ -176,9 +199,46 @@ export function addEdrCommands(program: Command): void {
           listing ||= p.phase === 'devices';
           if (listing) progress?.phase(p.phase, p.done, p.total);
         };
-        await runtime.poll({ signal: abort.signal, onProgress, onHosts });
+        let stored: { connectorId: string; cycleId: number } | undefined;
+        if (folder) {
+          // The app's scheduler runs the cycle; the CLI watches its batches go by.
+          const watched: ConnectorRuntime = {
+            poll: (o) =>
+              runtime.poll({
+                signal: o.signal,
+                onProgress: (p) => {
+                  onProgress(p);
+                  o.onProgress(p);
+                },
+                onHosts: async (batch) => {
+                  await o.onHosts?.(batch);
+                  await flush(batch);
+                },
+              }),
+          };
+          stored = { connectorId: folder.connector.id, cycleId: await folder.run(watched, add) };
+        } else {
+          await runtime.poll({
+            signal: abort.signal,
+            onProgress,
+            onHosts: async (batch) => {
+              for (const h of batch) {
+                try {
+                  add(h, scoreHost(h, config, now));
+                } catch {
+                  // Counted as skipped below (hosts − scored).
+                }
+              }
+              await flush(batch);
+            },
+          });
+        }
+        const skipped = hosts - scored;
         progress?.finish({ hosts, scored, skipped });
-        process.stdout.write(`${JSON.stringify({ summary: { vendor: c.vendor, tenantId: c.tenantId, hosts, scored, skipped, meanScore: scored ? Math.round((sum / scored) * 100) / 100 : 0, bands, ms: Math.round(performance.now() - started) } })}\n`);
+        if (stored && flags.progress) process.stderr.write(`stored as cycle ${stored.cycleId} of ${folder!.connector.name} (${folder!.registered ? 'registered' : 'not registered'}) in ${path.join(path.resolve(flags.dataDir!), 'edr.db')}\n`);
+        process.stdout.write(
+          `${JSON.stringify({ summary: { vendor: c.vendor, tenantId: c.tenantId, hosts, scored, skipped, meanScore: scored ? Math.round((sum / scored) * 100) / 100 : 0, bands, ms: Math.round(performance.now() - started), ...(stored ?? {}) } })}\n`,
+        );
       } catch (e) {
         progress?.abandon();
         if (e instanceof AppError) exit(e.message, pollHint(e, { vendor: c.vendor, ...(flags.caFile ? { caFile: flags.caFile } : {}) }));
@@ -186,6 +246,7 @@ export function addEdrCommands(program: Command): void {
         process.exitCode = 1;
       } finally {
         await runtime.close?.();
+        await folder?.close();
       }
     });
 }

@@ -2,7 +2,8 @@
  * `northbound` — the command line: simulators, browser mode, EDR polling. Plain Node, same services as the app.
  *   northbound simulate [--mgmt-basic-port N] [--mgmt-oauth-port N] [--organizations N] [--devices N] [--edr [--edr-hosts N]]
  *   northbound serve [--demo] [--port N] [--data-dir DIR] [--passphrase-env NAME]
- *   northbound edr poll --once --vendor defender|falcon … (cli-edr.ts)
+ *   northbound edr poll --once --vendor defender|falcon … [--data-dir DIR] (cli-edr.ts)
+ *   northbound zta export --data-dir DIR --format csv|json [--customer C] [--platform P] [--band B] (cli-zta.ts)
  * Machine-readable output goes to stdout, everything for the person at the terminal to stderr.
  */
 import { Command, InvalidArgumentError } from 'commander';
@@ -12,6 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createStreamLogger, type LogLevel } from './log';
 import { addEdrCommands } from './cli-edr';
+import { addZtaCommands } from './cli-zta';
 import { CliFailure, describeFailure, listenFailure } from './cli-errors';
 import type { EdrSimulators } from './cli-simulate-edr';
 // The simulators, the app services and the web host are imported by the commands that use them,
@@ -66,7 +68,7 @@ const version = (): string => (JSON.parse(readFileSync(path.join(root, 'package.
 
 export function buildCli(): Command {
   const program = new Command('northbound')
-    .description('Northbound operations console on the command line: simulators, browser mode and EDR polling.')
+    .description('Northbound operations console on the command line: simulators, browser mode, EDR polling and the stored risk scores.')
     .version(version(), '-V, --version', 'print the version')
     .showHelpAfterError()
     // Usage errors (unknown option, missing or invalid value) exit 2, as `edr poll`'s own checks do; --help and --version 0.
@@ -79,6 +81,7 @@ export function buildCli(): Command {
         '  northbound simulate --edr    management node, Defender and Falcon simulators',
         '  northbound serve --demo      the app in your browser, with the demo workspace',
         '  northbound edr poll --help   how to poll an EDR tenant and score its hosts',
+        '  northbound zta export --help the stored scores of a data folder as CSV or JSON',
         '',
         'Machine-readable output goes to stdout, messages and progress to stderr.',
         'Exit codes: 0 done, 1 the command failed, 2 wrong options.',
@@ -172,6 +175,7 @@ export function buildCli(): Command {
     });
 
   addEdrCommands(program);
+  addZtaCommands(program);
   return program;
 }
 

@@ -27,6 +27,8 @@ function run(): void {
   const origin = appOriginFor(devServerUrl);
   const csp = contentSecurityPolicy(devServerUrl ? origin : undefined);
   const appPath = app.getAppPath();
+  const preload = path.join(appPath, 'dist-electron', 'preload.cjs');
+  const entryUrl = devServerUrl ?? APP_ENTRY_URL;
   let win: BrowserWindow | undefined;
 
   app.enableSandbox();
@@ -43,7 +45,7 @@ function run(): void {
     app.setAboutPanelOptions({ applicationName: WINDOW_TITLE, applicationVersion: app.getVersion() });
     installMenu(Menu, { appName: WINDOW_TITLE, platform: process.platform, isDev: Boolean(devServerUrl), onAbout: () => app.showAboutPanel() });
 
-    const adapters = await createDesktopAdapters({ app, safeStorage, dialog, ipcMain, shell, logger });
+    const adapters = await createDesktopAdapters({ app, safeStorage, dialog, ipcMain, shell, logger, files: { BrowserWindow, preload, entryUrl, mainWindow: () => win } });
     if (!adapters) return app.quit();
     const northbound = await createApp(adapters);
     installGracefulQuit(app, () => northbound.shutdown(), { logger, capMs: SHUTDOWN_CAP_MS });
@@ -52,9 +54,9 @@ function run(): void {
 
     const open = () => {
       win = createMainWindow(BrowserWindow, {
-        preload: path.join(appPath, 'dist-electron', 'preload.cjs'),
+        preload,
         icon: path.join(appPath, 'dist-electron', 'icon.png'),
-        url: devServerUrl ?? APP_ENTRY_URL,
+        url: entryUrl,
         logger,
       });
       win.on('closed', () => {

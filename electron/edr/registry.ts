@@ -6,13 +6,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { BulkConnectorDocument, ConnectorInput, ConnectorView, FalconRegion, RiskOverridesInput, compactRiskOverrides, type ParsedConnectorInput } from '../../shared/model/connector';
+import { BulkConnectorDocument, ConnectorInput, ConnectorView, FalconRegion, RiskOverridesInput, compactRiskOverrides } from '../../shared/model/connector';
 import { CLIENT_SECRET_MESSAGES, clientSecretNeed, connectorEndpointKey, findRegisteredConnector } from '../../shared/model/connector-secret';
 import { TlsTrust } from '../../shared/model/profile';
 import { resolveTrust, sameTrust } from '../net/trust-binding';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
 import { issuesToError } from '../app/router';
 import type { SettingsBackend, Vault } from '../app/ports';
+import { defaultConnectorName } from './connector-ids';
 
 export const StoredConnector = ConnectorView.omit({ hasClientSecret: true }).extend({ tls: TlsTrust });
 export type StoredConnector = z.infer<typeof StoredConnector>;
@@ -33,7 +34,6 @@ const KEY = 'edrConnectors';
 const secretKey = (id: string) => `connector:${id}:clientSecret`;
 const secretIssue = (message: string, hint: string) => new AppError(ErrorCodes.validation, message, hint, { details: { issues: [{ path: 'clientSecret', message }] } });
 
-const defaultName = (c: ParsedConnectorInput) => `${c.vendor === 'falcon' ? 'CrowdStrike Falcon' : 'Microsoft Defender'} · ${c.tenantId}`;
 
 export class ConnectorRegistry {
   private readonly listeners = new Set<(ids: string[]) => void>();
@@ -122,7 +122,7 @@ export class ConnectorRegistry {
     const stored: StoredConnector = {
       id,
       vendor: c.vendor,
-      name: c.name || existing?.name || defaultName(c),
+      name: c.name || existing?.name || defaultConnectorName(c),
       enabled: c.enabled,
       tenantId: c.tenantId,
       clientId: c.clientId,

@@ -13,19 +13,13 @@ import path from 'node:path';
 import Papa from 'papaparse';
 import type { ExportFormat, ExportJob } from '../../shared/contract-zta';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
-import { EXPORT_COLUMNS, exportRecord, makeRowFilter, snapshotRow, type ZtaFilter, type ZtaSnapshot } from '../../shared/model/zta';
+import { EXPORT_COLUMNS, exportRecord, rowsInOrder, snapshotRow, type ZtaFilter, type ZtaSnapshot } from '../../shared/model/zta';
 
 export const EXPORT_CHUNK = 2_000;
 const HEADER = EXPORT_COLUMNS.map(([, name]) => name);
 
-/** The indexes of the snapshot's rows the filter passes, in the table's default order (riskiest first, then hostname). */
-export function exportedRows(s: ZtaSnapshot, filter: ZtaFilter): number[] {
-  const keep = makeRowFilter(s, filter);
-  const out: number[] = [];
-  for (let i = 0; i < s.rows.hostId.length; i++) if (keep(i)) out.push(i);
-  const { score, hostname } = s.rows;
-  return out.sort((a, b) => score[b]! - score[a]! || (hostname[a]! < hostname[b]! ? -1 : hostname[a]! > hostname[b]! ? 1 : 0));
-}
+/** The indexes of the snapshot's rows the filter passes, in the table's default order (the report lists the same). */
+export const exportedRows = rowsInOrder;
 
 /**
  * The export as successive pieces of text, each with the number of rows it carries: a head, one

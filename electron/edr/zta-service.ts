@@ -21,7 +21,9 @@ import { defaultRiskConfig, tenantRiskConfig } from '../../shared/risk';
 import type { Logger } from '../log';
 import type { EdrStore } from '../store/edr-db';
 import { DEFAULT_RETENTION_DAYS } from '../store/edr-retention';
-import type { ConnectorRegistry } from './registry';
+import { findRegisteredConnector } from '../../shared/model/connector-secret';
+import { defaultConnectorName, isCliConnectorId } from './connector-ids';
+import type { ConnectorRegistry, StoredConnector } from './registry';
 import type { ConnectorRuntime, EdrScheduler } from './scheduler';
 
 export const RESCORE_BATCH = 2_000;
@@ -31,12 +33,16 @@ const PRUNE_EVERY_MS = 60 * 60_000;
 export interface ZtaServiceOptions {
   store: EdrStore;
   registry: ConnectorRegistry;
-  scheduler: EdrScheduler;
+  /** Whether a cycle runs, and the what-if's rescoring (the CLI's export passes one that runs nothing). */
+  scheduler: Pick<EdrScheduler, 'status' | 'rescore'>;
   logger: Logger;
   /** The retention setting in days (`edr.retentionDays`), read when pruning. */
   retentionDays(): number;
   now?: () => Date;
 }
+
+/** A connector as the views know it: registered, or only stored by the CLI (no risk overrides then). */
+type ShownConnector = Pick<StoredConnector, 'id' | 'name' | 'vendor' | 'tenantId' | 'risk'>;
 
 export class ZtaService {
   private lastPrune = 0;
@@ -46,10 +52,27 @@ export class ZtaService {
     this.now = o.now ?? (() => new Date());
   }
 
+  /**
+   * The connectors the views show: every registered one, then every tenant the CLI stored into
+   * this folder without it being registered (EDR-Z8: named from the store; once the tenant is
+   * registered its connector stands for it). A deleted connector's rows stay hidden.
+   */
+  private shown(latest: ReadonlyMap<string, { cycleId: number }>): ShownConnector[] {
+    const registered = this.o.registry.list();
+    const out: ShownConnector[] = [...registered];
+    for (const [connectorId, l] of latest) {
+      if (!isCliConnectorId(connectorId) || registered.some((c) => c.id === connectorId)) continue;
+      const cycle = this.o.store.cycle(l.cycleId);
+      if (!cycle || findRegisteredConnector(registered, { vendor: cycle.vendor, tenantId: cycle.tenantId })) continue;
+      out.push({ id: connectorId, name: defaultConnectorName(cycle), vendor: cycle.vendor, tenantId: cycle.tenantId });
+    }
+    return out;
+  }
+
   /** Every connector with its newest completed cycle and how its data stands (EDR-Z10). */
   connectors(): ZtaConnector[] {
     const latest = new Map(this.o.store.views.latestCycles().map((c) => [c.connectorId, c]));
-    return this.o.registry.list().map((c): ZtaConnector => {
+    return this.shown(latest).map((c): ZtaConnector => {
       const done = latest.get(c.id);
       const last = this.o.store.lastCycle(c.id);
       const running = this.o.scheduler.status(c.id).running;
@@ -95,7 +118,7 @@ export class ZtaService {
   }
 
   hostDetail(connectorId: string, hostId: string): ZtaHostDetail {
-    const c = this.o.registry.get(connectorId);
+    const c = this.shown(new Map(this.o.store.views.latestCycles().map((x) => [x.connectorId, x]))).find((x) => x.id === connectorId) ?? this.o.registry.get(connectorId);
     const row = this.o.store.views.host(connectorId, hostId);
     if (!row) throw new AppError(ErrorCodes.notFound, `No stored score for host ${hostId}.`, 'The host may have left the tenant; refresh the dashboard.');
     const record = JSON.parse(row.record) as HostRecord;
@@ -148,6 +171,9 @@ export class ZtaService {
    * was nothing to rescore.
    */
   async applyRisk(connectorId: string, risk: unknown): Promise<{ cycleId: number | null }> {
+    if (isCliConnectorId(connectorId) && !this.o.registry.list().some((c) => c.id === connectorId)) {
+      throw new AppError(ErrorCodes.validation, 'This tenant was polled by the command line and is not registered here.', 'Add it on the Connectors page to give it risk settings of its own.');
+    }
     this.o.registry.setRisk(connectorId, risk);
     const latest = this.o.store.views.latestCycles().find((c) => c.connectorId === connectorId);
     if (!latest) return { cycleId: null };

@@ -3,7 +3,7 @@
  * userData, the vault's cipher chosen by `decideSecretStorage` (see safe-storage.ts), asking the
  * operator when the system has no keyring.
  */
-import type { App, Dialog, IpcMain, Shell } from 'electron';
+import type { App, BrowserWindow, Dialog, IpcMain, Shell } from 'electron';
 import { AppError, ErrorCodes, isAppError } from '../../shared/model/errors';
 import type { PlatformAdapters, SettingsBackend, Vault } from '../app/ports';
 import type { Logger } from '../log';
@@ -11,17 +11,32 @@ import { createMemoryCipher, createPassphraseCipher, type SecretCipher } from '.
 import { ensurePrivateDir } from '../store/files';
 import { createMemoryVault, openVault } from '../store/vault';
 import { createSafeStorageCipher, decideSecretStorage, PASSPHRASE_ENV, probeSafeStorage, takePassphrase, type SafeStorageLike, type SafeStorageStatus } from './safe-storage';
+import { createReportPrinter, createSaveFile } from './report-pdf';
 import { openElectronStoreSettings } from './settings';
+import type { BrowserWindowClass } from './window';
 
 /** Settings key remembering "keep secrets in memory, don't ask again" for a system without a keyring. */
 export const NO_KEYRING_CHOICE_KEY = 'secretStorage.whenNoKeyring';
 
 type MessageBox = Pick<Dialog, 'showMessageBox'>;
 
+/** What the report's hidden window and the save dialog need from main.ts. */
+export interface DesktopFileDeps {
+  BrowserWindow: BrowserWindowClass;
+  /** The main window's preload (the hidden report window gets the same). */
+  preload: string;
+  /** The page the main window loads (`northbound://app/index.html` or the dev server). */
+  entryUrl: string;
+  /** The main window, when one is open (the save dialog's parent). */
+  mainWindow(): BrowserWindow | undefined;
+}
+
 export interface DesktopAdapterDeps {
   app: Pick<App, 'getPath' | 'getVersion'>;
   safeStorage: SafeStorageLike;
-  dialog: MessageBox;
+  dialog: MessageBox & Partial<Pick<Dialog, 'showSaveDialog'>>;
+  /** The risk report's PDF and main's save dialog (exports, reports); without them files go as in browser mode. */
+  files?: DesktopFileDeps;
   ipcMain?: Pick<IpcMain, 'removeAllListeners'>;
   /** Opens the data folder in the file manager (Settings page). */
   shell?: Pick<Shell, 'openPath'>;
@@ -105,6 +120,8 @@ export async function createDesktopAdapters(d: DesktopAdapterDeps): Promise<Plat
   const vault = await openDesktopVault(d, dataDir, settings);
   if (!vault) return undefined;
   const shell = d.shell;
+  const files = d.files;
+  const showSaveDialog = d.dialog.showSaveDialog?.bind(d.dialog);
   return {
     mode: 'desktop',
     dataDir,
@@ -113,7 +130,22 @@ export async function createDesktopAdapters(d: DesktopAdapterDeps): Promise<Plat
     logger: d.logger,
     version: d.app.getVersion(),
     ...(shell ? { openDataDir: () => openFolder(shell, dataDir) } : {}),
+    ...(files && showSaveDialog
+      ? {
+          saveFile: createSaveFile({ dialog: { showSaveDialog }, parent: files.mainWindow, startDir: documentsDir(d.app) }),
+          printToPdf: createReportPrinter({ BrowserWindow: files.BrowserWindow, preload: files.preload, entryUrl: files.entryUrl, logger: d.logger.child('report') }),
+        }
+      : {}),
   };
+}
+
+/** Where save dialogs start; none when the system names no documents folder. */
+function documentsDir(app: Pick<App, 'getPath'>): string | undefined {
+  try {
+    return app.getPath('documents');
+  } catch {
+    return undefined;
+  }
 }
 
 /** shell.openPath answers an error text instead of throwing. */

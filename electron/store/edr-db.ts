@@ -89,7 +89,11 @@ export class EdrStore {
   /** Cycles found still `running` when this store was opened, now marked `interrupted` (their staged rows went with their process). */
   readonly interruptedAtOpen: number;
 
-  constructor(file: string) {
+  /**
+   * `guest`: this process does not own the data folder (the CLI beside a running app): cycles found
+   * `running` may be the owner's, so they are left alone rather than marked interrupted.
+   */
+  constructor(file: string, opts: { guest?: boolean } = {}) {
     this.db = openPrivateDatabase(file);
     this.db.pragma('foreign_keys = ON');
     // A 100,000-host cycle touches tens of MB of b-tree pages; SQLite's default cache (2 MB) would
@@ -99,7 +103,7 @@ export class EdrStore {
     migrate(this.db, EDR_MIGRATIONS, adoptEdrStore);
     this.staging = new EdrStaging(this.db);
     this.views = new EdrViews(this.db);
-    this.interruptedAtOpen = this.closeInterruptedCycles(new Date());
+    this.interruptedAtOpen = opts.guest ? 0 : this.closeInterruptedCycles(new Date());
     this.stmt = {
       begin: this.db.prepare('INSERT INTO cycles (connector_id, vendor, tenant_id, started_at, status, kind) VALUES (?, ?, ?, ?, ?, ?)'),
       finish: this.db.prepare('UPDATE cycles SET status = ?, finished_at = ?, hosts = ?, error = ?, error_code = ? WHERE id = ?'),

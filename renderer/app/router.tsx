@@ -8,6 +8,7 @@
  *   /devices        ?q &org &group &status &reach &sync &sort &order &device (details open)
  *   /organizations  ?view=tree|list &q
  *   /alarms, /zta   (coming soon; their filters will live here)
+ *   /zta/report     ?customer &platform &band &vendor &connector &q (the dashboard's filters) &print=1
  *   /connectors, /settings
  *   every page      ?connection=<profile id> (the header's choice, kept across pages)
  *
@@ -21,6 +22,8 @@ import { DevicesPage } from '../features/devices/DevicesPage';
 import { OrganizationsPage } from '../features/organizations/OrganizationsPage';
 import { ComingSoonPage } from '../features/placeholders/ComingSoonPage';
 import { SettingsPage } from '../features/settings/SettingsPage';
+import { ReportPage } from '../features/zta/report/ReportPage';
+import { reportSearch, type ReportSearch } from '../features/zta/report/report-search';
 import {
   connectionsDefaults,
   connectionsSearch,
@@ -84,10 +87,18 @@ const meta = (id: Section) => sectionMeta.find((m) => m.id === id)!;
 const alarmsRoute = createRoute({ getParentRoute: () => rootRoute, path: 'alarms', component: () => <ComingSoonPage meta={meta('alarms')} /> });
 const ztaRoute = createRoute({ getParentRoute: () => rootRoute, path: 'zta', component: () => <ComingSoonPage meta={meta('zta')} /> });
 
+// The printable risk report (features/zta/report): the dashboard's filters, and print=1 for the desktop's PDF window.
+const ztaReportRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'zta/report',
+  validateSearch: (raw: Partial<ReportSearch> & SearchSchemaInput) => reportSearch.parse(raw),
+  component: ReportPage,
+});
+
 const connectorsRoute = createRoute({ getParentRoute: () => rootRoute, path: 'connectors', component: ConnectorsPage });
 const settingsRoute = createRoute({ getParentRoute: () => rootRoute, path: 'settings', component: SettingsPage });
 
-const routeTree = rootRoute.addChildren([indexRoute, connectionsRoute, devicesRoute, organizationsRoute, alarmsRoute, ztaRoute, connectorsRoute, settingsRoute]);
+const routeTree = rootRoute.addChildren([indexRoute, connectionsRoute, devicesRoute, organizationsRoute, alarmsRoute, ztaRoute, ztaReportRoute, connectorsRoute, settingsRoute]);
 
 export function createAppRouter(history: RouterHistory) {
   // A window opens on Connections. Written before the router starts, so that no redirect can land

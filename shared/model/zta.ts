@@ -183,6 +183,18 @@ export function makeRowFilter(s: ZtaSnapshot, f: ZtaFilter): (i: number) => bool
     (q === undefined || r.hostname[i]!.toLowerCase().includes(q) || r.hostId[i]!.toLowerCase().includes(q));
 }
 
+/**
+ * The indexes of the snapshot's rows the filter passes, in the table's default order: riskiest
+ * first, then by hostname (the export and the report's riskiest hosts use this one order).
+ */
+export function rowsInOrder(s: ZtaSnapshot, filter: ZtaFilter): number[] {
+  const keep = makeRowFilter(s, filter);
+  const out: number[] = [];
+  for (let i = 0; i < s.rows.hostId.length; i++) if (keep(i)) out.push(i);
+  const { score, hostname } = s.rows;
+  return out.sort((a, b) => score[b]! - score[a]! || (hostname[a]! < hostname[b]! ? -1 : hostname[a]! > hostname[b]! ? 1 : 0));
+}
+
 /** The export's columns (CSV header and JSON keys), in order (issue 11.7). */
 export const EXPORT_COLUMNS = [
   ['hostId', 'host_id'],

@@ -11,6 +11,10 @@ export class FakeWebContents extends EventEmitter {
   });
   send = vi.fn((channel: string, payload: unknown) => void this.sent.push([channel, payload]));
   isDestroyed = () => this.destroyed;
+  /** What the page answers to `executeJavaScript` (the report's readiness probe), one call at a time. */
+  pageAnswers: unknown[] = [];
+  executeJavaScript = vi.fn(async (_code: string, _userGesture?: boolean) => this.pageAnswers.shift());
+  printToPDF = vi.fn(async (_options: Record<string, unknown>) => Buffer.from('%PDF-1.7 fake'));
   /** Emits `name` with a preventable event; answers whether a handler prevented it. */
   fire(name: string, ...args: unknown[]): boolean {
     let prevented = false;
@@ -33,7 +37,10 @@ export function createFakeElectron(opts: { lock?: boolean; userData: string; app
     focus = vi.fn();
     restore = vi.fn();
     isMinimized = vi.fn(() => false);
-    isDestroyed = vi.fn(() => false);
+    isDestroyed = vi.fn(() => this.webContents.destroyed);
+    destroy = vi.fn(() => {
+      this.webContents.destroyed = true;
+    });
     constructor(public options: Record<string, unknown>) {
       super();
       windows.push(this);
@@ -78,7 +85,11 @@ export function createFakeElectron(opts: { lock?: boolean; userData: string; app
     shell: { openExternal: vi.fn(async () => undefined), openPath: vi.fn() },
     protocol: { registerSchemesAsPrivileged: vi.fn(), handle: vi.fn() },
     Menu: { buildFromTemplate: vi.fn((t: unknown) => ({ template: t })), setApplicationMenu: vi.fn() },
-    dialog: { showMessageBox: vi.fn(async () => ({ response: 1, checkboxChecked: false })), showErrorBox: vi.fn() },
+    dialog: {
+      showMessageBox: vi.fn(async () => ({ response: 1, checkboxChecked: false })),
+      showErrorBox: vi.fn(),
+      showSaveDialog: vi.fn(async (..._args: unknown[]) => ({ canceled: false, filePath: '/home/op/Documents/report.pdf' as string | undefined })),
+    },
     safeStorage: {
       isEncryptionAvailable: vi.fn(() => true),
       getSelectedStorageBackend: vi.fn(() => 'gnome_libsecret'),

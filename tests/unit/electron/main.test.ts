@@ -2,9 +2,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { channelNames } from '../../../shared/contract';
+import type { PlatformAdapters } from '../../../electron/app/ports';
 import { createFakeElectron } from './fake-electron';
 
-const h = vi.hoisted(() => ({ fake: undefined as unknown as ReturnType<typeof createFakeElectron>, shutdown: vi.fn(async () => undefined), invoke: vi.fn() }));
+const h = vi.hoisted(() => ({
+  fake: undefined as unknown as ReturnType<typeof createFakeElectron>,
+  shutdown: vi.fn(async () => undefined),
+  invoke: vi.fn(),
+  adapters: undefined as PlatformAdapters | undefined,
+}));
 
 // Every test builds a fresh fake; the mocked module reads the current one on each access.
 vi.mock('electron', () => {
@@ -16,11 +22,10 @@ vi.mock('../../../electron/platform/logging', async () => {
   return { createDesktopLogger: () => createMemoryLogger() };
 });
 vi.mock('../../../electron/app/services', () => ({
-  createApp: vi.fn(async () => ({
-    router: { invoke: h.invoke },
-    events: { subscribe: vi.fn(() => () => undefined) },
-    shutdown: h.shutdown,
-  })),
+  createApp: vi.fn(async (adapters: PlatformAdapters) => {
+    h.adapters = adapters;
+    return { router: { invoke: h.invoke }, events: { subscribe: vi.fn(() => () => undefined) }, shutdown: h.shutdown };
+  }),
 }));
 
 let dir: string;
@@ -68,6 +73,25 @@ describe('electron/main.ts', () => {
     expect(win.show).toHaveBeenCalled();
     // The window created after start is guarded too (web-contents-created).
     expect(win.webContents.fire('will-navigate', 'https://evil.example/')).toBe(true);
+  });
+
+  it('gives the app a save dialog over the window and a report printer whose hidden window is the main window’s twin', async () => {
+    const fake = await boot();
+    const win = await started(fake);
+    const a = h.adapters!;
+    expect(await a.saveFile!({ title: 'Export hosts', defaultName: 'hosts.csv', filters: [{ name: 'CSV', extensions: ['csv'] }] })).toBe('/home/op/Documents/report.pdf');
+    expect(fake.electron.dialog.showSaveDialog).toHaveBeenCalledWith(win, expect.objectContaining({ title: 'Export hosts', defaultPath: path.join(dir, 'hosts.csv') }));
+
+    const pending = a.printToPdf!('#/zta/report?print=1');
+    await vi.waitFor(() => expect(fake.windows).toHaveLength(2));
+    const report = fake.windows[1]!;
+    report.webContents.pageAnswers.push('true');
+    expect(Buffer.from(await pending).toString()).toBe('%PDF-1.7 fake');
+    expect(report.options).toMatchObject({ show: false, webPreferences: win.options.webPreferences });
+    expect(report.loadURL).toHaveBeenCalledWith('northbound://app/index.html#/zta/report?print=1');
+    expect(report.destroy).toHaveBeenCalled();
+    // Guarded like every other page (web-contents-created).
+    expect(report.webContents.fire('will-navigate', 'https://evil.example/')).toBe(true);
   });
 
   it('focuses the existing window when a second instance starts', async () => {

@@ -186,6 +186,24 @@ describe('EdrStore', () => {
     third.close();
   });
 
+  it('opened as a guest (the CLI beside a running app), leaves the owner’s running cycle alone; the owner completes it', () => {
+    const { store: owner, file } = open();
+    const running = owner.beginCycle('conn-1', 'defender', 't1', new Date('2026-11-22T01:00:00Z'));
+    owner.stageScores(running, 'conn-1', makeScoredHosts(3));
+    const guest = new EdrStore(file, { guest: true });
+    expect(guest.interruptedAtOpen).toBe(0);
+    expect(guest.cycle(running)?.status).toBe('running');
+    // The guest writes a cycle of its own beside it.
+    const own = guest.beginCycle('cli-defender-t2', 'defender', 't2', new Date('2026-11-22T01:00:30Z'));
+    guest.writeScores(own, 'cli-defender-t2', makeScoredHosts(2, { tenantId: 't2' }));
+    guest.finishCycle(own, 'completed', { hosts: 2, at: new Date('2026-11-22T01:00:40Z') });
+    guest.close();
+    expect(owner.commitCycle(running, new Date('2026-11-22T01:01:00Z'))).toBe(3);
+    expect(owner.cycle(running)).toMatchObject({ status: 'completed', hosts: 3, error: null });
+    expect(owner.views.latestCycles().map((c) => c.connectorId).sort()).toEqual(['cli-defender-t2', 'conn-1']);
+    owner.close();
+  });
+
   it('does not publish cycles that failed or were cancelled', () => {
     const { store } = open();
     const a = store.beginCycle('conn-1', 'falcon', 't1', new Date());

@@ -1,0 +1,131 @@
+/**
+ * `northbound zta export --data-dir DIR --format csv|json [--customer C] [--platform P] [--band B]`
+ * (issue 11.7): the stored latest score of every host, offline, as the ZTA dashboard's export
+ * writes them: the same snapshot the app builds (ZtaService over DIR's edr.db and its registered
+ * connectors; a tenant only the CLI polled is named from the store, EDR-Z8; EDR-Z9), the same filter rule,
+ * order, columns and bytes (exportedRows + exportPieces: CSV with formulas escaped). Data on
+ * stdout, a one-line account on stderr.
+ */
+import type { Command } from 'commander';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { ExportFormat } from '../shared/contract-zta';
+import { AppError, ErrorCodes } from '../shared/model/errors';
+import { BANDS, PLATFORMS, ZtaFilter } from '../shared/model/zta';
+import { issueText } from '../shared/validation/error-map';
+import { CliFailure } from './cli-errors';
+import { createStreamLogger } from './log';
+
+interface ExportFlags {
+  dataDir: string;
+  format: string;
+  customer?: string;
+  platform?: string;
+  band?: string;
+  progress: boolean;
+}
+
+const FLAG_OF: Readonly<Record<string, string>> = { format: '--format', customer: '--customer', platform: '--platform', band: '--band' };
+
+/** A choice typed loosely (`high-risk`, `high risk`, `windows`) as the option it names; anything else as typed (zod words the refusal). */
+function choice<T extends string>(value: string | undefined, options: readonly T[]): string | undefined {
+  if (value === undefined) return undefined;
+  const norm = (s: string) => s.trim().toLowerCase().replace(/[-_\s]+/g, ' ');
+  return options.find((o) => norm(o) === norm(value)) ?? value;
+}
+
+/** The flags as a format and a filter, or the sentences that refuse them (each naming its flag). */
+export function parseExportFlags(flags: Omit<ExportFlags, 'dataDir' | 'progress'>): { format: ExportFormat; filter: ZtaFilter } | { refused: string[] } {
+  const format = ExportFormat.safeParse(flags.format.trim().toLowerCase());
+  const filter = ZtaFilter.safeParse({
+    ...(flags.customer !== undefined ? { customer: flags.customer } : {}),
+    ...(flags.platform !== undefined ? { platform: choice(flags.platform, PLATFORMS) } : {}),
+    ...(flags.band !== undefined ? { band: choice(flags.band, BANDS) } : {}),
+  });
+  const refused: string[] = [];
+  if (!format.success) refused.push(`Choose the format: csv or json. (--format)`);
+  if (!filter.success) {
+    // The shared sentences (C-23) name the choices already; the flag follows each.
+    for (const i of filter.error.issues) refused.push(`${issueText(i)} (${FLAG_OF[String(i.path[0] ?? '')] ?? String(i.path[0] ?? '')})`);
+  }
+  return format.success && filter.success ? { format: format.data, filter: filter.data } : { refused };
+}
+
+export function addZtaCommands(program: Command): void {
+  const zta = program.command('zta').description('Risk review of the stored ZTA scores, offline.');
+  zta
+    .command('export')
+    .description('Write the stored latest score of every host to stdout as CSV or JSON, with the rows and columns of the ZTA dashboard’s export; reads the data folder only, no network.')
+    .requiredOption('--data-dir <dir>', 'the data folder whose edr.db is read (the app’s, or one `edr poll --data-dir` filled)')
+    .requiredOption('--format <format>', 'csv or json')
+    .option('--customer <id>', 'only this customer (Defender: the tenant ID; Falcon: the CID)')
+    .option('--platform <platform>', 'only this platform: Windows, Mac, Linux or Other')
+    .option('--band <band>', 'only this band: Trustworthy, "Low Risk", "Moderate Risk", Suspicious or "High Risk" (high-risk works too)')
+    .option('--no-progress', 'no account on stderr (errors are still printed)')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Rows come riskiest first, as the dashboard lists them. CSV: one header line, then one line',
+        'per host (a value that a spreadsheet would run as a formula is written as text).',
+        'JSON: {exportedAt, asOf, filter, columns, rows}. Columns: host_id, hostname, vendor,',
+        'customer_id, platform, os_assessment, sensor_assessment, overall_assessment, score, band,',
+        'last_seen, as_of.',
+        'Exit codes: 0 written, 1 the folder could not be read, 2 wrong options.',
+        '',
+        'Example:',
+        '  northbound zta export --data-dir ~/.northbound --format csv --platform Windows --band high-risk > risky.csv',
+      ].join('\n'),
+    )
+    .action(async (flags: ExportFlags) => {
+      const parsed = parseExportFlags(flags);
+      if ('refused' in parsed) throw new CliFailure(`${parsed.refused.join('\n')}\nRun \`northbound zta export --help\` for the options.`, 2);
+      const dataDir = path.resolve(flags.dataDir);
+      const file = path.join(dataDir, 'edr.db');
+      if (!existsSync(file)) {
+        throw new CliFailure(
+          `There is no edr.db in ${dataDir}: no scores were ever stored there.\nGive --data-dir the app's data folder (its Settings page shows it), or fill one with \`northbound edr poll --once … --data-dir ${flags.dataDir}\`.`,
+          2,
+        );
+      }
+      const logger = createStreamLogger(process.stderr, 'warn');
+      // Loaded only by this command: SQLite and the settings file.
+      const [{ EdrStore }, { ConnectorRegistry }, { ZtaService }, { exportedRows, exportPieces }, { registeredConnectors }, { createMemoryVault }] = await Promise.all([
+        import('./store/edr-db'),
+        import('./edr/registry'),
+        import('./edr/zta-service'),
+        import('./edr/zta-export'),
+        import('./cli-edr-store'),
+        import('./store/vault'),
+      ]);
+      const store = new EdrStore(file, { guest: true });
+      try {
+        const connectors = registeredConnectors(dataDir, logger);
+        const listed = { get: <T>(k: string) => (k === 'edrConnectors' ? (connectors as T) : undefined), set: () => undefined, delete: () => undefined };
+        const zta = new ZtaService({
+          store,
+          registry: new ConnectorRegistry(listed, createMemoryVault(undefined, logger)),
+          // Nothing runs here: no cycle is under way in this process, and the export never rescores.
+          scheduler: {
+            status: () => ({ running: false }),
+            rescore: () => Promise.reject(new AppError(ErrorCodes.validation, 'The command line does not rescore.', '')),
+          },
+          logger,
+          // Retention runs after a cycle completes; none does here.
+          retentionDays: () => Number.NaN,
+        });
+        const snapshot = zta.snapshot();
+        const rows = exportedRows(snapshot, parsed.filter);
+        for (const piece of exportPieces(snapshot, rows, parsed.format, parsed.filter, new Date())) {
+          if (!process.stdout.write(piece.text)) await new Promise((resolve) => process.stdout.once('drain', resolve));
+        }
+        if (flags.progress) {
+          const shown = snapshot.connectors.filter((c) => c.cycleId !== null);
+          const asOf = snapshot.asOf ? `as of ${snapshot.asOf}` : 'nothing stored yet';
+          process.stderr.write(`zta export: ${rows.length.toLocaleString('en-US')} of ${snapshot.rows.hostId.length.toLocaleString('en-US')} hosts (${parsed.format}), ${shown.length} connector(s), ${asOf}\n`);
+        }
+      } finally {
+        store.close();
+      }
+    });
+}

@@ -1,0 +1,238 @@
+/** The report's tables: connectors in scope, band counts, riskiest hosts with their reasons, changes since the last cycle. */
+import type { Contribution } from '../../../../shared/model/edr';
+import { BANDS, type BandCounts, type HostMove, type ZtaChanges, type ZtaConnector, type ZtaRow } from '../../../../shared/model/zta';
+import { DateTime } from '../../../components/Time';
+import { BAND_COLORS, percent, reasonsOf, type CustomerBands } from './report-model';
+import { hostKey } from './useReportData';
+
+const VENDOR = { defender: 'Microsoft Defender', falcon: 'CrowdStrike Falcon' } as const;
+
+/** How a connector's data stands, in the words of the dashboard (EDR-Z10). */
+function dataState(c: ZtaConnector): string {
+  if (c.cycleId === null) return c.health === 'running' ? 'first cycle running' : 'no completed cycle';
+  if (c.health === 'offline') return 'offline: last good data shown';
+  if (c.health === 'failing') return `last cycle failed${c.lastError ? `: ${c.lastError}` : ''}`;
+  return c.kind === 'rescore' ? 'online (rescored)' : 'online';
+}
+
+export function BandDot({ band }: { band: keyof BandCounts }) {
+  return <span className="report-band-dot" style={{ background: BAND_COLORS[band] }} aria-hidden="true" />;
+}
+
+export function ConnectorsTable({ connectors }: { connectors: readonly ZtaConnector[] }) {
+  return (
+    <table className="table report-table" data-testid="report-connectors">
+      <thead>
+        <tr>
+          <th scope="col">Connector</th>
+          <th scope="col">Vendor</th>
+          <th scope="col">Tenant</th>
+          <th scope="col" className="num">
+            Hosts
+          </th>
+          <th scope="col">As of</th>
+          <th scope="col">Data</th>
+        </tr>
+      </thead>
+      <tbody>
+        {connectors.map((c) => (
+          <tr key={c.connectorId}>
+            <td>{c.name}</td>
+            <td>{VENDOR[c.vendor]}</td>
+            <td className="mono">{c.tenantId}</td>
+            <td className="num">{c.hosts.toLocaleString('en-US')}</td>
+            <td className="nowrap">{c.asOf ? <DateTime iso={c.asOf} /> : '—'}</td>
+            <td>{dataState(c)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function BandTable({ bands, total }: { bands: BandCounts; total: number }) {
+  return (
+    <table className="table report-table report-bands" data-testid="report-band-counts">
+      <thead>
+        <tr>
+          <th scope="col">Band</th>
+          <th scope="col" className="num">
+            Hosts
+          </th>
+          <th scope="col" className="num">
+            Share
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {BANDS.map((b) => (
+          <tr key={b} data-band={b}>
+            <td>
+              <BandDot band={b} /> {b}
+            </td>
+            <td className="num">{bands[b].toLocaleString('en-US')}</td>
+            <td className="num">{percent(bands[b], total)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function CustomersTable({ customers, more }: { customers: readonly CustomerBands[]; more: number }) {
+  return (
+    <>
+      <table className="table report-table" data-testid="report-customers">
+        <thead>
+          <tr>
+            <th scope="col">Customer</th>
+            {BANDS.map((b) => (
+              <th key={b} scope="col" className="num">
+                <BandDot band={b} /> {b}
+              </th>
+            ))}
+            <th scope="col" className="num">
+              Hosts
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {customers.map((c) => (
+            <tr key={c.customerId}>
+              <td className="mono">{c.customerId}</td>
+              {BANDS.map((b) => (
+                <td key={b} className="num">
+                  {c.bands[b] ? c.bands[b].toLocaleString('en-US') : '·'}
+                </td>
+              ))}
+              <td className="num strong">{c.total.toLocaleString('en-US')}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {more ? <p className="small muted">{more.toLocaleString('en-US')} more customer(s) with fewer hosts are not listed.</p> : null}
+    </>
+  );
+}
+
+/** "Risk score High (+24.0)": what adds most to the score, in the scoring's own words. */
+function Reasons({ contributions }: { contributions: readonly Contribution[] | undefined }) {
+  if (!contributions) return <span className="muted">Details could not be read.</span>;
+  const top = reasonsOf(contributions);
+  if (!top.length) return <span className="muted">No indicator adds risk.</span>;
+  return (
+    <ul className="report-reasons">
+      {top.map((c) => (
+        <li key={c.indicator}>
+          {c.detail} <span className="muted">(+{c.scoreShare.toFixed(1)})</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function RiskiestTable({ rows, reasons }: { rows: readonly ZtaRow[]; reasons: ReadonlyMap<string, readonly Contribution[]> }) {
+  return (
+    <table className="table report-table report-riskiest" data-testid="report-riskiest">
+      <thead>
+        <tr>
+          <th scope="col" className="num">
+            #
+          </th>
+          <th scope="col" className="report-col-host">
+            Host
+          </th>
+          <th scope="col" className="num">
+            Score
+          </th>
+          <th scope="col">Band</th>
+          <th scope="col" className="report-col-why">
+            Why (largest first)
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r, i) => (
+          <tr key={hostKey(r.connectorId, r.hostId)} data-host-id={r.hostId}>
+            <td className="num">{i + 1}</td>
+            <td>
+              <div className="strong">{r.hostname}</div>
+              <div className="small muted">
+                {r.platform} · customer <span className="mono">{r.customerId}</span>
+              </div>
+              <div className="mono small muted">{r.hostId}</div>
+            </td>
+            <td className="num strong">{r.score.toFixed(1)}</td>
+            <td className="nowrap">
+              <BandDot band={r.band} /> {r.band}
+            </td>
+            <td>
+              <Reasons contributions={reasons.get(hostKey(r.connectorId, r.hostId))} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function Move({ m }: { m: HostMove }) {
+  const delta = m.to.score - (m.from?.score ?? 0);
+  return (
+    <tr data-host-id={m.hostId}>
+      <td>
+        <div className="strong">{m.hostname}</div>
+        <div className="mono small muted">{m.customerId}</div>
+      </td>
+      <td className="nowrap">{m.from ? `${m.from.score.toFixed(1)} ${m.from.band}` : 'new host'}</td>
+      <td className="nowrap">
+        {m.to.score.toFixed(1)} <BandDot band={m.to.band} /> {m.to.band}
+      </td>
+      <td className="num">{m.from ? `${delta > 0 ? '+' : ''}${delta.toFixed(1)}` : ''}</td>
+    </tr>
+  );
+}
+
+function MovesTable({ title, moves, testId, none }: { title: string; moves: readonly HostMove[]; testId: string; none: string }) {
+  return (
+    <div className="report-moves" data-testid={testId}>
+      <h3>
+        {title} <span className="count">{moves.length}</span>
+      </h3>
+      {moves.length ? (
+        <table className="table report-table">
+          <thead>
+            <tr>
+              <th scope="col">Host</th>
+              <th scope="col">Was</th>
+              <th scope="col">Now</th>
+              <th scope="col" className="num">
+                Change
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {moves.map((m) => (
+              <Move key={`${m.connectorId}:${m.hostId}`} m={m} />
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <p className="small muted">{none}</p>
+      )}
+    </div>
+  );
+}
+
+export function ChangesSection({ changes }: { changes: ZtaChanges }) {
+  return (
+    <>
+      <p data-testid="report-moved">
+        {changes.moved ? `${changes.moved.toLocaleString('en-US')} host(s) of these connectors changed score in the newest cycle.` : 'No host of these connectors changed score in the newest cycle.'}
+      </p>
+      <MovesTable title="Entered High Risk" moves={changes.enteredHighRisk} testId="report-entered" none="No host entered High Risk." />
+      <MovesTable title="Left High Risk" moves={changes.leftHighRisk} testId="report-left" none="No host left High Risk." />
+      <MovesTable title="Biggest movers" moves={changes.biggestMovers} testId="report-movers" none="No score moved." />
+    </>
+  );
+}

@@ -1,0 +1,128 @@
+// @vitest-environment jsdom
+/**
+ * The printable risk report (issue 11.6, EDR-Z6, EDR-Z7) on the real main: the report of a filter from
+ * the stored scores (band counts, riskiest hosts with their reasons, the connectors), the page
+ * telling the PDF window it is ready (or that it failed), its toolbar per mode (Save as PDF only
+ * on the desktop), and an address with wrong values falling back to "all hosts".
+ */
+import '@testing-library/jest-dom/vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { BANDS, type ZtaFilter } from '../../../shared/model/zta';
+import { buildReport, reasonsOf } from '../../../renderer/features/zta/report/report-model';
+import { answering, MainBridge } from './support/main-bridge';
+import { address, renderApp } from './support/render';
+
+const noPolls = { app: { edr: { firstPullDelayMs: 3_600_000, publishDelayMs: 3_600_000 } } };
+
+/** Main with one Defender tenant of 40 hosts polled once. */
+async function polledMain(mode: 'desktop' | 'browser' = 'desktop') {
+  const main = await MainBridge.start({ ...noPolls, mode });
+  const sim = await main.defender([{ hosts: 40, seed: 4 }]);
+  const t = sim.tenants[0]!;
+  const saved = await main.call('connectors.save', {
+    name: 'Contoso Defender',
+    vendor: 'defender',
+    tenantId: t.tenantId,
+    clientId: t.clientId,
+    clientSecret: t.clientSecret,
+    apiUrl: sim.apiUrl,
+    idpUrl: sim.idpUrl,
+    tls: { mode: 'custom-ca', caName: 'defender-sim.pem', caPem: sim.certificatePem },
+    pollIntervalMinutes: 60,
+  });
+  const done = main.next('edr.progress', (p) => p.connectorId === saved.id && p.phase === 'completed', 30_000);
+  await main.call('connectors.pollNow', { connectorId: saved.id });
+  await done;
+  return main;
+}
+
+const ready = () => waitFor(() => expect(document.documentElement.dataset.reportReady).toBe('true'), { timeout: 15_000 });
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('risk report', () => {
+  it('shows the filtered stored scores: scope, connectors, band counts, the riskiest hosts with their reasons; the title and readiness for the PDF', async () => {
+    const main = await polledMain();
+    const filter: ZtaFilter = { platform: 'Windows' };
+    renderApp(main, { at: '/zta/report?platform=Windows' });
+    await ready();
+    expect(document.title).toBe('Northbound risk report');
+    const expected = buildReport(await main.call('zta.snapshot'), filter);
+    expect(expected.total).toBeGreaterThan(5);
+
+    expect(screen.getByTestId('report-scope')).toHaveTextContent('Hosts: Windows');
+    expect(screen.getByTestId('report-asof')).toHaveTextContent(`${expected.total} host(s)`);
+    expect(within(screen.getByTestId('report-connectors')).getByText('Contoso Defender')).toBeVisible();
+    const counts = screen.getByTestId('report-band-counts');
+    for (const b of BANDS) expect(counts.querySelector(`tr[data-band="${b}"] td:nth-child(2)`)).toHaveTextContent(String(expected.bands[b]));
+
+    const rows = within(screen.getByTestId('report-riskiest')).getAllByRole('row').slice(1);
+    expect(rows.map((r) => r.dataset.hostId)).toEqual(expected.riskiest.map((r) => r.hostId));
+    // The first host's reasons: its contributions that add points, largest first, in the scoring's words.
+    const top = expected.riskiest[0]!;
+    const detail = await main.call('zta.host', { connectorId: top.connectorId, hostId: top.hostId });
+    const reasons = within(rows[0]!).getAllByRole('listitem').map((li) => li.textContent);
+    expect(reasons).toEqual(reasonsOf(detail.contributions).map((c) => `${c.detail} (+${c.scoreShare.toFixed(1)})`));
+    expect(reasons.length).toBeGreaterThan(0);
+    // The overview was asked for the same filter.
+    expect(main.callsTo('zta.overview')).toContainEqual(filter);
+    expect(screen.getByTestId('report-section-changes')).toHaveTextContent(/of these connectors changed score in the newest cycle/);
+  });
+
+  it('on the desktop asks main for the PDF with the report’s filters, and shows main’s refusal', async () => {
+    const main = await polledMain('desktop');
+    const { user } = renderApp(main, { at: '/zta/report?band=High%20Risk' });
+    await ready();
+    // This main has no Electron to print with: it says what to do instead.
+    await user.click(screen.getByRole('button', { name: 'Save as PDF' }));
+    expect(await screen.findByText('PDF reports are made by the desktop app.', { selector: '[data-sonner-toast] *' })).toBeInTheDocument();
+    expect(main.callsTo('zta.report.pdf')).toEqual([{ filter: { band: 'High Risk' } }]);
+  });
+
+  it('answers a saved PDF with its file name', async () => {
+    const main = await polledMain('desktop');
+    const transport = answering(main, 'zta.report.pdf', { ok: true, value: { saved: true, name: 'northbound-risk-report.pdf' } });
+    const { user } = renderApp(main, { at: '/zta/report', transport });
+    await ready();
+    await user.click(screen.getByRole('button', { name: 'Save as PDF' }));
+    expect(await screen.findByText('northbound-risk-report.pdf', { selector: '[data-sonner-toast] *' })).toBeInTheDocument();
+  });
+
+  it('in browser mode prints with the browser and offers no PDF of its own; Back goes to the dashboard with the filters', async () => {
+    const main = await polledMain('browser');
+    const print = vi.spyOn(window, 'print').mockImplementation(() => undefined);
+    const { user } = renderApp(main, { at: '/zta/report?customer=nobody' });
+    await ready();
+    expect(screen.getByTestId('report-section-bands')).toHaveTextContent('No host matches these filters.');
+    expect(screen.queryByRole('button', { name: 'Save as PDF' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Print report' }));
+    expect(print).toHaveBeenCalledTimes(1);
+    await user.click(screen.getByRole('link', { name: 'Back to the dashboard' }));
+    await waitFor(() => expect(address()).toMatch(/^\/zta\?/));
+    expect(address()).toContain('customer=nobody');
+    // Leaving the report gives the window its title back and takes the ready mark away.
+    expect(document.title).not.toBe('Northbound risk report');
+    expect(document.documentElement.dataset.reportReady).toBeUndefined();
+  });
+
+  it('an address with wrong values reports on all hosts; print=1 lays the page out alone, without its toolbar', async () => {
+    const main = await polledMain();
+    renderApp(main, { at: '/zta/report?band=Scary&platform=Amiga&print=1' });
+    await ready();
+    expect(screen.getByTestId('report-scope')).toHaveTextContent('All hosts');
+    expect(main.callsTo('zta.overview')).toContainEqual({});
+    expect(document.documentElement).toHaveClass('report-print');
+    expect(screen.queryByRole('button', { name: 'Print report' })).toBeNull();
+  });
+
+  it('tells the PDF window when the stored scores cannot be read, and says so on the page', async () => {
+    const main = await MainBridge.start(noPolls);
+    const transport = answering(main, 'zta.snapshot', { ok: false, error: { code: 'internal', message: 'edr.db is locked.', hint: '' } });
+    renderApp(main, { at: '/zta/report', transport });
+    await waitFor(() => expect(document.documentElement.dataset.reportReady).toBe('failed'), { timeout: 15_000 });
+    expect(screen.getByRole('alert')).toHaveTextContent('The stored scores could not be read: edr.db is locked.');
+  });
+});
