@@ -31,6 +31,8 @@ export interface AlarmSourceAmqp {
   exchange: string;
   queue: string;
   prefetch?: number;
+  /** Reconnect backoff (default 250 ms doubling to 10 s). */
+  retry?: { baseDelayMs: number; maxDelayMs: number };
 }
 
 export interface AlarmSourceOptions {
@@ -103,6 +105,7 @@ export class AlarmSource {
         exchange: a.exchange,
         queue: a.queue,
         ...(a.prefetch ? { prefetch: a.prefetch } : {}),
+        ...(a.retry ? { retry: a.retry } : {}),
         logger: this.o.logger.child('amqp'),
         onBatch: (messages) => this.storeBatch(messages),
         onConnected: () => {
