@@ -241,6 +241,7 @@ export class AlarmService {
     const items = await call(new NodeAlarmApi(this.o.requestFor(profileId)), keys);
     const r = this.o.store.ingest(profileId, items, { storedMs: this.now() });
     const run = this.running.get(profileId);
+    run?.source.recount();
     if (run) this.noteChanged(run, { aids: r.aids, headSeq: r.headSeq, changes: r.newChanges + r.newHandlings });
     else this.o.emit('alarms.changed', { profileId, headSeq: r.headSeq, changes: r.newChanges + r.newHandlings, ids: r.aids.slice(0, MAX_IDS_PER_EVENT), more: r.aids.length > MAX_IDS_PER_EVENT });
     this.o.logger.info('alarms handled on the node', { profileId, what, alarms: keys.length, stored: r.newChanges + r.newHandlings });

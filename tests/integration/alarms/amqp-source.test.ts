@@ -1,0 +1,107 @@
+/**
+ * Issue 12, must show: with a real RabbitMQ started by this test (a node of its own, since other
+ * test files use the default broker at the same time), the broker is restarted mid-stream and
+ * afterwards every change the simulator emitted is stored exactly once (compared by message_id);
+ * and malformed messages are set aside with a logged reason without blocking the queue or
+ * crashing the consumer.
+ */
+import amqp from 'amqplib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AlarmSource } from '../../../electron/alarms/source';
+import { startPrivateRabbitMq, type PrivateRabbitMq } from '../../support/rabbitmq-node';
+import { until } from '../../support/until';
+import { exactlyOnce, startAlarmWorld, storedIds, type AlarmWorld } from './world';
+
+let rabbit: PrivateRabbitMq;
+const worlds: AlarmWorld[] = [];
+const sources: AlarmSource[] = [];
+
+beforeAll(async () => {
+  rabbit = await startPrivateRabbitMq();
+}, 150_000);
+
+afterAll(async () => {
+  // Each step runs whatever the one before did: the broker node must never outlive the test.
+  try {
+    for (const s of sources) await s.stop();
+    for (const w of worlds) await w.close();
+  } finally {
+    await rabbit?.destroy();
+  }
+}, 120_000);
+
+async function setUp(exchange: string, queue: string, generator: { ratePerSecond: number; burst?: { everyMs: number; size: number } }) {
+  const w = await startAlarmWorld({ generator, amqp: { url: rabbit.url, exchange } });
+  worlds.push(w);
+  const source = new AlarmSource({
+    id: 'node-a',
+    store: w.store,
+    api: w.api,
+    amqp: { url: async () => rabbit.url, broker: rabbit.url, exchange, queue, prefetch: 200, retry: { baseDelayMs: 100, maxDelayMs: 1000 } },
+    logger: w.logger,
+    retry: { baseDelayMs: 100, maxDelayMs: 1000 },
+  });
+  sources.push(source);
+  source.start();
+  await until('the consumer to connect', () => source.status().connected, 30_000);
+  return { w, source };
+}
+
+describe('the broker stream into alarms.db', () => {
+  it('sets a malformed message aside with its reason, acknowledges it and goes on', async () => {
+    const { w, source } = await setUp('nb.test.malformed', 'nb.test.malformed.q', { ratePerSecond: 0 });
+    const conn = await amqp.connect(rabbit.url);
+    const ch = await conn.createConfirmChannel();
+    const bad = [
+      ['critical.alarm.x.y.z', 'this is not JSON {'],
+      ['major.alarm.x.y.z', JSON.stringify({ message_id: 9_000_001, severity: 'major', event_type: 'alarm' })],
+      ['fatal.alarm.x.y.z', JSON.stringify({ message_id: 9_000_002, severity: 'catastrophic', event_type: 'alarm', event_time: '2026-05-01T12:00:00.000+0000', alarm: {} })],
+    ] as const;
+    for (const [key, body] of bad) ch.publish('nb.test.malformed', key, Buffer.from(body), { persistent: true });
+    await ch.waitForConfirms();
+    // Real changes after them still come through.
+    w.sim.alarms.generator.step(5);
+    await w.sim.alarms.published(10_000);
+    await until('the valid changes to be stored', () => storedIds(w.store.file).distinct === 5, 15_000);
+    expect(source.status()).toMatchObject({ setAside: 3, state: 'live', connected: true });
+    const dead = w.store.deadLetters('node-a');
+    expect(dead.map((d) => d.reason).sort()).toEqual(['event_time is missing', 'not JSON', 'severity “catastrophic” is not a known severity']);
+    expect(dead.find((d) => d.reason === 'not JSON')).toMatchObject({ routingKey: 'critical.alarm.x.y.z', excerpt: 'this is not JSON {' });
+    const logged = w.logger.lines.filter((l) => l.includes('alarm message set aside'));
+    expect(logged).toHaveLength(3);
+    expect(logged.join('\n')).toContain('not JSON');
+    // Nothing left waiting or unacknowledged: the queue is not blocked.
+    await until('the queue to be empty', async () => (await ch.checkQueue('nb.test.malformed.q')).messageCount === 0, 10_000);
+    expect(storedIds(w.store.file)).toEqual(exactlyOnce(5));
+    await conn.close();
+  }, 60_000);
+
+  it('stores every change exactly once when the broker restarts mid-stream', async () => {
+    const { w, source } = await setUp('nb.test.restart', 'nb.test.restart.q', { ratePerSecond: 150, burst: { everyMs: 1500, size: 60 } });
+    const sim = w.sim;
+    sim.alarms.generator.start();
+    await until('a first stretch of changes', () => sim.alarms.lastMessageId() >= 300, 20_000);
+    await rabbit.stop();
+    const atStop = sim.alarms.lastMessageId();
+    await until('changes while the broker is down', () => sim.alarms.lastMessageId() >= atStop + 150, 20_000);
+    expect(source.status().connected).toBe(false);
+    await rabbit.start();
+    await until('the consumer to reconnect', () => source.status().connected, 60_000);
+    await until('the publisher to reconnect', () => sim.alarms.publisher?.connected, 60_000);
+    const atStart = sim.alarms.lastMessageId();
+    await until('changes after the restart', () => sim.alarms.lastMessageId() >= atStart + 300, 20_000);
+    sim.alarms.generator.stop();
+    const emitted = sim.alarms.lastMessageId();
+    await sim.alarms.published(60_000);
+    await until(`all ${emitted} changes stored with their message IDs`, () => {
+      const s = storedIds(w.store.file);
+      return s.distinct === emitted && s.withoutId === 0 && s;
+    }, 60_000);
+    expect(storedIds(w.store.file)).toEqual(exactlyOnce(emitted));
+    expect(sim.alarms.publisher!.connects).toBeGreaterThanOrEqual(2);
+    // The reconnect was followed by a backfill, and the stream is live again.
+    expect(source.status()).toMatchObject({ state: 'live', connected: true, setAside: 0 });
+    expect(source.status().lastBackfillAt).not.toBeNull();
+    expect(w.logger.lines.some((l) => l.includes('alarm broker connection lost'))).toBe(true);
+  }, 180_000);
+});
