@@ -19,9 +19,9 @@ import { backoffMs, sleep } from '../net/retry';
 import type { AlarmStore, DeadLetter } from '../store/alarms-db';
 import { AmqpAlarmConsumer } from './amqp-consumer';
 import { backfill } from './backfill';
-import { GapTracker } from './gaps';
+import { GapTracker, StreamCursor } from './gaps';
 import type { NodeAlarmApi } from './node-api';
-import { parseAlarmMessage, type AlarmItem } from './wire';
+import { parseAlarmMessage, type AlarmMessageIn } from './wire';
 
 export interface AlarmSourceAmqp {
   /** The broker address with its password, read at every connection. */
@@ -59,16 +59,13 @@ type State = AlarmSourceStatus['state'];
 
 export class AlarmSource {
   private readonly now: () => number;
-  private readonly gaps: GapTracker;
+  private readonly stream: StreamCursor;
   private consumer: AmqpAlarmConsumer | undefined;
   private state: State = 'stopped';
   private running = false;
   private abort = new AbortController();
   private backfilling: Promise<void> | undefined;
   private backfillAgain = false;
-  /** Incremented at every gap; a backfill that saw it change while running runs again. */
-  private gapGen = 0;
-  private gapOpen = false;
   private backfillFailures = 0;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private pollLoop: Promise<void> | undefined;
@@ -83,7 +80,7 @@ export class AlarmSource {
   constructor(private readonly o: AlarmSourceOptions) {
     this.now = o.now ?? Date.now;
     const state = o.store.sourceState(o.id);
-    this.gaps = new GapTracker(state.messageIds);
+    this.stream = new StreamCursor(new GapTracker(state.messageIds));
     this.lastLagMs = state.lastLagMs;
     this.lastMessageMs = o.amqp ? state.lastStoredMs : null;
     this.counts = o.store.counts(o.id);
@@ -181,39 +178,27 @@ export class AlarmSource {
 
   /** A batch of broker deliveries into one transaction (MN-AL9, MN-AL10); throws only if the store failed. */
   private storeBatch(messages: readonly ConsumeMessage[]): void {
-    const items: AlarmItem[] = [];
+    const items: AlarmMessageIn[] = [];
     const dead: DeadLetter[] = [];
-    const touched = new Set<string>();
-    let gap = false;
-    let newestEvent: number | undefined;
     for (const m of messages) {
       const parsed = parseAlarmMessage(m.content);
-      if (!parsed.ok) {
-        dead.push({ reason: parsed.reason, routingKey: m.fields.routingKey, excerpt: m.content.toString('utf8', 0, 2048) });
-        continue;
-      }
-      const msg = parsed.value;
-      const verdict = this.gaps.observe(msg.director, msg.messageId);
-      touched.add(msg.director);
-      if (verdict.kind === 'gap') {
-        gap = true;
-        this.o.logger.warn('alarm stream gap: messages missing, backfilling', { director: msg.director, from: verdict.from, to: verdict.to, missing: verdict.missing });
-      }
-      items.push(msg);
-      for (const c of msg.changes) newestEvent = Math.max(newestEvent ?? 0, c.eventMs);
+      if (parsed.ok) items.push(parsed.value);
+      else dead.push({ reason: parsed.reason, routingKey: m.fields.routingKey, excerpt: m.content.toString('utf8', 0, 2048) });
     }
-    if (gap) {
-      this.gapGen += 1;
-      this.gapOpen = true;
-    }
+    const batch = this.stream.batch(items.map((i) => ({ director: i.director, messageId: i.messageId, ...(i.changes.length ? { newestEventMs: Math.max(...i.changes.map((c) => c.eventMs)) } : {}) })));
+    batch.verdicts.forEach((v, k) => {
+      if (v.kind === 'gap') this.o.logger.warn('alarm stream gap: messages missing, backfilling', { director: items[k]!.director, from: v.from, to: v.to, missing: v.missing });
+    });
+    // Runs after this batch is stored (it starts on a later turn), even if storing fails.
+    if (batch.gap) this.requestBackfill('gap');
     const ids = new Map<string, number>();
-    for (const d of touched) ids.set(d, this.gaps.lastSeen(d)!);
+    for (const i of items) ids.set(i.director, this.stream.gaps.lastSeen(i.director)!);
     const storedMs = this.now();
     const r = this.o.store.ingest(this.o.id, items, {
       storedMs,
       messageIds: ids,
       // While a hole is open the cursor stays where it began.
-      ...(!this.gapOpen && newestEvent !== undefined ? { cursorMs: newestEvent } : {}),
+      ...(batch.cursorMs !== undefined ? { cursorMs: batch.cursorMs } : {}),
       deadLetters: dead,
     });
     for (const d of dead) this.logSetAside(d);
@@ -222,7 +207,6 @@ export class AlarmSource {
     if (r.lagMs !== null) this.lastLagMs = r.lagMs;
     this.noteStored(r);
     this.o.onStatus?.(false);
-    if (gap) this.requestBackfill('gap');
   }
 
   /** A malformed message's reason is logged: ten per ten seconds, then a count of those not logged. */
@@ -274,7 +258,7 @@ export class AlarmSource {
 
   /** One backfill from the cursor; true when it reached the end of the node's list. */
   private async backfillOnce(reason: string): Promise<boolean> {
-    const gen = this.gapGen;
+    const token = this.stream.backfillStarted();
     const fromMs = Math.max(0, this.o.store.sourceState(this.o.id).cursorMs - (this.o.marginMs ?? 5_000));
     const was = this.state;
     if (this.o.amqp && was !== 'reconnecting') this.setState('backfilling');
@@ -283,8 +267,7 @@ export class AlarmSource {
       if (r.newestMs !== undefined) this.o.store.advanceCursor(this.o.id, r.newestMs);
       this.o.store.recordBackfill(this.o.id, this.now(), r.added);
       if (r.unreadable > 0) this.o.logger.warn('alarm records the console cannot read were left out', { count: r.unreadable, reasons: r.reasons });
-      if (gen === this.gapGen) this.gapOpen = false;
-      else this.backfillAgain = true;
+      if (!this.stream.backfillFinished(token)) this.backfillAgain = true;
       this.o.logger.info('alarm backfill done', { reason, fromMs, added: r.added, pages: r.pages });
       this.recount();
       if (this.o.amqp) {
