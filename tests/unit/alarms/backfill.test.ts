@@ -70,7 +70,7 @@ describe('backfill', () => {
   });
 
   it('skips nothing when alarms change while it pages (they move to the end of the list)', async () => {
-    const alarms = Array.from({ length: 30 }, (_, i) => ({ object: `o${i}`, changes: [{ eventMs: 1000 + i, severity: 'major' as const }] }));
+    const alarms: FakeAlarm[] = Array.from({ length: 30 }, (_, i) => ({ object: `o${i}`, changes: [{ eventMs: 1000 + i, severity: 'major' }] }));
     let clock = 5000;
     // Before every page, the three oldest alarms change again: offset paging would skip three of the rest each time.
     const { api } = fakeNode(alarms, () => {
