@@ -1,5 +1,5 @@
 /**
- * The stored alarms as text (`northbound alarms export`, MN-AL13): one JSON object per line
+ * The stored alarms as text (`northbound alarms export`, MN-AL14): one JSON object per line
  * (JSON Lines), or CSV with a header line and CRLF through PapaParse's `unparse` with
  * `escapeFormulae` (alarm texts and device names come from devices and must never run as a
  * spreadsheet formula). Newest change first, in chunks, so a store of any size streams out.
