@@ -8,6 +8,8 @@
 import amqp from 'amqplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AlarmSource } from '../../../electron/alarms/source';
+import type { AlarmDetail, AlarmPage, AlarmSourceStatus } from '../../../shared/model/alarms';
+import { startAppHarness } from '../../support/app-harness';
 import { startPrivateRabbitMq, type PrivateRabbitMq } from '../../support/rabbitmq-node';
 import { until } from '../../support/until';
 import { exactlyOnce, startAlarmWorld, storedIds, type AlarmWorld } from './world';
@@ -104,4 +106,36 @@ describe('the broker stream into alarms.db', () => {
     expect(source.status().lastBackfillAt).not.toBeNull();
     expect(w.logger.lines.some((l) => l.includes('alarm broker connection lost'))).toBe(true);
   }, 180_000);
+
+  it('feeds the app from the Settings’ broker: a signed-in connection consumes its own durable queue', async () => {
+    const h = await startAppHarness({ openDemo: true, app: { demoEdr: false, edr: { env: { NORTHBOUND_AMQP_URL: rabbit.url } }, alarms: { changedEveryMs: 20, statusEveryMs: 50 } } });
+    try {
+      const sim = h.app.demo.simulator!;
+      sim.alarms.generator.stop(true);
+      const profileId = h.app.demo.status().oauthProfileId!;
+      await h.call('session.signIn', { profileId });
+      const status = await until('the app to consume from the broker', async () => {
+        const st = await h.call<AlarmSourceStatus>('alarms.status', { profileId });
+        return st.connected && st.state === 'live' && st;
+      }, 30_000);
+      expect(status).toMatchObject({ source: 'amqp', exchange: 'mgmt.alarms', broker: rabbit.url.replace('guest:guest@', 'guest@') });
+      expect(status.queue).toMatch(new RegExp(`^northbound\\.alarms\\.[0-9a-f-]{36}\\.${profileId}$`));
+      sim.alarms.generator.step(10);
+      await sim.alarms.published(10_000);
+      const page = await until('the ten changes to come through the broker', async () => {
+        const p = await h.call<AlarmPage>('alarms.list', { profileId, filter: { cleared: 'all' }, limit: 100 });
+        const details = await Promise.all(p.rows.map((r) => h.call<AlarmDetail>('alarms.get', { profileId, id: r.id })));
+        const ids = details.flatMap((d) => d.statusChanges.map((c) => c.messageId)).filter((id) => id !== null);
+        return ids.length >= 10 && new Set(ids).size === ids.length && details;
+      }, 15_000);
+      expect(page.length).toBeGreaterThan(0);
+      // The password of the address never reaches the window.
+      expect(h.answers.join('\n')).not.toContain('guest:guest');
+      expect(h.pushed.join('\n')).not.toContain('guest:guest');
+      expect(h.logs.some((l) => l.includes('event payload outside its schema'))).toBe(false);
+    } finally {
+      await h.close();
+    }
+  }, 90_000);
 });
+

@@ -42,6 +42,8 @@ describe('alarms in the app', () => {
     expect([...times].sort((a, b) => b - a)).toEqual(times);
     expect(h.pushed.some((p) => p.includes('"event":"alarms.changed"'))).toBe(true);
     expect(h.pushed.some((p) => p.includes('"event":"alarms.status"'))).toBe(true);
+    // Every event kept to its schema (one outside is dropped and logged).
+    expect(h.logs.filter((l) => l.includes('event payload outside its schema'))).toEqual([]);
   });
 
   it('filter by severity, organization, device, type and text, and window the list', async () => {
