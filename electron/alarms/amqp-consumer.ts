@@ -83,7 +83,15 @@ export class AmqpAlarmConsumer {
       await ch.bindQueue(this.o.queue, this.o.exchange, '#');
       this.conn = conn;
       this.channel = ch;
-      await ch.consume(this.o.queue, (m) => m && this.deliver(ch, m), { noAck: false });
+      await ch.consume(
+        this.o.queue,
+        (m) => {
+          if (m) this.deliver(ch, m);
+          // The broker cancelled the consumer (the queue was deleted): start over on a new connection.
+          else void conn!.close().catch(() => undefined);
+        },
+        { noAck: false },
+      );
       this.failures = 0;
       this.connected = true;
       this.watchBacklog(ch);

@@ -107,6 +107,31 @@ describe('the broker stream into alarms.db', () => {
     expect(w.logger.lines.some((l) => l.includes('alarm broker connection lost'))).toBe(true);
   }, 180_000);
 
+  it('backfills over REST what the broker lost (the queue deleted mid-stream): a message_id gap', async () => {
+    const { w, source } = await setUp('nb.test.gap', 'nb.test.gap.q', { ratePerSecond: 150 });
+    const sim = w.sim;
+    sim.alarms.generator.start();
+    await until('a first stretch stored', () => storedIds(w.store.file).distinct >= 200, 20_000);
+    // Messages published while the queue is gone are dropped by the broker: the node's numbers skip.
+    const conn = await amqp.connect(rabbit.url);
+    const ch = await conn.createChannel();
+    await ch.deleteQueue('nb.test.gap.q');
+    await conn.close();
+    await until('the consumer to be back', () => source.status().connected && storedIds(w.store.file).max! > sim.alarms.lastMessageId() - 100, 20_000);
+    sim.alarms.generator.stop();
+    const emitted = sim.alarms.lastMessageId();
+    await sim.alarms.published(30_000);
+    // Every change is stored once; those the broker lost came by REST (no message ID).
+    const s = await until('every change stored', () => {
+      const x = storedIds(w.store.file);
+      return x.rows === emitted && x;
+    }, 30_000);
+    expect(s).toMatchObject({ rows: emitted, twice: [], max: emitted });
+    expect(s.withoutId).toBe(emitted - s.distinct);
+    expect(s.withoutId).toBeGreaterThan(0);
+    expect(w.logger.lines.some((l) => l.includes('alarm stream gap'))).toBe(true);
+  }, 90_000);
+
   it('feeds the app from the Settings’ broker: a signed-in connection consumes its own durable queue', async () => {
     const h = await startAppHarness({ openDemo: true, app: { demoEdr: false, edr: { env: { NORTHBOUND_AMQP_URL: rabbit.url } }, alarms: { changedEveryMs: 20, statusEveryMs: 50 } } });
     try {
