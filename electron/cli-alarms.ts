@@ -84,7 +84,7 @@ export function addAlarmCommands(program: Command): void {
     .option('--amqp-password-env <name>', 'environment variable holding the RabbitMQ password (instead of writing it in --amqp-url)')
     .option('--exchange <name>', 'the topic exchange the node publishes alarm events to', DEFAULT_ALARM_EXCHANGE)
     .option('--poll', 'no broker: poll the node’s alarm list for changes', false)
-    .option('--poll-interval <seconds>', 'seconds between two polls', seconds('the poll interval', 1, 3600), 2)
+    .option('--poll-interval <seconds>', 'seconds between two polls', seconds('the poll interval', 0.1, 3600), 2)
     .requiredOption('--node <url>', 'the node’s basic-auth address, e.g. https://director.example.com:9182')
     .requiredOption('--username <user>', 'the node user')
     .requiredOption('--password-env <name>', 'environment variable holding the node user’s password')
@@ -103,7 +103,7 @@ export function addAlarmCommands(program: Command): void {
         'Example, against `northbound simulate --alarms --amqp-url amqp://guest:guest@127.0.0.1:5672`:',
         '  export NB_PW=<the operator password from simulate’s JSON line>',
         '  northbound alarms follow --data-dir ./collector --amqp-url amqp://guest:guest@127.0.0.1:5672 \\',
-        '    --node https://127.0.0.1:9182 --username operator --password-env NB_PW --ca-file <node CA PEM>',
+        '    --node https://127.0.0.1:9182 --username operator --password-env NB_PW --ca-file <alarms.caFile>',
       ].join('\n'),
     )
     .action(async (flags: FollowFlags) => follow(flags));

@@ -1,5 +1,5 @@
 /**
- * `northbound` — the command line: simulators, browser mode, EDR polling. Plain Node, same services as the app.
+ * `northbound` — the command line: simulators, browser mode, EDR polling, alarm collection. Plain Node, same services as the app.
  *   northbound simulate [--mgmt-basic-port N] [--mgmt-oauth-port N] [--organizations N] [--devices N] [--edr [--edr-hosts N]]
  *                       [--alarms [--alarm-rate N] [--alarm-burst N/S] [--alarm-flap-every S] [--amqp-url URL] [--alarm-exchange NAME]]
  *   northbound serve [--demo] [--port N] [--data-dir DIR] [--passphrase-env NAME]
@@ -100,7 +100,7 @@ const version = (): string => (JSON.parse(readFileSync(path.join(root, 'package.
 
 export function buildCli(): Command {
   const program = new Command('northbound')
-    .description('Northbound operations console on the command line: simulators, browser mode and EDR polling.')
+    .description('Northbound operations console on the command line: simulators, browser mode, EDR polling and alarm collection.')
     .version(version(), '-V, --version', 'print the version')
     .showHelpAfterError()
     // Usage errors (unknown option, missing or invalid value) exit 2, as `edr poll`'s own checks do; --help and --version 0.
