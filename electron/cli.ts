@@ -1,9 +1,11 @@
 /**
- * `northbound` — the command line: simulators, browser mode, EDR polling. Plain Node, same services as the app.
+ * `northbound` — the command line: simulators, browser mode, EDR polling, alarm collection. Plain Node, same services as the app.
  *   northbound simulate [--mgmt-basic-port N] [--mgmt-oauth-port N] [--organizations N] [--devices N] [--edr [--edr-hosts N]]
+ *                       [--alarms [--alarm-rate N] [--alarm-burst N/S] [--alarm-flap-every S] [--amqp-url URL] [--alarm-exchange NAME]]
  *   northbound serve [--demo] [--port N] [--data-dir DIR] [--passphrase-env NAME]
  *   northbound edr poll --once --vendor defender|falcon … [--data-dir DIR] (cli-edr.ts)
  *   northbound zta export --data-dir DIR --format csv|json [--customer C] [--platform P] [--band B] (cli-zta.ts)
+ *   northbound alarms follow|export … (cli-alarms.ts)
  * Machine-readable output goes to stdout, everything for the person at the terminal to stderr.
  */
 import { Command, InvalidArgumentError } from 'commander';
@@ -14,6 +16,8 @@ import { fileURLToPath } from 'node:url';
 import { createStreamLogger, type LogLevel } from './log';
 import { addEdrCommands } from './cli-edr';
 import { addZtaCommands } from './cli-zta';
+import { addAlarmCommands } from './cli-alarms';
+import { parseAmqpUrl } from '../shared/model/settings';
 import { CliFailure, describeFailure, listenFailure } from './cli-errors';
 import type { EdrSimulators } from './cli-simulate-edr';
 // The simulators, the app services and the web host are imported by the commands that use them,
@@ -39,6 +43,27 @@ const port = (value: string): number => {
   return n;
 };
 
+const perSecond = (value: string): number => {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0 || n > 10_000) throw new InvalidArgumentError('the alarm rate is a number of changes per second from 0 to 10000.');
+  return n;
+};
+
+/** `--alarm-burst 200/60`: 200 changes at once every 60 seconds. */
+const burst = (value: string): { size: number; everyMs: number } => {
+  const m = /^(\d+)\/(\d+(?:\.\d+)?)$/.exec(value.trim());
+  const size = Number(m?.[1]);
+  const every = Number(m?.[2]);
+  if (!m || size < 1 || size > 100_000 || every <= 0 || every > 86_400) throw new InvalidArgumentError('a burst is SIZE/SECONDS, e.g. 200/60 (200 changes every 60 s).');
+  return { size, everyMs: every * 1000 };
+};
+
+const amqpAddress = (value: string): string => {
+  const parsed = parseAmqpUrl(value);
+  if (!parsed.ok) throw new InvalidArgumentError(parsed.message);
+  return value.trim();
+};
+
 const LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
 const logLevel = (value: string): LogLevel => {
   if (!(LEVELS as readonly string[]).includes(value)) throw new InvalidArgumentError(`the log level is one of ${LEVELS.join(', ')}.`);
@@ -54,8 +79,9 @@ function untilSignal(): Promise<NodeJS.Signals> {
 }
 
 /** The lines `simulate` prints on stderr once everything listens: where, and how to stop. */
-function readyText(mgmt: { basicUrl: string; oauthUrl: string }, edr?: Record<string, unknown>): string {
+function readyText(mgmt: { basicUrl: string; oauthUrl: string }, edr?: Record<string, unknown>, alarms?: { ratePerSecond: number; amqpUrl: string | null; exchange: string | null }): string {
   const lines = ['Simulators ready (127.0.0.1 only):', `  management node  ${mgmt.basicUrl} (basic auth), ${mgmt.oauthUrl} (OAuth)`];
+  if (alarms) lines.push(`  alarms           ${alarms.ratePerSecond} changes/s${alarms.amqpUrl ? `, published to ${alarms.amqpUrl} exchange ${alarms.exchange}` : ' (REST only: no --amqp-url)'}`);
   const d = edr?.defender as { apiUrl: string; idpUrl: string } | undefined;
   const f = edr?.falcon as { baseUrls: Record<string, string>; cloudRegion: string } | undefined;
   if (d) lines.push(`  Defender         ${d.apiUrl} (API), ${d.idpUrl} (Entra ID)`);
@@ -64,11 +90,19 @@ function readyText(mgmt: { basicUrl: string; oauthUrl: string }, edr?: Record<st
   return `${lines.join('\n')}\n`;
 }
 
+async function writeNodeCa(pem: string): Promise<{ file: string; remove(): Promise<void> }> {
+  const { mkdtemp, rm, writeFile } = await import('node:fs/promises');
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'northbound-node-'));
+  const file = path.join(dir, 'node-ca.pem');
+  await writeFile(file, pem, { mode: 0o600 });
+  return { file, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
 const version = (): string => (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
 
 export function buildCli(): Command {
   const program = new Command('northbound')
-    .description('Northbound operations console on the command line: simulators, browser mode, EDR polling and the stored risk scores.')
+    .description('Northbound operations console on the command line: simulators, browser mode, EDR polling, the stored risk scores and alarm collection.')
     .version(version(), '-V, --version', 'print the version')
     .showHelpAfterError()
     // Usage errors (unknown option, missing or invalid value) exit 2, as `edr poll`'s own checks do; --help and --version 0.
@@ -82,6 +116,9 @@ export function buildCli(): Command {
         '  northbound serve --demo      the app in your browser, with the demo workspace',
         '  northbound edr poll --help   how to poll an EDR tenant and score its hosts',
         '  northbound zta export --help the stored scores of a data folder as CSV or JSON',
+        '  northbound simulate --alarms --amqp-url amqp://guest:guest@127.0.0.1:5672',
+        '                               a node raising alarms, published to RabbitMQ',
+        '  northbound alarms follow --help   collect a node’s alarms into a store, headless',
         '',
         'Machine-readable output goes to stdout, messages and progress to stderr.',
         'Exit codes: 0 done, 1 the command failed, 2 wrong options.',
@@ -97,14 +134,28 @@ export function buildCli(): Command {
     .option('--devices <n>', 'seeded devices (0 to 20000)', whole('the number of devices', 0, 20_000), 60)
     .option('--edr', 'also start the Defender (with Entra ID) and Falcon simulators, one tenant each', false)
     .option('--edr-hosts <n>', 'hosts per EDR tenant (10 to 100000)', hostCount, 1000)
-    .action(async (opts: { mgmtBasicPort: number; mgmtOauthPort: number; organizations: number; devices: number; edr: boolean; edrHosts: number }) => {
+    .option('--alarms', 'generate alarm changes (fault management) and, with --amqp-url, publish them to RabbitMQ', false)
+    .option('--alarm-rate <n>', 'alarm changes per second (0 to 10000; with --alarms)', perSecond, 1)
+    .option('--alarm-burst <size/seconds>', 'a burst of SIZE changes every SECONDS, e.g. 200/60 (with --alarms)', burst)
+    .option('--alarm-flap-every <seconds>', 'on average one flapping interface (down and up within 2 s) every SECONDS; 0 = none (with --alarms)', Number, 30)
+    .option('--amqp-url <url>', 'publish every alarm event to this RabbitMQ broker (with --alarms)', amqpAddress)
+    .option('--alarm-exchange <name>', 'the topic exchange alarm events go to', 'mgmt.alarms')
+    .action(async (opts: { mgmtBasicPort: number; mgmtOauthPort: number; organizations: number; devices: number; edr: boolean; edrHosts: number; alarms: boolean; alarmRate: number; alarmBurst?: { size: number; everyMs: number }; alarmFlapEvery: number; amqpUrl?: string; alarmExchange: string }) => {
       if (opts.mgmtBasicPort !== 0 && opts.mgmtBasicPort === opts.mgmtOauthPort) {
         throw new CliFailure(`--mgmt-basic-port and --mgmt-oauth-port are both ${opts.mgmtBasicPort}: the two listeners need two ports (0 takes any free one).`, 2);
       }
+      if (opts.amqpUrl && !opts.alarms) throw new CliFailure('--amqp-url publishes alarm events: add --alarms.', 2);
+      if (!Number.isFinite(opts.alarmFlapEvery) || opts.alarmFlapEvery < 0) throw new CliFailure('--alarm-flap-every is a number of seconds (0 = no flapping).', 2);
       const logger = createStreamLogger(process.stderr, 'warn');
       const { startMgmtSimulator } = await import('./simulator');
       const { startEdrSimulators } = await import('./cli-simulate-edr');
-      const sim = await startMgmtSimulator({ basicPort: opts.mgmtBasicPort, oauthPort: opts.mgmtOauthPort, seedOrganizations: opts.organizations, seedDevices: opts.devices, logger }).catch((e: unknown) => {
+      const alarms = opts.alarms
+        ? {
+            generator: { ratePerSecond: opts.alarmRate, ...(opts.alarmBurst ? { burst: opts.alarmBurst } : {}), flapEveryMs: opts.alarmFlapEvery * 1000 },
+            ...(opts.amqpUrl ? { amqp: { url: opts.amqpUrl, exchange: opts.alarmExchange } } : {}),
+          }
+        : undefined;
+      const sim = await startMgmtSimulator({ basicPort: opts.mgmtBasicPort, oauthPort: opts.mgmtOauthPort, seedOrganizations: opts.organizations, seedDevices: opts.devices, logger, ...(alarms ? { alarms } : {}) }).catch((e: unknown) => {
         const ports = [
           { port: opts.mgmtBasicPort, flag: '--mgmt-basic-port', what: 'the management node’s basic-auth port' },
           { port: opts.mgmtOauthPort, flag: '--mgmt-oauth-port', what: 'the management node’s OAuth port' },
@@ -118,16 +169,20 @@ export function buildCli(): Command {
         await sim.close();
         throw e;
       }
+      // The node's certificate as a PEM file for `alarms follow --ca-file` (removed when the command stops).
+      const nodeCa = opts.alarms ? await writeNodeCa(sim.certificatePem) : undefined;
       // Listening for Ctrl-C before saying "ready": whoever reads the line may stop us at once.
       const stopped = untilSignal();
       // stdout: one JSON line for scripts (and tests); stderr: the same news for a person.
       const described = sim.describe();
       const edrInfo = edr?.describe();
-      process.stdout.write(`${JSON.stringify({ ...described, ...(edrInfo ? { edr: edrInfo } : {}) })}\n`);
-      process.stderr.write(readyText(described.mgmt, edrInfo));
+      const alarmInfo = described.alarms ? { ...described.alarms, caFile: nodeCa?.file } : undefined;
+      process.stdout.write(`${JSON.stringify({ ...described, ...(alarmInfo ? { alarms: alarmInfo } : {}), ...(edrInfo ? { edr: edrInfo } : {}) })}\n`);
+      process.stderr.write(readyText(described.mgmt, edrInfo, described.alarms));
       await stopped;
       await edr?.close();
       await sim.close();
+      await nodeCa?.remove();
     });
 
   program
@@ -176,6 +231,7 @@ export function buildCli(): Command {
 
   addEdrCommands(program);
   addZtaCommands(program);
+  addAlarmCommands(program);
   return program;
 }
 

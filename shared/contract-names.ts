@@ -52,6 +52,13 @@ export const CHANNEL_NAMES = [
   'zta.export.start',
   'zta.export.cancel',
   'zta.report.pdf',
+  'alarms.list',
+  'alarms.get',
+  'alarms.acknowledge',
+  'alarms.clear',
+  'alarms.summary',
+  'alarms.rate',
+  'alarms.status',
 ] as const;
 
 export const EVENT_NAMES = [
@@ -66,6 +73,8 @@ export const EVENT_NAMES = [
   'onboarding.progress',
   'notice',
   'zta.export.progress',
+  'alarms.changed',
+  'alarms.status',
 ] as const;
 
 const channelSet: ReadonlySet<string> = new Set(CHANNEL_NAMES);

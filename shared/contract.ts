@@ -14,6 +14,7 @@ import { PathName } from './model/names';
 import { PublicationUpdate, PublicationView, Settings, SettingsPatch } from './model/settings';
 import type { BRIDGE_NAME, CHANNEL_NAMES, EVENT_NAMES } from './contract-names';
 import { ztaChannels, ztaEvents } from './contract-zta';
+import { alarmChannels, alarmEvents } from './contract-alarms';
 import { BulkJobState, BulkRowInput, DeviceRecord, DeviceView, OrganizationView, Snapshot, SyslogServer, TaskStatus } from './model/inventory';
 
 /**
@@ -235,6 +236,7 @@ export const channels = {
   'demo.open': channel(Empty, DemoStatus, 'Start the built-in simulators and connect to them.'),
 
   ...mapChannels(ztaChannels),
+  ...mapChannels(alarmChannels),
 } as const;
 
 export const events = {
@@ -261,6 +263,7 @@ export const events = {
   /** Something happened in the background that the operator should see (e.g. a refresh failed). */
   notice: z.object({ level: z.enum(['info', 'warning', 'error']), message: z.string(), hint: z.string().optional(), code: z.string().optional() }),
   ...ztaEvents,
+  ...alarmEvents,
 } as const;
 
 export type Channels = typeof channels;

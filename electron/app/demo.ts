@@ -23,7 +23,12 @@ export interface DemoDeps {
   edr?: DemoEdr;
   /** How many organizations and devices the demo node is seeded with (simulator defaults otherwise). */
   inventory?: DemoInventorySeed;
+  /** The broker the demo node publishes its alarm events to, when one is configured. */
+  alarmBroker?: () => Promise<{ url: string; exchange: string } | undefined>;
 }
+
+/** The demo node's alarms: a change every two seconds or so, and now and then a flapping interface. */
+export const DEMO_ALARM_GENERATOR = { ratePerSecond: 0.5, flapEveryMs: 30_000, seed: 7 } as const;
 
 export interface DemoInventorySeed {
   organizations?: number;
@@ -71,7 +76,12 @@ export class DemoWorkspace {
 
   private async startSimulator(): Promise<MgmtSimulator> {
     const { basic, oauth } = this.deps.ports;
-    const seed = { seedOrganizations: this.deps.inventory?.organizations, seedDevices: this.deps.inventory?.devices };
+    const broker = await this.deps.alarmBroker?.();
+    const seed = {
+      seedOrganizations: this.deps.inventory?.organizations,
+      seedDevices: this.deps.inventory?.devices,
+      alarms: { generator: { ...DEMO_ALARM_GENERATOR }, ...(broker ? { amqp: { url: broker.url, exchange: broker.exchange } } : {}) },
+    };
     // Loaded when the demo opens: an app without it (a poller's process included) does not carry the simulator.
     const { startMgmtSimulator } = await import('../simulator');
     try {

@@ -11,9 +11,10 @@ import { createConnectorHandlers } from './connector-handlers';
 import { createInventoryHandlers } from './inventory-handlers';
 import { createZtaHandlers } from './zta-handlers';
 import { createSettingsHandlers } from './settings-handlers';
+import { createAlarmHandlers } from './alarm-handlers';
 
 /** The app's services (as createApp builds them) and what the handlers need besides. */
-export interface HandlerDeps extends Pick<App, 'profiles' | 'sessions' | 'demo' | 'edr' | 'inventory' | 'bulk' | 'ztaExports' | 'events'> {
+export interface HandlerDeps extends Pick<App, 'profiles' | 'sessions' | 'demo' | 'edr' | 'inventory' | 'bulk' | 'ztaExports' | 'alarms' | 'events'> {
   adapters: PlatformAdapters;
   logger: Logger;
   /** Reads the certificate a node presents (never trusts it). */
@@ -39,7 +40,8 @@ export function createHandlers(d: HandlerDeps): Handlers {
       dataDir: d.adapters.dataDir,
       canOpenDataDir: Boolean(d.adapters.openDataDir),
     }),
-    ...createSettingsHandlers(d.adapters, d.edr),
+    // A saved RabbitMQ address changes where the alarm sources consume from.
+    ...createSettingsHandlers(d.adapters, d.edr, () => void d.alarms.reconfigure()),
 
     'profiles.list': async () => Promise.all(d.profiles.list().map((p) => d.profiles.toView(p))),
     'profiles.save': async (input) => {
@@ -55,6 +57,7 @@ export function createHandlers(d: HandlerDeps): Handlers {
       if (deleted) {
         d.bulk.cancelProfile(profileId);
         d.inventory.forgetProfile(profileId);
+        await d.alarms.forgetProfile(profileId);
         changed(profileId);
       }
       return { deleted };
@@ -105,6 +108,7 @@ export function createHandlers(d: HandlerDeps): Handlers {
     ...createConnectorHandlers(d.edr, d.sessions),
     ...createInventoryHandlers(d.inventory, d.bulk, d.profiles),
     ...createZtaHandlers(d.edr, d.ztaExports, d.adapters),
+    ...createAlarmHandlers(d.alarms, d.profiles),
 
     'demo.status': async () => demoStatus(),
     'demo.open': async () => d.demo.open(),

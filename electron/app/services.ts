@@ -21,6 +21,11 @@ import path from 'node:path';
 import type { ExportFormat } from '../../shared/contract-zta';
 import { ZtaExports, type ExportDestination } from '../edr/zta-export';
 import { Downloads } from './downloads';
+import { AlarmService } from '../alarms/service';
+import { AlarmStore } from '../store/alarms-db';
+import { SETTINGS_KEY, readSettings } from './settings-handlers';
+import { amqpUrlWithoutPassword } from '../../shared/model/settings';
+import { DEFAULT_ALARM_EXCHANGE } from '../../shared/model/alarms';
 
 export type { PlatformAdapters } from './ports';
 
@@ -38,6 +43,8 @@ export interface App {
   ztaExports: ZtaExports;
   /** Browser mode: files offered once for download (the web host serves them). */
   downloads: Downloads;
+  /** Alarm sources of the signed-in connections and the alarm store (issue 12). */
+  alarms: AlarmService;
   /** Revokes sessions (2 s budget) and stops the demo simulators. */
   shutdown(): Promise<void>;
 }
@@ -55,7 +62,12 @@ export interface CreateAppOptions {
   inventory?: InventoryTiming & BulkTiming;
   /** Size of the demo node's seeded inventory (`serve --demo --devices N`, benchmarks). */
   demoInventory?: DemoInventorySeed;
+  /** Alarm polling period and event pacing (tests shorten them). */
+  alarms?: { pollIntervalMs?: number; changedEveryMs?: number; statusEveryMs?: number };
 }
+
+/** The settings key naming the exchange a node publishes its alarms to (default `mgmt.alarms`, MN-AL8). */
+export const ALARM_EXCHANGE_KEY = 'alarms.exchange';
 
 export async function createApp(adapters: PlatformAdapters, options: CreateAppOptions = {}): Promise<App> {
   const logger = adapters.logger;
@@ -81,6 +93,30 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
     namespaceFor: (profileId) => profiles.list().find((p) => p.id === profileId)?.apiNamespace,
     ...options.inventory,
   });
+  /** The settings' RabbitMQ address (or NORTHBOUND_AMQP_URL), its password from the vault; no request names it. */
+  const alarmBroker = async () => {
+    if (!edr.publication.configured()) return undefined;
+    const url = await edr.publication.connectUrl();
+    const exchange = adapters.settings.get<unknown>(ALARM_EXCHANGE_KEY);
+    return { url: () => edr.publication.connectUrl(), broker: amqpUrlWithoutPassword(url), exchange: typeof exchange === 'string' && exchange.trim() ? exchange.trim() : DEFAULT_ALARM_EXCHANGE };
+  };
+  const alarms = new AlarmService({
+    store: new AlarmStore(path.join(adapters.dataDir, 'alarms.db')),
+    requestFor: (profileId) => (method, p, body, opts) => sessions.get(profileId).request(method, p, body, opts),
+    requireSignedIn: (profileId, what) => inventory.requireSignedIn(profileId, what),
+    broker: alarmBroker,
+    emit: events.emit.bind(events),
+    logger: logger.child('alarms'),
+    retentionDays: () => readSettings(adapters.settings.get(SETTINGS_KEY)).alarmHistoryDays,
+    ...options.alarms,
+  });
+  alarms.start();
+  events.subscribe((event, payload) => {
+    if (event === 'session.changed') {
+      const s = payload as { profileId: string; state: string };
+      alarms.onSession(s.profileId, s.state);
+    }
+  });
   const bulk = new BulkJobs({ ports: bulkPorts(inventory), emit: events.emit.bind(events), logger: logger.child('bulk'), ...options.inventory });
   const demo = new DemoWorkspace({
     profiles,
@@ -89,6 +125,11 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
     logger: logger.child('demo'),
     ports: adapters.demoPorts ?? { basic: 9182, oauth: 9183 },
     ...(options.demoInventory ? { inventory: options.demoInventory } : {}),
+    // The demo node raises alarms; with a broker configured it publishes them there too.
+    alarmBroker: async () => {
+      const b = await alarmBroker().catch(() => undefined);
+      return b ? { url: await b.url(), exchange: b.exchange } : undefined;
+    },
     ...(options.demoEdr === false ? {} : { edr: new DemoEdr(edr.registry, logger.child('demo')) }),
   });
   const downloads = new Downloads(adapters.dataDir);
@@ -97,7 +138,7 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
     destination: (_jobId, defaultName, format) => exportDestination(adapters, downloads, defaultName, format),
     onProgress: (job) => events.emit('zta.export.progress', job),
   });
-  const handlers = createHandlers({ adapters, profiles, sessions, demo, edr, inventory, bulk, ztaExports, events, logger, inspect: inspectWithPem });
+  const handlers = createHandlers({ adapters, profiles, sessions, demo, edr, inventory, bulk, ztaExports, alarms, events, logger, inspect: inspectWithPem });
   const router = createRouter(handlers, logger.child('router'));
 
   // A demo workspace that was open last time opens again (its simulators live in this process).
@@ -117,11 +158,12 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
     bulk,
     ztaExports,
     downloads,
+    alarms,
     async shutdown() {
       if (closed) return;
       closed = true;
       await edr.stop();
-      await Promise.all([bulk.close(), inventory.close()]);
+      await Promise.all([bulk.close(), inventory.close(), alarms.close()]);
       await sessions.closeAll(2000);
       await demo.close();
     },

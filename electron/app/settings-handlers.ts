@@ -1,5 +1,5 @@
 /** The settings.*, publication.* and app.openDataDir channels of the contract. */
-import { DEFAULT_SETTINGS, RiskHistoryDays, Theme, TimeZonePreference, type Settings } from '../../shared/model/settings';
+import { AlarmHistoryDays, DEFAULT_SETTINGS, RiskHistoryDays, Theme, TimeZonePreference, type Settings } from '../../shared/model/settings';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
 import type { EdrService } from './edr-service';
 import type { PlatformAdapters } from './ports';
@@ -19,10 +19,12 @@ export function readSettings(raw: unknown): Settings {
     theme: Theme.catch(DEFAULT_SETTINGS.theme).parse(stored.theme),
     timeZone: TimeZonePreference.catch(DEFAULT_SETTINGS.timeZone).parse(stored.timeZone),
     riskHistoryDays: RiskHistoryDays.catch(DEFAULT_SETTINGS.riskHistoryDays).parse(stored.riskHistoryDays),
+    alarmHistoryDays: AlarmHistoryDays.catch(DEFAULT_SETTINGS.alarmHistoryDays).parse(stored.alarmHistoryDays),
   };
 }
 
-export function createSettingsHandlers(adapters: PlatformAdapters, edr: EdrService): SettingsHandlers {
+/** `onPublicationChanged`: the RabbitMQ address was saved (the alarm sources pick it up). */
+export function createSettingsHandlers(adapters: PlatformAdapters, edr: EdrService, onPublicationChanged?: () => void): SettingsHandlers {
   const current = () => readSettings(adapters.settings.get(SETTINGS_KEY));
   return {
     'settings.get': async () => current(),
@@ -32,7 +34,11 @@ export function createSettingsHandlers(adapters: PlatformAdapters, edr: EdrServi
       return next;
     },
     'publication.get': async () => edr.publication.view(),
-    'publication.update': async (req) => edr.updatePublication(req),
+    'publication.update': async (req) => {
+      const view = await edr.updatePublication(req);
+      onPublicationChanged?.();
+      return view;
+    },
     // Main opens its own data folder: the request names no path.
     'app.openDataDir': async () => {
       if (!adapters.openDataDir) {

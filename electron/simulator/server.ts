@@ -19,6 +19,8 @@ import type { Route, SimContext } from './routes';
 import { SimStats } from './stats';
 import { SimStore, randomPassword, randomSecret } from './store';
 import { assertLoopback, listen, shutdown } from './listen';
+import { amqpUrlWithoutPassword } from '../../shared/model/settings';
+import { createSimAlarms, ROUTING_KEY_PATTERN } from './alarms';
 import type { MgmtSimulator, MgmtSimulatorOptions, SimFaults, SimUser } from './types';
 
 /** MN-2: the name of the seeded admin client. */
@@ -61,14 +63,16 @@ export async function startMgmtSimulator(opts: MgmtSimulatorOptions = {}): Promi
   const receivedScores: ReceivedScores[] = [];
   const edrDocument = { current: { version: 1, connectors: [] } as Record<string, unknown> };
   const zta = [...ztaRoutes(receivedScores, () => clock.now()), ...edrConnectorRoutes(edrDocument)];
+  const alarms = createSimAlarms(ctx, clock, inventory, opts.alarms ?? {}, logger);
   const tokens = tokenHandlers(ctx);
   const admin = adminHandlers(ctx);
   const loginPage: Route = { pattern: '/', style: 'page', auth: 'none', methods: { GET: loginPageReply } };
   const routes: Record<'basic' | 'oauth', Route[]> = {
-    basic: [loginPage, ...inv.mgmt, ...zta, ...inv.api],
+    basic: [loginPage, ...inv.mgmt, ...alarms.routes, ...zta, ...inv.api],
     oauth: [
       loginPage,
       ...inv.mgmt,
+      ...alarms.routes,
       ...zta,
       { pattern: '/auth/token', style: 'oauth', auth: 'none', methods: { POST: tokens.token } },
       { pattern: '/auth/refresh', style: 'oauth', auth: 'none', methods: { POST: tokens.refresh } },
@@ -91,7 +95,7 @@ export async function startMgmtSimulator(opts: MgmtSimulatorOptions = {}): Promi
     oauthPort = await listen(oauthServer, host, opts.oauthPort ?? 0);
   } catch (e) {
     stopCleanup();
-    await Promise.all([shutdown(basicServer), shutdown(oauthServer)]);
+    await Promise.all([shutdown(basicServer), shutdown(oauthServer), alarms.close()]);
     throw e;
   }
   oauthUrl = urlOf(host, oauthPort);
@@ -114,6 +118,7 @@ export async function startMgmtSimulator(opts: MgmtSimulatorOptions = {}): Promi
     faults,
     stats,
     inventory: inventory.view(),
+    alarms: alarms.control,
     setUserPassword(username, password) {
       store.setPassword(username, password);
       const user = users.find((u) => u.username === username);
@@ -144,10 +149,24 @@ export async function startMgmtSimulator(opts: MgmtSimulatorOptions = {}): Promi
       mgmt: { basicUrl, oauthUrl, fingerprint256: sim.fingerprint256 },
       users: users.map((u) => ({ ...u })),
       bootstrapClient: { ...sim.bootstrapClient },
+      ...(opts.alarms
+        ? {
+            alarms: {
+              ratePerSecond: opts.alarms.generator?.ratePerSecond ?? 0,
+              ...(opts.alarms.generator?.burst ? { burst: opts.alarms.generator.burst } : {}),
+              ...(opts.alarms.generator?.flapEveryMs ? { flapEveryMs: opts.alarms.generator.flapEveryMs } : {}),
+              amqpUrl: opts.alarms.amqp ? amqpUrlWithoutPassword(opts.alarms.amqp.url) : null,
+              exchange: alarms.control.exchange ?? null,
+              routingKey: ROUTING_KEY_PATTERN,
+              pagePath: '/mgmt/fault/alarms/page',
+            },
+          }
+        : {}),
     }),
     close() {
       closed ??= (async () => {
         stopCleanup();
+        await alarms.close();
         await Promise.all([shutdown(basicServer), shutdown(oauthServer)]);
         logger.info('management node simulator stopped');
       })();

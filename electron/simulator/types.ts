@@ -5,6 +5,7 @@
 import type { OAuthClientBody } from '../../shared/model/oauth-client';
 import type { Logger } from '../log';
 import type { SimClock } from './clock';
+import type { SimAlarmControl, SimAlarmOptions } from './alarms';
 
 export type SimRole = 'admin' | 'operator' | 'viewer';
 
@@ -34,6 +35,8 @@ export interface MgmtSimulatorOptions {
   seedDevices?: number;
   /** How long a deployment task stays IN_PROGRESS after its 1 s PENDING, in seconds of the clock; default 6 (MN-45). */
   deploySeconds?: number;
+  /** Fault management (issue 12): the event generator and the broker alarm events go to. The alarm REST is always served. */
+  alarms?: SimAlarmOptions;
 }
 
 /** Fault switches; mutable at any time. */
@@ -137,6 +140,8 @@ export interface MgmtSimulator {
   stats: SimStats;
   /** Read-only look at the node's inventory (for tests and the CLI); the HTTP endpoints change it. */
   inventory: SimInventoryView;
+  /** The node's alarms, their generator and publisher (MN-AL*). */
+  alarms: SimAlarmControl;
   /** Later use of tokens issued before the change answers user_credentials_not_matched. */
   setUserPassword(username: string, password: string): void;
   /** Server-side change of a client (expire, disable, restrict addresses); not validated. */
@@ -155,4 +160,15 @@ export interface SimDescription {
   mgmt: { basicUrl: string; oauthUrl: string; fingerprint256: string };
   users: SimUser[];
   bootstrapClient: { clientId: string; clientSecret: string };
+  /** Present when the simulator was started with alarm options. */
+  alarms?: {
+    ratePerSecond: number;
+    burst?: { everyMs: number; size: number };
+    flapEveryMs?: number;
+    /** Without its password. */
+    amqpUrl: string | null;
+    exchange: string | null;
+    routingKey: string;
+    pagePath: string;
+  };
 }

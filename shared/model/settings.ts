@@ -20,12 +20,21 @@ export const RiskHistoryDays = z
   .min(1, 'Keep risk history for at least 1 day.')
   .max(3650, 'Keep risk history for at most 3650 days (10 years).');
 
-export const Settings = z.object({ theme: Theme, timeZone: TimeZonePreference, riskHistoryDays: RiskHistoryDays });
+/** How long alarm history is kept (MN-AL11): whole days, 1 day to 10 years. */
+export const AlarmHistoryDays = z
+  .number({ error: 'Enter the number of days to keep alarm history.' })
+  .int('Keep alarm history for a whole number of days.')
+  .min(1, 'Keep alarm history for at least 1 day.')
+  .max(3650, 'Keep alarm history for at most 3650 days (10 years).');
+
+export const Settings = z.object({ theme: Theme, timeZone: TimeZonePreference, riskHistoryDays: RiskHistoryDays, alarmHistoryDays: AlarmHistoryDays });
 export type Settings = z.infer<typeof Settings>;
-export const DEFAULT_SETTINGS: Settings = { theme: 'system', timeZone: 'local', riskHistoryDays: 90 };
+export const DEFAULT_SETTINGS: Settings = { theme: 'system', timeZone: 'local', riskHistoryDays: 90, alarmHistoryDays: 30 };
 
 /** settings.update: only what changes (no defaults here, or a patch would reset the other fields). */
-export const SettingsPatch = z.object({ theme: Theme.optional(), timeZone: TimeZonePreference.optional(), riskHistoryDays: RiskHistoryDays.optional() }).strict();
+export const SettingsPatch = z
+  .object({ theme: Theme.optional(), timeZone: TimeZonePreference.optional(), riskHistoryDays: RiskHistoryDays.optional(), alarmHistoryDays: AlarmHistoryDays.optional() })
+  .strict();
 export type SettingsPatch = z.infer<typeof SettingsPatch>;
 
 /** The RabbitMQ topic exchange scores go to (electron/edr/targets.ts). */

@@ -11,6 +11,7 @@ import { benchStore } from './store.bench-part';
 import { benchZtaStore } from './zta-store.bench-part';
 import { benchBulkOnboarding, benchCancel, benchPaging } from './inventory.bench-part';
 import { benchDevicesTable } from './devices-table.bench-part';
+import { benchAlarmStream } from './alarms.bench-part';
 
 const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 
@@ -101,6 +102,13 @@ async function main(): Promise<void> {
     console.log(`devices table (Chromium, ${fmt(t.devices)} devices, ${fmt(t.organizations)} organizations): search keystrokes ${t.keystrokes.map((k) => fmt(k.ms)).join(', ')} ms`);
     console.log(`devices table: filter keystroke median ${fmt(median, 1)} ms, worst ${fmt(worst, 1)} ms = ${fmt(worst / 100, 2)}x the 100 ms target; organization filter ${fmt(t.orgFilterMs, 1)} ms`);
     console.log(`devices table: sort ${t.sorts.map((s) => `${s.column} ${fmt(s.ms, 1)} ms`).join(', ')}`);
+  }
+
+  if (want('alarms')) {
+    const a = await benchAlarmStream(2_000, 30);
+    console.log(
+      `alarms: ${fmt(a.target)} changes/s for ${a.seconds} s from the simulator through RabbitMQ into alarms.db (\`alarms follow\` in a child process): the simulator emitted ${fmt(a.emitted)} changes = ${fmt(a.rate)}/s, stored ${fmt(a.stored)}, lost ${fmt(a.lost)} (must be 0), stored twice ${fmt(a.duplicates)}; end-to-end latency p50 ${fmt(a.p50Ms)} ms, p99 ${fmt(a.p99Ms)} ms (target < 1,000 ms), worst ${fmt(a.maxMs)} ms; drained ${fmt(a.drainMs)} ms after the last change; the consumer's peak RSS ${fmt(a.peakRssMb)} MB (VmRSS sampled ${fmt(a.sampledRssMb)} MB)`,
+    );
   }
 
   if (want('bulk')) {

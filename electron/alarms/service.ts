@@ -1,0 +1,267 @@
+/**
+ * The app's alarms (issue 12): one alarm source per signed-in connection, started when it signs
+ * in and stopped when it signs out (the stored alarms stay readable offline); the reads of the
+ * alarm channels; acknowledge and clear, which go to the node first and store its answer; events
+ * to the window, batched; retention, hourly.
+ */
+import type { EventName, EventPayload } from '../../shared/contract';
+import type { AlarmActionResult } from '../../shared/contract-alarms';
+import type { AlarmDetail, AlarmFilter, AlarmPage, AlarmRate, AlarmSourceStatus, AlarmSummary, HandlingState } from '../../shared/model/alarms';
+import { AppError, ErrorCodes } from '../../shared/model/errors';
+import { throttle, type Throttled } from '../inventory/throttle';
+import type { Logger } from '../log';
+import type { AlarmStore } from '../store/alarms-db';
+import { applyAlarmRetention, DEFAULT_MAX_CHANGES } from '../store/alarms-retention';
+import { alarmDetail, alarmKeys, alarmRate, alarmSummary, listAlarms } from '../store/alarms-views';
+import { errorText } from './errors';
+import { NodeAlarmApi, type NodeRequest } from './node-api';
+import { AlarmSource, type AlarmSourceAmqp } from './source';
+
+export interface AlarmBroker {
+  url: () => Promise<string>;
+  /** The address without its password. */
+  broker: string;
+  exchange: string;
+}
+
+export interface AlarmServiceOptions {
+  store: AlarmStore;
+  /** A signed-in request on the connection's session. */
+  requestFor(profileId: string): NodeRequest;
+  /** Throws the session's own error when the connection is not signed in. */
+  requireSignedIn(profileId: string, what: string): void;
+  /** The broker to consume from, when one is configured (the settings' RabbitMQ address, C-22). */
+  broker(): Promise<AlarmBroker | undefined>;
+  emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
+  logger: Logger;
+  retentionDays(): number;
+  maxChanges?: number;
+  pollIntervalMs?: number;
+  /** Events to the window at most this often per connection (default 250 ms changes, 1 s status). */
+  changedEveryMs?: number;
+  statusEveryMs?: number;
+  now?: () => number;
+}
+
+interface Running {
+  source: AlarmSource;
+  changed: Throttled<[]>;
+  status: Throttled<[]>;
+  pendingIds: Set<number>;
+  pendingChanges: number;
+  headSeq: number;
+  more: boolean;
+}
+
+const RETENTION_EVERY_MS = 3_600_000;
+const MAX_IDS_PER_EVENT = 500;
+
+export class AlarmService {
+  private readonly running = new Map<string, Running>();
+  private readonly starting = new Map<string, Promise<void>>();
+  private retentionTimer: ReturnType<typeof setInterval> | undefined;
+  private closed = false;
+
+  constructor(private readonly o: AlarmServiceOptions) {}
+
+  private get now(): () => number {
+    return this.o.now ?? Date.now;
+  }
+
+  /** Retention now and every hour. */
+  start(): void {
+    this.retain();
+    this.retentionTimer = setInterval(() => this.retain(), RETENTION_EVERY_MS);
+    this.retentionTimer.unref?.();
+  }
+
+  retain(): void {
+    try {
+      const r = applyAlarmRetention(this.o.store.db, { nowMs: this.now(), days: this.o.retentionDays(), maxChanges: this.o.maxChanges ?? DEFAULT_MAX_CHANGES });
+      if (r.changes + r.alarms + r.handlings > 0) {
+        this.o.logger.info('alarm retention', { ...r });
+        for (const run of this.running.values()) run.source.recount();
+      }
+    } catch (e) {
+      this.o.logger.warn('alarm retention failed', { error: errorText(e) });
+    }
+  }
+
+  /** A session changed: a signed-in connection gets its source, any other state stops it. */
+  onSession(profileId: string, state: string): void {
+    if (state === 'signed-in') void this.startSource(profileId);
+    else if (state !== 'signing-in') void this.stopSource(profileId);
+  }
+
+  isRunning(profileId: string): boolean {
+    return this.running.has(profileId);
+  }
+
+  startSource(profileId: string): Promise<void> {
+    if (this.closed || this.running.has(profileId)) return Promise.resolve();
+    const pending = this.starting.get(profileId);
+    if (pending) return pending;
+    const p = this.create(profileId).finally(() => this.starting.delete(profileId));
+    this.starting.set(profileId, p);
+    return p;
+  }
+
+  private async create(profileId: string): Promise<void> {
+    let broker: AlarmBroker | undefined;
+    try {
+      broker = await this.o.broker();
+    } catch (e) {
+      this.o.logger.warn('the RabbitMQ address is not usable; alarms are polled', { error: errorText(e) });
+    }
+    if (this.closed || this.running.has(profileId)) return;
+    const amqp: AlarmSourceAmqp | undefined = broker
+      ? { url: broker.url, broker: broker.broker, exchange: broker.exchange, queue: alarmQueueName(this.o.store.installId(), profileId) }
+      : undefined;
+    const run = {} as Running;
+    run.pendingIds = new Set();
+    run.pendingChanges = 0;
+    run.headSeq = this.o.store.headSeq;
+    run.more = false;
+    run.changed = throttle(() => {
+      const ids = [...run.pendingIds];
+      this.o.emit('alarms.changed', { profileId, headSeq: run.headSeq, changes: run.pendingChanges, ids: ids.slice(0, MAX_IDS_PER_EVENT), more: run.more || ids.length > MAX_IDS_PER_EVENT });
+      run.pendingIds.clear();
+      run.pendingChanges = 0;
+      run.more = false;
+    }, this.o.changedEveryMs ?? 250);
+    run.status = throttle(() => this.o.emit('alarms.status', run.source.status()), this.o.statusEveryMs ?? 1000);
+    run.source = new AlarmSource({
+      id: profileId,
+      store: this.o.store,
+      api: new NodeAlarmApi(this.o.requestFor(profileId)),
+      ...(amqp ? { amqp } : {}),
+      ...(this.o.pollIntervalMs ? { pollIntervalMs: this.o.pollIntervalMs } : {}),
+      logger: this.o.logger.child(profileId.slice(0, 8)),
+      now: this.now,
+      onChanged: (c) => this.noteChanged(run, c),
+      onStatus: (urgent) => {
+        run.status.call();
+        if (urgent) run.status.flush();
+      },
+    });
+    this.running.set(profileId, run);
+    this.o.logger.info('alarm source started', { profileId, source: run.source.mode, ...(amqp ? { broker: amqp.broker, exchange: amqp.exchange, queue: amqp.queue } : {}) });
+    run.source.start();
+  }
+
+  private noteChanged(run: Running, c: { aids: readonly number[]; headSeq: number; changes: number }): void {
+    for (const id of c.aids) {
+      if (run.pendingIds.size >= MAX_IDS_PER_EVENT * 4) {
+        run.more = true;
+        break;
+      }
+      run.pendingIds.add(id);
+    }
+    run.pendingChanges += c.changes;
+    run.headSeq = Math.max(run.headSeq, c.headSeq);
+    run.changed.call();
+  }
+
+  async stopSource(profileId: string): Promise<void> {
+    await this.starting.get(profileId);
+    const run = this.running.get(profileId);
+    if (!run) return;
+    this.running.delete(profileId);
+    await run.source.stop();
+    run.changed.flush();
+    run.status.cancel();
+    this.o.emit('alarms.status', run.source.status());
+    this.o.logger.info('alarm source stopped', { profileId });
+  }
+
+  /** The broker settings changed: running sources start again with the new address (or polling). */
+  async reconfigure(): Promise<void> {
+    const ids = [...this.running.keys()];
+    for (const id of ids) await this.stopSource(id);
+    for (const id of ids) await this.startSource(id);
+  }
+
+  status(profileId: string): AlarmSourceStatus {
+    const run = this.running.get(profileId);
+    if (run) return run.source.status();
+    const st = this.o.store.sourceState(profileId);
+    return {
+      profileId,
+      source: 'none',
+      state: 'stopped',
+      connected: false,
+      lagMs: null,
+      backlog: null,
+      lastMessageAt: null,
+      lastBackfillAt: st.lastBackfillMs !== null ? new Date(st.lastBackfillMs).toISOString() : null,
+      lastBackfillNew: st.lastBackfillNew,
+      setAside: 0,
+      broker: null,
+      exchange: null,
+      queue: null,
+      error: null,
+      stored: this.o.store.counts(profileId),
+    };
+  }
+
+  list(profileId: string, filter: AlarmFilter, offset: number, limit: number): AlarmPage {
+    const headSeq = this.o.store.headSeq;
+    return { profileId, offset, headSeq, ...listAlarms(this.o.store.db, profileId, filter, offset, limit) };
+  }
+
+  get(profileId: string, id: number): AlarmDetail {
+    const d = alarmDetail(this.o.store.db, profileId, id);
+    if (!d) throw new AppError(ErrorCodes.notFound, 'This alarm is no longer stored.', 'It may have been removed by retention; the list shows what is stored now.');
+    return d;
+  }
+
+  summary(profileId: string): AlarmSummary {
+    return { profileId, ...alarmSummary(this.o.store.db, profileId) };
+  }
+
+  rate(profileId: string, minutes: number): AlarmRate {
+    return { profileId, ...alarmRate(this.o.store.db, profileId, minutes, this.now()) };
+  }
+
+  acknowledge(profileId: string, ids: readonly number[], state: HandlingState, note: string): Promise<AlarmActionResult> {
+    return this.act(profileId, ids, 'handle alarms', (api, keys) => api.handle(keys, state, note));
+  }
+
+  clear(profileId: string, ids: readonly number[], note: string): Promise<AlarmActionResult> {
+    return this.act(profileId, ids, 'clear alarms', (api, keys) => api.clear(keys, note));
+  }
+
+  /** One call to the node for every alarm still stored; what it answers is stored at once (the stream brings it too). */
+  private async act(profileId: string, ids: readonly number[], what: string, call: (api: NodeAlarmApi, keys: ReturnType<typeof alarmKeys>) => ReturnType<NodeAlarmApi['handle']>): Promise<AlarmActionResult> {
+    this.o.requireSignedIn(profileId, what);
+    const keys = alarmKeys(this.o.store.db, profileId, [...new Set(ids)]);
+    const found = new Set(keys.map((k) => k.aid));
+    const missing = ids.filter((id) => !found.has(id));
+    if (keys.length === 0) return { updated: 0, missing };
+    const items = await call(new NodeAlarmApi(this.o.requestFor(profileId)), keys);
+    const r = this.o.store.ingest(profileId, items, { storedMs: this.now() });
+    const run = this.running.get(profileId);
+    run?.source.recount();
+    if (run) this.noteChanged(run, { aids: r.aids, headSeq: r.headSeq, changes: r.newChanges + r.newHandlings });
+    else this.o.emit('alarms.changed', { profileId, headSeq: r.headSeq, changes: r.newChanges + r.newHandlings, ids: r.aids.slice(0, MAX_IDS_PER_EVENT), more: r.aids.length > MAX_IDS_PER_EVENT });
+    this.o.logger.info('alarms handled on the node', { profileId, what, alarms: keys.length, stored: r.newChanges + r.newHandlings });
+    return { updated: items.length > 0 ? items.length : keys.length, missing };
+  }
+
+  /** A deleted connection: its source stops and its alarms go. */
+  async forgetProfile(profileId: string): Promise<void> {
+    await this.stopSource(profileId);
+    this.o.store.forgetSource(profileId);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.retentionTimer) clearInterval(this.retentionTimer);
+    await Promise.allSettled([...this.starting.values()]);
+    await Promise.allSettled([...this.running.keys()].map((id) => this.stopSource(id)));
+    this.o.store.close();
+  }
+}
+
+/** A durable queue per console install and connection (MN-AL9): the install's id keeps two consoles from sharing one. */
+export const alarmQueueName = (installId: string, sourceId: string): string => `northbound.alarms.${installId}.${sourceId}`.slice(0, 255);

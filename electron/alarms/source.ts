@@ -1,0 +1,315 @@
+/**
+ * One alarm source (issue 12): a node's alarms into alarms.db, exactly once, and a status that
+ * says which path is live and how far behind it is (MN-AL9, MN-AL12).
+ *
+ * With a broker: the durable queue of this install (amqp-consumer.ts), every batch stored in one
+ * transaction and acknowledged after it; a REST backfill at start, after every (re)connection and
+ * whenever `message_id` skips (gaps.ts), from the source's cursor. The cursor is the time up to
+ * which the store is known to hold every change: the broker moves it on while the stream has no
+ * hole, a finished backfill moves it to the newest change it saw; while a hole is open it stays
+ * where the hole began. Without a broker: the same backfill every `pollIntervalMs` (incremental
+ * polling with last_change_after). Failures are retried with capped backoff for as long as the
+ * source runs; nothing here gives up.
+ */
+import type { ConsumeMessage } from 'amqplib';
+import type { AlarmSourceStatus } from '../../shared/model/alarms';
+import { errorText } from './errors';
+import type { Logger } from '../log';
+import { backoffMs, sleep } from '../net/retry';
+import type { AlarmStore, DeadLetter } from '../store/alarms-db';
+import { AmqpAlarmConsumer } from './amqp-consumer';
+import { backfill } from './backfill';
+import { GapTracker, StreamCursor } from './gaps';
+import type { NodeAlarmApi } from './node-api';
+import { parseAlarmMessage, type AlarmMessageIn } from './wire';
+
+export interface AlarmSourceAmqp {
+  /** The broker address with its password, read at every connection. */
+  url: () => Promise<string>;
+  /** The address without its password (status, logs). */
+  broker: string;
+  exchange: string;
+  queue: string;
+  prefetch?: number;
+  /** Reconnect backoff (default 250 ms doubling to 10 s). */
+  retry?: { baseDelayMs: number; maxDelayMs: number };
+}
+
+export interface AlarmSourceOptions {
+  /** The source's key in the store: a profile ID in the app, `node:<origin>` in the CLI. */
+  id: string;
+  store: AlarmStore;
+  api: NodeAlarmApi;
+  amqp?: AlarmSourceAmqp;
+  /** Poll period without a broker (default 2 s). */
+  pollIntervalMs?: number;
+  /** A backfill starts this long before the cursor (node clocks, changes stored out of order; default 5 s). */
+  marginMs?: number;
+  logger: Logger;
+  now?: () => number;
+  /** Something was stored: which alarms, the store's newest sequence, how many changes. */
+  onChanged?(c: { aids: number[]; headSeq: number; changes: number }): void;
+  /** The status moved on (read it with `status()`); `urgent` for a change of state, else progress. */
+  onStatus?(urgent: boolean): void;
+  /** Backoff of failed backfills and polls (default 1 s doubling to 30 s). */
+  retry?: { baseDelayMs: number; maxDelayMs: number };
+}
+
+type State = AlarmSourceStatus['state'];
+
+export class AlarmSource {
+  private readonly now: () => number;
+  private readonly stream: StreamCursor;
+  private consumer: AmqpAlarmConsumer | undefined;
+  private state: State = 'stopped';
+  private running = false;
+  private abort = new AbortController();
+  private backfilling: Promise<void> | undefined;
+  private backfillAgain = false;
+  private backfillFailures = 0;
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  private pollLoop: Promise<void> | undefined;
+  private error: string | null = null;
+  private setAside = 0;
+  private lastMessageMs: number | null = null;
+  private lastLagMs: number | null = null;
+  private lastPollOkMs: number | null = null;
+  private counts: { alarms: number; changes: number };
+  private logBudget = { until: 0, left: 10, suppressed: 0 };
+
+  constructor(private readonly o: AlarmSourceOptions) {
+    this.now = o.now ?? Date.now;
+    const state = o.store.sourceState(o.id);
+    this.stream = new StreamCursor(new GapTracker(state.messageIds));
+    this.lastLagMs = state.lastLagMs;
+    this.lastMessageMs = o.amqp ? state.lastStoredMs : null;
+    this.counts = o.store.counts(o.id);
+  }
+
+  get mode(): 'amqp' | 'poll' {
+    return this.o.amqp ? 'amqp' : 'poll';
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.abort = new AbortController();
+    this.setState('starting');
+    if (this.o.amqp) {
+      const a = this.o.amqp;
+      this.consumer = new AmqpAlarmConsumer({
+        url: a.url,
+        exchange: a.exchange,
+        queue: a.queue,
+        ...(a.prefetch ? { prefetch: a.prefetch } : {}),
+        ...(a.retry ? { retry: a.retry } : {}),
+        logger: this.o.logger.child('amqp'),
+        onBatch: (messages) => this.storeBatch(messages),
+        onConnected: () => {
+          this.error = null;
+          this.setState('live');
+          // What the console missed while it was not consuming.
+          this.requestBackfill('connected');
+        },
+        onDisconnected: (why) => {
+          this.error = `The broker connection is down: ${why}`;
+          this.setState('reconnecting');
+        },
+      });
+      this.consumer.start();
+      this.requestBackfill('start');
+    } else {
+      this.pollLoop = this.poll();
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.abort.abort();
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    await this.consumer?.stop();
+    this.consumer = undefined;
+    await Promise.allSettled([this.backfilling, this.pollLoop]);
+    this.setState('stopped');
+  }
+
+  private setState(s: State): void {
+    const changed = this.state !== s;
+    this.state = s;
+    this.o.onStatus?.(changed);
+  }
+
+  status(): AlarmSourceStatus {
+    const a = this.o.amqp;
+    const connected = a ? Boolean(this.consumer?.connected) : this.lastPollOkMs !== null && this.state === 'live';
+    const lagMs = a ? this.lastLagMs : this.lastPollOkMs !== null ? Math.max(0, this.now() - this.lastPollOkMs) : null;
+    const st = this.o.store.sourceState(this.o.id);
+    return {
+      profileId: this.o.id,
+      source: this.running ? this.mode : 'none',
+      state: this.state,
+      connected,
+      lagMs,
+      backlog: this.consumer?.backlog ?? null,
+      lastMessageAt: this.lastMessageMs !== null ? new Date(this.lastMessageMs).toISOString() : null,
+      lastBackfillAt: st.lastBackfillMs !== null ? new Date(st.lastBackfillMs).toISOString() : null,
+      lastBackfillNew: st.lastBackfillNew,
+      setAside: this.setAside,
+      broker: a?.broker ?? null,
+      exchange: a?.exchange ?? null,
+      queue: a?.queue ?? null,
+      error: this.error,
+      stored: { ...this.counts },
+    };
+  }
+
+  /** Recounts what is stored (after retention removed some of it). */
+  recount(): void {
+    this.counts = this.o.store.counts(this.o.id);
+  }
+
+  private noteStored(r: { aids: number[]; headSeq: number; newChanges: number; newHandlings?: number; newAlarms?: number }): void {
+    this.counts.alarms += r.newAlarms ?? 0;
+    this.counts.changes += r.newChanges;
+    if (r.aids.length > 0) this.o.onChanged?.({ aids: r.aids, headSeq: r.headSeq, changes: r.newChanges + (r.newHandlings ?? 0) });
+  }
+
+  /** A batch of broker deliveries into one transaction (MN-AL9, MN-AL10); throws only if the store failed. */
+  private storeBatch(messages: readonly ConsumeMessage[]): void {
+    const items: AlarmMessageIn[] = [];
+    const dead: DeadLetter[] = [];
+    for (const m of messages) {
+      const parsed = parseAlarmMessage(m.content);
+      if (parsed.ok) items.push(parsed.value);
+      else dead.push({ reason: parsed.reason, routingKey: m.fields.routingKey, excerpt: m.content.toString('utf8', 0, 2048) });
+    }
+    const batch = this.stream.batch(items.map((i) => ({ director: i.director, messageId: i.messageId, ...(i.changes.length ? { newestEventMs: Math.max(...i.changes.map((c) => c.eventMs)) } : {}) })));
+    batch.verdicts.forEach((v, k) => {
+      if (v.kind === 'gap') this.o.logger.warn('alarm stream gap: messages missing, backfilling', { director: items[k]!.director, from: v.from, to: v.to, missing: v.missing });
+    });
+    // Runs after this batch is stored (it starts on a later turn), even if storing fails.
+    if (batch.gap) this.requestBackfill('gap');
+    const ids = new Map<string, number>();
+    for (const i of items) ids.set(i.director, this.stream.gaps.lastSeen(i.director)!);
+    const storedMs = this.now();
+    const r = this.o.store.ingest(this.o.id, items, {
+      storedMs,
+      messageIds: ids,
+      // While a hole is open the cursor stays where it began.
+      ...(batch.cursorMs !== undefined ? { cursorMs: batch.cursorMs } : {}),
+      deadLetters: dead,
+    });
+    for (const d of dead) this.logSetAside(d);
+    this.setAside += dead.length;
+    if (items.length > 0) this.lastMessageMs = storedMs;
+    if (r.lagMs !== null) this.lastLagMs = r.lagMs;
+    this.noteStored(r);
+    this.o.onStatus?.(false);
+  }
+
+  /** A malformed message's reason is logged: ten per ten seconds, then a count of those not logged. */
+  private logSetAside(d: DeadLetter): void {
+    const now = this.now();
+    if (now >= this.logBudget.until) {
+      if (this.logBudget.suppressed > 0) this.o.logger.warn('more alarm messages set aside (not logged one by one)', { count: this.logBudget.suppressed });
+      this.logBudget = { until: now + 10_000, left: 10, suppressed: 0 };
+    }
+    if (this.logBudget.left > 0) {
+      this.logBudget.left -= 1;
+      this.o.logger.warn('alarm message set aside', { reason: d.reason, routingKey: d.routingKey });
+    } else this.logBudget.suppressed += 1;
+  }
+
+  /** Runs a backfill now, or once more after the one running (reason: start, connected, gap, retry). */
+  requestBackfill(reason: string): void {
+    if (!this.running || !this.o.amqp) return;
+    if (this.backfilling) {
+      this.backfillAgain = true;
+      return;
+    }
+    this.backfilling = this.runBackfills(reason).finally(() => {
+      this.backfilling = undefined;
+    });
+  }
+
+  private async runBackfills(reason: string): Promise<void> {
+    let why = reason;
+    for (;;) {
+      this.backfillAgain = false;
+      const ok = await this.backfillOnce(why);
+      if (!this.running) return;
+      if (!ok) {
+        // Retried with backoff; a hole stays open until a backfill gets through.
+        this.backfillFailures += 1;
+        const delay = backoffMs(this.backfillFailures, this.o.retry ?? { baseDelayMs: 1000, maxDelayMs: 30_000 });
+        this.retryTimer = setTimeout(() => {
+          this.retryTimer = undefined;
+          this.requestBackfill('retry');
+        }, delay);
+        return;
+      }
+      this.backfillFailures = 0;
+      if (!this.backfillAgain) return;
+      why = 'again';
+    }
+  }
+
+  /** One backfill from the cursor; true when it reached the end of the node's list. */
+  private async backfillOnce(reason: string): Promise<boolean> {
+    const token = this.stream.backfillStarted();
+    const fromMs = Math.max(0, this.o.store.sourceState(this.o.id).cursorMs - (this.o.marginMs ?? 5_000));
+    const was = this.state;
+    if (this.o.amqp && was !== 'reconnecting') this.setState('backfilling');
+    try {
+      const r = await backfill(this.o.api, this.o.store, this.o.id, { fromMs, signal: this.abort.signal, now: this.now, onPage: (p) => this.noteStored({ ...p, newAlarms: 0 }) });
+      if (r.newestMs !== undefined) this.o.store.advanceCursor(this.o.id, r.newestMs);
+      this.o.store.recordBackfill(this.o.id, this.now(), r.added);
+      if (r.unreadable > 0) this.o.logger.warn('alarm records the console cannot read were left out', { count: r.unreadable, reasons: r.reasons });
+      if (!this.stream.backfillFinished(token)) this.backfillAgain = true;
+      this.o.logger.info('alarm backfill done', { reason, fromMs, added: r.added, pages: r.pages });
+      this.recount();
+      if (this.o.amqp) {
+        this.error = null;
+        this.setState(this.consumer?.connected ? 'live' : 'reconnecting');
+      }
+      return true;
+    } catch (e) {
+      if (!this.running) return true;
+      this.error = `The REST backfill failed: ${errorText(e)}`;
+      this.o.logger.warn('alarm backfill failed; retrying', { reason, error: errorText(e) });
+      if (this.o.amqp) this.setState(this.consumer?.connected ? 'live' : 'reconnecting');
+      return false;
+    }
+  }
+
+  /** Without a broker: a backfill every interval, retried with backoff when it fails. */
+  private async poll(): Promise<void> {
+    const interval = this.o.pollIntervalMs ?? 2_000;
+    let failures = 0;
+    while (this.running) {
+      const fromMs = Math.max(0, this.o.store.sourceState(this.o.id).cursorMs - (this.o.marginMs ?? 5_000));
+      let wait = interval;
+      try {
+        const r = await backfill(this.o.api, this.o.store, this.o.id, { fromMs, signal: this.abort.signal, now: this.now, onPage: (p) => this.noteStored({ ...p, newAlarms: 0 }) });
+        if (r.newestMs !== undefined) this.o.store.advanceCursor(this.o.id, r.newestMs);
+        this.o.store.recordBackfill(this.o.id, this.now(), r.added);
+        if (r.unreadable > 0) this.o.logger.warn('alarm records the console cannot read were left out', { count: r.unreadable, reasons: r.reasons });
+        if (r.added > 0) this.recount();
+        failures = 0;
+        this.lastPollOkMs = this.now();
+        this.error = null;
+        this.setState('live');
+      } catch (e) {
+        if (!this.running) break;
+        failures += 1;
+        wait = Math.max(interval, backoffMs(failures, this.o.retry ?? { baseDelayMs: 1000, maxDelayMs: 30_000 }));
+        this.error = `Polling the node failed: ${errorText(e)}`;
+        this.o.logger.warn('alarm poll failed; retrying', { error: errorText(e), inMs: wait });
+        this.setState('failing');
+      }
+      await sleep(wait, this.abort.signal).catch(() => undefined);
+    }
+  }
+}

@@ -1,0 +1,227 @@
+/**
+ * `northbound alarms follow|export` (issue 12): a console running as an alarm collector on a
+ * server, with the app's own services (AlarmService, AlarmSource, alarms.db).
+ *   follow  consumes a node's alarms into DIR/alarms.db until SIGTERM (or Ctrl-C): from the
+ *           broker (--amqp-url, --exchange) with the REST backfill, or by polling (--poll);
+ *           a line per state change and one progress line per minute on stderr.
+ *   export  prints the stored alarms (JSON Lines or CSV) on stdout; works offline.
+ * The node's password comes from the environment variable --password-env names, never from the
+ * command line; a password in --amqp-url may be given by --amqp-password-env instead.
+ */
+import type { Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { EventName, EventPayload } from '../shared/contract';
+import { DEFAULT_ALARM_EXCHANGE, type AlarmSourceStatus } from '../shared/model/alarms';
+import { isAppError } from '../shared/model/errors';
+import { amqpUrlWithoutPassword, parseAmqpUrl } from '../shared/model/settings';
+import { CliFailure } from './cli-errors';
+import { createStreamLogger, registerSecret } from './log';
+import { readPemFile } from './net/pem-file';
+
+interface FollowFlags {
+  dataDir: string;
+  amqpUrl?: string;
+  amqpPasswordEnv?: string;
+  exchange: string;
+  poll: boolean;
+  pollInterval: number;
+  node: string;
+  username: string;
+  passwordEnv: string;
+  caFile?: string;
+  keepDays: number;
+  progressEvery: number;
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
+}
+
+const seconds = (label: string, min: number, max: number) => (value: string): number => {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < min || n > max) throw new InvalidArgumentError(`${label} is a number of seconds from ${min} to ${max}.`);
+  return n;
+};
+const days = (value: string): number => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 3650) throw new InvalidArgumentError('the days to keep are a whole number from 1 to 3650.');
+  return n;
+};
+
+/** The node address: https://host[:port] (the basic-auth port, 9182 by default). */
+function nodeAddress(text: string): { host: string; port: number; origin: string } {
+  let u: URL;
+  try {
+    u = new URL(text);
+  } catch {
+    throw new CliFailure(`--node ${text} is not an address; give the node's basic-auth address, e.g. https://director.example.com:9182.`, 2);
+  }
+  if (u.protocol !== 'https:') throw new CliFailure('--node must be an https:// address (the node’s basic-auth port, 9182 by default).', 2);
+  const port = u.port ? Number(u.port) : 9182;
+  return { host: u.hostname.replace(/^\[|\]$/g, ''), port, origin: `${u.hostname}:${port}` };
+}
+
+function statusLine(s: AlarmSourceStatus, added: number, sinceS: number): string {
+  const parts = [
+    `${new Date().toISOString()} ${s.source} ${s.state}${s.connected ? '' : ' (not connected)'}`,
+    `+${added} changes in ${Math.round(sinceS)} s`,
+    `stored ${s.stored.alarms} alarms, ${s.stored.changes} changes`,
+    `lag ${s.lagMs === null ? '–' : `${Math.round(s.lagMs)} ms`}`,
+  ];
+  if (s.source === 'amqp') parts.push(`backlog ${s.backlog ?? '–'}`);
+  parts.push(`set aside ${s.setAside}`);
+  if (s.error) parts.push(`last error: ${s.error}`);
+  return `alarms follow: ${parts.join(', ')}\n`;
+}
+
+export function addAlarmCommands(program: Command): void {
+  const alarms = program.command('alarms').description('Alarms of a management node: follow them into a store, export the store.');
+
+  alarms
+    .command('follow')
+    .description('Consume a node’s alarms into DATA-DIR/alarms.db until SIGTERM or Ctrl-C: from RabbitMQ with a REST backfill, or by polling the node.')
+    .requiredOption('--data-dir <dir>', 'where alarms.db lives (created if missing)')
+    .option('--amqp-url <url>', 'RabbitMQ address, amqp[s]://user@host:port/vhost')
+    .option('--amqp-password-env <name>', 'environment variable holding the RabbitMQ password (instead of writing it in --amqp-url)')
+    .option('--exchange <name>', 'the topic exchange the node publishes alarm events to', DEFAULT_ALARM_EXCHANGE)
+    .option('--poll', 'no broker: poll the node’s alarm list for changes', false)
+    .option('--poll-interval <seconds>', 'seconds between two polls', seconds('the poll interval', 0.1, 3600), 2)
+    .requiredOption('--node <url>', 'the node’s basic-auth address, e.g. https://director.example.com:9182')
+    .requiredOption('--username <user>', 'the node user')
+    .requiredOption('--password-env <name>', 'environment variable holding the node user’s password')
+    .option('--ca-file <pem>', 'trust this CA certificate file for the node instead of the system CAs')
+    .option('--keep-days <n>', 'days of alarm history kept in the store', days, 30)
+    .option('--progress-every <seconds>', 'seconds between two progress lines', seconds('the progress period', 1, 86_400), 60)
+    .option('--log-level <level>', 'the service log on stderr (JSON lines): debug, info, warn or error', 'warn')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Exactly one of --amqp-url and --poll. Stops cleanly on SIGTERM or Ctrl-C; a message is',
+        'acknowledged to the broker only after it is stored, so a kill loses nothing.',
+        'Exit codes: 0 stopped, 1 failed (e.g. the node refused the credentials), 2 wrong options.',
+        '',
+        'Example, against `northbound simulate --alarms --amqp-url amqp://guest:guest@127.0.0.1:5672`:',
+        '  export NB_PW=<the operator password from simulate’s JSON line>',
+        '  northbound alarms follow --data-dir ./collector --amqp-url amqp://guest:guest@127.0.0.1:5672 \\',
+        '    --node https://127.0.0.1:9182 --username operator --password-env NB_PW --ca-file <alarms.caFile>',
+      ].join('\n'),
+    )
+    .action(async (flags: FollowFlags) => follow(flags));
+
+  alarms
+    .command('export')
+    .description('Print the stored alarms on stdout (JSON Lines or CSV), newest change first; works offline.')
+    .requiredOption('--data-dir <dir>', 'where alarms.db lives')
+    .option('--since <time>', 'only alarms changed since: an ISO date or time, epoch ms, or a duration back (90m, 24h, 7d)')
+    .requiredOption('--format <format>', 'jsonl or csv')
+    .action(async (flags: { dataDir: string; since?: string; format: string }) => {
+      if (flags.format !== 'jsonl' && flags.format !== 'csv') throw new CliFailure('--format is jsonl or csv.', 2);
+      const { parseSince, alarmExportPieces } = await import('./alarms/export');
+      const since = flags.since === undefined ? 0 : parseSince(flags.since, Date.now());
+      if (since === undefined) throw new CliFailure('--since is an ISO date or time (2026-05-01, 2026-05-01T12:00:00Z), epoch milliseconds, or a duration back from now (90m, 24h, 7d).', 2);
+      const file = path.join(flags.dataDir, 'alarms.db');
+      if (!existsSync(file)) throw new CliFailure(`There is no alarm store in ${flags.dataDir} (no alarms.db): run \`northbound alarms follow --data-dir ${flags.dataDir} …\` first.`, 1);
+      const { AlarmStore } = await import('./store/alarms-db');
+      const store = new AlarmStore(file);
+      try {
+        for (const piece of alarmExportPieces(store.db, flags.format, since)) {
+          if (!process.stdout.write(piece.text)) await new Promise((resolve) => process.stdout.once('drain', resolve));
+        }
+      } finally {
+        store.close();
+      }
+    });
+}
+
+async function follow(flags: FollowFlags): Promise<void> {
+  if (Boolean(flags.amqpUrl) === flags.poll) throw new CliFailure('Give exactly one of --amqp-url (consume from RabbitMQ) and --poll (poll the node).', 2);
+  if (!['debug', 'info', 'warn', 'error'].includes(flags.logLevel)) throw new CliFailure('--log-level is debug, info, warn or error.', 2);
+  const node = nodeAddress(flags.node);
+  const password = process.env[flags.passwordEnv];
+  if (!password) throw new CliFailure(`The environment variable ${flags.passwordEnv} is empty; export the node user's password in it.`, 2);
+  registerSecret(password);
+  let amqpUrl: string | undefined;
+  if (flags.amqpUrl) {
+    const parsed = parseAmqpUrl(flags.amqpUrl);
+    if (!parsed.ok) throw new CliFailure(`Invalid --amqp-url: ${parsed.message}`, 2);
+    const u = new URL(flags.amqpUrl.trim());
+    if (flags.amqpPasswordEnv) {
+      const pw = process.env[flags.amqpPasswordEnv];
+      if (!pw) throw new CliFailure(`The environment variable ${flags.amqpPasswordEnv} is empty; export the RabbitMQ password in it.`, 2);
+      u.password = encodeURIComponent(pw);
+    }
+    registerSecret(decodeURIComponent(u.password));
+    amqpUrl = u.toString();
+  }
+  let caPem: string | undefined;
+  if (flags.caFile) {
+    try {
+      caPem = await readPemFile(flags.caFile);
+    } catch (e) {
+      throw new CliFailure(`${e instanceof Error ? e.message : String(e)} (--ca-file)`, 2);
+    }
+  }
+  const logger = createStreamLogger(process.stderr, flags.logLevel);
+  const [{ AlarmStore }, { AlarmService }, { MgmtClient }] = await Promise.all([import('./store/alarms-db'), import('./alarms/service'), import('./mgmt')]);
+  const sourceId = `node:${node.origin}`;
+  const client = new MgmtClient({
+    profile: { id: sourceId, host: node.host, basicPort: node.port, oauthPort: node.port, authMode: 'basic', username: flags.username, tls: caPem ? { mode: 'custom-ca', caName: flags.caFile, caPem } : { mode: 'system' } },
+    secrets: { getPassword: async () => password, getClientSecret: async () => undefined },
+    logger: logger.child('mgmt'),
+  });
+  try {
+    await client.signIn();
+  } catch (e) {
+    await client.close();
+    const hint = isAppError(e) ? ` ${e.hint}` : '';
+    throw new CliFailure(`The node at ${flags.node} refused or could not be reached: ${e instanceof Error ? e.message : String(e)}.${hint}`, 1);
+  }
+  // Stop on a signal from here on: whoever started us may stop us as soon as we said we follow.
+  let stop!: () => void;
+  const stopped = new Promise<void>((resolve) => (stop = resolve));
+  process.once('SIGTERM', () => stop());
+  process.once('SIGINT', () => stop());
+
+  const store = new AlarmStore(path.join(flags.dataDir, 'alarms.db'));
+  let added = 0;
+  let lastState = '';
+  const service: InstanceType<typeof AlarmService> = new AlarmService({
+    store,
+    requestFor: () => (method, p, body, opts) => client.request(method, p, body, opts),
+    requireSignedIn: () => undefined,
+    broker: async () => (amqpUrl ? { url: async () => amqpUrl!, broker: amqpUrlWithoutPassword(amqpUrl), exchange: flags.exchange } : undefined),
+    emit: <E extends EventName>(event: E, payload: EventPayload<E>) => {
+      if (event === 'alarms.changed') added += (payload as EventPayload<'alarms.changed'>).changes;
+      if (event === 'alarms.status') {
+        const s = payload as AlarmSourceStatus;
+        const key = `${s.source} ${s.state}`;
+        if (key !== lastState) {
+          lastState = key;
+          process.stderr.write(`alarms follow: ${s.source} ${s.state}${s.queue ? ` (queue ${s.queue})` : ''}${s.error ? ` — ${s.error}` : ''}\n`);
+        }
+      }
+    },
+    logger: logger.child('alarms'),
+    retentionDays: () => flags.keepDays,
+    pollIntervalMs: Math.round(flags.pollInterval * 1000),
+  });
+  service.start();
+  process.stderr.write(
+    `Following the alarms of ${node.origin} into ${path.join(flags.dataDir, 'alarms.db')} ${amqpUrl ? `from ${amqpUrlWithoutPassword(amqpUrl)}, exchange ${flags.exchange}` : `by polling every ${flags.pollInterval} s`}. Stop with SIGTERM or Ctrl-C.\n`,
+  );
+  await service.startSource(sourceId);
+  let lastLine = performance.now();
+  const progress = setInterval(() => {
+    const now = performance.now();
+    process.stderr.write(statusLine(service.status(sourceId), added, (now - lastLine) / 1000));
+    added = 0;
+    lastLine = now;
+  }, flags.progressEvery * 1000);
+  await stopped;
+  clearInterval(progress);
+  process.stderr.write(statusLine(service.status(sourceId), added, (performance.now() - lastLine) / 1000));
+  await service.close();
+  await client.signOut().catch(() => undefined);
+  await client.close();
+  process.stderr.write('alarms follow: stopped.\n');
+}

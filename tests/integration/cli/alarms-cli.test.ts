@@ -1,0 +1,83 @@
+/**
+ * The alarm commands as a user runs them (issue 12): `simulate --alarms` says what it raises and
+ * where, `alarms follow --poll` collects from it, `alarms export` prints what was collected, and
+ * wrong options or refused credentials end with the exit codes the help promises.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../../support/until';
+
+const bin = path.resolve('bin/northbound.mjs');
+const children: ChildProcessWithoutNullStreams[] = [];
+let dir = '';
+
+function run(args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, ELECTRON_OVERRIDE_DIST_PATH: '/nonexistent', ...env } });
+  children.push(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += String(d)));
+  child.stderr.on('data', (d) => (stderr += String(d)));
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, exit, stdout: () => stdout, stderr: () => stderr };
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'nb-alarms-cli-'));
+});
+afterAll(async () => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('northbound alarms', () => {
+  it('simulate --alarms, follow --poll, export: a collector from the shell', async () => {
+    const sim = run(['simulate', '--mgmt-basic-port', '0', '--mgmt-oauth-port', '0', '--alarms', '--alarm-rate', '50']);
+    const firstLine = await until('the JSON line', () => sim.stdout().includes('\n') && sim.stdout().split('\n')[0], 30_000);
+    const info = JSON.parse(firstLine) as { mgmt: { basicUrl: string }; users: Array<{ username: string; password: string }>; alarms: { ratePerSecond: number; amqpUrl: null; exchange: null; caFile: string; routingKey: string } };
+    expect(info.alarms).toMatchObject({ ratePerSecond: 50, amqpUrl: null, exchange: null, routingKey: '<severity>.<event-type>.<entity>.<organization>.<user>' });
+    await until('the ready lines', () => sim.stderr().includes('50 changes/s (REST only: no --amqp-url)'), 20_000);
+    const operator = info.users.find((u) => u.username === 'operator')!;
+    const dataDir = path.join(dir, 'collector');
+    const follow = run(['alarms', 'follow', '--data-dir', dataDir, '--poll', '--poll-interval', '0.5', '--node', info.mgmt.basicUrl, '--username', 'operator', '--password-env', 'NB_CLI_PW', '--ca-file', info.alarms.caFile, '--progress-every', '1'], { NB_CLI_PW: operator.password });
+    await until('a progress line with stored changes', () => /poll live, \+\d+ changes in \d+ s, stored [1-9]\d* alarms/.test(follow.stderr()), 30_000);
+    follow.child.kill('SIGTERM');
+    expect(await follow.exit).toBe(0);
+    expect(follow.stderr()).toContain(`Following the alarms of 127.0.0.1:${new URL(info.mgmt.basicUrl).port} into ${path.join(dataDir, 'alarms.db')} by polling every 0.5 s.`);
+    expect(follow.stderr()).not.toContain(operator.password);
+    sim.child.kill('SIGTERM');
+    expect(await sim.exit).toBe(0);
+
+    const csv = run(['alarms', 'export', '--data-dir', dataDir, '--format', 'csv', '--since', '1h']);
+    expect(await csv.exit).toBe(0);
+    const lines = csv.stdout().trim().split('\r\n');
+    expect(lines[0]).toMatch(/^source,id,device,deviceName,org,object,type,specificProblem,severity,/);
+    expect(lines.length).toBeGreaterThan(1);
+    expect(lines[1]).toMatch(/^node:127\.0\.0\.1:\d+,\d+,/);
+  }, 90_000);
+
+  it('ends with 2 on wrong options and 1 when the node refuses the credentials', async () => {
+    const both = run(['alarms', 'follow', '--data-dir', dir, '--poll', '--amqp-url', 'amqp://127.0.0.1', '--node', 'https://127.0.0.1:1', '--username', 'u', '--password-env', 'NB_X'], { NB_X: 'x' });
+    expect(await both.exit).toBe(2);
+    expect(both.stderr()).toContain('Give exactly one of --amqp-url');
+    const noPassword = run(['alarms', 'follow', '--data-dir', dir, '--poll', '--node', 'https://127.0.0.1:1', '--username', 'u', '--password-env', 'NB_UNSET_VARIABLE']);
+    expect(await noPassword.exit).toBe(2);
+    expect(noPassword.stderr()).toContain('NB_UNSET_VARIABLE is empty');
+    const http = run(['alarms', 'follow', '--data-dir', dir, '--poll', '--node', 'http://127.0.0.1:9182', '--username', 'u', '--password-env', 'NB_X'], { NB_X: 'x' });
+    expect(await http.exit).toBe(2);
+    const amqpOnly = run(['simulate', '--mgmt-basic-port', '0', '--mgmt-oauth-port', '0', '--amqp-url', 'amqp://127.0.0.1']);
+    expect(await amqpOnly.exit).toBe(2);
+    expect(amqpOnly.stderr()).toContain('add --alarms');
+
+    const sim = run(['simulate', '--mgmt-basic-port', '0', '--mgmt-oauth-port', '0', '--alarms']);
+    const info = JSON.parse(await until('the JSON line', () => sim.stdout().includes('\n') && sim.stdout().split('\n')[0], 30_000)) as { mgmt: { basicUrl: string }; alarms: { caFile: string } };
+    const refused = run(['alarms', 'follow', '--data-dir', dir, '--poll', '--node', info.mgmt.basicUrl, '--username', 'operator', '--password-env', 'NB_X', '--ca-file', info.alarms.caFile], { NB_X: 'wrong-password' });
+    expect(await refused.exit).toBe(1);
+    expect(refused.stderr()).toMatch(/refused or could not be reached/);
+    sim.child.kill('SIGTERM');
+    expect(await sim.exit).toBe(0);
+  }, 90_000);
+});
