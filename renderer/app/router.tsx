@@ -7,7 +7,8 @@
  *   /connections    ?tab=profiles|oauth-clients|syslog
  *   /devices        ?q &org &group &status &reach &sync &sort &order &device (details open)
  *   /organizations  ?view=tree|list &q
- *   /alarms, /zta   (coming soon; their filters will live here)
+ *   /zta            ?customer &platform &band &vendor &connector &q &sort &order &host (details open)
+ *   /alarms         (coming soon; its filters will live here)
  *   /connectors, /settings
  *   every page      ?connection=<profile id> (the header's choice, kept across pages)
  *
@@ -21,6 +22,7 @@ import { DevicesPage } from '../features/devices/DevicesPage';
 import { OrganizationsPage } from '../features/organizations/OrganizationsPage';
 import { ComingSoonPage } from '../features/placeholders/ComingSoonPage';
 import { SettingsPage } from '../features/settings/SettingsPage';
+import { ZtaPage } from '../features/zta/ZtaPage';
 import {
   connectionsDefaults,
   connectionsSearch,
@@ -34,6 +36,9 @@ import {
   type ConnectionsTab,
   type DevicesSearch,
   type OrganizationsSearch,
+  type ZtaSearch,
+  ztaDefaults,
+  ztaSearch,
 } from './search';
 import { sectionMeta, type Section } from './sections';
 import { Shell } from './Shell';
@@ -79,10 +84,17 @@ const organizationsRoute = createRoute({
   component: OrganizationsPage,
 });
 
+const ztaRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'zta',
+  validateSearch: (raw: Partial<ZtaSearch> & SearchSchemaInput) => ztaSearch.parse(raw),
+  search: { middlewares: [stripSearchParams(ztaDefaults)] },
+  component: ZtaPage,
+});
+
 const meta = (id: Section) => sectionMeta.find((m) => m.id === id)!;
-// Placeholders until their issues land; their filters will be added to these routes.
+// A placeholder until its issue lands; its filters will be added to this route.
 const alarmsRoute = createRoute({ getParentRoute: () => rootRoute, path: 'alarms', component: () => <ComingSoonPage meta={meta('alarms')} /> });
-const ztaRoute = createRoute({ getParentRoute: () => rootRoute, path: 'zta', component: () => <ComingSoonPage meta={meta('zta')} /> });
 
 const connectorsRoute = createRoute({ getParentRoute: () => rootRoute, path: 'connectors', component: ConnectorsPage });
 const settingsRoute = createRoute({ getParentRoute: () => rootRoute, path: 'settings', component: SettingsPage });
