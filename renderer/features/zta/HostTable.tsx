@@ -67,6 +67,8 @@ export function HostTable({ shown, stored, rows, sort, onSort, onOpen, visible, 
     manualFiltering: true,
     enableSortingRemoval: false,
     enableMultiSort: false,
+    // Text columns sort A to Z first; the score, band, times and counts say which first themselves.
+    sortDescFirst: false,
     getRowId: (c) => `${c.row.connectorId}:${c.row.hostId}`,
     getCoreRowModel: getCoreRowModel(),
   });

@@ -67,7 +67,7 @@ function WhatIfForm({ tenant, stored, onPreview, result, onClose }: WhatIfPanelP
   const vendor = tenant.vendor;
   const resolver = useMemo(() => whatIfResolver(vendor), [vendor]);
   const form = useForm<WhatIfValues, unknown, WhatIfParsed>({ resolver, defaultValues: { risk: riskFormValues(stored.risk) }, mode: 'onChange' });
-  const { control, handleSubmit, setError, setValue, formState, reset } = form;
+  const { control, handleSubmit, setError, setValue, formState, reset, trigger } = form;
   const apply = useApplyRisk();
   const values = useWatch({ control, name: 'risk' });
   const overrides = riskOverrides(values, vendor);
@@ -77,6 +77,11 @@ function WhatIfForm({ tenant, stored, onPreview, result, onClose }: WhatIfPanelP
   useEffect(() => {
     if (config.ok) onPreview(config.value);
   }, [config, onPreview]);
+  // Every box is checked as the operator types (an error about the pair of weights sits on their
+  // parent, which a change of one box would not check by itself).
+  useEffect(() => {
+    if (formState.isDirty) void trigger();
+  }, [key, trigger, formState.isDirty]);
 
   const progress = stored.running ? stored.progress : undefined;
   const save = handleSubmit(async (parsed) => {

@@ -154,7 +154,7 @@ export function ZtaDashboard({ snapshot: s, view, refine, openedHost, openHost, 
         <WhatIfPanel
           tenants={tenants}
           connectorId={whatIf.connectorId}
-          onTenant={(connectorId) => setWhatIf({ connectorId })}
+          onTenant={(connectorId) => setWhatIf((w) => (w?.connectorId === connectorId ? w : { connectorId }))}
           onPreview={onPreview}
           result={result}
           onClose={() => setWhatIf(undefined)}
