@@ -4,6 +4,7 @@
  * the riskiest hosts the filters show. A host opens its details.
  */
 import { ArrowRight } from 'lucide-react';
+import { memo } from 'react';
 import type { HostMove, ZtaOverview, ZtaRow } from '../../../shared/model/zta';
 import { formatCount } from '../../components/format';
 import { BandChip, scoreText } from './labels';
@@ -47,7 +48,7 @@ function MoveList({ title, moves, onOpen, testId }: { title: string; moves: Host
   );
 }
 
-export function ChangesCard({ overview, onOpen }: { overview: ZtaOverview | undefined; onOpen(hostId: string): void }) {
+export const ChangesCard = memo(function ChangesCard({ overview, onOpen }: { overview: ZtaOverview | undefined; onOpen(hostId: string): void }) {
   const ch = overview?.changes;
   const cycles = overview?.trend.length ?? 0;
   return (
@@ -67,9 +68,9 @@ export function ChangesCard({ overview, onOpen }: { overview: ZtaOverview | unde
       )}
     </section>
   );
-}
+});
 
-export function RiskiestCard({ hosts, onOpen, whatIf }: { hosts: ZtaRow[]; onOpen(hostId: string): void; whatIf: boolean }) {
+export const RiskiestCard = memo(function RiskiestCard({ hosts, onOpen, whatIf }: { hosts: ZtaRow[]; onOpen(hostId: string): void; whatIf: boolean }) {
   return (
     <section className="zta-card zta-riskiest" aria-labelledby="zta-riskiest-title" data-testid="zta-riskiest">
       <header className="zta-card-head">
@@ -93,4 +94,4 @@ export function RiskiestCard({ hosts, onOpen, whatIf }: { hosts: ZtaRow[]; onOpe
       )}
     </section>
   );
-}
+});

@@ -4,7 +4,7 @@
  * platform) and band; the band totals under the chart filter by band alone. Both go through the
  * address like any filter. Under a what-if the bars are the what-if's.
  */
-import { useMemo, useState } from 'react';
+import { memo, useMemo, useState } from 'react';
 import { Bar, BarChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { Platform, RiskBand } from '../../../shared/model/edr';
 import { BANDS, type ZtaSnapshot } from '../../../shared/model/zta';
@@ -18,8 +18,20 @@ export interface DistributionPick {
   band?: RiskBand | '';
 }
 
-export function DistributionCard({ shown, rows, band, whatIf, onPick }: { shown: ZtaSnapshot; rows: Int32Array; band: RiskBand | ''; whatIf: boolean; onPick(pick: DistributionPick): void }) {
-  const [by, setBy] = useState<DistributionBy>('customer');
+export interface DistributionCardProps {
+  shown: ZtaSnapshot;
+  /** The rows every filter but the band passes. */
+  rows: Int32Array;
+  band: RiskBand | '';
+  whatIf: boolean;
+  /** With one customer chosen the card shows its platforms, unless asked otherwise. */
+  customerChosen: boolean;
+  onPick(pick: DistributionPick): void;
+}
+
+export const DistributionCard = memo(function DistributionCard({ shown, rows, band, whatIf, customerChosen, onPick }: DistributionCardProps) {
+  const [chosen, setBy] = useState<DistributionBy>();
+  const by = chosen ?? (customerChosen ? 'platform' : 'customer');
   const d = useMemo(() => distribution(shown, rows, by), [shown, rows, by]);
   const height = Math.max(120, 28 * d.groups.length + 40);
   const pick = (g: DistributionGroup, b: RiskBand) => {
@@ -80,4 +92,4 @@ export function DistributionCard({ shown, rows, band, whatIf, onPick }: { shown:
       </ul>
     </section>
   );
-}
+});

@@ -9,8 +9,10 @@ import { flexRender, getCoreRowModel, useReactTable, type SortingState, type Upd
 import { useVirtualizer } from '@tanstack/react-virtual';
 import clsx from 'clsx';
 import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react';
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { snapshotRow, type ZtaRow, type ZtaSnapshot } from '../../../shared/model/zta';
+import { useNow } from '../../components/useNow';
+import { useTimeFormat } from '../../components/useTimeFormat';
 import { HOST_COLUMNS, hostCell } from './host-columns';
 import type { ZtaSort, ZtaSortKey } from './zta-index';
 
@@ -32,7 +34,8 @@ export interface HostTableProps {
   stale?: boolean;
 }
 
-export function HostTable({ shown, stored, rows, sort, onSort, onOpen, visible, stale }: HostTableProps) {
+/** Memoised: typing in the search box re-renders the page at once, the table only when its rows arrive. */
+export const HostTable = memo(function HostTable({ shown, stored, rows, sort, onSort, onOpen, visible, stale }: HostTableProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const [active, setActive] = useState(0);
   const focusPending = useRef(false);
@@ -40,7 +43,6 @@ export function HostTable({ shown, stored, rows, sort, onSort, onOpen, visible, 
   const activeRow = Math.min(active, Math.max(0, count - 1));
 
   // No React Compiler here: reading the virtualizer during render is how TanStack Virtual works.
-  // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
@@ -54,7 +56,10 @@ export function HostTable({ shown, stored, rows, sort, onSort, onOpen, visible, 
   const columnVisibility = useMemo<VisibilityState>(() => Object.fromEntries(HOST_COLUMNS.map((c) => [c.id!, visible.has(c.id as ZtaSortKey)])), [visible]);
   const template = useMemo(() => HOST_COLUMNS.filter((c) => visible.has(c.id as ZtaSortKey)).map((c) => c.meta!.width).join(' '), [visible]);
   const sorting = useMemo<SortingState>(() => [{ id: sort.key, desc: sort.desc }], [sort]);
+  const tf = useTimeFormat();
+  const now = useNow();
   const table = useReactTable({
+    meta: { tf, now },
     data: windowData,
     columns: HOST_COLUMNS,
     state: { sorting, columnVisibility },
@@ -77,7 +82,8 @@ export function HostTable({ shown, stored, rows, sort, onSort, onOpen, visible, 
   // Back to the top when a filter or the sort changes what is shown (not when the what-if only rescored).
   const shape = `${count}:${rows[0] ?? -1}:${sort.key}:${sort.desc}`;
   useEffect(() => {
-    scrollRef.current?.scrollTo?.({ top: 0 });
+    const el = scrollRef.current;
+    if (el && el.scrollTop !== 0) el.scrollTo?.({ top: 0 });
     setActive(0);
   }, [shape]);
 
@@ -163,4 +169,4 @@ export function HostTable({ shown, stored, rows, sort, onSort, onOpen, visible, 
       {count === 0 ? <p className="zta-none muted">No host matches these filters.</p> : null}
     </div>
   );
-}
+});

@@ -1,11 +1,12 @@
 /** The trend of band counts over the cycles (zta.overview's trend, for the filters main applies to it). */
+import { memo } from 'react';
 import { Area, AreaChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { ZtaOverview } from '../../../shared/model/zta';
 import { BANDS } from '../../../shared/model/zta';
 import { useTimeFormat } from '../../components/useTimeFormat';
 import { bandColor } from './labels';
 
-export function TrendCard({ trend }: { trend: ZtaOverview['trend'] | undefined }) {
+export const TrendCard = memo(function TrendCard({ trend }: { trend: ZtaOverview['trend'] | undefined }) {
   const tf = useTimeFormat();
   const data = (trend ?? []).map((p) => ({ at: p.at, ...p.bands }));
   return (
@@ -32,4 +33,4 @@ export function TrendCard({ trend }: { trend: ZtaOverview['trend'] | undefined }
       )}
     </section>
   );
-}
+});

@@ -8,8 +8,8 @@
  */
 import clsx from 'clsx';
 import { FlaskConical, X } from 'lucide-react';
-import { useCallback, useDeferredValue, useMemo, useState } from 'react';
-import { makeRowFilter, snapshotRow, type ZtaFilter, type ZtaSnapshot } from '../../../shared/model/zta';
+import { startTransition, useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { snapshotRow, type ZtaFilter, type ZtaRow, type ZtaSnapshot } from '../../../shared/model/zta';
 import type { RiskConfig } from '../../../shared/risk';
 import { useConnectors } from '../../api/queries';
 import { useZtaOverview } from '../../api/zta';
@@ -17,7 +17,7 @@ import { ZTA_FILTERS, ztaFilterOf } from '../../app/search';
 import { formatCount } from '../../components/format';
 import { ChangesCard, RiskiestCard } from './ChangesCard';
 import { ConnectorStrip } from './ConnectorStrip';
-import { DistributionCard } from './DistributionCard';
+import { DistributionCard, type DistributionPick } from './DistributionCard';
 import { ExportButtons } from './ExportButtons';
 import { attributePresence, type AttributeColumn } from './host-columns';
 import { HostDetailsDialog } from './HostDetailsDialog';
@@ -28,7 +28,7 @@ import { rescoreSnapshot } from './whatif';
 import { WhatIfPanel } from './WhatIfPanel';
 import { ZtaFilters } from './ZtaFilters';
 import type { ZtaRefinements } from './ZtaPage';
-import { filterRows, knownFilter, riskiest, sortOrder, ztaViewOf, type ZtaSort, type ZtaSortKey } from './zta-index';
+import { filterRows, knownFilter, riskiest, sortOrder, structuralMask, ztaIndexOf, ztaViewOf, type ZtaSort, type ZtaSortKey } from './zta-index';
 
 const NO_FILTERS = Object.fromEntries(ZTA_FILTERS.map((k) => [k, ''])) as Pick<ZtaRefinements, (typeof ZTA_FILTERS)[number]>;
 const BASE_COLUMNS: readonly ZtaSortKey[] = ['hostId', 'hostname', 'vendor', 'customer', 'platform', 'osAssessment', 'sensorAssessment', 'overallAssessment', 'score', 'band', 'lastSeen'];
@@ -75,13 +75,21 @@ export function ZtaDashboard({ snapshot: s, view, refine, openedHost, openHost, 
   const filter = useMemo(() => knownFilter(s, ztaFilterOf({ customer, platform, band, vendor, connector, q })), [s, customer, platform, band, vendor, connector, q]);
   const deferred = useDeferredValue(filter);
   const sort = useMemo<ZtaSort>(() => ({ key: view.sort, desc: view.order === 'desc' }), [view.sort, view.order]);
-  const order = useMemo(() => sortOrder(zview, sort), [zview, sort]);
-  const filtered = useMemo(() => filterRows(zview, order, deferred), [zview, order, deferred]);
-  const top = useMemo(() => riskiest(zview, filtered.rows).map((i) => snapshotRow(shown, i)), [zview, filtered, shown]);
+  // The charts read the matching rows in a fixed order (hostname): a new sort does not redraw them.
+  const matching = useMemo(() => filterRows(zview, zview.index.byName, deferred), [zview, deferred]);
+  const filtered = useMemo(() => (sort.key === 'hostname' && !sort.desc ? matching : filterRows(zview, sortOrder(zview, sort), deferred)), [zview, sort, deferred, matching]);
+  // The charts and the riskiest hosts follow in a transition of their own once the table has its
+  // rows: drawing them (recharts) costs more than the table, and a keystroke may interrupt it.
+  const [charted, setCharted] = useState({ matching, zview });
+  useEffect(() => startTransition(() => setCharted({ matching, zview })), [matching, zview]);
+  const top = useMemo(() => riskiest(charted.zview, charted.matching.rows).map((i) => snapshotRow(charted.zview.snapshot, i)), [charted]);
+  const pick = useCallback((p: DistributionPick) => refine(p), [refine]);
+  const onSort = useCallback((next: ZtaSort) => refine({ sort: next.key, order: next.desc ? 'desc' : 'asc' }), [refine]);
+  const onOpenRow = useCallback((row: ZtaRow) => openHost(row.hostId), [openHost]);
 
   // The attribute columns follow the structural filters only, so typing a search never moves columns.
   const structural = useMemo(() => ({ ...(filter.customer ? { customer: filter.customer } : {}), ...(filter.platform ? { platform: filter.platform } : {}), ...(filter.vendor ? { vendor: filter.vendor } : {}), ...(filter.connector ? { connector: filter.connector } : {}) }), [filter.customer, filter.platform, filter.vendor, filter.connector]);
-  const presence = useMemo(() => attributePresence(s, makeRowFilter(s, structural)), [s, structural]);
+  const presence = useMemo(() => attributePresence(s, structuralMask(ztaIndexOf(s), structural)), [s, structural]);
   const visible = useMemo(() => visibleColumns(presence, structural), [presence, structural]);
   const overview = useZtaOverview(structural);
 
@@ -134,7 +142,7 @@ export function ZtaDashboard({ snapshot: s, view, refine, openedHost, openHost, 
           ) : null}
         </div>
         <div className="zta-overview">
-          <DistributionCard shown={shown} rows={filtered.anyBand} band={filter.band ?? ''} whatIf={!!result} onPick={(p) => refine(p)} />
+          <DistributionCard shown={charted.zview.snapshot} rows={charted.matching.anyBand} band={filter.band ?? ''} whatIf={!!result} customerChosen={!!filter.customer} onPick={pick} />
           <TrendCard trend={overview.data?.trend} />
           <ChangesCard overview={overview.data} onOpen={openHost} />
           <RiskiestCard hosts={top} onOpen={openHost} whatIf={!!result} />
@@ -144,8 +152,8 @@ export function ZtaDashboard({ snapshot: s, view, refine, openedHost, openHost, 
           stored={result ? s : undefined}
           rows={filtered.rows}
           sort={sort}
-          onSort={(next) => refine({ sort: next.key, order: next.desc ? 'desc' : 'asc' })}
-          onOpen={(row) => openHost(row.hostId)}
+          onSort={onSort}
+          onOpen={onOpenRow}
           visible={visible}
           stale={deferred !== filter}
         />

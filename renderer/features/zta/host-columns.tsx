@@ -8,9 +8,7 @@
 import { createColumnHelper } from '@tanstack/react-table';
 import type { RiskBand } from '../../../shared/model/edr';
 import { BANDS, type ZtaRow, type ZtaSnapshot } from '../../../shared/model/zta';
-import { agoText } from '../../components/format';
-import { RelativeTime } from '../../components/Time';
-import { useNow } from '../../components/useNow';
+import { agoText, type TimeFormat } from '../../components/format';
 import { BandChip, scoreText, vendorShort, words } from './labels';
 import { sensorState, type ZtaSortKey } from './zta-index';
 
@@ -35,6 +33,12 @@ export const ATTRIBUTE_COLUMNS = ['riskLevel', 'exposure', 'health', 'avStatus',
 export type AttributeColumn = (typeof ATTRIBUTE_COLUMNS)[number];
 
 declare module '@tanstack/react-table' {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  interface TableMeta<TData> {
+    /** The window's time formatter and clock, read once by the table rather than by every cell. */
+    tf?: TimeFormat;
+    now?: number;
+  }
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
   interface ColumnMeta<TData, TValue> {
     /** The column's track in the rows' CSS grid. */
@@ -79,13 +83,12 @@ function Word({ value }: { value: string | null }) {
   return value === null ? none('Not reported') : <span className={`zta-value tone-${WORD_TONE[value] ?? ''}`}>{words(value)}</span>;
 }
 
-function LastSeen({ iso }: { iso: string | null }) {
-  const now = useNow();
+function LastSeen({ iso, tf, now }: { iso: string | null; tf: TimeFormat | undefined; now: number | undefined }) {
   if (!iso) return none('Never seen, or no time given');
   return (
-    <RelativeTime iso={iso} describe={(t) => `Last seen ${t}`}>
-      {agoText(iso, now)}
-    </RelativeTime>
+    <time dateTime={iso} title={tf ? `Last seen ${tf.dateTime(iso)}` : undefined}>
+      {agoText(iso, now ?? Date.parse(iso))}
+    </time>
   );
 }
 
@@ -131,7 +134,7 @@ export const HOST_COLUMNS = [
   }),
   col.accessor((c) => c.row.score, { id: 'score', header: 'Risk score', cell: (c) => <Score cell={c.row.original} />, sortDescFirst: true, meta: { width: '84px', title: 'The console’s risk score, 0–100, higher is riskier' } }),
   col.accessor((c) => c.row.band, { id: 'band', header: 'Band', cell: (c) => <BandChip band={c.row.original.row.band} />, sortDescFirst: true, meta: { width: '118px' } }),
-  col.accessor((c) => c.row.lastSeen, { id: 'lastSeen', header: 'Last seen', cell: (c) => <LastSeen iso={c.row.original.row.lastSeen} />, sortDescFirst: true, meta: { width: '92px' } }),
+  col.accessor((c) => c.row.lastSeen, { id: 'lastSeen', header: 'Last seen', cell: (c) => <LastSeen iso={c.row.original.row.lastSeen} tf={c.table.options.meta?.tf} now={c.table.options.meta?.now} />, sortDescFirst: true, meta: { width: '92px' } }),
   col.accessor((c) => c.row.riskLevel, { id: 'riskLevel', header: 'Risk level', cell: (c) => <Word value={c.row.original.row.riskLevel} />, sortDescFirst: true, meta: { width: '96px', title: 'Defender’s risk level of the machine' } }),
   col.accessor((c) => c.row.exposure, { id: 'exposure', header: 'Exposure', cell: (c) => <Word value={c.row.original.row.exposure} />, sortDescFirst: true, meta: { width: '90px', title: 'Defender’s exposure level' } }),
   col.accessor((c) => c.row.health, { id: 'health', header: 'Health', cell: (c) => <Word value={c.row.original.row.health} />, meta: { width: '130px', title: 'Defender’s health status' } }),
@@ -162,12 +165,12 @@ export const HOST_COLUMNS = [
   }),
 ];
 
-/** Which attribute columns the hosts of `rows` report (one pass, early exit). */
-export function attributePresence(s: ZtaSnapshot, keep: (i: number) => boolean): Set<AttributeColumn> {
+/** Which attribute columns the hosts a mask marks report (one pass, early exit). */
+export function attributePresence(s: ZtaSnapshot, mask: Uint8Array): Set<AttributeColumn> {
   const r = s.rows;
   const out = new Set<AttributeColumn>();
   for (let i = 0; i < r.hostId.length && out.size < ATTRIBUTE_COLUMNS.length; i++) {
-    if (!keep(i)) continue;
+    if (mask[i] !== 1) continue;
     if (r.riskLevel[i] != null) out.add('riskLevel');
     if (r.exposure[i] != null) out.add('exposure');
     if (r.health[i] != null) out.add('health');

@@ -7,9 +7,11 @@
  * stored one). Numeric and enum columns are sorted by counting into buckets along the hostname
  * order (linear, stable), the rest with a comparator once.
  *
- * The filter is the shared rule (`makeRowFilter`, the one the export applies) for every criterion
- * but the text, which reads the precomputed lower-case text instead of lower-casing each row again
- * (the same answer; tests/unit/renderer/zta-index.test.ts checks it against `makeRowFilter`).
+ * The filter is the shared rule (`makeRowFilter`, the one the export applies): it marks the rows
+ * of the customer, platform, vendor and connector chosen once per choice (a mask, cached); a
+ * keystroke then only tests the band and the text, the text against the precomputed lower-case
+ * text instead of lower-casing each row again (the same answer; tests/unit/renderer/zta-index.test.ts
+ * checks every combination against `makeRowFilter`).
  */
 import { BANDS, ENUMS, PLATFORMS, makeRowFilter, type ZtaFilter, type ZtaSnapshot } from '../../../shared/model/zta';
 import { parseTimestamp } from '../../../shared/risk/time';
@@ -52,6 +54,8 @@ export interface ZtaIndex {
   readonly vendorOf: Uint8Array;
   /** Orders of the columns that do not depend on the scores, by `key:asc|desc`. */
   readonly orders: Map<string, Int32Array>;
+  /** Rows of a customer/platform/vendor/connector choice (1 = passes), the last few used. */
+  readonly masks: Map<string, Uint8Array>;
   /** Scratch buffer of `filterRows`. */
   readonly buffer: Int32Array;
 }
@@ -62,6 +66,55 @@ export interface ZtaView {
   readonly snapshot: ZtaSnapshot;
   /** Orders of the score and the band (they move with the what-if). */
   readonly orders: Map<string, Int32Array>;
+}
+
+/**
+ * Row numbers in the code-unit order of `values` (the order of `<`), ties by `tie` (a rank per
+ * row) or else by row number. Comparator sorts of 100,000 strings cost 100–250 ms; here each
+ * string's first characters are packed, with the row number, into one exact float (its
+ * characters as ranks in the alphabet the strings use) and sorted natively; only runs whose
+ * packed prefix ties are then sorted by the whole string.
+ */
+export function stringOrder(values: readonly string[], tie?: Int32Array): Int32Array {
+  const n = values.length;
+  const idxBits = Math.max(1, Math.ceil(Math.log2(n + 1)));
+  const idxScale = 2 ** idxBits;
+  const SCAN = 16;
+  const rank = new Uint32Array(65_536);
+  for (let i = 0; i < n; i++) {
+    const v = values[i]!;
+    const m = Math.min(v.length, SCAN);
+    for (let c = 0; c < m; c++) rank[v.charCodeAt(c)] = 1;
+  }
+  let base = 1;
+  for (let code = 0; code < rank.length; code++) if (rank[code]) rank[code] = base++;
+  // Ranks 1…base-1 for the characters, 0 for "the string has ended" (shorter sorts first).
+  let chars = Math.min(SCAN, Math.floor((52 - idxBits) / Math.log2(base)));
+  while (chars > 0 && base ** chars > 2 ** (52 - idxBits)) chars -= 1;
+  const keys = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const v = values[i]!;
+    let prefix = 0;
+    for (let c = 0; c < chars; c++) prefix = prefix * base + (c < v.length ? rank[v.charCodeAt(c)]! : 0);
+    keys[i] = prefix * idxScale + i;
+  }
+  keys.sort();
+  const out = new Int32Array(n);
+  for (let p = 0; p < n; p++) out[p] = keys[p]! % idxScale;
+  const cmp = (a: number, b: number) => {
+    const x = values[a]!;
+    const y = values[b]!;
+    return x < y ? -1 : x > y ? 1 : tie ? tie[a]! - tie[b]! : a - b;
+  };
+  // Runs of equal prefixes: exact order by the whole string.
+  for (let start = 0; start < n; ) {
+    const prefix = Math.floor(keys[start]! / idxScale);
+    let end = start + 1;
+    while (end < n && Math.floor(keys[end]! / idxScale) === prefix) end += 1;
+    if (end - start > 1) out.subarray(start, end).sort(cmp);
+    start = end;
+  }
+  return out;
 }
 
 const identity = (n: number) => {
@@ -75,17 +128,13 @@ export function buildZtaIndex(s: ZtaSnapshot): ZtaIndex {
   const n = hostId.length;
   const hay = new Array<string>(n);
   for (let i = 0; i < n; i++) hay[i] = `${hostname[i]!}\u0000${hostId[i]!}`.toLowerCase();
-  const byName = identity(n).sort((a, b) => {
-    const x = hostname[a]!;
-    const y = hostname[b]!;
-    return x < y ? -1 : x > y ? 1 : a - b;
-  });
+  const byName = stringOrder(hostname);
   const nameRank = new Int32Array(n);
   for (let p = 0; p < n; p++) nameRank[byName[p]!] = p;
   const vendorOf = new Uint8Array(n);
   const defender = s.connectors.map((c) => c.vendor === 'defender');
   for (let i = 0; i < n; i++) vendorOf[i] = defender[connector[i]!] ? 1 : 0;
-  return { snapshot: s, hay, byName, nameRank, vendorOf, orders: new Map(), buffer: new Int32Array(n) };
+  return { snapshot: s, hay, byName, nameRank, vendorOf, orders: new Map(), masks: new Map(), buffer: new Int32Array(n) };
 }
 
 const built = new WeakMap<ZtaSnapshot, ZtaIndex>();
@@ -135,11 +184,45 @@ function bucketOrder(byName: Int32Array, buckets: number, bucketOf: (i: number) 
   return out;
 }
 
-/** Rows by a numeric key (NaN first when ascending), ties in hostname order. */
+/**
+ * Rows by a numeric key (NaN first when ascending), ties in hostname order: the whole part of each
+ * value is packed with the row number into one exact float and sorted natively (as `stringOrder`);
+ * runs with the same whole part are then sorted exactly. `desc` negates the key, so ties keep
+ * their hostname order.
+ */
 function numericOrder(index: ZtaIndex, value: Float64Array, desc: boolean): Int32Array {
+  const n = value.length;
   const rank = index.nameRank;
-  const v = value.map((x) => (Number.isNaN(x) ? -Infinity : x));
-  return identity(v.length).sort((a, b) => (desc ? v[b]! - v[a]! : v[a]! - v[b]!) || rank[a]! - rank[b]!);
+  const v = value.map((x) => (Number.isNaN(x) ? (desc ? Infinity : -Infinity) : desc ? -x : x));
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const x = v[i]!;
+    if (Number.isFinite(x)) {
+      if (x < lo) lo = x;
+      if (x > hi) hi = x;
+    }
+  }
+  const idxBits = Math.max(1, Math.ceil(Math.log2(n + 1)));
+  const idxScale = 2 ** idxBits;
+  const span = Number.isFinite(lo) ? Math.floor(hi) - Math.floor(lo) + 3 : 3;
+  const exact = (a: number, b: number) => v[a]! - v[b]! || rank[a]! - rank[b]!;
+  if (span >= 2 ** (52 - idxBits)) return identity(n).sort(exact);
+  // Whole part from 1; -Infinity is 0, +Infinity the last.
+  const whole = (x: number) => (x === -Infinity ? 0 : x === Infinity ? span - 1 : Math.floor(x) - Math.floor(lo) + 1);
+  const keys = new Float64Array(n);
+  for (let i = 0; i < n; i++) keys[i] = whole(v[i]!) * idxScale + i;
+  keys.sort();
+  const out = new Int32Array(n);
+  for (let p = 0; p < n; p++) out[p] = keys[p]! % idxScale;
+  for (let start = 0; start < n; ) {
+    const w = Math.floor(keys[start]! / idxScale);
+    let end = start + 1;
+    while (end < n && Math.floor(keys[end]! / idxScale) === w) end += 1;
+    if (end - start > 1) out.subarray(start, end).sort(exact);
+    start = end;
+  }
+  return out;
 }
 
 /** An enum column as buckets: unknown (null) first, then the enum's options in order. */
@@ -176,8 +259,7 @@ function buildOrder(view: ZtaView, key: ZtaSortKey, desc: boolean): Int32Array {
     case 'hostname':
       return desc ? byName.slice().reverse() : byName.slice();
     case 'hostId': {
-      const ids = r.hostId;
-      const order = identity(n).sort((a, b) => (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0));
+      const order = stringOrder(r.hostId, index.nameRank);
       return desc ? order.reverse() : order;
     }
     case 'vendor':
@@ -201,10 +283,11 @@ function buildOrder(view: ZtaView, key: ZtaSortKey, desc: boolean): Int32Array {
     case 'band':
       return bucketOrder(byName, BANDS.length, (i) => r.band[i]!, desc);
     case 'lastSeen': {
+      // In seconds (the packed whole part), milliseconds break the ties; never seen first.
       const t = new Float64Array(n);
       for (let i = 0; i < n; i++) {
         const v = r.lastSeen[i];
-        t[i] = v ? parseTimestamp(v) : NaN;
+        t[i] = v ? parseTimestamp(v) / 1000 : NaN;
       }
       return numericOrder(index, t, desc);
     }
@@ -264,15 +347,35 @@ export interface Filtered {
   anyBand: Int32Array;
 }
 
+const MASKS_KEPT = 8;
+
+/** The rows passing the filter's customer, platform, vendor and connector, by the shared rule; cached per choice. */
+export function structuralMask(index: ZtaIndex, f: ZtaFilter): Uint8Array {
+  const structural: ZtaFilter = { customer: f.customer, platform: f.platform, vendor: f.vendor, connector: f.connector };
+  const key = JSON.stringify(structural);
+  let mask = index.masks.get(key);
+  if (mask) {
+    // Most recently used last.
+    index.masks.delete(key);
+  } else {
+    const keep = makeRowFilter(index.snapshot, structural);
+    mask = new Uint8Array(index.hay.length);
+    for (let i = 0; i < mask.length; i++) if (keep(i)) mask[i] = 1;
+    if (index.masks.size >= MASKS_KEPT) index.masks.delete(index.masks.keys().next().value!);
+  }
+  index.masks.set(key, mask);
+  return mask;
+}
+
 /** The rows of `view` that pass `f`, in `order`. */
 export function filterRows(view: ZtaView, order: Int32Array, f: ZtaFilter): Filtered {
   const { hay, buffer } = view.index;
-  const keep = makeRowFilter(view.snapshot, { ...f, band: undefined, q: undefined });
+  const mask = structuralMask(view.index, f);
   const q = f.q?.trim().toLowerCase() ?? '';
   let count = 0;
   for (let p = 0; p < order.length; p++) {
     const i = order[p]!;
-    if (!keep(i)) continue;
+    if (mask[i] !== 1) continue;
     if (q && !hay[i]!.includes(q)) continue;
     buffer[count++] = i;
   }

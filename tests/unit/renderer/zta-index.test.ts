@@ -12,7 +12,7 @@ import { distribution } from '../../../renderer/features/zta/distribution';
 import { attributePresence } from '../../../renderer/features/zta/host-columns';
 import { recordAt, rescoreSnapshot } from '../../../renderer/features/zta/whatif';
 import { visibleColumns } from '../../../renderer/features/zta/ZtaDashboard';
-import { filterRows, knownFilter, riskiest, sortOrder, ZTA_SORT_KEYS, ztaViewOf } from '../../../renderer/features/zta/zta-index';
+import { filterRows, knownFilter, riskiest, sortOrder, stringOrder, structuralMask, ZTA_SORT_KEYS, ztaViewOf } from '../../../renderer/features/zta/zta-index';
 import { ztaSnapshot } from './support/zta-data';
 
 const s = ztaSnapshot({ hosts: 3000, seed: 11 });
@@ -82,6 +82,39 @@ describe('ZTA index', () => {
     expect(falconValues).toEqual([...falconValues].sort((a, b) => a - b));
   });
 
+  it('orders strings by code units exactly, whatever their alphabet, prefixes and duplicates', () => {
+    const pick = (chars: string, n: number, k: number) => Array.from({ length: n }, (_, i) => chars[(i * 7 + k * 13) % chars.length]).join('');
+    const values = [
+      '',
+      'a',
+      'ab',
+      'abc',
+      'Zeta',
+      'zeta',
+      'é',
+      '😀x',
+      '😀',
+      ...Array.from({ length: 500 }, (_, k) => pick('0123456789abcdef', 1 + (k % 40), k)),
+      ...Array.from({ length: 500 }, (_, k) => `WS-${String(k % 37).padStart(4, '0')}-${pick('xyz-.ÄÖ', k % 5, k)}`),
+      'WS-0001-',
+      'WS-0001-',
+    ];
+    const tie = Int32Array.from(values, (_, i) => values.length - i);
+    const expected = values.map((_, i) => i).sort((a, b) => (values[a]! < values[b]! ? -1 : values[a]! > values[b]! ? 1 : tie[a]! - tie[b]!));
+    expect([...stringOrder(values, tie)]).toEqual(expected);
+    expect([...stringOrder(values)]).toEqual(values.map((_, i) => i).sort((a, b) => (values[a]! < values[b]! ? -1 : values[a]! > values[b]! ? 1 : a - b)));
+  });
+
+  it('orders the last-seen times both ways, never seen first when ascending, ties by hostname', () => {
+    const t = (i: number) => (s.rows.lastSeen[i] ? Date.parse(s.rows.lastSeen[i]!) : -Infinity);
+    const rank = view.index.nameRank;
+    for (const desc of [false, true]) {
+      const order = [...sortOrder(view, { key: 'lastSeen', desc })];
+      const expected = [...order].sort((a, b) => (desc ? t(b) - t(a) : t(a) - t(b)) || rank[a]! - rank[b]!);
+      expect(order).toEqual(expected);
+    }
+  });
+
   it('drops a customer or connector the snapshot does not have, as the export would be asked', () => {
     expect(knownFilter(s, { customer: 'nobody', connector: 'gone', platform: 'Mac', q: ' ' })).toEqual({ platform: 'Mac' });
     expect(knownFilter(s, { customer: 'cid-1', connector: 'c-falcon' })).toEqual({ customer: 'cid-1', connector: 'c-falcon' });
@@ -113,9 +146,9 @@ describe('ZTA index', () => {
 
   it('brings the attribute columns a chosen platform’s hosts report into view', () => {
     expect(visibleColumns(new Set(['riskLevel', 'sensor']), {})).not.toContain('riskLevel');
-    const falconMac = attributePresence(s, makeRowFilter(s, { platform: 'Mac', vendor: 'falcon' }));
+    const falconMac = attributePresence(s, structuralMask(view.index, { platform: 'Mac', vendor: 'falcon' }));
     expect([...falconMac]).toEqual(['sensor']);
-    const mac = attributePresence(s, makeRowFilter(s, { platform: 'Mac' }));
+    const mac = attributePresence(s, structuralMask(view.index, { platform: 'Mac' }));
     const cols = visibleColumns(mac, { platform: 'Mac' });
     for (const c of ['riskLevel', 'exposure', 'health', 'avStatus', 'cves', 'sensor'] as const) expect(cols).toContain(c);
     expect(cols).not.toContain('platform');
