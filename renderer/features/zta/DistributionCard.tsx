@@ -52,8 +52,8 @@ export const DistributionCard = memo(function DistributionCard({ shown, rows, ba
           ))}
         </div>
       </header>
-      <div className="zta-chart" style={{ height: Math.min(height, 210) }}>
-        <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 480, height: Math.min(height, 210) }}>
+      <div className="zta-chart" style={{ height: Math.min(height, 160) }}>
+        <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 480, height: Math.min(height, 160) }}>
           <BarChart data={d.groups} layout="vertical" margin={{ top: 4, right: 12, bottom: 0, left: 4 }} barCategoryGap={4}>
             <XAxis type="number" allowDecimals={false} tick={{ fontSize: 11, fill: 'var(--text-muted)' }} stroke="var(--border-strong)" />
             <YAxis type="category" dataKey="label" width={by === 'customer' ? 130 : 70} tick={{ fontSize: 11, fill: 'var(--text-muted)' }} stroke="var(--border-strong)" tickFormatter={(v: string) => (v.length > 18 ? `${v.slice(0, 17)}…` : v)} />

@@ -8,7 +8,10 @@ import { bandColor } from './labels';
 
 export const TrendCard = memo(function TrendCard({ trend }: { trend: ZtaOverview['trend'] | undefined }) {
   const tf = useTimeFormat();
-  const data = (trend ?? []).map((p) => ({ at: p.at, ...p.bands }));
+  // Cycles before the first one with a host of these filters (another tenant's) say nothing here.
+  const points = trend ?? [];
+  const first = points.findIndex((p) => Object.values(p.bands).some((n) => n > 0));
+  const data = (first < 0 ? [] : points.slice(first)).map((p) => ({ at: p.at, ...p.bands }));
   return (
     <section className="zta-card" aria-labelledby="zta-trend-title" data-testid="zta-trend">
       <header className="zta-card-head">
@@ -18,8 +21,8 @@ export const TrendCard = memo(function TrendCard({ trend }: { trend: ZtaOverview
       {data.length === 0 ? (
         <p className="muted zta-card-note">No completed cycle for these filters.</p>
       ) : (
-        <div className="zta-chart" style={{ height: 200 }}>
-          <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 420, height: 200 }}>
+        <div className="zta-chart" style={{ height: 190 }}>
+          <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 420, height: 190 }}>
             <AreaChart data={data} margin={{ top: 6, right: 12, bottom: 0, left: 0 }}>
               <XAxis dataKey="at" tickFormatter={(v: string) => tf.dateTime(v).slice(5, 16)} tick={{ fontSize: 11, fill: 'var(--text-muted)' }} stroke="var(--border-strong)" minTickGap={24} />
               <YAxis allowDecimals={false} width={44} tick={{ fontSize: 11, fill: 'var(--text-muted)' }} stroke="var(--border-strong)" />

@@ -63,7 +63,8 @@ export interface ZtaDashboardProps {
 export function ZtaDashboard({ snapshot: s, view, refine, openedHost, openHost, closeHost }: ZtaDashboardProps) {
   const live = useConnectors().data;
   const [whatIf, setWhatIf] = useState<WhatIfState>();
-  const onPreview = useCallback((config: RiskConfig | undefined) => setWhatIf((w) => (w ? { ...w, config } : w)), []);
+  // A transition: the slider and the boxes answer at once, the rescored page follows (and a newer value replaces it).
+  const onPreview = useCallback((config: RiskConfig | undefined) => startTransition(() => setWhatIf((w) => (w ? { ...w, config } : w))), []);
   const tenants = useMemo(() => s.connectors.filter((c) => c.cycleId !== null && c.hosts > 0), [s]);
   const whatIfIndex = whatIf ? s.connectors.findIndex((c) => c.connectorId === whatIf.connectorId) : -1;
   const whatIfConfig = whatIf?.config;
