@@ -115,6 +115,24 @@ describe('ZTA dashboard over two polled tenants', () => {
     await waitFor(() => expect(address()).not.toContain('BeOS'));
   });
 
+  it('moves through the rows with the keyboard and opens the focused host with Enter', async () => {
+    const { user } = renderApp(fx.main, { at: '/zta' });
+    await screen.findByTestId('zta-count');
+    const order = expectedRows(s, {});
+    await user.click(screen.getAllByTestId('zta-row')[0]!);
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByTestId('zta-host')).toBeNull());
+    screen.getAllByTestId('zta-row')[0]!.focus();
+    await user.keyboard('{ArrowDown}{ArrowDown}{ArrowUp}');
+    await waitFor(() => expect(document.activeElement).toHaveAttribute('data-host', order[1]));
+    // A page is the rows that fit (600 px of 36 px rows) less one.
+    await user.keyboard('{PageDown}');
+    await waitFor(() => expect(document.activeElement).toHaveAttribute('data-host', order[1 + 15]));
+    await user.keyboard('{Home}{ArrowDown}{Enter}');
+    expect(await screen.findByTestId('zta-host')).toBeVisible();
+    expect(params().get('host')).toBe(order[1]);
+  });
+
   it('a host’s details say why it has its band, largest contribution first, with its history and vendor facts', async () => {
     // A Defender host with the most indicators counting.
     const defender = s.connectors.find((c) => c.vendor === 'defender')!;
