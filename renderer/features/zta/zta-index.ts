@@ -5,7 +5,7 @@
  * The orders of the score and the band also depend on the what-if's scores: they are cached per
  * *view* (a snapshot whose score and band columns the what-if replaced shares the index of the
  * stored one). Numeric and enum columns are sorted by counting into buckets along the hostname
- * order (linear, stable), the rest with a comparator once.
+ * order (linear, stable), strings and times by packed keys in a native sort (row-order.ts).
  *
  * The filter is the shared rule (`makeRowFilter`, the one the export applies): it marks the rows
  * of the customer, platform, vendor and connector chosen once per choice (a mask, cached); a
@@ -15,6 +15,9 @@
  */
 import { BANDS, ENUMS, PLATFORMS, makeRowFilter, type ZtaFilter, type ZtaSnapshot } from '../../../shared/model/zta';
 import { parseTimestamp } from '../../../shared/risk/time';
+import { bucketOrder, numericOrder, stringOrder } from './row-order';
+
+export { stringOrder } from './row-order';
 
 export const ZTA_SORT_KEYS = [
   'hostId',
@@ -68,61 +71,6 @@ export interface ZtaView {
   readonly orders: Map<string, Int32Array>;
 }
 
-/**
- * Row numbers in the code-unit order of `values` (the order of `<`), ties by `tie` (a rank per
- * row) or else by row number. Comparator sorts of 100,000 strings cost 100–250 ms; here each
- * string's first characters are packed, with the row number, into one exact float (its
- * characters as ranks in the alphabet the strings use) and sorted natively; only runs whose
- * packed prefix ties are then sorted by the whole string.
- */
-export function stringOrder(values: readonly string[], tie?: Int32Array): Int32Array {
-  const n = values.length;
-  const idxBits = Math.max(1, Math.ceil(Math.log2(n + 1)));
-  const idxScale = 2 ** idxBits;
-  const SCAN = 16;
-  const rank = new Uint32Array(65_536);
-  for (let i = 0; i < n; i++) {
-    const v = values[i]!;
-    const m = Math.min(v.length, SCAN);
-    for (let c = 0; c < m; c++) rank[v.charCodeAt(c)] = 1;
-  }
-  let base = 1;
-  for (let code = 0; code < rank.length; code++) if (rank[code]) rank[code] = base++;
-  // Ranks 1…base-1 for the characters, 0 for "the string has ended" (shorter sorts first).
-  let chars = Math.min(SCAN, Math.floor((52 - idxBits) / Math.log2(base)));
-  while (chars > 0 && base ** chars > 2 ** (52 - idxBits)) chars -= 1;
-  const keys = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    const v = values[i]!;
-    let prefix = 0;
-    for (let c = 0; c < chars; c++) prefix = prefix * base + (c < v.length ? rank[v.charCodeAt(c)]! : 0);
-    keys[i] = prefix * idxScale + i;
-  }
-  keys.sort();
-  const out = new Int32Array(n);
-  for (let p = 0; p < n; p++) out[p] = keys[p]! % idxScale;
-  const cmp = (a: number, b: number) => {
-    const x = values[a]!;
-    const y = values[b]!;
-    return x < y ? -1 : x > y ? 1 : tie ? tie[a]! - tie[b]! : a - b;
-  };
-  // Runs of equal prefixes: exact order by the whole string.
-  for (let start = 0; start < n; ) {
-    const prefix = Math.floor(keys[start]! / idxScale);
-    let end = start + 1;
-    while (end < n && Math.floor(keys[end]! / idxScale) === prefix) end += 1;
-    if (end - start > 1) out.subarray(start, end).sort(cmp);
-    start = end;
-  }
-  return out;
-}
-
-const identity = (n: number) => {
-  const a = new Int32Array(n);
-  for (let i = 0; i < n; i++) a[i] = i;
-  return a;
-};
-
 export function buildZtaIndex(s: ZtaSnapshot): ZtaIndex {
   const { hostname, hostId, connector } = s.rows;
   const n = hostId.length;
@@ -159,70 +107,6 @@ export function ztaViewOf(stored: ZtaSnapshot, shown: ZtaSnapshot = stored): Zta
     views.set(shown, view);
   }
   return view;
-}
-
-/**
- * Rows in the order of `bucketOf` (0 … buckets-1), ties in hostname order: a counting sort along
- * `byName`, linear in the rows. `desc` reverses the buckets, not the ties.
- */
-function bucketOrder(byName: Int32Array, buckets: number, bucketOf: (i: number) => number, desc: boolean): Int32Array {
-  const n = byName.length;
-  const key = new Int32Array(n);
-  const start = new Int32Array(buckets + 1);
-  for (let i = 0; i < n; i++) {
-    const b = bucketOf(i);
-    const k = desc ? buckets - 1 - b : b;
-    key[i] = k;
-    start[k + 1]! += 1;
-  }
-  for (let b = 0; b < buckets; b++) start[b + 1]! += start[b]!;
-  const out = new Int32Array(n);
-  for (let p = 0; p < n; p++) {
-    const i = byName[p]!;
-    out[start[key[i]!]!++] = i;
-  }
-  return out;
-}
-
-/**
- * Rows by a numeric key (NaN first when ascending), ties in hostname order: the whole part of each
- * value is packed with the row number into one exact float and sorted natively (as `stringOrder`);
- * runs with the same whole part are then sorted exactly. `desc` negates the key, so ties keep
- * their hostname order.
- */
-function numericOrder(index: ZtaIndex, value: Float64Array, desc: boolean): Int32Array {
-  const n = value.length;
-  const rank = index.nameRank;
-  const v = value.map((x) => (Number.isNaN(x) ? (desc ? Infinity : -Infinity) : desc ? -x : x));
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (let i = 0; i < n; i++) {
-    const x = v[i]!;
-    if (Number.isFinite(x)) {
-      if (x < lo) lo = x;
-      if (x > hi) hi = x;
-    }
-  }
-  const idxBits = Math.max(1, Math.ceil(Math.log2(n + 1)));
-  const idxScale = 2 ** idxBits;
-  const span = Number.isFinite(lo) ? Math.floor(hi) - Math.floor(lo) + 3 : 3;
-  const exact = (a: number, b: number) => v[a]! - v[b]! || rank[a]! - rank[b]!;
-  if (span >= 2 ** (52 - idxBits)) return identity(n).sort(exact);
-  // Whole part from 1; -Infinity is 0, +Infinity the last.
-  const whole = (x: number) => (x === -Infinity ? 0 : x === Infinity ? span - 1 : Math.floor(x) - Math.floor(lo) + 1);
-  const keys = new Float64Array(n);
-  for (let i = 0; i < n; i++) keys[i] = whole(v[i]!) * idxScale + i;
-  keys.sort();
-  const out = new Int32Array(n);
-  for (let p = 0; p < n; p++) out[p] = keys[p]! % idxScale;
-  for (let start = 0; start < n; ) {
-    const w = Math.floor(keys[start]! / idxScale);
-    let end = start + 1;
-    while (end < n && Math.floor(keys[end]! / idxScale) === w) end += 1;
-    if (end - start > 1) out.subarray(start, end).sort(exact);
-    start = end;
-  }
-  return out;
 }
 
 /** An enum column as buckets: unknown (null) first, then the enum's options in order. */
@@ -289,7 +173,7 @@ function buildOrder(view: ZtaView, key: ZtaSortKey, desc: boolean): Int32Array {
         const v = r.lastSeen[i];
         t[i] = v ? parseTimestamp(v) / 1000 : NaN;
       }
-      return numericOrder(index, t, desc);
+      return numericOrder(index.nameRank, t, desc);
     }
     case 'riskLevel':
     case 'exposure':
@@ -304,7 +188,7 @@ function buildOrder(view: ZtaView, key: ZtaSortKey, desc: boolean): Int32Array {
         const all = r.cveCount[i];
         v[i] = crit === null || crit === undefined ? NaN : crit * 1e6 + (all ?? 0);
       }
-      return numericOrder(index, v, desc);
+      return numericOrder(index.nameRank, v, desc);
     }
     case 'sensor':
       // Unknown, then not running, running in reduced functionality, running.
