@@ -36,7 +36,7 @@ export interface ZtaServiceOptions {
   /** Whether a cycle runs, and the what-if's rescoring (the CLI's export passes one that runs nothing). */
   scheduler: Pick<EdrScheduler, 'status' | 'rescore'>;
   logger: Logger;
-  /** The retention setting in days (`edr.retentionDays`), read when pruning. */
+  /** The retention setting in days (Settings → Risk history, `riskHistoryDays`), read when pruning. */
   retentionDays(): number;
   now?: () => Date;
 }

@@ -1,7 +1,8 @@
 /**
  * Pushed events keep the cache true: `session.changed` writes the sessions list in place,
  * `profiles.changed`, `demo.changed` and `connectors.changed` invalidate what they affect,
- * `edr.progress` writes the running cycle into the connectors list, `notice` goes to the
+ * `edr.progress` writes the running cycle into the connectors list (and a cycle that completed or
+ * failed invalidates the ZTA dashboard's reads: new scores, or a connector now offline), `notice` goes to the
  * operator. Inventory: `inventory.changed` invalidates a profile's stored lists,
  * `inventory.progress` is kept for the Refresh buttons, `task.progress` writes the task and its
  * device's status, `onboarding.progress` merges the changed rows into the job. In browser mode, a reconnected event socket refetches everything it may have missed.
@@ -40,7 +41,11 @@ export function useContractEvents(onNotice: (notice: EventPayload<'notice'>) => 
         void qc.invalidateQueries({ queryKey: keys.appInfo });
         void qc.invalidateQueries({ queryKey: keys.demo });
       }),
-      client.on('connectors.changed', () => void qc.invalidateQueries({ queryKey: keys.connectors })),
+      client.on('connectors.changed', () => {
+        void qc.invalidateQueries({ queryKey: keys.connectors });
+        // Names, risk settings or the connectors themselves changed: the dashboard shows them.
+        void qc.invalidateQueries({ queryKey: keys.zta });
+      }),
       client.on('edr.progress', (progress) => {
         const finished = progress.phase === 'completed' || progress.phase === 'failed' || progress.phase === 'cancelled';
         qc.setQueryData<ConnectorStatus[]>(keys.connectors, (old) =>
@@ -55,6 +60,7 @@ export function useContractEvents(onNotice: (notice: EventPayload<'notice'>) => 
         );
         // The finished cycle's summary (hosts, error, published) comes with the list.
         if (finished) void qc.invalidateQueries({ queryKey: keys.connectors });
+        if (progress.phase === 'completed' || progress.phase === 'failed') void qc.invalidateQueries({ queryKey: keys.zta });
       }),
       // Each changed list is reloaded once; the organizations also when devices changed (their device counts).
       client.on('inventory.changed', ({ profileId, what }) => {

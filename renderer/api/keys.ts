@@ -19,4 +19,9 @@ export const keys = {
   /** Not keyed by profile (a job id is no profile id for the error reporter). */
   onboardingJob: (jobId: string) => ['onboarding.get', { jobId }] as const,
   syslog: (profileId: string) => ['syslog', profileId] as const,
+  /** Everything the ZTA dashboard reads (invalidated together when a cycle ends); objects second, never taken for a profile id. */
+  zta: ['zta'] as const,
+  ztaSnapshot: ['zta', { read: 'snapshot' }] as const,
+  ztaOverview: (filter: object) => ['zta', { read: 'overview', filter }] as const,
+  ztaHost: (connectorId: string, hostId: string) => ['zta', { read: 'host', connectorId, hostId }] as const,
 };

@@ -8,7 +8,7 @@ import { useUi } from '../stores/ui';
 import { sectionMeta, sectionOfPath, type Section, type SectionPath } from './sections';
 
 /** Address keys that are not part of "how the page was left": the window's connection, an opened item. */
-const NOT_REMEMBERED = new Set(['connection', 'device']);
+const NOT_REMEMBERED = new Set(['connection', 'device', 'host']);
 
 export interface PageLink {
   to: SectionPath;

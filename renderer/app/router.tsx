@@ -7,8 +7,9 @@
  *   /connections    ?tab=profiles|oauth-clients|syslog
  *   /devices        ?q &org &group &status &reach &sync &sort &order &device (details open)
  *   /organizations  ?view=tree|list &q
- *   /alarms, /zta   (coming soon; their filters will live here)
+ *   /zta            ?customer &platform &band &vendor &connector &q &sort &order &host (details open)
  *   /zta/report     ?customer &platform &band &vendor &connector &q (the dashboard's filters) &print=1
+ *   /alarms         (coming soon; its filters will live here)
  *   /connectors, /settings
  *   every page      ?connection=<profile id> (the header's choice, kept across pages)
  *
@@ -24,6 +25,7 @@ import { ComingSoonPage } from '../features/placeholders/ComingSoonPage';
 import { SettingsPage } from '../features/settings/SettingsPage';
 import { ReportPage } from '../features/zta/report/ReportPage';
 import { reportSearch, type ReportSearch } from '../features/zta/report/report-search';
+import { ZtaPage } from '../features/zta/ZtaPage';
 import {
   connectionsDefaults,
   connectionsSearch,
@@ -37,6 +39,9 @@ import {
   type ConnectionsTab,
   type DevicesSearch,
   type OrganizationsSearch,
+  type ZtaSearch,
+  ztaDefaults,
+  ztaSearch,
 } from './search';
 import { sectionMeta, type Section } from './sections';
 import { Shell } from './Shell';
@@ -82,10 +87,17 @@ const organizationsRoute = createRoute({
   component: OrganizationsPage,
 });
 
+const ztaRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'zta',
+  validateSearch: (raw: Partial<ZtaSearch> & SearchSchemaInput) => ztaSearch.parse(raw),
+  search: { middlewares: [stripSearchParams(ztaDefaults)] },
+  component: ZtaPage,
+});
+
 const meta = (id: Section) => sectionMeta.find((m) => m.id === id)!;
-// Placeholders until their issues land; their filters will be added to these routes.
+// A placeholder until its issue lands; its filters will be added to this route.
 const alarmsRoute = createRoute({ getParentRoute: () => rootRoute, path: 'alarms', component: () => <ComingSoonPage meta={meta('alarms')} /> });
-const ztaRoute = createRoute({ getParentRoute: () => rootRoute, path: 'zta', component: () => <ComingSoonPage meta={meta('zta')} /> });
 
 // The printable risk report (features/zta/report): the dashboard's filters, and print=1 for the desktop's PDF window.
 const ztaReportRoute = createRoute({

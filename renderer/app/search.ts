@@ -6,8 +6,11 @@
  * a default is left out of it.
  */
 import { z } from 'zod';
+import { Vendor } from '../../shared/model/edr';
 import type { DeploymentStatus } from '../../shared/model/inventory';
+import { BANDS, PLATFORMS, type ZtaFilter } from '../../shared/model/zta';
 import { REACHABILITIES, STATUSES, SYNCS, type SortKey } from '../features/devices/device-index';
+import { ZTA_SORT_KEYS } from '../features/zta/zta-index';
 
 const text = z.string().catch('');
 /** One of `values`, or '' (no filter). */
@@ -43,6 +46,39 @@ export type DevicesSearch = z.infer<typeof devicesSearch>;
 export const devicesDefaults: DevicesSearch = { q: '', org: '', group: '', status: '', reach: '', sync: '', sort: 'deviceName', order: 'asc', device: '' };
 /** The filters of the devices page (what "Clear filters" clears). */
 export const DEVICE_FILTERS = ['q', 'org', 'group', 'status', 'reach', 'sync'] as const satisfies readonly (keyof DevicesSearch)[];
+
+/**
+ * The ZTA dashboard: its filters under the names of `ZtaFilter` (the export and the printable
+ * report take the same ones), the sort (riskiest first by default) and the opened host (its ID).
+ */
+export const ztaSearch = z.object({
+  customer: text,
+  platform: choice(PLATFORMS),
+  band: choice(BANDS),
+  vendor: choice(Vendor.options),
+  connector: text,
+  /** The search box (host ID or hostname), as typed. */
+  q: text,
+  sort: z.enum(ZTA_SORT_KEYS).catch('score'),
+  order: z.enum(['asc', 'desc']).catch('desc'),
+  host: text,
+});
+export type ZtaSearch = z.infer<typeof ztaSearch>;
+export const ztaDefaults: ZtaSearch = { customer: '', platform: '', band: '', vendor: '', connector: '', q: '', sort: 'score', order: 'desc', host: '' };
+/** The filters of the ZTA dashboard (what "Clear filters" clears). */
+export const ZTA_FILTERS = ['customer', 'platform', 'band', 'vendor', 'connector', 'q'] as const satisfies readonly (keyof ZtaSearch)[];
+
+/** The address's filters as the contract's `ZtaFilter` (empty = no filter). */
+export function ztaFilterOf(search: Pick<ZtaSearch, (typeof ZTA_FILTERS)[number]>): ZtaFilter {
+  const f: ZtaFilter = {};
+  if (search.customer) f.customer = search.customer.slice(0, 200);
+  if (search.platform) f.platform = search.platform;
+  if (search.band) f.band = search.band;
+  if (search.vendor) f.vendor = search.vendor;
+  if (search.connector) f.connector = search.connector.slice(0, 200);
+  if (search.q.trim()) f.q = search.q.slice(0, 200);
+  return f;
+}
 
 export const organizationsSearch = z.object({ view: z.enum(['tree', 'list']).catch('tree'), q: text });
 export type OrganizationsSearch = z.infer<typeof organizationsSearch>;

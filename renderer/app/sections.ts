@@ -28,16 +28,7 @@ export const sectionMeta: SectionMeta[] = [
       bullets: ['Deduplicated alarm stream with severity and source', 'Acknowledge and clear', 'Filters that stay put while new alarms arrive'],
     },
   },
-  {
-    id: 'zta',
-    path: '/zta',
-    label: 'ZTA',
-    icon: ShieldCheck,
-    comingSoon: {
-      summary: 'Zero-trust access: endpoint risk scores from the EDR connectors, published to the node.',
-      bullets: ['Risk score and band per host, with history', 'Why a score changed (detections, exposure)', 'What was published to the node, and when'],
-    },
-  },
+  { id: 'zta', path: '/zta', label: 'ZTA', icon: ShieldCheck },
   { id: 'connectors', path: '/connectors', label: 'Connectors', icon: Plug },
   { id: 'settings', path: '/settings', label: 'Settings', icon: Settings },
 ];

@@ -43,6 +43,15 @@ export const SHORTCUTS: ShortcutGroup[] = [
       { chords: [['Enter']], what: 'Open the focused device’s details' },
     ],
   },
+  {
+    title: 'ZTA host table',
+    shortcuts: [
+      { chords: [['↑'], ['↓']], what: 'Move to the previous or next host' },
+      { chords: [['Home'], ['End']], what: 'Move to the first or last host' },
+      { chords: [['PgUp'], ['PgDn']], what: 'Move a page up or down' },
+      { chords: [['Enter']], what: 'Open the focused host’s details: why it has its band, its history' },
+    ],
+  },
 ];
 
 /** Keys as one label: "Ctrl+K", "⌘K". */

@@ -16,7 +16,7 @@ export interface DialogProps {
   onClose(): void;
   children: ReactNode;
   footer?: ReactNode;
-  size?: 'sm' | 'md' | 'lg';
+  size?: 'sm' | 'md' | 'lg' | 'xl';
   tone?: 'default' | 'danger';
   /** alertdialog for confirmations and warnings. */
   role?: 'dialog' | 'alertdialog';

@@ -187,5 +187,6 @@ export function agoText(iso: string, now: number): string {
   return h < 48 ? `${h} h ago` : `${Math.floor(h / 24)} d ago`;
 }
 
-/** 1234 → "1,234" (grouping as the operator's locale writes it, English by default). */
-export const formatCount = (n: number): string => n.toLocaleString('en');
+const COUNT = new Intl.NumberFormat('en');
+/** 1234 → "1,234" (grouping as the operator's locale writes it, English by default). One formatter: `toLocaleString` builds one per call. */
+export const formatCount = (n: number): string => COUNT.format(n);

@@ -3,21 +3,21 @@
  * point values, thresholds and band edges for Defender; the ZTA posture thresholds, the score of
  * an unassessed host and the band edges for Falcon. Empty boxes use the documented defaults (the
  * placeholders); only what differs is saved. Errors come from `ConnectorInput` (client side) or
- * from main (`risk.*` paths) and sit under the box they concern.
+ * from main (`risk.*` paths) and sit under the box they concern. Any form whose values hold the
+ * boxes under `risk` can use it: the connector form, and the ZTA dashboard's what-if (always open).
  */
 import { ChevronDown, ChevronRight, RotateCcw } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
-import { get, useWatch, type FieldErrors, type FieldPath, type UseFormReturn } from 'react-hook-form';
-import type { ParsedConnectorInput } from '../../../shared/model/connector';
+import { get, useWatch, type FieldErrors, type FieldPath, type FieldValues, type PathValue, type UseFormReturn } from 'react-hook-form';
 import type { Vendor } from '../../../shared/model/edr';
 import { TextField } from '../../components/Field';
-import type { ConnectorFormValues } from './connector-form';
 import { bandsNote, defaultOf, effective, emptyRiskForm, fieldsOf, inactivityLabels, labelOf, parseBox, RISK_FIELDS, RISK_GROUPS, riskSummary, type RiskField, type RiskFormValues, type RiskGroupId } from './risk-form';
 
-type Form = UseFormReturn<ConnectorFormValues, unknown, ParsedConnectorInput>;
+/** A form with the risk boxes under `risk` (what it validates into is its own). */
+export type RiskForm<T extends FieldValues & { risk: RiskFormValues }, TOut = T> = UseFormReturn<T, unknown, TOut>;
 
 /** The message of an error at `name`, also when zod's resolver put it on `root` (a whole tuple such as the bands). */
-function errorAt(errors: FieldErrors<ConnectorFormValues>, name: string): string | undefined {
+function errorAt(errors: FieldErrors, name: string): string | undefined {
   const e = get(errors, name) as { message?: unknown; root?: { message?: unknown } } | undefined;
   const m = e?.message ?? e?.root?.message;
   return typeof m === 'string' && m ? m : undefined;
@@ -45,24 +45,36 @@ function otherMessages(node: unknown, path = 'risk', out: string[] = []): string
   return out;
 }
 
-export function RiskSettingsFields({ form, vendor }: { form: Form; vendor: Vendor }) {
+export interface RiskSettingsFieldsProps<T extends FieldValues & { risk: RiskFormValues }, TOut> {
+  form: RiskForm<T, TOut>;
+  vendor: Vendor;
+  /** Always open, without the disclosure button (the what-if). */
+  alwaysOpen?: boolean;
+  /** Prefix of the boxes' ids (two forms on one page need two). */
+  idPrefix?: string;
+  /** Shown under the weights (the what-if's slider). */
+  weightsExtra?: ReactNode;
+}
+
+export function RiskSettingsFields<T extends FieldValues & { risk: RiskFormValues }, TOut = T>({ form, vendor, alwaysOpen = false, idPrefix = 'connector', weightsExtra }: RiskSettingsFieldsProps<T, TOut>) {
   const [open, setOpen] = useState(false);
   const { register, setValue, clearErrors, formState, control } = form;
-  const errors = formState.errors;
-  const values = useWatch({ control, name: 'risk' }) as RiskFormValues | undefined;
+  const errors = formState.errors as FieldErrors;
+  const name = (n: string) => n as FieldPath<T>;
+  const values = useWatch({ control, name: name('risk') }) as RiskFormValues | undefined;
   const groups = RISK_GROUPS[vendor];
   const hasErrors = !!errors.risk;
-  const show = open || hasErrors;
+  const show = alwaysOpen || open || hasErrors;
   const summary = riskSummary(values, vendor);
 
   // An error about the pair sits on `risk.weights`, a parent of the boxes, which react-hook-form
   // does not revalidate when one box changes: ask for it, so a fixed total clears the message.
   const recheckWeights = () => {
-    if (form.getFieldState('risk.weights' as FieldPath<ConnectorFormValues>).error) void form.trigger('risk.weights' as FieldPath<ConnectorFormValues>);
+    if (form.getFieldState(name('risk.weights')).error) void form.trigger(name('risk.weights'));
   };
 
   const box = (field: RiskField, extra: { className?: string; invalid?: boolean; describedBy?: string } = {}) => {
-    const id = `connector-${field.name.replace(/\./g, '-')}`;
+    const id = `${idPrefix}-${field.name.replace(/\./g, '-')}`;
     const error = errorAt(errors, field.name);
     const typed = parseBox(get(values, field.path.join('.')));
     const d = defaultOf(field);
@@ -79,7 +91,7 @@ export function RiskSettingsFields({ form, vendor }: { form: Form; vendor: Vendo
         min={0}
         placeholder={String(d)}
         title={`Default ${d}`}
-        {...register(field.name as FieldPath<ConnectorFormValues>, { onChange: field.group === 'weights' ? recheckWeights : undefined })}
+        {...register(name(field.name), { onChange: field.group === 'weights' ? recheckWeights : undefined })}
         error={error}
         hint={hint}
         className={extra.className}
@@ -110,23 +122,27 @@ export function RiskSettingsFields({ form, vendor }: { form: Form; vendor: Vendo
     ) : null;
 
   const reset = () => {
-    setValue('risk', emptyRiskForm(), { shouldDirty: true });
-    clearErrors('risk');
+    setValue(name('risk'), emptyRiskForm() as PathValue<T, FieldPath<T>>, { shouldDirty: true });
+    clearErrors(name('risk'));
   };
 
   return (
     <div className="disclosure risk-disclosure">
       <div className="risk-disclosure-head">
-        <button type="button" className="button button-ghost button-small" aria-expanded={show} aria-controls="connector-risk" onClick={() => setOpen(!show)}>
-          {show ? <ChevronDown size={14} aria-hidden="true" /> : <ChevronRight size={14} aria-hidden="true" />}
-          Risk scoring
-        </button>
+        {alwaysOpen ? (
+          <strong className="risk-title">Risk scoring</strong>
+        ) : (
+          <button type="button" className="button button-ghost button-small" aria-expanded={show} aria-controls={`${idPrefix}-risk`} onClick={() => setOpen(!show)}>
+            {show ? <ChevronDown size={14} aria-hidden="true" /> : <ChevronRight size={14} aria-hidden="true" />}
+            Risk scoring
+          </button>
+        )}
         <span className={summary === 'Defaults' ? 'risk-summary' : 'risk-summary risk-summary-custom'} data-testid="risk-summary">
           {summary}
         </span>
       </div>
       {show ? (
-        <div className="risk-body" id="connector-risk">
+        <div className="risk-body" id={`${idPrefix}-risk`}>
           <div className="risk-intro">
             <p className="field-hint">
               {vendor === 'defender'
@@ -143,7 +159,7 @@ export function RiskSettingsFields({ form, vendor }: { form: Form; vendor: Vendo
               {m}
             </p>
           ))}
-          {groups.includes('weights') ? <WeightsSection values={values} box={box} schemaMessage={groupMessage('weights')} /> : null}
+          {groups.includes('weights') ? <WeightsSection values={values} box={box} schemaMessage={groupMessage('weights')} totalId={`${idPrefix}-risk-weights-total`} extra={weightsExtra} /> : null}
           {section('critical', 'Critical risk indicators (points)')}
           {section('operational', 'Operational health indicators (points)')}
           {groups.includes('thresholds') ? (
@@ -174,10 +190,14 @@ function WeightsSection({
   values,
   box,
   schemaMessage,
+  totalId,
+  extra,
 }: {
   values: RiskFormValues | undefined;
   box: (field: RiskField, extra?: { className?: string; invalid?: boolean; describedBy?: string }) => ReactNode;
   schemaMessage: string | undefined;
+  totalId: string;
+  extra?: ReactNode;
 }) {
   const weights = fieldsOf('weights').map((f) => effective(values, f));
   const numeric = weights.every((w): w is number => typeof w === 'number');
@@ -191,11 +211,12 @@ function WeightsSection({
     <fieldset className="form-section risk-section">
       <legend>Weights</legend>
       <div className="form-grid form-grid-4">
-        {fieldsOf('weights').map((f) => box(f, { invalid: bad, describedBy: 'connector-risk-weights-total' }))}
-        <p id="connector-risk-weights-total" className={bad ? 'field-error risk-total span-2' : 'field-hint risk-total span-2'} aria-live="polite" data-testid="risk-weights-total">
+        {fieldsOf('weights').map((f) => box(f, { invalid: bad, describedBy: totalId }))}
+        <p id={totalId} className={bad ? 'field-error risk-total span-2' : 'field-hint risk-total span-2'} aria-live="polite" data-testid="risk-weights-total">
           {line}
         </p>
       </div>
+      {extra}
     </fieldset>
   );
 }

@@ -4,7 +4,8 @@
  * line and every file written — so a test can prove no secret left main.
  */
 import { test as base, expect, type Page } from '@playwright/test';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { createLogger } from '../../../electron/log';
 import { startWebHost, type WebHost } from '../../../electron/web/host';
@@ -17,6 +18,12 @@ export interface Northbound {
   /** Every HTTP answer and WebSocket message the host sent to the browser. */
   sent: string[];
   shot(page: Page, name: string): Promise<string>;
+  /**
+   * Quits the app (web host and harness) and starts it again on the same data folder with `app`
+   * (e.g. the EDR simulators off, as after a restart without network); `harness` and `host` are
+   * then the new ones, and the page must go to the new `host.url`.
+   */
+  restart(app: CreateAppOptions): Promise<void>;
 }
 
 export const SCREENSHOTS = path.resolve('tests/e2e/screenshots');
@@ -25,29 +32,40 @@ export const test = base.extend<{ nb: Northbound; appOptions: CreateAppOptions }
   /** Options of the app under test (`test.use({ appOptions: … })`), e.g. shorter EDR delays. */
   appOptions: [{}, { option: true }],
   nb: async ({ appOptions }, use) => {
-    const harness = await startAppHarness({ app: appOptions });
+    // The fixture owns the data folder, so that a restart can start on it again.
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'nb-e2e-'));
     const sent: string[] = [];
-    const host = await startWebHost({
-      router: harness.app.router,
-      events: harness.app.events,
-      logger: createLogger((l) => harness.logs.push(JSON.stringify(l)), { level: 'debug' }),
-      staticDir: path.resolve('dist/renderer'),
-      onSend: (t) => sent.push(t),
-      downloads: harness.app.downloads,
-    });
-    await mkdir(SCREENSHOTS, { recursive: true });
-    await use({
+    const startHost = (harness: AppHarness) =>
+      startWebHost({
+        router: harness.app.router,
+        events: harness.app.events,
+        logger: createLogger((l) => harness.logs.push(JSON.stringify(l)), { level: 'debug' }),
+        staticDir: path.resolve('dist/renderer'),
+        onSend: (t) => sent.push(t),
+        downloads: harness.app.downloads,
+      });
+    const harness = await startAppHarness({ dataDir, app: appOptions });
+    const nb: Northbound = {
       harness,
-      host,
+      host: await startHost(harness),
       sent,
       async shot(page, name) {
         const file = path.join(SCREENSHOTS, `${name}.png`);
         await page.screenshot({ path: file, fullPage: true });
         return file;
       },
-    });
-    await host.close();
-    await harness.close();
+      async restart(app) {
+        await nb.host.close();
+        await nb.harness.close();
+        nb.harness = await startAppHarness({ dataDir, app });
+        nb.host = await startHost(nb.harness);
+      },
+    };
+    await mkdir(SCREENSHOTS, { recursive: true });
+    await use(nb);
+    await nb.host.close();
+    await nb.harness.close();
+    await rm(dataDir, { recursive: true, force: true });
   },
 });
 

@@ -48,7 +48,7 @@ describe('app shell and first run', () => {
     renderApp(await MainBridge.start());
     await screen.findByRole('button', { name: 'Open demo workspace' });
     fireEvent.keyDown(window, { key: '5', ctrlKey: true });
-    expect(await screen.findByRole('heading', { name: 'ZTA is coming soon' })).toBeVisible();
+    expect(await screen.findByRole('heading', { name: 'Zero trust assessment' })).toBeVisible();
     expect(address()).toBe('/zta');
     fireEvent.keyDown(window, { key: '7', metaKey: true });
     expect(await screen.findByLabelText('Theme')).toBeVisible();

@@ -51,7 +51,7 @@ export function ReportToolbar({ filter }: { filter: ZtaFilter }) {
   const desktop = useDesktop();
   return (
     <div className="toolbar report-toolbar">
-      <Link to="/zta" search={filter as Record<string, string>} className="button button-ghost">
+      <Link to="/zta" search={filter} className="button button-ghost">
         <ArrowLeft size={14} aria-hidden="true" />
         Back to the dashboard
       </Link>

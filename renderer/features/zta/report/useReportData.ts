@@ -9,18 +9,11 @@ import { useQueries, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { ZtaFilter } from '../../../../shared/model/zta';
 import { useClient } from '../../../api/ApiProvider';
+import { keys } from '../../../api/keys';
 import { buildReport, changesInScope } from './report-model';
 
-/**
- * The same keys as the dashboard's reads (`['zta', { read, … }]`): one cache for both pages, and
- * the events that invalidate `['zta']` (a cycle ended, a connector changed) refresh the report too.
- * Not keyed by profile (the error reporter reads a string second).
- */
-export const reportKeys = {
-  snapshot: ['zta', { read: 'snapshot' }] as const,
-  overview: (filter: ZtaFilter) => ['zta', { read: 'overview', filter }] as const,
-  host: (connectorId: string, hostId: string) => ['zta', { read: 'host', connectorId, hostId }] as const,
-};
+/** The dashboard's own query keys (renderer/api/keys.ts): one cache for both pages, refreshed by the same events. */
+const reportKeys = { snapshot: keys.ztaSnapshot, overview: keys.ztaOverview, host: keys.ztaHost };
 
 export function useReportData(filter: ZtaFilter) {
   const client = useClient();

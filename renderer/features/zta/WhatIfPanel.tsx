@@ -1,0 +1,183 @@
+/**
+ * What-if (issue 11.4, EDR-Z2): on one tenant, edit its weights, point values, thresholds and band
+ * edges with the connector form's boxes and validation, and watch the band distribution and the
+ * host table change live: every valid change goes to the page (`onPreview`), which scores the
+ * tenant's hosts again in the window. Invalid settings keep the last valid preview and say so.
+ * Save stores the settings and rescores the stored hosts in main (zta.applyRisk): a cycle of kind
+ * `rescore`, published like a poll; the panel follows its progress and closes when it completed.
+ */
+import { X } from 'lucide-react';
+import { useEffect, useMemo } from 'react';
+import { useForm, useWatch, type FieldPath } from 'react-hook-form';
+import { toast } from 'sonner';
+import type { ConnectorStatus } from '../../../shared/contract';
+import { BANDS, type ZtaConnector } from '../../../shared/model/zta';
+import { tenantRiskConfig, type RiskConfig } from '../../../shared/risk';
+import { useConnectors } from '../../api/queries';
+import { useApplyRisk } from '../../api/zta';
+import { reportError } from '../../app/report-error';
+import { serverIssues } from '../../app/server-issues';
+import { formatCount } from '../../components/format';
+import { Spinner } from '../../components/Spinner';
+import { effective, fieldsOf, riskFormValues, riskOverrides } from '../connectors/risk-form';
+import { RiskSettingsFields } from '../connectors/RiskSettingsFields';
+import { bandClass } from './labels';
+import type { WhatIfResult } from './whatif';
+import { whatIfResolver, type WhatIfParsed, type WhatIfValues } from './whatif-form';
+
+export interface WhatIfPanelProps {
+  /** Tenants that can be rescored (a completed cycle). */
+  tenants: readonly ZtaConnector[];
+  connectorId: string;
+  onTenant(connectorId: string): void;
+  /** A valid configuration to preview (undefined: the stored one). */
+  onPreview(config: RiskConfig | undefined): void;
+  result: WhatIfResult | undefined;
+  onClose(): void;
+}
+
+export function WhatIfPanel(props: WhatIfPanelProps) {
+  const live = useConnectors().data;
+  const tenant = props.tenants.find((t) => t.connectorId === props.connectorId);
+  const stored = live?.find((c) => c.id === props.connectorId);
+  return (
+    <aside className="zta-whatif" aria-labelledby="zta-whatif-title" data-testid="zta-whatif">
+      <header className="zta-whatif-head">
+        <h3 id="zta-whatif-title">What-if</h3>
+        <button type="button" className="icon-button" onClick={props.onClose} aria-label="Close the what-if">
+          <X size={16} aria-hidden="true" />
+        </button>
+      </header>
+      <label className="field">
+        <span className="field-label">Tenant</span>
+        <select value={props.connectorId} onChange={(e) => props.onTenant(e.target.value)} data-testid="zta-whatif-tenant">
+          {props.tenants.map((t) => (
+            <option key={t.connectorId} value={t.connectorId}>
+              {t.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      {tenant && stored ? <WhatIfForm key={tenant.connectorId} tenant={tenant} stored={stored} {...props} /> : <Spinner />}
+    </aside>
+  );
+}
+
+function WhatIfForm({ tenant, stored, onPreview, result, onClose }: WhatIfPanelProps & { tenant: ZtaConnector; stored: ConnectorStatus }) {
+  const vendor = tenant.vendor;
+  const resolver = useMemo(() => whatIfResolver(vendor), [vendor]);
+  const form = useForm<WhatIfValues, unknown, WhatIfParsed>({ resolver, defaultValues: { risk: riskFormValues(stored.risk) }, mode: 'onChange' });
+  const { control, handleSubmit, setError, setValue, formState, reset, trigger } = form;
+  const apply = useApplyRisk();
+  const values = useWatch({ control, name: 'risk' });
+  const overrides = riskOverrides(values, vendor);
+  const key = JSON.stringify(overrides ?? {});
+  const config = useMemo(() => tenantRiskConfig(JSON.parse(key) as unknown), [key]);
+  const valid = config.ok;
+  useEffect(() => {
+    if (config.ok) onPreview(config.value);
+  }, [config, onPreview]);
+  // Every box is checked as the operator types (an error about the pair of weights sits on their
+  // parent, which a change of one box would not check by itself).
+  useEffect(() => {
+    if (formState.isDirty) void trigger();
+  }, [key, trigger, formState.isDirty]);
+
+  const progress = stored.running ? stored.progress : undefined;
+  const save = handleSubmit(async (parsed) => {
+    try {
+      const { cycleId } = await apply.mutateAsync({ connectorId: tenant.connectorId, risk: parsed.risk ?? {} });
+      toast.success(`Saved the risk settings of ${tenant.name}.`, {
+        description: cycleId === null ? 'It had no stored hosts to rescore; the next poll uses them.' : `Its stored hosts were rescored (cycle ${cycleId}); the dashboard shows the rescored cycle.`,
+      });
+      onClose();
+    } catch (e) {
+      const issues = serverIssues(e);
+      if (issues.length === 0) reportError(e);
+      for (const issue of issues) setError(issue.path as FieldPath<WhatIfValues>, { type: 'server', message: issue.message });
+    }
+  });
+
+  const critical = fieldsOf('weights').map((f) => effective(values, f))[0];
+  const slider =
+    vendor === 'defender' ? (
+      <label className="zta-slider">
+        <span>Critical weight</span>
+        <input
+          type="range"
+          min={0}
+          max={100}
+          step={1}
+          value={typeof critical === 'number' ? critical : 60}
+          aria-label="Critical weight"
+          aria-valuetext={`critical ${String(critical)} %, operational ${typeof critical === 'number' ? 100 - critical : '?'} %`}
+          onChange={(e) => {
+            const v = Number(e.target.value);
+            setValue('risk.weights.critical' as FieldPath<WhatIfValues>, String(v), { shouldDirty: true, shouldValidate: true });
+            setValue('risk.weights.operational' as FieldPath<WhatIfValues>, String(100 - v), { shouldDirty: true, shouldValidate: true });
+          }}
+          data-testid="zta-whatif-slider"
+        />
+        <span className="muted">moves both weights, keeping the total at 100 %</span>
+      </label>
+    ) : undefined;
+
+  return (
+    <form className="form zta-whatif-form" onSubmit={save} noValidate>
+      <WhatIfSummary result={result} valid={valid} />
+      <RiskSettingsFields form={form} vendor={vendor} alwaysOpen idPrefix="whatif" weightsExtra={slider} />
+      <div className="zta-whatif-actions">
+        {apply.isPending ? (
+          <span className="muted" role="status">
+            <Spinner /> Rescoring {progress?.total ? `${formatCount(progress.done)} / ${formatCount(progress.total)}` : '…'}
+          </span>
+        ) : null}
+        <button type="button" className="button" onClick={() => reset({ risk: riskFormValues(stored.risk) })} disabled={!formState.isDirty || apply.isPending}>
+          Back to stored
+        </button>
+        <button type="submit" className="button button-primary" disabled={!formState.isDirty || !valid || apply.isPending}>
+          Save and rescore
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** Stored against what-if band counts of the tenant, and how many hosts change band. */
+function WhatIfSummary({ result, valid }: { result: WhatIfResult | undefined; valid: boolean }) {
+  return (
+    <div className="zta-whatif-summary" data-testid="zta-whatif-summary" aria-live="polite">
+      {!valid ? <p className="field-error">Fix the settings marked below: the preview shows the last valid settings.</p> : null}
+      <table className="zta-whatif-table">
+        <thead>
+          <tr>
+            <th>Band</th>
+            <th>Stored</th>
+            <th>What-if</th>
+          </tr>
+        </thead>
+        <tbody>
+          {BANDS.map((b) => {
+            const before = result?.stored[b] ?? 0;
+            const after = result?.whatIf[b] ?? before;
+            const delta = after - before;
+            return (
+              <tr key={b} data-testid={`whatif-band-${b}`}>
+                <td>
+                  <span className={`zta-swatch ${bandClass(b)}`} aria-hidden="true" /> {b}
+                </td>
+                <td>{formatCount(before)}</td>
+                <td>
+                  <strong>{formatCount(after)}</strong> {delta ? <span className={delta > 0 ? 'zta-delta-up' : 'zta-delta-down'}>{delta > 0 ? `+${delta}` : delta}</span> : null}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      <p className="muted" data-testid="zta-whatif-changed">
+        {result ? `${formatCount(result.bandChanged)} hosts change band, ${formatCount(result.scoreChanged)} change score.` : 'The stored settings: nothing changes yet.'}
+      </p>
+    </div>
+  );
+}

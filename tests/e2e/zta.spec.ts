@@ -1,0 +1,166 @@
+/**
+ * The ZTA dashboard in Chromium against browser mode, on the demo workspace (a Defender and a
+ * Falcon tenant of 250 hosts each, polled for real): filter Customer ID then Platform, open a host
+ * and read why it has its band, change a weight in the what-if and see the distribution move, save
+ * and see the rescored cycle, export CSV and JSON and check their rows against the table, then
+ * restart without the simulators and review the same data offline, "as of" its cycle. Every step
+ * is shot in light and in dark (tests/e2e/screenshots/zta-<scheme>-NN-<step>.png).
+ */
+import type { Download, Page } from '@playwright/test';
+import { readFile } from 'node:fs/promises';
+import Papa from 'papaparse';
+import { makeRowFilter, type ZtaHostDetail, type ZtaSnapshot } from '../../shared/model/zta';
+import { exportedRows } from '../../electron/edr/zta-export';
+import { expect, openDemoWorkspace, test, type Northbound } from './support/fixtures';
+
+test.use({ appOptions: { edr: { firstPullDelayMs: 300, publishDelayMs: 300 } } });
+
+/** The toasts would cover part of the screenshots. */
+async function dismissToasts(page: Page) {
+  for (const close of await page.getByRole('button', { name: 'Close toast' }).all()) await close.click().catch(() => undefined);
+  await expect(page.getByRole('button', { name: 'Close toast' })).toHaveCount(0);
+}
+
+/** One step, shot in light and in dark. */
+function shooter(page: Page, nb: Northbound) {
+  let n = 0;
+  return async (name: string) => {
+    const step = String(++n).padStart(2, '0');
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await expect(page.locator('html')).toHaveAttribute('data-theme', scheme);
+      await nb.shot(page, `zta-${scheme}-${step}-${name}`);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+  };
+}
+
+const shownHosts = (page: Page) => page.getByTestId('zta-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-host')));
+const bandTotals = (page: Page) => page.getByTestId(/^band-total-/).evaluateAll((els) => els.map((e) => `${e.getAttribute('data-testid')}=${e.querySelector('strong')?.textContent}`));
+
+async function downloaded(page: Page, button: string): Promise<{ download: Download; text: string }> {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: button }).click()]);
+  return { download, text: await readFile((await download.path())!, 'utf8') };
+}
+
+test('ZTA dashboard: filter, explain, what-if and save, export, then review offline after a restart', async ({ page, nb }) => {
+  test.setTimeout(240_000);
+  const shot = shooter(page, nb);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.goto(nb.host.url);
+  await openDemoWorkspace(page);
+  await expect(page.getByText('The demo workspace is ready.')).toBeVisible();
+  await dismissToasts(page);
+  await page.keyboard.press('Control+5');
+  await expect(page.getByRole('heading', { name: 'ZTA', level: 1 })).toBeVisible();
+  // The demo connectors poll 0.3 s after they are registered.
+  await expect(page.getByTestId('zta-count')).toHaveText('500 hosts', { timeout: 60_000 });
+  await expect(page.getByTestId('zta-connector-Demo Defender tenant')).toContainText('250 hosts');
+  await shot('dashboard');
+
+  // Customer ID first, then Platform: the Defender tenant's Windows hosts, with Defender's attributes in view.
+  const s = await nb.harness.call<ZtaSnapshot>('zta.snapshot');
+  const falcon = s.connectors.findIndex((c) => c.vendor === 'falcon');
+  const defenderIndex = s.connectors.findIndex((c) => c.vendor === 'defender');
+  const customer = s.customers[s.rows.customer[s.rows.connector.indexOf(defenderIndex)]!]!;
+  await page.getByLabel('Customer ID', { exact: true }).selectOption(customer);
+  await page.getByLabel('Platform', { exact: true }).selectOption('Windows');
+  const windows = exportedRows(s, { customer, platform: 'Windows' }).map((i) => s.rows.hostId[i]!);
+  await expect(page.getByTestId('zta-count')).toHaveText(`${windows.length} of 500`);
+  for (const column of ['Risk level', 'Exposure', 'Health', 'AV status', 'CVEs']) await expect(page.getByRole('columnheader', { name: new RegExp(`^${column}`) })).toBeVisible();
+  await expect(page.getByRole('columnheader', { name: /^Platform/ })).toHaveCount(0);
+  await expect(page.getByRole('columnheader', { name: /^Customer ID/ })).toHaveCount(0);
+  expect(await shownHosts(page)).toEqual(windows.slice(0, (await shownHosts(page)).length));
+  await expect(page).toHaveURL(/customer=.*platform=Windows/);
+  await shot('customer-then-platform');
+
+  // A host and why it has its band.
+  await page.getByTestId('zta-row').first().click();
+  const dialog = page.getByTestId('zta-host');
+  const d = await nb.harness.call<ZtaHostDetail>('zta.host', { connectorId: s.connectors[defenderIndex]!.connectorId, hostId: windows[0] });
+  expect(d.contributions.filter((c) => c.scoreShare > 0).length).toBeGreaterThan(1);
+  await expect(dialog.getByTestId('zta-why').getByRole('heading')).toHaveText(`Why this host is ${d.band}`);
+  const counted = d.contributions.filter((c) => c.scoreShare > 0).sort((a, b) => b.scoreShare - a.scoreShare);
+  await expect(dialog.getByTestId('zta-reason').locator('strong')).toHaveText(counted.map((c) => c.detail));
+  await expect(dialog.getByTestId('zta-history').locator('svg.recharts-surface')).toBeVisible();
+  await expect(dialog.getByTestId('zta-history-point')).toHaveCount(d.history.length);
+  await expect(page).toHaveURL(new RegExp(`host=${windows[0]}`));
+  await shot('host-why-its-band');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+
+  // What-if on the Defender tenant: a weight moves the distribution, live.
+  await page.getByRole('button', { name: 'Clear filters' }).click();
+  await expect(page.getByTestId('zta-count')).toHaveText('500 hosts');
+  const stored = await bandTotals(page);
+  await page.getByRole('button', { name: 'What-if' }).click();
+  const panel = page.getByTestId('zta-whatif');
+  await panel.getByTestId('zta-whatif-tenant').selectOption({ label: 'Demo Defender tenant' });
+  await expect(panel.getByTestId('zta-whatif-changed')).toHaveText('0 hosts change band, 0 change score.');
+  await panel.getByLabel('Critical risk (%)').fill('95');
+  await expect(panel.getByText('Weights must total 100 %; critical 95 + operational 40 = 135.')).toBeVisible();
+  await panel.getByLabel('Operational health (%)').fill('5');
+  await expect(panel.getByTestId('risk-weights-total')).toHaveText('Total 100 %.');
+  await expect.poll(() => bandTotals(page)).not.toEqual(stored);
+  const previewed = await bandTotals(page);
+  await expect(panel.getByTestId('zta-whatif-changed')).not.toHaveText(/^0 hosts change band/);
+  await shot('what-if');
+
+  // Save: the tenant's hosts are rescored as a cycle of their own, and the page shows it.
+  await panel.getByRole('button', { name: 'Save and rescore' }).click();
+  await expect(panel).toHaveCount(0, { timeout: 30_000 });
+  await expect(page.getByTestId('zta-connector-Demo Defender tenant').getByText('rescored')).toBeVisible();
+  await expect.poll(() => bandTotals(page)).toEqual(previewed);
+  await expect(page.getByTestId('zta-trend')).toContainText('3 cycles');
+  await expect(page.getByTestId('zta-changes')).not.toContainText('0 hosts moved');
+  const after = await nb.harness.call<ZtaSnapshot>('zta.snapshot');
+  expect(after.connectors.find((c) => c.vendor === 'defender')).toMatchObject({ kind: 'rescore' });
+  await dismissToasts(page);
+  await shot('rescored');
+
+  // Export what the filters show, to CSV and JSON: the table's rows, in the table's order.
+  const defender = after.connectors.find((c) => c.vendor === 'defender')!;
+  await page.getByLabel('Vendor', { exact: true }).selectOption('defender');
+  await page.getByLabel('Band', { exact: true }).selectOption('Low Risk');
+  const filter = { vendor: 'defender', band: 'Low Risk' } as const;
+  const expected = exportedRows(after, filter).map((i) => after.rows.hostId[i]!);
+  await expect(page.getByTestId('zta-count')).toHaveText(`${expected.length} of 500`);
+  const table = await shownHosts(page);
+  expect(table).toEqual(expected.slice(0, table.length));
+  const csv = await downloaded(page, 'Export CSV');
+  expect(csv.download.suggestedFilename()).toMatch(/^northbound-zta-.*\.csv$/);
+  const csvRows = Papa.parse<Record<string, string>>(csv.text.trim(), { header: true }).data;
+  expect(csvRows.map((r) => r.host_id)).toEqual(expected);
+  expect(new Set(csvRows.map((r) => r.band))).toEqual(new Set(['Low Risk']));
+  expect(csvRows.every((r) => r.vendor === 'defender' && r.as_of === defender.asOf)).toBe(true);
+  const json = await downloaded(page, 'Export JSON');
+  const doc = JSON.parse(json.text) as { filter: unknown; rows: Array<Record<string, unknown>> };
+  expect(doc.filter).toEqual(filter);
+  expect(doc.rows.map((r) => r.host_id)).toEqual(expected);
+  // The first rows' scores and bands read the same in the table and in the file.
+  const firstCells = await page.getByTestId('zta-row').first().getByRole('cell').allTextContents();
+  expect(firstCells).toEqual(expect.arrayContaining([Number(csvRows[0]!.score).toFixed(1), 'Low Risk']));
+  await expect(page.getByTestId('zta-export-progress')).toHaveCount(0);
+  await shot('exported');
+
+  // Restart without network (no simulators, no scheduled poll): the same data, as of its cycles.
+  await nb.restart({ demoEdr: false, edr: { firstPullDelayMs: 600_000 } });
+  // A poll now fails: the vendor cannot be reached, the connector is offline, its data stands.
+  const { cycleId } = await nb.harness.call<{ cycleId: number }>('connectors.pollNow', { connectorId: s.connectors[falcon]!.connectorId });
+  await expect.poll(() => nb.harness.pushed.some((p) => p.includes(`"cycleId":${cycleId}`) && p.includes('"phase":"failed"')), { timeout: 60_000 }).toBe(true);
+  await page.goto(nb.host.url);
+  await page.keyboard.press('Control+5');
+  await expect(page.getByTestId('zta-count')).toHaveText('500 hosts', { timeout: 15_000 });
+  const offline = page.getByTestId('zta-connector-Demo Falcon tenant');
+  await expect(offline).toHaveAttribute('data-health', 'offline');
+  await expect(offline).toContainText(/offline, last good data as of \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/);
+  await expect(offline.locator('time')).toHaveAttribute('datetime', s.connectors[falcon]!.asOf!);
+  await expect(page.getByTestId('zta-asof')).toContainText(/as of \d{4}-\d{2}-\d{2}/);
+  const again = await nb.harness.call<ZtaSnapshot>('zta.snapshot');
+  expect(again.rows.hostId).toEqual(after.rows.hostId);
+  expect(again.rows.score).toEqual(after.rows.score);
+  const keep = makeRowFilter(again, {});
+  expect(again.rows.hostId.filter((_, i) => keep(i))).toHaveLength(500);
+  await shot('offline-after-restart');
+});
