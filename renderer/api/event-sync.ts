@@ -6,8 +6,13 @@
  * operator. Inventory: `inventory.changed` invalidates a profile's stored lists,
  * `inventory.progress` is kept for the Refresh buttons, `task.progress` writes the task and its
  * device's status, `onboarding.progress` merges the changed rows into the job. In browser mode, a reconnected event socket refetches everything it may have missed.
+ *
+ * An event is newer than any answer still on its way: main may have read that answer before the
+ * change. React Query's invalidation alone keeps a first fetch (a list with no data yet) running
+ * and takes its answer as current, so a list opened while the demo registered its connectors
+ * showed one of the two until the next change. `refetch` drops such an answer and fetches again.
  */
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { Bridge, ConnectorStatus, EventPayload } from '../../shared/contract';
 import type { BulkJobState } from '../../shared/model/inventory';
@@ -17,6 +22,12 @@ import { mergeJob } from './inventory-cache';
 import { keys } from './keys';
 import { upsertSession } from './mutations';
 import { useClient } from './ApiProvider';
+
+/** Fetches `queryKey`'s queries again after an event, dropping an answer in flight (read before the event). */
+function refetch(qc: QueryClient, queryKey: QueryKey): void {
+  if (qc.isFetching({ queryKey }) > 0) void qc.cancelQueries({ queryKey });
+  void qc.invalidateQueries({ queryKey });
+}
 
 export function useContractEvents(onNotice: (notice: EventPayload<'notice'>) => void, bridge?: Bridge) {
   const client = useClient();
@@ -32,19 +43,19 @@ export function useContractEvents(onNotice: (notice: EventPayload<'notice'>) => 
         if (inFlight) void qc.invalidateQueries({ queryKey: keys.sessions });
       }),
       client.on('profiles.changed', () => {
-        void qc.invalidateQueries({ queryKey: keys.profiles });
-        void qc.invalidateQueries({ queryKey: keys.sessions });
-        void qc.invalidateQueries({ queryKey: keys.appInfo });
+        refetch(qc, keys.profiles);
+        refetch(qc, keys.sessions);
+        refetch(qc, keys.appInfo);
       }),
       client.on('demo.changed', (status) => {
         qc.setQueryData(keys.demo, status);
-        void qc.invalidateQueries({ queryKey: keys.appInfo });
-        void qc.invalidateQueries({ queryKey: keys.demo });
+        refetch(qc, keys.appInfo);
+        refetch(qc, keys.demo);
       }),
       client.on('connectors.changed', () => {
-        void qc.invalidateQueries({ queryKey: keys.connectors });
+        refetch(qc, keys.connectors);
         // Names, risk settings or the connectors themselves changed: the dashboard shows them.
-        void qc.invalidateQueries({ queryKey: keys.zta });
+        refetch(qc, keys.zta);
       }),
       client.on('edr.progress', (progress) => {
         const finished = progress.phase === 'completed' || progress.phase === 'failed' || progress.phase === 'cancelled';
@@ -59,13 +70,13 @@ export function useContractEvents(onNotice: (notice: EventPayload<'notice'>) => 
           }),
         );
         // The finished cycle's summary (hosts, error, published) comes with the list.
-        if (finished) void qc.invalidateQueries({ queryKey: keys.connectors });
-        if (progress.phase === 'completed' || progress.phase === 'failed') void qc.invalidateQueries({ queryKey: keys.zta });
+        if (finished) refetch(qc, keys.connectors);
+        if (progress.phase === 'completed' || progress.phase === 'failed') refetch(qc, keys.zta);
       }),
       // Each changed list is reloaded once; the organizations also when devices changed (their device counts).
       client.on('inventory.changed', ({ profileId, what }) => {
-        if (what.includes('devices')) void qc.invalidateQueries({ queryKey: keys.inventoryDevices(profileId) });
-        if (what.length > 0) void qc.invalidateQueries({ queryKey: keys.inventoryOrganizations(profileId) });
+        if (what.includes('devices')) refetch(qc, keys.inventoryDevices(profileId));
+        if (what.length > 0) refetch(qc, keys.inventoryOrganizations(profileId));
       }),
       client.on('inventory.progress', (p) => qc.setQueryData<InventoryProgress>(keys.inventoryProgress(p.profileId), (old) => ({ ...old, [p.what]: p }))),
       client.on('task.progress', (task) => writeTask(qc, task)),

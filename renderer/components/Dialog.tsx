@@ -7,6 +7,7 @@ import clsx from 'clsx';
 import { X } from 'lucide-react';
 import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
+import { useScrollerFocus } from './useScrollerFocus';
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
@@ -25,6 +26,8 @@ export interface DialogProps {
 
 export function Dialog({ title, description, onClose, children, footer, size = 'md', tone = 'default', role = 'dialog', testId }: DialogProps) {
   const ref = useRef<HTMLDivElement>(null);
+  const bodyRef = useRef<HTMLDivElement>(null);
+  useScrollerFocus(bodyRef);
   const titleId = useId();
   const descId = useId();
 
@@ -104,7 +107,9 @@ export function Dialog({ title, description, onClose, children, footer, size = '
             <X size={16} aria-hidden="true" />
           </button>
         </header>
-        <div className="dialog-body">{children}</div>
+        <div className="dialog-body" ref={bodyRef}>
+          {children}
+        </div>
         {footer ? <footer className="dialog-footer">{footer}</footer> : null}
       </div>
     </div>,

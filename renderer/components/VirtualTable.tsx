@@ -17,6 +17,7 @@ import { measureElement, useVirtualizer } from '@tanstack/react-virtual';
 import clsx from 'clsx';
 import type { CSSProperties, ReactNode } from 'react';
 import { memo, useRef } from 'react';
+import { useScrollerFocus } from './useScrollerFocus';
 
 export interface VirtualColumn<T> {
   id: string;
@@ -82,6 +83,8 @@ const VirtualRow = memo(VirtualRowImpl) as typeof VirtualRowImpl;
 
 export function VirtualTable<T>({ label, columns, rows, rowKey, template, rowHeight = 32, wrap = false, maxHeight = 320, fill, stale, className, testId, rowTestId }: VirtualTableProps<T>) {
   const ref = useRef<HTMLDivElement>(null);
+  // Its rows take no focus: the scroller itself does, when there is something to scroll.
+  useScrollerFocus(ref);
   // No React Compiler here: reading the virtualizer during render is how TanStack Virtual works.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({

@@ -3,8 +3,9 @@
  * Connectors at 1440×900 and 1024×700, in light and in dark, against the demo workspace. At each
  * size the page has no horizontal scrollbar, and what must stay visible does: the Status column
  * and the row actions of every table, within the window; the header keeps its title, the Go to…
- * button and the chosen connection's name. Screenshots
- * `layout-<scheme>-<width>-<page>.png` go to tests/e2e/screenshots/ for a person to look at.
+ * button and the chosen connection's name. The pages' screenshots at these sizes are
+ * screens.spec.ts's (`screens-<width>-<scheme>-<page>.png`); this one adds the open row menu
+ * (`layout-<scheme>-<width>-connections-menu.png`).
  */
 import type { Locator, Page } from '@playwright/test';
 import { defaultOAuthClientBody } from '../../shared/model/oauth-client';
@@ -69,7 +70,6 @@ for (const scheme of ['light', 'dark'] as const) {
       await page.getByRole('tab', { name: 'Profiles' }).click();
       const rows = page.getByTestId(/^profile-row-/);
       await expect(rows.first()).toBeVisible();
-      await shot('connections');
       await expectNoHorizontalScroll(page);
       await expectHeaderHolds(page);
       for (const row of await rows.all()) {
@@ -89,7 +89,6 @@ for (const scheme of ['light', 'dark'] as const) {
       await page.getByRole('tab', { name: 'OAuth clients' }).click();
       const client = page.getByTestId('oauth-client-row-backup-exporter-with-a-long-name');
       await expect(client).toBeVisible();
-      await shot('oauth-clients');
       await expectNoHorizontalScroll(page);
       await expectInView(page, page.getByRole('columnheader', { name: 'Status' }));
       await expectInView(page, client.getByRole('button', { name: /^Edit/ }));
@@ -98,7 +97,6 @@ for (const scheme of ['light', 'dark'] as const) {
 
       await page.keyboard.press('Control+2');
       await expect(page.getByTestId('devices-count')).toHaveText('400 devices', { timeout: 20_000 });
-      await shot('devices');
       await expectNoHorizontalScroll(page);
       await expectInView(page, page.getByRole('columnheader', { name: 'Status', exact: true }));
       await expectInView(page, page.getByTestId('device-row').first().locator('.status-chip').first());
@@ -108,12 +106,10 @@ for (const scheme of ['light', 'dark'] as const) {
 
       await page.keyboard.press('Control+3');
       await expect(page.getByTestId('org-tree')).toBeVisible();
-      await shot('organizations');
       await expectNoHorizontalScroll(page);
       await expectHeaderHolds(page);
       await page.getByRole('button', { name: 'List' }).click();
       await expect(page.getByTestId('org-list')).toBeVisible();
-      await shot('organizations-list');
       await expectNoHorizontalScroll(page);
       await givesWay(page.getByRole('columnheader', { name: 'Parent' }));
       await expectInView(page, page.getByRole('columnheader', { name: 'Devices' }));
@@ -122,7 +118,6 @@ for (const scheme of ['light', 'dark'] as const) {
       await page.keyboard.press('Control+6');
       const connector = page.getByTestId(/^connector-row-/).first();
       await expect(connector).toBeVisible();
-      await shot('connectors');
       await expectNoHorizontalScroll(page);
       for (const row of await page.getByTestId(/^connector-row-/).all()) {
         await expectInView(page, row.getByRole('button', { name: /^(Poll now|Cancel poll)$/ }));

@@ -96,7 +96,7 @@ export function DeviceDetailsDialog({ profile, device, signedIn, onClose }: { pr
         {loc?.latitude && loc.longitude ? <WorldPreview latitude={loc.latitude} longitude={loc.longitude} label={countryLabel(loc.country)} compact /> : null}
       </div>
       {device.orgName === null || device.deviceGroup === null ? (
-        <p className="field-hint" data-testid="device-record-partial">
+        <p className="field-hint device-record-note" data-testid="device-record-partial">
           The node’s device list names only the device, its site ID and status; <strong>Refresh from node</strong> reads its whole record.
         </p>
       ) : null}

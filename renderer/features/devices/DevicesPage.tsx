@@ -87,12 +87,9 @@ export function DevicesPage() {
       <>
         <div className="devices-filterbar">
           <DeviceFilters index={index} values={{ query, org, group, status, reach, sync }} onQuery={(q) => refine({ q })} onFilter={refine} />
-          <span className="devices-count" data-testid="devices-count" aria-live="polite">
-            {rows.length === items.length && deferred === criteria ? `${formatCount(items.length)} devices` : `${formatCount(rows.length)} of ${formatCount(items.length)}`}
-          </span>
-          <DeviceStateAge devices={items} listFetchedAt={devices.data?.fetchedAt ?? null} />
           {/* Always in the layout, hidden while there is nothing to clear: the first key typed must not
-              resize the table (a resize re-renders the virtualized rows before the search can). */}
+              resize the table (a resize re-renders the virtualized rows before the search can). Beside the
+              filters it clears; the counts keep the right edge whether it shows or not. */}
           <button
             type="button"
             className="button button-small button-ghost"
@@ -102,6 +99,12 @@ export function DevicesPage() {
             <X size={14} aria-hidden="true" />
             Clear filters
           </button>
+          <span className="devices-meta">
+            <DeviceStateAge devices={items} listFetchedAt={devices.data?.fetchedAt ?? null} />
+            <span className="devices-count" data-testid="devices-count" aria-live="polite">
+              {rows.length === items.length && deferred === criteria ? `${formatCount(items.length)} devices` : `${formatCount(rows.length)} of ${formatCount(items.length)}`}
+            </span>
+          </span>
         </div>
         <DevicesTable
           index={index}

@@ -2,10 +2,11 @@
 import '@testing-library/jest-dom/vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { ConnectorStatus, CycleProgress } from '../../../shared/contract';
+import type { Bridge, ConnectorStatus, CycleProgress } from '../../../shared/contract';
 import { makeScoredHosts } from '../../support/edr-fixtures';
 import { openConnectors, startDefenderForm } from './support/connector-steps';
 import { MainBridge, type DefenderSim } from './support/main-bridge';
+import { renderApp } from './support/render';
 import { rowAction } from './support/row-menu';
 
 /** Scheduled polls wait an hour: only "Poll now" starts a cycle in these tests. */
@@ -55,6 +56,32 @@ describe('Connectors page', () => {
     expect(within(row).getByText('Polls every 1 h')).toBeVisible();
     expect(within(row).getByText('failed')).toBeVisible();
     expect(within(row).getByText(lastCycle!.error!)).toBeVisible();
+  });
+
+  it('a connector registered while the first list is on its way still shows (the event is newer than that answer)', async () => {
+    const main = await MainBridge.start(noPolls);
+    await falconConnector(main);
+    // The window's first connectors.list is answered (one connector) only after a second one was registered.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const slowList: Bridge = {
+      invoke: async (channel, request) => {
+        const answer = await main.invoke(channel, request);
+        if (channel === 'connectors.list' && main.callsTo('connectors.list').length === 1) await held;
+        return answer;
+      },
+      on: (event, listener) => main.on(event, listener),
+    };
+    const { user } = renderApp(main, { transport: slowList });
+    await user.click(await screen.findByRole('link', { name: /^Connectors/ }));
+    await waitFor(() => expect(main.callsTo('connectors.list')).toHaveLength(1));
+    const sim = await main.defender([{ hosts: 10 }]);
+    const changed = main.next('connectors.changed');
+    await defenderConnector(main, sim, 'Contoso Defender');
+    await changed;
+    release();
+    expect(await screen.findByTestId('connector-row-Contoso Defender')).toBeVisible();
+    expect(screen.getByTestId('connector-row-EU Falcon')).toBeVisible();
   });
 
   it('says in words that the last cycle was interrupted when the app stopped during it, and how many scores it kept', async () => {

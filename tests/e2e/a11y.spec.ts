@@ -1,0 +1,357 @@
+/**
+ * Accessibility (issue 10, "Must show"): axe-core scans every page and every dialog of the real
+ * app (browser mode, demo workspace) in light and in dark. A test per page group and scheme, so
+ * a failure names its page; each fails on any violation of impact serious or critical, listing
+ * where it was seen, the rule, its impact, the elements and axe's help text. Every rule axe runs
+ * by default is on (WCAG 2.x A/AA and best practices); none is disabled.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import type { Locator, Page } from '@playwright/test';
+import { defaultOAuthClientBody } from '../../shared/model/oauth-client';
+import { expect, openDemoWorkspace, test, type Northbound } from './support/fixtures';
+import { rowAction } from './support/row-menu';
+
+test.use({ appOptions: { demoInventory: { devices: 300, organizations: 20 }, edr: { firstPullDelayMs: 600_000, publishDelayMs: 50 } } });
+
+type Scheme = 'light' | 'dark';
+const SCHEMES: Scheme[] = ['light', 'dark'];
+
+/** Scans the whole window as it is now; serious and critical violations are kept with `where`. */
+class Scanner {
+  readonly found: string[] = [];
+  constructor(private readonly page: Page) {}
+
+  async scan(where: string): Promise<void> {
+    // Nothing mid-transition: a colour or opacity on its way is not what the operator reads.
+    await this.page.evaluate(() => Promise.all(document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity).map((a) => a.finished.catch(() => undefined))));
+    const { violations } = await new AxeBuilder({ page: this.page }).analyze();
+    for (const v of violations) {
+      if (v.impact !== 'serious' && v.impact !== 'critical') continue;
+      const nodes = v.nodes.map((n) => `      ${n.target.join(' > ')}\n        ${(n.failureSummary ?? '').replace(/\n\s*/g, ' ')}`).join('\n');
+      this.found.push(`[${where}] ${v.id} (${v.impact}): ${v.help}\n${nodes}`);
+    }
+  }
+
+  expectNone(): void {
+    expect(this.found.length, `serious or critical violations:\n\n${this.found.join('\n\n')}`).toBe(0);
+  }
+}
+
+/** The demo's "ready" toast would be scanned mid-animation on every page. */
+async function dismissToasts(page: Page) {
+  for (const close of await page.getByRole('button', { name: 'Close toast' }).all()) await close.click().catch(() => undefined);
+  await expect(page.getByRole('button', { name: 'Close toast' })).toHaveCount(0);
+}
+
+async function start(page: Page, nb: Northbound, scheme: Scheme): Promise<Scanner> {
+  await page.emulateMedia({ colorScheme: scheme });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(nb.host.url);
+  await openDemoWorkspace(page);
+  await dismissToasts(page);
+  return new Scanner(page);
+}
+
+const heading = (page: Page, name: string) => expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();
+
+/** Escape the topmost dialog; answer "Discard" if it asks. */
+async function closeDialog(page: Page, dialog: Locator) {
+  await page.keyboard.press('Escape');
+  const discard = page.getByTestId('confirm-discard');
+  if (await discard.isVisible().catch(() => false)) await discard.getByRole('button', { name: 'Discard' }).click();
+  await expect(dialog).toHaveCount(0);
+}
+
+for (const scheme of SCHEMES) {
+  test.describe(`${scheme}`, () => {
+    test(`welcome page, command palette and shortcuts dialog (${scheme})`, async ({ page, nb }) => {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.goto(nb.host.url);
+      await expect(page.getByRole('heading', { name: 'Welcome to Northbound' })).toBeVisible();
+      const a = new Scanner(page);
+      await a.scan('welcome');
+      await openDemoWorkspace(page);
+      await dismissToasts(page);
+      await page.keyboard.press('Control+k');
+      const palette = page.getByTestId('command-palette');
+      await expect(palette).toBeVisible();
+      await a.scan('command palette');
+      await palette.getByRole('combobox').fill('dev');
+      await expect(palette.getByRole('option').first()).toBeVisible();
+      await a.scan('command palette, filtered');
+      await page.keyboard.press('Escape');
+      await expect(palette).toHaveCount(0);
+      await page.getByRole('heading', { level: 1 }).click();
+      await page.keyboard.press('?');
+      await expect(page.getByTestId('shortcuts-dialog')).toBeVisible();
+      await a.scan('shortcuts dialog');
+      await page.keyboard.press('Escape');
+      await page.getByTestId('connection-picker').click();
+      await expect(page.getByTestId('connection-picker-list')).toBeVisible();
+      await a.scan('connection picker');
+      a.expectNone();
+    });
+
+    test(`Connections: profiles, row menu, connection form, trust, pin mismatch, confirmations (${scheme})`, async ({ page, nb }) => {
+      const a = await start(page, nb, scheme);
+      await heading(page, 'Connections');
+      await a.scan('connections');
+      const oauthRow = page.getByTestId('profile-row-Demo node (OAuth)');
+      await oauthRow.getByRole('button', { name: 'More actions' }).click();
+      await expect(page.getByRole('menu')).toBeVisible();
+      await a.scan('row "More actions" menu');
+      await page.keyboard.press('Escape');
+      await expect(page.getByRole('menu')).toHaveCount(0);
+
+      await page.getByRole('button', { name: 'Add connection' }).click();
+      const form = page.getByTestId('profile-form');
+      await a.scan('add connection');
+      await form.getByRole('button', { name: 'Save' }).click();
+      await expect(form.getByRole('textbox', { name: 'Name', exact: true })).toHaveAttribute('aria-invalid', 'true');
+      await a.scan('add connection, errors');
+      await form.getByRole('textbox', { name: 'Name', exact: true }).fill('Lab');
+      await page.keyboard.press('Escape');
+      await expect(page.getByTestId('confirm-discard')).toBeVisible();
+      await a.scan('discard question');
+      await page.getByTestId('confirm-discard').getByRole('button', { name: 'Discard' }).click();
+      await expect(form).toHaveCount(0);
+
+      await rowAction(oauthRow, 'Edit');
+      await expect(form).toBeVisible();
+      await a.scan('edit connection');
+      await closeDialog(page, form);
+
+      await rowAction(oauthRow, 'Trust certificate');
+      const trust = page.getByTestId('trust-dialog');
+      await expect(trust.getByTestId('cert-fingerprint')).toBeVisible();
+      await a.scan('trust certificate');
+      await closeDialog(page, trust);
+
+      await rowAction(oauthRow, 'Delete');
+      await expect(page.getByRole('alertdialog')).toBeVisible();
+      await a.scan('delete connection');
+      await closeDialog(page, page.getByRole('alertdialog'));
+
+      await oauthRow.getByRole('button', { name: 'Sign out' }).click();
+      await expect(page.getByTestId('confirm-dialog')).toBeVisible();
+      await a.scan('sign-out confirmation');
+      await closeDialog(page, page.getByTestId('confirm-dialog'));
+
+      // The node presents another certificate: the basic connection's sign-in meets the pin.
+      await nb.harness.app.demo.simulator!.rotateCertificate();
+      await page.getByTestId('profile-row-Demo node (basic auth)').getByRole('button', { name: 'Sign in' }).click();
+      const mismatch = page.getByTestId('pin-mismatch-dialog');
+      await expect(mismatch).toBeVisible();
+      await a.scan('pin mismatch');
+      await closeDialog(page, mismatch);
+      await a.scan('connections after sign-in failure');
+      a.expectNone();
+    });
+
+    test(`Connections: OAuth clients and Syslog servers tabs, client form, created client (${scheme})`, async ({ page, nb }) => {
+      const a = await start(page, nb, scheme);
+      const profileId = nb.harness.app.demo.status().oauthProfileId!;
+      await nb.harness.call('oauthClients.create', { profileId, body: { ...defaultOAuthClientBody(), name: 'ci-robot', description: 'Nightly CI' } });
+      await rowAction(page.getByTestId('profile-row-Demo node (OAuth)'), 'OAuth clients');
+      await expect(page.getByTestId('oauth-client-row-ci-robot')).toBeVisible();
+      await a.scan('OAuth clients');
+      await page.getByRole('button', { name: 'New client' }).click();
+      const form = page.getByRole('dialog');
+      await expect(form.getByRole('button', { name: 'Create client' })).toBeVisible();
+      await a.scan('OAuth client form');
+      await form.getByRole('button', { name: 'Create client' }).click();
+      await expect(form.locator('[aria-invalid="true"]').first()).toBeVisible();
+      await a.scan('OAuth client form, errors');
+      await form.getByLabel('Name', { exact: true }).fill('a11y-robot');
+      await form.getByRole('button', { name: 'Create client' }).click();
+      await expect(page.getByTestId('created-client-secret')).toBeVisible();
+      await a.scan('created client');
+      await page.keyboard.press('Escape');
+      await expect(page.getByTestId('created-client-secret')).toHaveCount(0);
+      await page.getByRole('button', { name: 'Edit ci-robot' }).click();
+      await expect(page.getByRole('dialog')).toBeVisible();
+      await a.scan('edit OAuth client');
+      await closeDialog(page, page.getByRole('dialog'));
+
+      await page.getByRole('tab', { name: 'Syslog servers' }).click();
+      await expect(page.getByTestId('syslog-form')).toBeVisible();
+      await expect(page.getByText(/Reading the syslog servers/)).toHaveCount(0);
+      await a.scan('Syslog servers');
+      await page.getByTestId('syslog-form').getByRole('button', { name: 'Add server' }).click();
+      await expect(page.getByTestId('syslog-form').getByLabel('Host')).toHaveAttribute('aria-invalid', 'true');
+      await a.scan('Syslog servers, form errors');
+      a.expectNone();
+    });
+
+    test(`Devices: table, device details, deploy confirmation, onboarding wizard steps, bulk CSV (${scheme})`, async ({ page, nb }) => {
+      const a = await start(page, nb, scheme);
+      const sim = nb.harness.app.demo.simulator!;
+      await page.keyboard.press('Control+2');
+      await heading(page, 'Devices');
+      await expect(page.getByTestId('devices-count')).toHaveText(`${sim.inventory.deviceCount()} devices`, { timeout: 20_000 });
+      await a.scan('devices');
+      await page.getByTestId('devices-filter-status').selectOption('deployed');
+      await page.getByTestId('devices-search').fill('zzz-nothing');
+      await expect(page.getByText('No device matches.')).toBeVisible();
+      await a.scan('devices, nothing matches');
+      await page.getByRole('button', { name: 'Clear filters' }).click();
+
+      await page.getByTestId('device-row').first().click();
+      const details = page.getByTestId('device-details');
+      await expect(details).toBeVisible();
+      await a.scan('device details');
+      await details.getByRole('button', { name: /^(Deploy|Redeploy)…$/ }).click();
+      await expect(page.getByTestId('confirm-dialog')).toBeVisible();
+      await a.scan('deploy confirmation');
+      await closeDialog(page, page.getByTestId('confirm-dialog'));
+      await closeDialog(page, details);
+
+      // The wizard, step by step, with a device it onboards and the deploy step.
+      const org = sim.inventory.organizations().find((o) => o.parent !== null)!;
+      await page.getByRole('button', { name: 'Onboard device' }).click();
+      const wizard = page.getByTestId('onboarding-wizard');
+      await expect(wizard.getByRole('combobox', { name: 'Organization' })).toBeVisible();
+      await a.scan('wizard: organization');
+      await wizard.getByRole('combobox', { name: 'Organization' }).fill(org.name);
+      await wizard.getByRole('option').filter({ hasText: org.name }).first().click();
+      await a.scan('wizard: organization chosen');
+      await wizard.getByRole('button', { name: /Next/ }).click();
+      await expect(wizard.getByLabel('Device name')).toBeVisible();
+      await wizard.getByRole('button', { name: /Next/ }).click();
+      await expect(wizard.getByLabel('Device name')).toHaveAttribute('aria-invalid', 'true');
+      await a.scan('wizard: identity, errors');
+      await wizard.getByLabel('Device name').fill('a11y-branch-01');
+      await wizard.getByLabel('Serial number').fill('SN-A11Y-1');
+      await wizard.getByRole('button', { name: /Next/ }).click();
+      await expect(wizard.getByRole('combobox', { name: 'Country' })).toBeVisible();
+      await wizard.getByRole('combobox', { name: 'Country' }).fill('Germany');
+      await page.keyboard.press('Enter');
+      await wizard.getByLabel('Latitude').fill('52.52');
+      await wizard.getByLabel('Longitude').fill('13.405');
+      await expect(wizard.getByTestId('world-preview')).toContainText('Germany');
+      await a.scan('wizard: location');
+      await wizard.getByRole('button', { name: /Next/ }).click();
+      await expect(wizard.getByRole('textbox', { name: 'Device group' })).toBeVisible();
+      await wizard.getByRole('textbox', { name: 'Device group' }).fill('a11y-branches');
+      await a.scan('wizard: device group');
+      await wizard.getByRole('button', { name: /Next/ }).click();
+      await expect(wizard.getByTestId('wizard-review')).toBeVisible();
+      await a.scan('wizard: review');
+      await wizard.getByRole('button', { name: 'Onboard' }).click();
+      await expect(wizard.getByTestId('wizard-deploy')).toBeVisible({ timeout: 10_000 });
+      await a.scan('wizard: deploy');
+      await wizard.getByRole('button', { name: 'Close' }).last().click();
+      await expect(wizard).toHaveCount(0);
+
+      await page.getByRole('button', { name: 'Bulk onboard (CSV)…' }).click();
+      const bulk = page.getByTestId('bulk-onboarding');
+      await expect(bulk).toBeVisible();
+      await a.scan('bulk CSV dialog');
+      const csv = ['deviceName,siteId,orgName,serialNumber,deviceGroup,country,latitude,longitude', `a11y-shop-1,9001,${org.name},SN-1,shops,FR,48.8566,2.3522`, `a11y-shop-2,9002,${org.name},SN-2,shops,XX,48.8566,2.3522`, `"a11y-shop-3,9003`].join('\n');
+      await bulk.getByTestId('csv-file').setInputFiles({ name: 'shops.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+      await expect(bulk.getByTestId('csv-summary')).toBeVisible();
+      await a.scan('bulk CSV dialog, file read with problems');
+      await bulk.getByTestId('bulk-start').click();
+      await expect(page.getByTestId('confirm-dialog')).toBeVisible();
+      await a.scan('bulk start confirmation');
+      await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Start' }).click();
+      await expect(bulk.getByTestId('bulk-job')).toHaveAttribute('data-state', 'completed', { timeout: 30_000 });
+      await a.scan('bulk CSV dialog, results');
+      a.expectNone();
+    });
+
+    test(`Organizations: tree and list (${scheme})`, async ({ page, nb }) => {
+      const a = await start(page, nb, scheme);
+      await page.keyboard.press('Control+3');
+      await heading(page, 'Organizations');
+      await expect(page.getByTestId('org-tree')).toBeVisible({ timeout: 20_000 });
+      await a.scan('organizations tree');
+      const expandable = page.getByTestId('org-tree').locator('[aria-expanded="false"]').first();
+      await expandable.locator('.org-node').first().click();
+      await expect(page.getByTestId('org-tree').locator('[aria-expanded="true"]').first()).toBeVisible();
+      await a.scan('organizations tree, opened');
+      await page.getByRole('button', { name: 'List' }).click();
+      await expect(page.getByTestId('org-list')).toBeVisible();
+      await a.scan('organizations list');
+      a.expectNone();
+    });
+
+    test(`Alarms and ZTA (${scheme})`, async ({ page, nb }) => {
+      const a = await start(page, nb, scheme);
+      await page.keyboard.press('Control+4');
+      await heading(page, 'Alarms');
+      await a.scan('alarms');
+      await page.keyboard.press('Control+5');
+      await heading(page, 'ZTA');
+      await a.scan('ZTA');
+      a.expectNone();
+    });
+
+    test(`Connectors: list, row menu, form with risk settings, test result, import, delete (${scheme})`, async ({ page, nb }) => {
+      const a = await start(page, nb, scheme);
+      await page.keyboard.press('Control+6');
+      await heading(page, 'Connectors');
+      const defender = page.getByTestId('connector-row-Demo Defender tenant');
+      await expect(defender).toBeVisible({ timeout: 15_000 });
+      await expect(page.getByTestId('connector-row-Demo Falcon tenant')).toBeVisible({ timeout: 15_000 });
+      await a.scan('connectors');
+      await defender.getByRole('button', { name: 'More actions' }).click();
+      await expect(page.getByRole('menu')).toBeVisible();
+      await a.scan('connector row menu');
+      await page.keyboard.press('Escape');
+
+      await page.getByRole('button', { name: 'Add connector' }).first().click();
+      const form = page.getByTestId('connector-form');
+      await a.scan('add connector (Falcon)');
+      await form.getByLabel(/Microsoft Defender/).check();
+      await form.getByRole('button', { name: 'Save' }).click();
+      await expect(form.getByLabel('Tenant ID')).toHaveAttribute('aria-invalid', 'true');
+      await form.getByRole('button', { name: 'Advanced' }).click();
+      await form.getByRole('button', { name: 'Risk scoring' }).click();
+      await expect(form.locator('#connector-risk')).toBeVisible();
+      await a.scan('add connector (Defender), errors, advanced and risk scoring open');
+      await closeDialog(page, form);
+
+      await rowAction(page.getByTestId('connector-row-Demo Falcon tenant'), 'Edit');
+      await expect(form).toBeVisible();
+      await form.getByRole('button', { name: 'Risk scoring' }).click();
+      await expect(form.locator('#connector-risk')).toBeVisible();
+      await a.scan('edit connector (Falcon), risk scoring open');
+      await closeDialog(page, form);
+
+      await rowAction(defender, 'Test');
+      const tested = page.getByTestId('connector-test-dialog');
+      await expect(tested.getByRole('list', { name: 'Checks' })).toBeVisible({ timeout: 30_000 });
+      await a.scan('connector test result');
+      await closeDialog(page, tested);
+
+      await page.getByRole('button', { name: 'Import…' }).click();
+      const imp = page.getByTestId('import-connectors-dialog');
+      await expect(imp).toBeVisible();
+      await a.scan('import connectors');
+      await imp.getByRole('button', { name: 'Import', exact: true }).click();
+      await expect(imp.getByTestId('import-summary')).toBeVisible({ timeout: 15_000 });
+      await a.scan('import connectors, results');
+      await closeDialog(page, imp);
+
+      await rowAction(defender, 'Delete');
+      await expect(page.getByRole('alertdialog')).toBeVisible();
+      await a.scan('delete connector');
+      await closeDialog(page, page.getByRole('alertdialog'));
+
+      await defender.getByRole('button', { name: 'Poll now' }).click();
+      await expect(defender.getByTestId('connector-last-cycle').getByText('completed')).toBeVisible({ timeout: 30_000 });
+      await a.scan('connectors after a cycle');
+      a.expectNone();
+    });
+
+    test(`Settings (${scheme})`, async ({ page, nb }) => {
+      const a = await start(page, nb, scheme);
+      await page.keyboard.press('Control+7');
+      await heading(page, 'Settings');
+      await expect(page.getByTestId('app-info')).toContainText('Browser mode');
+      await a.scan('settings');
+      a.expectNone();
+    });
+  });
+}
