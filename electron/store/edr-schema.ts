@@ -77,11 +77,12 @@ ${columnsDdl(ATTRIBUTE_DDL)}
 );
 CREATE TEMP TABLE IF NOT EXISTS staged_seen (
   cycle_id INTEGER NOT NULL,
-  connector_id TEXT NOT NULL,
-  host_id TEXT NOT NULL,
+  -- The stored host's integer key (hosts.hid): a host seen as it was is stored already, and its
+  -- rows go in (and are applied) in the order of the key, not at random places of a text index.
+  hid INTEGER NOT NULL,
   last_seen TEXT,
   scored_at TEXT NOT NULL,
-  PRIMARY KEY (cycle_id, connector_id, host_id)
+  PRIMARY KEY (cycle_id, hid)
 ) WITHOUT ROWID;`;
 
 const STEP_4 = `

@@ -80,23 +80,32 @@ function contributionsJson(list: readonly Contribution[]): string {
 
 const bool = (v: boolean | null) => (v === null ? null : v ? 1 : 0);
 
+/** What staging knows of a stored host: the digest of what is stored, and its integer key. */
+interface Known {
+  digest: string;
+  hid: number;
+}
+
 export class EdrStaging {
   private readonly stmt;
   /**
-   * The stored digest of each host, per connector: read from the store once, then kept up to date
-   * by the commits (each applies the digests of the hosts it rewrote), so a cycle reads none of them.
+   * The stored digest and integer key of each host, per connector: read from the store once, then
+   * kept up to date by the commits (each applies the digests of the hosts it rewrote and the keys
+   * of the hosts it added), so a cycle reads none of them.
    */
-  private readonly digests = new Map<string, Map<string, string>>();
+  private readonly digests = new Map<string, Map<string, Known>>();
   /** Per running cycle: its connector and the digests its full rows will store when it commits. */
-  private readonly pending = new Map<number, { connectorId: string; digests: Array<[string, string]> }>();
+  private readonly pending = new Map<number, { connectorId: string; digests: Array<[string, string]>; added?: Array<[string, number]> }>();
 
   constructor(private readonly db: Database.Database) {
     db.exec(STAGING_TEMP);
     this.stmt = {
       // A host handed out twice in one cycle keeps its last record and score.
       full: db.prepare(`INSERT OR REPLACE INTO staged_scores (${FULL.join(', ')}) VALUES (${FULL.map(() => '?').join(', ')})`),
-      light: db.prepare('INSERT OR REPLACE INTO staged_seen (cycle_id, connector_id, host_id, last_seen, scored_at) VALUES (?, ?, ?, ?, ?)'),
-      digests: db.prepare('SELECT host_id, digest FROM hosts WHERE connector_id = ?').raw(),
+      light: db.prepare('INSERT OR REPLACE INTO staged_seen (cycle_id, hid, last_seen, scored_at) VALUES (?, ?, ?, ?)'),
+      digests: db.prepare('SELECT host_id, digest, hid FROM hosts WHERE connector_id = ?').raw(),
+      // The keys the hosts new in a cycle were given (read at its commit, before its rows go).
+      added: db.prepare('SELECT s.host_id, h.hid FROM staged_scores s JOIN hosts h ON h.connector_id = s.connector_id AND h.host_id = s.host_id WHERE s.cycle_id = ? AND s.is_new = 1').raw(),
       count: db.prepare('SELECT (SELECT COUNT(*) FROM staged_scores WHERE cycle_id = @c) + (SELECT COUNT(*) FROM staged_seen WHERE cycle_id = @c)').pluck(),
       countFull: db.prepare('SELECT COUNT(*) FROM staged_scores WHERE cycle_id = ?').pluck(),
       countAll: db.prepare('SELECT (SELECT COUNT(*) FROM staged_scores) + (SELECT COUNT(*) FROM staged_seen)').pluck(),
@@ -115,7 +124,7 @@ export class EdrStaging {
       ),
       seen: db.prepare(
         `UPDATE hosts SET last_seen = s.last_seen, scored_at = s.scored_at, last_cycle = s.cycle_id
-         FROM staged_seen s WHERE s.cycle_id = ? AND hosts.connector_id = s.connector_id AND hosts.host_id = s.host_id`,
+         FROM staged_seen s WHERE s.cycle_id = ? AND hosts.hid = s.hid`,
       ),
       // After: the first score of every host new in this cycle.
       first: db.prepare(
@@ -159,9 +168,10 @@ export class EdrStaging {
         const contributions = contributionsJson(s.contributions);
         const profiles = s.profiles ? JSON.stringify(s.profiles) : null;
         const digest = sha1(`${s.score}\u0000${s.band}\u0000${profiles ?? ''}\u0000${contributions}\u0000${record}`);
-        const before = stored.get(h.hostId);
-        if (before === digest) {
-          this.stmt.light.run(cycleId, connectorId, h.hostId, h.lastSeen, s.scoredAt);
+        const known = stored.get(h.hostId);
+        const before = known?.digest;
+        if (known && before === digest) {
+          this.stmt.light.run(cycleId, known.hid, h.lastSeen, s.scoredAt);
           continue;
         }
         updates.push([h.hostId, digest]);
@@ -206,11 +216,11 @@ export class EdrStaging {
     return n;
   }
 
-  private storedDigests(connectorId: string): Map<string, string> {
+  private storedDigests(connectorId: string): Map<string, Known> {
     let byHost = this.digests.get(connectorId);
     if (!byHost) {
       byHost = new Map();
-      for (const [hostId, digest] of this.stmt.digests.iterate(connectorId) as Iterable<[string, string]>) byHost.set(hostId, digest);
+      for (const [hostId, digest, hid] of this.stmt.digests.iterate(connectorId) as Iterable<[string, string, number]>) byHost.set(hostId, { digest, hid });
       this.digests.set(connectorId, byHost);
     }
     return byHost;
@@ -237,6 +247,8 @@ export class EdrStaging {
     this.stmt.hosts.run(cycleId);
     this.stmt.seen.run(cycleId);
     this.stmt.first.run(cycleId);
+    const pending = this.pending.get(cycleId);
+    if (pending) pending.added = this.stmt.added.all(cycleId) as Array<[string, number]>;
     this.stmt.details.run(cycleId);
     this.stmt.bands.run(cycleId);
     this.stmt.discard.run(cycleId);
@@ -249,7 +261,14 @@ export class EdrStaging {
     const done = this.pending.get(cycleId);
     this.pending.delete(cycleId);
     const known = done && this.digests.get(done.connectorId);
-    if (known) for (const [hostId, digest] of done.digests) known.set(hostId, digest);
+    if (!known) return;
+    const hids = new Map(done.added);
+    for (const [hostId, digest] of done.digests) {
+      const hid = known.get(hostId)?.hid ?? hids.get(hostId);
+      // A host whose key is not known yet stays unknown: its next sighting stages a full row.
+      if (hid === undefined) known.delete(hostId);
+      else known.set(hostId, { digest, hid });
+    }
   }
 
   /** Forgets the known digests (hosts were deleted behind staging's back, e.g. by retention, or a commit failed); they are read again. */

@@ -99,6 +99,18 @@ describe('EdrStore history by change', () => {
     raw.close();
   });
 
+  it('a host seen again as it was updates its own row only, also when another connector lists the same host id', () => {
+    const { store } = open();
+    const [h] = makeScoredHosts(1);
+    cycle(store, [h!], 'conn-a');
+    cycle(store, [h!], 'conn-b');
+    // Seen again by conn-a only (its light row names the stored host by its key), then once more.
+    cycle(store, [seenLater(h!, '2026-11-22T09:00:00.000Z')], 'conn-a');
+    cycle(store, [seenLater(h!, '2026-11-22T09:10:00.000Z')], 'conn-a');
+    expect(store.hostDetail('conn-a', h!.host.hostId)!.host.lastSeen).toBe('2026-11-22T09:10:00.000Z');
+    expect(store.hostDetail('conn-b', h!.host.hostId)!.host.lastSeen).toBe(h!.host.lastSeen);
+  });
+
   it('a host the vendor no longer lists leaves the latest view, and keeps its history', () => {
     const { store } = open();
     const hosts = makeScoredHosts(5);
