@@ -6,9 +6,9 @@
  * model alone costs ~13 µs a row). Keyboard: the focused row moves with the arrows, Home/End and
  * PageUp/PageDown; Enter (or Space) opens it.
  *
- * The fast path (docs/architecture.md, "Typing never waits"): rows are keyed by their position in
- * the answer and memoized, so a new answer (a search, a filter) rewrites the text of the rows in
- * view instead of replacing their elements, and a render that changes nothing in a row (the
+ * The fast path (docs/architecture.md, "Typing never waits"): rows are keyed by a slot they keep
+ * while in view (row-slots.ts) and memoized, so a new answer (a search, a filter) or a scroll of
+ * a page rewrites the text of the rows in view instead of replacing their elements, and a render that changes nothing in a row (the
  * search box's own keystroke, `stale`) does not visit it. A new answer starts at its first row
  * without an effect or a second render (the focused row belongs to the answer it was chosen in),
  * and scrolls only when the table is not already at the top (a scroll forces a layout).
@@ -19,6 +19,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import clsx from 'clsx';
 import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react';
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type ReactNode } from 'react';
+import { RowSlots } from './row-slots';
 
 export interface DataSort<K extends string = string> {
   key: K;
@@ -141,6 +142,9 @@ export function DataTable<T, K extends string = string>(props: DataTableProps<T,
     initialRect: { width: 1000, height: 600 },
   });
   const items = virtualizer.getVirtualItems();
+  // One slot per row in view, kept while the row stays in view (row-slots.ts): the rows' keys.
+  const [slots] = useState(() => new RowSlots());
+  const keys = useMemo(() => slots.keysFor(items.map((it) => it.index)), [slots, items]);
   const windowData = useMemo(() => items.map((it) => rowAt(it.index)), [items, rowAt]);
 
   const sorting = useMemo<SortingState>(() => [{ id: sort.key, desc: sort.desc }], [sort]);
@@ -242,10 +246,10 @@ export function DataTable<T, K extends string = string>(props: DataTableProps<T,
         <tbody style={{ height: virtualizer.getTotalSize() }} onKeyDown={onKeyDown}>
           {tableRows.map((row, k) => {
             const item = items[k]!;
-            // Keyed by position: a new answer updates the rows in view in place.
+            // Keyed by slot: a new answer, or a scroll, updates the rows' elements in place.
             return (
               <DataRow
-                key={item.index}
+                key={keys[k]}
                 row={row}
                 index={item.index}
                 start={item.start}
