@@ -83,7 +83,7 @@ async function main(): Promise<void> {
     console.log(
       `zta-table: scrolling 3 s: longest main-thread task ${m.longest ? task(m.longest) : 'none'} (target < 50 ms; ${fmt(m.tasks)} tasks, ${m.long.length} of them ≥ 50 ms${m.long.length ? `: ${m.long.map((t) => `${fmt(t.ms)}/${fmt(t.cpuMs)} CPU`).join(', ')}` : ''}; Chromium trace); longest gap between frames ${fmt(d.scrollLongestFrameGapMs, 1)} ms${m.frameGap ? ` (in the trace ${fmt(m.frameGap.ms, 1)} ms, main thread busy ${fmt(m.frameGap.busyMs, 1)} ms of it, CPU ${fmt(m.frameGap.busyCpuMs, 1)} ms)` : ''}; Long Tasks API ≥ 50 ms: ${d.scrollLongTasks.count} (longest ${fmt(d.scrollLongTasks.longestMs)} ms)`,
     );
-    console.log(`zta-table: what-if, a slider step of 10 to the updated chart: ${d.whatIfMs.map((x) => `${fmt(x)} ms`).join(', ')} (target < 150 ms)`);
+    console.log(`zta-table: what-if, a slider step of 10 to the updated chart: ${d.whatIfMs.map((x) => (Number.isNaN(x) ? 'no change seen within 5 s' : `${fmt(x)} ms`)).join(', ')} (target < 150 ms)`);
   }
 
   if (want('zta-store')) {
