@@ -6,7 +6,7 @@
  * table's rows), sorts, each key of a search, the longest main-thread stall while scrolling, the
  * what-if from a slider change to the updated chart, and the JS heap.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Page } from 'playwright';
@@ -15,6 +15,7 @@ import { createNodeAdapters } from '../../electron/app/node-platform';
 import { createApp } from '../../electron/app/services';
 import { createMemoryLogger } from '../../electron/log';
 import { startWebHost } from '../../electron/web/host';
+import { mainThreadReport, PROFILE_CATEGORIES, TRACE_CATEGORIES, type MainThreadReport } from './chromium-trace';
 import { SEED_PASSPHRASE, seedZtaDataDir } from './zta-seed';
 
 export interface DashboardBench {
@@ -26,6 +27,8 @@ export interface DashboardBench {
   scrollLongestFrameGapMs: number;
   /** Long tasks (≥ 50 ms) Chromium reported while scrolling, and the longest. */
   scrollLongTasks: { count: number; longestMs: number };
+  /** The main thread while scrolling, from a Chromium trace: every task, not only those the Long Tasks API reports. */
+  scrollMainThread: MainThreadReport;
   whatIfMs: number[];
   heapMb: number;
 }
@@ -44,19 +47,21 @@ window.__nbArm = (kind, watchSrc) => {
   window.__nbResult = new Promise((resolve, reject) => {
     const start = () => {
       const t0 = performance.now();
-      const finish = () => requestAnimationFrame(() => resolve(performance.now() - t0));
+      performance.mark('nb-measure-start');
+      const finish = () => requestAnimationFrame(() => { performance.mark('nb-measure-end'); resolve(performance.now() - t0); });
       if (watch() !== before) return finish();
       const mo = new MutationObserver(() => {
         if (watch() !== before) { mo.disconnect(); clearTimeout(timer); finish(); }
       });
       mo.observe(document.querySelector('main'), { subtree: true, childList: true, characterData: true, attributes: true });
-      const timer = setTimeout(() => { mo.disconnect(); reject(new Error('nothing changed within 5 s of the ' + kind)); }, 5000);
+      const timer = setTimeout(() => { mo.disconnect(); reject(new Error('nothing changed within 5 s of the ' + kind + ': ' + before.slice(0, 300))); }, 5000);
     };
     window.addEventListener(kind, start, { capture: true, once: true });
   });
 };
 window.__nbScroll = (ms) => new Promise((resolve) => {
   const el = document.querySelector('[data-testid="zta-scroll"]');
+  performance.mark('nb-scroll-start');
   const long = [];
   const po = new PerformanceObserver((list) => { for (const e of list.getEntries()) long.push(e.duration); });
   po.observe({ type: 'longtask', buffered: false });
@@ -67,7 +72,7 @@ window.__nbScroll = (ms) => new Promise((resolve) => {
     const now = performance.now();
     gap = Math.max(gap, now - last);
     last = now;
-    if (now > end) { po.disconnect(); return resolve({ gap, long }); }
+    if (now > end) { po.disconnect(); performance.mark('nb-scroll-end'); return resolve({ gap, long }); }
     el.scrollTop = (el.scrollTop + 1500) % Math.max(1, el.scrollHeight - el.clientHeight);
     requestAnimationFrame(step);
   };
@@ -76,7 +81,9 @@ window.__nbScroll = (ms) => new Promise((resolve) => {
 
 const FIRST_ROW = `() => document.querySelector('[data-testid="zta-row"]')?.textContent ?? ''`;
 const COUNT = `() => document.querySelector('[data-testid="zta-count"]')?.textContent ?? ''`;
-const WHATIF = `() => (document.querySelector('[data-testid="zta-whatif-summary"]')?.textContent ?? '') + '|' + (document.querySelector('[data-testid="zta-distribution"]')?.textContent ?? '')`;
+// The chart alone: the summary is drawn first and the chart in a transition after it, so a step
+// measured to the summary left its chart to be drawn while the next step was measured.
+const WHATIF = `() => document.querySelector('[data-testid="zta-distribution"]')?.textContent ?? ''`;
 
 async function measure(page: Page, kind: 'keydown' | 'click' | 'input', watch: string, act: () => Promise<void>): Promise<number> {
   await page.evaluate(`window.__nbArm(${JSON.stringify(kind)}, ${JSON.stringify(watch)})`);
@@ -84,9 +91,15 @@ async function measure(page: Page, kind: 'keydown' | 'click' | 'input', watch: s
   return (await page.evaluate('window.__nbResult')) as number;
 }
 
-export async function benchZtaDashboard(hosts: number): Promise<DashboardBench> {
+/**
+ * `traceDir`: also write the Chromium traces (open them in DevTools' Performance panel) of the
+ * search keys and of the scrolling there, with the JavaScript sampled, from an unminified build
+ * (function names readable; the numbers of such a run are not comparable with a plain one).
+ */
+export async function benchZtaDashboard(hosts: number, traceDir?: string): Promise<DashboardBench> {
   const staticDir = await mkdtemp(path.join(os.tmpdir(), 'nb-bench-zta-ui-'));
-  await build({ configFile: path.resolve('vite.config.ts'), logLevel: 'error', build: { outDir: staticDir, emptyOutDir: true, sourcemap: false } });
+  await build({ configFile: path.resolve('vite.config.ts'), logLevel: 'error', build: { outDir: staticDir, emptyOutDir: true, sourcemap: false, ...(traceDir ? { minify: false } : {}) } });
+  if (traceDir) await mkdir(traceDir, { recursive: true });
   const { dataDir } = await seedZtaDataDir(hosts);
   const logger = createMemoryLogger('warn');
   const adapters = await createNodeAdapters({ dataDir, passphrase: SEED_PASSPHRASE, logger, mode: 'browser', demoPorts: { basic: 0, oauth: 0 } });
@@ -114,22 +127,32 @@ export async function benchZtaDashboard(hosts: number): Promise<DashboardBench> 
     const keystrokes: DashboardBench['keystrokes'] = [];
     const search = page.getByTestId('zta-search');
     await search.focus();
+    if (traceDir) await browser.startTracing(page, { categories: PROFILE_CATEGORIES });
     const query = 'ws-1234';
     for (let i = 0; i < query.length; i++) {
       keystrokes.push({ query: query.slice(0, i + 1), ms: await measure(page, 'keydown', COUNT, () => page.keyboard.press(query[i]!)) });
     }
     for (let i = 0; i < 3; i++) keystrokes.push({ query: '⌫', ms: await measure(page, 'keydown', COUNT, () => page.keyboard.press('Backspace')) });
+    if (traceDir) await writeFile(path.join(traceDir, 'zta-keys.json'), await browser.stopTracing());
     await search.fill('');
     await page.getByTestId('zta-count').filter({ hasText: hosts.toLocaleString('en-US') }).waitFor();
 
+    // Traced: the frame gaps the page sees do not say whether its main thread held them.
+    await browser.startTracing(page, { categories: traceDir ? PROFILE_CATEGORIES : TRACE_CATEGORIES });
     const scroll = (await page.evaluate('window.__nbScroll(3000)')) as { gap: number; long: number[] };
+    const scrollTrace = await browser.stopTracing();
+    if (traceDir) await writeFile(path.join(traceDir, 'zta-scroll.json'), scrollTrace);
+    const scrollMainThread = mainThreadReport(scrollTrace, 'nb-scroll-start', 'nb-scroll-end');
 
     await page.getByRole('button', { name: 'What-if' }).click();
     const slider = page.getByTestId('zta-whatif-slider');
     await slider.waitFor();
     await slider.focus();
     const whatIfMs: number[] = [];
-    for (const key of ['ArrowLeft', 'ArrowLeft', 'ArrowRight', 'ArrowLeft']) whatIfMs.push(await measure(page, 'input', WHATIF, () => page.keyboard.press(key)));
+    // Steps of 10 up from the default 60 %: a step of 1 may move no host across a band edge, and below 50 % the bands of
+    // the seeded hosts stop moving (40 and 50 draw the same chart), and then there is nothing to wait for.
+    // A step whose chart did not change within 5 s counts as NaN (printed as such) rather than ending the part.
+    for (const key of ['PageUp', 'PageUp', 'PageDown', 'PageUp']) whatIfMs.push(await measure(page, 'input', WHATIF, () => page.keyboard.press(key)).catch(() => NaN));
 
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('HeapProfiler.collectGarbage');
@@ -141,6 +164,7 @@ export async function benchZtaDashboard(hosts: number): Promise<DashboardBench> 
       keystrokes,
       scrollLongestFrameGapMs: scroll.gap,
       scrollLongTasks: { count: scroll.long.length, longestMs: Math.max(0, ...scroll.long) },
+      scrollMainThread,
       whatIfMs,
       heapMb: heap.usedSize / 1024 / 1024,
     };

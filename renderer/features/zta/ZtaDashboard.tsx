@@ -77,13 +77,15 @@ export function ZtaDashboard({ snapshot: s, view, refine, openedHost, openHost, 
   const filter = useMemo(() => knownFilter(s, ztaFilterOf({ customer, platform, band, vendor, connector, q })), [s, customer, platform, band, vendor, connector, q]);
   const deferred = useDeferredValue(filter);
   const sort = useMemo<ZtaSort>(() => ({ key: view.sort, desc: view.order === 'desc' }), [view.sort, view.order]);
-  // The charts read the matching rows in a fixed order (hostname): a new sort does not redraw them.
-  const matching = useMemo(() => filterRows(zview, zview.index.byName, deferred), [zview, deferred]);
-  const filtered = useMemo(() => (sort.key === 'hostname' && !sort.desc ? matching : filterRows(zview, sortOrder(zview, sort), deferred)), [zview, sort, deferred, matching]);
+  // One pass over the index per keystroke: the table's rows in its order.
+  const filtered = useMemo(() => filterRows(zview, sortOrder(zview, sort), deferred), [zview, sort, deferred]);
   // The charts and the riskiest hosts follow in a transition of their own once the table has its
   // rows: drawing them (recharts) costs more than the table, and a keystroke may interrupt it.
-  const [charted, setCharted] = useState({ matching, zview });
-  useEffect(() => startTransition(() => setCharted({ matching, zview })), [matching, zview]);
+  // What they count does not depend on the order, so a new sort does not redraw them.
+  const [charted, setCharted] = useState({ zview, filter: deferred, matching: filtered });
+  useEffect(() => {
+    if (charted.zview !== zview || charted.filter !== deferred) startTransition(() => setCharted({ zview, filter: deferred, matching: filtered }));
+  }, [charted, zview, deferred, filtered]);
   const top = useMemo(() => riskiest(charted.zview, charted.matching.rows).map((i) => snapshotRow(charted.zview.snapshot, i)), [charted]);
   const pick = useCallback((p: DistributionPick) => refine(p), [refine]);
   const onSort = useCallback((next: ZtaSort) => refine({ sort: next.key, order: next.desc ? 'desc' : 'asc' }), [refine]);

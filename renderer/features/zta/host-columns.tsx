@@ -14,6 +14,8 @@ import { sensorState, type ZtaSortKey } from './zta-index';
 
 /** One row of the window: what the table shows, and under a what-if the stored score when it differs. */
 export interface HostCell {
+  /** The snapshot the row was read from (a what-if's copy is another one). */
+  of: ZtaSnapshot;
   row: ZtaRow;
   criticalCves: number | null;
   cveCount: number | null;
@@ -24,10 +26,13 @@ export interface HostCell {
 export function hostCell(shown: ZtaSnapshot, stored: ZtaSnapshot | undefined, row: ZtaRow): HostCell {
   const i = row.index;
   const r = shown.rows;
-  const cell: HostCell = { row, criticalCves: r.criticalCves[i] ?? null, cveCount: r.cveCount[i] ?? null, sensor: sensorState(r.sensorRunning[i], r.reducedFunctionality[i]) };
+  const cell: HostCell = { of: shown, row, criticalCves: r.criticalCves[i] ?? null, cveCount: r.cveCount[i] ?? null, sensor: sensorState(r.sensorRunning[i], r.reducedFunctionality[i]) };
   if (stored && stored.rows.score[i] !== r.score[i]) cell.stored = { score: stored.rows.score[i]!, band: BANDS[stored.rows.band[i]!] ?? 'Trustworthy' };
   return cell;
 }
+
+/** Two cells show the same: the same row of the same snapshot (the stored one is compared along with it). */
+export const sameHostCell = (a: HostCell, b: HostCell) => a.row.index === b.row.index && a.of === b.of;
 
 export const ATTRIBUTE_COLUMNS = ['riskLevel', 'exposure', 'health', 'avStatus', 'cves', 'sensor'] as const satisfies readonly ZtaSortKey[];
 export type AttributeColumn = (typeof ATTRIBUTE_COLUMNS)[number];

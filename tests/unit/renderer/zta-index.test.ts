@@ -33,6 +33,10 @@ const FILTERS: ZtaFilter[] = [
   { q: '  MAC-2  ' },
   { q: 'aid-' },
   { customer: 'cid-0', platform: 'Windows', band: 'Trustworthy', vendor: 'falcon', q: '1' },
+  // The search scans one text of every row: its first and last row, and a search across two rows (none).
+  { q: s.rows.hostname[0]! },
+  { q: s.rows.hostId[s.rows.hostId.length - 1]! },
+  { q: `${s.rows.hostId[0]!.slice(-3)}\n${s.rows.hostname[1]!.slice(0, 3)}` },
 ];
 
 describe('ZTA index', () => {
