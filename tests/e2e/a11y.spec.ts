@@ -186,7 +186,7 @@ for (const scheme of SCHEMES) {
     test(`Devices: table, device details, deploy confirmation, onboarding wizard steps, bulk CSV (${scheme})`, async ({ page, nb }) => {
       const a = await start(page, nb, scheme);
       const sim = nb.harness.app.demo.simulator!;
-      await page.keyboard.press('Control+2');
+      await page.keyboard.press('Control+3');
       await heading(page, 'Devices');
       await expect(page.getByTestId('devices-count')).toHaveText(`${sim.inventory.deviceCount()} devices`, { timeout: 20_000 });
       await a.scan('devices');
@@ -262,7 +262,7 @@ for (const scheme of SCHEMES) {
 
     test(`Organizations: tree and list (${scheme})`, async ({ page, nb }) => {
       const a = await start(page, nb, scheme);
-      await page.keyboard.press('Control+3');
+      await page.keyboard.press('Control+4');
       await heading(page, 'Organizations');
       await expect(page.getByTestId('org-tree')).toBeVisible({ timeout: 20_000 });
       await a.scan('organizations tree');
@@ -278,10 +278,10 @@ for (const scheme of SCHEMES) {
 
     test(`Alarms and ZTA (${scheme})`, async ({ page, nb }) => {
       const a = await start(page, nb, scheme);
-      await page.keyboard.press('Control+4');
+      await page.keyboard.press('Control+5');
       await heading(page, 'Alarms');
       await a.scan('alarms');
-      await page.keyboard.press('Control+5');
+      await page.keyboard.press('Control+6');
       await heading(page, 'ZTA');
       await a.scan('ZTA');
       a.expectNone();
@@ -289,7 +289,7 @@ for (const scheme of SCHEMES) {
 
     test(`Connectors: list, row menu, form with risk settings, test result, import, delete (${scheme})`, async ({ page, nb }) => {
       const a = await start(page, nb, scheme);
-      await page.keyboard.press('Control+6');
+      await page.keyboard.press('Control+7');
       await heading(page, 'Connectors');
       const defender = page.getByTestId('connector-row-Demo Defender tenant');
       await expect(defender).toBeVisible({ timeout: 15_000 });
@@ -347,7 +347,7 @@ for (const scheme of SCHEMES) {
 
     test(`Settings (${scheme})`, async ({ page, nb }) => {
       const a = await start(page, nb, scheme);
-      await page.keyboard.press('Control+7');
+      await page.keyboard.press('Control+8');
       await heading(page, 'Settings');
       await expect(page.getByTestId('app-info')).toContainText('Browser mode');
       await a.scan('settings');
