@@ -85,14 +85,17 @@ function ConnectorHealth({ c, live }: { c: OverviewConnector; live: ConnectorSta
       </div>
       {(c.health === 'offline' || c.health === 'failing') && c.lastError ? (
         <div className={clsx('ov-connector-line', c.health === 'failing' ? 'ov-error' : 'ov-warn')}>
-          Last cycle {c.health === 'offline' ? 'could not reach the vendor' : 'failed'}
-          {c.lastAttemptAt ? (
-            <>
-              {' '}
-              <RelativeTime iso={c.lastAttemptAt}>{agoText(c.lastAttemptAt, now)}</RelativeTime>
-            </>
-          ) : null}
-          : {c.lastError}
+          {/* One flex item: the sentence wraps as text, not in pieces. */}
+          <span>
+            Last cycle {c.health === 'offline' ? 'could not reach the vendor' : 'failed'}
+            {c.lastAttemptAt ? (
+              <>
+                {' '}
+                <RelativeTime iso={c.lastAttemptAt}>{agoText(c.lastAttemptAt, now)}</RelativeTime>
+              </>
+            ) : null}
+            : {c.lastError}
+          </span>
         </div>
       ) : null}
       {c.publication.state === 'waiting' && c.publication.reason ? <div className="ov-connector-line ov-warn">Not published: {c.publication.reason}</div> : null}
