@@ -276,6 +276,27 @@ for (const scheme of SCHEMES) {
       a.expectNone();
     });
 
+    test(`Overview: before and after the connectors' first cycle, alarms per organization (${scheme})`, async ({ page, nb }) => {
+      const a = await start(page, nb, scheme);
+      await page.keyboard.press('Control+1');
+      await heading(page, 'Overview');
+      // The connectors here wait 10 min for their first poll: the risk tiles say so.
+      await expect(page.getByTestId('tile-risk').getByTestId('tile-empty')).toBeVisible({ timeout: 15_000 });
+      await expect(page.getByTestId('devices-total')).toBeVisible({ timeout: 20_000 });
+      await a.scan('overview, connectors never polled');
+      const connectors = await nb.harness.call<Array<{ id: string }>>('connectors.list');
+      for (const c of connectors) await nb.harness.call('connectors.pollNow', { connectorId: c.id });
+      await expect(page.getByTestId('risk-hosts')).toHaveText(/^500\s*hosts$/, { timeout: 60_000 });
+      await a.scan('overview');
+      const byOrg = page.getByTestId('tile-alarms').getByRole('button', { name: /By organization/ });
+      if (await byOrg.isVisible()) {
+        await byOrg.click();
+        await expect(page.getByTestId('alarms-orgs')).toBeVisible();
+        await a.scan('overview, alarms per organization');
+      }
+      a.expectNone();
+    });
+
     test(`Alarms and ZTA (${scheme})`, async ({ page, nb }) => {
       const a = await start(page, nb, scheme);
       await page.keyboard.press('Control+5');

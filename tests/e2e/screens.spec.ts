@@ -64,6 +64,14 @@ for (const scheme of ['light', 'dark'] as const) {
         return nb.shot(page, `screens-${size.width}-${scheme}-${name}`);
       };
 
+      await page.keyboard.press('Control+1');
+      await heading(page, 'Overview');
+      await expect(page.getByTestId('devices-total')).toBeVisible({ timeout: 20_000 });
+      await expect(page.getByTestId('connector-health-Demo Falcon tenant')).toHaveAttribute('data-health', 'online');
+      await shot('overview');
+      await page.keyboard.press('Control+2');
+      await heading(page, 'Connections');
+
       await page.getByRole('tab', { name: 'Profiles' }).click();
       await expect(page.getByTestId('profile-row-Demo node (OAuth)').getByTestId('session-badge')).toHaveAttribute('data-state', 'signed-in');
       await shot('connections');
