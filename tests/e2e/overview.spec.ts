@@ -90,15 +90,15 @@ test('the Overview: live numbers that match the pages they open, then offline af
   await expect(page.getByTestId('nav-badge-zta')).toHaveAttribute('title', `${high} hosts in High Risk`);
   await page.getByTestId('risk-high').click();
   await expect(page).toHaveURL(/#\/zta\?.*band=High(\+|%20)Risk/);
-  await expect(page.getByTestId('zta-count')).toHaveText(`${high} of ${total}`, { timeout: 15_000 });
+  await expect(page.getByTestId('zta-count')).toHaveText(`${high.toLocaleString('en')} of ${total.toLocaleString('en')}`, { timeout: 15_000 });
   await shot('zta-high-risk');
   await backToOverview(page);
   const low = await numberIn(page, 'risk-band-Low Risk');
   await page.getByTestId('risk-band-Low Risk').click();
-  await expect(page.getByTestId('zta-count')).toHaveText(`${low} of ${total}`, { timeout: 15_000 });
+  await expect(page.getByTestId('zta-count')).toHaveText(`${low.toLocaleString('en')} of ${total.toLocaleString('en')}`, { timeout: 15_000 });
   await backToOverview(page);
   await page.getByTestId('risk-hosts').click();
-  await expect(page.getByTestId('zta-count')).toHaveText(`${total} hosts`, { timeout: 15_000 });
+  await expect(page.getByTestId('zta-count')).toHaveText(`${total.toLocaleString('en')} hosts`, { timeout: 15_000 });
   await backToOverview(page);
 
   // Devices: every count opens the devices page filtered to that status.
@@ -107,7 +107,8 @@ test('the Overview: live numbers that match the pages they open, then offline af
     const n = await numberIn(page, `devices-${status}`);
     await page.getByTestId(`devices-${status}`).click();
     await expect(page).toHaveURL(new RegExp(`#/devices\\?.*status=${status}`));
-    await expect(page.getByTestId('devices-count')).toHaveText(n === devices ? `${devices} devices` : `${n} of ${devices}`, { timeout: 15_000 });
+    const [shown, all] = [n.toLocaleString('en'), devices.toLocaleString('en')];
+    await expect(page.getByTestId('devices-count')).toHaveText(n === devices ? `${all} devices` : `${shown} of ${all}`, { timeout: 15_000 });
     if (status === 'failed') await shot('devices-failed');
     await backToOverview(page);
   }
