@@ -59,6 +59,8 @@ export const CHANNEL_NAMES = [
   'alarms.summary',
   'alarms.rate',
   'alarms.status',
+  'overview.get',
+  'overview.badges',
 ] as const;
 
 export const EVENT_NAMES = [

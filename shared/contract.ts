@@ -15,6 +15,7 @@ import { PublicationUpdate, PublicationView, Settings, SettingsPatch } from './m
 import type { BRIDGE_NAME, CHANNEL_NAMES, EVENT_NAMES } from './contract-names';
 import { ztaChannels, ztaEvents } from './contract-zta';
 import { alarmChannels, alarmEvents } from './contract-alarms';
+import { overviewChannels } from './contract-overview';
 import { BulkJobState, BulkRowInput, DeviceRecord, DeviceView, OrganizationView, Snapshot, SyslogServer, TaskStatus } from './model/inventory';
 
 /**
@@ -237,6 +238,7 @@ export const channels = {
 
   ...mapChannels(ztaChannels),
   ...mapChannels(alarmChannels),
+  ...mapChannels(overviewChannels),
 } as const;
 
 export const events = {

@@ -13,6 +13,7 @@ import type { Logger } from '../log';
 import type { AlarmStore } from '../store/alarms-db';
 import { applyAlarmRetention, DEFAULT_MAX_CHANGES } from '../store/alarms-retention';
 import { alarmDetail, alarmKeys, alarmRate, alarmSummary, listAlarms } from '../store/alarms-views';
+import { alarmOverview, alarmsCollected, criticalUnacknowledged, newestChangeMs, type AlarmOverview } from '../store/alarms-overview';
 import { errorText } from './errors';
 import { NodeAlarmApi, type NodeRequest } from './node-api';
 import { AlarmSource, type AlarmSourceAmqp } from './source';
@@ -217,6 +218,29 @@ export class AlarmService {
 
   summary(profileId: string): AlarmSummary {
     return { profileId, ...alarmSummary(this.o.store.db, profileId) };
+  }
+
+  /**
+   * The Overview's alarm tile (issue 13): undefined when nothing of this connection was ever
+   * collected; otherwise the counts, whether the source is live (its numbers follow the node), and
+   * the last time the console heard from the node (what they are as of when not live).
+   */
+  overview(profileId: string): (AlarmOverview & { live: boolean; source: AlarmSourceStatus['source']; heardMs: number }) | undefined {
+    if (!alarmsCollected(this.o.store.db, profileId)) return undefined;
+    const status = this.status(profileId);
+    const seen = this.o.store.sourceState(profileId);
+    return {
+      ...alarmOverview(this.o.store.db, profileId),
+      live: status.connected && (status.state === 'live' || status.state === 'backfilling'),
+      source: status.source,
+      // Never 0: a store with alarms stored them at some time (the newest change's time at worst).
+      heardMs: Math.max(seen.lastBackfillMs ?? 0, seen.lastStoredMs ?? 0) || newestChangeMs(this.o.store.db, profileId),
+    };
+  }
+
+  /** Active critical alarms nobody handled; undefined when nothing of this connection was ever collected. */
+  criticalUnacknowledged(profileId: string): number | undefined {
+    return alarmsCollected(this.o.store.db, profileId) ? criticalUnacknowledged(this.o.store.db, profileId) : undefined;
   }
 
   rate(profileId: string, minutes: number): AlarmRate {

@@ -12,6 +12,8 @@ import { createInventoryHandlers } from './inventory-handlers';
 import { createZtaHandlers } from './zta-handlers';
 import { createSettingsHandlers } from './settings-handlers';
 import { createAlarmHandlers } from './alarm-handlers';
+import { createOverviewHandlers } from './overview-handlers';
+import { OverviewService } from './overview';
 
 /** The app's services (as createApp builds them) and what the handlers need besides. */
 export interface HandlerDeps extends Pick<App, 'profiles' | 'sessions' | 'demo' | 'edr' | 'inventory' | 'bulk' | 'ztaExports' | 'alarms' | 'events'> {
@@ -109,6 +111,7 @@ export function createHandlers(d: HandlerDeps): Handlers {
     ...createInventoryHandlers(d.inventory, d.bulk, d.profiles),
     ...createZtaHandlers(d.edr, d.ztaExports, d.adapters),
     ...createAlarmHandlers(d.alarms, d.profiles),
+    ...createOverviewHandlers(new OverviewService(d)),
 
     'demo.status': async () => demoStatus(),
     'demo.open': async () => d.demo.open(),

@@ -71,6 +71,9 @@ const MIGRATIONS: readonly string[] = [
    ) WITHOUT ROWID;
    CREATE TABLE message_ids (source TEXT NOT NULL, director TEXT NOT NULL, last_id INTEGER NOT NULL, PRIMARY KEY (source, director)) WITHOUT ROWID;
    CREATE TABLE dead_letters (id INTEGER PRIMARY KEY, source TEXT NOT NULL, at_ms INTEGER NOT NULL, reason TEXT NOT NULL, routing_key TEXT NOT NULL, excerpt TEXT NOT NULL);`,
+  // 2: the Overview's counts (issue 13) read from the index alone: the active alarms by severity,
+  // handling and organization, and the sidebar's unhandled critical ones as one range.
+  `CREATE INDEX alarms_active ON alarms(source, cleared, severity, handling_state, org);`,
 ];
 
 export const ALARMS_SCHEMA_VERSION = MIGRATIONS.length;

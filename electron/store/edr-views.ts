@@ -62,6 +62,8 @@ export class EdrViews {
         `SELECT id, connector_id AS connectorId, finished_at AS at FROM cycles WHERE status = 'completed' ORDER BY finished_at, id`,
       ),
       previous: db.prepare(`SELECT MAX(id) FROM cycles WHERE connector_id = ? AND status = 'completed' AND id < ?`).pluck(),
+      previousCycle: db.prepare(`SELECT id, finished_at AS at FROM cycles WHERE connector_id = ? AND status = 'completed' AND id < ? ORDER BY id DESC LIMIT 1`),
+      cycleBands: db.prepare('SELECT band, SUM(hosts) AS n FROM cycle_bands WHERE cycle_id = ? GROUP BY band'),
       moves: db.prepare(
         `SELECT h.host_id AS hostId, h.hostname, h.customer_id AS customerId, c.score, c.band,
            (SELECT p.score FROM score_changes p WHERE p.hid = c.hid AND p.cycle_id < c.cycle_id ORDER BY p.cycle_id DESC LIMIT 1) AS prevScore,
@@ -166,6 +168,21 @@ export class EdrViews {
       points.push({ at: c.at, bands: sum });
     }
     return points.slice(-limit);
+  }
+
+  /**
+   * Hosts per band over several cycles (each connector's newest, for the Overview and the sidebar),
+   * from the cycle aggregates: no host row is read.
+   */
+  bandTotals(cycleIds: readonly number[]): Record<RiskBand, number> {
+    const out = emptyBandCounts();
+    for (const id of cycleIds) for (const r of this.stmt.cycleBands.all(id) as Array<{ band: RiskBand; n: number }>) if (r.band in out) out[r.band] += r.n;
+    return out;
+  }
+
+  /** The completed cycle of a connector before `cycleId` (what its changes compare against), if any. */
+  previousCycle(connectorId: string, cycleId: number): { id: number; at: string } | undefined {
+    return this.stmt.previousCycle.get(connectorId, cycleId) as { id: number; at: string } | undefined;
   }
 
   /** What changed in a connector's newest completed cycle against its previous completed one (EDR-Z12). */

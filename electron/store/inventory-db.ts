@@ -9,6 +9,7 @@ import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import { ApplianceState, TaskStep, type DeploymentStatus, type DeviceView, type OrganizationView, type TaskStatus } from '../../shared/model/inventory';
 import { organizationViews, type StoredOrganization } from '../inventory/hierarchy';
+import { deploymentCounts, failedDeployments, type DeploymentCounts, type FailedDeployment } from './inventory-counts';
 import { migrate, openPrivateDatabase } from './sqlite';
 
 export type { StoredOrganization } from '../inventory/hierarchy';
@@ -273,6 +274,16 @@ export class InventoryStore {
 
   organizationCount(profileId: string): number {
     return (this.stmt.organizationCount.get(profileId) as { n: number }).n;
+  }
+
+  /** Devices per deployment status (the Overview; inventory-counts.ts). */
+  deploymentCounts(profileId: string): DeploymentCounts {
+    return deploymentCounts(this.db, profileId);
+  }
+
+  /** Devices whose deployment failed, newest first (at most `limit`). */
+  failedDeployments(profileId: string, limit: number): FailedDeployment[] {
+    return failedDeployments(this.db, profileId, limit);
   }
 
   /** What the console learned of a node (e.g. `namespace`); undefined when nothing yet. */

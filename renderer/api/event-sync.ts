@@ -5,7 +5,10 @@
  * failed invalidates the ZTA dashboard's reads: new scores, or a connector now offline), `notice` goes to the
  * operator. Inventory: `inventory.changed` invalidates a profile's stored lists,
  * `inventory.progress` is kept for the Refresh buttons, `task.progress` writes the task and its
- * device's status, `onboarding.progress` merges the changed rows into the job. In browser mode, a reconnected event socket refetches everything it may have missed.
+ * device's status, `onboarding.progress` merges the changed rows into the job. The Overview and
+ * the sidebar's badges (`keys.overview`) follow every event that moves one of their numbers:
+ * alarms (`alarms.changed` at most once a second, `alarms.status` when a source goes live or
+ * stops), cycles that end, connectors, inventory, sessions and profiles. In browser mode, a reconnected event socket refetches everything it may have missed.
  *
  * An event is newer than any answer still on its way: main may have read that answer before the
  * change. React Query's invalidation alone keeps a first fetch (a list with no data yet) running
@@ -29,10 +32,40 @@ function refetch(qc: QueryClient, queryKey: QueryKey): void {
   void qc.invalidateQueries({ queryKey });
 }
 
+/**
+ * `refetch` at most once per `ms`: at the first event, then once after the last of a burst. An
+ * alarm stream sends `alarms.changed` every 250 ms; refetching the Overview on each would cancel
+ * each answer before it arrived.
+ */
+function throttledRefetch(qc: QueryClient, queryKey: QueryKey, ms: number): { run(): void; cancel(): void } {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let pending = false;
+  const fire = () => {
+    timer = undefined;
+    if (!pending) return;
+    pending = false;
+    refetch(qc, queryKey);
+    timer = setTimeout(fire, ms);
+  };
+  return {
+    run() {
+      pending = true;
+      if (timer === undefined) fire();
+    },
+    cancel() {
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+    },
+  };
+}
+
 export function useContractEvents(onNotice: (notice: EventPayload<'notice'>) => void, bridge?: Bridge) {
   const client = useClient();
   const qc = useQueryClient();
   useEffect(() => {
+    const overviewAfterAlarms = throttledRefetch(qc, keys.overview, 1000);
+    // Per connection, whether its alarm source was live: a change of that moves the Overview's "as of".
+    const alarmSourceLive = new Map<string, boolean>();
     const offs = [
       client.on('session.changed', (status) => {
         // An event is newer than a list still in flight: drop that answer, keep the event, and
@@ -41,21 +74,25 @@ export function useContractEvents(onNotice: (notice: EventPayload<'notice'>) => 
         if (inFlight) void qc.cancelQueries({ queryKey: keys.sessions });
         upsertSession(qc, status);
         if (inFlight) void qc.invalidateQueries({ queryKey: keys.sessions });
+        refetch(qc, keys.overview);
       }),
       client.on('profiles.changed', () => {
         refetch(qc, keys.profiles);
         refetch(qc, keys.sessions);
         refetch(qc, keys.appInfo);
+        refetch(qc, keys.overview);
       }),
       client.on('demo.changed', (status) => {
         qc.setQueryData(keys.demo, status);
         refetch(qc, keys.appInfo);
         refetch(qc, keys.demo);
+        refetch(qc, keys.overview);
       }),
       client.on('connectors.changed', () => {
         refetch(qc, keys.connectors);
         // Names, risk settings or the connectors themselves changed: the dashboard shows them.
         refetch(qc, keys.zta);
+        refetch(qc, keys.overview);
       }),
       client.on('edr.progress', (progress) => {
         const finished = progress.phase === 'completed' || progress.phase === 'failed' || progress.phase === 'cancelled';
@@ -72,11 +109,20 @@ export function useContractEvents(onNotice: (notice: EventPayload<'notice'>) => 
         // The finished cycle's summary (hosts, error, published) comes with the list.
         if (finished) refetch(qc, keys.connectors);
         if (progress.phase === 'completed' || progress.phase === 'failed') refetch(qc, keys.zta);
+        if (finished) refetch(qc, keys.overview);
       }),
       // Each changed list is reloaded once; the organizations also when devices changed (their device counts).
       client.on('inventory.changed', ({ profileId, what }) => {
         if (what.includes('devices')) refetch(qc, keys.inventoryDevices(profileId));
         if (what.length > 0) refetch(qc, keys.inventoryOrganizations(profileId));
+        if (what.includes('devices')) refetch(qc, keys.overview);
+      }),
+      client.on('alarms.changed', () => overviewAfterAlarms.run()),
+      client.on('alarms.status', (s) => {
+        const live = s.connected;
+        if (alarmSourceLive.get(s.profileId) === live) return;
+        alarmSourceLive.set(s.profileId, live);
+        refetch(qc, keys.overview);
       }),
       client.on('inventory.progress', (p) => qc.setQueryData<InventoryProgress>(keys.inventoryProgress(p.profileId), (old) => ({ ...old, [p.what]: p }))),
       client.on('task.progress', (task) => writeTask(qc, task)),
@@ -84,6 +130,9 @@ export function useContractEvents(onNotice: (notice: EventPayload<'notice'>) => 
       client.on('notice', onNotice),
     ];
     if (bridge && isHttpBridge(bridge)) offs.push(bridge.onReconnect(() => void qc.invalidateQueries()));
-    return () => offs.forEach((off) => off());
+    return () => {
+      offs.forEach((off) => off());
+      overviewAfterAlarms.cancel();
+    };
   }, [client, qc, onNotice, bridge]);
 }

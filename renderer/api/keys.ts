@@ -24,4 +24,8 @@ export const keys = {
   ztaSnapshot: ['zta', { read: 'snapshot' }] as const,
   ztaOverview: (filter: object) => ['zta', { read: 'overview', filter }] as const,
   ztaHost: (connectorId: string, hostId: string) => ['zta', { read: 'host', connectorId, hostId }] as const,
+  /** The Overview page and the sidebar's badges (refreshed together by events); objects second, as for zta. */
+  overview: ['overview'] as const,
+  overviewPage: (profileId: string | undefined) => ['overview', { read: 'page', profileId }] as const,
+  overviewBadges: (profileId: string | undefined) => ['overview', { read: 'badges', profileId }] as const,
 };

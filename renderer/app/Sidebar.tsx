@@ -1,12 +1,40 @@
 import { Link } from '@tanstack/react-router';
 import { Waypoints } from 'lucide-react';
+import { useOverviewBadges } from '../api/overview';
+import { useProfiles, useSessions } from '../api/queries';
+import { formatCount } from '../components/format';
 import { usePageLinks } from './page-links';
-import { sectionMeta } from './sections';
+import { sectionMeta, type Section } from './sections';
 import { keyLabel, MOD } from './shortcuts';
+import { useActiveProfile } from './useActiveProfile';
+
+interface Badge {
+  count: number;
+  /** What the number counts, for screen readers and the hover. */
+  what: string;
+}
+
+/**
+ * The sidebar's badges (issue 13): unacknowledged critical alarms of the chosen connection on
+ * Alarms, High Risk hosts on ZTA. A number that is not known, or 0, shows no badge.
+ */
+function useBadges(): Partial<Record<Section, Badge>> {
+  const profiles = useProfiles();
+  const sessions = useSessions();
+  const profile = useActiveProfile(profiles.data, sessions.data);
+  const badges = useOverviewBadges(profile?.id, profiles.data !== undefined).data;
+  const out: Partial<Record<Section, Badge>> = {};
+  const critical = badges?.criticalUnacknowledged;
+  if (critical) out.alarms = { count: critical, what: critical === 1 ? 'unacknowledged critical alarm' : 'unacknowledged critical alarms' };
+  const high = badges?.highRisk;
+  if (high) out.zta = { count: high, what: high === 1 ? 'host in High Risk' : 'hosts in High Risk' };
+  return out;
+}
 
 /** The pages, as links (each has an address: it opens in a new browser tab too, with its filters). */
 export function Sidebar() {
   const links = usePageLinks();
+  const badges = useBadges();
   return (
     <nav className="sidebar" aria-label="Sections">
       <div className="brand">
@@ -16,6 +44,7 @@ export function Sidebar() {
       <ul>
         {sectionMeta.map((m, i) => {
           const Icon = m.icon;
+          const badge = badges[m.id];
           return (
             <li key={m.id}>
               <Link
@@ -28,7 +57,16 @@ export function Sidebar() {
               >
                 <Icon size={16} aria-hidden="true" />
                 <span>{m.label}</span>
-                {m.comingSoon ? <span className="nav-soon">soon</span> : null}
+                {badge ? (
+                  <span className={`nav-badge nav-badge-${m.id}`} title={`${formatCount(badge.count)} ${badge.what}`} data-testid={`nav-badge-${m.id}`}>
+                    <span aria-hidden="true">{formatCount(badge.count)}</span>
+                    <span className="sr-only">
+                      , {formatCount(badge.count)} {badge.what}
+                    </span>
+                  </span>
+                ) : m.comingSoon ? (
+                  <span className="nav-soon">soon</span>
+                ) : null}
               </Link>
             </li>
           );

@@ -4,6 +4,7 @@
  * window and back/forward all return to the page, its connection, its filters and its opened
  * item. The route table (docs/architecture.md, "Window patterns"):
  *
+ *   /overview       (the page a window opens on once a connection or connector exists)
  *   /connections    ?tab=profiles|oauth-clients|syslog
  *   /devices        ?q &org &group &status &reach &sync &sort &order &device (details open)
  *   /organizations  ?view=tree|list &q
@@ -14,13 +15,15 @@
  *   every page      ?connection=<profile id> (the header's choice, kept across pages)
  *
  * The search of each route is checked by search.ts: a bad or stale value falls back to its default.
- * An unknown path goes to /connections.
+ * `/` and an unknown path open the start page (StartPage.tsx): Overview once anything is
+ * configured, else Connections with its welcome.
  */
-import { createRootRoute, createRoute, createRouter, Navigate, redirect, retainSearchParams, stripSearchParams, type RouterHistory, type SearchSchemaInput } from '@tanstack/react-router';
+import { createRootRoute, createRoute, createRouter, Navigate, retainSearchParams, stripSearchParams, type RouterHistory, type SearchSchemaInput } from '@tanstack/react-router';
 import { ConnectionsPage } from '../features/connections/ConnectionsPage';
 import { ConnectorsPage } from '../features/connectors/ConnectorsPage';
 import { DevicesPage } from '../features/devices/DevicesPage';
 import { OrganizationsPage } from '../features/organizations/OrganizationsPage';
+import { OverviewPage } from '../features/overview/OverviewPage';
 import { ComingSoonPage } from '../features/placeholders/ComingSoonPage';
 import { SettingsPage } from '../features/settings/SettingsPage';
 import { ReportPage } from '../features/zta/report/ReportPage';
@@ -45,6 +48,7 @@ import {
 } from './search';
 import { sectionMeta, type Section } from './sections';
 import { Shell } from './Shell';
+import { StartPage } from './StartPage';
 
 // The window's frame (Shell) is the router's InnerWrap, not the root route's component: it renders
 // at once, and the page below it once the address is matched.
@@ -52,16 +56,13 @@ const rootRoute = createRootRoute({
   validateSearch: (raw: { connection?: string } & SearchSchemaInput) => rootSearch.parse(raw),
   // The chosen connection stays in the address from page to page.
   search: { middlewares: [retainSearchParams(['connection'])] },
-  notFoundComponent: () => <Navigate to="/connections" replace />,
+  notFoundComponent: () => <Navigate to="/" replace />,
 });
 
-const indexRoute = createRoute({
-  getParentRoute: () => rootRoute,
-  path: '/',
-  beforeLoad: () => {
-    throw redirect({ to: '/connections', replace: true });
-  },
-});
+// Where a window opens: decided once the connections and connectors are known (StartPage.tsx).
+const indexRoute = createRoute({ getParentRoute: () => rootRoute, path: '/', component: StartPage });
+
+const overviewRoute = createRoute({ getParentRoute: () => rootRoute, path: 'overview', component: OverviewPage });
 
 const connectionsRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -110,12 +111,9 @@ const ztaReportRoute = createRoute({
 const connectorsRoute = createRoute({ getParentRoute: () => rootRoute, path: 'connectors', component: ConnectorsPage });
 const settingsRoute = createRoute({ getParentRoute: () => rootRoute, path: 'settings', component: SettingsPage });
 
-const routeTree = rootRoute.addChildren([indexRoute, connectionsRoute, devicesRoute, organizationsRoute, alarmsRoute, ztaRoute, ztaReportRoute, connectorsRoute, settingsRoute]);
+const routeTree = rootRoute.addChildren([indexRoute, overviewRoute, connectionsRoute, devicesRoute, organizationsRoute, alarmsRoute, ztaRoute, ztaReportRoute, connectorsRoute, settingsRoute]);
 
 export function createAppRouter(history: RouterHistory) {
-  // A window opens on Connections. Written before the router starts, so that no redirect can land
-  // after (and undo) a first click; the index route redirects later visits to "/".
-  if (history.location.pathname === '/') history.replace(`/connections${history.location.search}`);
   return createRouter({ routeTree, history, parseSearch, stringifySearch, scrollRestoration: false, InnerWrap: Shell });
 }
 

@@ -1,7 +1,7 @@
-import { Bell, Building2, Cable, Plug, Router, Settings, ShieldCheck, type LucideIcon } from 'lucide-react';
+import { Bell, Building2, Cable, LayoutDashboard, Plug, Router, Settings, ShieldCheck, type LucideIcon } from 'lucide-react';
 
-/** The pages, in sidebar (and Ctrl+1…7) order; each is a route at `/<id>` (router.tsx). */
-export const sections = ['connections', 'devices', 'organizations', 'alarms', 'zta', 'connectors', 'settings'] as const;
+/** The pages, in sidebar (and Ctrl+1…8) order; each is a route at `/<id>` (router.tsx). */
+export const sections = ['overview', 'connections', 'devices', 'organizations', 'alarms', 'zta', 'connectors', 'settings'] as const;
 export type Section = (typeof sections)[number];
 export type SectionPath = `/${Section}`;
 
@@ -15,6 +15,7 @@ export interface SectionMeta {
 }
 
 export const sectionMeta: SectionMeta[] = [
+  { id: 'overview', path: '/overview', label: 'Overview', icon: LayoutDashboard },
   { id: 'connections', path: '/connections', label: 'Connections', icon: Cable },
   { id: 'devices', path: '/devices', label: 'Devices', icon: Router },
   { id: 'organizations', path: '/organizations', label: 'Organizations', icon: Building2 },

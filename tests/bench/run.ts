@@ -13,6 +13,7 @@ import { benchZtaDashboard } from './zta-dashboard.bench-part';
 import { benchBulkOnboarding, benchCancel, benchPaging } from './inventory.bench-part';
 import { benchDevicesTable } from './devices-table.bench-part';
 import { benchAlarmStream } from './alarms.bench-part';
+import { benchOverview } from './overview.bench-part';
 
 const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 
@@ -125,6 +126,13 @@ async function main(): Promise<void> {
     const a = await benchAlarmStream(2_000, 30);
     console.log(
       `alarms: ${fmt(a.target)} changes/s for ${a.seconds} s from the simulator through RabbitMQ into alarms.db (\`alarms follow\` in a child process): the simulator emitted ${fmt(a.emitted)} changes = ${fmt(a.rate)}/s, stored ${fmt(a.stored)}, lost ${fmt(a.lost)} (must be 0), stored twice ${fmt(a.duplicates)}; end-to-end latency p50 ${fmt(a.p50Ms)} ms, p99 ${fmt(a.p99Ms)} ms (target < 1,000 ms), worst ${fmt(a.maxMs)} ms; drained ${fmt(a.drainMs)} ms after the last change; the consumer's peak RSS ${fmt(a.peakRssMb)} MB (VmRSS sampled ${fmt(a.sampledRssMb)} MB)`,
+    );
+  }
+
+  if (want('overview')) {
+    const o = await benchOverview(100_000, 100_000, 20_000);
+    console.log(
+      `overview: first render in Chromium with ${fmt(o.hosts)} stored hosts (2 cycles), ${fmt(o.alarms)} stored alarms (${fmt(o.activeAlarms)} active) and ${fmt(o.devices)} devices, the app started cold on that data folder: navigation to #/overview until every tile shows its "as of" ${fmt(o.firstRenderMs)} ms (target < 500 ms); main's overview.get (SQL aggregates, no row loaded into the window) cold ${fmt(o.mainColdMs, 1)} ms, warm median of 5 ${fmt(o.mainWarmMs, 1)} ms`,
     );
   }
 

@@ -186,7 +186,7 @@ for (const scheme of SCHEMES) {
     test(`Devices: table, device details, deploy confirmation, onboarding wizard steps, bulk CSV (${scheme})`, async ({ page, nb }) => {
       const a = await start(page, nb, scheme);
       const sim = nb.harness.app.demo.simulator!;
-      await page.keyboard.press('Control+2');
+      await page.keyboard.press('Control+3');
       await heading(page, 'Devices');
       await expect(page.getByTestId('devices-count')).toHaveText(`${sim.inventory.deviceCount()} devices`, { timeout: 20_000 });
       await a.scan('devices');
@@ -262,7 +262,7 @@ for (const scheme of SCHEMES) {
 
     test(`Organizations: tree and list (${scheme})`, async ({ page, nb }) => {
       const a = await start(page, nb, scheme);
-      await page.keyboard.press('Control+3');
+      await page.keyboard.press('Control+4');
       await heading(page, 'Organizations');
       await expect(page.getByTestId('org-tree')).toBeVisible({ timeout: 20_000 });
       await a.scan('organizations tree');
@@ -276,12 +276,33 @@ for (const scheme of SCHEMES) {
       a.expectNone();
     });
 
+    test(`Overview: before and after the connectors' first cycle, alarms per organization (${scheme})`, async ({ page, nb }) => {
+      const a = await start(page, nb, scheme);
+      await page.keyboard.press('Control+1');
+      await heading(page, 'Overview');
+      // The connectors here wait 10 min for their first poll: the risk tiles say so.
+      await expect(page.getByTestId('tile-risk').getByTestId('tile-empty')).toBeVisible({ timeout: 15_000 });
+      await expect(page.getByTestId('devices-total')).toBeVisible({ timeout: 20_000 });
+      await a.scan('overview, connectors never polled');
+      const connectors = await nb.harness.call<Array<{ id: string }>>('connectors.list');
+      for (const c of connectors) await nb.harness.call('connectors.pollNow', { connectorId: c.id });
+      await expect(page.getByTestId('risk-hosts')).toHaveText(/^500\s*hosts$/, { timeout: 60_000 });
+      await a.scan('overview');
+      const byOrg = page.getByTestId('tile-alarms').getByRole('button', { name: /By organization/ });
+      if (await byOrg.isVisible()) {
+        await byOrg.click();
+        await expect(page.getByTestId('alarms-orgs')).toBeVisible();
+        await a.scan('overview, alarms per organization');
+      }
+      a.expectNone();
+    });
+
     test(`Alarms and ZTA (${scheme})`, async ({ page, nb }) => {
       const a = await start(page, nb, scheme);
-      await page.keyboard.press('Control+4');
+      await page.keyboard.press('Control+5');
       await heading(page, 'Alarms');
       await a.scan('alarms');
-      await page.keyboard.press('Control+5');
+      await page.keyboard.press('Control+6');
       await heading(page, 'ZTA');
       await a.scan('ZTA');
       a.expectNone();
@@ -289,7 +310,7 @@ for (const scheme of SCHEMES) {
 
     test(`Connectors: list, row menu, form with risk settings, test result, import, delete (${scheme})`, async ({ page, nb }) => {
       const a = await start(page, nb, scheme);
-      await page.keyboard.press('Control+6');
+      await page.keyboard.press('Control+7');
       await heading(page, 'Connectors');
       const defender = page.getByTestId('connector-row-Demo Defender tenant');
       await expect(defender).toBeVisible({ timeout: 15_000 });
@@ -347,7 +368,7 @@ for (const scheme of SCHEMES) {
 
     test(`Settings (${scheme})`, async ({ page, nb }) => {
       const a = await start(page, nb, scheme);
-      await page.keyboard.press('Control+7');
+      await page.keyboard.press('Control+8');
       await heading(page, 'Settings');
       await expect(page.getByTestId('app-info')).toContainText('Browser mode');
       await a.scan('settings');

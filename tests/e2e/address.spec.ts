@@ -25,7 +25,7 @@ test('a reload returns to the same page, filters and opened device; back goes to
   await heading(page, 'Connections');
   const sim = nb.harness.app.demo.simulator!;
 
-  await page.keyboard.press('Control+2');
+  await page.keyboard.press('Control+3');
   await heading(page, 'Devices');
   await expect(page.getByTestId('devices-count')).toHaveText(`${sim.inventory.deviceCount()} devices`, { timeout: 20_000 });
   expect(hash(page)).toMatch(/^#\/devices\?connection=/);
@@ -64,7 +64,7 @@ test('a reload returns to the same page, filters and opened device; back goes to
   await expect(page.getByTestId('devices-search')).toHaveValue(device.deviceName);
 
   // Ctrl+K, a device's name, Enter: its details, from any page.
-  await page.keyboard.press('Control+3');
+  await page.keyboard.press('Control+4');
   await heading(page, 'Organizations');
   const other = devices.find((d) => d.deviceName !== device.deviceName && /\d$/.test(d.deviceName))!;
   await page.keyboard.press('Control+k');
@@ -92,7 +92,7 @@ for (const scheme of ['light', 'dark'] as const) {
     await openDemoWorkspace(page);
     await dismissToasts(page);
     // The first visit to Devices fetches the demo's devices (the palette searches them).
-    await page.keyboard.press('Control+2');
+    await page.keyboard.press('Control+3');
     await expect(page.getByTestId('devices-count')).toHaveText(/^\d[\d,]* devices$/, { timeout: 20_000 });
 
     await page.getByTestId('connection-picker').click();
@@ -133,7 +133,7 @@ for (const scheme of ['light', 'dark'] as const) {
 
     // The header holds its title, the palette button and the picker in a narrow window too.
     await page.setViewportSize({ width: 1024, height: 700 });
-    await page.keyboard.press('Control+2');
+    await page.keyboard.press('Control+3');
     await expect(page.getByTestId('devices-count')).toBeVisible();
     const header = await page.getByRole('banner').boundingBox();
     const picker = await page.getByTestId('connection-picker').boundingBox();

@@ -16,7 +16,7 @@ test.use({ appOptions: { edr: { firstPullDelayMs: 600_000, publishDelayMs: 300 }
 async function openConnectors(page: Page, nb: Northbound): Promise<{ falcon: Locator; defender: Locator }> {
   await page.goto(nb.host.url);
   await openDemoWorkspace(page);
-  await page.keyboard.press('Control+6');
+  await page.keyboard.press('Control+7');
   await expect(page.getByRole('heading', { name: 'Connectors', level: 1 })).toBeVisible();
   const falcon = page.getByTestId('connector-row-Demo Falcon tenant');
   const defender = page.getByTestId('connector-row-Demo Defender tenant');

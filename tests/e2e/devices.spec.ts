@@ -18,7 +18,7 @@ async function openDemo(page: Page, nb: Northbound) {
 
 async function openDemoDevices(page: Page, nb: Northbound) {
   await openDemo(page, nb);
-  await page.keyboard.press('Control+2');
+  await page.keyboard.press('Control+3');
   await expect(page.getByRole('heading', { name: 'Devices', level: 1 })).toBeVisible();
   await page.getByRole('button', { name: 'Refresh' }).click();
   const sim = nb.harness.app.demo.simulator!;
@@ -136,7 +136,7 @@ test('a CSV of 100 rows with 3 bad ones reports the 3 and onboards the other 97'
 
 test('the organization tree shows the hierarchy and where each plan comes from', async ({ page, nb }) => {
   await openDemo(page, nb);
-  await page.keyboard.press('Control+3');
+  await page.keyboard.press('Control+4');
   await expect(page.getByRole('heading', { name: 'Organizations', level: 1 })).toBeVisible();
   await page.getByRole('button', { name: 'Refresh' }).click();
   const sim = nb.harness.app.demo.simulator!;
@@ -157,10 +157,10 @@ test('the organization tree shows the hierarchy and where each plan comes from',
   await expect(leaf.getByTestId('org-plan').first()).toContainText(`inherited from ${inherits.parent}`);
   await expect(leaf.locator('.org-meta').first()).toContainText('devices not fetched');
   // With the devices fetched, each organization counts its own.
-  await page.keyboard.press('Control+2');
+  await page.keyboard.press('Control+3');
   await page.getByRole('button', { name: 'Refresh' }).click();
   await expect(page.getByTestId('devices-count')).toHaveText(`${sim.inventory.deviceCount()} devices`, { timeout: 20_000 });
-  await page.keyboard.press('Control+3');
+  await page.keyboard.press('Control+4');
   const stored = await nb.harness.call<{ items: Array<{ orgName: string }> }>('inventory.devices', { profileId: nb.harness.app.demo.status().oauthProfileId });
   const own = stored.items.filter((d) => d.orgName === inherits.name).length;
   expect(stored.items).toHaveLength(sim.inventory.deviceCount());

@@ -66,7 +66,7 @@ for (const scheme of ['light', 'dark'] as const) {
       const givesWay = async (header: Locator) => (narrow ? expect(header).toBeHidden() : expect(header).toBeVisible());
       const shot = (name: string) => nb.shot(page, `layout-${scheme}-${size.width}-${name}`);
 
-      await page.keyboard.press('Control+1');
+      await page.keyboard.press('Control+2');
       await page.getByRole('tab', { name: 'Profiles' }).click();
       const rows = page.getByTestId(/^profile-row-/);
       await expect(rows.first()).toBeVisible();
@@ -95,7 +95,7 @@ for (const scheme of ['light', 'dark'] as const) {
       await givesWay(page.getByRole('columnheader', { name: 'Source' }));
       await expect(page.getByRole('columnheader', { name: 'Client ID' })).toBeVisible();
 
-      await page.keyboard.press('Control+2');
+      await page.keyboard.press('Control+3');
       await expect(page.getByTestId('devices-count')).toHaveText('400 devices', { timeout: 20_000 });
       await expectNoHorizontalScroll(page);
       await expectInView(page, page.getByRole('columnheader', { name: 'Status', exact: true }));
@@ -104,7 +104,7 @@ for (const scheme of ['light', 'dark'] as const) {
       for (const column of ['Country', 'Serial number', 'Device group']) await givesWay(page.getByRole('columnheader', { name: column }));
       await expect(page.getByRole('columnheader', { name: 'Organization' })).toBeVisible();
 
-      await page.keyboard.press('Control+3');
+      await page.keyboard.press('Control+4');
       await expect(page.getByTestId('org-tree')).toBeVisible();
       await expectNoHorizontalScroll(page);
       await expectHeaderHolds(page);
@@ -115,7 +115,7 @@ for (const scheme of ['light', 'dark'] as const) {
       await expectInView(page, page.getByRole('columnheader', { name: 'Devices' }));
       await page.getByRole('button', { name: 'Tree' }).click();
 
-      await page.keyboard.press('Control+6');
+      await page.keyboard.press('Control+7');
       const connector = page.getByTestId(/^connector-row-/).first();
       await expect(connector).toBeVisible();
       await expectNoHorizontalScroll(page);

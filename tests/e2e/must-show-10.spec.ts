@@ -29,7 +29,7 @@ test('Enter, Enter on a device opened from the table with the keyboard deploys n
   await page.goto(nb.host.url);
   await openDemoWorkspace(page);
   const sim = nb.harness.app.demo.simulator!;
-  await page.keyboard.press('Control+2');
+  await page.keyboard.press('Control+3');
   await heading(page, 'Devices');
   await expect(page.getByTestId('devices-count')).toHaveText(`${sim.inventory.deviceCount().toLocaleString('en')} devices`, { timeout: 20_000 });
 
@@ -115,7 +115,7 @@ test('Escape on a typed Add connection or Add connector form asks "Discard chang
   await expectDiscardQuestion(page, profileForm, name, 'Lab node');
   expect(await nb.harness.call<unknown[]>('profiles.list')).toHaveLength(profilesBefore);
 
-  await page.keyboard.press('Control+6');
+  await page.keyboard.press('Control+7');
   await heading(page, 'Connectors');
   const connectorsBefore = (await nb.harness.call<unknown[]>('connectors.list')).length;
   await page.getByRole('button', { name: 'Add connector' }).first().click();
@@ -147,7 +147,7 @@ test('the first visit to Devices fetches the list with its progress, without Ref
     if (r.url().includes('/api/invoke/inventory.refresh')) refreshes.push(r.postData() ?? '');
   });
 
-  await page.keyboard.press('Control+2');
+  await page.keyboard.press('Control+3');
   await heading(page, 'Devices');
   const progress = page.getByTestId('devices-freshness').getByRole('status');
   await expect(progress).toContainText(/Refreshing devices \d[\d,]* \/ 1,200/);
@@ -164,9 +164,9 @@ test('the first visit to Devices fetches the list with its progress, without Ref
   await nb.shot(page, 'must-show-03-first-visit-fetched');
 
   // A second visit does not fetch again by itself.
-  await page.keyboard.press('Control+1');
-  await heading(page, 'Connections');
   await page.keyboard.press('Control+2');
+  await heading(page, 'Connections');
+  await page.keyboard.press('Control+3');
   await expect(page.getByTestId('devices-count')).toHaveText('1,200 devices');
   await expect(page.getByTestId('fetched-at')).toHaveText(/^Fetched /);
   expect(refreshes).toHaveLength(1);

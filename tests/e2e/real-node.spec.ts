@@ -29,7 +29,7 @@ test('a real node’s devices with their state, and its organizations with paren
   await nb.harness.call('session.signIn', { profileId: profile.id });
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto(nb.host.url);
-  await page.keyboard.press('Control+2');
+  await page.keyboard.press('Control+3');
   await expect(page.getByRole('heading', { name: 'Devices', level: 1 })).toBeVisible();
   await page.getByRole('button', { name: 'Refresh' }).click();
   await expect(page.getByTestId('devices-count')).toHaveText('19 devices', { timeout: 20_000 });
@@ -58,7 +58,7 @@ test('a real node’s devices with their state, and its organizations with paren
   await nb.shot(page, '42-real-node-device-details');
   await page.keyboard.press('Escape');
 
-  await page.keyboard.press('Control+3');
+  await page.keyboard.press('Control+4');
   await page.getByRole('button', { name: 'Refresh' }).click();
   const tree = page.getByTestId('org-tree');
   await expect(tree).toBeVisible({ timeout: 20_000 });

@@ -54,7 +54,7 @@ for (const scheme of ['light', 'dark'] as const) {
     await seed(nb);
     for (const size of SIZES) {
       await page.setViewportSize(size);
-      await page.keyboard.press('Control+1');
+      await page.keyboard.press('Control+2');
       await heading(page, 'Connections');
       for (const close of await page.getByRole('button', { name: 'Close toast' }).all()) await close.click().catch(() => undefined);
       await expect(page.getByRole('button', { name: 'Close toast' })).toHaveCount(0);
@@ -63,6 +63,14 @@ for (const scheme of ['light', 'dark'] as const) {
         await page.mouse.move(10, size.height - 10);
         return nb.shot(page, `screens-${size.width}-${scheme}-${name}`);
       };
+
+      await page.keyboard.press('Control+1');
+      await heading(page, 'Overview');
+      await expect(page.getByTestId('devices-total')).toBeVisible({ timeout: 20_000 });
+      await expect(page.getByTestId('connector-health-Demo Falcon tenant')).toHaveAttribute('data-health', 'online');
+      await shot('overview');
+      await page.keyboard.press('Control+2');
+      await heading(page, 'Connections');
 
       await page.getByRole('tab', { name: 'Profiles' }).click();
       await expect(page.getByTestId('profile-row-Demo node (OAuth)').getByTestId('session-badge')).toHaveAttribute('data-state', 'signed-in');
@@ -74,12 +82,12 @@ for (const scheme of ['light', 'dark'] as const) {
       await expect(page.getByTestId('syslog-row-syslog.example.net:514')).toBeVisible();
       await shot('syslog');
 
-      await page.keyboard.press('Control+2');
+      await page.keyboard.press('Control+3');
       await heading(page, 'Devices');
       await expect(page.getByTestId('devices-count')).toHaveText('400 devices');
       await shot('devices');
 
-      await page.keyboard.press('Control+3');
+      await page.keyboard.press('Control+4');
       await heading(page, 'Organizations');
       await expect(page.getByTestId('org-tree')).toBeVisible();
       await shot('organizations');
@@ -88,20 +96,20 @@ for (const scheme of ['light', 'dark'] as const) {
       await shot('organizations-list');
       await page.getByRole('button', { name: 'Tree' }).click();
 
-      await page.keyboard.press('Control+4');
+      await page.keyboard.press('Control+5');
       await heading(page, 'Alarms');
       await shot('alarms');
-      await page.keyboard.press('Control+5');
+      await page.keyboard.press('Control+6');
       await heading(page, 'ZTA');
       await shot('zta');
 
-      await page.keyboard.press('Control+6');
+      await page.keyboard.press('Control+7');
       await heading(page, 'Connectors');
       await expect(page.getByTestId('connector-row-Demo Falcon tenant').getByTestId('connector-last-cycle').getByText('completed')).toBeVisible();
       await expect(page.getByTestId('connector-row-Demo Defender tenant')).toBeVisible();
       await shot('connectors');
 
-      await page.keyboard.press('Control+7');
+      await page.keyboard.press('Control+8');
       await heading(page, 'Settings');
       await expect(page.getByTestId('app-info')).toContainText('Browser mode');
       await shot('settings');

@@ -58,7 +58,7 @@ test('times in UTC: the deployment step log, 24-hour with seconds, the zone said
   await page.getByLabel('Time zone').selectOption('utc');
   await expect(page.getByTestId('time-example')).toHaveText(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/);
 
-  await page.keyboard.press('Control+2');
+  await page.keyboard.press('Control+3');
   await expect(page.getByRole('heading', { name: 'Devices', level: 1 })).toBeVisible();
   const sim = nb.harness.app.demo.simulator!;
   await expect(page.getByTestId('devices-count')).toHaveText(`${sim.inventory.deviceCount()} devices`, { timeout: 20_000 });

@@ -37,7 +37,7 @@ for (const scheme of ['light', 'dark'] as const) {
     await shot('oauth-client-form');
     await page.keyboard.press('Escape');
 
-    await page.keyboard.press('Control+2');
+    await page.keyboard.press('Control+3');
     await heading('Devices');
     await page.getByRole('button', { name: 'Refresh' }).click();
     await expect(page.getByTestId('devices-count')).toHaveText('400 devices', { timeout: 20_000 });
@@ -52,24 +52,24 @@ for (const scheme of ['light', 'dark'] as const) {
     await page.keyboard.press('Escape');
     await closeDiscardPrompt(page);
 
-    await page.keyboard.press('Control+3');
+    await page.keyboard.press('Control+4');
     await heading('Organizations');
     await expect(page.getByTestId('org-tree')).toBeVisible();
     await shot('organizations');
 
-    await page.keyboard.press('Control+4');
+    await page.keyboard.press('Control+5');
     await heading('Alarms');
     await shot('alarms');
-    await page.keyboard.press('Control+5');
+    await page.keyboard.press('Control+6');
     await heading('ZTA');
     await shot('zta');
 
-    await page.keyboard.press('Control+6');
+    await page.keyboard.press('Control+7');
     await heading('Connectors');
     await expect(page.getByTestId(/^connector-row-/).first()).toBeVisible();
     await shot('connectors');
 
-    await page.keyboard.press('Control+7');
+    await page.keyboard.press('Control+8');
     await heading('Settings');
     await expect(page.getByTestId('app-info')).toContainText('Browser mode');
     await shot('settings');

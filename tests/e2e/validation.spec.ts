@@ -24,7 +24,7 @@ test('an empty connector form names each field in words, with no request', async
   const invoked = recordInvokes(page);
   await page.goto(nb.host.url);
   await openDemoWorkspace(page);
-  await page.keyboard.press('Control+6');
+  await page.keyboard.press('Control+7');
   await expect(page.getByRole('heading', { name: 'Connectors', level: 1 })).toBeVisible();
   await page.getByRole('button', { name: 'Add connector' }).click();
   const form = page.getByTestId('connector-form');
@@ -57,7 +57,7 @@ test('an empty connector form names each field in words, with no request', async
 test('a refused connector document names the entry and the field in words', async ({ page, nb }) => {
   await page.goto(nb.host.url);
   await openDemoWorkspace(page);
-  await page.keyboard.press('Control+6');
+  await page.keyboard.press('Control+7');
   await page.getByRole('button', { name: 'Import…' }).click();
   const dialog = page.getByTestId('import-connectors-dialog');
   await dialog.getByLabel('JSON file').check();

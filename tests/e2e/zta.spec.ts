@@ -52,7 +52,7 @@ test('ZTA dashboard: filter, explain, what-if and save, export, then review offl
   await openDemoWorkspace(page);
   await expect(page.getByText('The demo workspace is ready.')).toBeVisible();
   await dismissToasts(page);
-  await page.keyboard.press('Control+5');
+  await page.keyboard.press('Control+6');
   await expect(page.getByRole('heading', { name: 'ZTA', level: 1 })).toBeVisible();
   // The demo connectors poll 0.3 s after they are registered.
   await expect(page.getByTestId('zta-count')).toHaveText('500 hosts', { timeout: 60_000 });
@@ -150,7 +150,7 @@ test('ZTA dashboard: filter, explain, what-if and save, export, then review offl
   const { cycleId } = await nb.harness.call<{ cycleId: number }>('connectors.pollNow', { connectorId: s.connectors[falcon]!.connectorId });
   await expect.poll(() => nb.harness.pushed.some((p) => p.includes(`"cycleId":${cycleId}`) && p.includes('"phase":"failed"')), { timeout: 60_000 }).toBe(true);
   await page.goto(nb.host.url);
-  await page.keyboard.press('Control+5');
+  await page.keyboard.press('Control+6');
   await expect(page.getByTestId('zta-count')).toHaveText('500 hosts', { timeout: 15_000 });
   const offline = page.getByTestId('zta-connector-Demo Falcon tenant');
   await expect(offline).toHaveAttribute('data-health', 'offline');

@@ -20,24 +20,30 @@ const fetchedOnFirstVisit = new Set<string>();
 
 /**
  * A list that was never fetched is fetched once, with its progress, as soon as the session allows
- * it: the first visit of the Devices or Organizations page, or the onboarding wizard's first step
- * (C-11). A failed first fetch is not repeated by itself; Refresh is always there.
- * Memoized: a keystroke in the page's search does not render it again.
+ * it: the first visit of the Devices or Organizations page, the onboarding wizard's first step, or
+ * the Overview's devices tile (C-11). A failed first fetch is not repeated by itself; Refresh is
+ * always there. Answers the refresh (its `isPending` while it runs).
  */
+export function useFetchOnFirstVisit(profileId: string, what: What, signedIn: boolean, fetchedAt: string | null | undefined) {
+  const refresh = useRefreshInventory();
+  useEffect(() => {
+    const key = `${profileId}:${what}`;
+    if (!signedIn || fetchedAt !== null || fetchedOnFirstVisit.has(key)) return;
+    fetchedOnFirstVisit.add(key);
+    refresh.mutate({ profileId, what });
+  }, [signedIn, fetchedAt, profileId, what, refresh]);
+  return refresh;
+}
+
+/** Memoized: a keystroke in the page's search does not render it again. */
 export const InventoryFreshness = memo(function InventoryFreshness({ profile, fetchedAt, what, signedIn }: { profile: ProfileView; fetchedAt: string | null | undefined; what: What; signedIn: boolean }) {
   const now = useNow();
-  const refresh = useRefreshInventory();
+  const refresh = useFetchOnFirstVisit(profile.id, what, signedIn, fetchedAt);
   const progress = useInventoryProgress(profile.id)?.[what];
   const signIn = useSignIn();
   const running = refresh.isPending;
   const percent = running && progress?.total ? Math.min(100, Math.round((progress.done / progress.total) * 100)) : undefined;
   const run = () => refresh.mutate({ profileId: profile.id, what });
-  useEffect(() => {
-    const key = `${profile.id}:${what}`;
-    if (!signedIn || fetchedAt !== null || fetchedOnFirstVisit.has(key)) return;
-    fetchedOnFirstVisit.add(key);
-    refresh.mutate({ profileId: profile.id, what });
-  }, [signedIn, fetchedAt, profile.id, what, refresh]);
 
   return (
     <div className="freshness" data-testid={`${what}-freshness`}>

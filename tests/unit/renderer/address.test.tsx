@@ -165,9 +165,9 @@ describe('the address of pages, filters and opened devices', () => {
     expect(screen.getByTestId('active-connection')).toHaveTextContent('Ops node');
     unmount();
 
+    // An unknown page opens where a new window opens: the Overview, as a connection exists.
     renderApp(main, { at: '/nowhere?tab=1' });
-    await waitFor(() => expect(address()).toMatch(/^\/connections/));
-    expect(await screen.findByTestId('profile-row-Ops node')).toBeVisible();
-    expect(screen.getByRole('tab', { name: 'Profiles' })).toHaveAttribute('aria-selected', 'true');
+    await waitFor(() => expect(address()).toMatch(/^\/overview/));
+    expect(await screen.findByTestId('tile-alarms')).toBeVisible();
   });
 });

@@ -139,7 +139,10 @@ describe('keyboard', () => {
     await user.keyboard('?');
     const dialog = await screen.findByTestId('shortcuts-dialog');
     expect(within(dialog).getByRole('heading', { name: 'Keyboard shortcuts' })).toBeVisible();
-    for (const text of ['Open the command palette', 'Go to Devices', 'Go to Settings', 'Show these shortcuts', 'Open the focused device’s details']) expect(dialog).toHaveTextContent(text);
+    for (const text of ['Open the command palette', 'Go to Overview', 'Go to Devices', 'Go to Settings', 'Show these shortcuts', 'Open the focused device’s details']) expect(dialog).toHaveTextContent(text);
+    // The pages in sidebar order: Overview first.
+    const chordOf = (what: string) => within(dialog).getByText(what).previousElementSibling?.textContent;
+    expect(['Go to Overview', 'Go to Connections', 'Go to ZTA', 'Go to Settings'].map(chordOf)).toEqual(['Ctrl+1', 'Ctrl+2', 'Ctrl+6', 'Ctrl+8']);
     expect(dialog).toHaveTextContent('Ctrl+K');
     // Other shortcuts wait while it is open (a navigation would change the address at once).
     const before = address();

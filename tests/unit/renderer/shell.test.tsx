@@ -12,8 +12,10 @@ const version = (JSON.parse(readFileSync(path.resolve('package.json'), 'utf8')) 
 describe('app shell and first run', () => {
   it('welcomes a first run and opens the demo workspace with progress', async () => {
     const main = await MainBridge.start();
-    const { user } = renderApp(main);
+    // A new window (the address `/`) with nothing configured opens on Connections and its welcome.
+    const { user } = renderApp(main, { at: '/' });
     const open = await screen.findByRole('button', { name: 'Open demo workspace' });
+    expect(address()).toBe('/connections');
     expect(screen.getByRole('heading', { name: 'Welcome to Northbound' })).toBeVisible();
     expect(screen.getByRole('button', { name: 'Add a management node' })).toBeVisible();
     const opened = main.next('demo.changed', (d) => d.running);
@@ -32,29 +34,33 @@ describe('app shell and first run', () => {
     expect(screen.queryByRole('heading', { name: 'Welcome to Northbound' })).toBeNull();
   });
 
-  it('has the seven sections as links to their addresses, with coming-soon placeholders', async () => {
+  it('has the eight sections as links to their addresses, Overview first, with coming-soon placeholders', async () => {
     const { user } = renderApp(await MainBridge.start());
     const nav = screen.getByRole('navigation', { name: 'Sections' });
     const links = within(nav).getAllByRole('link');
-    expect(links.map((b) => b.textContent?.replace(/soon$/, ''))).toEqual(['Connections', 'Devices', 'Organizations', 'Alarms', 'ZTA', 'Connectors', 'Settings']);
-    expect(links.map((a) => a.getAttribute('href'))).toEqual(['/#/connections', '/#/devices', '/#/organizations', '/#/alarms', '/#/zta', '/#/connectors', '/#/settings']);
+    expect(links.map((b) => b.textContent?.replace(/soon$/, ''))).toEqual(['Overview', 'Connections', 'Devices', 'Organizations', 'Alarms', 'ZTA', 'Connectors', 'Settings']);
+    expect(links.map((a) => a.getAttribute('href'))).toEqual(['/#/overview', '/#/connections', '/#/devices', '/#/organizations', '/#/alarms', '/#/zta', '/#/connectors', '/#/settings']);
+    expect(links.map((a) => a.getAttribute('title'))).toEqual(['Overview (Ctrl+1)', 'Connections (Ctrl+2)', 'Devices (Ctrl+3)', 'Organizations (Ctrl+4)', 'Alarms (Ctrl+5)', 'ZTA (Ctrl+6)', 'Connectors (Ctrl+7)', 'Settings (Ctrl+8)']);
     await user.click(within(nav).getByRole('link', { name: /Alarms/ }));
     expect(await screen.findByRole('heading', { name: 'Alarms is coming soon' })).toBeVisible();
     expect(within(nav).getByRole('link', { name: /Alarms/ })).toHaveAttribute('aria-current', 'page');
     expect(address()).toBe('/alarms');
   });
 
-  it('switches sections with Ctrl+1…7', async () => {
+  it('switches sections with Ctrl+1…8', async () => {
     renderApp(await MainBridge.start());
     await screen.findByRole('button', { name: 'Open demo workspace' });
-    fireEvent.keyDown(window, { key: '5', ctrlKey: true });
+    fireEvent.keyDown(window, { key: '6', ctrlKey: true });
     expect(await screen.findByRole('heading', { name: 'Zero trust assessment' })).toBeVisible();
     expect(address()).toBe('/zta');
-    fireEvent.keyDown(window, { key: '7', metaKey: true });
+    fireEvent.keyDown(window, { key: '8', metaKey: true });
     expect(await screen.findByLabelText('Theme')).toBeVisible();
     expect(address()).toBe('/settings');
     fireEvent.keyDown(window, { key: '1', ctrlKey: true });
-    expect(await screen.findByRole('button', { name: 'Open demo workspace' })).toBeVisible();
+    expect(await screen.findByTestId('overview-nothing')).toBeVisible();
+    expect(address()).toBe('/overview');
+    fireEvent.keyDown(window, { key: '2', ctrlKey: true });
+    expect(await screen.findByRole('heading', { name: 'Welcome to Northbound' })).toBeVisible();
     expect(address()).toBe('/connections');
   });
 

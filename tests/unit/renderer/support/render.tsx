@@ -45,7 +45,10 @@ export const address = () => decodeURIComponent(window.location.hash.slice(1));
 export interface RenderOptions {
   /** Stands between the window and `main`, e.g. to hold an answer back and so fix the order in which an answer and an event arrive; it must pass everything on to `main`. */
   transport?: Bridge;
-  /** The address to open, after `#` (default `/`, which goes to Connections). */
+  /**
+   * The address to open, after `#` (default `/connections`). `/` is where a new window opens: the
+   * Overview once a connection or connector exists, else Connections (app/StartPage.tsx).
+   */
   at?: string;
   /** What an earlier window of the same browser left in localStorage (e.g. the remembered connection). */
   storage?: Record<string, string>;
@@ -55,7 +58,7 @@ export function renderApp(main: MainBridge, options: RenderOptions = {}) {
   resetUi();
   for (const [k, v] of Object.entries(options.storage ?? {})) window.localStorage.setItem(k, v);
   installBrowserGaps();
-  window.history.replaceState(null, '', `/#${options.at ?? '/'}`);
+  window.history.replaceState(null, '', `/#${options.at ?? '/connections'}`);
   const history = createHashHistory();
   histories.push(history);
   const transport = options.transport ?? main;

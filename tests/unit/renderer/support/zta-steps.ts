@@ -5,6 +5,7 @@
 import { screen } from '@testing-library/react';
 import type { ConnectorView } from '../../../../shared/model/connector';
 import { MainBridge, type DefenderSim, type FalconSim } from './main-bridge';
+import type { StartOptions } from './main-worker';
 
 /** Scheduled polls wait an hour: only "Poll now" starts a cycle. */
 export const noPolls = { app: { edr: { firstPullDelayMs: 3_600_000, publishDelayMs: 20 } } };
@@ -24,8 +25,9 @@ export async function pollOnce(main: MainBridge, connectorId: string): Promise<n
   return (await done).cycleId;
 }
 
-export async function scoredMain({ hosts = 60, shared = false } = {}): Promise<ScoredMain> {
-  const main = await MainBridge.start(noPolls, { shared });
+/** `app`: more options of the app under test (e.g. the alarm polling period), on top of noPolls. */
+export async function scoredMain({ hosts = 60, shared = false, app = {} }: { hosts?: number; shared?: boolean; app?: StartOptions['app'] } = {}): Promise<ScoredMain> {
+  const main = await MainBridge.start({ app: { ...noPolls.app, ...app } }, { shared });
   const defenderSim = await main.defender([{ hosts, seed: 5 }]);
   const falconSim = await main.falcon({ regions: ['us-1'], clients: [{ region: 'us-1', tenant: { hosts, seed: 5 } }] });
   const t = defenderSim.tenants[0]!;

@@ -1,0 +1,134 @@
+/**
+ * The risk bands of every host of every connector (each at its newest completed cycle, from main's
+ * cycle aggregates) as one stacked bar, each band opening the ZTA dashboard filtered to it, and the
+ * bands over the last cycles (recharts).
+ */
+import { Link } from '@tanstack/react-router';
+import { ShieldCheck } from 'lucide-react';
+import { memo } from 'react';
+import { Area, AreaChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import type { OverviewRisk } from '../../../shared/model/overview';
+import { BANDS } from '../../../shared/model/zta';
+import { formatCount } from '../../components/format';
+import { DateTime } from '../../components/Time';
+import { useTimeFormat } from '../../components/useTimeFormat';
+import { bandClass, bandColor } from '../zta/labels';
+import { SetupActions } from './SetupActions';
+import { AsOf, Tile, TileEmpty } from './Tile';
+
+type KnownRisk = Extract<OverviewRisk, { state: 'known' }>;
+
+export function RiskTile({ risk }: { risk: OverviewRisk }) {
+  const link = (
+    <Link to="/zta" className="ov-tile-link">
+      ZTA
+    </Link>
+  );
+  if (risk.state === 'no-connectors') {
+    return (
+      <Tile id="risk" title="Risk bands" icon={ShieldCheck} link={link} footer={<span className="muted">No connector</span>} className="ov-tile-wide">
+        <TileEmpty actions={<SetupActions what="connector" />}>Scores come from your Falcon and Defender tenants: add a connector, or open the demo workspace (a simulated tenant of each).</TileEmpty>
+      </Tile>
+    );
+  }
+  if (risk.state === 'never') {
+    return (
+      <Tile id="risk" title="Risk bands" icon={ShieldCheck} link={link} footer={<span className="muted">No completed cycle yet</span>} className="ov-tile-wide">
+        <TileEmpty
+          actions={
+            <Link to="/connectors" className="button button-small">
+              Connectors
+            </Link>
+          }
+        >
+          {risk.connectors === 1 ? 'The connector has not completed a poll cycle yet' : `None of the ${risk.connectors} connectors has completed a poll cycle yet`}; the bands show as soon as one
+          completes.
+        </TileEmpty>
+      </Tile>
+    );
+  }
+  const partial = risk.scored < risk.connectors ? ` · ${risk.scored} of ${risk.connectors} connectors scored` : '';
+  return (
+    <Tile
+      id="risk"
+      title="Risk bands"
+      icon={ShieldCheck}
+      link={link}
+      className="ov-tile-wide"
+      footer={
+        <AsOf iso={risk.asOf}>
+          {risk.oldestAsOf !== risk.asOf ? (
+            <span className="muted">
+              {' '}
+              (the oldest tenant as of <DateTime iso={risk.oldestAsOf} />)
+            </span>
+          ) : null}
+          {partial}
+        </AsOf>
+      }
+    >
+      <div className="ov-risk">
+        <div className="ov-risk-bands">
+          <p className="ov-bignums">
+            <Link to="/zta" className="ov-bignum" data-testid="risk-hosts" title="Open every host on the ZTA dashboard">
+              <strong>{formatCount(risk.hosts)}</strong> hosts
+            </Link>
+            <Link to="/zta" search={{ band: 'High Risk' }} className="ov-bignum ov-bignum-danger" data-testid="risk-high" title="Open the hosts in High Risk">
+              <strong>{formatCount(risk.bands['High Risk'])}</strong> in High Risk
+            </Link>
+          </p>
+          <BandBar risk={risk} />
+          <ul className="ov-band-list" aria-label="Hosts per band">
+            {BANDS.map((b) => (
+              <li key={b}>
+                <Link to="/zta" search={{ band: b }} className={`ov-band ${bandClass(b)}`} data-testid={`risk-band-${b}`} title={`Open the hosts in ${b}`}>
+                  <span className="zta-swatch" aria-hidden="true" />
+                  {b} <strong>{formatCount(risk.bands[b])}</strong>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </div>
+        <Trend trend={risk.trend} />
+      </div>
+    </Tile>
+  );
+}
+
+/** One bar, a segment per band in proportion (a band with no host takes no room). */
+function BandBar({ risk }: { risk: KnownRisk }) {
+  return (
+    <div className="ov-bandbar" role="img" aria-label={BANDS.map((b) => `${b}: ${formatCount(risk.bands[b])}`).join(', ')}>
+      {BANDS.map((b) => (risk.bands[b] > 0 ? <span key={b} className={bandClass(b)} style={{ flexGrow: risk.bands[b] }} /> : null))}
+    </div>
+  );
+}
+
+const Trend = memo(function Trend({ trend }: { trend: KnownRisk['trend'] }) {
+  const tf = useTimeFormat();
+  const first = trend.findIndex((p) => Object.values(p.bands).some((n) => n > 0));
+  const data = (first < 0 ? [] : trend.slice(first)).map((p) => ({ at: p.at, ...p.bands }));
+  return (
+    <div className="ov-trend" data-testid="risk-trend">
+      <h4>
+        Bands over the last {data.length === 1 ? 'cycle' : `${data.length} cycles`}
+      </h4>
+      {data.length < 2 ? (
+        <p className="muted ov-trend-note">The trend shows from the second cycle on.</p>
+      ) : (
+        <div className="ov-chart">
+          <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 360, height: 130 }}>
+            <AreaChart data={data} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
+              <XAxis dataKey="at" tickFormatter={(v: string) => tf.dateTime(v).slice(5, 16)} tick={{ fontSize: 11, fill: 'var(--text-muted)' }} stroke="var(--border-strong)" minTickGap={28} />
+              <YAxis allowDecimals={false} width={40} tick={{ fontSize: 11, fill: 'var(--text-muted)' }} stroke="var(--border-strong)" />
+              <Tooltip labelFormatter={(v) => tf.dateTime(String(v))} contentStyle={{ background: 'var(--surface)', border: '1px solid var(--border)', borderRadius: 6, fontSize: 12 }} labelStyle={{ color: 'var(--text)' }} />
+              {BANDS.map((b) => (
+                <Area key={b} type="linear" dataKey={b} stackId="bands" stroke={bandColor(b)} fill={bandColor(b)} fillOpacity={0.55} isAnimationActive={false} />
+              ))}
+            </AreaChart>
+          </ResponsiveContainer>
+        </div>
+      )}
+    </div>
+  );
+});
