@@ -4,7 +4,7 @@
  * acknowledge and clear go to the node first and store what it answers.
  */
 import { z } from 'zod';
-import { AlarmDetail, AlarmFilter, AlarmPage, AlarmRate, AlarmSourceStatus, AlarmSummary, HandlingState } from './model/alarms';
+import { AlarmDetail, AlarmFilter, AlarmNotification, AlarmPage, AlarmRate, AlarmSourceStatus, AlarmSummary, HandlingState } from './model/alarms';
 
 const profileId = z.string().min(1, 'Choose a connection.').max(200, 'That connection is not one of ours.');
 const alarmId = z.number({ error: 'Choose an alarm.' }).int('Choose an alarm.').positive('Choose an alarm.');
@@ -76,4 +76,10 @@ export const alarmEvents = {
   'alarms.changed': z.object({ profileId: z.string(), headSeq: z.number().int(), changes: z.number().int(), ids: z.array(z.number().int()), more: z.boolean() }),
   /** A connection's alarm source changed state (at most one event per connection a second, and at once on a state change). */
   'alarms.status': AlarmSourceStatus,
+  /**
+   * New alarm changes of a severity the operator wants to hear about (settings `alarmNotify`, C-31),
+   * for the window to show as a browser notification. Only where main has no notifications of its
+   * own (browser mode); at most one per connection every few seconds, summing what came meanwhile.
+   */
+  'alarms.notification': AlarmNotification,
 } as const;

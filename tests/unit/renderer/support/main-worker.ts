@@ -22,7 +22,7 @@ export interface StartOptions {
   passphrase?: string;
   /** Reuse the data folder of a main closed with `keepData` (a restart). */
   dataDir?: string;
-  app?: Pick<CreateAppOptions, 'openDemo' | 'demoEdr' | 'demoInventory' | 'inventory' | 'edr'>;
+  app?: Pick<CreateAppOptions, 'openDemo' | 'demoEdr' | 'demoInventory' | 'inventory' | 'edr' | 'alarms'>;
 }
 
 /** A Defender tenant of the simulator (defaults: 10 hosts, seed 1, every permission granted). */
