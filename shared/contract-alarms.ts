@@ -11,7 +11,8 @@ const alarmId = z.number({ error: 'Choose an alarm.' }).int('Choose an alarm.').
 /** At most this many alarms per acknowledge or clear (one call to the node). */
 export const MAX_ALARMS_PER_ACTION = 500;
 const alarmIds = z.array(alarmId).min(1, 'Choose at least one alarm.').max(MAX_ALARMS_PER_ACTION, `Choose at most ${MAX_ALARMS_PER_ACTION} alarms at a time.`);
-const note = z.string().trim().max(1000, 'The note is longer than 1,000 characters.');
+/** An operator's note on a handling or a clear (the node keeps it with the alarm). */
+export const AlarmNote = z.string().trim().max(1000, 'The note is longer than 1,000 characters.');
 /** One window of the virtualized list. */
 export const MAX_ALARM_WINDOW = 1000;
 
@@ -42,12 +43,12 @@ export const alarmChannels = {
     description: 'One stored alarm with its status changes and handlings.',
   },
   'alarms.acknowledge': {
-    request: z.object({ profileId, ids: alarmIds, note: note.default(''), state: HandlingState.default('ack') }).strict(),
+    request: z.object({ profileId, ids: alarmIds, note: AlarmNote.default(''), state: HandlingState.default('ack') }).strict(),
     response: AlarmActionResult,
     description: 'Acknowledge (or otherwise handle) one or many alarms on the node with a note; the node’s answer is stored.',
   },
   'alarms.clear': {
-    request: z.object({ profileId, ids: alarmIds, note: note.default('') }).strict(),
+    request: z.object({ profileId, ids: alarmIds, note: AlarmNote.default('') }).strict(),
     response: AlarmActionResult,
     description: 'Clear one or many alarms on the node with a note; the node’s answer is stored.',
   },

@@ -5,7 +5,10 @@
  * failed invalidates the ZTA dashboard's reads: new scores, or a connector now offline), `notice` goes to the
  * operator. Inventory: `inventory.changed` invalidates a profile's stored lists,
  * `inventory.progress` is kept for the Refresh buttons, `task.progress` writes the task and its
- * device's status, `onboarding.progress` merges the changed rows into the job. In browser mode, a reconnected event socket refetches everything it may have missed.
+ * device's status, `onboarding.progress` merges the changed rows into the job. Alarms:
+ * `alarms.changed` is recorded per connection and the reads in view follow it (alarm-live.ts),
+ * `alarms.status` is written in place, `alarms.notification` (browser mode) becomes a browser
+ * notification. In browser mode, a reconnected event socket refetches everything it may have missed.
  *
  * An event is newer than any answer still on its way: main may have read that answer before the
  * change. React Query's invalidation alone keeps a first fetch (a list with no data yet) running
@@ -16,6 +19,7 @@ import { useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react
 import { useEffect } from 'react';
 import type { Bridge, ConnectorStatus, EventPayload } from '../../shared/contract';
 import type { BulkJobState } from '../../shared/model/inventory';
+import { noteAlarmsChanged } from './alarm-live';
 import { isHttpBridge } from './bridge';
 import { writeTask, type InventoryProgress } from './inventory';
 import { mergeJob } from './inventory-cache';
@@ -29,7 +33,7 @@ function refetch(qc: QueryClient, queryKey: QueryKey): void {
   void qc.invalidateQueries({ queryKey });
 }
 
-export function useContractEvents(onNotice: (notice: EventPayload<'notice'>) => void, bridge?: Bridge) {
+export function useContractEvents(onNotice: (notice: EventPayload<'notice'>) => void, bridge?: Bridge, onAlarmNotification?: (n: EventPayload<'alarms.notification'>) => void) {
   const client = useClient();
   const qc = useQueryClient();
   useEffect(() => {
@@ -82,8 +86,12 @@ export function useContractEvents(onNotice: (notice: EventPayload<'notice'>) => 
       client.on('task.progress', (task) => writeTask(qc, task)),
       client.on('onboarding.progress', (job) => qc.setQueryData<BulkJobState>(keys.onboardingJob(job.jobId), (old) => mergeJob(old, job))),
       client.on('notice', onNotice),
+      // The alarm reads in view follow these records themselves (alarm-live.ts): no invalidation storm at 2,000 changes/s.
+      client.on('alarms.changed', (e) => noteAlarmsChanged(qc, e)),
+      client.on('alarms.status', (status) => qc.setQueryData(keys.alarmStatus(status.profileId), status)),
+      ...(onAlarmNotification ? [client.on('alarms.notification', onAlarmNotification)] : []),
     ];
     if (bridge && isHttpBridge(bridge)) offs.push(bridge.onReconnect(() => void qc.invalidateQueries()));
     return () => offs.forEach((off) => off());
-  }, [client, qc, onNotice, bridge]);
+  }, [client, qc, onNotice, bridge, onAlarmNotification]);
 }

@@ -18,16 +18,7 @@ export const sectionMeta: SectionMeta[] = [
   { id: 'connections', path: '/connections', label: 'Connections', icon: Cable },
   { id: 'devices', path: '/devices', label: 'Devices', icon: Router },
   { id: 'organizations', path: '/organizations', label: 'Organizations', icon: Building2 },
-  {
-    id: 'alarms',
-    path: '/alarms',
-    label: 'Alarms',
-    icon: Bell,
-    comingSoon: {
-      summary: 'Live alarms from the node over AMQP, with REST catch-up after a disconnect.',
-      bullets: ['Deduplicated alarm stream with severity and source', 'Acknowledge and clear', 'Filters that stay put while new alarms arrive'],
-    },
-  },
+  { id: 'alarms', path: '/alarms', label: 'Alarms', icon: Bell },
   { id: 'zta', path: '/zta', label: 'ZTA', icon: ShieldCheck },
   { id: 'connectors', path: '/connectors', label: 'Connectors', icon: Plug },
   { id: 'settings', path: '/settings', label: 'Settings', icon: Settings },
