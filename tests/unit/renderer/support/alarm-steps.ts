@@ -29,8 +29,8 @@ export interface SimAlarmRecord {
 
 export const ALARM_TIMING = { pollIntervalMs: 100, changedEveryMs: 20, statusEveryMs: 50, notifyEveryMs: 0 };
 
-export async function alarmMain(o: { role?: 'admin' | 'operator' | 'viewer'; changes?: number; shared?: boolean } = {}): Promise<AlarmMain> {
-  const main = await MainBridge.start({ app: { alarms: ALARM_TIMING } }, { shared: o.shared ?? false });
+export async function alarmMain(o: { role?: 'admin' | 'operator' | 'viewer'; changes?: number; mode?: 'desktop' | 'browser' } = {}): Promise<AlarmMain> {
+  const main = await MainBridge.start({ app: { alarms: ALARM_TIMING }, ...(o.mode ? { mode: o.mode } : {}) });
   const node = await main.node({ seedDevices: 12, seedOrganizations: 3 });
   const role = o.role ?? 'admin';
   const profileId = (await main.addNodeProfile(node, { name: 'Lab node', role })).id;
