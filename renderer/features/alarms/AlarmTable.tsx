@@ -213,7 +213,7 @@ export const AlarmTable = memo(function AlarmTable({ profileId, filter, paused, 
 
   return (
     <div className={clsx('alarm-scroll', w.stale && 'stale')} ref={scrollRef} data-testid="alarm-scroll">
-      <table className="table alarm-table" aria-label="Alarm stream, newest change first" aria-rowcount={count + 1} aria-multiselectable="true" data-testid="alarm-table">
+      <table className="table alarm-table" aria-label="Alarm stream, newest change first" aria-rowcount={count + 1} data-testid="alarm-table">
         <thead>
           <tr className="alarm-grid" aria-rowindex={1}>
             <th className="col-select">
