@@ -32,7 +32,9 @@ export const AlarmCounters = memo(function AlarmCounters({ summary, onPick }: { 
           <tbody>
             {rows.map((r) => (
               <tr key={r.org || '*'} data-testid={`alarm-counts-${r.org || 'all'}`} className={r.org ? undefined : 'alarm-counts-total'}>
-                <th scope="row">{r.label}</th>
+                <th scope="row" title={r.label}>
+                  {r.label}
+                </th>
                 {ACTIVE_SEVERITIES.map((s) => (
                   <td key={s} className="num">
                     {r[s] > 0 ? (

@@ -53,7 +53,8 @@ export function useAlarmWindow(profileId: string, filter: AlarmFilter, range: { 
   const hasData = pages.some((p) => p !== undefined);
 
   // What was last shown with data: kept while a new filter loads (adjusting state during render, as React recommends).
-  const [shown, setShown] = useState<Shown>({ filter, first, pages, total: undefined, seq: undefined });
+  // Pages read before (the page left and shown again) are shown at once, with their count.
+  const [shown, setShown] = useState<Shown>(() => ({ filter, first, pages, ...summarize(pages) }));
   let current = shown;
   if (hasData && (shown.filter !== filter || shown.first !== first || !samePages(shown.pages, pages))) {
     const s = summarize(pages);

@@ -46,6 +46,19 @@ describe('the alarm stream', () => {
     expect(reads.every((r) => r.limit <= ALARM_PAGE)).toBe(true);
   });
 
+  it('shows the rows read before at once when the page is left and opened again', async () => {
+    const am = await alarmMain({ changes: 30 });
+    const { user } = renderApp(am.main, { at: at(am.profileId) });
+    const open = await list(am);
+    await waitFor(() => expect(count()).toHaveTextContent(String(open.total)));
+    await user.click(screen.getByRole('link', { name: 'Devices' }));
+    await waitFor(() => expect(screen.queryByTestId('alarm-table')).toBeNull());
+    await user.click(screen.getByRole('link', { name: /^Alarms/ }));
+    await waitFor(() => expect(count()).toHaveTextContent(String(open.total)));
+    expect(shownIds()).toEqual(open.rows.map((r) => r.id).slice(0, shownIds().length));
+    expect(shownIds().length).toBeGreaterThan(0);
+  });
+
   it('pauses: the rows hold still while "N new" counts what changed, and resume shows them highlighted', async () => {
     const am = await alarmMain({ changes: 40 });
     const { user } = renderApp(am.main, { at: at(am.profileId, 'state=all') });
