@@ -2,7 +2,7 @@
  * The Electron main process, kept thin: one instance, security rules for every page, the menu,
  * the window, and wiring of the app (electron/app) to IPC. Logic lives in electron/platform/.
  */
-import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, safeStorage, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, Notification, protocol, safeStorage, session, shell } from 'electron';
 import path from 'node:path';
 import { createApp } from './app/services';
 import { createDesktopAdapters } from './platform/adapters';
@@ -45,7 +45,16 @@ function run(): void {
     app.setAboutPanelOptions({ applicationName: WINDOW_TITLE, applicationVersion: app.getVersion() });
     installMenu(Menu, { appName: WINDOW_TITLE, platform: process.platform, isDev: Boolean(devServerUrl), onAbout: () => app.showAboutPanel() });
 
-    const adapters = await createDesktopAdapters({ app, safeStorage, dialog, ipcMain, shell, logger, files: { BrowserWindow, preload, entryUrl, mainWindow: () => win } });
+    const adapters = await createDesktopAdapters({
+      app,
+      safeStorage,
+      dialog,
+      ipcMain,
+      shell,
+      logger,
+      files: { BrowserWindow, preload, entryUrl, mainWindow: () => win },
+      notifications: { Notification, mainWindow: () => win },
+    });
     if (!adapters) return app.quit();
     const northbound = await createApp(adapters);
     installGracefulQuit(app, () => northbound.shutdown(), { logger, capMs: SHUTDOWN_CAP_MS });

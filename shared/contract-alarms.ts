@@ -4,14 +4,15 @@
  * acknowledge and clear go to the node first and store what it answers.
  */
 import { z } from 'zod';
-import { AlarmDetail, AlarmFilter, AlarmPage, AlarmRate, AlarmSourceStatus, AlarmSummary, HandlingState } from './model/alarms';
+import { AlarmDetail, AlarmFilter, AlarmNotification, AlarmPage, AlarmRate, AlarmSourceStatus, AlarmSummary, HandlingState } from './model/alarms';
 
 const profileId = z.string().min(1, 'Choose a connection.').max(200, 'That connection is not one of ours.');
 const alarmId = z.number({ error: 'Choose an alarm.' }).int('Choose an alarm.').positive('Choose an alarm.');
 /** At most this many alarms per acknowledge or clear (one call to the node). */
 export const MAX_ALARMS_PER_ACTION = 500;
 const alarmIds = z.array(alarmId).min(1, 'Choose at least one alarm.').max(MAX_ALARMS_PER_ACTION, `Choose at most ${MAX_ALARMS_PER_ACTION} alarms at a time.`);
-const note = z.string().trim().max(1000, 'The note is longer than 1,000 characters.');
+/** An operator's note on a handling or a clear (the node keeps it with the alarm). */
+export const AlarmNote = z.string().trim().max(1000, 'The note is longer than 1,000 characters.');
 /** One window of the virtualized list. */
 export const MAX_ALARM_WINDOW = 1000;
 
@@ -42,12 +43,12 @@ export const alarmChannels = {
     description: 'One stored alarm with its status changes and handlings.',
   },
   'alarms.acknowledge': {
-    request: z.object({ profileId, ids: alarmIds, note: note.default(''), state: HandlingState.default('ack') }).strict(),
+    request: z.object({ profileId, ids: alarmIds, note: AlarmNote.default(''), state: HandlingState.default('ack') }).strict(),
     response: AlarmActionResult,
     description: 'Acknowledge (or otherwise handle) one or many alarms on the node with a note; the node’s answer is stored.',
   },
   'alarms.clear': {
-    request: z.object({ profileId, ids: alarmIds, note: note.default('') }).strict(),
+    request: z.object({ profileId, ids: alarmIds, note: AlarmNote.default('') }).strict(),
     response: AlarmActionResult,
     description: 'Clear one or many alarms on the node with a note; the node’s answer is stored.',
   },
@@ -76,4 +77,10 @@ export const alarmEvents = {
   'alarms.changed': z.object({ profileId: z.string(), headSeq: z.number().int(), changes: z.number().int(), ids: z.array(z.number().int()), more: z.boolean() }),
   /** A connection's alarm source changed state (at most one event per connection a second, and at once on a state change). */
   'alarms.status': AlarmSourceStatus,
+  /**
+   * New alarm changes of a severity the operator wants to hear about (settings `alarmNotify`, C-31),
+   * for the window to show as a browser notification. Only where main has no notifications of its
+   * own (browser mode); at most one per connection every few seconds, summing what came meanwhile.
+   */
+  'alarms.notification': AlarmNotification,
 } as const;

@@ -77,6 +77,7 @@ export const EVENT_NAMES = [
   'zta.export.progress',
   'alarms.changed',
   'alarms.status',
+  'alarms.notification',
 ] as const;
 
 const channelSet: ReadonlySet<string> = new Set(CHANNEL_NAMES);

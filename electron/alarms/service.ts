@@ -6,7 +6,7 @@
  */
 import type { EventName, EventPayload } from '../../shared/contract';
 import type { AlarmActionResult } from '../../shared/contract-alarms';
-import type { AlarmDetail, AlarmFilter, AlarmPage, AlarmRate, AlarmSourceStatus, AlarmSummary, HandlingState } from '../../shared/model/alarms';
+import type { ActiveSeverity, AlarmDetail, AlarmFilter, AlarmNotification, AlarmPage, AlarmRate, AlarmSourceStatus, AlarmSummary, HandlingState } from '../../shared/model/alarms';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
 import { throttle, type Throttled } from '../inventory/throttle';
 import type { Logger } from '../log';
@@ -16,6 +16,7 @@ import { alarmDetail, alarmKeys, alarmRate, alarmSummary, listAlarms } from '../
 import { alarmOverview, alarmsCollected, criticalUnacknowledged, newestChangeMs, type AlarmOverview } from '../store/alarms-overview';
 import { errorText } from './errors';
 import { NodeAlarmApi, type NodeRequest } from './node-api';
+import { AlarmNotifier } from './notifier';
 import { AlarmSource, type AlarmSourceAmqp } from './source';
 
 export interface AlarmBroker {
@@ -42,6 +43,16 @@ export interface AlarmServiceOptions {
   changedEveryMs?: number;
   statusEveryMs?: number;
   now?: () => number;
+  /**
+   * Announces new changes of the severities `notifySeverities` names (C-31): the desktop's system
+   * notification, or an event to the window. Without it nothing is announced (the CLI).
+   */
+  notify?(n: AlarmNotification): void;
+  notifySeverities?(): readonly ActiveSeverity[];
+  /** A connection's name, for the notifications' text. */
+  nameOf?(profileId: string): string | undefined;
+  /** At most one notification per connection this often (default 5 s). */
+  notifyEveryMs?: number;
 }
 
 interface Running {
@@ -62,8 +73,21 @@ export class AlarmService {
   private readonly starting = new Map<string, Promise<void>>();
   private retentionTimer: ReturnType<typeof setInterval> | undefined;
   private closed = false;
+  private readonly notifier: AlarmNotifier | undefined;
 
-  constructor(private readonly o: AlarmServiceOptions) {}
+  constructor(private readonly o: AlarmServiceOptions) {
+    const notify = o.notify;
+    this.notifier = notify
+      ? new AlarmNotifier({
+          db: o.store.db,
+          severities: o.notifySeverities ?? (() => ['critical']),
+          deliver: (n) => notify(n),
+          nameOf: (id) => o.nameOf?.(id),
+          ...(o.now ? { now: o.now } : {}),
+          ...(o.notifyEveryMs !== undefined ? { everyMs: o.notifyEveryMs } : {}),
+        })
+      : undefined;
+  }
 
   private get now(): () => number {
     return this.o.now ?? Date.now;
@@ -124,6 +148,7 @@ export class AlarmService {
     run.headSeq = this.o.store.headSeq;
     run.more = false;
     run.changed = throttle(() => {
+      this.announce(profileId);
       const ids = [...run.pendingIds];
       this.o.emit('alarms.changed', { profileId, headSeq: run.headSeq, changes: run.pendingChanges, ids: ids.slice(0, MAX_IDS_PER_EVENT), more: run.more || ids.length > MAX_IDS_PER_EVENT });
       run.pendingIds.clear();
@@ -146,8 +171,18 @@ export class AlarmService {
       },
     });
     this.running.set(profileId, run);
+    this.notifier?.begin(profileId);
     this.o.logger.info('alarm source started', { profileId, source: run.source.mode, ...(amqp ? { broker: amqp.broker, exchange: amqp.exchange, queue: amqp.queue } : {}) });
     run.source.start();
+  }
+
+  /** New changes of a notifying severity are announced; a failure to announce never stops the stream. */
+  private announce(profileId: string): void {
+    try {
+      this.notifier?.check(profileId);
+    } catch (e) {
+      this.o.logger.warn('alarm notification failed', { error: errorText(e) });
+    }
   }
 
   private noteChanged(run: Running, c: { aids: readonly number[]; headSeq: number; changes: number }): void {
@@ -170,6 +205,7 @@ export class AlarmService {
     this.running.delete(profileId);
     await run.source.stop();
     run.changed.flush();
+    this.notifier?.end(profileId);
     run.status.cancel();
     this.o.emit('alarms.status', run.source.status());
     this.o.logger.info('alarm source stopped', { profileId });
@@ -283,6 +319,7 @@ export class AlarmService {
     if (this.retentionTimer) clearInterval(this.retentionTimer);
     await Promise.allSettled([...this.starting.values()]);
     await Promise.allSettled([...this.running.keys()].map((id) => this.stopSource(id)));
+    this.notifier?.close();
     this.o.store.close();
   }
 }

@@ -38,4 +38,9 @@ export interface PlatformAdapters {
    * says it is ready, and prints it to PDF (Electron's printToPDF).
    */
   printToPdf?(route: string): Promise<Uint8Array>;
+  /**
+   * Desktop only: a system notification (Electron's `Notification`) for new alarms (C-31). Without
+   * it (browser mode) main sends `alarms.notification` to the window, which uses the browser's.
+   */
+  notify?(title: string, body: string): void;
 }

@@ -63,7 +63,7 @@ export interface CreateAppOptions {
   /** Size of the demo node's seeded inventory (`serve --demo --devices N`, benchmarks). */
   demoInventory?: DemoInventorySeed;
   /** Alarm polling period and event pacing (tests shorten them). */
-  alarms?: { pollIntervalMs?: number; changedEveryMs?: number; statusEveryMs?: number };
+  alarms?: { pollIntervalMs?: number; changedEveryMs?: number; statusEveryMs?: number; notifyEveryMs?: number };
 }
 
 /** The settings key naming the exchange a node publishes its alarms to (default `mgmt.alarms`, MN-AL8). */
@@ -108,6 +108,10 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
     emit: events.emit.bind(events),
     logger: logger.child('alarms'),
     retentionDays: () => readSettings(adapters.settings.get(SETTINGS_KEY)).alarmHistoryDays,
+    // New alarms of the severities the operator chose (C-31): the desktop's own notifications, else the window's.
+    notify: (n) => (adapters.notify ? adapters.notify(n.title, n.body) : events.emit('alarms.notification', n)),
+    notifySeverities: () => readSettings(adapters.settings.get(SETTINGS_KEY)).alarmNotify,
+    nameOf: (profileId) => profiles.list().find((p) => p.id === profileId)?.name,
     ...options.alarms,
   });
   alarms.start();

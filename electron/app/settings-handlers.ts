@@ -1,5 +1,5 @@
 /** The settings.*, publication.* and app.openDataDir channels of the contract. */
-import { AlarmHistoryDays, DEFAULT_SETTINGS, RiskHistoryDays, Theme, TimeZonePreference, type Settings } from '../../shared/model/settings';
+import { AlarmHistoryDays, AlarmNotify, DEFAULT_SETTINGS, RiskHistoryDays, Theme, TimeZonePreference, type Settings } from '../../shared/model/settings';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
 import type { EdrService } from './edr-service';
 import type { PlatformAdapters } from './ports';
@@ -20,6 +20,7 @@ export function readSettings(raw: unknown): Settings {
     timeZone: TimeZonePreference.catch(DEFAULT_SETTINGS.timeZone).parse(stored.timeZone),
     riskHistoryDays: RiskHistoryDays.catch(DEFAULT_SETTINGS.riskHistoryDays).parse(stored.riskHistoryDays),
     alarmHistoryDays: AlarmHistoryDays.catch(DEFAULT_SETTINGS.alarmHistoryDays).parse(stored.alarmHistoryDays),
+    alarmNotify: AlarmNotify.catch(DEFAULT_SETTINGS.alarmNotify).parse(stored.alarmNotify),
   };
 }
 

@@ -11,6 +11,7 @@ import { createMemoryCipher, createPassphraseCipher, type SecretCipher } from '.
 import { ensurePrivateDir } from '../store/files';
 import { createMemoryVault, openVault } from '../store/vault';
 import { createSafeStorageCipher, decideSecretStorage, PASSPHRASE_ENV, probeSafeStorage, takePassphrase, type SafeStorageLike, type SafeStorageStatus } from './safe-storage';
+import { createNotifier, type NotificationClass } from './notify';
 import { createReportPrinter, createSaveFile } from './report-pdf';
 import { openElectronStoreSettings } from './settings';
 import type { BrowserWindowClass } from './window';
@@ -40,6 +41,8 @@ export interface DesktopAdapterDeps {
   ipcMain?: Pick<IpcMain, 'removeAllListeners'>;
   /** Opens the data folder in the file manager (Settings page). */
   shell?: Pick<Shell, 'openPath'>;
+  /** The system's notifications for new alarms (C-31); a click brings `mainWindow` forward. */
+  notifications?: { Notification: NotificationClass; mainWindow(): BrowserWindow | undefined };
   logger: Logger;
   platform?: NodeJS.Platform;
   env?: NodeJS.ProcessEnv;
@@ -130,6 +133,7 @@ export async function createDesktopAdapters(d: DesktopAdapterDeps): Promise<Plat
     logger: d.logger,
     version: d.app.getVersion(),
     ...(shell ? { openDataDir: () => openFolder(shell, dataDir) } : {}),
+    ...(d.notifications ? { notify: createNotifier({ ...d.notifications, logger: d.logger.child('notify') }) } : {}),
     ...(files && showSaveDialog
       ? {
           saveFile: createSaveFile({ dialog: { showSaveDialog }, parent: files.mainWindow, startDir: documentsDir(d.app) }),

@@ -67,6 +67,11 @@ function where(source: string, f: AlarmFilter): { sql: string; params: unknown[]
     parts.push(`${column} = ?`);
     params.push(value);
   }
+  if (f.unacked) parts.push("(a.handling_state IS NULL OR a.handling_state = 'none')");
+  if (f.afterSeq !== undefined) {
+    parts.push('a.last_seq > ?');
+    params.push(f.afterSeq);
+  }
   if (f.text) {
     // LIKE with the wildcards of the words escaped; case-insensitive for ASCII.
     const like = `%${f.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -5,10 +5,13 @@
  * failed invalidates the ZTA dashboard's reads: new scores, or a connector now offline), `notice` goes to the
  * operator. Inventory: `inventory.changed` invalidates a profile's stored lists,
  * `inventory.progress` is kept for the Refresh buttons, `task.progress` writes the task and its
- * device's status, `onboarding.progress` merges the changed rows into the job. The Overview and
- * the sidebar's badges (`keys.overview`) follow every event that moves one of their numbers:
- * alarms (`alarms.changed` at most once a second, `alarms.status` when a source goes live or
- * stops), cycles that end, connectors, inventory, sessions and profiles. In browser mode, a reconnected event socket refetches everything it may have missed.
+ * device's status, `onboarding.progress` merges the changed rows into the job. Alarms:
+ * `alarms.changed` is recorded per connection and the reads in view follow it (alarm-live.ts),
+ * `alarms.status` is written in place, `alarms.notification` (browser mode) becomes a browser
+ * notification. The Overview and the sidebar's badges (`keys.overview`) follow every event that
+ * moves one of their numbers: alarms (`alarms.changed` at most once a second, `alarms.status` when
+ * a source goes live or stops), cycles that end, connectors, inventory, sessions and profiles. In
+ * browser mode, a reconnected event socket refetches everything it may have missed.
  *
  * An event is newer than any answer still on its way: main may have read that answer before the
  * change. React Query's invalidation alone keeps a first fetch (a list with no data yet) running
@@ -19,6 +22,7 @@ import { useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react
 import { useEffect } from 'react';
 import type { Bridge, ConnectorStatus, EventPayload } from '../../shared/contract';
 import type { BulkJobState } from '../../shared/model/inventory';
+import { noteAlarmsChanged } from './alarm-live';
 import { isHttpBridge } from './bridge';
 import { writeTask, type InventoryProgress } from './inventory';
 import { mergeJob } from './inventory-cache';
@@ -59,7 +63,7 @@ function throttledRefetch(qc: QueryClient, queryKey: QueryKey, ms: number): { ru
   };
 }
 
-export function useContractEvents(onNotice: (notice: EventPayload<'notice'>) => void, bridge?: Bridge) {
+export function useContractEvents(onNotice: (notice: EventPayload<'notice'>) => void, bridge?: Bridge, onAlarmNotification?: (n: EventPayload<'alarms.notification'>) => void) {
   const client = useClient();
   const qc = useQueryClient();
   useEffect(() => {
@@ -128,11 +132,15 @@ export function useContractEvents(onNotice: (notice: EventPayload<'notice'>) => 
       client.on('task.progress', (task) => writeTask(qc, task)),
       client.on('onboarding.progress', (job) => qc.setQueryData<BulkJobState>(keys.onboardingJob(job.jobId), (old) => mergeJob(old, job))),
       client.on('notice', onNotice),
+      // The alarm reads in view follow these records themselves (alarm-live.ts): no invalidation storm at 2,000 changes/s.
+      client.on('alarms.changed', (e) => noteAlarmsChanged(qc, e)),
+      client.on('alarms.status', (status) => qc.setQueryData(keys.alarmStatus(status.profileId), status)),
+      ...(onAlarmNotification ? [client.on('alarms.notification', onAlarmNotification)] : []),
     ];
     if (bridge && isHttpBridge(bridge)) offs.push(bridge.onReconnect(() => void qc.invalidateQueries()));
     return () => {
       offs.forEach((off) => off());
       overviewAfterAlarms.cancel();
     };
-  }, [client, qc, onNotice, bridge]);
+  }, [client, qc, onNotice, bridge, onAlarmNotification]);
 }

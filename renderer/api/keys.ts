@@ -28,4 +28,15 @@ export const keys = {
   overview: ['overview'] as const,
   overviewPage: (profileId: string | undefined) => ['overview', { read: 'page', profileId }] as const,
   overviewBadges: (profileId: string | undefined) => ['overview', { read: 'badges', profileId }] as const,
+  /** Every stored read of a connection's alarms (renderer/api/alarms.ts); each follows `alarms.changed` by itself. */
+  alarms: (profileId: string) => ['alarms', profileId] as const,
+  alarmPage: (profileId: string, filter: object, offset: number) => ['alarms', profileId, { read: 'list', filter, offset }] as const,
+  alarmCount: (profileId: string, filter: object) => ['alarms', profileId, { read: 'count', filter }] as const,
+  alarm: (profileId: string, id: number) => ['alarms', profileId, { read: 'get', id }] as const,
+  alarmSummary: (profileId: string) => ['alarms', profileId, { read: 'summary' }] as const,
+  alarmRate: (profileId: string, minutes: number) => ['alarms', profileId, { read: 'rate', minutes }] as const,
+  alarmStatus: (profileId: string) => ['alarms.status', profileId] as const,
+  alarmSearch: (profileId: string, text: string) => ['alarms', profileId, { read: 'search', text }] as const,
+  /** Not a channel: what the `alarms.changed` events of a connection said (alarm-live.ts), written by event-sync. */
+  alarmLive: (profileId: string) => ['alarms.live', profileId] as const,
 };

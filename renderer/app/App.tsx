@@ -1,8 +1,9 @@
 import { createHashHistory, RouterProvider, type RouterHistory } from '@tanstack/react-router';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { Toaster } from 'sonner';
 import type { Bridge } from '../../shared/contract';
 import { useContractEvents } from '../api/event-sync';
+import { showAlarmNotification } from '../features/alarms/browser-notifications';
 import { showNotice } from './report-error';
 import { createAppRouter } from './router';
 import { useApplyTheme } from './theme';
@@ -13,8 +14,14 @@ import { useApplyTheme } from './theme';
  */
 export function App({ bridge, history }: { bridge?: Bridge; history?: RouterHistory }) {
   const theme = useApplyTheme();
-  useContractEvents(showNotice, bridge);
   const [router] = useState(() => createAppRouter(history ?? createHashHistory()));
+  // Browser mode's alarm notifications; a click opens the alarm on its connection.
+  const onAlarmNotification = useCallback(
+    (n: Parameters<typeof showAlarmNotification>[0]) =>
+      showAlarmNotification(n, (x) => void router.navigate({ to: '/alarms', search: { connection: x.profileId, alarm: String(x.alarmId) } })),
+    [router],
+  );
+  useContractEvents(showNotice, bridge, onAlarmNotification);
   return (
     <>
       <RouterProvider router={router} />

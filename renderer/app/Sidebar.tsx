@@ -64,8 +64,6 @@ export function Sidebar() {
                       , {formatCount(badge.count)} {badge.what}
                     </span>
                   </span>
-                ) : m.comingSoon ? (
-                  <span className="nav-soon">soon</span>
                 ) : null}
               </Link>
             </li>

@@ -7,8 +7,9 @@ import { useCallback, useEffect } from 'react';
 import { useUi } from '../stores/ui';
 import { sectionMeta, sectionOfPath, type Section, type SectionPath } from './sections';
 
-/** Address keys that are not part of "how the page was left": the window's connection, an opened item. */
-const NOT_REMEMBERED = new Set(['connection', 'device', 'host']);
+/** The key of each page's opened item: with the window's connection, not part of "how the page was left" (`device` is a filter of the alarms). */
+const OPENED_ITEM: Partial<Record<Section, string>> = { devices: 'device', zta: 'host', alarms: 'alarm' };
+const remembered = (section: Section, key: string) => key !== 'connection' && OPENED_ITEM[section] !== key;
 
 export interface PageLink {
   to: SectionPath;
@@ -38,7 +39,7 @@ export function useRememberPages(): void {
     const meta = sectionOfPath(location.pathname);
     if (!meta) return;
     const kept: Record<string, string> = {};
-    for (const [k, v] of Object.entries(location.search as Record<string, unknown>)) if (!NOT_REMEMBERED.has(k) && typeof v === 'string' && v !== '') kept[k] = v;
+    for (const [k, v] of Object.entries(location.search as Record<string, unknown>)) if (remembered(meta.id, k) && typeof v === 'string' && v !== '') kept[k] = v;
     useUi.getState().rememberPage(meta.id, kept);
   }, [location]);
 }
@@ -53,7 +54,7 @@ export function rememberLeftDraft(pathname: string, draft: Record<string, unknow
   if (!meta) return;
   const kept: Record<string, string> = { ...useUi.getState().pages[meta.id] };
   for (const [k, v] of Object.entries(draft)) {
-    if (NOT_REMEMBERED.has(k)) continue;
+    if (!remembered(meta.id, k)) continue;
     if (typeof v === 'string' && v !== '') kept[k] = v;
     else delete kept[k];
   }

@@ -10,7 +10,7 @@
  *   /organizations  ?view=tree|list &q
  *   /zta            ?customer &platform &band &vendor &connector &q &sort &order &host (details open)
  *   /zta/report     ?customer &platform &band &vendor &connector &q (the dashboard's filters) &print=1
- *   /alarms         (coming soon; its filters will live here)
+ *   /alarms         ?severity (comma list) &org &device &type &q &state=open|cleared|all &ack=all|unacked &alarm (details open)
  *   /connectors, /settings
  *   every page      ?connection=<profile id> (the header's choice, kept across pages)
  *
@@ -19,17 +19,20 @@
  * configured, else Connections with its welcome.
  */
 import { createRootRoute, createRoute, createRouter, Navigate, retainSearchParams, stripSearchParams, type RouterHistory, type SearchSchemaInput } from '@tanstack/react-router';
+import { AlarmsPage } from '../features/alarms/AlarmsPage';
 import { ConnectionsPage } from '../features/connections/ConnectionsPage';
 import { ConnectorsPage } from '../features/connectors/ConnectorsPage';
 import { DevicesPage } from '../features/devices/DevicesPage';
 import { OrganizationsPage } from '../features/organizations/OrganizationsPage';
 import { OverviewPage } from '../features/overview/OverviewPage';
-import { ComingSoonPage } from '../features/placeholders/ComingSoonPage';
 import { SettingsPage } from '../features/settings/SettingsPage';
 import { ReportPage } from '../features/zta/report/ReportPage';
 import { reportSearch, type ReportSearch } from '../features/zta/report/report-search';
 import { ZtaPage } from '../features/zta/ZtaPage';
 import {
+  alarmsDefaults,
+  alarmsSearch,
+  type AlarmsSearch,
   connectionsDefaults,
   connectionsSearch,
   devicesDefaults,
@@ -46,7 +49,6 @@ import {
   ztaDefaults,
   ztaSearch,
 } from './search';
-import { sectionMeta, type Section } from './sections';
 import { Shell } from './Shell';
 import { StartPage } from './StartPage';
 
@@ -96,9 +98,13 @@ const ztaRoute = createRoute({
   component: ZtaPage,
 });
 
-const meta = (id: Section) => sectionMeta.find((m) => m.id === id)!;
-// A placeholder until its issue lands; its filters will be added to this route.
-const alarmsRoute = createRoute({ getParentRoute: () => rootRoute, path: 'alarms', component: () => <ComingSoonPage meta={meta('alarms')} /> });
+const alarmsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'alarms',
+  validateSearch: (raw: Partial<AlarmsSearch> & SearchSchemaInput) => alarmsSearch.parse(raw),
+  search: { middlewares: [stripSearchParams(alarmsDefaults)] },
+  component: AlarmsPage,
+});
 
 // The printable risk report (features/zta/report): the dashboard's filters, and print=1 for the desktop's PDF window.
 const ztaReportRoute = createRoute({

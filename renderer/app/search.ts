@@ -6,6 +6,7 @@
  * a default is left out of it.
  */
 import { z } from 'zod';
+import { ALARM_SEVERITIES, type AlarmFilter } from '../../shared/model/alarms';
 import { Vendor } from '../../shared/model/edr';
 import type { DeploymentStatus } from '../../shared/model/inventory';
 import { BANDS, PLATFORMS, type ZtaFilter } from '../../shared/model/zta';
@@ -77,6 +78,54 @@ export function ztaFilterOf(search: Pick<ZtaSearch, (typeof ZTA_FILTERS)[number]
   if (search.vendor) f.vendor = search.vendor;
   if (search.connector) f.connector = search.connector.slice(0, 200);
   if (search.q.trim()) f.q = search.q.slice(0, 200);
+  return f;
+}
+
+/** A comma list of severities, as the address writes it: known ones only, each once, in severity order. */
+const severityList = z
+  .string()
+  .catch('')
+  .transform((v) => {
+    const named = new Set(v.split(',').map((x) => x.trim().toLowerCase()));
+    return ALARM_SEVERITIES.filter((s) => named.has(s)).join(',');
+  });
+
+export const ALARM_STATES = ['open', 'cleared', 'all'] as const;
+export const ALARM_ACK = ['unacked', 'all'] as const;
+
+/**
+ * The alarm stream (issue 12), under the names the Overview page links with: `severity` (a comma
+ * list), `org`, `device`, `type`, `q` (words anywhere), `state` (open by default, cleared, all),
+ * `ack` (all by default, or unacked) and `alarm`, the alarm whose details are open (its id).
+ */
+export const alarmsSearch = z.object({
+  severity: severityList,
+  org: text,
+  device: text,
+  type: text,
+  q: text,
+  state: z.enum(ALARM_STATES).catch('open'),
+  ack: z.enum(ALARM_ACK).catch('all'),
+  alarm: z
+    .string()
+    .regex(/^[1-9]\d{0,14}$/)
+    .or(z.literal(''))
+    .catch(''),
+});
+export type AlarmsSearch = z.infer<typeof alarmsSearch>;
+export const alarmsDefaults: AlarmsSearch = { severity: '', org: '', device: '', type: '', q: '', state: 'open', ack: 'all', alarm: '' };
+/** The filters of the alarm stream (what "Clear filters" clears). */
+export const ALARM_FILTERS = ['severity', 'org', 'device', 'type', 'q', 'state', 'ack'] as const satisfies readonly (keyof AlarmsSearch)[];
+
+/** The address's filters as the contract's `AlarmFilter`. */
+export function alarmFilterOf(search: Pick<AlarmsSearch, (typeof ALARM_FILTERS)[number]>): AlarmFilter {
+  const f: AlarmFilter = { cleared: search.state === 'open' ? 'active' : search.state };
+  if (search.severity) f.severity = search.severity.split(',') as AlarmFilter['severity'];
+  if (search.org) f.org = search.org.slice(0, 255);
+  if (search.device) f.device = search.device.slice(0, 255);
+  if (search.type) f.type = search.type.slice(0, 255);
+  if (search.q.trim()) f.text = search.q.trim().slice(0, 255);
+  if (search.ack === 'unacked') f.unacked = true;
   return f;
 }
 

@@ -10,8 +10,6 @@ export interface SectionMeta {
   path: SectionPath;
   label: string;
   icon: LucideIcon;
-  /** What the placeholder says until the section is built. */
-  comingSoon?: { summary: string; bullets: string[] };
 }
 
 export const sectionMeta: SectionMeta[] = [
@@ -19,16 +17,7 @@ export const sectionMeta: SectionMeta[] = [
   { id: 'connections', path: '/connections', label: 'Connections', icon: Cable },
   { id: 'devices', path: '/devices', label: 'Devices', icon: Router },
   { id: 'organizations', path: '/organizations', label: 'Organizations', icon: Building2 },
-  {
-    id: 'alarms',
-    path: '/alarms',
-    label: 'Alarms',
-    icon: Bell,
-    comingSoon: {
-      summary: 'Live alarms from the node over AMQP, with REST catch-up after a disconnect.',
-      bullets: ['Deduplicated alarm stream with severity and source', 'Acknowledge and clear', 'Filters that stay put while new alarms arrive'],
-    },
-  },
+  { id: 'alarms', path: '/alarms', label: 'Alarms', icon: Bell },
   { id: 'zta', path: '/zta', label: 'ZTA', icon: ShieldCheck },
   { id: 'connectors', path: '/connectors', label: 'Connectors', icon: Plug },
   { id: 'settings', path: '/settings', label: 'Settings', icon: Settings },

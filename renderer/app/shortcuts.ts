@@ -20,7 +20,7 @@ export const SHORTCUTS: ShortcutGroup[] = [
   {
     title: 'Anywhere',
     shortcuts: [
-      { chords: [[MOD, 'K']], what: 'Open the command palette: go to a page, a connection or a device' },
+      { chords: [[MOD, 'K']], what: 'Open the command palette: go to a page, a connection, a device or an alarm' },
       ...sectionMeta.map((m, i) => ({ chords: [[MOD, String(i + 1)]], what: `Go to ${m.label}` })),
       { chords: [['?']], what: 'Show these shortcuts (outside a text field)' },
       { chords: [['Tab']], what: 'From the top of the window: “Skip to content”, past the sidebar' },
@@ -41,6 +41,18 @@ export const SHORTCUTS: ShortcutGroup[] = [
       { chords: [['Home'], ['End']], what: 'Move to the first or last device' },
       { chords: [['PgUp'], ['PgDn']], what: 'Move a page up or down' },
       { chords: [['Enter']], what: 'Open the focused device’s details' },
+    ],
+  },
+  {
+    title: 'Alarm stream',
+    shortcuts: [
+      { chords: [['↑'], ['↓'], ['k'], ['j']], what: 'Move to the previous or next alarm' },
+      { chords: [['Home'], ['End']], what: 'Move to the newest or oldest alarm' },
+      { chords: [['PgUp'], ['PgDn']], what: 'Move a page up or down' },
+      { chords: [['Enter']], what: 'Open the focused alarm’s details and history' },
+      { chords: [['Space']], what: 'Select or deselect the focused alarm' },
+      { chords: [['Shift', 'click']], what: 'Select every alarm from the last checkbox clicked' },
+      { chords: [['a']], what: 'Acknowledge the selection (or the focused alarm) with a note' },
     ],
   },
   {

@@ -79,6 +79,13 @@ export const AlarmFilter = z
     text: text('text').optional(),
     /** `active` (default): not cleared; `cleared`; `all`. */
     cleared: z.enum(['active', 'cleared', 'all']).optional(),
+    /** Only alarms nobody has handled: no handling, or the latest one is `none` (C-30). */
+    unacked: z.boolean().optional(),
+    /**
+     * Only alarms that changed (a status change or a handling stored) after this store sequence,
+     * the `headSeq` of an earlier page: what a paused list has not shown yet (C-29).
+     */
+    afterSeq: z.number().int().min(0).optional(),
   })
   .strict();
 export type AlarmFilter = z.infer<typeof AlarmFilter>;
@@ -139,3 +146,17 @@ export const AlarmSourceStatus = z.object({
   stored: z.object({ alarms: z.number().int(), changes: z.number().int() }),
 });
 export type AlarmSourceStatus = z.infer<typeof AlarmSourceStatus>;
+
+/** A notification of new alarm changes (C-31): what main shows itself on the desktop, or sends the window in browser mode. */
+export const AlarmNotification = z.object({
+  profileId: z.string(),
+  /** The most severe of the changes it announces. */
+  severity: AlarmSeverity,
+  /** How many changes it announces (the newest is named). */
+  count: z.number().int(),
+  /** The newest change's alarm (opens its details). */
+  alarmId: z.number().int(),
+  title: z.string(),
+  body: z.string(),
+});
+export type AlarmNotification = z.infer<typeof AlarmNotification>;

@@ -5,6 +5,7 @@
  * stored).
  */
 import { z } from 'zod';
+import { ACTIVE_SEVERITIES } from './alarms';
 
 export const Theme = z.enum(['system', 'light', 'dark']);
 export type Theme = z.infer<typeof Theme>;
@@ -27,13 +28,23 @@ export const AlarmHistoryDays = z
   .min(1, 'Keep alarm history for at least 1 day.')
   .max(3650, 'Keep alarm history for at most 3650 days (10 years).');
 
-export const Settings = z.object({ theme: Theme, timeZone: TimeZonePreference, riskHistoryDays: RiskHistoryDays, alarmHistoryDays: AlarmHistoryDays });
+/**
+ * Which severities of a new alarm change notify the operator (C-31): critical by default; each
+ * severity can be muted or chosen. Desktop: the system's notifications from main; browser mode:
+ * the browser's, once the operator allowed them.
+ */
+export const AlarmNotify = z
+  .array(z.enum(ACTIVE_SEVERITIES, { error: 'Choose critical, major, minor, warning or indeterminate.' }))
+  .max(ACTIVE_SEVERITIES.length)
+  .transform((list) => ACTIVE_SEVERITIES.filter((s) => list.includes(s)));
+
+export const Settings = z.object({ theme: Theme, timeZone: TimeZonePreference, riskHistoryDays: RiskHistoryDays, alarmHistoryDays: AlarmHistoryDays, alarmNotify: AlarmNotify });
 export type Settings = z.infer<typeof Settings>;
-export const DEFAULT_SETTINGS: Settings = { theme: 'system', timeZone: 'local', riskHistoryDays: 90, alarmHistoryDays: 30 };
+export const DEFAULT_SETTINGS: Settings = { theme: 'system', timeZone: 'local', riskHistoryDays: 90, alarmHistoryDays: 30, alarmNotify: ['critical'] };
 
 /** settings.update: only what changes (no defaults here, or a patch would reset the other fields). */
 export const SettingsPatch = z
-  .object({ theme: Theme.optional(), timeZone: TimeZonePreference.optional(), riskHistoryDays: RiskHistoryDays.optional(), alarmHistoryDays: AlarmHistoryDays.optional() })
+  .object({ theme: Theme.optional(), timeZone: TimeZonePreference.optional(), riskHistoryDays: RiskHistoryDays.optional(), alarmHistoryDays: AlarmHistoryDays.optional(), alarmNotify: AlarmNotify.optional() })
   .strict();
 export type SettingsPatch = z.infer<typeof SettingsPatch>;
 

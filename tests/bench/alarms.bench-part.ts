@@ -6,7 +6,7 @@
  * were lost (emitted message IDs missing from the store, after a bounded drain), end-to-end latency
  * per change (from the node's change time to the consumer's commit, both on this machine's clock)
  * p50 and p99, and the consumer's peak RSS (maxRSS at exit; VmRSS sampled while it ran).
- * The window's main-thread figure is measured by the alarm page's own bench.
+ * The window's main-thread figure is measured by alarms-page.bench-part.ts (the same `alarms` part).
  */
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';

@@ -297,11 +297,50 @@ for (const scheme of SCHEMES) {
       a.expectNone();
     });
 
-    test(`Alarms and ZTA (${scheme})`, async ({ page, nb }) => {
+    test(`Alarms: stream, source details, alarm details, acknowledge, clear; and ZTA (${scheme})`, async ({ page, nb }) => {
       const a = await start(page, nb, scheme);
+      // Alarms of every severity, one of them acknowledged, and a paused stream with "N new".
+      // The test steps the node itself, so that what is scanned is what it set up.
+      const sim = nb.harness.app.demo.simulator!;
+      sim.alarms.generator.stop(true);
+      sim.alarms.generator.step(60);
       await page.keyboard.press('Control+5');
       await heading(page, 'Alarms');
+      await expect(page.getByTestId('alarm-row').first()).toBeVisible({ timeout: 15_000 });
       await a.scan('alarms');
+      await page.getByTestId('alarm-pause').click();
+      sim.alarms.generator.step(5);
+      await expect(page.getByTestId('alarm-new')).toBeVisible({ timeout: 15_000 });
+      await page.getByTestId('alarm-row').nth(1).getByRole('checkbox').click();
+      await a.scan('alarms paused, a row selected');
+      await page.getByTestId('alarm-source').click();
+      await expect(page.getByTestId('alarm-source-details')).toBeVisible();
+      await a.scan('alarm source details');
+      await page.getByTestId('alarm-source').click();
+      await page.getByTestId('alarm-new').click();
+
+      await page.getByTestId('alarm-row').first().click();
+      const details = page.getByTestId('alarm-details');
+      await expect(details.getByTestId('alarm-change').first()).toBeVisible();
+      await a.scan('alarm details');
+      await details.getByRole('button', { name: /Acknowledge/ }).click();
+      const ack = page.getByTestId('alarm-ack-dialog');
+      await ack.getByLabel('Note').fill('x'.repeat(1001));
+      await ack.getByRole('button', { name: 'Acknowledge' }).click();
+      await expect(ack.locator('.field-error')).toBeVisible();
+      await a.scan('acknowledge, a note too long');
+      await ack.getByLabel('Note').fill('Looked at it');
+      await ack.getByRole('button', { name: 'Acknowledge' }).click();
+      await expect(ack).toHaveCount(0);
+      await expect(details.getByTestId('alarm-handling')).toHaveCount(1);
+      await a.scan('alarm details with a handling');
+      await details.getByRole('button', { name: /Clear/ }).click();
+      const clear = page.getByTestId('alarm-clear-dialog');
+      await expect(clear).toBeVisible();
+      await a.scan('clear confirmation');
+      await closeDialog(page, clear);
+      await closeDialog(page, details);
+
       await page.keyboard.press('Control+6');
       await heading(page, 'ZTA');
       await a.scan('ZTA');

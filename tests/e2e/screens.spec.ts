@@ -1,7 +1,7 @@
 /**
  * Screenshots of every page (issue 10, "Must show") at 1440×900 and 1024×700, light and dark,
  * against the demo workspace with something on every page: devices and organizations fetched,
- * OAuth clients and a syslog server on the node, a polled connector. Written to
+ * OAuth clients and a syslog server on the node, a polled connector, alarms (and one alarm's details). Written to
  * tests/e2e/screenshots/screens-<width>-<scheme>-<page>.png for a person to look at; each page
  * is waited for by its content, and the window logs no error on the way. layout.spec.ts checks
  * what must stay in view at these sizes; tour.spec.ts and the feature specs photograph dialogs.
@@ -26,6 +26,11 @@ async function seed(nb: Northbound) {
     await nb.harness.call('oauthClients.create', { profileId, body: { ...defaultOAuthClientBody(), name, description: `${name} (screenshots)` } });
   }
   await nb.harness.call('syslog.create', { profileId, server: { host: 'syslog.example.net', port: 514, enabled: true } });
+  // Alarms of every kind at once, then a still node: the pictures show rows, not highlights.
+  const sim = nb.harness.app.demo.simulator!;
+  sim.alarms.generator.stop(true);
+  sim.alarms.generator.step(80);
+  await expect.poll(async () => (await nb.harness.call<{ total: number }>('alarms.list', { profileId, filter: {}, limit: 1 })).total, { timeout: 15_000 }).toBeGreaterThan(20);
   await nb.harness.call('inventory.refresh', { profileId, what: 'all' });
   const connectors = () => nb.harness.call<Array<{ id: string; name: string; lastCycle?: { status: string } }>>('connectors.list');
   // The demo registers its connectors after the sign-in openDemoWorkspace waits for.
@@ -98,7 +103,16 @@ for (const scheme of ['light', 'dark'] as const) {
 
       await page.keyboard.press('Control+5');
       await heading(page, 'Alarms');
+      await expect(page.getByTestId('alarm-row').first()).toBeVisible();
+      await expect(page.getByTestId('alarm-source')).toHaveAttribute('data-health', 'live');
+      await expect(page.getByTestId('alarm-rate').locator('svg.recharts-surface')).toBeVisible();
+      await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
       await shot('alarms');
+      await page.getByTestId('alarm-row').first().click();
+      await expect(page.getByTestId('alarm-change').first()).toBeVisible();
+      await shot('alarm-details');
+      await page.keyboard.press('Escape');
+      await expect(page.getByTestId('alarm-details')).toHaveCount(0);
       await page.keyboard.press('Control+6');
       await heading(page, 'ZTA');
       await shot('zta');

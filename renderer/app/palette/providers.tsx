@@ -1,16 +1,18 @@
 /**
- * What the command palette finds, one provider per kind of thing: pages, connections, devices.
- * A provider is a hook over the palette's query that returns at most a screenful of items, so
- * the palette stays instant whatever the size of what it searches; hosts and alarms become two
- * more entries of `PROVIDERS` when their pages exist.
+ * What the command palette finds, one provider per kind of thing: pages, connections, devices,
+ * alarms. A provider is a hook over the palette's query that returns at most a screenful of items,
+ * so the palette stays instant whatever the size of what it searches (alarms: one query of main's
+ * store for a few rows); hosts become one more entry of `PROVIDERS`.
  */
 import { useNavigate } from '@tanstack/react-router';
-import { Cable, Router, type LucideIcon } from 'lucide-react';
+import { Bell, Cable, Router, type LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { useAlarmSearch } from '../../api/alarms';
 import { useInventoryDevices } from '../../api/inventory';
 import { useProfiles, useSessions } from '../../api/queries';
 import { SessionBadge } from '../../components/SessionBadge';
 import { formatCount } from '../../components/format';
+import { SeverityChip } from '../../features/alarms/labels';
 import { activePort } from '../../features/connections/labels';
 import { filterDevices } from '../../features/devices/device-index';
 import { deviceIndexOf } from '../../features/devices/shared-index';
@@ -128,4 +130,42 @@ const devices: PaletteProvider = {
   },
 };
 
-export const PROVIDERS: readonly PaletteProvider[] = [pages, connections, devices];
+/** Alarms shown at most. */
+export const ALARM_RESULTS = 6;
+
+const alarms: PaletteProvider = {
+  id: 'alarms',
+  heading: 'Alarms',
+  useResults(query) {
+    const profiles = useProfiles();
+    const sessions = useSessions();
+    const profile = useActiveProfile(profiles.data, sessions.data);
+    const found = useAlarmSearch(profile?.id, query.slice(0, 255), ALARM_RESULTS + 1);
+    const navigate = useNavigate();
+    const pageLink = usePageLink();
+    if (!profile || !query) return { items: [] };
+    const rows = found.data?.rows ?? [];
+    const items = rows.slice(0, ALARM_RESULTS).map((a) => ({
+      id: `alarm:${a.id}`,
+      label: `${a.type} on ${a.deviceName}`,
+      detail: (
+        <>
+          <SeverityChip severity={a.severity} />
+          <span className="muted">
+            {a.object}
+            {a.cleared ? ' · cleared' : ''}
+          </span>
+        </>
+      ),
+      icon: Bell,
+      run: () => {
+        const link = pageLink('alarms');
+        void navigate({ to: link.to, search: { ...link.search, alarm: String(a.id) } });
+      },
+    }));
+    const more = (found.data?.total ?? 0) - items.length;
+    return { items, note: more > 0 ? `${formatCount(more)} more — keep typing, or search on the Alarms page.` : undefined };
+  },
+};
+
+export const PROVIDERS: readonly PaletteProvider[] = [pages, connections, devices, alarms];

@@ -5,6 +5,7 @@ import { localTimeZone, type TimeZonePreference } from '../../components/format'
 import { useNow } from '../../components/useNow';
 import { useTimeFormat } from '../../components/useTimeFormat';
 import { useUi, type ThemePreference } from '../../stores/ui';
+import { AlarmSettings } from './AlarmSettings';
 import { DataFolder } from './DataFolder';
 import { PublicationSettings } from './PublicationSettings';
 import { RiskHistorySetting } from './RiskHistorySetting';
@@ -54,6 +55,7 @@ export function SettingsPage() {
       </section>
       <PublicationSettings />
       <RiskHistorySetting />
+      <AlarmSettings />
       <DataFolder />
       <section className="card" aria-labelledby="about-title">
         <h2 id="about-title">About</h2>

@@ -14,7 +14,7 @@ let sim: MgmtSimulator;
 let profileId = '';
 
 beforeAll(async () => {
-  h = await startAppHarness({ openDemo: true, app: { demoEdr: false, alarms: { pollIntervalMs: 100, changedEveryMs: 20, statusEveryMs: 50 } } });
+  h = await startAppHarness({ openDemo: true, app: { demoEdr: false, alarms: { pollIntervalMs: 100, changedEveryMs: 20, statusEveryMs: 50, notifyEveryMs: 0 } } });
   sim = h.app.demo.simulator!;
   // Deterministic from here: no background changes.
   sim.alarms.generator.stop(true);
@@ -74,6 +74,28 @@ describe('alarms in the app', () => {
     expect(detail.statusChanges.length).toBe(onNode.changes.length);
   });
 
+  it('filter to alarms nobody handled, and to those that changed after a page was read', async () => {
+    const before = await page({}, { limit: 1000 });
+    const unacked = await page({ unacked: true }, { limit: 1000 });
+    expect(unacked.rows.every((r) => r.handling === null || r.handling.state === 'none')).toBe(true);
+    expect(unacked.total).toBe(before.rows.filter((r) => r.handling === null || r.handling.state === 'none').length);
+    expect(unacked.total).toBeLessThan(before.total);
+    // Nothing changed after the page was read; then two alarms do (a handling, a new change).
+    expect((await page({ afterSeq: before.headSeq })).total).toBe(0);
+    const [a, b] = unacked.rows;
+    await h.call('alarms.acknowledge', { profileId, ids: [a!.id], note: 'seen' });
+    const changed = sim.alarms.generator.step(1)[0]!;
+    const isChanged = (r: { deviceName: string; object: string; type: string }) => r.deviceName === changed.alarm.deviceName && r.object === changed.alarm.object && r.type === changed.alarm.type;
+    const after = await until('the new change stored', async () => {
+      const p = await page({ afterSeq: before.headSeq, cleared: 'all' }, { limit: 1000 });
+      return p.rows.some(isChanged) && p;
+    });
+    expect(after.rows.map((r) => r.id)).toContain(a!.id);
+    expect(after.total).toBe(after.rows.length);
+    expect(after.rows.map((r) => r.id)).not.toContain(b!.id);
+    expect((await page({ unacked: true }, { limit: 1000 })).rows.map((r) => r.id)).not.toContain(a!.id);
+  });
+
   it('clear a selection on the node and store the cleared state', async () => {
     const rows = (await page({}, { limit: 3 })).rows;
     const res = await h.call<{ updated: number }>('alarms.clear', { profileId, ids: rows.map((r) => r.id), note: 'Fixed on site' });
@@ -106,11 +128,30 @@ describe('alarms in the app', () => {
     expect(rate.buckets.reduce((n, b) => n + b.count, 0)).toBe(status.stored.changes);
   });
 
+  it('announce a new critical change to the window (browser mode has no notifications of its own) unless critical is muted', async () => {
+    const device = sim.alarms.model.all()[0]!.deviceName;
+    const from = h.pushed.length;
+    const notifications = () => h.pushed.slice(from).filter((p) => p.includes('"event":"alarms.notification"')).map((p) => (JSON.parse(p) as { payload: { title: string; body: string; severity: string } }).payload);
+    sim.alarms.model.change({ deviceName: device, object: 'cpu', type: 'high-cpu-utilization', specificProblem: 'notify-test' }, 'critical', 'CPU at 99 %');
+    await until('a notification', () => notifications().length > 0);
+    expect(notifications()[0]).toMatchObject({ severity: 'critical', title: `Critical alarm on ${device}`, body: expect.stringContaining('CPU at 99 %') });
+    await h.call('settings.update', { alarmNotify: [] });
+    try {
+      const muted = h.pushed.length;
+      sim.alarms.model.change({ deviceName: device, object: 'cpu', type: 'high-cpu-utilization', specificProblem: 'notify-test-2' }, 'critical', 'CPU at 100 %');
+      await until('the muted change stored', async () => (await page({ text: 'CPU at 100' })).total === 1);
+      expect(h.pushed.slice(muted).some((p) => p.includes('"event":"alarms.notification"'))).toBe(false);
+    } finally {
+      await h.call('settings.update', { alarmNotify: ['critical'] });
+    }
+  });
+
   it('refuse requests the window cannot make', async () => {
     const bad = [
       ['alarms.list', { profileId, limit: 5000 }],
       ['alarms.list', { profileId, filter: { severity: ['fatal'] } }],
       ['alarms.list', { profileId, filter: { path: '/etc' } }],
+      ['alarms.list', { profileId, filter: { afterSeq: -1 } }],
       ['alarms.acknowledge', { profileId, ids: [] }],
       ['alarms.acknowledge', { profileId, ids: [1], note: 'x'.repeat(1001) }],
       ['alarms.acknowledge', { profileId, ids: [1], state: 'deleted' }],

@@ -48,6 +48,19 @@ export function createFakeElectron(opts: { lock?: boolean; userData: string; app
     }
   }
 
+  /** The system's notifications: every one made is kept with what it was shown with; `supported` says whether the system has any. */
+  const notifications: FakeNotification[] = [];
+  class FakeNotification extends EventEmitter {
+    static supported = true;
+    static isSupported = vi.fn(() => FakeNotification.supported);
+    shown = 0;
+    show = vi.fn(() => void (this.shown += 1));
+    constructor(public options: { title?: string; body?: string; silent?: boolean }) {
+      super();
+      notifications.push(this);
+    }
+  }
+
   const session = {
     defaultSession: {
       webRequest: { onHeadersReceived: vi.fn() },
@@ -82,6 +95,7 @@ export function createFakeElectron(opts: { lock?: boolean; userData: string; app
     ipcMain,
     session,
     BrowserWindow: FakeBrowserWindow,
+    Notification: FakeNotification,
     shell: { openExternal: vi.fn(async () => undefined), openPath: vi.fn() },
     protocol: { registerSchemesAsPrivileged: vi.fn(), handle: vi.fn() },
     Menu: { buildFromTemplate: vi.fn((t: unknown) => ({ template: t })), setApplicationMenu: vi.fn() },
@@ -97,5 +111,5 @@ export function createFakeElectron(opts: { lock?: boolean; userData: string; app
       decryptString: vi.fn((b: Buffer) => b.toString().slice(2)),
     },
   };
-  return { electron, windows, handlers, ready, appEvents };
+  return { electron, windows, handlers, ready, appEvents, notifications };
 }

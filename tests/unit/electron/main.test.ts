@@ -94,6 +94,16 @@ describe('electron/main.ts', () => {
     expect(report.webContents.fire('will-navigate', 'https://evil.example/')).toBe(true);
   });
 
+  it('gives the app the system’s notifications (new alarms, C-31), whose click brings the window forward', async () => {
+    const fake = await boot();
+    const win = await started(fake);
+    h.adapters!.notify!('Critical alarm on branch-7', 'Interface vni-0/1 is down');
+    expect(fake.notifications.map((n) => n.options)).toEqual([{ title: 'Critical alarm on branch-7', body: 'Interface vni-0/1 is down', silent: false }]);
+    expect(fake.notifications[0]!.show).toHaveBeenCalled();
+    fake.notifications[0]!.emit('click');
+    expect(win.focus).toHaveBeenCalled();
+  });
+
   it('focuses the existing window when a second instance starts', async () => {
     const fake = await boot();
     const win = await started(fake);

@@ -59,7 +59,7 @@ describe('time zone', () => {
     expect(utc).not.toBe(local);
     await waitFor(() => expect(screen.getByTestId('fetched-at')).toHaveAttribute('title', `Fetched at ${utc}`));
     // Kept by main, with the theme untouched.
-    expect(await main.call('settings.get')).toEqual({ theme: 'system', timeZone: 'utc', riskHistoryDays: 90, alarmHistoryDays: 30 });
+    expect(await main.call('settings.get')).toEqual({ theme: 'system', timeZone: 'utc', riskHistoryDays: 90, alarmHistoryDays: 30, alarmNotify: ['critical'] });
   });
 });
 

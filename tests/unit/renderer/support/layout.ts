@@ -2,7 +2,7 @@
  * jsdom lays nothing out: every element is 0 px tall, so a virtualizer would show almost no row.
  * This gives the scroll containers of the virtualized tables a size, as a browser would.
  */
-const SCROLLERS = ['devices-scroll', 'virtual-table-wrap', 'org-tree-scroll', 'zta-scroll'];
+const SCROLLERS = ['devices-scroll', 'virtual-table-wrap', 'org-tree-scroll', 'zta-scroll', 'alarm-scroll'];
 
 export function stubScrollerSize(height = 600, width = 1000): () => void {
   const proto = HTMLElement.prototype;

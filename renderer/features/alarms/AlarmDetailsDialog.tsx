@@ -1,0 +1,147 @@
+/**
+ * One alarm, opened by its id (its own address: `?alarm=<id>`): the record, its status changes
+ * (newest first, with how each reached the console: a broker message or REST) and its handlings
+ * (who, when, the note). Live: an event naming the alarm reads it again. Acknowledge and clear
+ * act on it from here.
+ */
+import { Check, Filter, XCircle } from 'lucide-react';
+import { useMemo } from 'react';
+import type { AlarmDetail, AlarmHandling, AlarmStatusChange } from '../../../shared/model/alarms';
+import { AppError } from '../../../shared/model/errors';
+import { useAlarmDetail } from '../../api/alarms';
+import { Dialog } from '../../components/Dialog';
+import { formatCount } from '../../components/format';
+import { Spinner } from '../../components/Spinner';
+import { DateTime } from '../../components/Time';
+import { useTimeFormat } from '../../components/useTimeFormat';
+import { VirtualTable, type VirtualColumn } from '../../components/VirtualTable';
+import { HANDLING_LABEL, isUnhandled, SeverityChip } from './labels';
+
+export interface AlarmDetailsProps {
+  profileId: string;
+  id: number;
+  signedIn: boolean;
+  onClose(): void;
+  onAcknowledge(alarm: AlarmDetail): void;
+  onClear(alarm: AlarmDetail): void;
+  onFilterDevice(deviceName: string): void;
+}
+
+function useHistoryColumns() {
+  const tf = useTimeFormat();
+  return useMemo(() => {
+    const changes: VirtualColumn<AlarmStatusChange>[] = [
+      { id: 'at', header: 'Time', cell: (c) => <span className="mono">{tf.dateTime(c.at)}</span> },
+      { id: 'severity', header: 'Severity', cell: (c) => <SeverityChip severity={c.severity} /> },
+      { id: 'text', header: 'Text', cell: (c) => <span title={c.text}>{c.text}</span> },
+      { id: 'via', header: 'Came by', cell: (c) => <span className="muted">{c.messageId !== null ? `broker #${c.messageId}` : 'REST'}</span> },
+    ];
+    const handlings: VirtualColumn<AlarmHandling>[] = [
+      { id: 'at', header: 'Time', cell: (h) => <span className="mono">{tf.dateTime(h.at)}</span> },
+      { id: 'state', header: 'Handling', cell: (h) => HANDLING_LABEL[h.state] },
+      { id: 'user', header: 'By', cell: (h) => h.user },
+      { id: 'note', header: 'Note', cell: (h) => (h.description ? h.description : <span className="muted">no note</span>) },
+    ];
+    return { changes, handlings };
+  }, [tf]);
+}
+
+export function AlarmDetailsDialog({ profileId, id, signedIn, onClose, onAcknowledge, onClear, onFilterDevice }: AlarmDetailsProps) {
+  const q = useAlarmDetail(profileId, id);
+  const d = q.data;
+  const columns = useHistoryColumns();
+  const changes = useMemo(() => (d ? [...d.statusChanges].reverse() : []), [d]);
+  const handlings = useMemo(() => (d ? [...d.handlings].reverse() : []), [d]);
+  const offline = signedIn ? undefined : 'Sign in to the connection to act on its alarms.';
+  return (
+    <Dialog
+      title={d ? `${d.type} on ${d.deviceName}` : 'Alarm'}
+      description={
+        d ? (
+          <>
+            <SeverityChip severity={d.severity} /> <span className="mono">{d.object}</span> · {d.org} · {d.cleared ? 'cleared' : 'open'} · last change <DateTime iso={d.lastChangeAt} />
+          </>
+        ) : undefined
+      }
+      onClose={onClose}
+      size="xl"
+      testId="alarm-details"
+      footer={
+        d ? (
+          <>
+            <button type="button" className="button button-ghost" onClick={() => onFilterDevice(d.deviceName)}>
+              <Filter size={14} aria-hidden="true" />
+              Only {d.deviceName}
+            </button>
+            <span className="footer-spacer" />
+            <button type="button" className="button" onClick={() => onClear(d)} disabled={d.cleared || !signedIn} title={d.cleared ? 'Cleared already.' : offline}>
+              <XCircle size={14} aria-hidden="true" />
+              Clear…
+            </button>
+            <button type="button" className="button button-primary" onClick={() => onAcknowledge(d)} disabled={!signedIn} title={offline}>
+              <Check size={14} aria-hidden="true" />
+              Acknowledge…
+            </button>
+          </>
+        ) : undefined
+      }
+    >
+      {q.isPending ? (
+        <div className="loading">
+          <Spinner /> Loading the alarm…
+        </div>
+      ) : q.isError ? (
+        <div className="empty" role="alert">
+          <p>{q.error instanceof AppError ? q.error.message : 'The alarm could not be read.'}</p>
+          {q.error instanceof AppError && q.error.hint ? <p className="muted">{q.error.hint}</p> : null}
+        </div>
+      ) : d ? (
+        <div className="alarm-detail" data-testid="alarm-detail">
+          <dl className="details alarm-record">
+            <dt>Text</dt>
+            <dd data-testid="alarm-detail-text">{d.text}</dd>
+            <dt>Device</dt>
+            <dd>
+              {d.deviceName} <span className="muted mono">{d.device}</span>
+            </dd>
+            <dt>Organization</dt>
+            <dd>{d.org}</dd>
+            <dt>Managed object</dt>
+            <dd className="mono">{d.object}</dd>
+            <dt>Type, specific problem</dt>
+            <dd>
+              {d.type} · {d.specificProblem}
+            </dd>
+            <dt>Handling</dt>
+            <dd data-testid="alarm-detail-handling">
+              {isUnhandled(d) ? (
+                <span className="muted">Not acknowledged</span>
+              ) : (
+                <>
+                  {HANDLING_LABEL[d.handling!.state]} by <strong>{d.handling!.user}</strong>, <DateTime iso={d.handling!.at} />
+                  {d.handling!.description ? <>: “{d.handling!.description}”</> : null}
+                </>
+              )}
+            </dd>
+          </dl>
+          <section aria-labelledby="alarm-changes-title">
+            <h3 id="alarm-changes-title">
+              Status changes <span className="count">{formatCount(d.statusChanges.length)}</span>
+            </h3>
+            <VirtualTable label="Status changes, newest first" columns={columns.changes} rows={changes} rowKey={(c) => `${c.at}|${c.severity}`} className="alarm-history alarm-changes" maxHeight={230} testId="alarm-changes" rowTestId={() => 'alarm-change'} />
+          </section>
+          <section aria-labelledby="alarm-handlings-title">
+            <h3 id="alarm-handlings-title">
+              Handling <span className="count">{formatCount(d.handlings.length)}</span>
+            </h3>
+            {handlings.length === 0 ? (
+              <p className="muted">Nobody has handled this alarm yet.</p>
+            ) : (
+              <VirtualTable label="Handling, newest first" columns={columns.handlings} rows={handlings} rowKey={(h) => `${h.at}|${h.state}`} className="alarm-history alarm-handlings" maxHeight={190} wrap testId="alarm-handlings" rowTestId={() => 'alarm-handling'} />
+            )}
+          </section>
+        </div>
+      ) : null}
+    </Dialog>
+  );
+}

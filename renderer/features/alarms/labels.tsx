@@ -1,0 +1,23 @@
+/** How the alarm page writes severities and handlings (colours in styles/alarms.css, light and dark). */
+import type { AlarmSeverity, AlarmView, HandlingState } from '../../../shared/model/alarms';
+
+/** The severity's colour for charts (a CSS variable, so the theme decides). */
+export const severityColor = (s: AlarmSeverity) => `var(--sev-${s})`;
+
+export function SeverityChip({ severity }: { severity: AlarmSeverity }) {
+  return <span className={`chip sev-chip sev-${severity}`}>{severity}</span>;
+}
+
+export const HANDLING_LABEL: Record<HandlingState, string> = {
+  none: 'not handled',
+  ack: 'acknowledged',
+  investigation: 'under investigation',
+  observation: 'under observation',
+  closed: 'closed',
+};
+
+/** Nobody handled it (no handling, or the latest is `none`): the `ack=unacked` filter's rule (C-30). */
+export const isUnhandled = (a: Pick<AlarmView, 'handling'>) => a.handling === null || a.handling.state === 'none';
+
+/** "12 alarms", "1 alarm". */
+export const alarmsText = (n: number) => `${n.toLocaleString('en')} alarm${n === 1 ? '' : 's'}`;

@@ -1,0 +1,96 @@
+/**
+ * The alarms' settings: how long alarm history is kept (MN-AL11; checked in the window with the
+ * schema main uses, saved on Save or Enter, as risk history), and which severities of a new alarm
+ * notify (C-31; saved at once). In browser mode the browser's own permission is asked for here,
+ * on a button press, never on load.
+ */
+import { BellRing, Save } from 'lucide-react';
+import { useState, type FormEvent } from 'react';
+import { ACTIVE_SEVERITIES, type ActiveSeverity } from '../../../shared/model/alarms';
+import { AlarmHistoryDays } from '../../../shared/model/settings';
+import { useUpdateSettings } from '../../api/mutations';
+import { useAppInfo, useSettings } from '../../api/queries';
+import { ChoiceOption, TextField } from '../../components/Field';
+import { notificationPermission, requestNotificationPermission, type NotificationPermissionState } from '../alarms/browser-notifications';
+
+const PERMISSION_TEXT: Record<NotificationPermissionState, string> = {
+  granted: 'This browser shows them.',
+  denied: 'This browser blocks them: allow notifications for this page in its site settings.',
+  default: 'This browser has not been asked yet.',
+  unsupported: 'This browser has no notifications.',
+};
+
+function BrowserPermission() {
+  const [permission, setPermission] = useState(notificationPermission);
+  return (
+    <p className="field-hint" data-testid="alarm-notify-permission">
+      {PERMISSION_TEXT[permission]}{' '}
+      {permission === 'default' ? (
+        <button type="button" className="button button-small" onClick={() => void requestNotificationPermission().then(setPermission)}>
+          <BellRing size={14} aria-hidden="true" />
+          Allow notifications…
+        </button>
+      ) : null}
+    </p>
+  );
+}
+
+export function AlarmSettings() {
+  const settings = useSettings();
+  const info = useAppInfo();
+  const update = useUpdateSettings();
+  const stored = settings.data?.alarmHistoryDays;
+  const [draft, setDraft] = useState<string | undefined>(undefined);
+  const text = draft ?? (stored === undefined ? '' : String(stored));
+  const parsed = AlarmHistoryDays.safeParse(text.trim() === '' ? undefined : Number(text));
+  const error = draft !== undefined && !parsed.success ? parsed.error.issues[0]?.message : undefined;
+  const changed = parsed.success && parsed.data !== stored;
+  const notify = new Set(settings.data?.alarmNotify ?? []);
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!parsed.success || !changed) return;
+    update.mutate({ alarmHistoryDays: parsed.data }, { onSuccess: () => setDraft(undefined) });
+  };
+  const toggle = (s: ActiveSeverity, on: boolean) => {
+    const next = ACTIVE_SEVERITIES.filter((x) => (x === s ? on : notify.has(x)));
+    update.mutate({ alarmNotify: next });
+  };
+
+  return (
+    <section className="card" aria-labelledby="alarm-settings-title">
+      <h2 id="alarm-settings-title">Alarms</h2>
+      <form className="form" onSubmit={submit} noValidate aria-label="Alarm history">
+        <TextField
+          label="Keep alarm history for (days)"
+          inputMode="numeric"
+          value={text}
+          disabled={!settings.data}
+          error={error}
+          onChange={(e) => setDraft(e.target.value)}
+          hint="Status changes and handlings older than this are deleted (at start and hourly), with cleared alarms that did not change since. An open alarm always keeps its newest change."
+        />
+        <div className="settings-actions">
+          <button type="submit" className="button button-primary" disabled={!changed || update.isPending}>
+            <Save size={14} aria-hidden="true" />
+            Save
+          </button>
+        </div>
+      </form>
+      <fieldset className="checkbox-group" disabled={!settings.data}>
+        <legend>Notify me of new alarms that are</legend>
+        <div className="alarm-settings-severities">
+          {ACTIVE_SEVERITIES.map((s) => (
+            <ChoiceOption key={s} type="checkbox" label={s} checked={notify.has(s)} onChange={(e) => toggle(s, e.target.checked)} data-testid={`alarm-notify-${s}`} />
+          ))}
+        </div>
+        <p className="field-hint alarm-notify-hint">
+          {info.data?.mode === 'browser'
+            ? 'As browser notifications, at most one per connection every 5 seconds (what comes meanwhile is counted in the next).'
+            : 'As system notifications, at most one per connection every 5 seconds (what comes meanwhile is counted in the next). Clear every box to mute them.'}
+        </p>
+        {info.data?.mode === 'browser' ? <BrowserPermission /> : null}
+      </fieldset>
+    </section>
+  );
+}
