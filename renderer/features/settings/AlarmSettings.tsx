@@ -4,13 +4,14 @@
  * notify (C-31; saved at once). In browser mode the browser's own permission is asked for here,
  * on a button press, never on load.
  */
-import { BellRing, Save } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
+import { BellRing } from 'lucide-react';
+import { useState } from 'react';
 import { ACTIVE_SEVERITIES, type ActiveSeverity } from '../../../shared/model/alarms';
 import { AlarmHistoryDays } from '../../../shared/model/settings';
 import { useUpdateSettings } from '../../api/mutations';
 import { useAppInfo, useSettings } from '../../api/queries';
-import { ChoiceOption, TextField } from '../../components/Field';
+import { ChoiceOption } from '../../components/Field';
+import { HistoryDaysForm } from './HistoryDaysForm';
 import { notificationPermission, requestNotificationPermission, type NotificationPermissionState } from '../alarms/browser-notifications';
 
 const PERMISSION_TEXT: Record<NotificationPermissionState, string> = {
@@ -39,19 +40,7 @@ export function AlarmSettings() {
   const settings = useSettings();
   const info = useAppInfo();
   const update = useUpdateSettings();
-  const stored = settings.data?.alarmHistoryDays;
-  const [draft, setDraft] = useState<string | undefined>(undefined);
-  const text = draft ?? (stored === undefined ? '' : String(stored));
-  const parsed = AlarmHistoryDays.safeParse(text.trim() === '' ? undefined : Number(text));
-  const error = draft !== undefined && !parsed.success ? parsed.error.issues[0]?.message : undefined;
-  const changed = parsed.success && parsed.data !== stored;
   const notify = new Set(settings.data?.alarmNotify ?? []);
-
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    if (!parsed.success || !changed) return;
-    update.mutate({ alarmHistoryDays: parsed.data }, { onSuccess: () => setDraft(undefined) });
-  };
   const toggle = (s: ActiveSeverity, on: boolean) => {
     const next = ACTIVE_SEVERITIES.filter((x) => (x === s ? on : notify.has(x)));
     update.mutate({ alarmNotify: next });
@@ -60,23 +49,13 @@ export function AlarmSettings() {
   return (
     <section className="card" aria-labelledby="alarm-settings-title">
       <h2 id="alarm-settings-title">Alarms</h2>
-      <form className="form" onSubmit={submit} noValidate aria-label="Alarm history">
-        <TextField
-          label="Keep alarm history for (days)"
-          inputMode="numeric"
-          value={text}
-          disabled={!settings.data}
-          error={error}
-          onChange={(e) => setDraft(e.target.value)}
-          hint="Status changes and handlings older than this are deleted (at start and hourly), with cleared alarms that did not change since. An open alarm always keeps its newest change."
-        />
-        <div className="settings-actions">
-          <button type="submit" className="button button-primary" disabled={!changed || update.isPending}>
-            <Save size={14} aria-hidden="true" />
-            Save
-          </button>
-        </div>
-      </form>
+      <HistoryDaysForm
+        setting="alarmHistoryDays"
+        schema={AlarmHistoryDays}
+        formLabel="Alarm history"
+        label="Keep alarm history for (days)"
+        hint="Status changes and handlings older than this are deleted (at start and hourly), with cleared alarms that did not change since. An open alarm always keeps its newest change."
+      />
       <fieldset className="checkbox-group" disabled={!settings.data}>
         <legend>Notify me of new alarms that are</legend>
         <div className="alarm-settings-severities">
