@@ -9,6 +9,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { defaultOAuthClientBody } from '../../shared/model/oauth-client';
 import { expect, openDemoWorkspace, test, type Northbound } from './support/fixtures';
+import { dismissToasts } from './support/shots';
 import { rowAction } from './support/row-menu';
 
 test.use({ appOptions: { demoInventory: { devices: 300, organizations: 20 }, edr: { firstPullDelayMs: 600_000, publishDelayMs: 50 } } });
@@ -35,12 +36,6 @@ class Scanner {
   expectNone(): void {
     expect(this.found.length, `serious or critical violations:\n\n${this.found.join('\n\n')}`).toBe(0);
   }
-}
-
-/** The demo's "ready" toast would be scanned mid-animation on every page. */
-async function dismissToasts(page: Page) {
-  for (const close of await page.getByRole('button', { name: 'Close toast' }).all()) await close.click().catch(() => undefined);
-  await expect(page.getByRole('button', { name: 'Close toast' })).toHaveCount(0);
 }
 
 async function start(page: Page, nb: Northbound, scheme: Scheme): Promise<Scanner> {

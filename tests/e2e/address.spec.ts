@@ -8,6 +8,7 @@
 import type { Page } from '@playwright/test';
 import type { DeviceView } from '../../shared/model/inventory';
 import { expect, openDemoWorkspace, test, type Northbound } from './support/fixtures';
+import { dismissToasts } from './support/shots';
 
 test.use({ appOptions: { demoInventory: { devices: 300, organizations: 12 } } });
 
@@ -77,12 +78,6 @@ test('a reload returns to the same page, filters and opened device; back goes to
   await expect(page.getByTestId('device-details')).toContainText(other.deviceName);
   expect(hash(page)).toContain(`device=${other.deviceName}`);
 });
-
-/** The demo's "ready" toast would cover part of the screenshots. */
-async function dismissToasts(page: Page) {
-  for (const close of await page.getByRole('button', { name: 'Close toast' }).all()) await close.click();
-  await expect(page.getByRole('button', { name: 'Close toast' })).toHaveCount(0);
-}
 
 for (const scheme of ['light', 'dark'] as const) {
   test(`the connection picker, the command palette and the shortcuts dialog in ${scheme}`, async ({ page, nb }) => {

@@ -9,30 +9,10 @@
 import type { Page } from '@playwright/test';
 import type { AlarmPage, AlarmSummary } from '../../shared/model/alarms';
 import type { MgmtSimulator } from '../../electron/simulator';
-import { expect, openDemoWorkspace, test, type Northbound } from './support/fixtures';
+import { expect, openDemoWorkspace, test } from './support/fixtures';
+import { dismissToasts, shooter } from './support/shots';
 
 test.use({ appOptions: { demoEdr: false, demoInventory: { devices: 60, organizations: 8 }, alarms: { pollIntervalMs: 300, changedEveryMs: 100, statusEveryMs: 200 } } });
-
-async function dismissToasts(page: Page) {
-  for (const close of await page.getByRole('button', { name: 'Close toast' }).all()) await close.click().catch(() => undefined);
-  await expect(page.getByRole('button', { name: 'Close toast' })).toHaveCount(0);
-}
-
-/** One step, shot in light and in dark, once the highlights have played. */
-function shooter(page: Page, nb: Northbound) {
-  let n = 0;
-  return async (name: string) => {
-    const step = String(++n).padStart(2, '0');
-    await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      await expect(page.locator('html')).toHaveAttribute('data-theme', scheme);
-      await page.mouse.move(10, 890);
-      await nb.shot(page, `alarms-${scheme}-${step}-${name}`);
-    }
-    await page.emulateMedia({ colorScheme: 'light' });
-  };
-}
 
 const shownIds = (page: Page) => page.getByTestId('alarm-row').evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-alarm'))));
 const freshIds = (page: Page) => page.locator('[data-testid="alarm-row"][data-fresh="true"]').evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-alarm'))));
@@ -42,7 +22,7 @@ const params = (page: Page) => new URLSearchParams(new URL(page.url()).hash.spli
 
 test('Alarms: a live stream, counters and chart, pause, filters, acknowledge with a note and clear on the node', async ({ page, nb }) => {
   test.setTimeout(180_000);
-  const shot = shooter(page, nb);
+  const shot = shooter(page, nb, 'alarms', { settle: true });
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.emulateMedia({ colorScheme: 'light' });
   await page.goto(nb.host.url);

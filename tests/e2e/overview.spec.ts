@@ -7,29 +7,10 @@
  */
 import type { Page } from '@playwright/test';
 import type { Overview } from '../../shared/model/overview';
-import { expect, openDemoWorkspace, test, type Northbound } from './support/fixtures';
+import { expect, openDemoWorkspace, test } from './support/fixtures';
+import { dismissToasts, shooter } from './support/shots';
 
 test.use({ appOptions: { edr: { firstPullDelayMs: 300, publishDelayMs: 300 } } });
-
-async function dismissToasts(page: Page) {
-  for (const close of await page.getByRole('button', { name: 'Close toast' }).all()) await close.click().catch(() => undefined);
-  await expect(page.getByRole('button', { name: 'Close toast' })).toHaveCount(0);
-}
-
-function shooter(page: Page, nb: Northbound) {
-  let n = 0;
-  return async (name: string) => {
-    const step = String(++n).padStart(2, '0');
-    // The pointer rests on the sidebar's empty foot: no tile shows its hover state.
-    await page.mouse.move(10, 890);
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      await expect(page.locator('html')).toHaveAttribute('data-theme', scheme);
-      await nb.shot(page, `overview-${scheme}-${step}-${name}`);
-    }
-    await page.emulateMedia({ colorScheme: 'light' });
-  };
-}
 
 const tile = (page: Page, id: string) => page.getByTestId(`tile-${id}`);
 /** The first number of a text: "1,234 hosts" → 1234. */
@@ -43,7 +24,7 @@ async function backToOverview(page: Page) {
 
 test('the Overview: live numbers that match the pages they open, then offline after a restart with "as of" on every tile', async ({ page, nb }) => {
   test.setTimeout(240_000);
-  const shot = shooter(page, nb);
+  const shot = shooter(page, nb, 'overview');
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.emulateMedia({ colorScheme: 'light' });
   await page.goto(nb.host.url);

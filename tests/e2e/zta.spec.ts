@@ -11,29 +11,10 @@ import { readFile } from 'node:fs/promises';
 import Papa from 'papaparse';
 import { makeRowFilter, type ZtaHostDetail, type ZtaSnapshot } from '../../shared/model/zta';
 import { exportedRows } from '../../electron/edr/zta-export';
-import { expect, openDemoWorkspace, test, type Northbound } from './support/fixtures';
+import { expect, openDemoWorkspace, test } from './support/fixtures';
+import { dismissToasts, shooter } from './support/shots';
 
 test.use({ appOptions: { edr: { firstPullDelayMs: 300, publishDelayMs: 300 } } });
-
-/** The toasts would cover part of the screenshots. */
-async function dismissToasts(page: Page) {
-  for (const close of await page.getByRole('button', { name: 'Close toast' }).all()) await close.click().catch(() => undefined);
-  await expect(page.getByRole('button', { name: 'Close toast' })).toHaveCount(0);
-}
-
-/** One step, shot in light and in dark. */
-function shooter(page: Page, nb: Northbound) {
-  let n = 0;
-  return async (name: string) => {
-    const step = String(++n).padStart(2, '0');
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      await expect(page.locator('html')).toHaveAttribute('data-theme', scheme);
-      await nb.shot(page, `zta-${scheme}-${step}-${name}`);
-    }
-    await page.emulateMedia({ colorScheme: 'light' });
-  };
-}
 
 const shownHosts = (page: Page) => page.getByTestId('zta-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-host')));
 const bandTotals = (page: Page) => page.getByTestId(/^band-total-/).evaluateAll((els) => els.map((e) => `${e.getAttribute('data-testid')}=${e.querySelector('strong')?.textContent}`));
@@ -45,7 +26,7 @@ async function downloaded(page: Page, button: string): Promise<{ download: Downl
 
 test('ZTA dashboard: filter, explain, what-if and save, export, then review offline after a restart', async ({ page, nb }) => {
   test.setTimeout(240_000);
-  const shot = shooter(page, nb);
+  const shot = shooter(page, nb, 'zta', { restPointer: false });
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.emulateMedia({ colorScheme: 'light' });
   await page.goto(nb.host.url);

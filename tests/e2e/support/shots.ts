@@ -1,0 +1,35 @@
+/**
+ * What the page specs share around their screenshots: toasts out of the way, and each step shot in
+ * light and in dark under one numbered name (`<prefix>-<scheme>-<step>-<name>`).
+ */
+import type { Page } from '@playwright/test';
+import { expect, type Northbound } from './fixtures';
+
+/** The toasts would cover part of the screenshots. */
+export async function dismissToasts(page: Page): Promise<void> {
+  for (const close of await page.getByRole('button', { name: 'Close toast' }).all()) await close.click().catch(() => undefined);
+  await expect(page.getByRole('button', { name: 'Close toast' })).toHaveCount(0);
+}
+
+export interface ShooterOptions {
+  /** Wait for the page's finite CSS animations (row highlights) to end first; not for pages with a spinner. */
+  settle?: boolean;
+  /** Rest the pointer on the sidebar's empty foot, so no row or tile shows its hover state (default true). */
+  restPointer?: boolean;
+}
+
+/** One step, shot in light and in dark. */
+export function shooter(page: Page, nb: Northbound, prefix: string, options: ShooterOptions = {}) {
+  let n = 0;
+  return async (name: string) => {
+    const step = String(++n).padStart(2, '0');
+    if (options.settle) await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
+    if (options.restPointer ?? true) await page.mouse.move(10, 890);
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await expect(page.locator('html')).toHaveAttribute('data-theme', scheme);
+      await nb.shot(page, `${prefix}-${scheme}-${step}-${name}`);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+  };
+}
