@@ -8,6 +8,10 @@ import { createRouter, type Handlers } from '../../../electron/app/router';
 import { createMemoryLogger } from '../../../electron/log';
 import { startWebHost, type WebHost } from '../../../electron/web/host';
 import { rawRequest } from './raw';
+import { DEFAULT_SETTINGS } from '../../../shared/model/settings';
+
+/** What the stub answers: a whole settings record, as the contract checks it. */
+const SETTINGS = { ...DEFAULT_SETTINGS, theme: 'dark' } as const;
 
 let dir: string;
 let host: WebHost;
@@ -20,7 +24,7 @@ beforeAll(async () => {
   await writeFile(path.join(dir, 'static', 'index.html'), '<!doctype html><title>NB</title>');
   await writeFile(path.join(dir, 'static', 'assets', 'app.js'), 'console.log(1)');
   await writeFile(path.join(dir, 'outside.txt'), 'do not serve');
-  const handlers = { 'settings.get': async () => ({ theme: 'dark', timeZone: 'local', riskHistoryDays: 90 }) } as unknown as Handlers;
+  const handlers = { 'settings.get': async () => (SETTINGS) } as unknown as Handlers;
   host = await startWebHost({ router: createRouter(handlers, createMemoryLogger()), events, logger: createMemoryLogger(), staticDir: path.join(dir, 'static'), onSend: (t) => sent.push(t) });
 });
 afterAll(async () => {
@@ -57,13 +61,13 @@ describe('browser-mode host', () => {
   it('accepts the token from the cookie set for this port', async () => {
     const res = await invoke('settings.get', {}, { cookie: `other=1; nb_token_${host.port}=${host.token}` });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ ok: true, value: { theme: 'dark', timeZone: 'local', riskHistoryDays: 90 } });
+    expect(await res.json()).toEqual({ ok: true, value: SETTINGS });
   });
 
   it('answers contract calls with the token, in the Result envelope', async () => {
     const res = await invoke('settings.get', {}, { 'x-northbound-token': host.token });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ ok: true, value: { theme: 'dark', timeZone: 'local', riskHistoryDays: 90 } });
+    expect(await res.json()).toEqual({ ok: true, value: SETTINGS });
     const unknown = await invoke('shell.exec', {}, { 'x-northbound-token': host.token });
     expect((await unknown.json()).error.code).toBe('channel.unknown');
   });

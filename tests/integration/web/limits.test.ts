@@ -11,6 +11,10 @@ import { createMemoryLogger } from '../../../electron/log';
 import { startWebHost, type WebHost } from '../../../electron/web/host';
 import { createHttpBridge } from '../../../renderer/api/http-bridge';
 import { clientFrame, rawRequest, rawWebSocket } from './raw';
+import { DEFAULT_SETTINGS } from '../../../shared/model/settings';
+
+/** What the stub answers: a whole settings record, as the contract checks it. */
+const SETTINGS = { ...DEFAULT_SETTINGS, theme: 'dark' } as const;
 
 let dir: string;
 let host: WebHost;
@@ -21,8 +25,8 @@ beforeAll(async () => {
   await mkdir(path.join(dir, 'static'), { recursive: true });
   await writeFile(path.join(dir, 'static', 'index.html'), '<!doctype html><title>NB</title>');
   const handlers = {
-    'settings.get': async () => ({ theme: 'dark', timeZone: 'local', riskHistoryDays: 90 }),
-    'settings.update': async () => ({ theme: 'dark', timeZone: 'local', riskHistoryDays: 90 }),
+    'settings.get': async () => (SETTINGS),
+    'settings.update': async () => (SETTINGS),
     'onboarding.start': async (req: { rows: unknown[] }) => {
       seen.rows = req.rows.length;
       throw Object.assign(new Error('stop here'), { name: 'Stop' });
@@ -42,7 +46,7 @@ afterAll(async () => {
 const auth = () => ({ 'content-type': 'application/json', 'x-northbound-token': host.token });
 const post = (channel: string, body: BodyInit, init: RequestInit = {}) =>
   fetch(`${host.origin}/api/invoke/${channel}`, { method: 'POST', headers: auth(), body, signal: AbortSignal.timeout(30_000), ...init });
-const stillAnswers = async () => expect(await (await post('settings.get', '{}')).json()).toEqual({ ok: true, value: { theme: 'dark', timeZone: 'local', riskHistoryDays: 90 } });
+const stillAnswers = async () => expect(await (await post('settings.get', '{}')).json()).toEqual({ ok: true, value: SETTINGS });
 
 /** A bulk row whose fields fill DeviceRecord's maxima with 3-byte UTF-8 characters. */
 const fullRow = (line: number) => ({
