@@ -116,6 +116,7 @@ describe('connection profile form', () => {
     expect(sent).not.toHaveProperty('password');
     expect(sent).not.toHaveProperty('clientSecret');
     // Main kept both secrets (same endpoint, same trust).
+    await waitFor(() => expect(main.answersTo('profiles.save')).toHaveLength(1));
     expect((await main.call('profiles.list'))[0]).toMatchObject({ username: 'operator-2', hasPassword: true, hasClientSecret: true });
   });
 

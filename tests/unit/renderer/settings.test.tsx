@@ -163,6 +163,7 @@ describe('risk history', () => {
     await user.clear(days);
     await user.type(days, '30{Enter}');
     await waitFor(() => expect(main.callsTo('settings.update')).toEqual([{ riskHistoryDays: 30 }]));
+    await waitFor(() => expect(main.answersTo('settings.update')).toHaveLength(1));
     expect(await main.call('settings.get')).toMatchObject({ riskHistoryDays: 30 });
     expect(main.callsTo('settings.update')).toHaveLength(1);
   });

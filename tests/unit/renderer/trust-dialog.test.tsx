@@ -94,6 +94,8 @@ describe('trust certificate dialog', () => {
     await user.click(within(again).getByRole('button', { name: 'Trust this certificate' }));
     await waitFor(() => expect(main.callsTo('tls.trust')).toHaveLength(2));
     expect(main.callsTo('tls.trust')[1]).toEqual({ profileId: id, fingerprint256: second });
+    // callsTo records the request as it is sent; the pin is stored by the time main answers it.
+    await waitFor(() => expect(main.answersTo('tls.trust')).toHaveLength(2));
     const [stored] = await main.call('profiles.list');
     expect(stored?.tls).toMatchObject({ mode: 'pinned', fingerprint256: second });
   });
