@@ -103,6 +103,8 @@ describe('events keep the UI current', () => {
     const row = await screen.findByTestId('profile-row-Core');
     await user.click(within(row).getByRole('button', { name: 'Sign in' }));
     await waitFor(() => expect(within(row).getByTestId('session-badge')).toHaveTextContent(/^Signed in$/));
+    // The badge follows main's event; the button waits for the sign-in's own answer (a click on it disabled does nothing).
+    await waitFor(() => expect(within(row).getByRole('button', { name: 'Sign out' })).toBeEnabled());
     await user.click(within(row).getByRole('button', { name: 'Sign out' }));
     // Signing out asks first (work that needs the node stops), Cancel focused.
     const ask = await screen.findByTestId('confirm-dialog');
