@@ -61,7 +61,8 @@ export const HOST_ATTRIBUTE_COLUMNS = ATTRIBUTE_DDL.map(([name]) => name);
  * The staging tables of a running cycle (edr-staging.ts): TEMP tables since step 4. Staged rows are
  * never visible and never survive their process (a cycle the app stopped during is discarded), so
  * they need no durability: they stay out of the WAL and out of the file. `staged_scores` holds the
- * hosts that changed (or are new), `staged_seen` only when the others were seen.
+ * hosts that changed (or are new) as they are staged, `staged_seen` only when the others were seen,
+ * written by the commit in the order of the key (edr-staging.ts).
  */
 export const STAGING_TEMP = `
 CREATE TEMP TABLE IF NOT EXISTS staged_scores (

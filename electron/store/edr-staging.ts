@@ -12,8 +12,11 @@
  * Cost is kept to what changes (EDR-H1…H3). A host is digested (its record without its last-seen
  * times, its contributions, profiles, score and band; JSON.stringify and a native hash are cheaper
  * than any walk of the object in JavaScript); when the digest is the stored one, only a
- * light row is staged (its last-seen time and when it was scored), and the host's stored row is
- * only told it was seen. A host that changed gets a full row: its attributes, and its record,
+ * light row is kept (its integer key, last-seen time and when it was scored: a few dozen bytes a
+ * host, in memory until the commit), and the host's stored row is only told it was seen. The commit
+ * writes the light rows into `staged_seen` in the order of their key: the hosts come in the
+ * vendor's order, which is random against the key, and a B-tree filled at random places costs
+ * several times one filled in order. A host that changed gets a full row: its attributes, and its record,
  * contributions and profiles, which replace the stored ones; its score history gains a row only
  * when its score or band moved.
  */
@@ -96,6 +99,8 @@ export class EdrStaging {
   private readonly digests = new Map<string, Map<string, Known>>();
   /** Per running cycle: its connector and the digests its full rows will store when it commits. */
   private readonly pending = new Map<number, { connectorId: string; digests: Array<[string, string]>; added?: Array<[string, number]> }>();
+  /** Per running cycle: its light rows, stored host key → [last seen, scored at] (a host handed out twice keeps its last). */
+  private readonly seen = new Map<number, Map<number, [string | null, string]>>();
 
   constructor(private readonly db: Database.Database) {
     db.exec(STAGING_TEMP);
@@ -106,9 +111,8 @@ export class EdrStaging {
       digests: db.prepare('SELECT host_id, digest, hid FROM hosts WHERE connector_id = ?').raw(),
       // The keys the hosts new in a cycle were given (read at its commit, before its rows go).
       added: db.prepare('SELECT s.host_id, h.hid FROM staged_scores s JOIN hosts h ON h.connector_id = s.connector_id AND h.host_id = s.host_id WHERE s.cycle_id = ? AND s.is_new = 1').raw(),
-      count: db.prepare('SELECT (SELECT COUNT(*) FROM staged_scores WHERE cycle_id = @c) + (SELECT COUNT(*) FROM staged_seen WHERE cycle_id = @c)').pluck(),
       countFull: db.prepare('SELECT COUNT(*) FROM staged_scores WHERE cycle_id = ?').pluck(),
-      countAll: db.prepare('SELECT (SELECT COUNT(*) FROM staged_scores) + (SELECT COUNT(*) FROM staged_seen)').pluck(),
+      countAll: db.prepare('SELECT COUNT(*) FROM staged_scores').pluck(),
       // Before the hosts move: a row of history for every stored host whose score or band is not the stored one.
       moved: db.prepare(
         `INSERT OR REPLACE INTO score_changes (hid, cycle_id, score, band, scored_at)
@@ -159,6 +163,8 @@ export class EdrStaging {
     let pending = this.pending.get(cycleId);
     if (!pending) this.pending.set(cycleId, (pending = { connectorId, digests: [] }));
     const updates = pending.digests;
+    let light = this.seen.get(cycleId);
+    if (!light) this.seen.set(cycleId, (light = new Map()));
     const write = this.db.transaction((rows: Iterable<ScoredHost>) => {
       const stored = this.storedDigests(connectorId);
       for (const s of rows) {
@@ -171,7 +177,7 @@ export class EdrStaging {
         const known = stored.get(h.hostId);
         const before = known?.digest;
         if (known && before === digest) {
-          this.stmt.light.run(cycleId, known.hid, h.lastSeen, s.scoredAt);
+          light.set(known.hid, [h.lastSeen, s.scoredAt]);
           continue;
         }
         updates.push([h.hostId, digest]);
@@ -233,7 +239,21 @@ export class EdrStaging {
 
   /** Staged rows of one cycle, or of all cycles. */
   count(cycleId?: number): number {
-    return (cycleId === undefined ? this.stmt.countAll.get() : this.stmt.count.get({ c: cycleId })) as number;
+    if (cycleId !== undefined) return (this.stmt.countFull.get(cycleId) as number) + (this.seen.get(cycleId)?.size ?? 0);
+    let n = this.stmt.countAll.get() as number;
+    for (const light of this.seen.values()) n += light.size;
+    return n;
+  }
+
+  /** The cycle's light rows into `staged_seen`, in the order of the host key. */
+  private writeSeen(cycleId: number): void {
+    const light = this.seen.get(cycleId);
+    if (!light || light.size === 0) return;
+    const hids = Float64Array.from(light.keys()).sort();
+    for (const hid of hids) {
+      const [lastSeen, scoredAt] = light.get(hid)!;
+      this.stmt.light.run(cycleId, hid, lastSeen, scoredAt);
+    }
   }
 
   /**
@@ -243,6 +263,7 @@ export class EdrStaging {
    */
   promote(cycleId: number): number {
     const n = this.count(cycleId);
+    this.writeSeen(cycleId);
     this.stmt.moved.run(cycleId);
     this.stmt.hosts.run(cycleId);
     this.stmt.seen.run(cycleId);
@@ -260,6 +281,8 @@ export class EdrStaging {
   committed(cycleId: number): void {
     const done = this.pending.get(cycleId);
     this.pending.delete(cycleId);
+    // Kept until now: a commit that failed can be tried again.
+    this.seen.delete(cycleId);
     const known = done && this.digests.get(done.connectorId);
     if (!known) return;
     const hids = new Map(done.added);
@@ -271,7 +294,11 @@ export class EdrStaging {
     }
   }
 
-  /** Forgets the known digests (hosts were deleted behind staging's back, e.g. by retention, or a commit failed); they are read again. */
+  /**
+   * Forgets the known digests (hosts were deleted behind staging's back, e.g. by retention, or a
+   * commit failed); they are read again. The light rows staged stay: a host deleted meanwhile is
+   * simply not found by its key at the commit.
+   */
   forgetDigests(): void {
     this.digests.clear();
     this.pending.clear();
@@ -280,6 +307,8 @@ export class EdrStaging {
   /** Deletes a cycle's staged rows (failed, cancelled); answers how many. */
   discard(cycleId: number): number {
     this.pending.delete(cycleId);
-    return this.stmt.discard.run(cycleId).changes + this.stmt.discardSeen.run(cycleId).changes;
+    const light = this.seen.get(cycleId)?.size ?? 0;
+    this.seen.delete(cycleId);
+    return this.stmt.discard.run(cycleId).changes + this.stmt.discardSeen.run(cycleId).changes + light;
   }
 }

@@ -111,6 +111,49 @@ describe('EdrStore history by change', () => {
     expect(store.hostDetail('conn-b', h!.host.hostId)!.host.lastSeen).toBe(h!.host.lastSeen);
   });
 
+  it('hosts seen as they were, in batches in any order, with one handed out twice and the digests forgotten between batches: each gets its last sighting', () => {
+    const { store } = open();
+    const hosts = makeScoredHosts(41);
+    const gone = hosts.pop()!;
+    // In September the vendor also listed a host it has not listed since: retention deletes it.
+    const old = store.beginCycle('conn-1', 'defender', 't1', new Date(Date.UTC(2026, 8, 1)));
+    store.stageScores(old, 'conn-1', [...hosts, gone]);
+    store.commitCycle(old, new Date(Date.UTC(2026, 8, 1, 0, 1)));
+    cycle(store, hosts);
+    const at = (i: number) => `2026-11-22T10:${String(i).padStart(2, '0')}:00.000Z`;
+    // The vendor's order is not the store's: reversed, in two batches.
+    const later = hosts.map((h, i) => seenLater(h, at(i))).reverse();
+    const id = store.beginCycle('conn-1', 'defender', 't1', new Date(Date.UTC(2026, 10, 22, 11)));
+    store.stageScores(id, 'conn-1', later.slice(0, 20));
+    // Retention between two batches makes staging forget what it knew (the staged rows stay).
+    expect(store.prune(new Date(Date.UTC(2026, 10, 22, 11)), 30).hosts).toBe(1);
+    store.stageScores(id, 'conn-1', later.slice(20));
+    // Host 0 handed out again with a later time: its last sighting counts, once.
+    store.stageScores(id, 'conn-1', [seenLater(hosts[0]!, '2026-11-22T10:59:00.000Z')]);
+    expect(store.stagedCount(id)).toBe(40);
+    expect(store.stagedChanged(id)).toBe(0);
+    store.commitCycle(id, new Date(Date.UTC(2026, 10, 22, 11, 1)));
+    expect(store.stagedCount()).toBe(0);
+    const latest = new Map(store.latestScores({ limit: 100 }).map((r) => [r.hostId, r]));
+    expect(latest.size).toBe(40);
+    expect(store.hostDetail('conn-1', hosts[0]!.host.hostId)!.host.lastSeen).toBe('2026-11-22T10:59:00.000Z');
+    for (let i = 1; i < 40; i++) expect(store.hostDetail('conn-1', hosts[i]!.host.hostId)!.host.lastSeen).toBe(at(i));
+    expect([...latest.values()].every((r) => r.cycleId === id)).toBe(true);
+  });
+
+  it('a cycle discarded before its commit leaves the hosts as the last commit stored them', () => {
+    const { store } = open();
+    const hosts = makeScoredHosts(10);
+    const c1 = cycle(store, hosts);
+    const id = store.beginCycle('conn-1', 'defender', 't1', new Date(Date.UTC(2026, 10, 22, 12)));
+    store.stageScores(id, 'conn-1', hosts.map((h) => seenLater(h, '2026-11-22T12:00:00.000Z')));
+    expect(store.stagedCount(id)).toBe(10);
+    store.finishCycle(id, 'failed', { hosts: 0, error: 'the vendor stopped answering', at: new Date(Date.UTC(2026, 10, 22, 12, 1)) });
+    expect(store.stagedCount()).toBe(0);
+    expect(store.hostDetail('conn-1', hosts[0]!.host.hostId)!.host.lastSeen).toBe(hosts[0]!.host.lastSeen);
+    expect(store.latestScores({ limit: 100 }).every((r) => r.cycleId === c1)).toBe(true);
+  });
+
   it('a host the vendor no longer lists leaves the latest view, and keeps its history', () => {
     const { store } = open();
     const hosts = makeScoredHosts(5);
