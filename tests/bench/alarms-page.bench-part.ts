@@ -8,7 +8,7 @@
  * long a key typed into the search box takes to show (keydown to the next painted frame) while
  * the stream runs; then what the store holds, so the rate is known to have reached the app.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright';
@@ -19,6 +19,7 @@ import { createMemoryLogger } from '../../electron/log';
 import { startWebHost } from '../../electron/web/host';
 import { startPrivateRabbitMq } from '../support/rabbitmq-node';
 import { until } from '../support/until';
+import { FRAMES_END, FRAMES_HELPER, FRAMES_START, mainThreadReport, PROFILE_CATEGORIES, TRACE_CATEGORIES, type FramesResult, type MainThreadReport } from './chromium-trace';
 
 export interface AlarmPageBench {
   seconds: number;
@@ -29,33 +30,19 @@ export interface AlarmPageBench {
   source: string;
   longTasks: { count: number; longestMs: number; totalMs: number };
   longestFrameGapMs: number;
+  /** The main thread over the measured seconds, from a Chromium trace: each long task's wall time, CPU time and contents. */
+  mainThread: MainThreadReport;
   keystrokesMs: number[];
 }
 
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 /*
- * In-page (a string: tsx would wrap a function with helpers the page lacks). `__nbWatch(ms)` records
- * long tasks and frame gaps for `ms`; `__nbKey()` arms `__nbKeyResult`: the time from the next
- * keydown to the frame after the search box shows it.
+ * In-page (a string: tsx would wrap a function with helpers the page lacks). `__nbFrames(ms)`
+ * (chromium-trace.ts) records long tasks and frame gaps for `ms`; `__nbKey()` arms `__nbKeyResult`:
+ * the time from the next keydown to the frame after the search box shows it.
  */
-const HELPERS = `
-window.__nbWatch = (ms) => new Promise((resolve) => {
-  const long = [];
-  const po = new PerformanceObserver((list) => { for (const e of list.getEntries()) long.push(e.duration); });
-  po.observe({ type: 'longtask', buffered: false });
-  let last = performance.now();
-  let gap = 0;
-  const end = last + ms;
-  const step = () => {
-    const now = performance.now();
-    gap = Math.max(gap, now - last);
-    last = now;
-    if (now > end) { po.disconnect(); return resolve({ gap, long }); }
-    requestAnimationFrame(step);
-  };
-  requestAnimationFrame(step);
-});
+const HELPERS = `${FRAMES_HELPER}
 window.__nbKey = () => {
   const box = document.querySelector('[data-testid="alarm-search"]');
   const before = box.value;
@@ -77,11 +64,13 @@ function within<T>(ms: number, what: string, p: Promise<T>): Promise<T> {
   return Promise.race([p, late]).finally(() => clearTimeout(timer));
 }
 
-export async function benchAlarmPage(perSecond = 2_000, seconds = 20): Promise<AlarmPageBench> {
+/** `traceDir`: also write the Chromium trace with the JavaScript sampled, from an unminified build (for reading; its numbers are not comparable). */
+export async function benchAlarmPage(perSecond = 2_000, seconds = 20, traceDir?: string): Promise<AlarmPageBench> {
   progress('building the renderer');
   const staticDir = await mkdtemp(path.join(os.tmpdir(), 'nb-bench-alarms-ui-'));
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'nb-bench-alarms-data-'));
-  await build({ configFile: path.resolve('vite.config.ts'), logLevel: 'error', build: { outDir: staticDir, emptyOutDir: true, sourcemap: false } });
+  await build({ configFile: path.resolve('vite.config.ts'), logLevel: 'error', build: { outDir: staticDir, emptyOutDir: true, sourcemap: false, ...(traceDir ? { minify: false } : {}) } });
+  if (traceDir) await mkdir(traceDir, { recursive: true });
   progress('starting a RabbitMQ node');
   const rabbit = await startPrivateRabbitMq();
   progress('starting the app and its demo node');
@@ -113,7 +102,9 @@ export async function benchAlarmPage(perSecond = 2_000, seconds = 20): Promise<A
     sim.alarms.generator.start();
     // Settle into the stream for a second, then measure; a key every 2 s in the search box.
     await new Promise((r) => setTimeout(r, 1_000));
-    const watching = page.evaluate(`window.__nbWatch(${seconds * 1000})`) as Promise<{ gap: number; long: number[] }>;
+    // Traced: a long task's wall time beside the CPU its thread got says whether the page or a busy machine made it long.
+    await browser.startTracing(page, { categories: traceDir ? PROFILE_CATEGORIES : TRACE_CATEGORIES });
+    const watching = page.evaluate(`window.__nbFrames(${seconds * 1000}, '')`) as Promise<FramesResult>;
     // Awaited below; a failure on the way must not surface first as an unhandled rejection.
     watching.catch(() => undefined);
     const keystrokesMs: number[] = [];
@@ -132,6 +123,8 @@ export async function benchAlarmPage(perSecond = 2_000, seconds = 20): Promise<A
       await new Promise((r) => setTimeout(r, 2_000));
     }
     const watched = await within(seconds * 1000 + 20_000, 'the frames and long tasks', watching);
+    const trace = await browser.stopTracing();
+    if (traceDir) await writeFile(path.join(traceDir, 'alarms-page.json'), trace);
     sim.alarms.generator.stop(true);
     const s = status();
     return {
@@ -142,6 +135,7 @@ export async function benchAlarmPage(perSecond = 2_000, seconds = 20): Promise<A
       source: `${s.source} ${s.state}`,
       longTasks: { count: watched.long.length, longestMs: Math.max(0, ...watched.long), totalMs: watched.long.reduce((a, b) => a + b, 0) },
       longestFrameGapMs: watched.gap,
+      mainThread: mainThreadReport(trace, FRAMES_START, FRAMES_END),
       keystrokesMs,
     };
   } finally {

@@ -12,6 +12,44 @@ export const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devto
 /** The same, with the JavaScript sampled (a CPU profile inside the trace; for looking, not for the numbers). */
 export const PROFILE_CATEGORIES = [...TRACE_CATEGORIES, 'disabled-by-default-v8.cpu_profiler', 'v8.execute'];
 
+/** The marks `__nbFrames` sets around its loop (for `mainThreadReport`). */
+export const FRAMES_START = 'nb-frames-start';
+export const FRAMES_END = 'nb-frames-end';
+
+/**
+ * In-page, for `page.evaluate` (a string: tsx would wrap a function with helpers the page lacks).
+ * `__nbFrames(ms, onFrame)` runs an animation-frame loop for `ms` between the marks FRAMES_START
+ * and FRAMES_END, calling `onFrame` (the source of an expression giving a function, or '') on each
+ * frame, and resolves with the longest gap between two frames (`gap`) and the durations of the long
+ * tasks (≥ 50 ms) the Long Tasks API reported meanwhile (`long`).
+ */
+export const FRAMES_HELPER = `
+window.__nbFrames = (ms, onFrameSrc) => new Promise((resolve) => {
+  const onFrame = onFrameSrc ? new Function('return (' + onFrameSrc + ')')() : () => {};
+  performance.mark('${FRAMES_START}');
+  const long = [];
+  const po = new PerformanceObserver((list) => { for (const e of list.getEntries()) long.push(e.duration); });
+  po.observe({ type: 'longtask', buffered: false });
+  let last = performance.now();
+  let gap = 0;
+  const end = last + ms;
+  const step = () => {
+    const now = performance.now();
+    gap = Math.max(gap, now - last);
+    last = now;
+    if (now > end) { po.disconnect(); performance.mark('${FRAMES_END}'); return resolve({ gap, long }); }
+    onFrame();
+    requestAnimationFrame(step);
+  };
+  requestAnimationFrame(step);
+});`;
+
+/** What `__nbFrames` resolves with. */
+export interface FramesResult {
+  gap: number;
+  long: number[];
+}
+
 interface TraceEvent {
   name: string;
   cat: string;

@@ -15,8 +15,17 @@ import { benchDevicesTable } from './devices-table.bench-part';
 import { benchAlarmStream } from './alarms.bench-part';
 import { benchOverview } from './overview.bench-part';
 import { benchAlarmPage } from './alarms-page.bench-part';
+import type { MainTask, MainThreadReport } from './chromium-trace';
 
 const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+
+/** A window bench's main thread: the longest task (wall and CPU time, what it did), the long ones, the frame gaps, the Long Tasks API's view. */
+function describeMainThread(m: MainThreadReport, frameGapMs: number, api: { count: number; longestMs: number }): string {
+  const task = (t: MainTask) => `${fmt(t.ms, 1)} ms (CPU ${fmt(t.cpuMs, 1)} ms; ${t.top.map((x) => `${x.name} ${fmt(x.ms, 1)}`).join(', ')})`;
+  const long = m.long.length ? `: ${m.long.map((t) => `${fmt(t.ms)}/${fmt(t.cpuMs)} CPU`).join(', ')}` : '';
+  const gap = m.frameGap ? ` (in the trace ${fmt(m.frameGap.ms, 1)} ms, main thread busy ${fmt(m.frameGap.busyMs, 1)} ms of it, CPU ${fmt(m.frameGap.busyCpuMs, 1)} ms)` : '';
+  return `longest main-thread task ${m.longest ? task(m.longest) : 'none'} (target < 50 ms; ${fmt(m.tasks)} tasks, ${m.long.length} of them ≥ 50 ms${long}; Chromium trace); longest gap between frames ${fmt(frameGapMs, 1)} ms${gap}; Long Tasks API ≥ 50 ms: ${api.count} (longest ${fmt(api.longestMs)} ms)`;
+}
 
 async function main(): Promise<void> {
   const only = process.argv.slice(2);
@@ -80,11 +89,7 @@ async function main(): Promise<void> {
     console.log(`zta-table: ${fmt(d.hosts)} hosts in Chromium: first render (navigation to the table's rows, the snapshot loaded) ${fmt(d.firstRenderMs)} ms; JS heap after a GC ${fmt(d.heapMb)} MB`);
     console.log(`zta-table: sorts ${d.sorts.map((x) => `${x.column} ${fmt(x.ms)} ms`).join(', ')}`);
     console.log(`zta-table: search keystrokes median ${fmt(sorted[Math.floor(sorted.length / 2)]!, 1)} ms, worst ${fmt(sorted[sorted.length - 1]!, 1)} ms (target < 100 ms; first key ${fmt(keys[0]!, 1)} ms; each: ${d.keystrokes.map((k) => `${k.query} ${fmt(k.ms)}`).join(', ')})`);
-    const m = d.scrollMainThread;
-    const task = (t: NonNullable<typeof m.longest>) => `${fmt(t.ms, 1)} ms (CPU ${fmt(t.cpuMs, 1)} ms; ${t.top.map((x) => `${x.name} ${fmt(x.ms, 1)}`).join(', ')})`;
-    console.log(
-      `zta-table: scrolling 3 s: longest main-thread task ${m.longest ? task(m.longest) : 'none'} (target < 50 ms; ${fmt(m.tasks)} tasks, ${m.long.length} of them ≥ 50 ms${m.long.length ? `: ${m.long.map((t) => `${fmt(t.ms)}/${fmt(t.cpuMs)} CPU`).join(', ')}` : ''}; Chromium trace); longest gap between frames ${fmt(d.scrollLongestFrameGapMs, 1)} ms${m.frameGap ? ` (in the trace ${fmt(m.frameGap.ms, 1)} ms, main thread busy ${fmt(m.frameGap.busyMs, 1)} ms of it, CPU ${fmt(m.frameGap.busyCpuMs, 1)} ms)` : ''}; Long Tasks API ≥ 50 ms: ${d.scrollLongTasks.count} (longest ${fmt(d.scrollLongTasks.longestMs)} ms)`,
-    );
+    console.log(`zta-table: scrolling 3 s: ${describeMainThread(d.scrollMainThread, d.scrollLongestFrameGapMs, d.scrollLongTasks)}`);
     console.log(`zta-table: what-if, a slider step of 10 to the updated chart: ${d.whatIfMs.map((x) => (Number.isNaN(x) ? 'no change seen within 5 s' : `${fmt(x)} ms`)).join(', ')} (target < 150 ms)`);
   }
 
@@ -133,10 +138,10 @@ async function main(): Promise<void> {
   if (want('alarms') || want('alarms-page')) {
     // The window's figure: the Alarms page in Chromium while the app streams 2,000 changes/s through RabbitMQ.
     // NB_BENCH_ALARM_RATE sets another rate (a lower one tells whether a figure is the rate's).
-    const p = await benchAlarmPage(Number(process.env.NB_BENCH_ALARM_RATE ?? 2_000), 30);
+    const p = await benchAlarmPage(Number(process.env.NB_BENCH_ALARM_RATE ?? 2_000), 30, process.env.NB_BENCH_TRACE_DIR);
     const keys = p.keystrokesMs.map((k) => fmt(k)).join(', ');
     console.log(
-      `alarms page: Chromium on the Alarms page while the demo node streams ${fmt(p.target)} changes/s through RabbitMQ into the app (browser mode) for ${p.seconds} s (${fmt(p.emitted)} emitted, ${fmt(p.stored)} stored meanwhile; source ${p.source}): longest main-thread task ${fmt(p.longTasks.longestMs)} ms (target < 50 ms), long tasks ≥ 50 ms: ${p.longTasks.count} (${fmt(p.longTasks.totalMs)} ms in all), longest gap between frames ${fmt(p.longestFrameGapMs)} ms; a key in the search box to its frame ${keys} ms`,
+      `alarms page: Chromium on the Alarms page while the demo node streams ${fmt(p.target)} changes/s through RabbitMQ into the app (browser mode) for ${p.seconds} s (${fmt(p.emitted)} emitted, ${fmt(p.stored)} stored meanwhile; source ${p.source}): ${describeMainThread(p.mainThread, p.longestFrameGapMs, p.longTasks)}; a key in the search box to its frame ${keys} ms`,
     );
   }
 

@@ -15,7 +15,7 @@ import { createNodeAdapters } from '../../electron/app/node-platform';
 import { createApp } from '../../electron/app/services';
 import { createMemoryLogger } from '../../electron/log';
 import { startWebHost } from '../../electron/web/host';
-import { mainThreadReport, PROFILE_CATEGORIES, TRACE_CATEGORIES, type MainThreadReport } from './chromium-trace';
+import { FRAMES_END, FRAMES_HELPER, FRAMES_START, mainThreadReport, PROFILE_CATEGORIES, TRACE_CATEGORIES, type FramesResult, type MainThreadReport } from './chromium-trace';
 import { SEED_PASSPHRASE, seedZtaDataDir } from './zta-seed';
 
 export interface DashboardBench {
@@ -38,7 +38,8 @@ const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-ne
 /*
  * In-page helpers as strings (tsx would wrap functions with helpers the page lacks). `__nbArm(kind,
  * watch)` starts on the next input event of that kind and resolves when `watch()` (a text the
- * answer changes) differs from its value before, and a frame was painted after it.
+ * answer changes) differs from its value before, and a frame was painted after it; `__nbFrames`
+ * (chromium-trace.ts) runs the scroll loop.
  */
 const HELPERS = `
 window.__nbArm = (kind, watchSrc) => {
@@ -59,25 +60,13 @@ window.__nbArm = (kind, watchSrc) => {
     window.addEventListener(kind, start, { capture: true, once: true });
   });
 };
-window.__nbScroll = (ms) => new Promise((resolve) => {
+${FRAMES_HELPER}`;
+
+/** Each frame of the scroll loop moves the table 1,500 px on (wrapping at the end). */
+const SCROLL_STEP = `(() => {
   const el = document.querySelector('[data-testid="zta-scroll"]');
-  performance.mark('nb-scroll-start');
-  const long = [];
-  const po = new PerformanceObserver((list) => { for (const e of list.getEntries()) long.push(e.duration); });
-  po.observe({ type: 'longtask', buffered: false });
-  let last = performance.now();
-  let gap = 0;
-  const end = last + ms;
-  const step = () => {
-    const now = performance.now();
-    gap = Math.max(gap, now - last);
-    last = now;
-    if (now > end) { po.disconnect(); performance.mark('nb-scroll-end'); return resolve({ gap, long }); }
-    el.scrollTop = (el.scrollTop + 1500) % Math.max(1, el.scrollHeight - el.clientHeight);
-    requestAnimationFrame(step);
-  };
-  requestAnimationFrame(step);
-});`;
+  return () => { el.scrollTop = (el.scrollTop + 1500) % Math.max(1, el.scrollHeight - el.clientHeight); };
+})()`;
 
 const FIRST_ROW = `() => document.querySelector('[data-testid="zta-row"]')?.textContent ?? ''`;
 const COUNT = `() => document.querySelector('[data-testid="zta-count"]')?.textContent ?? ''`;
@@ -93,7 +82,7 @@ async function measure(page: Page, kind: 'keydown' | 'click' | 'input', watch: s
 
 /**
  * `traceDir`: also write the Chromium traces (open them in DevTools' Performance panel) of the
- * search keys and of the scrolling there, with the JavaScript sampled, from an unminified build
+ * search keys, of the scrolling and of the what-if steps there, with the JavaScript sampled, from an unminified build
  * (function names readable; the numbers of such a run are not comparable with a plain one).
  */
 export async function benchZtaDashboard(hosts: number, traceDir?: string): Promise<DashboardBench> {
@@ -139,10 +128,10 @@ export async function benchZtaDashboard(hosts: number, traceDir?: string): Promi
 
     // Traced: the frame gaps the page sees do not say whether its main thread held them.
     await browser.startTracing(page, { categories: traceDir ? PROFILE_CATEGORIES : TRACE_CATEGORIES });
-    const scroll = (await page.evaluate('window.__nbScroll(3000)')) as { gap: number; long: number[] };
+    const scroll = (await page.evaluate(`window.__nbFrames(3000, ${JSON.stringify(SCROLL_STEP)})`)) as FramesResult;
     const scrollTrace = await browser.stopTracing();
     if (traceDir) await writeFile(path.join(traceDir, 'zta-scroll.json'), scrollTrace);
-    const scrollMainThread = mainThreadReport(scrollTrace, 'nb-scroll-start', 'nb-scroll-end');
+    const scrollMainThread = mainThreadReport(scrollTrace, FRAMES_START, FRAMES_END);
 
     await page.getByRole('button', { name: 'What-if' }).click();
     const slider = page.getByTestId('zta-whatif-slider');
@@ -152,7 +141,9 @@ export async function benchZtaDashboard(hosts: number, traceDir?: string): Promi
     // Steps of 10 up from the default 60 %: a step of 1 may move no host across a band edge, and below 50 % the bands of
     // the seeded hosts stop moving (40 and 50 draw the same chart), and then there is nothing to wait for.
     // A step whose chart did not change within 5 s counts as NaN (printed as such) rather than ending the part.
+    if (traceDir) await browser.startTracing(page, { categories: PROFILE_CATEGORIES });
     for (const key of ['PageUp', 'PageUp', 'PageDown', 'PageUp']) whatIfMs.push(await measure(page, 'input', WHATIF, () => page.keyboard.press(key)).catch(() => NaN));
+    if (traceDir) await writeFile(path.join(traceDir, 'zta-whatif.json'), await browser.stopTracing());
 
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('HeapProfiler.collectGarbage');
