@@ -7,7 +7,7 @@
 import { useRouter } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { useConnectors, useProfiles } from '../api/queries';
-import { Spinner } from '../components/Spinner';
+import { Loading } from '../components/QueryState';
 
 export function StartPage() {
   const router = useRouter();
@@ -21,8 +21,6 @@ export function StartPage() {
     void router.navigate({ to: configured ? '/overview' : '/connections', search: (prev) => ({ connection: prev.connection }), replace: true });
   }, [settled, configured, router]);
   return (
-    <div className="loading">
-      <Spinner /> Opening…
-    </div>
+    <Loading>Opening…</Loading>
   );
 }

@@ -11,7 +11,7 @@ import { AppError } from '../../../shared/model/errors';
 import { useAlarmDetail } from '../../api/alarms';
 import { Dialog } from '../../components/Dialog';
 import { formatCount } from '../../components/format';
-import { Spinner } from '../../components/Spinner';
+import { Loading } from '../../components/QueryState';
 import { DateTime } from '../../components/Time';
 import { useTimeFormat } from '../../components/useTimeFormat';
 import { VirtualTable, type VirtualColumn } from '../../components/VirtualTable';
@@ -87,9 +87,7 @@ export function AlarmDetailsDialog({ profileId, id, signedIn, onClose, onAcknowl
       }
     >
       {q.isPending ? (
-        <div className="loading">
-          <Spinner /> Loading the alarm…
-        </div>
+        <Loading>Loading the alarm…</Loading>
       ) : q.isError ? (
         <div className="empty" role="alert">
           <p>{q.error instanceof AppError ? q.error.message : 'The alarm could not be read.'}</p>

@@ -11,7 +11,7 @@ import { useCallback, useMemo } from 'react';
 import type { AlarmsSearch } from '../../app/search';
 import { shallowEqual, useAddressDraft } from '../../app/useAddressDraft';
 import { useCloseOpenedItem } from '../../app/useCloseOpenedItem';
-import { Spinner } from '../../components/Spinner';
+import { Loading } from '../../components/QueryState';
 import { NoConnection } from '../inventory/NoConnection';
 import { useInventoryProfile } from '../inventory/useInventoryProfile';
 import { AlarmStream } from './AlarmStream';
@@ -41,9 +41,7 @@ export function AlarmsPage() {
 
   if (loading) {
     return (
-      <div className="loading">
-        <Spinner /> Loading…
-      </div>
+      <Loading>Loading…</Loading>
     );
   }
   if (!profile) return <NoConnection what="Alarms" />;

@@ -13,6 +13,7 @@ import { Dialog } from '../../components/Dialog';
 import { Spinner } from '../../components/Spinner';
 import { CertificateDetails } from './CertificateDetails';
 import { Fingerprint } from './Fingerprint';
+import { Loading } from '../../components/QueryState';
 
 export const COMPARE_TEXT = 'Compare this fingerprint with the one shown on the node (System > Certificates) before trusting it.';
 
@@ -56,9 +57,7 @@ export function TrustDialog({ profile, certificate, onClose }: { profile: Profil
       }
     >
       {inspect.isPending && !cert ? (
-        <div className="loading">
-          <Spinner /> Fetching the certificate the node presents…
-        </div>
+        <Loading>Fetching the certificate the node presents…</Loading>
       ) : null}
       {inspectError ? (
         <div className="callout callout-error" role="alert">

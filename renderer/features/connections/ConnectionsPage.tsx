@@ -10,6 +10,7 @@ import { OAuthClientsPage } from '../oauth-clients/OAuthClientsPage';
 import { SyslogPage } from '../syslog/SyslogPage';
 import { ProfileRow } from './ProfileRow';
 import { WelcomePanel, useOpenDemoAction } from './WelcomePanel';
+import { LoadFailed, Loading } from '../../components/QueryState';
 
 const tabs: { id: ConnectionsTab; label: string }[] = [
   { id: 'profiles', label: 'Profiles' },
@@ -58,19 +59,12 @@ function ProfilesView() {
 
   if (profiles.isPending || info.isPending) {
     return (
-      <div className="loading">
-        <Spinner /> Loading connections…
-      </div>
+      <Loading>Loading connections…</Loading>
     );
   }
   if (profiles.isError) {
     return (
-      <div className="empty">
-        <p>The connections could not be loaded.</p>
-        <button type="button" className="button" onClick={() => void profiles.refetch()}>
-          Try again
-        </button>
-      </div>
+      <LoadFailed onRetry={() => void profiles.refetch()}>The connections could not be loaded.</LoadFailed>
     );
   }
   const list = profiles.data;

@@ -2,7 +2,7 @@
 import { CircleCheck, CircleX } from 'lucide-react';
 import type { ConnectorTestResult } from '../../../shared/contract';
 import { Dialog } from '../../components/Dialog';
-import { Spinner } from '../../components/Spinner';
+import { Loading } from '../../components/QueryState';
 
 export function ConnectorTestDialog({ name, result, pending, failed, onClose }: { name: string; result: ConnectorTestResult | undefined; pending: boolean; failed: boolean; onClose(): void }) {
   const failures = result?.checks.filter((c) => !c.ok).length ?? 0;
@@ -19,9 +19,7 @@ export function ConnectorTestDialog({ name, result, pending, failed, onClose }: 
       }
     >
       {pending ? (
-        <div className="loading" role="status">
-          <Spinner /> Checking the tenant…
-        </div>
+        <Loading status>Checking the tenant…</Loading>
       ) : failed || !result ? (
         <p className="connector-error">The test could not run. The message says why.</p>
       ) : (

@@ -2,7 +2,7 @@
 import { FileUp, Plug, Plus } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { useConnectors } from '../../api/queries';
-import { Spinner } from '../../components/Spinner';
+import { LoadFailed, Loading } from '../../components/QueryState';
 import { ConnectorFormDialog } from './ConnectorFormDialog';
 import { ConnectorRow, type RowActions } from './ConnectorRow';
 import { DeleteConnectorDialog } from './DeleteConnectorDialog';
@@ -21,18 +21,11 @@ export function ConnectorsPage() {
   let body;
   if (connectors.isPending) {
     body = (
-      <div className="loading">
-        <Spinner /> Loading connectors…
-      </div>
+      <Loading>Loading connectors…</Loading>
     );
   } else if (connectors.isError) {
     body = (
-      <div className="empty">
-        <p>The connectors could not be loaded.</p>
-        <button type="button" className="button" onClick={() => void connectors.refetch()}>
-          Try again
-        </button>
-      </div>
+      <LoadFailed onRetry={() => void connectors.refetch()}>The connectors could not be loaded.</LoadFailed>
     );
   } else if (list.length === 0) {
     body = <EmptyConnectors onAdd={() => setDialog({ kind: 'form' })} onImport={() => setDialog({ kind: 'import' })} />;

@@ -10,7 +10,7 @@ import { getRouteApi } from '@tanstack/react-router';
 import { FileSpreadsheet, Plus, Router, X } from 'lucide-react';
 import { useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { useInventoryDevices } from '../../api/inventory';
-import { Spinner } from '../../components/Spinner';
+import { Loading } from '../../components/QueryState';
 import { formatCount } from '../../components/format';
 import { DEVICE_FILTERS, type DevicesSearch } from '../../app/search';
 import { shallowEqual, useAddressDraft } from '../../app/useAddressDraft';
@@ -64,9 +64,7 @@ export function DevicesPage() {
 
   if (loading) {
     return (
-      <div className="loading">
-        <Spinner /> Loading…
-      </div>
+      <Loading>Loading…</Loading>
     );
   }
   if (!profile) return <NoConnection what="Devices" />;

@@ -4,7 +4,7 @@
  * there are rows to show.
  */
 import type { ReactNode } from 'react';
-import { Spinner } from '../../components/Spinner';
+import { Loading } from '../../components/QueryState';
 
 interface StoredListQuery {
   isPending: boolean;
@@ -17,9 +17,7 @@ interface StoredListQuery {
 export function storedListState(query: StoredListQuery, what: 'devices' | 'organizations', empty: ReactNode): ReactNode | undefined {
   if (query.isPending) {
     return (
-      <div className="loading">
-        <Spinner /> Loading the stored {what}…
-      </div>
+      <Loading>Loading the stored {what}…</Loading>
     );
   }
   if (query.isError) {

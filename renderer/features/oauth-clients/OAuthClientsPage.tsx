@@ -11,6 +11,7 @@ import { formatDuration } from '../../components/format';
 import { DateTime } from '../../components/Time';
 import { CreatedClientDialog } from './CreatedClientDialog';
 import { OAuthClientFormDialog } from './OAuthClientFormDialog';
+import { Loading } from '../../components/QueryState';
 
 type Editing = { mode: 'create' } | { mode: 'edit'; client: OAuthClient } | undefined;
 
@@ -29,9 +30,7 @@ export function OAuthClientsPage() {
 
   if (profiles.isPending) {
     return (
-      <div className="loading">
-        <Spinner /> Loading…
-      </div>
+      <Loading>Loading…</Loading>
     );
   }
   if (!profile) {

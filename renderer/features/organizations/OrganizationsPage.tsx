@@ -7,7 +7,7 @@ import { Building2, ListTree, Rows3, Search } from 'lucide-react';
 import { useMemo } from 'react';
 import type { OrganizationView } from '../../../shared/model/inventory';
 import { useInventoryDevices, useInventoryOrganizations } from '../../api/inventory';
-import { Spinner } from '../../components/Spinner';
+import { Loading } from '../../components/QueryState';
 import { formatCount } from '../../components/format';
 import { shallowEqual, useAddressDraft } from '../../app/useAddressDraft';
 import { useDeferredSearch } from '../../components/search';
@@ -54,9 +54,7 @@ export function OrganizationsPage() {
 
   if (loading) {
     return (
-      <div className="loading">
-        <Spinner /> Loading…
-      </div>
+      <Loading>Loading…</Loading>
     );
   }
   if (!profile) return <NoConnection what="Organizations" />;

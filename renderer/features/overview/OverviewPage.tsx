@@ -10,7 +10,7 @@ import { LayoutDashboard } from 'lucide-react';
 import { useOverview } from '../../api/overview';
 import { useProfiles, useSessions } from '../../api/queries';
 import { useActiveProfile } from '../../app/useActiveProfile';
-import { Spinner } from '../../components/Spinner';
+import { LoadFailed, Loading } from '../../components/QueryState';
 import { AlarmsTile } from './AlarmsTile';
 import { ConnectorsTile } from './ConnectorsTile';
 import { DevicesTile } from './DevicesTile';
@@ -27,18 +27,11 @@ export function OverviewPage() {
   let body;
   if (overview.isPending) {
     body = (
-      <div className="loading">
-        <Spinner /> Reading the stored alarms, scores and devices…
-      </div>
+      <Loading>Reading the stored alarms, scores and devices…</Loading>
     );
   } else if (overview.isError) {
     body = (
-      <div className="empty">
-        <p>The overview could not be read.</p>
-        <button type="button" className="button" onClick={() => void overview.refetch()}>
-          Try again
-        </button>
-      </div>
+      <LoadFailed onRetry={() => void overview.refetch()}>The overview could not be read.</LoadFailed>
     );
   } else {
     const o = overview.data;

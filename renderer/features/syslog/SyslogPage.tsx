@@ -12,6 +12,7 @@ import { SessionBadge } from '../../components/SessionBadge';
 import { Spinner } from '../../components/Spinner';
 import { SyslogForm } from './SyslogForm';
 import type { SyslogServer } from '../../../shared/model/inventory';
+import { Loading } from '../../components/QueryState';
 
 /** No servers listed (yet): one stable empty list, so the form's check is not rebuilt each render. */
 const NONE: readonly SyslogServer[] = [];
@@ -27,9 +28,7 @@ export function SyslogPage() {
 
   if (profiles.isPending) {
     return (
-      <div className="loading">
-        <Spinner /> Loading…
-      </div>
+      <Loading>Loading…</Loading>
     );
   }
   if (!profile) {
@@ -62,9 +61,7 @@ export function SyslogPage() {
           </button>
         </div>
       ) : servers.isPending ? (
-        <div className="loading">
-          <Spinner /> Reading the syslog servers of {profile.name}…
-        </div>
+        <Loading>Reading the syslog servers of {profile.name}…</Loading>
       ) : list.length === 0 ? (
         <div className="empty">
           <p>{profile.name} sends to no syslog server yet.</p>

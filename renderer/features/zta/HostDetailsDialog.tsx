@@ -6,7 +6,7 @@
 import { AppError } from '../../../shared/model/errors';
 import { useZtaHost } from '../../api/zta';
 import { Dialog } from '../../components/Dialog';
-import { Spinner } from '../../components/Spinner';
+import { Loading } from '../../components/QueryState';
 import { FalconSignals, HostAttributes, Profiles, Vulnerabilities } from './HostFacts';
 import { AsOf, BandChip, scoreText, vendorShort } from './labels';
 import { ScoreHistory } from './ScoreHistory';
@@ -38,9 +38,7 @@ export function HostDetailsDialog({ host, onClose, whatIf }: { host: OpenedHost;
       testId="zta-host"
     >
       {q.isPending ? (
-        <div className="loading">
-          <Spinner /> Loading the host…
-        </div>
+        <Loading>Loading the host…</Loading>
       ) : q.isError ? (
         <div className="empty" role="alert">
           <p>{q.error instanceof AppError ? q.error.message : 'The host could not be read.'}</p>

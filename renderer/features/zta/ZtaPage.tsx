@@ -10,7 +10,7 @@ import type { ZtaSearch } from '../../app/search';
 import { shallowEqual, useAddressDraft } from '../../app/useAddressDraft';
 import { useCloseOpenedItem } from '../../app/useCloseOpenedItem';
 import { useZtaSnapshot } from '../../api/zta';
-import { Spinner } from '../../components/Spinner';
+import { LoadFailed, Loading } from '../../components/QueryState';
 import { NeverScored, NoConnectors } from './EmptyStates';
 import { ZtaDashboard } from './ZtaDashboard';
 
@@ -37,18 +37,11 @@ export function ZtaPage() {
   let body;
   if (snapshot.isPending) {
     body = (
-      <div className="loading">
-        <Spinner /> Loading the stored scores…
-      </div>
+      <Loading>Loading the stored scores…</Loading>
     );
   } else if (snapshot.isError) {
     body = (
-      <div className="empty">
-        <p>The stored scores could not be read.</p>
-        <button type="button" className="button" onClick={() => void snapshot.refetch()}>
-          Try again
-        </button>
-      </div>
+      <LoadFailed onRetry={() => void snapshot.refetch()}>The stored scores could not be read.</LoadFailed>
     );
   } else if (snapshot.data.connectors.length === 0) {
     body = <NoConnectors />;

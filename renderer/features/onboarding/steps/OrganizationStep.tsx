@@ -4,7 +4,7 @@ import { useController } from 'react-hook-form';
 import type { OrganizationView } from '../../../../shared/model/inventory';
 import { useInventoryOrganizations } from '../../../api/inventory';
 import { SearchableList } from '../../../components/SearchableList';
-import { Spinner } from '../../../components/Spinner';
+import { Loading } from '../../../components/QueryState';
 import { InventoryFreshness } from '../../inventory/Freshness';
 import type { StepProps } from './types';
 
@@ -21,9 +21,7 @@ export function OrganizationStep({ form, profile, signedIn }: StepProps & { sign
 
   if (orgs.isPending) {
     return (
-      <div className="loading">
-        <Spinner /> Loading the stored organizations…
-      </div>
+      <Loading>Loading the stored organizations…</Loading>
     );
   }
   return (

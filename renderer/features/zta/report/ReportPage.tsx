@@ -9,7 +9,7 @@
 import { useSearch } from '@tanstack/react-router';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { DateTime } from '../../../components/Time';
-import { Spinner } from '../../../components/Spinner';
+import { Loading } from '../../../components/QueryState';
 import { formatDuration } from '../../../components/format';
 import { useNow } from '../../../components/useNow';
 import { ReportToolbar } from './ReportActions';
@@ -87,9 +87,7 @@ export function ReportPage() {
     );
   } else if (!model || !overview || !changes || data.state !== 'ready') {
     body = (
-      <div className="loading">
-        <Spinner /> Gathering the report…
-      </div>
+      <Loading>Gathering the report…</Loading>
     );
   } else if (model.connectors.every((c) => c.cycleId === null)) {
     body = (
