@@ -192,8 +192,9 @@ export class EdrScheduler {
   }
 
   /**
-   * One cycle, memory bounded by a batch: each batch the connector hands out (`onHosts`) is scored
-   * and appended to the cycle's staging rows in SQLite, then dropped. The views keep showing the
+   * One cycle, memory bounded by a batch (and a light row per host seen as it was, edr-staging.ts):
+   * each batch the connector hands out (`onHosts`) is scored and appended to the cycle's staging
+   * rows, then dropped. The views keep showing the
    * previous cycle until `commitCycle` moves the staged rows into hosts and scores and marks the
    * cycle completed, in one transaction; a failed or cancelled cycle's staged rows are deleted.
    */

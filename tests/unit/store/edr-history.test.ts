@@ -141,6 +141,43 @@ describe('EdrStore history by change', () => {
     expect([...latest.values()].every((r) => r.cycleId === id)).toBe(true);
   });
 
+  it('a batch that fails to stage leaves nothing of it staged, its hosts seen as they were included', () => {
+    const { store } = open();
+    const hosts = makeScoredHosts(3);
+    cycle(store, hosts);
+    const id = store.beginCycle('conn-1', 'defender', 't1', new Date(Date.UTC(2026, 10, 22, 13)));
+    // Host 0 seen as it was, then a host the store refuses (no hostname): the batch's transaction rolls back.
+    const refused = { ...hosts[1]!, host: { ...hosts[1]!.host, hostId: 'refused-host', hostname: null as unknown as string } };
+    expect(() => store.stageScores(id, 'conn-1', [seenLater(hosts[0]!, '2026-11-22T12:30:00.000Z'), refused])).toThrow(/NOT NULL/);
+    expect(store.stagedCount(id)).toBe(0);
+    store.stageScores(id, 'conn-1', [seenLater(hosts[2]!, '2026-11-22T12:40:00.000Z')]);
+    expect(store.stagedCount(id)).toBe(1);
+    store.commitCycle(id, new Date(Date.UTC(2026, 10, 22, 13, 1)));
+    expect(store.hostDetail('conn-1', hosts[0]!.host.hostId)!.host.lastSeen).toBe(hosts[0]!.host.lastSeen);
+    expect(store.hostDetail('conn-1', hosts[2]!.host.hostId)!.host.lastSeen).toBe('2026-11-22T12:40:00.000Z');
+    expect(store.latestScores({ limit: 10 }).map((r) => r.hostId)).toEqual([hosts[2]!.host.hostId]);
+  });
+
+  it('a host retention deletes after it was staged as seen is missing from the cycle, and its light row never lands on a host the commit adds', () => {
+    const { store } = open();
+    // m00000000, m00000001 (stored last: the largest key), and m00000002 new later.
+    const [a, x, y] = makeScoredHosts(3);
+    const old = store.beginCycle('conn-1', 'defender', 't1', new Date(Date.UTC(2026, 8, 1)));
+    store.stageScores(old, 'conn-1', [a!, x!]);
+    store.commitCycle(old, new Date(Date.UTC(2026, 8, 1, 0, 1)));
+    cycle(store, [a!]);
+    const id = store.beginCycle('conn-1', 'defender', 't1', new Date(Date.UTC(2026, 10, 22, 14)));
+    store.stageScores(id, 'conn-1', [seenLater(x!, '2026-11-22T13:00:00.000Z')]);
+    expect(store.stagedChanged(id)).toBe(0);
+    // Retention deletes x (no cycle within 30 days listed it); y, new, may be given x's key at the commit.
+    expect(store.prune(new Date(Date.UTC(2026, 10, 22, 14)), 30).hosts).toBe(1);
+    store.stageScores(id, 'conn-1', [a!, seenLater(y!, '2026-11-22T13:30:00.000Z')]);
+    store.commitCycle(id, new Date(Date.UTC(2026, 10, 22, 14, 1)));
+    expect(store.hostDetail('conn-1', y!.host.hostId)!.host.lastSeen).toBe('2026-11-22T13:30:00.000Z');
+    expect(store.hostDetail('conn-1', x!.host.hostId)).toBeUndefined();
+    expect(store.latestScores({ limit: 10 }).map((r) => r.hostId).sort()).toEqual([a!.host.hostId, y!.host.hostId]);
+  });
+
   it('a cycle discarded before its commit leaves the hosts as the last commit stored them', () => {
     const { store } = open();
     const hosts = makeScoredHosts(10);
