@@ -48,6 +48,9 @@ test('a real node’s devices with their state, and its organizations with paren
   await expect(page.getByTestId('devices-count')).toHaveText(`${unreachable.length} of 19`);
   await nb.shot(page, '41-real-node-unreachable');
   await page.getByRole('button', { name: 'Clear filters' }).click();
+  // The whole list back before a row is clicked (rows still moving could put another device under the click).
+  await expect(page.getByTestId('devices-count')).toHaveText('19 devices');
+  await expect(rows).toHaveCount(19);
 
   await cpe.click();
   const details = page.getByTestId('device-details');
