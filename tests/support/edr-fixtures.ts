@@ -28,3 +28,25 @@ export function makeScoredHosts(n: number, opts: { cycleSalt?: number; tenantId?
   }
   return out;
 }
+
+/**
+ * A `connectors.save` request for a Defender tenant of a simulator, trusting the simulator's
+ * certificate, polled hourly; `extra` adds fields (a name, risk settings) or replaces them.
+ */
+export function defenderConnectorSave<E extends object = object>(
+  sim: { apiUrl: string; idpUrl: string; certificatePem: string },
+  tenant: { tenantId: string; clientId: string; clientSecret: string },
+  extra?: E,
+) {
+  return {
+    vendor: 'defender' as const,
+    tenantId: tenant.tenantId,
+    clientId: tenant.clientId,
+    clientSecret: tenant.clientSecret,
+    apiUrl: sim.apiUrl,
+    idpUrl: sim.idpUrl,
+    pollIntervalMinutes: 60,
+    tls: { mode: 'custom-ca' as const, caName: 'sim.pem', caPem: sim.certificatePem },
+    ...(extra as E),
+  };
+}

@@ -14,6 +14,7 @@ import { BANDS, type ZtaOverview, type ZtaSnapshot } from '../../../shared/model
 import type { MgmtSimulator } from '../../../electron/simulator';
 import { defenderTenant, startDefenderSimulator, type DefenderSimulator } from '../../../electron/simulator/defender';
 import { startAppHarness, type AppHarness } from '../../support/app-harness';
+import { defenderConnectorSave } from '../../support/edr-fixtures';
 import { until } from '../../support/until';
 
 const tenant = defenderTenant({ hosts: 120, seed: 13 });
@@ -113,17 +114,7 @@ describe('overview channels', () => {
   });
 
   it('scores: unknown before a cycle, then the bands as the snapshot has them, and the hosts that entered High Risk as the dashboard has them', async () => {
-    const saved = await h.call<{ id: string }>('connectors.save', {
-      vendor: 'defender',
-      name: 'Contoso Defender',
-      tenantId: tenant.tenantId,
-      clientId: tenant.clientId,
-      clientSecret: tenant.clientSecret,
-      apiUrl: defender.apiUrl,
-      idpUrl: defender.idpUrl,
-      pollIntervalMinutes: 60,
-      tls: { mode: 'custom-ca', caName: 'sim.pem', caPem: defender.certificatePem },
-    });
+    const saved = await h.call<{ id: string }>('connectors.save', defenderConnectorSave(defender, tenant, { name: 'Contoso Defender' }));
     connectorId = saved.id;
     let o = await overview();
     expect(o.risk).toEqual({ state: 'never', connectors: 1 });

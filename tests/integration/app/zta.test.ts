@@ -14,6 +14,7 @@ import type { ExportJob } from '../../../shared/contract-zta';
 import { makeRowFilter, snapshotRow, type ZtaHostDetail, type ZtaOverview, type ZtaSnapshot } from '../../../shared/model/zta';
 import { defenderTenant, startDefenderSimulator, type DefenderSimulator } from '../../../electron/simulator/defender';
 import { startAppHarness, type AppHarness } from '../../support/app-harness';
+import { defenderConnectorSave } from '../../support/edr-fixtures';
 import { until } from '../../support/until';
 
 const tenant = defenderTenant({ hosts: 200, seed: 11 });
@@ -29,17 +30,7 @@ beforeAll(async () => {
   sim = await startDefenderSimulator({ tenants: [tenant] });
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'nb-zta-'));
   h = await startAppHarness({ dataDir, openDemo: true, app: { demoEdr: false, edr: { publishDelayMs: 20, firstPullDelayMs: 600_000 } } });
-  const saved = await h.call<{ id: string }>('connectors.save', {
-    vendor: 'defender',
-    name: 'Contoso Defender',
-    tenantId: tenant.tenantId,
-    clientId: tenant.clientId,
-    clientSecret: tenant.clientSecret,
-    apiUrl: sim.apiUrl,
-    idpUrl: sim.idpUrl,
-    pollIntervalMinutes: 60,
-    tls: { mode: 'custom-ca', caName: 'sim.pem', caPem: sim.certificatePem },
-  });
+  const saved = await h.call<{ id: string }>('connectors.save', defenderConnectorSave(sim, tenant, { name: 'Contoso Defender' }));
   connectorId = saved.id;
   firstCycle = (await h.call<{ cycleId: number }>('connectors.pollNow', { connectorId })).cycleId;
   await completed(firstCycle);

@@ -17,7 +17,7 @@ import { exportedRows } from '../../../electron/edr/zta-export';
 import { defenderTenant, startDefenderSimulator, type DefenderSimulator } from '../../../electron/simulator/defender';
 import { EdrStore } from '../../../electron/store/edr-db';
 import { startAppHarness } from '../../support/app-harness';
-import { makeScoredHosts } from '../../support/edr-fixtures';
+import { defenderConnectorSave, makeScoredHosts } from '../../support/edr-fixtures';
 import { until } from '../../support/until';
 
 const tenant = defenderTenant({ hosts: 40, seed: 5 });
@@ -162,17 +162,7 @@ describe('edr poll --data-dir and zta export', () => {
       expect(detail).toMatchObject({ connectorName: `Microsoft Defender · ${tenant.tenantId}`, host: { hostId: s.rows.hostId[0] }, bandEdges: [20, 40, 60, 80] });
       const refused = await h.callRaw('zta.applyRisk', { connectorId, risk: { weights: { critical: 100, operational: 0 } } });
       expect(refused.error?.message).toBe('This tenant was polled by the command line and is not registered here.');
-      await h.call('connectors.save', {
-        vendor: 'defender',
-        tenantId: tenant.tenantId.toUpperCase(),
-        clientId: tenant.clientId,
-        clientSecret: tenant.clientSecret,
-        apiUrl: sim.apiUrl,
-        idpUrl: sim.idpUrl,
-        pollIntervalMinutes: 60,
-        enabled: false,
-        tls: { mode: 'custom-ca', caName: 'sim.pem', caPem: sim.certificatePem },
-      });
+      await h.call('connectors.save', defenderConnectorSave(sim, tenant, { tenantId: tenant.tenantId.toUpperCase(), enabled: false }));
       // The registered connector stands for the tenant now (it has no cycle yet); the CLI's rows are not shown twice.
       const again = await h.call<ZtaSnapshot>('zta.snapshot');
       expect(again.connectors.map((c) => [c.connectorId === connectorId, c.cycleId])).toEqual([[false, null]]);
@@ -188,18 +178,7 @@ describe('edr poll --data-dir and zta export', () => {
     const h = await startAppHarness({ dataDir, app: { demoEdr: false, edr: { firstPullDelayMs: 600_000, publishDelayMs: 600_000 } } });
     let connectorId: string;
     try {
-      const saved = await h.call<{ id: string }>('connectors.save', {
-        vendor: 'defender',
-        name: 'Fabrikam',
-        tenantId: registeredTenant.tenantId,
-        clientId: registeredTenant.clientId,
-        clientSecret: registeredTenant.clientSecret,
-        apiUrl: sim.apiUrl,
-        idpUrl: sim.idpUrl,
-        pollIntervalMinutes: 60,
-        tls: { mode: 'custom-ca', caName: 'sim.pem', caPem: sim.certificatePem },
-        risk,
-      });
+      const saved = await h.call<{ id: string }>('connectors.save', defenderConnectorSave(sim, registeredTenant, { name: 'Fabrikam', risk }));
       connectorId = saved.id;
       const appCycle = (await h.call<{ cycleId: number }>('connectors.pollNow', { connectorId })).cycleId;
       await until('the app’s cycle completed', () => h.pushed.some((p) => p.includes(`"cycleId":${appCycle}`) && p.includes('"phase":"completed"')), 30_000);

@@ -13,6 +13,7 @@ import Papa from 'papaparse';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BANDS, exportRecord, makeRowFilter, snapshotRow, type ZtaFilter, type ZtaSnapshot } from '../../../shared/model/zta';
 import { exportedRows } from '../../../electron/edr/zta-export';
+import { defenderConnectorSave } from '../../support/edr-fixtures';
 import { stubScrollerSize } from './support/layout';
 import { MainBridge } from './support/main-bridge';
 import { address, renderApp } from './support/render';
@@ -290,7 +291,7 @@ describe('ZTA empty and offline states', () => {
     const main = await MainBridge.start(noPolls);
     const sim = await main.defender([{ hosts: 12 }]);
     const t = sim.tenants[0]!;
-    const c = await main.call('connectors.save', { name: 'New tenant', vendor: 'defender', tenantId: t.tenantId, clientId: t.clientId, clientSecret: t.clientSecret, apiUrl: sim.apiUrl, idpUrl: sim.idpUrl, tls: { mode: 'custom-ca', caName: 'sim.pem', caPem: sim.certificatePem }, pollIntervalMinutes: 60 });
+    const c = await main.call('connectors.save', defenderConnectorSave(sim, t, { name: 'New tenant' }));
     const { user } = renderApp(main, { at: '/zta' });
     const never = await screen.findByTestId('zta-never');
     expect(never).toHaveTextContent('No connector has completed a cycle yet.');
@@ -304,7 +305,7 @@ describe('ZTA empty and offline states', () => {
     const main = await MainBridge.start(noPolls);
     const sim = await main.defender([{ hosts: 12 }]);
     const t = sim.tenants[0]!;
-    const c = await main.call('connectors.save', { name: 'Far tenant', vendor: 'defender', tenantId: t.tenantId, clientId: t.clientId, clientSecret: t.clientSecret, apiUrl: sim.apiUrl, idpUrl: sim.idpUrl, tls: { mode: 'custom-ca', caName: 'sim.pem', caPem: sim.certificatePem }, pollIntervalMinutes: 60 });
+    const c = await main.call('connectors.save', defenderConnectorSave(sim, t, { name: 'Far tenant' }));
     await pollOnce(main, c.id);
     const good = await main.call('zta.snapshot');
     await main.sim(sim).call('close');
