@@ -316,6 +316,7 @@ export class EdrStaging {
     this.pending.delete(cycleId);
     const light = this.seen.get(cycleId)?.size ?? 0;
     this.seen.delete(cycleId);
-    return this.stmt.discard.run(cycleId).changes + this.stmt.discardSeen.run(cycleId).changes + light;
+    // `staged_seen` holds rows only inside a commit's transaction (written and emptied there): nothing of it to delete.
+    return this.stmt.discard.run(cycleId).changes + light;
   }
 }
