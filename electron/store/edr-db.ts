@@ -123,8 +123,8 @@ export class EdrStore {
       cycleBands: this.db.prepare('SELECT band, SUM(hosts) AS hosts, SUM(score_sum) AS sum FROM cycle_bands WHERE cycle_id = ? GROUP BY band'),
       cycleHosts: this.db.prepare(
         `SELECT h.host_id AS hostId, h.hostname, h.customer_id AS customerId, h.platform, h.score, h.band, d.profiles_json AS profiles
-         FROM hosts h LEFT JOIN host_details d ON d.hid = h.hid
-         WHERE h.last_cycle = ? ORDER BY h.host_id`,
+         FROM hosts h JOIN host_seen s ON s.hid = h.hid LEFT JOIN host_details d ON d.hid = h.hid
+         WHERE h.connector_id = (SELECT connector_id FROM cycles WHERE id = @cycle) AND s.last_cycle = @cycle ORDER BY h.host_id`,
       ),
       targetDone: this.db.prepare('SELECT 1 FROM publications WHERE cycle_id = ? AND target = ?'),
       targetMark: this.db.prepare('INSERT OR IGNORE INTO publications (cycle_id, target, published_at) VALUES (?, ?, ?)'),
@@ -141,7 +141,7 @@ export class EdrStore {
   private closeInterruptedCycles(at: Date): number {
     return this.db
       .prepare(
-        `UPDATE cycles SET status = 'interrupted', finished_at = ?, error = ?, hosts = (SELECT COUNT(*) FROM hosts WHERE hosts.last_cycle = cycles.id)
+        `UPDATE cycles SET status = 'interrupted', finished_at = ?, error = ?, hosts = (SELECT COUNT(*) FROM host_seen WHERE host_seen.last_cycle = cycles.id)
          WHERE status = 'running'`,
       )
       .run(at.toISOString(), INTERRUPTED_CYCLE_ERROR).changes;
@@ -252,7 +252,7 @@ export class EdrStore {
 
   /** Every scored host of one cycle (what a publication carries), with the Falcon profile results when there are some. */
   cycleHosts(cycleId: number): CycleHost[] {
-    const rows = this.stmt.cycleHosts.all(cycleId) as Array<Omit<CycleHost, 'profiles'> & { profiles: string | null }>;
+    const rows = this.stmt.cycleHosts.all({ cycle: cycleId }) as Array<Omit<CycleHost, 'profiles'> & { profiles: string | null }>;
     return rows.map(({ profiles, ...h }) => (profiles ? { ...h, profiles: JSON.parse(profiles) as Record<string, boolean> } : h));
   }
 
@@ -270,7 +270,7 @@ export class EdrStore {
    * longer lists is not in it), filtered as the ZTA dashboard asks.
    */
   latestScores(q: ScoreQuery = {}): LatestScoreRow[] {
-    const where: string[] = [`h.last_cycle IN (${LATEST_CYCLES})`];
+    const where: string[] = [`s.last_cycle IN (${LATEST_CYCLES})`];
     const args: Record<string, unknown> = {};
     const filters = { connectorId: 'h.connector_id', customerId: 'h.customer_id', platform: 'h.platform', band: 'h.band' } as const;
     for (const [key, column] of Object.entries(filters) as Array<[keyof typeof filters, string]>) {
@@ -283,8 +283,8 @@ export class EdrStore {
     return this.db
       .prepare(
         `SELECT h.connector_id AS connectorId, h.host_id AS hostId, h.hostname, h.customer_id AS customerId, h.platform, h.vendor,
-                h.score, h.band, h.scored_at AS scoredAt, h.last_cycle AS cycleId
-         FROM hosts h WHERE ${where.join(' AND ')} ORDER BY h.score DESC, h.hostname LIMIT @limit OFFSET @offset`,
+                h.score, h.band, s.scored_at AS scoredAt, s.last_cycle AS cycleId
+         FROM hosts h JOIN host_seen s ON s.hid = h.hid WHERE ${where.join(' AND ')} ORDER BY h.score DESC, h.hostname LIMIT @limit OFFSET @offset`,
       )
       .all(args) as LatestScoreRow[];
   }
@@ -293,8 +293,8 @@ export class EdrStore {
   hostDetail(connectorId: string, hostId: string): { host: HostRecord; contributions: Contribution[]; profiles: Record<string, boolean> | null } | undefined {
     const row = this.db
       .prepare(
-        `SELECT d.record_json AS record, d.contributions_json AS contributions, d.profiles_json AS profiles, h.last_seen AS lastSeen
-         FROM hosts h JOIN host_details d ON d.hid = h.hid
+        `SELECT d.record_json AS record, d.contributions_json AS contributions, d.profiles_json AS profiles, s.last_seen AS lastSeen
+         FROM hosts h JOIN host_seen s ON s.hid = h.hid JOIN host_details d ON d.hid = h.hid
          WHERE h.connector_id = ? AND h.host_id = ?`,
       )
       .get(connectorId, hostId) as { record: string; contributions: string; profiles: string | null; lastSeen: string | null } | undefined;

@@ -25,8 +25,10 @@ export function pruneEdrStore(db: Database.Database, now: Date, days: number): P
     ).run(cutoff);
     // Hosts last seen in a cycle that goes, with their record and history.
     db.exec('CREATE TEMP TABLE IF NOT EXISTS pruned_hosts (hid INTEGER PRIMARY KEY); DELETE FROM pruned_hosts;');
-    db.exec('INSERT INTO pruned_hosts (hid) SELECT h.hid FROM hosts h JOIN pruned_cycles p ON p.id = h.last_cycle');
-    db.exec('DELETE FROM host_details WHERE hid IN (SELECT hid FROM pruned_hosts); DELETE FROM score_changes WHERE hid IN (SELECT hid FROM pruned_hosts);');
+    db.exec('INSERT INTO pruned_hosts (hid) SELECT s.hid FROM host_seen s JOIN pruned_cycles p ON p.id = s.last_cycle');
+    db.exec(
+      'DELETE FROM host_details WHERE hid IN (SELECT hid FROM pruned_hosts); DELETE FROM score_changes WHERE hid IN (SELECT hid FROM pruned_hosts); DELETE FROM host_seen WHERE hid IN (SELECT hid FROM pruned_hosts);',
+    );
     const hosts = db.prepare('DELETE FROM hosts WHERE hid IN (SELECT hid FROM pruned_hosts)').run().changes;
     db.exec('DELETE FROM cycle_bands WHERE cycle_id IN (SELECT id FROM pruned_cycles); DELETE FROM publications WHERE cycle_id IN (SELECT id FROM pruned_cycles);');
     const cycles = db.prepare('DELETE FROM cycles WHERE id IN (SELECT id FROM pruned_cycles)').run().changes;

@@ -5,8 +5,11 @@
  *
  * Since step 4 the store keeps history by what changes, not by time (EDR-H1…H4 in
  * docs/spec-decisions.md):
- * - `hosts`: one narrow row per host with its latest score and the attributes the dashboard shows
- *   and the what-if rescoring reads; rewritten every cycle, so it holds no large text.
+ * - `hosts`: one row per host with its latest score and the attributes the dashboard shows and
+ *   the what-if rescoring reads; rewritten only when the host changed (its digest, `hosts.digest`).
+ * - `host_seen` (step 5): what moves every cycle for every host — the cycle it was last listed
+ *   in, its last-seen time, when it was scored — in a row of about 60 bytes keyed by `hosts.hid`,
+ *   so a cycle of hosts seen as they were rewrites that and nothing else.
  * - `host_details`: the host's whole record, the contributions of its latest score and the Falcon
  *   profile results; written only when their digest (`hosts.digest`) changes.
  * - `score_changes`: a host's score history, one row per cycle in which its score or band moved
@@ -30,7 +33,8 @@ const IDENTITY_DDL: ReadonlyArray<readonly [string, string]> = [
   ['customer_id', 'TEXT NOT NULL'],
   ['platform', 'TEXT NOT NULL'],
 ];
-const ATTRIBUTE_DDL = [
+/** The attribute columns of step 4's `hosts` (frozen: step 4 creates exactly these). */
+const V4_ATTRIBUTE_DDL = [
   ['os_version', 'TEXT'],
   ['last_seen', 'TEXT'],
   ['score', 'REAL NOT NULL'],
@@ -54,44 +58,43 @@ const ATTRIBUTE_DDL = [
 ] as const;
 const columnsDdl = (cols: ReadonlyArray<readonly [string, string]>) => cols.map(([name, type]) => `  ${name} ${type},`).join('\n');
 
+/** What moved to `host_seen` in step 5. */
+const SEEN_DDL = [
+  ['last_seen', 'TEXT'],
+  ['scored_at', 'TEXT NOT NULL'],
+] as const;
+const ATTRIBUTE_DDL = V4_ATTRIBUTE_DDL.filter(([name]) => !SEEN_DDL.some(([seen]) => seen === name));
+
 /** The attribute columns `hosts` and `staged_scores` share (after the identity columns). */
 export const HOST_ATTRIBUTE_COLUMNS = ATTRIBUTE_DDL.map(([name]) => name);
 
 /**
- * The staging tables of a running cycle (edr-staging.ts): TEMP tables since step 4. Staged rows are
+ * The staging table of a running cycle (edr-staging.ts): a TEMP table since step 4. Staged rows are
  * never visible and never survive their process (a cycle the app stopped during is discarded), so
- * they need no durability: they stay out of the WAL and out of the file. `staged_scores` holds the
- * hosts that changed (or are new) as they are staged, `staged_seen` only when the others were seen,
- * written by the commit in the order of the key (edr-staging.ts).
+ * they need no durability: they stay out of the WAL and out of the file. It holds the hosts that
+ * changed (or are new) as they are staged; the others are kept in memory as light rows until the
+ * commit (edr-staging.ts).
  */
 export const STAGING_TEMP = `
 CREATE TEMP TABLE IF NOT EXISTS staged_scores (
   cycle_id INTEGER NOT NULL,
 ${columnsDdl(IDENTITY_DDL)}
 ${columnsDdl(ATTRIBUTE_DDL)}
+${columnsDdl(SEEN_DDL)}
   record_json TEXT NOT NULL,
   contributions_json TEXT NOT NULL,
   profiles_json TEXT,
   -- 1: the host was not stored when it was staged (its first score is history).
   is_new INTEGER NOT NULL,
   PRIMARY KEY (cycle_id, host_id)
-);
-CREATE TEMP TABLE IF NOT EXISTS staged_seen (
-  cycle_id INTEGER NOT NULL,
-  -- The stored host's integer key (hosts.hid): a host seen as it was is stored already, and its
-  -- rows go in (and are applied) in the order of the key, not at random places of a text index.
-  hid INTEGER NOT NULL,
-  last_seen TEXT,
-  scored_at TEXT NOT NULL,
-  PRIMARY KEY (cycle_id, hid)
-) WITHOUT ROWID;`;
+);`;
 
 const STEP_4 = `
 CREATE TABLE hosts_v4 (
   hid INTEGER PRIMARY KEY,
 ${columnsDdl(IDENTITY_DDL)}
   last_cycle INTEGER NOT NULL,
-${columnsDdl(ATTRIBUTE_DDL)}
+${columnsDdl(V4_ATTRIBUTE_DDL)}
   UNIQUE (connector_id, host_id)
 );
 INSERT INTO hosts_v4 (connector_id, host_id, vendor, hostname, customer_id, platform, last_cycle, os_version, last_seen, score, band, scored_at, digest,
@@ -228,6 +231,20 @@ CREATE TABLE publications (
   // (poll or rescore) and the error code of a failed cycle (offline tells from failing); the
   // staging table leaves the file (STAGING_TEMP).
   STEP_4,
+  // 5: what moves every cycle (last cycle, last-seen time, scoring time) leaves \`hosts\` for the
+  // narrow \`host_seen\`; no index on the cycle (a cycle would move every host's entry in it; the
+  // reads go by connector, through \`hosts\`' own index).
+  `CREATE TABLE host_seen (
+  hid INTEGER PRIMARY KEY,
+  last_cycle INTEGER NOT NULL,
+  last_seen TEXT,
+  scored_at TEXT NOT NULL
+);
+INSERT INTO host_seen (hid, last_cycle, last_seen, scored_at) SELECT hid, last_cycle, last_seen, scored_at FROM hosts;
+DROP INDEX hosts_cycle;
+ALTER TABLE hosts DROP COLUMN last_cycle;
+ALTER TABLE hosts DROP COLUMN last_seen;
+ALTER TABLE hosts DROP COLUMN scored_at;`,
 ];
 
 export const EDR_SCHEMA_VERSION = EDR_MIGRATIONS.length;

@@ -10,36 +10,39 @@
  * cycle's rows are discarded. The table is a TEMP table (STAGING_TEMP): the rows of a cycle the app
  * stopped during go with its process, and staging never writes the WAL or grows the file.
  *
- * Cost is kept to what changes (EDR-H1…H3). A host is digested (its record without its last-seen
- * times, its contributions, profiles, score and band; JSON.stringify and a native hash are cheaper
- * than any walk of the object in JavaScript); when the digest is the stored one, only a
- * light row is kept (its integer key, last-seen time and when it was scored: about 140 bytes a
- * host, 14 MB for a cycle of 100,000, in memory until the commit), and the host's stored row is only told it was seen. The commit
- * writes the light rows into `staged_seen` in the order of their key: the hosts come in the
- * vendor's order, which is random against the key, and a B-tree filled at random places costs
- * several times one filled in order. A host that changed gets a full row: its attributes, and its record,
- * contributions and profiles, which replace the stored ones; its score history gains a row only
- * when its score or band moved.
+ * Cost is kept to what changes (EDR-H1…H3). A host is digested (host-digest.ts: its record
+ * without its last-seen times, its contributions, profiles, score and band); when the digest is
+ * the stored one, only a light row is kept (its integer key, last-seen time and when it was scored:
+ * about 140 bytes a host, 14 MB for a cycle of 100,000, in memory until the commit). The commit
+ * writes the light rows into the narrow `host_seen` in the order of their key: the hosts come in
+ * the vendor's order, which is random against the key, and a B-tree written at random places
+ * costs several times one written in order. A host that changed gets a full row: its attributes,
+ * and its record, contributions and profiles, which replace the stored ones; its score history
+ * gains a row only when its score or band moved.
  */
-import * as crypto from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { Contribution, HostRecord, ScoredHost } from '../../shared/model/edr';
 import { hostAttributes } from '../../shared/model/zta-columns';
 import { HOST_ATTRIBUTE_COLUMNS, STAGING_TEMP } from './edr-schema';
+import { hostDigest } from './host-digest';
 
 const IDENTITY = ['connector_id', 'host_id', 'vendor', 'hostname', 'customer_id', 'platform'] as const;
 /** The columns of a full row that `hosts` takes as they are. */
 const COLUMNS = [...IDENTITY, ...HOST_ATTRIBUTE_COLUMNS];
 const HOST_UPDATE = [...IDENTITY.slice(2), ...HOST_ATTRIBUTE_COLUMNS].map((c) => `${c} = excluded.${c}`).join(', ');
-const FULL = ['cycle_id', ...COLUMNS, 'record_json', 'contributions_json', 'profiles_json', 'is_new'];
-
-/** Node's one-shot hash (20.12+; no Hash object per host). Not for security: it tells a changed host from one seen again as it was. */
-const sha1 = (text: string): string => (crypto as unknown as { hash(algorithm: string, data: string, encoding: 'base64'): string }).hash('sha1', text, 'base64');
+const FULL = ['cycle_id', ...COLUMNS, 'last_seen', 'scored_at', 'record_json', 'contributions_json', 'profiles_json', 'is_new'];
+/** Light rows written by one statement (SQLite's per-statement cost, paid 100,000 times a cycle, is most of writing one). */
+const SEEN_ROWS = 100;
+/** A stored host's row of `host_seen` from a staged full row (`s`, joined to `hosts` as `h`). */
+const SEEN_FROM_STAGED = `INSERT INTO host_seen (hid, last_cycle, last_seen, scored_at)
+  SELECT h.hid, s.cycle_id, s.last_seen, s.scored_at
+  FROM staged_scores s JOIN hosts h ON h.connector_id = s.connector_id AND h.host_id = s.host_id
+  WHERE s.cycle_id = ?
+  ON CONFLICT (hid) DO UPDATE SET last_cycle = excluded.last_cycle, last_seen = excluded.last_seen, scored_at = excluded.scored_at`;
 
 /**
- * The record as stored: without its last-seen times, which move every cycle and are kept as a
- * column instead (the views put them back). Its JSON is both what is stored and what the digest
- * covers. The times are blanked on the record itself for the one stringify (no copy of it), and
+ * The record as stored: without its last-seen times, which move every cycle and are kept in
+ * `host_seen` instead (the views put them back). Made only for a host that changed. The times are blanked on the record itself for the one stringify (no copy of it), and
  * put back; a frozen record is copied instead.
  */
 function storedRecord(h: HostRecord): string {
@@ -108,7 +111,11 @@ export class EdrStaging {
     this.stmt = {
       // A host handed out twice in one cycle keeps its last record and score.
       full: db.prepare(`INSERT OR REPLACE INTO staged_scores (${FULL.join(', ')}) VALUES (${FULL.map(() => '?').join(', ')})`),
-      light: db.prepare('INSERT OR REPLACE INTO staged_seen (cycle_id, hid, last_seen, scored_at) VALUES (?, ?, ?, ?)'),
+      light: db.prepare('UPDATE host_seen SET last_cycle = ?, last_seen = ?, scored_at = ? WHERE hid = ?'),
+      lights: db.prepare(
+        `UPDATE host_seen SET last_cycle = ?, last_seen = v.column2, scored_at = v.column3
+         FROM (VALUES ${Array.from({ length: SEEN_ROWS }, () => '(?, ?, ?)').join(', ')}) AS v WHERE host_seen.hid = v.column1`,
+      ),
       digests: db.prepare('SELECT host_id, digest, hid FROM hosts WHERE connector_id = ?').raw(),
       // The keys the hosts new in a cycle were given (read at its commit, before its rows go).
       added: db.prepare('SELECT s.host_id, h.hid FROM staged_scores s JOIN hosts h ON h.connector_id = s.connector_id AND h.host_id = s.host_id WHERE s.cycle_id = ? AND s.is_new = 1').raw(),
@@ -123,14 +130,11 @@ export class EdrStaging {
       ),
       // `WHERE` before `ON CONFLICT` is required by SQLite's grammar for an upsert from a SELECT.
       hosts: db.prepare(
-        `INSERT INTO hosts (${COLUMNS.join(', ')}, last_cycle)
-         SELECT ${COLUMNS.join(', ')}, cycle_id FROM staged_scores WHERE cycle_id = ?
-         ON CONFLICT (connector_id, host_id) DO UPDATE SET ${HOST_UPDATE}, last_cycle = excluded.last_cycle`,
+        `INSERT INTO hosts (${COLUMNS.join(', ')})
+         SELECT ${COLUMNS.join(', ')} FROM staged_scores WHERE cycle_id = ?
+         ON CONFLICT (connector_id, host_id) DO UPDATE SET ${HOST_UPDATE}`,
       ),
-      seen: db.prepare(
-        `UPDATE hosts SET last_seen = s.last_seen, scored_at = s.scored_at, last_cycle = s.cycle_id
-         FROM staged_seen s WHERE s.cycle_id = ? AND hosts.hid = s.hid`,
-      ),
+      fullSeen: db.prepare(SEEN_FROM_STAGED),
       // After: the first score of every host new in this cycle.
       first: db.prepare(
         `INSERT OR REPLACE INTO score_changes (hid, cycle_id, score, band, scored_at)
@@ -145,13 +149,14 @@ export class EdrStaging {
          WHERE s.cycle_id = ?
          ON CONFLICT (hid) DO UPDATE SET record_json = excluded.record_json, contributions_json = excluded.contributions_json, profiles_json = excluded.profiles_json`,
       ),
-      // Every host of the cycle is now at `last_cycle = cycle`.
+      // Every host of the cycle is now at `last_cycle = cycle` (read through the connector's hosts).
       bands: db.prepare(
         `INSERT INTO cycle_bands (cycle_id, customer_id, platform, band, hosts, score_sum)
-         SELECT last_cycle, customer_id, platform, band, COUNT(*), SUM(score) FROM hosts WHERE last_cycle = ? GROUP BY customer_id, platform, band`,
+         SELECT s.last_cycle, h.customer_id, h.platform, h.band, COUNT(*), SUM(h.score)
+         FROM host_seen s CROSS JOIN hosts h ON h.hid = s.hid
+         WHERE s.last_cycle = @cycle GROUP BY h.customer_id, h.platform, h.band`,
       ),
       discard: db.prepare('DELETE FROM staged_scores WHERE cycle_id = ?'),
-      discardSeen: db.prepare('DELETE FROM staged_seen WHERE cycle_id = ?'),
     };
   }
 
@@ -173,10 +178,7 @@ export class EdrStaging {
       for (const s of rows) {
         n += 1;
         const h = s.host;
-        const record = storedRecord(h);
-        const contributions = contributionsJson(s.contributions);
-        const profiles = s.profiles ? JSON.stringify(s.profiles) : null;
-        const digest = sha1(`${s.score}\u0000${s.band}\u0000${profiles ?? ''}\u0000${contributions}\u0000${record}`);
+        const digest = hostDigest(s);
         const known = stored.get(h.hostId);
         const before = known?.digest;
         if (known && before === digest) {
@@ -185,7 +187,8 @@ export class EdrStaging {
         }
         updates.push([h.hostId, digest]);
         const a = hostAttributes(h);
-        // In the order of FULL: cycle, COLUMNS (identity, then HOST_ATTRIBUTE_COLUMNS), record, flags.
+        const profiles = s.profiles ? JSON.stringify(s.profiles) : null;
+        // In the order of FULL: cycle, COLUMNS (identity, then HOST_ATTRIBUTE_COLUMNS), seen, record, flag.
         this.stmt.full.run(
           cycleId,
           connectorId,
@@ -195,10 +198,8 @@ export class EdrStaging {
           h.customerId,
           h.platform,
           h.osVersion,
-          h.lastSeen,
           s.score,
           s.band,
-          s.scoredAt,
           digest,
           a.osAssessment,
           a.sensorAssessment,
@@ -214,8 +215,10 @@ export class EdrStaging {
           a.cveCount,
           a.maxCvss,
           a.cvss,
-          record,
-          contributions,
+          h.lastSeen,
+          s.scoredAt,
+          storedRecord(h),
+          contributionsJson(s.contributions),
           profiles,
           before === undefined ? 1 : 0,
         );
@@ -249,14 +252,26 @@ export class EdrStaging {
     return n;
   }
 
-  /** The cycle's light rows into `staged_seen`, in the order of the host key. */
+  /** The cycle's light rows into `host_seen`, in the order of the host key. */
   private writeSeen(cycleId: number): void {
     const light = this.seen.get(cycleId);
     if (!light || light.size === 0) return;
     const hids = Float64Array.from(light.keys()).sort();
-    for (const hid of hids) {
+    const args: Array<number | string | null> = [cycleId];
+    let i = 0;
+    for (; i + SEEN_ROWS <= hids.length; i += SEEN_ROWS) {
+      args.length = 1;
+      for (let j = i; j < i + SEEN_ROWS; j++) {
+        const hid = hids[j]!;
+        const [lastSeen, scoredAt] = light.get(hid)!;
+        args.push(hid, lastSeen, scoredAt);
+      }
+      this.stmt.lights.run(args);
+    }
+    for (; i < hids.length; i++) {
+      const hid = hids[i]!;
       const [lastSeen, scoredAt] = light.get(hid)!;
-      this.stmt.light.run(cycleId, hid, lastSeen, scoredAt);
+      this.stmt.light.run(cycleId, lastSeen, scoredAt, hid);
     }
   }
 
@@ -267,18 +282,17 @@ export class EdrStaging {
    */
   promote(cycleId: number): number {
     const n = this.count(cycleId);
+    // Before the upsert: a light row names a host stored before this commit, never one it adds (a deleted host's key may be given again).
     this.writeSeen(cycleId);
     this.stmt.moved.run(cycleId);
-    // Before the upsert: a light row names a host stored before this commit, never one it adds (a deleted host's key may be given again).
-    this.stmt.seen.run(cycleId);
     this.stmt.hosts.run(cycleId);
+    this.stmt.fullSeen.run(cycleId);
     this.stmt.first.run(cycleId);
     const pending = this.pending.get(cycleId);
     if (pending) pending.added = this.stmt.added.all(cycleId) as Array<[string, number]>;
     this.stmt.details.run(cycleId);
-    this.stmt.bands.run(cycleId);
+    this.stmt.bands.run({ cycle: cycleId });
     this.stmt.discard.run(cycleId);
-    this.stmt.discardSeen.run(cycleId);
     return n;
   }
 
@@ -316,7 +330,6 @@ export class EdrStaging {
     this.pending.delete(cycleId);
     const light = this.seen.get(cycleId)?.size ?? 0;
     this.seen.delete(cycleId);
-    // `staged_seen` holds rows only inside a commit's transaction (written and emptied there): nothing of it to delete.
     return this.stmt.discard.run(cycleId).changes + light;
   }
 }

@@ -35,21 +35,22 @@ export class EdrViews {
       ),
       rows: db
         .prepare(
-          `SELECT connector_id, host_id, hostname, customer_id, platform, score, band, last_seen,
-             os_assessment, sensor_assessment, overall_assessment, sensor_running, reduced_functionality,
-             risk_level, exposure, health, av_status, onboarding, critical_cves, cve_count, max_cvss, cvss
-           FROM hosts WHERE last_cycle = ? ORDER BY host_id`,
+          `SELECT h.connector_id, h.host_id, h.hostname, h.customer_id, h.platform, h.score, h.band, s.last_seen,
+             h.os_assessment, h.sensor_assessment, h.overall_assessment, h.sensor_running, h.reduced_functionality,
+             h.risk_level, h.exposure, h.health, h.av_status, h.onboarding, h.critical_cves, h.cve_count, h.max_cvss, h.cvss
+           FROM hosts h JOIN host_seen s ON s.hid = h.hid
+           WHERE h.connector_id = (SELECT connector_id FROM cycles WHERE id = @cycle) AND s.last_cycle = @cycle ORDER BY h.host_id`,
         )
         .raw(),
       records: db.prepare(
-        `SELECT d.record_json AS record, h.last_seen AS lastSeen, h.host_id AS hostId FROM hosts h
-         JOIN host_details d ON d.hid = h.hid
-         WHERE h.connector_id = ? AND h.last_cycle = ? AND h.host_id > ? ORDER BY h.host_id LIMIT ?`,
+        `SELECT d.record_json AS record, s.last_seen AS lastSeen, h.host_id AS hostId FROM hosts h
+         JOIN host_seen s ON s.hid = h.hid JOIN host_details d ON d.hid = h.hid
+         WHERE h.connector_id = ? AND s.last_cycle = ? AND h.host_id > ? ORDER BY h.host_id LIMIT ?`,
       ),
       host: db.prepare(
-        `SELECT h.score, h.band, h.scored_at AS scoredAt, h.last_cycle AS cycleId, h.last_seen AS lastSeen,
+        `SELECT h.score, h.band, s.scored_at AS scoredAt, s.last_cycle AS cycleId, s.last_seen AS lastSeen,
            d.record_json AS record, d.contributions_json AS contributions, d.profiles_json AS profiles
-         FROM hosts h JOIN host_details d ON d.hid = h.hid
+         FROM hosts h JOIN host_seen s ON s.hid = h.hid JOIN host_details d ON d.hid = h.hid
          WHERE h.connector_id = ? AND h.host_id = ?`,
       ),
       completed: db.prepare(
@@ -85,7 +86,7 @@ export class EdrViews {
    */
   appendRows(cols: ZtaColumns, cycleId: number, connector: number, customerIndex: (id: string) => number): number {
     let n = 0;
-    for (const r of this.stmt.rows.iterate(cycleId) as Iterable<Raw>) {
+    for (const r of this.stmt.rows.iterate({ cycle: cycleId }) as Iterable<Raw>) {
       n += 1;
       cols.connector.push(connector);
       cols.hostId.push(r[1]);

@@ -242,6 +242,41 @@ describe('EdrStore history by change', () => {
     check.close();
   });
 
+  it('opens a version-4 store: what moves every cycle leaves the hosts table for host_seen, and the views read it from there', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'nb-edr-v4-'));
+    dirs.push(dir);
+    const file = path.join(dir, 'edr.db');
+    const raw = new Database(file);
+    for (const step of EDR_MIGRATIONS.slice(0, 4)) raw.exec(step);
+    raw.pragma('user_version = 4');
+    const host = makeScoredHosts(1)[0]!;
+    raw.prepare("INSERT INTO cycles (connector_id, vendor, tenant_id, started_at, finished_at, status, hosts) VALUES ('conn-1', 'defender', 't1', '2026-11-01T00:00:00Z', '2026-11-01T00:01:00Z', 'completed', 1)").run();
+    raw
+      .prepare(
+        `INSERT INTO hosts (hid, connector_id, host_id, vendor, hostname, customer_id, platform, last_cycle, last_seen, score, band, scored_at, digest)
+         VALUES (7, 'conn-1', ?, 'defender', 'pc-7', 'cust-a', 'Windows', 1, '2026-10-31T23:58:00Z', 42, 'Moderate Risk', '2026-11-01T00:00:30Z', 'old')`,
+      )
+      .run(host.host.hostId);
+    raw.prepare("INSERT INTO host_details (hid, record_json, contributions_json) VALUES (7, ?, '[]')").run(JSON.stringify({ ...host.host, lastSeen: null, defender: { ...host.host.defender!, lastSeen: null } }));
+    raw.close();
+
+    const store = new EdrStore(file);
+    expect(store.latestScores()).toMatchObject([{ hostId: host.host.hostId, cycleId: 1, scoredAt: '2026-11-01T00:00:30Z', score: 42 }]);
+    expect(store.hostDetail('conn-1', host.host.hostId)?.host.lastSeen).toBe('2026-10-31T23:58:00Z');
+    expect(store.views.storedRecords('conn-1', 1, '', 10).map((h) => h.defender?.lastSeen)).toEqual(['2026-10-31T23:58:00Z']);
+    expect(store.views.host('conn-1', host.host.hostId)).toMatchObject({ cycleId: 1, lastSeen: '2026-10-31T23:58:00Z', scoredAt: '2026-11-01T00:00:30Z' });
+    // The next cycle lists the host again: its last-seen time moves in host_seen.
+    cycle(store, [seenLater(host, '2026-11-22T00:09:00.000Z')]);
+    expect(store.hostDetail('conn-1', host.host.hostId)?.host.lastSeen).toBe('2026-11-22T00:09:00.000Z');
+    store.close();
+    const check = new Database(file, { readonly: true });
+    expect(check.pragma('user_version', { simple: true })).toBe(EDR_SCHEMA_VERSION);
+    const columns = (check.prepare('PRAGMA table_info(hosts)').all() as Array<{ name: string }>).map((c) => c.name);
+    expect(columns.filter((c) => ['last_cycle', 'last_seen', 'scored_at'].includes(c))).toEqual([]);
+    expect(check.prepare('SELECT hid, last_seen FROM host_seen').all()).toEqual([{ hid: 7, last_seen: '2026-11-22T00:09:00.000Z' }]);
+    check.close();
+  });
+
   it('retention drops cycles and history older than the period, keeping the newest cycle, its hosts and each host’s score at the cut', () => {
     const { store, file } = open();
     const at = (day: number) => new Date(Date.UTC(2026, 7, 1 + day));
