@@ -313,8 +313,9 @@ export class EdrStore {
 
   /** Deletes what is older than `days` (edr-retention.ts). */
   prune(now: Date, days: number): PruneResult {
-    const r = pruneEdrStore(this.db, now, days);
-    if (r.hosts) this.staging.forgetDigests();
+    let gone: number[] = [];
+    const r = pruneEdrStore(this.db, now, days, (hids) => (gone = hids));
+    if (r.hosts) this.staging.forgetHosts(gone);
     return r;
   }
 

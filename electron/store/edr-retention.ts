@@ -15,7 +15,8 @@ export interface PruneResult {
   changes: number;
 }
 
-export function pruneEdrStore(db: Database.Database, now: Date, days: number): PruneResult {
+/** `onHosts`: called inside the transaction with the keys of the hosts that go (staging forgets them). */
+export function pruneEdrStore(db: Database.Database, now: Date, days: number, onHosts?: (hids: number[]) => void): PruneResult {
   const cutoff = new Date(now.getTime() - days * 86_400_000).toISOString();
   return db.transaction((): PruneResult => {
     db.exec('CREATE TEMP TABLE IF NOT EXISTS pruned_cycles (id INTEGER PRIMARY KEY); DELETE FROM pruned_cycles;');
@@ -30,6 +31,7 @@ export function pruneEdrStore(db: Database.Database, now: Date, days: number): P
       'DELETE FROM host_details WHERE hid IN (SELECT hid FROM pruned_hosts); DELETE FROM score_changes WHERE hid IN (SELECT hid FROM pruned_hosts); DELETE FROM host_seen WHERE hid IN (SELECT hid FROM pruned_hosts);',
     );
     const hosts = db.prepare('DELETE FROM hosts WHERE hid IN (SELECT hid FROM pruned_hosts)').run().changes;
+    if (hosts && onHosts) onHosts(db.prepare('SELECT hid FROM pruned_hosts').pluck().all() as number[]);
     db.exec('DELETE FROM cycle_bands WHERE cycle_id IN (SELECT id FROM pruned_cycles); DELETE FROM publications WHERE cycle_id IN (SELECT id FROM pruned_cycles);');
     const cycles = db.prepare('DELETE FROM cycles WHERE id IN (SELECT id FROM pruned_cycles)').run().changes;
     // History before the cut, but the newest row of each host before it (its score when the kept history starts).

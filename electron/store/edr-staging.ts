@@ -93,6 +93,23 @@ interface Known {
   hid: number;
 }
 
+/**
+ * A running cycle's staging state. A host is in at most one of `full` and `light`: a host handed
+ * out twice keeps its last sighting (a full row, or a light row when it came back as stored).
+ */
+interface CycleStage {
+  connectorId: string;
+  /** Hosts with a full row staged (in `staged_scores`): host id → the digest the commit stores. */
+  full: Map<string, string>;
+  /** Light rows: stored host key → [last seen, scored at]. */
+  light: Map<number, [string | null, string]>;
+  /** The keys the commit gave the hosts it added (read inside its transaction). */
+  added?: Array<[string, number]>;
+}
+
+/** One sighting of a batch, applied to the cycle's state once the batch's transaction committed: a light row (`digest` null) or a full row. */
+type Sighting = [hostId: string, hid: number | undefined, digest: string | null, lastSeen: string | null, scoredAt: string];
+
 export class EdrStaging {
   private readonly stmt;
   /**
@@ -101,10 +118,8 @@ export class EdrStaging {
    * of the hosts it added), so a cycle reads none of them.
    */
   private readonly digests = new Map<string, Map<string, Known>>();
-  /** Per running cycle: its connector and the digests its full rows will store when it commits. */
-  private readonly pending = new Map<number, { connectorId: string; digests: Array<[string, string]>; added?: Array<[string, number]> }>();
-  /** Per running cycle: its light rows, stored host key → [last seen, scored at] (a host handed out twice keeps its last). */
-  private readonly seen = new Map<number, Map<number, [string | null, string]>>();
+  /** Per running cycle: what it staged (CycleStage). */
+  private readonly cycles = new Map<number, CycleStage>();
 
   constructor(private readonly db: Database.Database) {
     db.exec(STAGING_TEMP);
@@ -149,7 +164,7 @@ export class EdrStaging {
          WHERE s.cycle_id = ?
          ON CONFLICT (hid) DO UPDATE SET record_json = excluded.record_json, contributions_json = excluded.contributions_json, profiles_json = excluded.profiles_json`,
       ),
-      // Every host of the cycle is now at `last_cycle = cycle` (read through the connector's hosts).
+      // Every host of the cycle is now at `last_cycle = cycle` (a scan of the narrow host_seen, in key order).
       bands: db.prepare(
         `INSERT INTO cycle_bands (cycle_id, customer_id, platform, band, hosts, score_sum)
          SELECT s.last_cycle, h.customer_id, h.platform, h.band, COUNT(*), SUM(h.score)
@@ -157,6 +172,8 @@ export class EdrStaging {
          WHERE s.last_cycle = @cycle GROUP BY h.customer_id, h.platform, h.band`,
       ),
       discard: db.prepare('DELETE FROM staged_scores WHERE cycle_id = ?'),
+      // A host seen again as stored, after a full row of this cycle: its last sighting counts.
+      dropFull: db.prepare('DELETE FROM staged_scores WHERE cycle_id = ? AND host_id = ?'),
     };
   }
 
@@ -166,15 +183,15 @@ export class EdrStaging {
    */
   stage(cycleId: number, connectorId: string, scored: Iterable<ScoredHost>): number {
     let n = 0;
-    let pending = this.pending.get(cycleId);
-    if (!pending) this.pending.set(cycleId, (pending = { connectorId, digests: [] }));
-    const updates = pending.digests;
-    let light = this.seen.get(cycleId);
-    if (!light) this.seen.set(cycleId, (light = new Map()));
-    // This batch's light rows join the cycle's only once its transaction committed (a batch that fails leaves none).
-    const batch: Array<[number, string | null, string]> = [];
+    let cycle = this.cycles.get(cycleId);
+    if (!cycle) this.cycles.set(cycleId, (cycle = { connectorId, full: new Map(), light: new Map() }));
+    const { full } = cycle;
+    // This batch's sightings join the cycle's state only once its transaction committed (a batch that fails leaves none).
+    const batch: Sighting[] = [];
     const write = this.db.transaction((rows: Iterable<ScoredHost>) => {
       const stored = this.storedDigests(connectorId);
+      /** This batch's full rows still standing (a later light sighting drops its host's). */
+      const fullHere = new Set<string>();
       for (const s of rows) {
         n += 1;
         const h = s.host;
@@ -182,10 +199,12 @@ export class EdrStaging {
         const known = stored.get(h.hostId);
         const before = known?.digest;
         if (known && before === digest) {
-          batch.push([known.hid, h.lastSeen, s.scoredAt]);
+          if (fullHere.delete(h.hostId) || full.has(h.hostId)) this.stmt.dropFull.run(cycleId, h.hostId);
+          batch.push([h.hostId, known.hid, null, h.lastSeen, s.scoredAt]);
           continue;
         }
-        updates.push([h.hostId, digest]);
+        fullHere.add(h.hostId);
+        batch.push([h.hostId, known?.hid, digest, h.lastSeen, s.scoredAt]);
         const a = hostAttributes(h);
         const profiles = s.profiles ? JSON.stringify(s.profiles) : null;
         // In the order of FULL: cycle, COLUMNS (identity, then HOST_ATTRIBUTE_COLUMNS), seen, record, flag.
@@ -225,7 +244,16 @@ export class EdrStaging {
       }
     });
     write(scored);
-    for (const [hid, lastSeen, scoredAt] of batch) light.set(hid, [lastSeen, scoredAt]);
+    const { light } = cycle;
+    for (const [hostId, hid, digest, lastSeen, scoredAt] of batch) {
+      if (digest === null) {
+        full.delete(hostId);
+        light.set(hid!, [lastSeen, scoredAt]);
+      } else {
+        full.set(hostId, digest);
+        if (hid !== undefined) light.delete(hid);
+      }
+    }
     return n;
   }
 
@@ -246,15 +274,15 @@ export class EdrStaging {
 
   /** Staged rows of one cycle, or of all cycles. */
   count(cycleId?: number): number {
-    if (cycleId !== undefined) return (this.stmt.countFull.get(cycleId) as number) + (this.seen.get(cycleId)?.size ?? 0);
+    if (cycleId !== undefined) return (this.stmt.countFull.get(cycleId) as number) + (this.cycles.get(cycleId)?.light.size ?? 0);
     let n = this.stmt.countAll.get() as number;
-    for (const light of this.seen.values()) n += light.size;
+    for (const c of this.cycles.values()) n += c.light.size;
     return n;
   }
 
   /** The cycle's light rows into `host_seen`, in the order of the host key. */
   private writeSeen(cycleId: number): void {
-    const light = this.seen.get(cycleId);
+    const light = this.cycles.get(cycleId)?.light;
     if (!light || light.size === 0) return;
     const hids = Float64Array.from(light.keys()).sort();
     const args: Array<number | string | null> = [cycleId];
@@ -288,8 +316,8 @@ export class EdrStaging {
     this.stmt.hosts.run(cycleId);
     this.stmt.fullSeen.run(cycleId);
     this.stmt.first.run(cycleId);
-    const pending = this.pending.get(cycleId);
-    if (pending) pending.added = this.stmt.added.all(cycleId) as Array<[string, number]>;
+    const cycle = this.cycles.get(cycleId);
+    if (cycle) cycle.added = this.stmt.added.all(cycleId) as Array<[string, number]>;
     this.stmt.details.run(cycleId);
     this.stmt.bands.run({ cycle: cycleId });
     this.stmt.discard.run(cycleId);
@@ -298,14 +326,13 @@ export class EdrStaging {
 
   /** After the transaction that promoted `cycleId` committed: the hosts it rewrote now carry the digests it staged. */
   committed(cycleId: number): void {
-    const done = this.pending.get(cycleId);
-    this.pending.delete(cycleId);
     // Kept until now: a commit that failed can be tried again.
-    this.seen.delete(cycleId);
+    const done = this.cycles.get(cycleId);
+    this.cycles.delete(cycleId);
     const known = done && this.digests.get(done.connectorId);
     if (!known) return;
     const hids = new Map(done.added);
-    for (const [hostId, digest] of done.digests) {
+    for (const [hostId, digest] of done.full) {
       const hid = known.get(hostId)?.hid ?? hids.get(hostId);
       // A host whose key is not known yet stays unknown: its next sighting stages a full row.
       if (hid === undefined) known.delete(hostId);
@@ -314,22 +341,28 @@ export class EdrStaging {
   }
 
   /**
-   * Forgets the known digests (hosts were deleted behind staging's back, e.g. by retention, or a
-   * commit failed); they are read again. The light rows staged stay: those of the hosts still stored
-   * apply at the commit. A host retention deleted after this cycle staged it as seen (one no
-   * completed cycle listed within the retention period, listed again unchanged) is not found by its
-   * key then, and is missing from this cycle; the next cycle stores it again as new.
+   * Forgets the known digests (a commit failed, or hosts were deleted behind staging's back): they
+   * are read again. What the running cycles staged stays, and applies at their commits.
    */
   forgetDigests(): void {
     this.digests.clear();
-    this.pending.clear();
+  }
+
+  /**
+   * Hosts retention deleted (by key): forgotten, and dropped from the light rows of the running
+   * cycles, which would otherwise land on whatever host a commit gives the key to next. Such a host
+   * (one no completed cycle listed within the retention period, listed again unchanged by a cycle
+   * still running) is missing from that cycle; the next cycle stores it again as new.
+   */
+  forgetHosts(hids: Iterable<number>): void {
+    this.forgetDigests();
+    for (const hid of hids) for (const c of this.cycles.values()) c.light.delete(hid);
   }
 
   /** Deletes a cycle's staged rows (failed, cancelled); answers how many. */
   discard(cycleId: number): number {
-    this.pending.delete(cycleId);
-    const light = this.seen.get(cycleId)?.size ?? 0;
-    this.seen.delete(cycleId);
+    const light = this.cycles.get(cycleId)?.light.size ?? 0;
+    this.cycles.delete(cycleId);
     return this.stmt.discard.run(cycleId).changes + light;
   }
 }

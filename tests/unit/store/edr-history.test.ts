@@ -113,32 +113,92 @@ describe('EdrStore history by change', () => {
 
   it('hosts seen as they were, in batches in any order, with one handed out twice and the digests forgotten between batches: each gets its last sighting', () => {
     const { store } = open();
-    const hosts = makeScoredHosts(41);
+    // 250 hosts: more than one statement's worth of light rows (100), and a remainder.
+    const hosts = makeScoredHosts(251);
     const gone = hosts.pop()!;
     // In September the vendor also listed a host it has not listed since: retention deletes it.
     const old = store.beginCycle('conn-1', 'defender', 't1', new Date(Date.UTC(2026, 8, 1)));
     store.stageScores(old, 'conn-1', [...hosts, gone]);
     store.commitCycle(old, new Date(Date.UTC(2026, 8, 1, 0, 1)));
     cycle(store, hosts);
-    const at = (i: number) => `2026-11-22T10:${String(i).padStart(2, '0')}:00.000Z`;
-    // The vendor's order is not the store's: reversed, in two batches.
+    const at = (i: number) => new Date(Date.UTC(2026, 10, 22, 10, 0, i)).toISOString();
+    const scoredAt = (batch: number) => `2026-11-22T10:5${batch}:00.000Z`;
+    // The vendor's order is not the store's: reversed, in two batches scored at different times.
     const later = hosts.map((h, i) => seenLater(h, at(i))).reverse();
     const id = store.beginCycle('conn-1', 'defender', 't1', new Date(Date.UTC(2026, 10, 22, 11)));
-    store.stageScores(id, 'conn-1', later.slice(0, 20));
+    store.stageScores(id, 'conn-1', later.slice(0, 120).map((h) => ({ ...h, scoredAt: scoredAt(1) })));
     // Retention between two batches makes staging forget what it knew (the staged rows stay).
     expect(store.prune(new Date(Date.UTC(2026, 10, 22, 11)), 30).hosts).toBe(1);
-    store.stageScores(id, 'conn-1', later.slice(20));
+    store.stageScores(id, 'conn-1', later.slice(120).map((h) => ({ ...h, scoredAt: scoredAt(2) })));
     // Host 0 handed out again with a later time: its last sighting counts, once.
-    store.stageScores(id, 'conn-1', [seenLater(hosts[0]!, '2026-11-22T10:59:00.000Z')]);
-    expect(store.stagedCount(id)).toBe(40);
+    store.stageScores(id, 'conn-1', [{ ...seenLater(hosts[0]!, '2026-11-22T10:59:00.000Z'), scoredAt: scoredAt(3) }]);
+    expect(store.stagedCount(id)).toBe(250);
     expect(store.stagedChanged(id)).toBe(0);
     store.commitCycle(id, new Date(Date.UTC(2026, 10, 22, 11, 1)));
     expect(store.stagedCount()).toBe(0);
-    const latest = new Map(store.latestScores({ limit: 100 }).map((r) => [r.hostId, r]));
-    expect(latest.size).toBe(40);
+    const latest = new Map(store.latestScores({ limit: 1000 }).map((r) => [r.hostId, r]));
+    expect(latest.size).toBe(250);
     expect(store.hostDetail('conn-1', hosts[0]!.host.hostId)!.host.lastSeen).toBe('2026-11-22T10:59:00.000Z');
-    for (let i = 1; i < 40; i++) expect(store.hostDetail('conn-1', hosts[i]!.host.hostId)!.host.lastSeen).toBe(at(i));
+    expect(latest.get(hosts[0]!.host.hostId)!.scoredAt).toBe(scoredAt(3));
+    for (let i = 1; i < 250; i++) {
+      expect(store.hostDetail('conn-1', hosts[i]!.host.hostId)!.host.lastSeen).toBe(at(i));
+      // hosts[249..130] came in the first batch, hosts[129..0] in the second.
+      expect(latest.get(hosts[i]!.host.hostId)!.scoredAt).toBe(scoredAt(i >= 130 ? 1 : 2));
+    }
     expect([...latest.values()].every((r) => r.cycleId === id)).toBe(true);
+    expect(store.cycleSummary(id).hosts).toBe(250);
+  });
+
+  it('a host handed out as changed and then again as stored (or the other way round) keeps its last sighting, counted once', () => {
+    const { store } = open();
+    const [h, k] = makeScoredHosts(2);
+    cycle(store, [h!, k!]);
+    // Changed first, then as stored: in two batches (h) and in one (k).
+    const id = store.beginCycle('conn-1', 'defender', 't1', new Date(Date.UTC(2026, 10, 23)));
+    store.stageScores(id, 'conn-1', [moved(h!, 95)]);
+    store.stageScores(id, 'conn-1', [seenLater(h!, '2026-11-23T00:05:00.000Z'), moved(k!, 96), seenLater(k!, '2026-11-23T00:06:00.000Z')]);
+    expect(store.stagedCount(id)).toBe(2);
+    expect(store.stagedChanged(id)).toBe(0);
+    store.commitCycle(id, new Date(Date.UTC(2026, 10, 23, 0, 10)));
+    expect(store.latestScores().map((r) => [r.hostId, r.score])).toEqual([
+      [h!.host.hostId, h!.score],
+      [k!.host.hostId, k!.score],
+    ].sort((x, y) => (y[1] as number) - (x[1] as number)));
+    expect(store.hostDetail('conn-1', h!.host.hostId)!.host.lastSeen).toBe('2026-11-23T00:05:00.000Z');
+    expect(store.history('conn-1', h!.host.hostId)).toHaveLength(1);
+    expect(store.cycleSummary(id).hosts).toBe(2);
+    // As stored first, then changed: the change counts.
+    const next = store.beginCycle('conn-1', 'defender', 't1', new Date(Date.UTC(2026, 10, 24)));
+    store.stageScores(next, 'conn-1', [seenLater(h!, '2026-11-24T00:05:00.000Z')]);
+    store.stageScores(next, 'conn-1', [{ ...moved(h!, 97), host: seenLater(h!, '2026-11-24T00:07:00.000Z').host }, k!]);
+    expect(store.stagedCount(next)).toBe(2);
+    expect(store.stagedChanged(next)).toBe(1);
+    store.commitCycle(next, new Date(Date.UTC(2026, 10, 24, 0, 10)));
+    expect(store.latestScores()[0]).toMatchObject({ hostId: h!.host.hostId, score: 97, cycleId: next });
+    expect(store.hostDetail('conn-1', h!.host.hostId)!.host.lastSeen).toBe('2026-11-24T00:07:00.000Z');
+    expect(store.history('conn-1', h!.host.hostId).map((r) => r.score)).toEqual([97, h!.score]);
+    expect(store.cycleSummary(next).hosts).toBe(2);
+  });
+
+  it('a light row of a host retention deleted never lands on the host another connector’s commit gives its key', () => {
+    const { store } = open();
+    const [a, x] = makeScoredHosts(2);
+    const [z] = makeScoredHosts(1, { tenantId: 't2' });
+    // conn-a: x listed only in September, so it has the largest key and retention deletes it.
+    const old = store.beginCycle('conn-a', 'defender', 't1', new Date(Date.UTC(2026, 8, 1)));
+    store.stageScores(old, 'conn-a', [a!, x!]);
+    store.commitCycle(old, new Date(Date.UTC(2026, 8, 1, 0, 1)));
+    cycle(store, [a!], 'conn-a');
+    const running = store.beginCycle('conn-a', 'defender', 't1', new Date(Date.UTC(2026, 10, 22, 14)));
+    store.stageScores(running, 'conn-a', [a!, seenLater(x!, '2026-11-22T13:00:00.000Z')]);
+    expect(store.prune(new Date(Date.UTC(2026, 10, 22, 14)), 30).hosts).toBe(1);
+    // conn-b's commit adds a host, which may be given x's key.
+    const b = cycle(store, [seenLater(z!, '2026-11-22T13:30:00.000Z')], 'conn-b');
+    store.commitCycle(running, new Date(Date.UTC(2026, 10, 22, 14, 1)));
+    expect(store.latestScores({ connectorId: 'conn-b' })).toMatchObject([{ hostId: z!.host.hostId, cycleId: b }]);
+    expect(store.hostDetail('conn-b', z!.host.hostId)!.host.lastSeen).toBe('2026-11-22T13:30:00.000Z');
+    expect(store.cycleSummary(running).hosts).toBe(1);
+    expect(store.latestScores({ connectorId: 'conn-a' }).map((r) => r.hostId)).toEqual([a!.host.hostId]);
   });
 
   it('a batch that fails to stage leaves nothing of it staged, its hosts seen as they were included', () => {
@@ -313,6 +373,7 @@ describe('EdrStore history by change', () => {
     expect(store.prune(at(101), 90)).toEqual({ cycles: 0, hosts: 0, changes: 0 });
     const raw = new Database(file, { readonly: true });
     expect(raw.prepare('SELECT COUNT(*) FROM host_details').pluck().get()).toBe(5);
+    expect(raw.prepare('SELECT COUNT(*) FROM host_seen').pluck().get()).toBe(5);
     raw.close();
   });
 });
