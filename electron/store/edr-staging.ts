@@ -107,8 +107,6 @@ interface CycleStage {
   added?: Array<[string, number]>;
 }
 
-/** One sighting of a batch, applied to the cycle's state once the batch's transaction committed: a light row (`digest` null) or a full row. */
-type Sighting = [hostId: string, hid: number | undefined, digest: string | null, lastSeen: string | null, scoredAt: string];
 
 export class EdrStaging {
   private readonly stmt;
@@ -186,12 +184,14 @@ export class EdrStaging {
     let cycle = this.cycles.get(cycleId);
     if (!cycle) this.cycles.set(cycleId, (cycle = { connectorId, full: new Map(), light: new Map() }));
     const { full } = cycle;
-    // This batch's sightings join the cycle's state only once its transaction committed (a batch that fails leaves none).
-    const batch: Sighting[] = [];
+    // This batch's sightings join the cycle's state only once its transaction committed (a batch that
+    // fails leaves none): its light rows, its full rows (by host: a later sighting in the batch
+    // replaces an earlier one) and the full rows of earlier batches it dropped.
+    const lights: Array<[number, string | null, string]> = [];
+    const fulls = new Map<string, [string, number | undefined]>();
+    const dropped: string[] = [];
     const write = this.db.transaction((rows: Iterable<ScoredHost>) => {
       const stored = this.storedDigests(connectorId);
-      /** This batch's full rows still standing (a later light sighting drops its host's). */
-      const fullHere = new Set<string>();
       for (const s of rows) {
         n += 1;
         const h = s.host;
@@ -199,12 +199,17 @@ export class EdrStaging {
         const known = stored.get(h.hostId);
         const before = known?.digest;
         if (known && before === digest) {
-          if (fullHere.delete(h.hostId) || full.has(h.hostId)) this.stmt.dropFull.run(cycleId, h.hostId);
-          batch.push([h.hostId, known.hid, null, h.lastSeen, s.scoredAt]);
+          // Seen as stored after a full row of this cycle: the full row goes (the last sighting counts).
+          if ((fulls.size !== 0 && fulls.delete(h.hostId)) || (full.size !== 0 && full.has(h.hostId))) {
+            this.stmt.dropFull.run(cycleId, h.hostId);
+            dropped.push(h.hostId);
+          }
+          lights.push([known.hid, h.lastSeen, s.scoredAt]);
           continue;
         }
-        fullHere.add(h.hostId);
-        batch.push([h.hostId, known?.hid, digest, h.lastSeen, s.scoredAt]);
+        // Last in the map's order too: applied after any light row of the same host in this batch.
+        fulls.delete(h.hostId);
+        fulls.set(h.hostId, [digest, known?.hid]);
         const a = hostAttributes(h);
         const profiles = s.profiles ? JSON.stringify(s.profiles) : null;
         // In the order of FULL: cycle, COLUMNS (identity, then HOST_ATTRIBUTE_COLUMNS), seen, record, flag.
@@ -245,14 +250,12 @@ export class EdrStaging {
     });
     write(scored);
     const { light } = cycle;
-    for (const [hostId, hid, digest, lastSeen, scoredAt] of batch) {
-      if (digest === null) {
-        full.delete(hostId);
-        light.set(hid!, [lastSeen, scoredAt]);
-      } else {
-        full.set(hostId, digest);
-        if (hid !== undefined) light.delete(hid);
-      }
+    for (const hostId of dropped) full.delete(hostId);
+    for (const [hid, lastSeen, scoredAt] of lights) light.set(hid, [lastSeen, scoredAt]);
+    // A full row standing at the end of the batch came after any light row of its host in it.
+    for (const [hostId, [digest, hid]] of fulls) {
+      full.set(hostId, digest);
+      if (hid !== undefined) light.delete(hid);
     }
     return n;
   }
