@@ -42,8 +42,9 @@ const SEEN_FROM_STAGED = `INSERT INTO host_seen (hid, last_cycle, last_seen, sco
 
 /**
  * The record as stored: without its last-seen times, which move every cycle and are kept in
- * `host_seen` instead (the views put them back). Made only for a host that changed. The times are blanked on the record itself for the one stringify (no copy of it), and
- * put back; a frozen record is copied instead.
+ * `host_seen` instead (the views put them back). Made only for a host that changed. The times are
+ * blanked on the record itself for the one stringify (no copy of it), and put back; a frozen
+ * record is copied instead.
  */
 function storedRecord(h: HostRecord): string {
   if (Object.isFrozen(h) || (h.defender && Object.isFrozen(h.defender)) || (h.falcon && Object.isFrozen(h.falcon))) {
@@ -106,7 +107,6 @@ interface CycleStage {
   /** The keys the commit gave the hosts it added (read inside its transaction). */
   added?: Array<[string, number]>;
 }
-
 
 export class EdrStaging {
   private readonly stmt;
