@@ -162,6 +162,8 @@ export class EdrStaging {
          WHERE s.cycle_id = ?
          ON CONFLICT (hid) DO UPDATE SET record_json = excluded.record_json, contributions_json = excluded.contributions_json, profiles_json = excluded.profiles_json`,
       ),
+      // A cycle promoted again (writeScores called more than once for it) counts all its hosts anew.
+      clearBands: db.prepare('DELETE FROM cycle_bands WHERE cycle_id = ?'),
       // Every host of the cycle is now at `last_cycle = cycle` (a scan of the narrow host_seen, in key order).
       bands: db.prepare(
         `INSERT INTO cycle_bands (cycle_id, customer_id, platform, band, hosts, score_sum)
@@ -322,6 +324,7 @@ export class EdrStaging {
     const cycle = this.cycles.get(cycleId);
     if (cycle) cycle.added = this.stmt.added.all(cycleId) as Array<[string, number]>;
     this.stmt.details.run(cycleId);
+    this.stmt.clearBands.run(cycleId);
     this.stmt.bands.run({ cycle: cycleId });
     this.stmt.discard.run(cycleId);
     return n;

@@ -62,6 +62,17 @@ describe('EdrStore history by change', () => {
     for (const c of [c1, c2, c3]) expect(store.cycleSummary(c).hosts).toBe(100);
   });
 
+  it('a cycle written in several calls counts every host of it once in its band counts', () => {
+    const { store } = open();
+    const hosts = makeScoredHosts(6);
+    const id = store.beginCycle('conn-1', 'defender', 't1', new Date(Date.UTC(2026, 10, 22)));
+    for (const h of hosts) store.writeScores(id, 'conn-1', [h]);
+    store.finishCycle(id, 'completed', { hosts: 6, at: new Date(Date.UTC(2026, 10, 22, 0, 1)) });
+    const bands = { Trustworthy: 0, 'Low Risk': 0, 'Moderate Risk': 0, Suspicious: 0, 'High Risk': 0 };
+    for (const h of hosts) bands[h.band] += 1;
+    expect(store.cycleSummary(id)).toMatchObject({ hosts: 6, bands });
+  });
+
   it('a later cycle leaves the band counts of earlier cycles as they were', () => {
     const { store } = open();
     const hosts = makeScoredHosts(30);
