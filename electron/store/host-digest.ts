@@ -78,19 +78,26 @@ function num(v: number): void {
   word(u32[1]!);
 }
 
+/** Runs `absorb` on a state of its own (from the seeds) and answers its two words; the running digest is left as it was. */
+function apart(seedA: number, seedB: number, absorb: () => void): [number, number] {
+  const sa = a;
+  const sb = b;
+  a = seedA;
+  b = seedB;
+  absorb();
+  const words: [number, number] = [a, b];
+  a = sa;
+  b = sb;
+  return words;
+}
+
 /** Key names are few and repeat for every host: each one's hash is made once. */
 const keyWords = new Map<string, number>();
 function key(k: string): void {
   let w = keyWords.get(k);
   if (w === undefined) {
-    const sa = a;
-    const sb = b;
-    a = 0x165667b1;
-    b = 0;
-    str(k);
-    w = a ^ Math.imul(b, M2);
-    a = sa;
-    b = sb;
+    const [x, y] = apart(0x165667b1, 0, () => str(k));
+    w = x ^ Math.imul(y, M2);
     keyWords.set(k, w);
   }
   word(w);
@@ -138,16 +145,16 @@ function defender(d: DefenderFacts): void {
 
 function falcon(f: FalconFacts): void {
   word(TAG.object);
-  const a = f.assessment;
-  if (!a) nothing(a);
+  const z = f.assessment;
+  if (!z) nothing(z);
   else {
     word(TAG.object);
-    optNum(a.os);
-    optNum(a.sensor_config);
-    optNum(a.overall);
-    optStr(a.version);
-    signals(a.os_signals);
-    signals(a.sensor_signals);
+    optNum(z.os);
+    optNum(z.sensor_config);
+    optNum(z.overall);
+    optStr(z.version);
+    signals(z.os_signals);
+    signals(z.sensor_signals);
   }
   bool(f.sensorRunning);
   optStr(f.agentVersion);
@@ -155,10 +162,11 @@ function falcon(f: FalconFacts): void {
 }
 
 /**
- * A host record, field by field (its last-seen times left out). Every field may be absent or null
- * here: a record that breaks its schema is refused by the store's constraints, with their message. Every field of the record's
- * schema (shared/model/edr.ts) is read here; tests/unit/store/host-digest.test.ts changes each
- * field the schema has, one at a time, and fails when a change goes unnoticed.
+ * A host record, field by field (its last-seen times left out). Every field of the record's schema
+ * (shared/model/edr.ts) is read here; tests/unit/store/host-digest.test.ts changes each field the
+ * schema has, one at a time, and fails when a change goes unnoticed. Any field may be absent or
+ * null here: a record that breaks its schema is refused by the store's constraints, with their
+ * message.
  */
 function record(h: HostRecord): void {
   optStr(h.vendor);
@@ -216,14 +224,7 @@ const contributionWords = new WeakMap<Contribution, readonly [number, number]>()
 function contribution(c: Contribution): void {
   let w = contributionWords.get(c);
   if (w === undefined) {
-    const sa = a;
-    const sb = b;
-    a = 0x2545f491;
-    b = 0x1b873593;
-    value(c);
-    w = [a, b];
-    a = sa;
-    b = sb;
+    w = apart(0x2545f491, 0x1b873593, () => value(c));
     if (Object.isFrozen(c)) contributionWords.set(c, w);
   }
   word(w[0]);

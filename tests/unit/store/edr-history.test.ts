@@ -23,6 +23,17 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
+/** A store file at schema `version`, opened raw (EdrStore migrates it when it opens it). */
+function rawStoreAt(version: number): { file: string; raw: Database.Database } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), `nb-edr-v${version}-`));
+  dirs.push(dir);
+  const file = path.join(dir, 'edr.db');
+  const raw = new Database(file);
+  for (const step of EDR_MIGRATIONS.slice(0, version)) raw.exec(step);
+  raw.pragma(`user_version = ${version}`);
+  return { file, raw };
+}
+
 let minute = 0;
 /** One completed cycle of `hosts` (as the app's poller commits it). */
 function cycle(store: EdrStore, hosts: ScoredHost[], connectorId = 'conn-1'): number {
@@ -273,12 +284,7 @@ describe('EdrStore history by change', () => {
   });
 
   it('opens a version-3 store with every cycle of every host, keeping only the rows that changed and each cycle’s counts', () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'nb-edr-v3-'));
-    dirs.push(dir);
-    const file = path.join(dir, 'edr.db');
-    const raw = new Database(file);
-    for (const step of EDR_MIGRATIONS.slice(0, 3)) raw.exec(step);
-    raw.pragma('user_version = 3');
+    const { file, raw } = rawStoreAt(3);
     const record = (id: string) => JSON.stringify({ vendor: 'defender', tenantId: 't1', hostId: id, hostname: `${id}.corp`, customerId: 'cust-a', platform: 'Windows', osVersion: null, lastSeen: null, defender: { riskScore: 'High', exposureLevel: 'Low', healthStatus: 'Active', avStatus: 'Updated', onboardingStatus: 'Onboarded', lastSeen: null, criticalCveCount: 2, cveCount: 4, maxCvss: 9.8 } });
     const ins = raw.prepare('INSERT INTO scores (cycle_id, connector_id, host_id, score, band, contributions_json, scored_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
     for (const c of [1, 2, 3]) {
@@ -314,12 +320,7 @@ describe('EdrStore history by change', () => {
   });
 
   it('opens a version-4 store: what moves every cycle leaves the hosts table for host_seen, and the views read it from there', () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'nb-edr-v4-'));
-    dirs.push(dir);
-    const file = path.join(dir, 'edr.db');
-    const raw = new Database(file);
-    for (const step of EDR_MIGRATIONS.slice(0, 4)) raw.exec(step);
-    raw.pragma('user_version = 4');
+    const { file, raw } = rawStoreAt(4);
     const host = makeScoredHosts(1)[0]!;
     raw.prepare("INSERT INTO cycles (connector_id, vendor, tenant_id, started_at, finished_at, status, hosts) VALUES ('conn-1', 'defender', 't1', '2026-11-01T00:00:00Z', '2026-11-01T00:01:00Z', 'completed', 1)").run();
     raw
