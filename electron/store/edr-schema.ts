@@ -245,6 +245,8 @@ DROP INDEX hosts_cycle;
 ALTER TABLE hosts DROP COLUMN last_cycle;
 ALTER TABLE hosts DROP COLUMN last_seen;
 ALTER TABLE hosts DROP COLUMN scored_at;`,
+  // 6: a cycle's band counts read in the order they group (no sort of 100,000 rows at each commit).
+  `CREATE INDEX hosts_bands ON hosts(connector_id, customer_id, platform, band, score);`,
 ];
 
 export const EDR_SCHEMA_VERSION = EDR_MIGRATIONS.length;

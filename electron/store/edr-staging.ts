@@ -164,12 +164,12 @@ export class EdrStaging {
       ),
       // A cycle promoted again (writeScores called more than once for it) counts all its hosts anew.
       clearBands: db.prepare('DELETE FROM cycle_bands WHERE cycle_id = ?'),
-      // Every host of the cycle is now at `last_cycle = cycle` (a scan of the narrow host_seen, in key order).
+      // Every host of the cycle is now at `last_cycle = cycle`: its connector's hosts read in the order they group (index hosts_bands, step 6), no sort.
       bands: db.prepare(
         `INSERT INTO cycle_bands (cycle_id, customer_id, platform, band, hosts, score_sum)
          SELECT s.last_cycle, h.customer_id, h.platform, h.band, COUNT(*), SUM(h.score)
-         FROM host_seen s CROSS JOIN hosts h ON h.hid = s.hid
-         WHERE s.last_cycle = @cycle GROUP BY h.customer_id, h.platform, h.band`,
+         FROM hosts h INDEXED BY hosts_bands JOIN host_seen s ON s.hid = h.hid
+         WHERE h.connector_id = (SELECT connector_id FROM cycles WHERE id = @cycle) AND s.last_cycle = @cycle GROUP BY h.customer_id, h.platform, h.band`,
       ),
       discard: db.prepare('DELETE FROM staged_scores WHERE cycle_id = ?'),
       // A host seen again as stored, after a full row of this cycle: its last sighting counts.
