@@ -84,6 +84,54 @@ describe('EdrStore history by change', () => {
     expect(store.cycleSummary(id)).toMatchObject({ hosts: 6, bands });
   });
 
+  it('a commit counts its bands as the tables hold its hosts, through changes of customer, platform and band, repeats, retention and two connectors', () => {
+    const { store, file } = open();
+    const raw = new Database(file, { readonly: true });
+    const counted = raw.prepare('SELECT customer_id AS c, platform AS p, band AS b, hosts AS n, score_sum AS sum FROM cycle_bands WHERE cycle_id = ? ORDER BY c, p, b');
+    const recount = raw.prepare(
+      `SELECT h.customer_id AS c, h.platform AS p, h.band AS b, COUNT(*) AS n, SUM(h.score) AS sum FROM hosts h JOIN host_seen s ON s.hid = h.hid
+       WHERE h.connector_id = (SELECT connector_id FROM cycles WHERE id = ?) AND s.last_cycle = ? GROUP BY c, p, b ORDER BY c, p, b`,
+    );
+    // A fixed pseudo-random sequence (the same every run): which hosts move, and how.
+    let seed = 7;
+    const rand = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) % n;
+    const pool = { 'conn-1': makeScoredHosts(60), 'conn-2': makeScoredHosts(40, { tenantId: 't2' }) };
+    const old = store.beginCycle('conn-1', 'defender', 't1', new Date(Date.UTC(2026, 8, 1)));
+    store.stageScores(old, 'conn-1', makeScoredHosts(70).slice(60));
+    store.commitCycle(old, new Date(Date.UTC(2026, 8, 1, 0, 1)));
+    let commits = 0;
+    for (let round = 0; round < 12; round++) {
+      for (const connectorId of ['conn-1', 'conn-2'] as const) {
+        const hosts = pool[connectorId];
+        for (let k = 0; k < 8; k++) {
+          const i = rand(hosts.length);
+          const h = hosts[i]!;
+          const how = rand(3);
+          hosts[i] =
+            how === 0
+              ? moved(h, rand(101))
+              : { ...h, host: { ...h.host, ...(how === 1 ? { customerId: `cust-${rand(3)}` } : { platform: rand(2) ? 'Linux' : 'Mac' }) } };
+        }
+        minute += 10;
+        const at = new Date(Date.UTC(2026, 10, 22, 0, minute));
+        const id = store.beginCycle(connectorId, 'defender', connectorId === 'conn-1' ? 't1' : 't2', at);
+        // Some hosts missing, the rest in two batches with a few handed out twice (changed, then as stored, or the reverse).
+        const listed = hosts.filter(() => rand(10) !== 0);
+        const cut = rand(listed.length);
+        store.stageScores(id, connectorId, listed.slice(0, cut));
+        if (round === 5 && connectorId === 'conn-1') expect(store.prune(at, 30).hosts).toBe(10);
+        store.stageScores(id, connectorId, [...listed.slice(cut), ...listed.slice(0, rand(5)).map((h) => (rand(2) ? moved(h, rand(101)) : h))]);
+        store.commitCycle(id, new Date(at.getTime() + 30_000));
+        const expected = recount.all(id, id);
+        expect(counted.all(id)).toEqual(expected);
+        expect(expected.reduce((n, r) => n + (r as { n: number }).n, 0)).toBe(listed.length);
+        commits += 1;
+      }
+    }
+    raw.close();
+    expect(commits).toBe(24);
+  });
+
   it('a later cycle leaves the band counts of earlier cycles as they were', () => {
     const { store } = open();
     const hosts = makeScoredHosts(30);
