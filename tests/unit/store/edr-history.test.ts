@@ -124,7 +124,7 @@ describe('EdrStore history by change', () => {
         store.commitCycle(id, new Date(at.getTime() + 30_000));
         const expected = recount.all(id, id);
         expect(counted.all(id)).toEqual(expected);
-        expect(expected.reduce((n, r) => n + (r as { n: number }).n, 0)).toBe(listed.length);
+        expect((expected as Array<{ n: number }>).reduce((n, r) => n + r.n, 0)).toBe(listed.length);
         commits += 1;
       }
     }
