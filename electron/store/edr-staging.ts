@@ -27,10 +27,12 @@
  * the index that read needed moved a thousand pages a cycle.
  */
 import type Database from 'better-sqlite3';
-import type { Contribution, HostRecord, ScoredHost } from '../../shared/model/edr';
+import type { ScoredHost } from '../../shared/model/edr';
 import { hostAttributes } from '../../shared/model/zta-columns';
+import { BandGroups } from './band-counts';
 import { HOST_ATTRIBUTE_COLUMNS, STAGING_TEMP } from './edr-schema';
 import { hostDigest } from './host-digest';
+import { contributionsJson, storedRecord } from './host-json';
 
 const IDENTITY = ['connector_id', 'host_id', 'vendor', 'hostname', 'customer_id', 'platform'] as const;
 /** The columns of a full row that `hosts` takes as they are. */
@@ -46,55 +48,9 @@ const SEEN_FROM_STAGED = `INSERT INTO host_seen (hid, last_cycle, last_seen, sco
   WHERE s.cycle_id = ?
   ON CONFLICT (hid) DO UPDATE SET last_cycle = excluded.last_cycle, last_seen = excluded.last_seen, scored_at = excluded.scored_at`;
 
-/**
- * The record as stored: without its last-seen times, which move every cycle and are kept in
- * `host_seen` instead (the views put them back). Made only for a host that changed. The times are
- * blanked on the record itself for the one stringify (no copy of it), and put back; a frozen
- * record is copied instead.
- */
-function storedRecord(h: HostRecord): string {
-  if (Object.isFrozen(h) || (h.defender && Object.isFrozen(h.defender)) || (h.falcon && Object.isFrozen(h.falcon))) {
-    return JSON.stringify({ ...h, lastSeen: null, ...(h.defender ? { defender: { ...h.defender, lastSeen: null } } : {}), ...(h.falcon ? { falcon: { ...h.falcon, lastSeen: null } } : {}) });
-  }
-  const seen = h.lastSeen;
-  const d = h.defender;
-  const f = h.falcon;
-  const dSeen = d?.lastSeen ?? null;
-  const fSeen = f?.lastSeen ?? null;
-  try {
-    h.lastSeen = null;
-    if (d) d.lastSeen = null;
-    if (f) f.lastSeen = null;
-    return JSON.stringify(h);
-  } finally {
-    h.lastSeen = seen;
-    if (d) d.lastSeen = dSeen;
-    if (f) f.lastSeen = fSeen;
-  }
-}
-
-/**
- * A score's contributions are shared frozen objects (one per indicator value, shared/risk/compile.ts),
- * so each one's JSON is made once.
- */
-const contributionJson = new WeakMap<object, string>();
-function contributionsJson(list: readonly Contribution[]): string {
-  let out = '[';
-  for (let i = 0; i < list.length; i++) {
-    const c = list[i]!;
-    let j = contributionJson.get(c);
-    if (j === undefined) {
-      j = JSON.stringify(c);
-      if (Object.isFrozen(c)) contributionJson.set(c, j);
-    }
-    out += (i ? ',' : '') + j;
-  }
-  return `${out}]`;
-}
-
 const bool = (v: boolean | null) => (v === null ? null : v ? 1 : 0);
 
-/** What a host's row stores that staging keeps: its digest, and its band count's group (EdrStaging.group) and score. */
+/** What a host's row stores that staging keeps: its digest, and its band count's group (BandGroups) and score. */
 interface Staged {
   digest: string;
   group: number;
@@ -104,24 +60,6 @@ interface Staged {
 /** What staging knows of a stored host: what it stores (Staged), and its integer key. */
 interface Known extends Staged {
   hid: number;
-}
-
-/** Hosts and their score sum, summed as SQLite's SUM does (Kahan-Babuska-Neumaier), so a cycle's sum does not depend on the order of its hosts. */
-class BandCount {
-  hosts = 0;
-  private sum = 0;
-  private carry = 0;
-
-  add(score: number): void {
-    this.hosts += 1;
-    const t = this.sum + score;
-    this.carry += Math.abs(this.sum) >= Math.abs(score) ? this.sum - t + score : score - t + this.sum;
-    this.sum = t;
-  }
-
-  get scoreSum(): number {
-    return this.sum + this.carry;
-  }
 }
 
 /**
@@ -148,10 +86,8 @@ export class EdrStaging {
   private readonly digests = new Map<string, Map<string, Known>>();
   /** Per running cycle: what it staged (CycleStage). */
   private readonly cycles = new Map<number, CycleStage>();
-  /** The groups of the band counts, by number: [customer, platform, band]. */
-  private readonly groups: Array<readonly [string, string, string]> = [];
-  /** customer → platform → band → the group's number. */
-  private readonly groupIds = new Map<string, Map<string, Map<string, number>>>();
+  /** The customer, platform and band of a host's band count, numbered. */
+  private readonly groups = new BandGroups();
 
   constructor(private readonly db: Database.Database) {
     db.exec(STAGING_TEMP);
@@ -246,7 +182,7 @@ export class EdrStaging {
         }
         // Last in the map's order too: applied after any light row of the same host in this batch.
         fulls.delete(h.hostId);
-        fulls.set(h.hostId, [{ digest, group: this.group(h.customerId, h.platform, s.band), score: s.score }, known?.hid]);
+        fulls.set(h.hostId, [{ digest, group: this.groups.id(h.customerId, h.platform, s.band), score: s.score }, known?.hid]);
         const a = hostAttributes(h);
         const profiles = s.profiles ? JSON.stringify(s.profiles) : null;
         // In the order of FULL: cycle, COLUMNS (identity, then HOST_ATTRIBUTE_COLUMNS), seen, record, flag.
@@ -302,25 +238,10 @@ export class EdrStaging {
     if (!byHost) {
       byHost = new Map();
       const rows = this.stmt.digests.iterate(connectorId) as Iterable<[string, string, number, string, string, string, number]>;
-      for (const [hostId, digest, hid, customer, platform, band, score] of rows) byHost.set(hostId, { digest, hid, group: this.group(customer, platform, band), score });
+      for (const [hostId, digest, hid, customer, platform, band, score] of rows) byHost.set(hostId, { digest, hid, group: this.groups.id(customer, platform, band), score });
       this.digests.set(connectorId, byHost);
     }
     return byHost;
-  }
-
-  /** The number of a band count's group (a customer, platform and band): each is made once. */
-  private group(customer: string, platform: string, band: string): number {
-    let platforms = this.groupIds.get(customer);
-    if (!platforms) this.groupIds.set(customer, (platforms = new Map()));
-    let bands = platforms.get(platform);
-    if (!bands) platforms.set(platform, (bands = new Map()));
-    let g = bands.get(band);
-    if (g === undefined) {
-      g = this.groups.length;
-      this.groups.push([customer, platform, band]);
-      bands.set(band, g);
-    }
-    return g;
   }
 
   /**
@@ -335,15 +256,10 @@ export class EdrStaging {
       return;
     }
     if (!cycle) return;
-    const counts = new Map<number, BandCount>();
-    const count = (group: number, score: number) => {
-      let c = counts.get(group);
-      if (!c) counts.set(group, (c = new BandCount()));
-      c.add(score);
-    };
-    for (const [, , known] of cycle.light.values()) count(known.group, known.score);
-    for (const staged of cycle.full.values()) count(staged.group, staged.score);
-    for (const [group, c] of counts) this.stmt.band.run(cycleId, ...this.groups[group]!, c.hosts, c.scoreSum);
+    const counter = this.groups.counter();
+    for (const [, , known] of cycle.light.values()) counter.add(known.group, known.score);
+    for (const staged of cycle.full.values()) counter.add(staged.group, staged.score);
+    for (const row of counter.rows()) this.stmt.band.run(cycleId, ...row);
   }
 
   /** Staged rows of a cycle whose host changed (or is new): their record is written at the commit. */
