@@ -31,7 +31,7 @@ export class BandGroups {
   }
 }
 
-/** Hosts and their score sum, summed as SQLite's SUM does (Kahan-Babuska-Neumaier), so a sum does not depend on the order of its hosts. */
+/** Hosts and their score sum, summed as SQLite's SUM does (Kahan-Babuska-Neumaier), so a sum practically does not depend on the order of its hosts. */
 class Sum {
   hosts = 0;
   private sum = 0;

@@ -153,12 +153,21 @@ export class EdrStore {
     return Number(this.stmt.begin.run(connectorId, vendor, tenantId, startedAt.toISOString(), 'running', kind).lastInsertRowid);
   }
 
-  /** Stores the scored hosts of one cycle in one transaction (staged and promoted at once; the cycle's mark is the caller's). */
+  /**
+   * Stores the scored hosts of one cycle in one transaction (staged and promoted at once; the cycle's
+   * mark is the caller's). When it fails, nothing of the cycle stays staged (what it staged went
+   * with its transaction, and staging forgets it too).
+   */
   writeScores(cycleId: number, connectorId: string, scored: readonly ScoredHost[]): void {
-    this.promoted(cycleId, () => {
-      this.staging.stage(cycleId, connectorId, scored);
-      this.staging.promote(cycleId);
-    });
+    try {
+      this.promoted(cycleId, () => {
+        this.staging.stage(cycleId, connectorId, scored);
+        this.staging.promote(cycleId);
+      });
+    } catch (e) {
+      this.staging.discard(cycleId);
+      throw e;
+    }
   }
 
   /**

@@ -74,24 +74,40 @@ interface CycleStage {
   light: Map<number, [string | null, string, Known]>;
   /** The keys the commit gave the hosts it added (read inside its transaction). */
   added?: Array<[string, number]>;
+  /**
+   * How often its connector's stored hosts had changed behind it when it began (EdrStaging.changes).
+   * When that moved before its commit, a light row's host may no longer be stored as staging kept
+   * it, and the commit counts the bands from the tables instead.
+   */
+  changes: number;
 }
 
 export class EdrStaging {
   private readonly stmt;
   /**
-   * The stored digest and integer key of each host, per connector: read from the store once, then
-   * kept up to date by the commits (each applies the digests of the hosts it rewrote and the keys
-   * of the hosts it added), so a cycle reads none of them.
+   * What is stored of each host, per connector (its digest, band count group, score and integer
+   * key): read from the store once, then kept up to date by the commits (each applies what it
+   * rewrote and the keys of the hosts it added), so a cycle reads none of them. Read again after
+   * another connection committed (`PRAGMA data_version` moved: the command line's `edr poll
+   * --data-dir` beside the app).
    */
   private readonly digests = new Map<string, Map<string, Known>>();
   /** Per running cycle: what it staged (CycleStage). */
   private readonly cycles = new Map<number, CycleStage>();
   /** The customer, platform and band of a host's band count, numbered. */
   private readonly groups = new BandGroups();
+  /** Per connector, commits of this store that rewrote some of its hosts. */
+  private readonly rewrites = new Map<string, number>();
+  /** Times another connection was seen to have committed (every connector's hosts may have changed). */
+  private otherWrites = 0;
+  /** `PRAGMA data_version` when last read: it moves when another connection commits. */
+  private dataVersion: number;
 
   constructor(private readonly db: Database.Database) {
     db.exec(STAGING_TEMP);
+    this.dataVersion = db.pragma('data_version', { simple: true }) as number;
     this.stmt = {
+      dataVersion: db.prepare('PRAGMA data_version').pluck(),
       // A host handed out twice in one cycle keeps its last record and score.
       full: db.prepare(`INSERT OR REPLACE INTO staged_scores (${FULL.join(', ')}) VALUES (${FULL.map(() => '?').join(', ')})`),
       light: db.prepare('UPDATE host_seen SET last_cycle = ?, last_seen = ?, scored_at = ? WHERE hid = ?'),
@@ -154,8 +170,9 @@ export class EdrStaging {
    */
   stage(cycleId: number, connectorId: string, scored: Iterable<ScoredHost>): number {
     let n = 0;
+    this.noticeOtherWriters();
     let cycle = this.cycles.get(cycleId);
-    if (!cycle) this.cycles.set(cycleId, (cycle = { connectorId, full: new Map(), light: new Map() }));
+    if (!cycle) this.cycles.set(cycleId, (cycle = { connectorId, full: new Map(), light: new Map(), changes: this.changes(connectorId) }));
     const { full } = cycle;
     // This batch's sightings join the cycle's state only once its transaction committed (a batch that
     // fails leaves none): its light rows, its full rows (by host: a later sighting in the batch
@@ -247,10 +264,11 @@ export class EdrStaging {
   /**
    * The cycle's band counts, into `cycle_bands`: every host it lists, a light row's as stored and a
    * full row's as staged (a host is in one of them). A cycle promoted before (writeScores called
-   * more than once for it) is counted anew from the tables instead, all of its calls' hosts.
+   * more than once for it) is counted anew from the tables instead, all of its calls' hosts; so is
+   * one whose connector's hosts another commit changed while it ran (CycleStage.changes).
    */
   private writeBands(cycleId: number, cycle: CycleStage | undefined): void {
-    if (this.stmt.promotedBefore.get(cycleId) !== undefined) {
+    if (this.stmt.promotedBefore.get(cycleId) !== undefined || (cycle && cycle.changes !== this.changes(cycle.connectorId))) {
       this.stmt.clearBands.run(cycleId);
       this.stmt.recountBands.run({ cycle: cycleId });
       return;
@@ -304,6 +322,7 @@ export class EdrStaging {
    * score). Call it inside the transaction that marks the cycle completed.
    */
   promote(cycleId: number): number {
+    this.noticeOtherWriters();
     const n = this.count(cycleId);
     // Before the upsert: a light row names a host stored before this commit, never one it adds (a deleted host's key may be given again).
     this.writeSeen(cycleId);
@@ -324,6 +343,7 @@ export class EdrStaging {
     // Kept until now: a commit that failed can be tried again.
     const done = this.cycles.get(cycleId);
     this.cycles.delete(cycleId);
+    if (done && done.full.size > 0) this.rewrites.set(done.connectorId, (this.rewrites.get(done.connectorId) ?? 0) + 1);
     const known = done && this.digests.get(done.connectorId);
     if (!known) return;
     const hids = new Map(done.added);
@@ -333,6 +353,23 @@ export class EdrStaging {
       if (hid === undefined) known.delete(hostId);
       else known.set(hostId, { ...staged, hid });
     }
+  }
+
+  /** How often the stored hosts of a connector have changed behind a running cycle's back: rewritten by a commit, or maybe by another connection. */
+  private changes(connectorId: string): number {
+    return this.otherWrites + (this.rewrites.get(connectorId) ?? 0);
+  }
+
+  /**
+   * After another connection committed (PRAGMA data_version moved), what staging knows of the stored
+   * hosts is read again, and the cycles running count their bands from the tables at their commits.
+   */
+  private noticeOtherWriters(): void {
+    const version = this.stmt.dataVersion.get() as number;
+    if (version === this.dataVersion) return;
+    this.dataVersion = version;
+    this.otherWrites += 1;
+    this.forgetDigests();
   }
 
   /**

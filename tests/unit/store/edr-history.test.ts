@@ -109,7 +109,7 @@ describe('EdrStore history by change', () => {
           const how = rand(3);
           hosts[i] =
             how === 0
-              ? moved(h, rand(101))
+              ? moved(h, rand(10_001) / 100)
               : { ...h, host: { ...h.host, ...(how === 1 ? { customerId: `cust-${rand(3)}` } : { platform: rand(2) ? 'Linux' : 'Mac' }) } };
         }
         minute += 10;
@@ -120,7 +120,7 @@ describe('EdrStore history by change', () => {
         const cut = rand(listed.length);
         store.stageScores(id, connectorId, listed.slice(0, cut));
         if (round === 5 && connectorId === 'conn-1') expect(store.prune(at, 30).hosts).toBe(10);
-        store.stageScores(id, connectorId, [...listed.slice(cut), ...listed.slice(0, rand(5)).map((h) => (rand(2) ? moved(h, rand(101)) : h))]);
+        store.stageScores(id, connectorId, [...listed.slice(cut), ...listed.slice(0, rand(5)).map((h) => (rand(2) ? moved(h, rand(10_001) / 100) : h))]);
         store.commitCycle(id, new Date(at.getTime() + 30_000));
         const expected = recount.all(id, id);
         expect(counted.all(id)).toEqual(expected);
@@ -130,6 +130,75 @@ describe('EdrStore history by change', () => {
     }
     raw.close();
     expect(commits).toBe(24);
+  });
+
+  /** The band counts a cycle stored, and the same counted from the tables. */
+  const bandRows = (file: string, cycleId: number) => {
+    const raw = new Database(file, { readonly: true });
+    try {
+      const stored = raw.prepare('SELECT customer_id AS c, platform AS p, band AS b, hosts AS n, score_sum AS sum FROM cycle_bands WHERE cycle_id = ? ORDER BY c, p, b').all(cycleId);
+      const tables = raw
+        .prepare(
+          `SELECT h.customer_id AS c, h.platform AS p, h.band AS b, COUNT(*) AS n, SUM(h.score) AS sum FROM hosts h JOIN host_seen s ON s.hid = h.hid
+           WHERE h.connector_id = (SELECT connector_id FROM cycles WHERE id = ?) AND s.last_cycle = ? GROUP BY c, p, b ORDER BY c, p, b`,
+        )
+        .all(cycleId, cycleId);
+      return { stored, tables };
+    } finally {
+      raw.close();
+    }
+  };
+
+  it('a host another connection rewrote (the command line beside the app) is read again, and the next cycle stores and counts what the vendor listed', () => {
+    const { store, file } = open();
+    const hosts = makeScoredHosts(20);
+    cycle(store, hosts);
+    // The command line polls the same tenant into the same folder: host 4 moved to another band.
+    const cli = new EdrStore(file, { guest: true });
+    const other = cli.beginCycle('conn-1', 'defender', 't1', new Date(Date.UTC(2026, 10, 22, 5)));
+    cli.stageScores(other, 'conn-1', hosts.map((h, i) => (i === 4 ? moved(h, h.score > 50 ? 10 : 90) : h)));
+    cli.commitCycle(other, new Date(Date.UTC(2026, 10, 22, 5, 1)));
+    cli.close();
+    // The app's next cycle lists host 4 as its own last cycle stored it: a change against the store.
+    const id = store.beginCycle('conn-1', 'defender', 't1', new Date(Date.UTC(2026, 10, 22, 6)));
+    store.stageScores(id, 'conn-1', hosts);
+    expect(store.stagedChanged(id)).toBe(1);
+    store.commitCycle(id, new Date(Date.UTC(2026, 10, 22, 6, 1)));
+    expect(store.latestScores({ limit: 100 }).find((r) => r.hostId === hosts[4]!.host.hostId)).toMatchObject({ score: hosts[4]!.score, cycleId: id });
+    const { stored, tables } = bandRows(file, id);
+    expect(stored).toEqual(tables);
+  });
+
+  it('a cycle whose hosts another commit rewrote while it ran counts its bands as the tables hold them', () => {
+    const { store, file } = open();
+    const hosts = makeScoredHosts(20);
+    cycle(store, hosts);
+    // Y stages every host as stored; then X, of the same connector, moves host 2 and commits first.
+    const y = store.beginCycle('conn-1', 'defender', 't1', new Date(Date.UTC(2026, 10, 22, 7)));
+    store.stageScores(y, 'conn-1', hosts);
+    const x = store.beginCycle('conn-1', 'defender', 't1', new Date(Date.UTC(2026, 10, 22, 7, 5)));
+    store.stageScores(x, 'conn-1', [moved(hosts[2]!, hosts[2]!.score > 50 ? 10 : 90)]);
+    store.commitCycle(x, new Date(Date.UTC(2026, 10, 22, 7, 6)));
+    store.commitCycle(y, new Date(Date.UTC(2026, 10, 22, 7, 10)));
+    const { stored, tables } = bandRows(file, y);
+    expect(stored).toEqual(tables);
+    expect(store.cycleSummary(y).hosts).toBe(20);
+  });
+
+  it('a writeScores whose commit fails leaves nothing of its cycle staged, so writing it again counts only what that call wrote', () => {
+    const { store, file } = open();
+    const [h, refused] = makeScoredHosts(2);
+    // The store refuses one host's details at the commit (a trigger stands in for a failing statement).
+    const raw = new Database(file);
+    raw.exec(`CREATE TRIGGER refuse_details BEFORE INSERT ON host_details WHEN NEW.record_json LIKE '%refused-at-commit%' BEGIN SELECT RAISE(ABORT, 'refused at commit'); END`);
+    raw.close();
+    const id = store.beginCycle('conn-1', 'defender', 't1', new Date(Date.UTC(2026, 10, 22, 8)));
+    expect(() => store.writeScores(id, 'conn-1', [h!, { ...refused!, host: { ...refused!.host, hostname: 'refused-at-commit' } }])).toThrow(/refused at commit/);
+    expect(store.stagedCount()).toBe(0);
+    store.writeScores(id, 'conn-1', [h!]);
+    const { stored, tables } = bandRows(file, id);
+    expect(stored).toEqual(tables);
+    expect(store.cycleSummary(id).hosts).toBe(1);
   });
 
   it('a later cycle leaves the band counts of earlier cycles as they were', () => {
