@@ -105,7 +105,6 @@ export class EdrStaging {
 
   constructor(private readonly db: Database.Database) {
     db.exec(STAGING_TEMP);
-    this.dataVersion = db.pragma('data_version', { simple: true }) as number;
     this.stmt = {
       dataVersion: db.prepare('PRAGMA data_version').pluck(),
       // A host handed out twice in one cycle keeps its last record and score.
@@ -162,6 +161,7 @@ export class EdrStaging {
       // A host seen again as stored, after a full row of this cycle: its last sighting counts.
       dropFull: db.prepare('DELETE FROM staged_scores WHERE cycle_id = ? AND host_id = ?'),
     };
+    this.dataVersion = this.stmt.dataVersion.get() as number;
   }
 
   /**
