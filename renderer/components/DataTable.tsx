@@ -2,8 +2,8 @@
  * A sortable table over any number of rows (the devices table, the ZTA host table): TanStack
  * Table for the columns, headers and sort state, TanStack Virtual for the rows. The caller
  * filters and sorts row numbers on its own index; the table asks for the items of the rows in
- * view only (`rowAt`), so neither React nor TanStack ever builds the whole list (TanStack's row
- * model alone costs ~13 µs a row). Keyboard: the focused row moves with the arrows, Home/End and
+ * view only (`rowAt`), so neither React nor TanStack ever builds the whole list, and the rows in
+ * view are drawn from those items, not from TanStack's row model (`cellContext`). Keyboard: the focused row moves with the arrows, Home/End and
  * PageUp/PageDown; Enter (or Space) opens it.
  *
  * The fast path (docs/architecture.md, "Typing never waits"): rows are keyed by a slot they keep
@@ -14,7 +14,7 @@
  * and scrolls only when the table is not already at the top (a scroll forces a layout).
  * TanStack Table's state resets on new data are off (each cost a render).
  */
-import { flexRender, getCoreRowModel, useReactTable, type Column, type ColumnDef, type Row, type SortingState, type TableMeta, type Updater, type VisibilityState } from '@tanstack/react-table';
+import { flexRender, getCoreRowModel, useReactTable, type CellContext, type Column, type ColumnDef, type SortingState, type Table, type TableMeta, type Updater, type VisibilityState } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import clsx from 'clsx';
 import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react';
@@ -65,13 +65,14 @@ export interface DataTableProps<T, K extends string = string> {
 }
 
 interface RowProps<T> {
-  row: Row<T>;
+  item: T;
   /** Position in the answer. */
   index: number;
   start: number;
   active: boolean;
   /** The columns shown (TanStack's array, new when the visibility changes). */
-  shownColumns: unknown;
+  columns: Column<T>[];
+  table: Table<T>;
   meta: unknown;
   style: CSSProperties | undefined;
   className: string;
@@ -82,8 +83,19 @@ interface RowProps<T> {
   onFocusRow(index: number): void;
 }
 
-function DataRowImpl<T>({ row, index, start, active, style, className, testId, attributes, onPick, onFocusRow }: RowProps<T>) {
-  const item = row.original;
+/**
+ * What a cell renderer is given: the item (`row.original`), its position (`row.index`), its value
+ * (`getValue`), the column and the table; not a row of TanStack's row model. A TanStack row builds
+ * dozens of closures and a cell object for every column, shown or not (about 18 KB a row): a
+ * scroll of a page of rows each frame filled the young generation in about a second, and each
+ * scavenge then held a frame for 30–40 ms. The columns of these tables read nothing else.
+ */
+function cellContext<T>(table: Table<T>, column: Column<T>, item: T, index: number): CellContext<T, unknown> {
+  const getValue = () => column.accessorFn?.(item, index);
+  return { table, column, row: { original: item, index, id: String(index) }, getValue, renderValue: getValue } as unknown as CellContext<T, unknown>;
+}
+
+function DataRowImpl<T>({ item, index, start, active, columns, table, style, className, testId, attributes, onPick, onFocusRow }: RowProps<T>) {
   const own = attributes?.(item);
   return (
     <tr
@@ -97,30 +109,33 @@ function DataRowImpl<T>({ row, index, start, active, style, className, testId, a
       onClick={() => onPick(index, item)}
       onFocus={() => onFocusRow(index)}
     >
-      {row.getVisibleCells().map((cell) => (
-        <td key={cell.column.id} className={`col-${cell.column.id}`}>
-          {flexRender(cell.column.columnDef.cell, cell.getContext())}
+      {columns.map((column) => (
+        <td key={column.id} className={`col-${column.id}`}>
+          {flexRender(column.columnDef.cell, cellContext(table, column, item, index))}
         </td>
       ))}
     </tr>
   );
 }
 
-/** One row. TanStack builds a new Row object for every window; what it shows is its item. */
+/** One row: what it shows is its item. */
 const DataRow = memo(
   DataRowImpl,
   (a, b) =>
-    (a.row.original === b.row.original || (!!a.sameItem && a.sameItem === b.sameItem && a.sameItem(a.row.original, b.row.original))) &&
+    (a.item === b.item || (!!a.sameItem && a.sameItem === b.sameItem && a.sameItem(a.item, b.item))) &&
     a.index === b.index &&
     a.start === b.start &&
     a.active === b.active &&
-    a.shownColumns === b.shownColumns &&
+    a.columns === b.columns &&
+    a.table === b.table &&
     a.meta === b.meta &&
     a.style === b.style &&
     a.attributes === b.attributes &&
     a.onPick === b.onPick &&
     a.onFocusRow === b.onFocusRow,
 ) as typeof DataRowImpl;
+
+const NO_ROWS: unknown[] = [];
 
 export function DataTable<T, K extends string = string>(props: DataTableProps<T, K>) {
   const { label, columns, count, rowAt, sameItem, answer, sort, onSort, onOpen, columnVisibility, template, meta, stale, rowHeight, classes, testIds, rowAttributes, headerTitle, empty } = props;
@@ -150,7 +165,8 @@ export function DataTable<T, K extends string = string>(props: DataTableProps<T,
   const sorting = useMemo<SortingState>(() => [{ id: sort.key, desc: sort.desc }], [sort]);
   const table = useReactTable<T>({
     ...(meta ? { meta } : {}),
-    data: windowData,
+    // The rows are drawn from `rowAt` (DataRow), not from TanStack's row model: it only holds the columns and the sort.
+    data: NO_ROWS as T[],
     columns,
     state: { sorting, ...(columnVisibility ? { columnVisibility } : {}) },
     onSortingChange: (u: Updater<SortingState>) => {
@@ -169,7 +185,6 @@ export function DataTable<T, K extends string = string>(props: DataTableProps<T,
     sortDescFirst: false,
     getCoreRowModel: getCoreRowModel(),
   });
-  const tableRows = table.getRowModel().rows;
   const shownColumns = table.getVisibleLeafColumns();
 
   // Back to the top when the answer changes (only if scrolled: scrolling forces a layout).
@@ -244,17 +259,18 @@ export function DataTable<T, K extends string = string>(props: DataTableProps<T,
           ))}
         </thead>
         <tbody style={{ height: virtualizer.getTotalSize() }} onKeyDown={onKeyDown}>
-          {tableRows.map((row, k) => {
-            const item = items[k]!;
+          {windowData.map((item, k) => {
+            const at = items[k]!;
             // Keyed by slot: a new answer, or a scroll, updates the rows' elements in place.
             return (
               <DataRow
                 key={keys[k]}
-                row={row}
-                index={item.index}
-                start={item.start}
-                active={item.index === activeRow}
-                shownColumns={shownColumns}
+                item={item}
+                index={at.index}
+                start={at.start}
+                active={at.index === activeRow}
+                columns={shownColumns}
+                table={table}
                 meta={meta}
                 style={rowStyle}
                 className={clsx(classes.grid, classes.row)}
