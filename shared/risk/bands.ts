@@ -12,13 +12,18 @@ export const RISK_BANDS: readonly RiskBand[] = Object.freeze(['Trustworthy', 'Lo
 /** The band of a 0..100 score under `edges` (inclusive upper bounds of the first four bands). */
 export function bandFor(score: number, edges: RiskBandEdges = defaultRiskConfig.bands): RiskBand {
   if (Number.isNaN(score)) throw new RangeError('A risk score must be a number.');
+  return RISK_BANDS[bandIndexFor(score, edges)]!;
+}
+
+/** `bandFor` as the band's place in RISK_BANDS (0 Trustworthy … 4 High Risk); a NaN score is High Risk. */
+export function bandIndexFor(score: number, edges: RiskBandEdges): number {
   // Math.round rounds halves towards +Infinity, i.e. up for every score of the 0..100 scale.
   const whole = Math.round(score);
-  if (whole <= edges[0]) return 'Trustworthy';
-  if (whole <= edges[1]) return 'Low Risk';
-  if (whole <= edges[2]) return 'Moderate Risk';
-  if (whole <= edges[3]) return 'Suspicious';
-  return 'High Risk';
+  if (whole <= edges[0]) return 0;
+  if (whole <= edges[1]) return 1;
+  if (whole <= edges[2]) return 2;
+  if (whole <= edges[3]) return 3;
+  return 4;
 }
 
 /** The whole-score range of a band as the spec's table writes it, e.g. Low Risk = { min: 21, max: 40 }. */

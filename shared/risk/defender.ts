@@ -13,8 +13,8 @@
  * - inactivity: whole days elapsed between lastSeen and the cycle time (floored; a lastSeen in the
  *   future counts as 0 days); a null or unreadable lastSeen counts as "more than 14 days".
  */
-import type { Contribution, DefenderFacts, RiskBand } from '../model/edr';
-import { bandFor, roundScore } from './bands';
+import { DefenderAvStatus, DefenderExposureLevel, DefenderHealthStatus, DefenderOnboardingStatus, DefenderRiskScore, type Contribution, type DefenderFacts, type RiskBand } from '../model/edr';
+import { bandFor, bandIndexFor, roundScore } from './bands';
 import { compileRiskConfig, criticalCveEntry, type CompiledRiskConfig, type IndicatorEntry, type IndicatorTable } from './compile';
 import type { RiskConfig } from './config';
 import { parseTimestamp } from './time';
@@ -49,8 +49,11 @@ export const toEpochMs = (now: Date | number): number => (typeof now === 'number
  * Bucket 0 = less than edges[0] whole days, bucket 4 = edges[3] days or more.
  */
 export function inactivityBucket(lastSeen: string | null, nowMs: number, edges: readonly [number, number, number, number]): number {
-  if (lastSeen === null) return -1;
-  const seen = parseTimestamp(lastSeen);
+  return lastSeen === null ? -1 : bucketOfSeen(parseTimestamp(lastSeen), nowMs, edges);
+}
+
+/** `inactivityBucket` of a last-seen time already parsed (NaN: none or unreadable). */
+function bucketOfSeen(seen: number, nowMs: number, edges: readonly [number, number, number, number]): number {
   if (Number.isNaN(seen)) return -1;
   const days = Math.floor((nowMs - seen) / DAY_MS);
   if (days < edges[0]) return 0;
@@ -128,4 +131,91 @@ export function defenderSubScores(facts: DefenderFacts, config: RiskConfig | Com
     else op += x.points;
   }
   return { critical: c.maxCritical > 0 ? Math.min(1, crit / c.maxCritical) : 0, operational: c.maxOperational > 0 ? Math.min(1, op / c.maxOperational) : 0 };
+}
+
+/** The indicator tables of a Defender score, in the order `scoreDefenderHost` adds them (the facts' fields of the same names). */
+const TABLES = ['riskScore', 'exposureLevel', 'avStatus', 'onboardingStatus', 'healthStatus'] as const;
+/** Each table's options: the vendor's enumerations, as compile.ts lists them in every configuration. */
+const OPTIONS: readonly (readonly string[])[] = [DefenderRiskScore.options, DefenderExposureLevel.options, DefenderAvStatus.options, DefenderOnboardingStatus.options, DefenderHealthStatus.options];
+const MISSING = -1;
+const UNLISTED = -2;
+
+/**
+ * Defender hosts read once, to be scored again and again under configurations that change (the
+ * what-if's slider): each indicator's value as its place in the table, the last-seen time parsed,
+ * the critical CVE count (or the CVSS list it is counted from). `scorePreparedDefender` gives each
+ * host the score and band `scoreDefenderHost` gives (the same shares, added in the same order)
+ * without building its contributions: a few milliseconds for 50,000 hosts rather than thirty, and
+ * nothing left for the collector.
+ */
+export interface PreparedDefenderHosts {
+  readonly count: number;
+  /** Per table of TABLES: the value's index in its options, MISSING (null) or UNLISTED (a value the table lacks, scored 0). */
+  readonly values: readonly Int8Array[];
+  /** Last seen, epoch ms; NaN when none or unreadable. */
+  readonly seen: Float64Array;
+  /** The stored critical CVE count, for hosts without a CVE list. */
+  readonly critical: Float64Array;
+  /** The CVSS of each CVE (NaN: none given), for hosts with a list: counted against each configuration's threshold. */
+  readonly cvss: ReadonlyMap<number, Float64Array>;
+}
+
+export function prepareDefenderHosts(facts: readonly DefenderFacts[]): PreparedDefenderHosts {
+  const n = facts.length;
+  const values = TABLES.map(() => new Int8Array(n));
+  const seen = new Float64Array(n);
+  const critical = new Float64Array(n);
+  const cvss = new Map<number, Float64Array>();
+  for (let i = 0; i < n; i++) {
+    const f = facts[i]!;
+    for (let t = 0; t < TABLES.length; t++) {
+      const v = f[TABLES[t]!];
+      const at = v === null ? MISSING : OPTIONS[t]!.indexOf(v);
+      values[t]![i] = at === -1 && v !== null ? UNLISTED : at;
+    }
+    seen[i] = f.lastSeen === null ? Number.NaN : parseTimestamp(f.lastSeen);
+    critical[i] = f.criticalCveCount;
+    if (f.vulnerabilities) cvss.set(i, Float64Array.from(f.vulnerabilities, (v) => v.cvss ?? Number.NaN));
+  }
+  return { count: n, values, seen, critical, cvss };
+}
+
+/** Score and band (its index in RISK_BANDS) of every prepared host under `config` at the cycle time `now`. */
+export function scorePreparedDefender(p: PreparedDefenderHosts, config: RiskConfig | CompiledRiskConfig, now: Date | number): { score: Float64Array; band: Uint8Array } {
+  const c = compileRiskConfig(config);
+  const nowMs = toEpochMs(now);
+  // Per table, the share of each value: [UNLISTED, MISSING, ...options].
+  const shares = TABLES.map((t) => {
+    const table = c[t];
+    return Float64Array.from([0, table.missing.scoreShare, ...table.entries.map((e) => e.scoreShare)]);
+  });
+  const [risk, exposure, av, onboarding, health] = shares as [Float64Array, Float64Array, Float64Array, Float64Array, Float64Array];
+  const [vRisk, vExposure, vAv, vOnboarding, vHealth] = p.values as [Int8Array, Int8Array, Int8Array, Int8Array, Int8Array];
+  const inactivity = c.inactivity.map((e) => e.scoreShare);
+  const unknown = c.inactivityUnknown.scoreShare;
+  const score = new Float64Array(p.count);
+  const band = new Uint8Array(p.count);
+  for (let i = 0; i < p.count; i++) {
+    const bucket = bucketOfSeen(p.seen[i]!, nowMs, c.inactivityEdges);
+    const list = p.cvss.size > 0 ? p.cvss.get(i) : undefined;
+    const critical = list ? countCvssAtLeast(list, c.criticalCvss) : p.critical[i]!;
+    const raw =
+      risk[vRisk[i]! + 2]! +
+      exposure[vExposure[i]! + 2]! +
+      av[vAv[i]! + 2]! +
+      onboarding[vOnboarding[i]! + 2]! +
+      health[vHealth[i]! + 2]! +
+      (bucket < 0 ? unknown : inactivity[bucket]!) +
+      cveEntry(c, critical > 0 ? Math.floor(critical) : 0).scoreShare;
+    const s = roundScore(raw);
+    score[i] = s;
+    band[i] = bandIndexFor(s, c.bands);
+  }
+  return { score, band };
+}
+
+function countCvssAtLeast(list: Float64Array, threshold: number): number {
+  let n = 0;
+  for (let k = 0; k < list.length; k++) if (list[k]! >= threshold) n++;
+  return n;
 }

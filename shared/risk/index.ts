@@ -9,7 +9,7 @@ import type { RiskConfig } from './config';
 import { scoreDefenderHost, type RiskResult } from './defender';
 import { scoreFalconHost } from './falcon';
 
-export { RISK_BANDS, bandFor, bandRange, roundScore } from './bands';
+export { RISK_BANDS, bandFor, bandIndexFor, bandRange, roundScore } from './bands';
 export { compileRiskConfig, type CompiledRiskConfig } from './compile';
 export {
   FalconRiskConfig,
@@ -29,7 +29,19 @@ export {
   type RiskConfigOverrides,
   type RiskConfigResult,
 } from './config';
-export { DEFENDER_INDICATORS, countCriticalCves, defenderSubScores, inactivityBucket, scoreDefenderHost, toEpochMs, type DefenderIndicator, type RiskResult } from './defender';
+export {
+  DEFENDER_INDICATORS,
+  countCriticalCves,
+  defenderSubScores,
+  inactivityBucket,
+  prepareDefenderHosts,
+  scoreDefenderHost,
+  scorePreparedDefender,
+  toEpochMs,
+  type DefenderIndicator,
+  type PreparedDefenderHosts,
+  type RiskResult,
+} from './defender';
 export {
   FALCON_POSTURE_OBJECT_ID,
   FALCON_POSTURE_PROFILE_ID,

@@ -7,12 +7,14 @@
  * its sort and the charts read it as they read the stored one.
  *
  * The hosts' records are rebuilt once per snapshot and connector (again only when the critical
- * CVSS threshold moves, which changes how many CVEs count as critical).
+ * CVSS threshold moves, which changes how many CVEs count as critical). A Defender tenant's hosts
+ * are read once into the batch form of its scoring (`prepareDefenderHosts`), which a step of the
+ * slider scores in a few milliseconds, with the same result as `scoreHost`.
  */
 import type { HostRecord } from '../../../shared/model/edr';
 import { BANDS, ENUMS, PLATFORMS, emptyBandCounts, type BandCounts, type ZtaSnapshot } from '../../../shared/model/zta';
 import { defenderFactsOf, falconFactsOf, type HostAttributes } from '../../../shared/model/zta-columns';
-import { compileRiskConfig, scoreHost, type RiskConfig } from '../../../shared/risk';
+import { compileRiskConfig, prepareDefenderHosts, scoreHost, scorePreparedDefender, type PreparedDefenderHosts, type RiskConfig } from '../../../shared/risk';
 
 const pick = <T extends string>(options: readonly T[], i: number | null | undefined): T | null => (i === null || i === undefined ? null : (options[i] ?? null));
 const flag = (v: number | null | undefined): boolean | null => (v === null || v === undefined ? null : v === 1);
@@ -59,7 +61,9 @@ export function recordAt(s: ZtaSnapshot, i: number, criticalCvss: number): HostR
 
 interface TenantRows {
   rows: Int32Array;
+  /** A Falcon tenant's hosts as records; a Defender tenant's prepared for its batch scoring. */
   records: HostRecord[];
+  defender: PreparedDefenderHosts | undefined;
   criticalCvss: number;
 }
 
@@ -71,8 +75,9 @@ function tenantRows(s: ZtaSnapshot, connector: number, criticalCvss: number): Te
   const known = bySnapshot.get(connector);
   if (known && known.criticalCvss === criticalCvss) return known;
   const rows = known?.rows ?? rowsOf(s, connector);
-  const records = Array.from(rows, (i) => recordAt(s, i, criticalCvss));
-  const t = { rows, records, criticalCvss };
+  const all = Array.from(rows, (i) => recordAt(s, i, criticalCvss));
+  const defender = s.connectors[connector]?.vendor === 'defender' && all.every((r) => r.defender) ? prepareDefenderHosts(all.map((r) => r.defender!)) : undefined;
+  const t = { rows, records: defender ? [] : all, defender, criticalCvss };
   bySnapshot.set(connector, t);
   return t;
 }
@@ -104,7 +109,7 @@ const BAND_INDEX = new Map(BANDS.map((b, i) => [b, i]));
 export function rescoreSnapshot(s: ZtaSnapshot, connector: number, config: RiskConfig): WhatIfResult {
   const c = s.connectors[connector];
   const compiled = compileRiskConfig(config);
-  const { rows, records } = tenantRows(s, connector, compiled.criticalCvss);
+  const { rows, records, defender } = tenantRows(s, connector, compiled.criticalCvss);
   const at = c?.asOf ? Date.parse(c.asOf) : 0;
   const score = s.rows.score.slice();
   const band = s.rows.band.slice();
@@ -112,19 +117,29 @@ export function rescoreSnapshot(s: ZtaSnapshot, connector: number, config: RiskC
   const whatIf = emptyBandCounts();
   let bandChanged = 0;
   let scoreChanged = 0;
+  // RISK_BANDS (the batch's band numbers) and BANDS (the snapshot's) are the same list, RiskBand's.
+  const batch = defender ? scorePreparedDefender(defender, compiled, at) : undefined;
   for (let k = 0; k < rows.length; k++) {
     const i = rows[k]!;
     stored[BANDS[band[i]!]!] += 1;
-    try {
-      const r = scoreHost(records[k]!, compiled, at);
-      const b = BAND_INDEX.get(r.band)!;
-      if (r.score !== score[i]) scoreChanged += 1;
-      if (b !== band[i]) bandChanged += 1;
-      score[i] = r.score;
-      band[i] = b;
-    } catch {
-      // A row without its vendor's facts keeps its stored score (main skips such a host too).
+    let nextScore = score[i]!;
+    let nextBand = band[i]!;
+    if (batch) {
+      nextScore = batch.score[k]!;
+      nextBand = batch.band[k]!;
+    } else {
+      try {
+        const r = scoreHost(records[k]!, compiled, at);
+        nextScore = r.score;
+        nextBand = BAND_INDEX.get(r.band)!;
+      } catch {
+        // A row without its vendor's facts keeps its stored score (main skips such a host too).
+      }
     }
+    if (nextScore !== score[i]) scoreChanged += 1;
+    if (nextBand !== band[i]) bandChanged += 1;
+    score[i] = nextScore;
+    band[i] = nextBand;
     whatIf[BANDS[band[i]!]!] += 1;
   }
   return { snapshot: { ...s, rows: { ...s.rows, score, band } }, connector, stored, whatIf, bandChanged, scoreChanged };

@@ -310,17 +310,26 @@ export function riskiest(view: ZtaView, rows: Int32Array, top = 10): number[] {
   const score = view.snapshot.rows.score;
   const rank = view.index.nameRank;
   const out: number[] = [];
-  const before = (a: number, b: number) => score[a]! > score[b]! || (score[a] === score[b] && rank[a]! < rank[b]!);
+  // The last kept host's score and name rank: most rows fall below it and cost one comparison.
+  let lastScore = -Infinity;
+  let lastRank = -1;
   for (let p = 0; p < rows.length; p++) {
     const i = rows[p]!;
-    if (out.length === top && !before(i, out[top - 1]!)) continue;
+    const si = score[i]!;
+    if (out.length === top && (si < lastScore || (si === lastScore && rank[i]! >= lastRank))) continue;
     let k = Math.min(out.length, top - 1);
     if (out.length < top) out.push(i);
-    while (k > 0 && before(i, out[k - 1]!)) {
-      out[k] = out[k - 1]!;
+    while (k > 0) {
+      const j = out[k - 1]!;
+      const sj = score[j]!;
+      if (si < sj || (si === sj && rank[i]! >= rank[j]!)) break;
+      out[k] = j;
       k -= 1;
     }
     out[k] = i;
+    const last = out[out.length - 1]!;
+    lastScore = score[last]!;
+    lastRank = rank[last]!;
   }
   return out;
 }
