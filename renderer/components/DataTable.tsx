@@ -14,7 +14,7 @@
  * and scrolls only when the table is not already at the top (a scroll forces a layout).
  * TanStack Table's state resets on new data are off (each cost a render).
  */
-import { flexRender, getCoreRowModel, useReactTable, type CellContext, type Column, type ColumnDef, type SortingState, type Table, type TableMeta, type Updater, type VisibilityState } from '@tanstack/react-table';
+import { flexRender, getCoreRowModel, useReactTable, type CellContext, type Column, type ColumnDef, type HeaderGroup, type SortingState, type Table, type TableMeta, type Updater, type VisibilityState } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import clsx from 'clsx';
 import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react';
@@ -118,6 +118,40 @@ function DataRowImpl<T>({ item, index, start, active, columns, table, style, cla
   );
 }
 
+interface HeadProps<T> {
+  groups: HeaderGroup<T>[];
+  sorting: SortingState;
+  style: CSSProperties | undefined;
+  gridClass: string;
+  headerTitle: DataTableProps<T>['headerTitle'];
+}
+
+/** The header row: memoized, so a scroll (a render of the rows) does not draw it again. */
+function HeadImpl<T>({ groups, sorting, style, gridClass, headerTitle }: HeadProps<T>) {
+  const sorted = sorting[0];
+  return (
+    <thead>
+      {groups.map((hg) => (
+        <tr key={hg.id} className={gridClass} style={style} aria-rowindex={1}>
+          {hg.headers.map((h) => {
+            const dir = sorted?.id === h.column.id ? (sorted.desc ? 'desc' : 'asc') : false;
+            const title = headerTitle?.(h.column) ?? `Sort by ${String(h.column.columnDef.header).toLowerCase()}`;
+            return (
+              <th key={h.id} aria-sort={dir === 'asc' ? 'ascending' : dir === 'desc' ? 'descending' : 'none'} className={`col-${h.column.id}`}>
+                <button type="button" className="sort-button" onClick={h.column.getToggleSortingHandler()} title={title}>
+                  <span>{flexRender(h.column.columnDef.header, h.getContext())}</span>
+                  {dir === 'asc' ? <ArrowUp size={12} aria-hidden="true" /> : dir === 'desc' ? <ArrowDown size={12} aria-hidden="true" /> : <ArrowUpDown size={12} aria-hidden="true" className="sort-idle" />}
+                </button>
+              </th>
+            );
+          })}
+        </tr>
+      ))}
+    </thead>
+  );
+}
+const Head = memo(HeadImpl) as typeof HeadImpl;
+
 /** One row: what it shows is its item. */
 const DataRow = memo(
   DataRowImpl,
@@ -153,7 +187,7 @@ export function DataTable<T, K extends string = string>(props: DataTableProps<T,
     count,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => rowHeight,
-    overscan: 8,
+    overscan: 4,
     initialRect: { width: 1000, height: 600 },
   });
   const items = virtualizer.getVirtualItems();
@@ -240,24 +274,7 @@ export function DataTable<T, K extends string = string>(props: DataTableProps<T,
   return (
     <div className={clsx(classes.scroll, stale && 'stale')} ref={scrollRef} data-testid={testIds.scroll}>
       <table className={clsx('table', classes.table)} aria-label={label} aria-rowcount={count + 1} data-testid={testIds.table}>
-        <thead>
-          {table.getHeaderGroups().map((hg) => (
-            <tr key={hg.id} className={classes.grid} style={rowStyle} aria-rowindex={1}>
-              {hg.headers.map((h) => {
-                const dir = h.column.getIsSorted();
-                const title = headerTitle?.(h.column) ?? `Sort by ${String(h.column.columnDef.header).toLowerCase()}`;
-                return (
-                  <th key={h.id} aria-sort={dir === 'asc' ? 'ascending' : dir === 'desc' ? 'descending' : 'none'} className={`col-${h.column.id}`}>
-                    <button type="button" className="sort-button" onClick={h.column.getToggleSortingHandler()} title={title}>
-                      <span>{flexRender(h.column.columnDef.header, h.getContext())}</span>
-                      {dir === 'asc' ? <ArrowUp size={12} aria-hidden="true" /> : dir === 'desc' ? <ArrowDown size={12} aria-hidden="true" /> : <ArrowUpDown size={12} aria-hidden="true" className="sort-idle" />}
-                    </button>
-                  </th>
-                );
-              })}
-            </tr>
-          ))}
-        </thead>
+        <Head groups={table.getHeaderGroups()} sorting={sorting} style={rowStyle} gridClass={classes.grid} headerTitle={headerTitle} />
         <tbody style={{ height: virtualizer.getTotalSize() }} onKeyDown={onKeyDown}>
           {windowData.map((item, k) => {
             const at = items[k]!;

@@ -81,6 +81,9 @@ export interface MainThreadReport {
   long: MainTask[];
   /** The longest gap between two animation frames the page ran, and how much of it the main thread worked. */
   frameGap: { ms: number; busyMs: number; busyCpuMs: number } | undefined;
+  /** Animation frames the page ran, and the main thread's CPU time per frame (less noisy than a longest task on a busy machine). */
+  frames: number;
+  cpuPerFrameMs: number;
 }
 
 const events = (trace: Buffer | string): TraceEvent[] => {
@@ -133,7 +136,16 @@ export function mainThreadReport(trace: Buffer | string, from: string, to: strin
     }
     frameGap = { ms: (b - a) / 1000, busyMs: busy / 1000, busyCpuMs: busyCpu / 1000 };
   }
-  return { windowMs: (t1 - t0) / 1000, tasks: runs.length, longest: longest && task(longest), long: runs.filter((r) => (r.dur ?? 0) >= 50_000).map(task), frameGap };
+  const cpuMs = runs.reduce((sum, r) => sum + (r.tdur ?? r.dur ?? 0), 0) / 1000;
+  return {
+    windowMs: (t1 - t0) / 1000,
+    tasks: runs.length,
+    longest: longest && task(longest),
+    long: runs.filter((r) => (r.dur ?? 0) >= 50_000).map(task),
+    frameGap,
+    frames: frames.length,
+    cpuPerFrameMs: frames.length ? cpuMs / frames.length : 0,
+  };
 }
 
 /** Self time per JavaScript function in the trace's CPU profile of the page's main thread between two marks (for reading, largest first). */

@@ -24,7 +24,7 @@ function describeMainThread(m: MainThreadReport, frameGapMs: number, api: { coun
   const task = (t: MainTask) => `${fmt(t.ms, 1)} ms (CPU ${fmt(t.cpuMs, 1)} ms; ${t.top.map((x) => `${x.name} ${fmt(x.ms, 1)}`).join(', ')})`;
   const long = m.long.length ? `: ${m.long.map((t) => `${fmt(t.ms)}/${fmt(t.cpuMs)} CPU`).join(', ')}` : '';
   const gap = m.frameGap ? ` (in the trace ${fmt(m.frameGap.ms, 1)} ms, main thread busy ${fmt(m.frameGap.busyMs, 1)} ms of it, CPU ${fmt(m.frameGap.busyCpuMs, 1)} ms)` : '';
-  return `longest main-thread task ${m.longest ? task(m.longest) : 'none'} (target < 50 ms; ${fmt(m.tasks)} tasks, ${m.long.length} of them ≥ 50 ms${long}; Chromium trace); longest gap between frames ${fmt(frameGapMs, 1)} ms${gap}; Long Tasks API ≥ 50 ms: ${api.count} (longest ${fmt(api.longestMs)} ms)`;
+  return `longest main-thread task ${m.longest ? task(m.longest) : 'none'} (target < 50 ms; ${fmt(m.tasks)} tasks, ${m.long.length} of them ≥ 50 ms${long}; Chromium trace); longest gap between frames ${fmt(frameGapMs, 1)} ms${gap}; Long Tasks API ≥ 50 ms: ${api.count} (longest ${fmt(api.longestMs)} ms); ${fmt(m.frames)} frames, main-thread CPU ${fmt(m.cpuPerFrameMs, 1)} ms a frame`;
 }
 
 async function main(): Promise<void> {

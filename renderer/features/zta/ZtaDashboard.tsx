@@ -79,14 +79,19 @@ export function ZtaDashboard({ snapshot: s, view, refine, openedHost, openHost, 
   const sort = useMemo<ZtaSort>(() => ({ key: view.sort, desc: view.order === 'desc' }), [view.sort, view.order]);
   // One pass over the index per keystroke: the table's rows in its order.
   const filtered = useMemo(() => filterRows(zview, sortOrder(zview, sort), deferred), [zview, sort, deferred]);
-  // The charts and the riskiest hosts follow in a transition of their own once the table has its
-  // rows: drawing them (recharts) costs more than the table, and a keystroke may interrupt it.
-  // What they count does not depend on the order, so a new sort does not redraw them.
-  const [charted, setCharted] = useState({ zview, filter: deferred, matching: filtered });
+  // The charts and the riskiest hosts follow a new filter in a transition of their own once the
+  // table has its rows: drawing them (recharts) costs more than the table, and a keystroke may
+  // interrupt it. New scores under the same filters (a what-if step, a new cycle) are charted in
+  // the render that shows them: there the chart is what the operator watches. What they count
+  // does not depend on the order, so a new sort does not redraw them.
+  const [settled, setCharted] = useState({ zview, filter: deferred, matching: filtered });
+  const charted = settled.filter === deferred && settled.zview !== zview ? { zview, filter: deferred, matching: filtered } : settled;
   useEffect(() => {
-    if (charted.zview !== zview || charted.filter !== deferred) startTransition(() => setCharted({ zview, filter: deferred, matching: filtered }));
-  }, [charted, zview, deferred, filtered]);
-  const top = useMemo(() => riskiest(charted.zview, charted.matching.rows).map((i) => snapshotRow(charted.zview.snapshot, i)), [charted]);
+    if (settled.zview !== zview || settled.filter !== deferred) startTransition(() => setCharted({ zview, filter: deferred, matching: filtered }));
+  }, [settled, zview, deferred, filtered]);
+  const chartedView = charted.zview;
+  const chartedRows = charted.matching.rows;
+  const top = useMemo(() => riskiest(chartedView, chartedRows).map((i) => snapshotRow(chartedView.snapshot, i)), [chartedView, chartedRows]);
   const pick = useCallback((p: DistributionPick) => refine(p), [refine]);
   const onSort = useCallback((next: ZtaSort) => refine({ sort: next.key, order: next.desc ? 'desc' : 'asc' }), [refine]);
   const onOpenRow = useCallback((row: ZtaRow) => openHost(row.hostId), [openHost]);

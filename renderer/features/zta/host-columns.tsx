@@ -139,7 +139,7 @@ export const HOST_COLUMNS = [
   }),
   col.accessor((c) => c.row.score, { id: 'score', header: 'Risk score', cell: (c) => <Score cell={c.row.original} />, sortDescFirst: true, meta: { width: '84px', title: 'The console’s risk score, 0–100, higher is riskier' } }),
   col.accessor((c) => c.row.band, { id: 'band', header: 'Band', cell: (c) => <BandChip band={c.row.original.row.band} />, sortDescFirst: true, meta: { width: '118px' } }),
-  col.accessor((c) => c.row.lastSeen, { id: 'lastSeen', header: 'Last seen', cell: (c) => <LastSeen iso={c.row.original.row.lastSeen} tf={c.table.options.meta?.tf} now={c.table.options.meta?.now} />, sortDescFirst: true, meta: { width: '92px' } }),
+  col.accessor((c) => c.row.lastSeen, { id: 'lastSeen', header: 'Last seen', cell: (c) => <LastSeen iso={c.row.original.row.lastSeen} tf={c.table.options.meta?.tf} now={c.table.options.meta?.now} />, sortDescFirst: true, meta: { width: '104px' } }),
   col.accessor((c) => c.row.riskLevel, { id: 'riskLevel', header: 'Risk level', cell: (c) => <Word value={c.row.original.row.riskLevel} />, sortDescFirst: true, meta: { width: '96px', title: 'Defender’s risk level of the machine' } }),
   col.accessor((c) => c.row.exposure, { id: 'exposure', header: 'Exposure', cell: (c) => <Word value={c.row.original.row.exposure} />, sortDescFirst: true, meta: { width: '90px', title: 'Defender’s exposure level' } }),
   col.accessor((c) => c.row.health, { id: 'health', header: 'Health', cell: (c) => <Word value={c.row.original.row.health} />, meta: { width: '130px', title: 'Defender’s health status' } }),

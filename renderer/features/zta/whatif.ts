@@ -113,15 +113,16 @@ export function rescoreSnapshot(s: ZtaSnapshot, connector: number, config: RiskC
   const at = c?.asOf ? Date.parse(c.asOf) : 0;
   const score = s.rows.score.slice();
   const band = s.rows.band.slice();
-  const stored = emptyBandCounts();
-  const whatIf = emptyBandCounts();
+  // Counted by band number (a keyed increment of 'Low Risk' per host cost more than the scoring).
+  const storedBy = new Int32Array(BANDS.length);
+  const whatIfBy = new Int32Array(BANDS.length);
   let bandChanged = 0;
   let scoreChanged = 0;
   // RISK_BANDS (the batch's band numbers) and BANDS (the snapshot's) are the same list, RiskBand's.
   const batch = defender ? scorePreparedDefender(defender, compiled, at) : undefined;
   for (let k = 0; k < rows.length; k++) {
     const i = rows[k]!;
-    stored[BANDS[band[i]!]!] += 1;
+    storedBy[band[i]!]! += 1;
     let nextScore = score[i]!;
     let nextBand = band[i]!;
     if (batch) {
@@ -140,7 +141,13 @@ export function rescoreSnapshot(s: ZtaSnapshot, connector: number, config: RiskC
     if (nextBand !== band[i]) bandChanged += 1;
     score[i] = nextScore;
     band[i] = nextBand;
-    whatIf[BANDS[band[i]!]!] += 1;
+    whatIfBy[nextBand]! += 1;
   }
+  const stored = emptyBandCounts();
+  const whatIf = emptyBandCounts();
+  BANDS.forEach((b, n) => {
+    stored[b] = storedBy[n]!;
+    whatIf[b] = whatIfBy[n]!;
+  });
   return { snapshot: { ...s, rows: { ...s.rows, score, band } }, connector, stored, whatIf, bandChanged, scoreChanged };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expiryText, fingerprintLines, formatDuration, timeFormat } from '../../../renderer/components/format';
+import { expiryText, fingerprintLines, formatDuration, intlParts, timeFormat } from '../../../renderer/components/format';
 
 const FP_A = 'AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89';
 
@@ -77,5 +77,28 @@ describe('the time formatter', () => {
     expect(f.dateTime(null)).toBe('—');
     expect(f.dateTime('yesterday')).toBe('yesterday');
     expect(f.time('')).toBe('—');
+  });
+
+  it('writes every instant as Intl does, across daylight-saving changes, odd offsets and old zones', () => {
+    // Zones whose changes fall off the hour (Lord Howe's half-hour summer time, Nepal's +05:45,
+    // Chatham's +12:45/+13:45), south and north, Dublin's "negative" summer time, and Monrovia's
+    // old offset of -00:44:30, which changed at an instant no quarter hour starts.
+    const zones = ['UTC', 'Europe/Berlin', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'Pacific/Chatham', 'America/St_Johns', 'Europe/Dublin', 'Africa/Monrovia', 'America/Santiago'];
+    const reference = (t: number, zone: string) => {
+      const p = intlParts(t, zone);
+      return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second} ${p.zone}`;
+    };
+    const instants: number[] = [];
+    // Every 7 minutes and 13 seconds through 2026 (every change of that year, from both sides) ...
+    for (let t = Date.UTC(2026, 0, 1); t < Date.UTC(2027, 0, 1); t += 433_000) instants.push(t);
+    // ... the milliseconds around each quarter hour of a few days, and instants from 1900 to 2100.
+    for (let q = Date.UTC(2026, 2, 28); q < Date.UTC(2026, 3, 6); q += 900_000) instants.push(q - 1, q, q + 999);
+    for (let k = 0; k < 5000; k++) instants.push(Date.UTC(1900, 0, 1) + Math.floor(((k * 2_654_435_761) % 4_294_967_296) / 4_294_967_296 * 6_311_390_400_000));
+    instants.push(Date.UTC(1972, 0, 7, 0, 44, 29), Date.UTC(1972, 0, 7, 0, 44, 30), Date.UTC(1972, 0, 7, 0, 44, 31));
+    for (const zone of zones) {
+      const f = timeFormat('local', zone);
+      const wrong = instants.filter((t) => f.dateTime(new Date(t).toISOString()) !== reference(t, zone));
+      expect(wrong.map((t) => `${zone} ${new Date(t).toISOString()}: ${f.dateTime(new Date(t).toISOString())} ≠ ${reference(t, zone)}`).slice(0, 3)).toEqual([]);
+    }
   });
 });
