@@ -46,9 +46,15 @@ test('the Overview: live numbers that match the pages they open, then offline af
   await shot('live');
 
   // Alarms: what the tile counts is what main's alarm list has; a number opens Alarms with its
-  // filter and the page counts the same. The node's generator is stopped so that both hold still
-  // (the changes already raised are still collected: the two are read until they agree).
-  nb.harness.app.demo.simulator!.alarms.generator.stop(true);
+  // filter and the page counts the same. The node's generator is stopped so that both hold still.
+  const sim = nb.harness.app.demo.simulator!;
+  sim.alarms.generator.stop(true);
+  // Main first stores every change the node made (a change raised just before the stop was still
+  // on its way: both counts could agree on the number before it, then both move).
+  const onNodeChanges = sim.alarms.model.all().reduce((k, a) => k + a.changes.length, 0);
+  await expect
+    .poll(async () => (await nb.harness.call<{ stored: { changes: number } }>('alarms.status', { profileId })).stored.changes, { timeout: 20_000 })
+    .toBeGreaterThanOrEqual(onNodeChanges);
   await expect
     .poll(
       async () => {
