@@ -12,6 +12,7 @@ import { EDR_MIGRATIONS, adoptEdrStore } from './edr-schema';
 import { pruneEdrStore, type PruneResult } from './edr-retention';
 import { EdrStaging } from './edr-staging';
 import { EdrViews } from './edr-views';
+import { Checkpointer } from './checkpointer';
 import { migrate, openPrivateDatabase } from './sqlite';
 
 export { EDR_MIGRATIONS, EDR_SCHEMA_VERSION } from './edr-schema';
@@ -84,6 +85,8 @@ export class EdrStore {
   private readonly db: Database.Database;
   private readonly stmt;
   private readonly staging: EdrStaging;
+  /** Checkpoints the WAL off this thread once cycles are big (checkpointer.ts). */
+  readonly checkpointer: Checkpointer;
   /** The ZTA dashboard's reads (edr-views.ts). */
   readonly views: EdrViews;
   /** Cycles found still `running` when this store was opened, now marked `interrupted` (their staged rows went with their process). */
@@ -104,6 +107,7 @@ export class EdrStore {
     this.db.pragma('temp.cache_size = -8192');
     migrate(this.db, EDR_MIGRATIONS, adoptEdrStore);
     this.staging = new EdrStaging(this.db);
+    this.checkpointer = new Checkpointer(this.db, file);
     this.views = new EdrViews(this.db);
     this.interruptedAtOpen = opts.guest ? 0 : this.closeInterruptedCycles(new Date());
     this.stmt = {
@@ -160,10 +164,14 @@ export class EdrStore {
    */
   writeScores(cycleId: number, connectorId: string, scored: readonly ScoredHost[]): void {
     try {
-      this.promoted(cycleId, () => {
-        this.staging.stage(cycleId, connectorId, scored);
-        this.staging.promote(cycleId);
-      });
+      this.promoted(
+        cycleId,
+        () => {
+          this.staging.stage(cycleId, connectorId, scored);
+          this.staging.promote(cycleId);
+        },
+        () => scored.length,
+      );
     } catch (e) {
       this.staging.discard(cycleId);
       throw e;
@@ -205,16 +213,24 @@ export class EdrStore {
    * are deleted. Until it commits the views show the previous cycle; answers the host count.
    */
   commitCycle(cycleId: number, at: Date): number {
-    return this.promoted(cycleId, () => {
-      const hosts = this.staging.promote(cycleId);
-      this.stmt.finish.run('completed', at.toISOString(), hosts, null, null, cycleId);
-      return hosts;
-    });
+    return this.promoted(
+      cycleId,
+      () => {
+        const hosts = this.staging.promote(cycleId);
+        this.stmt.finish.run('completed', at.toISOString(), hosts, null, null, cycleId);
+        return hosts;
+      },
+      (hosts) => hosts,
+    );
   }
 
-  /** Runs a transaction that promotes a cycle's staged rows; staging learns the new digests only once it committed. */
-  private promoted<T>(cycleId: number, work: () => T): T {
+  /**
+   * Runs a transaction that promotes a cycle's staged rows; staging learns the new digests only once
+   * it committed, and the WAL is checkpointed off this thread (`hostsOf`: how many hosts it moved).
+   */
+  private promoted<T>(cycleId: number, work: () => T, hostsOf: (result: T) => number): T {
     let result: T;
+    this.checkpointer.beforeCommit();
     try {
       result = this.db.transaction(work)();
     } catch (e) {
@@ -222,6 +238,7 @@ export class EdrStore {
       throw e;
     }
     this.staging.committed(cycleId);
+    this.checkpointer.afterCommit(hostsOf(result));
     return result;
   }
 
@@ -331,6 +348,7 @@ export class EdrStore {
   }
 
   close(): void {
+    this.checkpointer.close();
     this.db.close();
   }
 }
