@@ -145,10 +145,6 @@ export class Checkpointer {
     this.worker = w;
     // The process may end with the worker idle (the command line's one cycle).
     w.unref();
-    w.on('message', (m: CheckpointResult) => {
-      this.last = m;
-      if (this.done >= this.requested) this.settle();
-    });
     const fail = () => {
       if (this.stopped) return;
       this.stopped = true;
@@ -158,6 +154,14 @@ export class Checkpointer {
       this.handedOver = false;
       this.settle();
     };
+    w.on('message', (m: CheckpointResult) => {
+      this.last = m;
+      // A checkpoint that fails would leave the WAL to grow: the owner takes them back.
+      if (m.error) {
+        fail();
+        void w.terminate();
+      } else if (this.done >= this.requested) this.settle();
+    });
     w.on('error', fail);
     w.on('exit', fail);
   }

@@ -4,7 +4,7 @@
  * itself, staging does not take it for another writer, and a worker that cannot start leaves the
  * owner checkpointing as before.
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -188,5 +188,28 @@ describe('the WAL checkpoint on a worker thread', () => {
     await vi.waitFor(() => expect(ckpt.stopped).toBe(true), { timeout: 10_000, interval: 20 });
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
     expect(ckpt.active).toBe(false);
+  });
+
+  it('a checkpoint that fails hands the checkpoints back to the owner (the WAL would otherwise only grow)', async () => {
+    const file = tempFile();
+    // A SQLite module whose checkpoint fails, as on a disk that refuses the write.
+    const failing = path.join(path.dirname(file), 'failing-sqlite.cjs');
+    writeFileSync(failing, "module.exports = class { pragma() { throw new Error('disk I/O error'); } };");
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    const ckpt = new Checkpointer(db, file, failing);
+    closers.push(() => {
+      ckpt.close();
+      db.close();
+    });
+    ckpt.afterCommit(BIG_COMMIT_HOSTS);
+    await vi.waitFor(() => expect(ckpt.active).toBe(true), { timeout: 10_000, interval: 20 });
+    ckpt.beforeCommit();
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+    ckpt.afterCommit(1);
+    await ckpt.idle();
+    await vi.waitFor(() => expect(ckpt.stopped).toBe(true), { timeout: 10_000, interval: 20 });
+    expect(ckpt.last?.error).toContain('disk I/O error');
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
   });
 });
