@@ -26,6 +26,25 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
+/** A WAL database of its own with a Checkpointer (`module`: the SQLite module the worker loads), closed after the test. */
+function owner(module?: string): { file: string; db: Database.Database; ckpt: Checkpointer } {
+  const file = tempFile();
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  const ckpt = new Checkpointer(db, file, module);
+  closers.push(() => {
+    ckpt.close();
+    db.close();
+  });
+  return { file, db, ckpt };
+}
+
+/** A big commit starts the worker; resolves once it is ready. */
+async function started(ckpt: Checkpointer): Promise<void> {
+  ckpt.afterCommit(BIG_COMMIT_HOSTS);
+  await vi.waitFor(() => expect(ckpt.active).toBe(true), { timeout: 10_000, interval: 20 });
+}
+
 let minute = 0;
 function cycle(store: EdrStore, hosts: ScoredHost[]): number {
   minute += 10;
@@ -68,21 +87,12 @@ describe('the WAL checkpoint on a worker thread', () => {
       raw.close();
     }
     expect(store.views.latestCycles()[0]!.cycleId).toBe(id);
-
   });
 
   it('does not move the owner’s data_version (staging would take it for another writer)', async () => {
-    const file = tempFile();
-    const db = new Database(file);
-    db.pragma('journal_mode = WAL');
+    const { file, db, ckpt } = owner();
     db.exec('CREATE TABLE t (x)');
-    const ckpt = new Checkpointer(db, file);
-    closers.push(() => {
-      ckpt.close();
-      db.close();
-    });
-    ckpt.afterCommit(BIG_COMMIT_HOSTS);
-    await vi.waitFor(() => expect(ckpt.active).toBe(true), { timeout: 10_000, interval: 20 });
+    await started(ckpt);
     // The next commit hands the checkpoints over.
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
     ckpt.beforeCommit();
@@ -105,20 +115,14 @@ describe('the WAL checkpoint on a worker thread', () => {
   });
 
   it('frames a small write left behind the worker are copied before the next commit, so the WAL starts again and does not pile up', async () => {
-    const file = tempFile();
-    const db = new Database(file);
-    db.pragma('journal_mode = WAL');
+    const { file, db, ckpt } = owner();
     db.exec('CREATE TABLE t (x)');
-    const ckpt = new Checkpointer(db, file);
     const reader = new Database(file, { readonly: true });
-    closers.push(() => {
+    closers.unshift(() => {
       if (reader.inTransaction) reader.exec('COMMIT');
       reader.close();
-      ckpt.close();
-      db.close();
     });
-    ckpt.afterCommit(BIG_COMMIT_HOSTS);
-    await vi.waitFor(() => expect(ckpt.active).toBe(true), { timeout: 10_000, interval: 20 });
+    await started(ckpt);
     const insert = db.prepare('INSERT INTO t VALUES (?)');
     const write = db.transaction(() => {
       for (let i = 0; i < 3000; i++) insert.run('x'.repeat(300));
@@ -153,14 +157,7 @@ describe('the WAL checkpoint on a worker thread', () => {
   });
 
   it('a worker that cannot start leaves the owner checkpointing itself', async () => {
-    const file = tempFile();
-    const db = new Database(file);
-    db.pragma('journal_mode = WAL');
-    const ckpt = new Checkpointer(db, file, path.join(os.tmpdir(), 'no-such-module.js'));
-    closers.push(() => {
-      ckpt.close();
-      db.close();
-    });
+    const { db, ckpt } = owner(path.join(os.tmpdir(), 'no-such-module.js'));
     ckpt.afterCommit(BIG_COMMIT_HOSTS);
     await vi.waitFor(() => expect(ckpt.stopped).toBe(true), { timeout: 10_000, interval: 20 });
     // The owner never stopped checkpointing (it does only once the worker said it is ready), and nothing waits.
@@ -171,16 +168,8 @@ describe('the WAL checkpoint on a worker thread', () => {
   });
 
   it('a worker that stops hands the checkpoints back to the owner', async () => {
-    const file = tempFile();
-    const db = new Database(file);
-    db.pragma('journal_mode = WAL');
-    const ckpt = new Checkpointer(db, file);
-    closers.push(() => {
-      ckpt.close();
-      db.close();
-    });
-    ckpt.afterCommit(BIG_COMMIT_HOSTS);
-    await vi.waitFor(() => expect(ckpt.active).toBe(true), { timeout: 10_000, interval: 20 });
+    const { db, ckpt } = owner();
+    await started(ckpt);
     ckpt.beforeCommit();
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
     // As if its thread died.
@@ -191,19 +180,11 @@ describe('the WAL checkpoint on a worker thread', () => {
   });
 
   it('a checkpoint that fails hands the checkpoints back to the owner (the WAL would otherwise only grow)', async () => {
-    const file = tempFile();
     // A SQLite module whose checkpoint fails, as on a disk that refuses the write.
-    const failing = path.join(path.dirname(file), 'failing-sqlite.cjs');
+    const failing = path.join(path.dirname(tempFile()), 'failing-sqlite.cjs');
     writeFileSync(failing, "module.exports = class { pragma() { throw new Error('disk I/O error'); } };");
-    const db = new Database(file);
-    db.pragma('journal_mode = WAL');
-    const ckpt = new Checkpointer(db, file, failing);
-    closers.push(() => {
-      ckpt.close();
-      db.close();
-    });
-    ckpt.afterCommit(BIG_COMMIT_HOSTS);
-    await vi.waitFor(() => expect(ckpt.active).toBe(true), { timeout: 10_000, interval: 20 });
+    const { db, ckpt } = owner(failing);
+    await started(ckpt);
     ckpt.beforeCommit();
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
     ckpt.afterCommit(1);
