@@ -156,8 +156,8 @@ export interface PreparedDefenderHosts {
   readonly seen: Float64Array;
   /** The stored critical CVE count, for hosts without a CVE list. */
   readonly critical: Float64Array;
-  /** The CVSS of each CVE (NaN: none given), for hosts with a list: counted against each configuration's threshold. */
-  readonly cvss: ReadonlyMap<number, Float64Array>;
+  /** The CVE lists of the hosts that have one: counted against each configuration's threshold. */
+  readonly vulnerabilities: ReadonlyMap<number, NonNullable<DefenderFacts['vulnerabilities']>>;
 }
 
 export function prepareDefenderHosts(facts: readonly DefenderFacts[]): PreparedDefenderHosts {
@@ -165,7 +165,7 @@ export function prepareDefenderHosts(facts: readonly DefenderFacts[]): PreparedD
   const values = TABLES.map(() => new Int8Array(n));
   const seen = new Float64Array(n);
   const critical = new Float64Array(n);
-  const cvss = new Map<number, Float64Array>();
+  const vulnerabilities = new Map<number, NonNullable<DefenderFacts['vulnerabilities']>>();
   for (let i = 0; i < n; i++) {
     const f = facts[i]!;
     for (let t = 0; t < TABLES.length; t++) {
@@ -175,9 +175,9 @@ export function prepareDefenderHosts(facts: readonly DefenderFacts[]): PreparedD
     }
     seen[i] = f.lastSeen === null ? Number.NaN : parseTimestamp(f.lastSeen);
     critical[i] = f.criticalCveCount;
-    if (f.vulnerabilities) cvss.set(i, Float64Array.from(f.vulnerabilities, (v) => v.cvss ?? Number.NaN));
+    if (f.vulnerabilities) vulnerabilities.set(i, f.vulnerabilities);
   }
-  return { count: n, values, seen, critical, cvss };
+  return { count: n, values, seen, critical, vulnerabilities };
 }
 
 /** Score and band (its index in RISK_BANDS) of every prepared host under `config` at the cycle time `now`. */
@@ -197,8 +197,8 @@ export function scorePreparedDefender(p: PreparedDefenderHosts, config: RiskConf
   const band = new Uint8Array(p.count);
   for (let i = 0; i < p.count; i++) {
     const bucket = bucketOfSeen(p.seen[i]!, nowMs, c.inactivityEdges);
-    const list = p.cvss.size > 0 ? p.cvss.get(i) : undefined;
-    const critical = list ? countCvssAtLeast(list, c.criticalCvss) : p.critical[i]!;
+    const list = p.vulnerabilities.size > 0 ? p.vulnerabilities.get(i) : undefined;
+    const critical = list ? countAtLeast(list, c.criticalCvss) : p.critical[i]!;
     const raw =
       risk[vRisk[i]! + 2]! +
       exposure[vExposure[i]! + 2]! +
@@ -212,10 +212,4 @@ export function scorePreparedDefender(p: PreparedDefenderHosts, config: RiskConf
     band[i] = bandIndexFor(s, c.bands);
   }
   return { score, band };
-}
-
-function countCvssAtLeast(list: Float64Array, threshold: number): number {
-  let n = 0;
-  for (let k = 0; k < list.length; k++) if (list[k]! >= threshold) n++;
-  return n;
 }

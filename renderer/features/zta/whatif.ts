@@ -75,9 +75,10 @@ function tenantRows(s: ZtaSnapshot, connector: number, criticalCvss: number): Te
   const known = bySnapshot.get(connector);
   if (known && known.criticalCvss === criticalCvss) return known;
   const rows = known?.rows ?? rowsOf(s, connector);
-  const all = Array.from(rows, (i) => recordAt(s, i, criticalCvss));
-  const defender = s.connectors[connector]?.vendor === 'defender' && all.every((r) => r.defender) ? prepareDefenderHosts(all.map((r) => r.defender!)) : undefined;
-  const t = { rows, records: defender ? [] : all, defender, criticalCvss };
+  const records = Array.from(rows, (i) => recordAt(s, i, criticalCvss));
+  // recordAt gives every host of a Defender connector its Defender facts.
+  const defender = s.connectors[connector]?.vendor === 'defender' ? prepareDefenderHosts(records.map((r) => r.defender!)) : undefined;
+  const t = { rows, records: defender ? [] : records, defender, criticalCvss };
   bySnapshot.set(connector, t);
   return t;
 }
