@@ -64,13 +64,12 @@ describe('InventoryStore: devices', () => {
     expect(store.devices('p1').items).toHaveLength(1);
   });
 
-  it('writes 20,000 devices in well under a second and keeps them across a reopen', () => {
+  // Its speed is measured by \`npm run bench -- paging\` (20,000 devices paged in and stored), not here.
+  it('writes 20,000 devices and keeps them across a reopen', () => {
     const { store, dir } = open();
     const many = Array.from({ length: 20_000 }, (_, i) => device(i));
-    const started = performance.now();
     store.replaceDevices('p1', many, '2026-05-01T10:00:00.000Z');
-    const ms = performance.now() - started;
-    expect(ms).toBeLessThan(700);
+    expect(store.devices('p1').items).toHaveLength(20_000);
     store.close();
     const again = open(dir).store;
     const read = again.devices('p1');
