@@ -50,19 +50,26 @@ class Sum {
 }
 
 export class BandCounter {
-  private readonly sums = new Map<number, Sum>();
+  /** By group number (BandGroups numbers them from 0): its sum, once it has a host. */
+  private readonly sums: Array<Sum | undefined> = [];
 
   constructor(private readonly groups: ReadonlyArray<readonly [string, string, string]>) {}
 
   /** One host of group `group` (BandGroups.id) with its score. */
   add(group: number, score: number): void {
-    let s = this.sums.get(group);
-    if (!s) this.sums.set(group, (s = new Sum()));
+    let s = this.sums[group];
+    if (s === undefined) {
+      while (this.sums.length < group) this.sums.push(undefined);
+      this.sums[group] = s = new Sum();
+    }
     s.add(score);
   }
 
   /** Each group counted: customer, platform, band, hosts, score sum. */
   *rows(): Generator<[string, string, string, number, number]> {
-    for (const [group, s] of this.sums) yield [...this.groups[group]!, s.hosts, s.total];
+    for (let group = 0; group < this.sums.length; group++) {
+      const s = this.sums[group];
+      if (s !== undefined) yield [...this.groups[group]!, s.hosts, s.total];
+    }
   }
 }

@@ -12,11 +12,13 @@
  *
  * Cost is kept to what changes (EDR-H1…H3). A host is digested (host-digest.ts: its record
  * without its last-seen times, its contributions, profiles, score and band); when the digest is
- * the stored one, only a light row is kept (its integer key, last-seen time and when it was scored:
- * about 140 bytes a host, 14 MB for a cycle of 100,000, in memory until the commit). The commit
- * writes the light rows into the narrow `host_seen` in the order of their key: the hosts come in
- * the vendor's order, which is random against the key, and a B-tree written at random places
- * costs several times one written in order. A host that changed gets a full row: its attributes,
+ * the stored one, only a light row is kept (its integer key, last-seen time and when it was scored,
+ * in columns (light-rows.ts): about 28 bytes a host besides its last-seen text, 3 MB for a cycle
+ * of 100,000, in memory until the commit). The commit writes the light rows into the narrow
+ * `host_seen` in the order of their key: the hosts come in the vendor's order, which is random
+ * against the key, and a B-tree written at random places costs several times one written in order.
+ * Staging compares digests as numbers (`hostDigestKey`) and makes a digest's text only for a full
+ * row. A host that changed gets a full row: its attributes,
  * and its record, contributions and profiles, which replace the stored ones; its score history
  * gains a row only when its score or band moved.
  *
@@ -31,8 +33,9 @@ import type { ScoredHost } from '../../shared/model/edr';
 import { hostAttributes } from '../../shared/model/zta-columns';
 import { BandGroups } from './band-counts';
 import { HOST_ATTRIBUTE_COLUMNS, STAGING_TEMP } from './edr-schema';
-import { hostDigest } from './host-digest';
+import { digestKey, hostDigestKey, lastDigestText } from './host-digest';
 import { contributionsJson, storedRecord } from './host-json';
+import { LightRows } from './light-rows';
 
 const IDENTITY = ['connector_id', 'host_id', 'vendor', 'hostname', 'customer_id', 'platform'] as const;
 /** The columns of a full row that `hosts` takes as they are. */
@@ -50,9 +53,9 @@ const SEEN_FROM_STAGED = `INSERT INTO host_seen (hid, last_cycle, last_seen, sco
 
 const bool = (v: boolean | null) => (v === null ? null : v ? 1 : 0);
 
-/** What a host's row stores that staging keeps: its digest, and its band count's group (BandGroups) and score. */
+/** What a host's row stores that staging keeps: its digest (as `hostDigestKey` gives it), and its band count's group (BandGroups) and score. */
 interface Staged {
-  digest: string;
+  digest: number;
   group: number;
   score: number;
 }
@@ -70,8 +73,8 @@ interface CycleStage {
   connectorId: string;
   /** Hosts with a full row staged (in `staged_scores`): host id → what the commit stores. */
   full: Map<string, Staged>;
-  /** Light rows: stored host key → [last seen, scored at, the stored host]. */
-  light: Map<number, [string | null, string, Known]>;
+  /** Light rows: per stored host seen as it was, its last-seen time and when it was scored. */
+  light: LightRows<Known>;
   /** The keys the commit gave the hosts it added (read inside its transaction). */
   added?: Array<[string, number]>;
   /**
@@ -172,12 +175,13 @@ export class EdrStaging {
     let n = 0;
     this.noticeOtherWriters();
     let cycle = this.cycles.get(cycleId);
-    if (!cycle) this.cycles.set(cycleId, (cycle = { connectorId, full: new Map(), light: new Map(), changes: this.changes(connectorId) }));
+    if (!cycle) this.cycles.set(cycleId, (cycle = { connectorId, full: new Map(), light: new LightRows(), changes: this.changes(connectorId) }));
     const { full } = cycle;
     // This batch's sightings join the cycle's state only once its transaction committed (a batch that
     // fails leaves none): its light rows, its full rows (by host: a later sighting in the batch
     // replaces an earlier one) and the full rows of earlier batches it dropped.
-    const lights: Array<[Known, string | null, string]> = [];
+    // Flat: the host, its last-seen time, when it was scored; the next host.
+    const lights: Array<Known | string | null> = [];
     const fulls = new Map<string, [Staged, number | undefined]>();
     const dropped: string[] = [];
     const write = this.db.transaction((rows: Iterable<ScoredHost>) => {
@@ -185,18 +189,18 @@ export class EdrStaging {
       for (const s of rows) {
         n += 1;
         const h = s.host;
-        const digest = hostDigest(s);
+        const digest = hostDigestKey(s);
         const known = stored.get(h.hostId);
-        const before = known?.digest;
-        if (known && before === digest) {
+        if (known !== undefined && known.digest === digest) {
           // Seen as stored after a full row of this cycle: the full row goes (the last sighting counts).
           if ((fulls.size !== 0 && fulls.delete(h.hostId)) || (full.size !== 0 && full.has(h.hostId))) {
             this.stmt.dropFull.run(cycleId, h.hostId);
             dropped.push(h.hostId);
           }
-          lights.push([known, h.lastSeen, s.scoredAt]);
+          lights.push(known, h.lastSeen, s.scoredAt);
           continue;
         }
+        const digestText = lastDigestText();
         // Last in the map's order too: applied after any light row of the same host in this batch.
         fulls.delete(h.hostId);
         fulls.set(h.hostId, [{ digest, group: this.groups.id(h.customerId, h.platform, s.band), score: s.score }, known?.hid]);
@@ -214,7 +218,7 @@ export class EdrStaging {
           h.osVersion,
           s.score,
           s.band,
-          digest,
+          digestText,
           a.osAssessment,
           a.sensorAssessment,
           a.overallAssessment,
@@ -234,14 +238,14 @@ export class EdrStaging {
           storedRecord(h),
           contributionsJson(s.contributions),
           profiles,
-          before === undefined ? 1 : 0,
+          known === undefined ? 1 : 0,
         );
       }
     });
     write(scored);
     const { light } = cycle;
     for (const hostId of dropped) full.delete(hostId);
-    for (const [known, lastSeen, scoredAt] of lights) light.set(known.hid, [lastSeen, scoredAt, known]);
+    for (let i = 0; i < lights.length; i += 3) light.set(lights[i] as Known, lights[i + 1] as string | null, lights[i + 2] as string);
     // A full row standing at the end of the batch came after any light row of its host in it.
     for (const [hostId, [staged, hid]] of fulls) {
       full.set(hostId, staged);
@@ -255,7 +259,7 @@ export class EdrStaging {
     if (!byHost) {
       byHost = new Map();
       const rows = this.stmt.digests.iterate(connectorId) as Iterable<[string, string, number, string, string, string, number]>;
-      for (const [hostId, digest, hid, customer, platform, band, score] of rows) byHost.set(hostId, { digest, hid, group: this.groups.id(customer, platform, band), score });
+      for (const [hostId, digest, hid, customer, platform, band, score] of rows) byHost.set(hostId, { digest: digestKey(digest), hid, group: this.groups.id(customer, platform, band), score });
       this.digests.set(connectorId, byHost);
     }
     return byHost;
@@ -275,7 +279,7 @@ export class EdrStaging {
     }
     if (!cycle) return;
     const counter = this.groups.counter();
-    for (const [, , known] of cycle.light.values()) counter.add(known.group, known.score);
+    cycle.light.forEachHost((known) => counter.add(known.group, known.score));
     for (const staged of cycle.full.values()) counter.add(staged.group, staged.score);
     for (const row of counter.rows()) this.stmt.band.run(cycleId, ...row);
   }
@@ -297,23 +301,20 @@ export class EdrStaging {
   private writeSeen(cycleId: number): void {
     const light = this.cycles.get(cycleId)?.light;
     if (!light || light.size === 0) return;
-    const hids = Float64Array.from(light.keys()).sort();
     const args: Array<number | string | null> = [cycleId];
+    const rest = light.size % SEEN_ROWS;
     let i = 0;
-    for (; i + SEEN_ROWS <= hids.length; i += SEEN_ROWS) {
-      args.length = 1;
-      for (let j = i; j < i + SEEN_ROWS; j++) {
-        const hid = hids[j]!;
-        const [lastSeen, scoredAt] = light.get(hid)!;
+    light.forEach((hid, lastSeen, scoredAt) => {
+      // The first rows one by one, then the others a hundred at a time.
+      if (i++ < rest) this.stmt.light.run(cycleId, lastSeen, scoredAt, hid);
+      else {
         args.push(hid, lastSeen, scoredAt);
+        if (args.length === 1 + 3 * SEEN_ROWS) {
+          this.stmt.lights.run(args);
+          args.length = 1;
+        }
       }
-      this.stmt.lights.run(args);
-    }
-    for (; i < hids.length; i++) {
-      const hid = hids[i]!;
-      const [lastSeen, scoredAt] = light.get(hid)!;
-      this.stmt.light.run(cycleId, lastSeen, scoredAt, hid);
-    }
+    });
   }
 
   /**

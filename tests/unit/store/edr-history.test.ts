@@ -231,6 +231,26 @@ describe('EdrStore history by change', () => {
     raw.close();
   });
 
+  it('250 hosts seen as they were, in an order other than their keys, each get their own last-seen and scoring time', () => {
+    // The commit writes light rows in key order: the first 50 one by one, then 100 at a time.
+    const { store, file } = open();
+    const hosts = makeScoredHosts(250);
+    cycle(store, hosts);
+    const seen = (i: number) => new Date(Date.UTC(2026, 10, 23, 0, 0, i)).toISOString();
+    const order = hosts.map((_, i) => (i * 97) % 250);
+    const id = store.beginCycle('conn-1', 'defender', 't1', new Date());
+    for (let b = 0; b < 250; b += 60) store.stageScores(id, 'conn-1', order.slice(b, b + 60).map((i) => ({ ...seenLater(hosts[i]!, seen(i)), scoredAt: seen(1000 + i) })));
+    expect(store.stagedChanged(id)).toBe(0);
+    expect(store.stagedCount(id)).toBe(250);
+    store.commitCycle(id, new Date());
+    const raw = new Database(file, { readonly: true });
+    const rows = raw.prepare('SELECT h.host_id AS id, s.last_cycle AS c, s.last_seen AS seen, s.scored_at AS at FROM hosts h JOIN host_seen s ON s.hid = h.hid').all() as Array<{ id: string; c: number; seen: string; at: string }>;
+    raw.close();
+    expect(rows).toHaveLength(250);
+    const index = new Map(hosts.map((h, i) => [h.host.hostId, i]));
+    for (const r of rows) expect(r).toEqual({ id: r.id, c: id, seen: seen(index.get(r.id)!), at: seen(1000 + index.get(r.id)!) });
+  });
+
   it('a host seen again as it was updates its own row only, also when another connector lists the same host id', () => {
     const { store } = open();
     const [h] = makeScoredHosts(1);

@@ -5,7 +5,7 @@
  * and not to the digest fails here.
  */
 import { describe, expect, it } from 'vitest';
-import { hostDigest } from '../../../electron/store/host-digest';
+import { digestKey, hostDigest, hostDigestKey, lastDigestText } from '../../../electron/store/host-digest';
 import { HostRecord, type ScoredHost } from '../../../shared/model/edr';
 import { compileRiskConfig, defaultRiskConfig, scoreHost } from '../../../shared/risk';
 
@@ -147,6 +147,25 @@ describe('hostDigest', () => {
     const seen = new Set<string>();
     for (let i = 0; i < 20_000; i++) seen.add(hostDigest(scored({ ...base, hostId: `h-${i}`, hostname: `ws-${i % 97}` }, { score: i % 100 })));
     expect(seen.size).toBe(20_000);
+  });
+
+  it('gives as a number the key of the text it stores, and no text a key it does not make', () => {
+    // Staging compares hostDigestKey with digestKey(hosts.digest): the two must agree for every host.
+    for (let i = 0; i < 5_000; i++) {
+      const s = scored({ ...base, hostId: `h-${i}`, hostname: `ws-${i % 97}` }, { score: i % 100 });
+      const key = hostDigestKey(s);
+      const text = lastDigestText();
+      expect(text).toBe(hostDigest(s));
+      expect(digestKey(text)).toBe(key);
+      expect(Number.isSafeInteger(key)).toBe(true);
+    }
+    expect(hostDigestKey(scored(base))).toBe(digestKey('f93cce93ee46a21a'));
+    expect(digestKey('093cce93ee46a21a')).not.toBe(digestKey('f93cce93ee46a21a'));
+    // The key is the first 53 of the 64 bits: texts that differ only in the last 11 share it.
+    expect(digestKey('f93cce93ee46a000')).toBe(digestKey('f93cce93ee46a7ff'));
+    expect(digestKey('f93cce93ee46a7ff')).not.toBe(digestKey('f93cce93ee46a800'));
+    // A stored text that is not a digest (empty, upper case, short, long) matches no host.
+    for (const bad of ['', 'F93CCE93EE46A21A', 'f93cce93ee46a21', 'f93cce93ee46a21a0', 'not a digest!!!!']) expect(digestKey(bad)).toBeNaN();
   });
 
   it('is stable across versions: a stored digest still matches its host after an upgrade', () => {

@@ -1,0 +1,97 @@
+/**
+ * A running cycle's light rows (edr-staging.ts): for each stored host it listed as it was, its
+ * last-seen time and scoring time, by the host's integer key (`hosts.hid`), the last sighting
+ * counting.
+ *
+ * A cycle adds 100,000 of them, so they are kept in columns with a typed index by key: adding one
+ * allocates nothing (a Map of tuples made and rehashed two objects a host), and the commit reads
+ * them in key order, as `host_seen` is written, by walking the index instead of sorting the keys.
+ * The keys are SQLite rowids given as the largest plus one, so they are dense and not far above
+ * the number of hosts the store ever held; a key at or above `indexLimit` (16 MB of index at the
+ * default), or one SQLite did not give (below 1), is kept in a Map instead and read after the
+ * others, in its order too.
+ */
+export class LightRows<T extends { readonly hid: number }> {
+  /** Per key below `indexLimit`: its row's position plus one (0: no row). Grown to the largest key seen. */
+  private index = new Int32Array(0);
+  /** Per key at or above `indexLimit`: its row's position. */
+  private readonly far = new Map<number, number>();
+  /** Per position: the host (undefined once its row was deleted), its last-seen time and its scoring time. */
+  private readonly hosts: Array<T | undefined> = [];
+  private readonly lastSeen: Array<string | null> = [];
+  private readonly scoredAt: string[] = [];
+  private rows = 0;
+
+  constructor(private readonly indexLimit = 1 << 22) {}
+
+  /** Rows held (each key once). */
+  get size(): number {
+    return this.rows;
+  }
+
+  /** The row of `host`'s key, replacing the one it had. */
+  set(host: T, lastSeen: string | null, scoredAt: string): void {
+    const p = this.position(host.hid);
+    if (p >= 0) {
+      this.hosts[p] = host;
+      this.lastSeen[p] = lastSeen;
+      this.scoredAt[p] = scoredAt;
+      return;
+    }
+    const at = this.hosts.length;
+    this.hosts.push(host);
+    this.lastSeen.push(lastSeen);
+    this.scoredAt.push(scoredAt);
+    this.rows += 1;
+    if (this.near(host.hid)) {
+      if (host.hid >= this.index.length) this.grow(host.hid);
+      this.index[host.hid] = at + 1;
+    } else this.far.set(host.hid, at);
+  }
+
+  /** Deletes the row of a key, if it has one. */
+  delete(hid: number): void {
+    const p = this.position(hid);
+    if (p < 0) return;
+    if (this.near(hid)) this.index[hid] = 0;
+    else this.far.delete(hid);
+    this.hosts[p] = undefined;
+    this.rows -= 1;
+  }
+
+  /** Each row (its key, last-seen time and scoring time), in the order of its key. */
+  forEach(fn: (hid: number, lastSeen: string | null, scoredAt: string) => void): void {
+    // The hosts are not read: in key order they lie all over the heap.
+    const { index, lastSeen, scoredAt } = this;
+    for (let hid = 0; hid < index.length; hid++) {
+      const p = index[hid]! - 1;
+      if (p >= 0) fn(hid, lastSeen[p]!, scoredAt[p]!);
+    }
+    if (this.far.size === 0) return;
+    for (const hid of [...this.far.keys()].sort((a, b) => a - b)) {
+      const p = this.far.get(hid)!;
+      fn(hid, lastSeen[p]!, scoredAt[p]!);
+    }
+  }
+
+  /** Each row's host, in no particular order (cheaper than forEach). */
+  forEachHost(fn: (host: T) => void): void {
+    for (const h of this.hosts) if (h !== undefined) fn(h);
+  }
+
+  /** Whether a key is kept in the typed index (a rowid SQLite gave: 1 and up, below the limit). */
+  private near(hid: number): boolean {
+    return hid > 0 && hid < this.indexLimit && Number.isInteger(hid);
+  }
+
+  private position(hid: number): number {
+    if (this.near(hid)) return hid < this.index.length ? this.index[hid]! - 1 : -1;
+    return this.far.get(hid) ?? -1;
+  }
+
+  private grow(hid: number): void {
+    const next = new Int32Array(Math.min(this.indexLimit, Math.max(1024, 2 ** Math.ceil(Math.log2(hid + 1)))));
+    next.set(this.index);
+    this.index = next;
+  }
+}
