@@ -74,7 +74,7 @@ interface CycleStage {
   /** Hosts with a full row staged (in `staged_scores`): host id → what the commit stores. */
   full: Map<string, Staged>;
   /** Light rows: per stored host seen as it was, its last-seen time and when it was scored. */
-  light: LightRows<Known>;
+  light: LightRows;
   /** The keys the commit gave the hosts it added (read inside its transaction). */
   added?: Array<[string, number]>;
   /**
@@ -245,7 +245,10 @@ export class EdrStaging {
     write(scored);
     const { light } = cycle;
     for (const hostId of dropped) full.delete(hostId);
-    for (let i = 0; i < lights.length; i += 3) light.set(lights[i] as Known, lights[i + 1] as string | null, lights[i + 2] as string);
+    for (let i = 0; i < lights.length; i += 3) {
+      const known = lights[i] as Known;
+      light.set(known.hid, lights[i + 1] as string | null, lights[i + 2] as string, known.group, known.score);
+    }
     // A full row standing at the end of the batch came after any light row of its host in it.
     for (const [hostId, [staged, hid]] of fulls) {
       full.set(hostId, staged);
@@ -279,7 +282,7 @@ export class EdrStaging {
     }
     if (!cycle) return;
     const counter = this.groups.counter();
-    cycle.light.forEachHost((known) => counter.add(known.group, known.score));
+    cycle.light.forEachCount((group, score) => counter.add(group, score));
     for (const staged of cycle.full.values()) counter.add(staged.group, staged.score);
     for (const row of counter.rows()) this.stmt.band.run(cycleId, ...row);
   }

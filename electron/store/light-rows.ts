@@ -3,23 +3,28 @@
  * last-seen time and scoring time, by the host's integer key (`hosts.hid`), the last sighting
  * counting.
  *
+ * A row also carries the host's band count group and score as stored, which the commit counts.
+ *
  * A cycle adds 100,000 of them, so they are kept in columns with a typed index by key: adding one
  * allocates nothing (a Map of tuples made and rehashed two objects a host), and the commit reads
- * them in key order, as `host_seen` is written, by walking the index instead of sorting the keys.
+ * them in key order, as `host_seen` is written, by walking the index instead of sorting the keys,
+ * and counts them down the columns, never reaching for the host objects scattered over the heap.
  * The keys are SQLite rowids given as the largest plus one, so they are dense and not far above
  * the number of hosts the store ever held; a key at or above `indexLimit` (16 MB of index at the
  * default), or one SQLite did not give (below 1), is kept in a Map instead and read after the
  * others, in its order too.
  */
-export class LightRows<T extends { readonly hid: number }> {
+export class LightRows {
   /** Per key below `indexLimit`: its row's position plus one (0: no row). Grown to the largest key seen. */
   private index = new Int32Array(0);
-  /** Per key at or above `indexLimit`: its row's position. */
+  /** Per key at or above `indexLimit` (or below 1): its row's position. */
   private readonly far = new Map<number, number>();
-  /** Per position: the host (undefined once its row was deleted), its last-seen time and its scoring time. */
-  private readonly hosts: Array<T | undefined> = [];
+  /** Per position: the host's last-seen time and its scoring time, as the cycle saw it. */
   private readonly lastSeen: Array<string | null> = [];
   private readonly scoredAt: string[] = [];
+  /** Per position: the host's band count group (BandGroups; -1 once its row was deleted) and score, as stored. */
+  private readonly group: number[] = [];
+  private readonly score: number[] = [];
   private rows = 0;
 
   constructor(private readonly indexLimit = 1 << 22) {}
@@ -29,24 +34,26 @@ export class LightRows<T extends { readonly hid: number }> {
     return this.rows;
   }
 
-  /** The row of `host`'s key, replacing the one it had. */
-  set(host: T, lastSeen: string | null, scoredAt: string): void {
-    const p = this.position(host.hid);
+  /** The row of host `hid`, replacing the one it had: its sighting, and its band count group and score as stored. */
+  set(hid: number, lastSeen: string | null, scoredAt: string, group: number, score: number): void {
+    const p = this.position(hid);
     if (p >= 0) {
-      this.hosts[p] = host;
       this.lastSeen[p] = lastSeen;
       this.scoredAt[p] = scoredAt;
+      this.group[p] = group;
+      this.score[p] = score;
       return;
     }
-    const at = this.hosts.length;
-    this.hosts.push(host);
+    const at = this.group.length;
     this.lastSeen.push(lastSeen);
     this.scoredAt.push(scoredAt);
+    this.group.push(group);
+    this.score.push(score);
     this.rows += 1;
-    if (this.near(host.hid)) {
-      if (host.hid >= this.index.length) this.grow(host.hid);
-      this.index[host.hid] = at + 1;
-    } else this.far.set(host.hid, at);
+    if (this.near(hid)) {
+      if (hid >= this.index.length) this.grow(hid);
+      this.index[hid] = at + 1;
+    } else this.far.set(hid, at);
   }
 
   /** Deletes the row of a key, if it has one. */
@@ -55,13 +62,12 @@ export class LightRows<T extends { readonly hid: number }> {
     if (p < 0) return;
     if (this.near(hid)) this.index[hid] = 0;
     else this.far.delete(hid);
-    this.hosts[p] = undefined;
+    this.group[p] = -1;
     this.rows -= 1;
   }
 
   /** Each row (its key, last-seen time and scoring time), in the order of its key. */
   forEach(fn: (hid: number, lastSeen: string | null, scoredAt: string) => void): void {
-    // The hosts are not read: in key order they lie all over the heap.
     const { index, lastSeen, scoredAt } = this;
     for (let hid = 0; hid < index.length; hid++) {
       const p = index[hid]! - 1;
@@ -74,9 +80,10 @@ export class LightRows<T extends { readonly hid: number }> {
     }
   }
 
-  /** Each row's host, in no particular order (cheaper than forEach). */
-  forEachHost(fn: (host: T) => void): void {
-    for (const h of this.hosts) if (h !== undefined) fn(h);
+  /** Each row's band count group and score, in no particular order. */
+  forEachCount(fn: (group: number, score: number) => void): void {
+    const { group, score } = this;
+    for (let p = 0; p < group.length; p++) if (group[p]! >= 0) fn(group[p]!, score[p]!);
   }
 
   /** Whether a key is kept in the typed index (a rowid SQLite gave: 1 and up, below the limit). */

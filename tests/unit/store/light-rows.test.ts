@@ -19,9 +19,10 @@ function reference(ops: readonly Op[]): Array<[number, string | null, string]> {
   return [...m].sort((a, b) => a[0] - b[0]).map(([hid, [seen, at]]) => [hid, seen, at]);
 }
 
-function apply(rows: LightRows<{ hid: number }>, ops: readonly Op[]): Array<[number, string | null, string]> {
+/** Applies the operations (a row's group and score are made from its key) and reads the rows back. */
+function apply(rows: LightRows, ops: readonly Op[]): Array<[number, string | null, string]> {
   for (const op of ops) {
-    if (op.kind === 'set') rows.set({ hid: op.hid }, op.seen, op.at);
+    if (op.kind === 'set') rows.set(op.hid, op.seen, op.at, Math.abs(op.hid) % 7, op.hid / 4);
     else rows.delete(op.hid);
   }
   const out: Array<[number, string | null, string]> = [];
@@ -31,7 +32,7 @@ function apply(rows: LightRows<{ hid: number }>, ops: readonly Op[]): Array<[num
 
 describe('LightRows', () => {
   it('keeps the last sighting of each key, forgets deleted ones, and reads them in key order', () => {
-    const rows = new LightRows<{ hid: number }>();
+    const rows = new LightRows();
     const got = apply(rows, [
       { kind: 'set', hid: 7, seen: 'a', at: 't1' },
       { kind: 'set', hid: 3, seen: null, at: 't1' },
@@ -47,13 +48,17 @@ describe('LightRows', () => {
       [5000, 'b', 't1'],
     ]);
     expect(rows.size).toBe(3);
-    const hosts: number[] = [];
-    rows.forEachHost((h) => hosts.push(h.hid));
-    expect(hosts.sort((a, b) => a - b)).toEqual([1, 7, 5000]);
+    const counted: Array<[number, number]> = [];
+    rows.forEachCount((group, score) => counted.push([group, score]));
+    expect(counted.sort((a, b) => a[1] - b[1])).toEqual([
+      [1, 0.25],
+      [0, 1.75],
+      [2, 1250],
+    ]);
   });
 
   it('keeps keys beyond its index (and keys SQLite does not give) in order after the others', () => {
-    const rows = new LightRows<{ hid: number }>(100);
+    const rows = new LightRows(100);
     const got = apply(rows, [
       { kind: 'set', hid: 250, seen: 'far', at: 't' },
       { kind: 'set', hid: 99, seen: 'near', at: 't' },
@@ -78,7 +83,7 @@ describe('LightRows', () => {
     );
     fc.assert(
       fc.property(fc.array(op, { maxLength: 300 }), fc.constantFrom(64, 1000, 1 << 22), (ops, limit) => {
-        const rows = new LightRows<{ hid: number }>(limit);
+        const rows = new LightRows(limit);
         const want = reference(ops);
         const got = apply(rows, ops);
         // Keys of the index first, then the others (at or above the limit, or below 1: SQLite gives
@@ -87,6 +92,9 @@ describe('LightRows', () => {
         const order = (xs: Array<[number, string | null, string]>) => [...xs.filter(([h]) => near(h)), ...xs.filter(([h]) => !near(h))];
         expect(got).toEqual(order(want));
         expect(rows.size).toBe(want.length);
+        const counted: Array<[number, number]> = [];
+        rows.forEachCount((group, score) => counted.push([group, score]));
+        expect(counted.sort((a, b) => a[1] - b[1])).toEqual(want.map(([h]) => [Math.abs(h) % 7, h / 4]).sort((a, b) => a[1]! - b[1]!));
       }),
     );
   });
