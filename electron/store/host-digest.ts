@@ -14,8 +14,9 @@
  *
  * Each value is absorbed with a tag for its type or absence, strings with their length first,
  * arrays with their length, so two different records never feed the same sequence of words. Two
- * 32-bit lanes (multiply–rotate, different constants) give 64 bits: the chance that a change goes
- * unnoticed is about 1 in 10^19 per change. Not for security: an endpoint that could pick a
+ * 32-bit lanes (multiply–rotate, different constants) give 64 bits, of which staging compares the
+ * first 53 (`hostDigestKey`, a number): the chance that a change goes unnoticed is about 1 in 10^16
+ * per change. Not for security: an endpoint that could pick a
  * colliding record would only hide its own change until the next one.
  *
  * Stable across processes and versions (digests are stored in `hosts.digest`): change the walk and
