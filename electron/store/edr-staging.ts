@@ -161,6 +161,8 @@ export class EdrStaging {
          WHERE h.connector_id = (SELECT connector_id FROM cycles WHERE id = @cycle) AND s.last_cycle = @cycle GROUP BY h.customer_id, h.platform, h.band`,
       ),
       discard: db.prepare('DELETE FROM staged_scores WHERE cycle_id = ?'),
+      // Without WHERE SQLite drops the table's pages at once instead of deleting row by row.
+      discardAll: db.prepare('DELETE FROM staged_scores'),
       // A host seen again as stored, after a full row of this cycle: its last sighting counts.
       dropFull: db.prepare('DELETE FROM staged_scores WHERE cycle_id = ? AND host_id = ?'),
     };
@@ -338,7 +340,9 @@ export class EdrStaging {
     if (cycle) cycle.added = this.stmt.added.all(cycleId) as Array<[string, number]>;
     this.stmt.details.run(cycleId);
     this.writeBands(cycleId, cycle);
-    this.stmt.discard.run(cycleId);
+    // Only this cycle staged (every staged row is a running cycle's): the whole table goes.
+    if (this.cycles.size === 1 && this.cycles.has(cycleId)) this.stmt.discardAll.run();
+    else this.stmt.discard.run(cycleId);
     return n;
   }
 

@@ -251,6 +251,26 @@ describe('EdrStore history by change', () => {
     for (const r of rows) expect(r).toEqual({ id: r.id, c: id, seen: seen(index.get(r.id)!), at: seen(1000 + index.get(r.id)!) });
   });
 
+  it('a cycle committed while another one runs leaves the other’s staged rows to its own commit', () => {
+    const { store } = open();
+    const a = makeScoredHosts(30);
+    const b = makeScoredHosts(20, { tenantId: 't2' });
+    cycle(store, a.slice(0, 10), 'conn-a');
+    // conn-a's cycle: 10 hosts as stored, 20 new (full rows) staged, not committed yet.
+    const running = store.beginCycle('conn-a', 'defender', 't1', new Date());
+    store.stageScores(running, 'conn-a', a);
+    expect(store.stagedChanged(running)).toBe(20);
+    // conn-b's whole cycle stages and commits meanwhile.
+    const other = cycle(store, b, 'conn-b');
+    expect(store.cycleSummary(other).hosts).toBe(20);
+    expect(store.stagedChanged(running)).toBe(20);
+    expect(store.stagedCount(running)).toBe(30);
+    store.commitCycle(running, new Date());
+    expect(store.cycleSummary(running).hosts).toBe(30);
+    expect(store.latestScores({ limit: 100 }).filter((r) => r.connectorId === 'conn-a')).toHaveLength(30);
+    expect(store.stagedCount()).toBe(0);
+  });
+
   it('a host seen again as it was updates its own row only, also when another connector lists the same host id', () => {
     const { store } = open();
     const [h] = makeScoredHosts(1);
