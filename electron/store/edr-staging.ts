@@ -18,9 +18,9 @@
  * `host_seen` in the order of their key: the hosts come in the vendor's order, which is random
  * against the key, and a B-tree written at random places costs several times one written in order.
  * Staging compares digests as numbers (`hostDigestKey`) and makes a digest's text only for a full
- * row. A host that changed gets a full row: its attributes,
- * and its record, contributions and profiles, which replace the stored ones; its score history
- * gains a row only when its score or band moved.
+ * row. A host that changed gets a full row: its attributes, and its record, contributions and
+ * profiles, which replace the stored ones; its score history gains a row only when its score or
+ * band moved.
  *
  * The commit counts the cycle's bands (`cycle_bands`: hosts and score sum per customer, platform and
  * band) from what staging holds, not from the tables: a light row's host is as stored (its digest
