@@ -32,24 +32,11 @@ import type Database from 'better-sqlite3';
 import type { ScoredHost } from '../../shared/model/edr';
 import { hostAttributes } from '../../shared/model/zta-columns';
 import { BandGroups } from './band-counts';
-import { HOST_ATTRIBUTE_COLUMNS, STAGING_TEMP } from './edr-schema';
+import { STAGING_TEMP } from './edr-schema';
+import { SEEN_ROWS, stagingStatements } from './edr-staging-sql';
 import { digestKey, hostDigestKey, lastDigestText } from './host-digest';
 import { contributionsJson, storedRecord } from './host-json';
 import { LightRows } from './light-rows';
-
-const IDENTITY = ['connector_id', 'host_id', 'vendor', 'hostname', 'customer_id', 'platform'] as const;
-/** The columns of a full row that `hosts` takes as they are. */
-const COLUMNS = [...IDENTITY, ...HOST_ATTRIBUTE_COLUMNS];
-const HOST_UPDATE = [...IDENTITY.slice(2), ...HOST_ATTRIBUTE_COLUMNS].map((c) => `${c} = excluded.${c}`).join(', ');
-const FULL = ['cycle_id', ...COLUMNS, 'last_seen', 'scored_at', 'record_json', 'contributions_json', 'profiles_json', 'is_new'];
-/** Light rows written by one statement (SQLite's per-statement cost, paid 100,000 times a cycle, is most of writing one). */
-const SEEN_ROWS = 100;
-/** A stored host's row of `host_seen` from a staged full row (`s`, joined to `hosts` as `h`). */
-const SEEN_FROM_STAGED = `INSERT INTO host_seen (hid, last_cycle, last_seen, scored_at)
-  SELECT h.hid, s.cycle_id, s.last_seen, s.scored_at
-  FROM staged_scores s JOIN hosts h ON h.connector_id = s.connector_id AND h.host_id = s.host_id
-  WHERE s.cycle_id = ?
-  ON CONFLICT (hid) DO UPDATE SET last_cycle = excluded.last_cycle, last_seen = excluded.last_seen, scored_at = excluded.scored_at`;
 
 const bool = (v: boolean | null) => (v === null ? null : v ? 1 : 0);
 
@@ -86,7 +73,7 @@ interface CycleStage {
 }
 
 export class EdrStaging {
-  private readonly stmt;
+  private readonly stmt: ReturnType<typeof stagingStatements>;
   /**
    * What is stored of each host, per connector (its digest, band count group, score and integer
    * key): read from the store once, then kept up to date by the commits (each applies what it
@@ -108,64 +95,7 @@ export class EdrStaging {
 
   constructor(private readonly db: Database.Database) {
     db.exec(STAGING_TEMP);
-    this.stmt = {
-      dataVersion: db.prepare('PRAGMA data_version').pluck(),
-      // A host handed out twice in one cycle keeps its last record and score.
-      full: db.prepare(`INSERT OR REPLACE INTO staged_scores (${FULL.join(', ')}) VALUES (${FULL.map(() => '?').join(', ')})`),
-      light: db.prepare('UPDATE host_seen SET last_cycle = ?, last_seen = ?, scored_at = ? WHERE hid = ?'),
-      lights: db.prepare(
-        `UPDATE host_seen SET last_cycle = ?, last_seen = v.column2, scored_at = v.column3
-         FROM (VALUES ${Array.from({ length: SEEN_ROWS }, () => '(?, ?, ?)').join(', ')}) AS v WHERE host_seen.hid = v.column1`,
-      ),
-      digests: db.prepare('SELECT host_id, digest, hid, customer_id, platform, band, score FROM hosts WHERE connector_id = ?').raw(),
-      // The keys the hosts new in a cycle were given (read at its commit, before its rows go).
-      added: db.prepare('SELECT s.host_id, h.hid FROM staged_scores s JOIN hosts h ON h.connector_id = s.connector_id AND h.host_id = s.host_id WHERE s.cycle_id = ? AND s.is_new = 1').raw(),
-      countFull: db.prepare('SELECT COUNT(*) FROM staged_scores WHERE cycle_id = ?').pluck(),
-      countAll: db.prepare('SELECT COUNT(*) FROM staged_scores').pluck(),
-      // Before the hosts move: a row of history for every stored host whose score or band is not the stored one.
-      moved: db.prepare(
-        `INSERT OR REPLACE INTO score_changes (hid, cycle_id, score, band, scored_at)
-         SELECT h.hid, s.cycle_id, s.score, s.band, s.scored_at
-         FROM staged_scores s JOIN hosts h ON h.connector_id = s.connector_id AND h.host_id = s.host_id
-         WHERE s.cycle_id = ? AND s.is_new = 0 AND (h.score <> s.score OR h.band <> s.band)`,
-      ),
-      // `WHERE` before `ON CONFLICT` is required by SQLite's grammar for an upsert from a SELECT.
-      hosts: db.prepare(
-        `INSERT INTO hosts (${COLUMNS.join(', ')})
-         SELECT ${COLUMNS.join(', ')} FROM staged_scores WHERE cycle_id = ?
-         ON CONFLICT (connector_id, host_id) DO UPDATE SET ${HOST_UPDATE}`,
-      ),
-      fullSeen: db.prepare(SEEN_FROM_STAGED),
-      // After: the first score of every host new in this cycle.
-      first: db.prepare(
-        `INSERT OR REPLACE INTO score_changes (hid, cycle_id, score, band, scored_at)
-         SELECT h.hid, s.cycle_id, s.score, s.band, s.scored_at
-         FROM staged_scores s JOIN hosts h ON h.connector_id = s.connector_id AND h.host_id = s.host_id
-         WHERE s.cycle_id = ? AND s.is_new = 1`,
-      ),
-      details: db.prepare(
-        `INSERT INTO host_details (hid, record_json, contributions_json, profiles_json)
-         SELECT h.hid, s.record_json, s.contributions_json, s.profiles_json
-         FROM staged_scores s JOIN hosts h ON h.connector_id = s.connector_id AND h.host_id = s.host_id
-         WHERE s.cycle_id = ?
-         ON CONFLICT (hid) DO UPDATE SET record_json = excluded.record_json, contributions_json = excluded.contributions_json, profiles_json = excluded.profiles_json`,
-      ),
-      band: db.prepare('INSERT INTO cycle_bands (cycle_id, customer_id, platform, band, hosts, score_sum) VALUES (?, ?, ?, ?, ?, ?)'),
-      // A cycle promoted again (writeScores called more than once for it) counts all its hosts anew, from the tables.
-      promotedBefore: db.prepare('SELECT 1 FROM cycle_bands WHERE cycle_id = ? LIMIT 1').pluck(),
-      clearBands: db.prepare('DELETE FROM cycle_bands WHERE cycle_id = ?'),
-      recountBands: db.prepare(
-        `INSERT INTO cycle_bands (cycle_id, customer_id, platform, band, hosts, score_sum)
-         SELECT s.last_cycle, h.customer_id, h.platform, h.band, COUNT(*), SUM(h.score)
-         FROM hosts h JOIN host_seen s ON s.hid = h.hid
-         WHERE h.connector_id = (SELECT connector_id FROM cycles WHERE id = @cycle) AND s.last_cycle = @cycle GROUP BY h.customer_id, h.platform, h.band`,
-      ),
-      discard: db.prepare('DELETE FROM staged_scores WHERE cycle_id = ?'),
-      // Without WHERE SQLite drops the table's pages at once instead of deleting row by row.
-      discardAll: db.prepare('DELETE FROM staged_scores'),
-      // A host seen again as stored, after a full row of this cycle: its last sighting counts.
-      dropFull: db.prepare('DELETE FROM staged_scores WHERE cycle_id = ? AND host_id = ?'),
-    };
+    this.stmt = stagingStatements(db);
     this.dataVersion = this.stmt.dataVersion.get() as number;
   }
 
@@ -208,7 +138,7 @@ export class EdrStaging {
         fulls.set(h.hostId, [{ digest, group: this.groups.id(h.customerId, h.platform, s.band), score: s.score }, known?.hid]);
         const a = hostAttributes(h);
         const profiles = s.profiles ? JSON.stringify(s.profiles) : null;
-        // In the order of FULL: cycle, COLUMNS (identity, then HOST_ATTRIBUTE_COLUMNS), seen, record, flag.
+        // In the order of FULL (edr-staging-sql.ts): cycle, COLUMNS (identity, then HOST_ATTRIBUTE_COLUMNS), seen, record, flag.
         this.stmt.full.run(
           cycleId,
           connectorId,
