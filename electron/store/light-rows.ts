@@ -6,9 +6,10 @@
  * A row also carries the host's band count group and score as stored, which the commit counts.
  *
  * A cycle adds 100,000 of them, so they are kept in columns with a typed index by key: adding one
- * allocates nothing (a Map of tuples made and rehashed two objects a host), and the commit reads
- * them in key order, as `host_seen` is written, by walking the index instead of sorting the keys,
- * and counts them down the columns, never reaching for the host objects scattered over the heap.
+ * allocates nothing (the Map of tuples this replaced made an array a host and rehashed as it
+ * grew), and the commit reads them in key order, as `host_seen` is written, by walking the index
+ * instead of sorting the keys, and counts them down the columns, never reaching for the host
+ * objects scattered over the heap.
  * The keys are SQLite rowids given as the largest plus one, so they are dense and not far above
  * the number of hosts the store ever held; a key at or above `indexLimit` (16 MB of index at the
  * default), or one SQLite did not give (below 1), is kept in a Map instead and read after the
