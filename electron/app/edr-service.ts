@@ -112,7 +112,7 @@ export class EdrService {
     const cached = this.runtimes.get(c.id);
     if (cached?.key === key) return cached.runtime;
     void cached?.runtime.close?.();
-    const runtime = this.o.runtimeFor(c, () => this.registry.getSecret(c.id));
+    const runtime = this.o.runtimeFor(c, () => this.registry.getSecret(c));
     this.runtimes.set(c.id, { key, runtime });
     return runtime;
   }

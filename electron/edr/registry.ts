@@ -9,7 +9,8 @@ import type { z } from 'zod';
 import { BulkConnectorDocument, ConnectorInput, ConnectorView, FalconRegion, RiskOverridesInput, compactRiskOverrides } from '../../shared/model/connector';
 import { CLIENT_SECRET_MESSAGES, clientSecretNeed, connectorEndpointKey, findRegisteredConnector } from '../../shared/model/connector-secret';
 import { TlsTrust } from '../../shared/model/profile';
-import { resolveTrust, sameTrust } from '../net/trust-binding';
+import { resolveTrust, sameTrust, trustKey } from '../net/trust-binding';
+import { getBoundSecret, secretBinding, setBoundSecret } from '../store/bound-secret';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
 import { issuesToError } from '../app/router';
 import type { SettingsBackend, Vault } from '../app/ports';
@@ -32,11 +33,14 @@ export interface BulkResult {
 
 const KEY = 'edrConnectors';
 const secretKey = (id: string) => `connector:${id}:clientSecret`;
+/** Where a connector's secret may be sent: its endpoint and its trust (store/bound-secret.ts). */
+const bindingOf = (c: StoredConnector) => secretBinding(['edr-connector', connectorEndpointKey(c), trustKey(c.tls)]);
 const secretIssue = (message: string, hint: string) => new AppError(ErrorCodes.validation, message, hint, { details: { issues: [{ path: 'clientSecret', message }] } });
 
 
 export class ConnectorRegistry {
   private readonly listeners = new Set<(ids: string[]) => void>();
+  private readonly moveListeners = new Set<(id: string) => void>();
 
   constructor(
     private readonly settings: SettingsBackend,
@@ -47,6 +51,15 @@ export class ConnectorRegistry {
   onChange(listener: (ids: string[]) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Called before a save that moves a connector to another endpoint or trust stores anything:
+   * the scheduler cancels the connector's running cycle there.
+   */
+  onMove(listener: (id: string) => void): () => void {
+    this.moveListeners.add(listener);
+    return () => this.moveListeners.delete(listener);
   }
 
   list(): StoredConnector[] {
@@ -64,11 +77,18 @@ export class ConnectorRegistry {
 
   async view(c: StoredConnector): Promise<ConnectorView> {
     const { tls: _tls, ...rest } = c;
-    return { ...rest, hasClientSecret: await this.vault.has(secretKey(c.id)) };
+    return { ...rest, hasClientSecret: (await this.getSecret(c)) !== undefined };
   }
 
-  getSecret(id: string): Promise<string | undefined> {
-    return this.vault.get(secretKey(id));
+  /**
+   * The secret stored for this connector's endpoint and trust, as `c` gives them: a runtime asks
+   * with the connector it was built for, so once the connector moved it finds none.
+   */
+  getSecret(c: StoredConnector): Promise<string | undefined> {
+    return getBoundSecret(this.vault, secretKey(c.id), bindingOf(c), () => {
+      const now = this.list().find((x) => x.id === c.id);
+      return now && bindingOf(now);
+    });
   }
 
   /**
@@ -106,7 +126,7 @@ export class ConnectorRegistry {
     }
     // The same rule the connector form applies before sending (shared/model/connector-secret.ts).
     const need = clientSecretNeed({
-      registered: existing && { ...existing, hasClientSecret: await this.vault.has(secretKey(id)) },
+      registered: existing && { ...existing, hasClientSecret: (await this.getSecret(existing)) !== undefined },
       next,
       trustChanged: !!existing && !sameTrust(existing.tls, tls),
       secretGiven: !!c.clientSecret,
@@ -136,8 +156,10 @@ export class ConnectorRegistry {
       createdAt: existing?.createdAt ?? at,
       updatedAt: at,
     };
-    // A rebound registration always carries a new secret (checked above); it replaces the old one.
-    if (c.clientSecret) await this.vault.set(secretKey(id), c.clientSecret);
+    // A rebound registration always carries a new secret (checked above); it replaces the old one,
+    // bound to the new endpoint. What still runs against the old endpoint is cancelled first.
+    if (rebound) for (const l of this.moveListeners) l(id);
+    if (c.clientSecret) await setBoundSecret(this.vault, secretKey(id), bindingOf(stored), c.clientSecret);
     this.settings.set(KEY, existing ? all.map((x) => (x.id === id ? stored : x)) : [...all, stored]);
     for (const l of this.listeners) l([id]);
     return { connector: stored, action: existing ? 'updated' : 'created' };

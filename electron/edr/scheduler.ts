@@ -87,6 +87,8 @@ export class EdrScheduler {
   private readonly firstPullDelayMs: number;
   private readonly publishDelayMs: number;
   private readonly publishTimers = new Set<unknown>();
+  /** Why a cycle was cancelled, when `cancel` said (stored as the cycle's error). */
+  private readonly cancelReasons = new WeakMap<AbortSignal, string>();
   private unsubscribe: (() => void) | undefined;
   private stopped = false;
 
@@ -100,7 +102,13 @@ export class EdrScheduler {
   start(): void {
     this.stopped = false;
     for (const c of this.d.registry.list()) this.sync(c.id);
-    this.unsubscribe = this.d.registry.onChange((ids) => ids.forEach((id) => this.sync(id)));
+    const offChange = this.d.registry.onChange((ids) => ids.forEach((id) => this.sync(id)));
+    // A cycle never goes on against an endpoint its connector has left (nor asks for its secret there).
+    const offMove = this.d.registry.onMove((id) => this.cancel(id, MOVED));
+    this.unsubscribe = () => {
+      offChange();
+      offMove();
+    };
   }
 
   private sync(id: string): void {
@@ -118,7 +126,10 @@ export class EdrScheduler {
       return;
     }
     if (slot?.timer !== undefined) this.timers.clearTimeout(slot.timer);
-    const next: Slot = { ...(slot ?? {}), connector, timer: undefined };
+    // The same slot object: a running cycle clears `running` on the slot it started in.
+    const next: Slot = slot ?? { connector };
+    next.connector = connector;
+    next.timer = undefined;
     delete next.nextAt;
     this.slots.set(id, next);
     if (!next.running) this.schedule(next, this.firstPullDelayMs);
@@ -266,7 +277,7 @@ export class EdrScheduler {
       // Also deletes what the cycle had staged: none of it was ever visible.
       this.d.store.finishCycle(cycleId, aborted ? 'cancelled' : 'failed', {
         hosts: 0,
-        error: aborted ? 'cancelled by the operator' : message,
+        error: aborted ? (this.cancelReasons.get(signal) ?? 'cancelled by the operator') : message,
         ...(e instanceof AppError ? { errorCode: e.code } : {}),
         at: new Date(this.timers.now()),
       });
@@ -285,9 +296,10 @@ export class EdrScheduler {
     this.publishTimers.add(t);
   }
 
-  /** Cancels the running cycle of a connector; true if there was one. */
-  cancel(id: string): boolean {
+  /** Cancels the running cycle of a connector (`why` is stored as its error); true if there was one. */
+  cancel(id: string, why = 'cancelled by the operator'): boolean {
     const running = this.slots.get(id)?.running;
+    if (running) this.cancelReasons.set(running.abort.signal, why);
     running?.abort.abort();
     return Boolean(running);
   }
@@ -312,5 +324,7 @@ export class EdrScheduler {
 
 /** Hosts scored and staged at a time when a runtime answers a whole cycle at once. */
 const STAGE_BATCH = 5_000;
+
+const MOVED = 'cancelled: the connector was moved to another address or certificate trust';
 
 const cancelled = () => new AppError(ErrorCodes.cancelled, 'The poll cycle was cancelled.', 'Start it again with Poll now, or wait for the next cycle.');

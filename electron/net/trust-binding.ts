@@ -46,13 +46,22 @@ export function resolveTrust(input: TlsTrustInput | undefined, stored: TlsTrust 
 
 const certSet = (pem: string) => pemCertificates(pem).map((c) => c.replace(/\s+/g, '')).sort().join('|');
 
+/**
+ * The trust as one comparable value: equal exactly when `sameTrust` holds (the certificates a
+ * custom CA file holds, in any order; a pin by its fingerprint). Part of a secret's binding.
+ */
+export function trustKey(t: TlsTrust): string {
+  switch (t.mode) {
+    case 'system':
+      return 'system';
+    case 'pinned':
+      return `pinned:${normalizeFingerprint(t.fingerprint256 ?? '')}`;
+    case 'custom-ca':
+      return t.caPem !== undefined ? `ca:${certSet(t.caPem)}` : `ca-file:${t.caFile ?? ''}`;
+  }
+}
+
 /** True when both trusts accept exactly the same certificates. */
 export function sameTrust(a: TlsTrust, b: TlsTrust): boolean {
-  if (a.mode === 'system' || b.mode === 'system') return a.mode === b.mode;
-  if (a.mode === 'pinned' || b.mode === 'pinned') {
-    if (a.mode !== 'pinned' || b.mode !== 'pinned') return false;
-    return normalizeFingerprint(a.fingerprint256 ?? '') === normalizeFingerprint(b.fingerprint256 ?? '');
-  }
-  if (a.caPem !== undefined && b.caPem !== undefined) return certSet(a.caPem) === certSet(b.caPem);
-  return a.caPem === b.caPem && a.caFile === b.caFile;
+  return trustKey(a) === trustKey(b);
 }

@@ -111,7 +111,7 @@ describe('a connector secret stays with its endpoint', () => {
   it('an edit that keeps the endpoint keeps the secret; a new secret with a new address replaces it', async () => {
     const renamed = await h.call<{ hasClientSecret: boolean; name: string }>('connectors.save', { ...defender(), id, name: 'Renamed tenant', pollIntervalMinutes: 60 });
     expect(renamed).toMatchObject({ name: 'Renamed tenant', hasClientSecret: true });
-    expect(await h.app.edr.registry.getSecret(id)).toBe(tenant.clientSecret);
+    expect(await h.app.edr.registry.getSecret(h.app.edr.registry.get(id))).toBe(tenant.clientSecret);
   });
 
   it('the bulk push never moves an existing connector: the entry is refused with the reason', async () => {
@@ -121,7 +121,7 @@ describe('a connector secret stays with its endpoint', () => {
     // Even with a secret in the entry: moving is refused, and the stored secret is not replaced.
     const withSecret = await h.call<Array<{ ok: boolean }>>('connectors.importBulk', { source: 'document', text: JSON.stringify({ version: 1, connectors: [{ ...entry, clientSecret: 'Another-Secret-1' }] }) });
     expect(withSecret).toEqual([expect.objectContaining({ ok: false })]);
-    expect(await h.app.edr.registry.getSecret(id)).toBe(tenant.clientSecret);
+    expect(await h.app.edr.registry.getSecret(h.app.edr.registry.get(id))).toBe(tenant.clientSecret);
     expect((await h.call<{ ok: boolean }>('connectors.test', { connectorId: id })).ok).toBe(true);
     expect(evil.connections).toBe(0);
     expect(leaked(tenant.clientSecret)).toEqual([]);

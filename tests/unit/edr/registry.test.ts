@@ -15,7 +15,7 @@ describe('connector registry', () => {
     expect(action).toBe('created');
     expect(connector).toMatchObject({ vendor: 'falcon', pollIntervalMinutes: 10, cloudRegion: 'autodiscover', enabled: true, source: 'ui' });
     expect(JSON.stringify([...settings.data])).not.toContain('Falcon-Secret-Value-2');
-    expect(await reg.getSecret(connector.id)).toBe('Falcon-Secret-Value-2');
+    expect(await reg.getSecret(connector)).toBe('Falcon-Secret-Value-2');
     const view = await reg.view(connector);
     expect(view.hasClientSecret).toBe(true);
     expect(JSON.stringify(view)).not.toContain('Secret-Value');
@@ -48,7 +48,7 @@ describe('connector registry', () => {
     expect(again.action).toBe('updated');
     expect(again.connector.id).toBe(first.connector.id);
     expect(again.connector.pollIntervalMinutes).toBe(60);
-    expect(await reg.getSecret(first.connector.id)).toBe('Def-Secret-Value-1');
+    expect(await reg.getSecret(again.connector)).toBe('Def-Secret-Value-1');
     expect(reg.list()).toHaveLength(1);
   });
 

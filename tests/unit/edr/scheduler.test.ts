@@ -72,6 +72,38 @@ describe('EDR scheduler', () => {
     await scheduler.stop();
   });
 
+  it('a save during a running cycle: the cycle ends, the next is scheduled, and Poll now starts a new one', async () => {
+    let release!: () => void;
+    const poll = vi.fn(() => new Promise<HostRecord[]>((resolve) => (release = () => resolve(hosts(3)))));
+    const { scheduler, connector, registry } = await setup({ poll });
+    scheduler.start();
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(scheduler.status(connector.id).running).toBe(true);
+    // A rename: same endpoint, the cycle goes on.
+    await registry.register({ id: connector.id, vendor: 'falcon', tenantId: 'cid-1', clientId: 'c', name: 'Renamed', pollIntervalMinutes: 10 });
+    release();
+    const first = await scheduler.runNow(connector.id);
+    expect(store.lastCycle(connector.id)).toMatchObject({ id: first, status: 'completed' });
+    expect(scheduler.status(connector.id)).toMatchObject({ running: false, nextCycleAt: expect.any(String) });
+    const second = scheduler.runNow(connector.id);
+    expect(poll).toHaveBeenCalledTimes(2);
+    release();
+    expect(await second).toBeGreaterThan(first);
+    await scheduler.stop();
+  });
+
+  it('a save that moves the connector to another endpoint cancels its running cycle, with the reason', async () => {
+    const poll = vi.fn(({ signal }: { signal: AbortSignal }) => new Promise<HostRecord[]>((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')))));
+    const { scheduler, connector, registry } = await setup({ poll });
+    scheduler.start();
+    await vi.advanceTimersByTimeAsync(5_000);
+    const running = scheduler.runNow(connector.id);
+    await registry.register({ id: connector.id, vendor: 'falcon', tenantId: 'cid-1', clientId: 'c', apiUrl: 'https://127.0.0.1:9', clientSecret: 'Other-Secret-456', pollIntervalMinutes: 10 });
+    await expect(running).rejects.toThrow(/cancelled/);
+    expect(store.lastCycle(connector.id)).toMatchObject({ status: 'cancelled', error: expect.stringMatching(/moved to another address/) });
+    await scheduler.stop();
+  });
+
   it('never overlaps cycles of one connector: a slow cycle delays the next, Poll now joins the running one', async () => {
     let release!: () => void;
     const poll = vi.fn(() => new Promise<HostRecord[]>((resolve) => (release = () => resolve(hosts(3)))));
