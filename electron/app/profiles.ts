@@ -6,7 +6,8 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
 import { PROFILE_NAME_TAKEN, ProfileView, TlsTrust, profileNameTaken, type TlsTrustInput } from '../../shared/model/profile';
-import { resolveTrust, sameTrust } from '../net/trust-binding';
+import { resolveTrust, sameTrust, trustKey } from '../net/trust-binding';
+import { getBoundSecret, secretBinding, setBoundSecret } from '../store/bound-secret';
 import { OAuthClient } from '../../shared/model/oauth-client';
 import type { SettingsBackend, Vault } from './ports';
 
@@ -32,6 +33,9 @@ export interface ParsedProfileInput {
 
 const KEY = 'profiles';
 const secretKey = (id: string, which: 'password' | 'clientSecret') => `profile:${id}:${which}`;
+type SecretName = 'password' | 'clientSecret';
+/** Where a profile's secrets may be sent: its host, its ports and its trust (store/bound-secret.ts). */
+const bindingOf = (p: StoredProfile) => secretBinding(['profile', p.host, p.basicPort, p.oauthPort, trustKey(p.tls)]);
 
 export class ProfileRepository {
   constructor(
@@ -96,16 +100,24 @@ export class ProfileRepository {
       updatedAt: now,
     };
     if (rebound) await this.vault.deletePrefix(`profile:${id}:`);
-    await this.applySecret(id, 'password', input.password);
-    await this.applySecret(id, 'clientSecret', input.clientSecret);
+    await this.applySecret(stored, 'password', input.password);
+    await this.applySecret(stored, 'clientSecret', input.clientSecret);
     this.write(existing ? all.map((p) => (p.id === id ? stored : p)) : [...all, stored]);
     return stored;
   }
 
-  private async applySecret(id: string, which: 'password' | 'clientSecret', value: string | undefined): Promise<void> {
+  private async applySecret(p: StoredProfile, which: SecretName, value: string | undefined): Promise<void> {
     if (value === undefined) return;
-    if (value === '') await this.vault.delete(secretKey(id, which));
-    else await this.vault.set(secretKey(id, which), value);
+    if (value === '') await this.vault.delete(secretKey(p.id, which));
+    else await setBoundSecret(this.vault, secretKey(p.id, which), bindingOf(p), value);
+  }
+
+  /** A secret stored for this profile's endpoint and trust as `p` gives them (none once the profile moved). */
+  private secret(p: StoredProfile, which: SecretName): Promise<string | undefined> {
+    return getBoundSecret(this.vault, secretKey(p.id, which), bindingOf(p), () => {
+      const now = this.list().find((x) => x.id === p.id);
+      return now && bindingOf(now);
+    });
   }
 
   /**
@@ -117,8 +129,14 @@ export class ProfileRepository {
     const p = this.get(id);
     const tls: TlsTrust = { mode: 'pinned', fingerprint256, certificatePem };
     const firstPin = p.tls.mode === 'pinned' && !p.tls.fingerprint256;
-    if (!firstPin && !sameTrust(p.tls, tls)) await this.vault.deletePrefix(`profile:${id}:`);
     const updated: StoredProfile = { ...p, tls, updatedAt: this.now().toISOString() };
+    if (firstPin) {
+      // The secrets were entered for this pin: they move to the binding that names its fingerprint.
+      for (const which of ['password', 'clientSecret'] as const) {
+        const value = await this.secret(p, which);
+        if (value !== undefined) await setBoundSecret(this.vault, secretKey(id, which), bindingOf(updated), value);
+      }
+    } else if (!sameTrust(p.tls, tls)) await this.vault.deletePrefix(`profile:${id}:`);
     this.write(this.list().map((x) => (x.id === id ? updated : x)));
     return updated;
   }
@@ -132,10 +150,11 @@ export class ProfileRepository {
     return true;
   }
 
-  secrets(id: string) {
+  /** The secrets of the profile as `p` gives it: a session asks with the profile it was built for. */
+  secrets(p: StoredProfile) {
     return {
-      getPassword: () => this.vault.get(secretKey(id, 'password')),
-      getClientSecret: () => this.vault.get(secretKey(id, 'clientSecret')),
+      getPassword: () => this.secret(p, 'password'),
+      getClientSecret: () => this.secret(p, 'clientSecret'),
     };
   }
 
@@ -153,8 +172,8 @@ export class ProfileRepository {
       ...(p.oauthClientId ? { oauthClientId: p.oauthClientId } : {}),
       ...(p.apiNamespace ? { apiNamespace: p.apiNamespace } : {}),
       tls,
-      hasPassword: await this.vault.has(secretKey(p.id, 'password')),
-      hasClientSecret: await this.vault.has(secretKey(p.id, 'clientSecret')),
+      hasPassword: (await this.secret(p, 'password')) !== undefined,
+      hasClientSecret: (await this.secret(p, 'clientSecret')) !== undefined,
       demo: p.demo,
       createdAt: p.createdAt,
       updatedAt: p.updatedAt,

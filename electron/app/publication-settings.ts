@@ -14,6 +14,7 @@
 import { amqpEndpointKey, amqpUrlWithoutPassword, AMQP_EXCHANGE, parseAmqpUrl, type PublicationUpdate, type PublicationView } from '../../shared/model/settings';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
 import type { Logger } from '../log';
+import { getBoundSecret, secretBinding, setBoundSecret } from '../store/bound-secret';
 import type { SettingsBackend, Vault } from './ports';
 
 export const AMQP_URL_KEY = 'edr.amqpUrl';
@@ -27,6 +28,9 @@ export interface PublicationSettingsOptions {
   /** Where NORTHBOUND_AMQP_URL is read (default process.env; tests pass their own). */
   env?: Readonly<Record<string, string | undefined>>;
 }
+
+/** Where the password may be sent (store/bound-secret.ts): a reader pairs it only with the address it was stored for. */
+const bindingOf = (address: Parameters<typeof amqpEndpointKey>[0]) => secretBinding(['amqp', amqpEndpointKey(address)]);
 
 const fieldError = (path: 'amqpUrl' | 'password', message: string, hint: string) =>
   new AppError(ErrorCodes.validation, message, hint, { details: { issues: [{ path, message }] } });
@@ -50,13 +54,22 @@ export class PublicationSettings {
     if (typeof raw !== 'string') return;
     const parsed = parseAmqpUrl(raw);
     if (!parsed.ok || !parsed.address.password) return;
-    await this.o.vault.set(AMQP_PASSWORD_KEY, parsed.address.password);
+    await setBoundSecret(this.o.vault, AMQP_PASSWORD_KEY, bindingOf(parsed.address), parsed.address.password);
     this.o.settings.set(AMQP_URL_KEY, amqpUrlWithoutPassword(raw));
     this.o.logger.info('the RabbitMQ password written in the settings file moved to the vault');
   }
 
   private envUrl(): string | undefined {
     return (this.o.env ?? process.env)[AMQP_URL_ENV]?.trim() || undefined;
+  }
+
+  /** The password stored for this address, or none (another address's password never is). */
+  private password(address: Parameters<typeof amqpEndpointKey>[0]): Promise<string | undefined> {
+    return getBoundSecret(this.o.vault, AMQP_PASSWORD_KEY, bindingOf(address), () => {
+      const now = this.storedUrl();
+      const parsed = now ? parseAmqpUrl(now) : undefined;
+      return parsed?.ok ? bindingOf(parsed.address) : undefined;
+    });
   }
 
   private storedUrl(): string | undefined {
@@ -81,7 +94,7 @@ export class PublicationSettings {
     if (!stored) throw new Error('No RabbitMQ address is set.');
     const parsed = parseAmqpUrl(stored);
     if (!parsed.ok) throw new Error(`The RabbitMQ address in the settings is not usable: ${parsed.message}`);
-    const password = await this.o.vault.get(AMQP_PASSWORD_KEY);
+    const password = await this.password(parsed.address);
     return password ? withPassword(stored, password) : stored;
   }
 
@@ -89,6 +102,7 @@ export class PublicationSettings {
     const env = this.envUrl();
     const raw = this.o.settings.get<unknown>(AMQP_URL_KEY);
     const stored = this.storedUrl();
+    const storedAddress = stored ? parseAmqpUrl(stored) : undefined;
     const active = env ? 'environment' : stored ? 'settings' : 'none';
     let problem: string | undefined;
     if (env) {
@@ -103,7 +117,7 @@ export class PublicationSettings {
     return {
       amqp: {
         url: stored ? amqpUrlWithoutPassword(stored) : null,
-        hasPassword: stored ? await this.o.vault.has(AMQP_PASSWORD_KEY) : false,
+        hasPassword: storedAddress?.ok ? (await this.password(storedAddress.address)) !== undefined : false,
         environmentUrl: env ? amqpUrlWithoutPassword(env) : null,
         active,
         ...(problem ? { problem } : {}),
@@ -136,7 +150,7 @@ export class PublicationSettings {
     const before = previous ? parseAmqpUrl(previous) : undefined;
     const sameEndpoint = before?.ok === true && amqpEndpointKey(before.address) === amqpEndpointKey(next);
 
-    if (typed) await vault.set(AMQP_PASSWORD_KEY, typed);
+    if (typed) await setBoundSecret(vault, AMQP_PASSWORD_KEY, bindingOf(next), typed);
     // A password without a user is of no use (amqplib then signs in as nobody).
     else if (req.forgetPassword || !sameEndpoint || !next.username) await vault.delete(AMQP_PASSWORD_KEY);
     settings.set(AMQP_URL_KEY, amqpUrlWithoutPassword(req.amqpUrl));

@@ -51,7 +51,7 @@ export class SessionManager {
     const current = this.sessions.get(profileId);
     if (current && current.fingerprint === shape) return current.session;
     if (current) void this.retire(profileId, current.session);
-    const session = this.factory(profile, this.profiles.secrets(profileId), (s) => this.events.emit('session.changed', s));
+    const session = this.factory(profile, this.profiles.secrets(profile), (s) => this.events.emit('session.changed', s));
     this.sessions.set(profileId, { session, fingerprint: shape });
     return session;
   }

@@ -133,7 +133,7 @@ describe('a profile password stays with its endpoint', () => {
     const basicId = h.app.demo.status().profileId!;
     const before = h.app.profiles.get(basicId);
     const operator = h.app.demo.simulator!.users.find((u) => u.role === 'operator')!;
-    expect(await h.app.profiles.secrets(basicId).getPassword()).toBe(operator.password);
+    expect(await h.app.profiles.secrets(before).getPassword()).toBe(operator.password);
     const view = await h.call<{ hasPassword: boolean; basicPort: number }>('profiles.save', {
       id: basicId,
       name: before.name,

@@ -149,3 +149,22 @@ describe('the vault entry is bound to its endpoint', () => {
     expect(await h.app.edr.registry.getSecret(away)).toBeUndefined();
   });
 });
+
+describe('a profile session asks for the secrets of the endpoint it was built for', () => {
+  it('once the profile moved, the session of the old endpoint finds no password; a first pin keeps them', async () => {
+    const base = { name: 'Node', host: '127.0.0.1', basicPort: 9443, oauthPort: 9444, authMode: 'basic', username: 'operator' };
+    const created = await h.call<{ id: string; hasPassword: boolean }>('profiles.save', { ...base, tls: { mode: 'custom-ca', caPem: held.cert.cert }, password: TYPED_AWAY });
+    expect(created.hasPassword).toBe(true);
+    const away = h.app.profiles.get(created.id);
+    expect(await h.app.profiles.secrets(away).getPassword()).toBe(TYPED_AWAY);
+    const moved = await h.call<{ hasPassword: boolean }>('profiles.save', { ...base, id: created.id, host: 'localhost', tls: { mode: 'system' }, password: REAL });
+    expect(moved.hasPassword).toBe(true);
+    expect(await h.app.profiles.secrets(h.app.profiles.get(created.id)).getPassword()).toBe(REAL);
+    expect(await h.app.profiles.secrets(away).getPassword()).toBeUndefined();
+    // Pinned on first use: the password typed with the unpinned connection stays with it once pinned.
+    await h.call('profiles.save', { ...base, id: created.id, tls: { mode: 'pinned' }, password: TYPED_BACK });
+    const pinned = await h.app.profiles.pin(created.id, held.cert.fingerprint256, held.cert.cert);
+    expect(await h.app.profiles.secrets(pinned).getPassword()).toBe(TYPED_BACK);
+    expect((await h.app.profiles.toView(pinned)).hasPassword).toBe(true);
+  });
+});

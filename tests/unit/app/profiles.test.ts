@@ -22,7 +22,8 @@ describe('ProfileRepository', () => {
     const repo = new ProfileRepository(settings, vault);
     const p = await repo.save(input);
     expect(JSON.stringify([...settings.data.entries()])).not.toContain('Very-Secret');
-    expect(vault.data.get(`profile:${p.id}:password`)).toBe('pw-Very-Secret-1');
+    expect(vault.data.get(`profile:${p.id}:password`)).toMatch(/:pw-Very-Secret-1$/);
+    expect(await repo.secrets(p).getPassword()).toBe('pw-Very-Secret-1');
     const view = await repo.toView(p);
     expect(view).toMatchObject({ hasPassword: true, hasClientSecret: true });
     expect(JSON.stringify(view)).not.toContain('Very-Secret');
@@ -32,8 +33,8 @@ describe('ProfileRepository', () => {
     const vault = memoryVault();
     const repo = new ProfileRepository(memorySettings(), vault);
     const p = await repo.save(input);
-    await repo.save({ ...input, id: p.id, password: undefined, clientSecret: undefined, name: 'Renamed' });
-    expect(await vault.get(`profile:${p.id}:password`)).toBe('pw-Very-Secret-1');
+    const renamed = await repo.save({ ...input, id: p.id, password: undefined, clientSecret: undefined, name: 'Renamed' });
+    expect(await repo.secrets(renamed).getPassword()).toBe('pw-Very-Secret-1');
     await repo.save({ ...input, id: p.id, password: '', clientSecret: undefined });
     expect(await vault.has(`profile:${p.id}:password`)).toBe(false);
   });
