@@ -7,13 +7,14 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { BulkConnectorDocument, ConnectorInput, ConnectorView, FalconRegion, RiskOverridesInput, compactRiskOverrides } from '../../shared/model/connector';
-import { CLIENT_SECRET_MESSAGES, clientSecretNeed, connectorEndpointKey, findRegisteredConnector } from '../../shared/model/connector-secret';
+import { CLIENT_SECRET_MESSAGES, clientSecretNeed, connectorEndpointKey } from '../../shared/model/connector-secret';
 import { TlsTrust } from '../../shared/model/profile';
 import { resolveTrust, sameTrust } from '../net/trust-binding';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
 import { issuesToError } from '../app/router';
 import type { SettingsBackend, Vault } from '../app/ports';
 import { defaultConnectorName } from './connector-ids';
+import { RegisteredList } from './registered-list';
 
 export const StoredConnector = ConnectorView.omit({ hasClientSecret: true }).extend({ tls: TlsTrust });
 export type StoredConnector = z.infer<typeof StoredConnector>;
@@ -32,6 +33,13 @@ export interface BulkResult {
 
 const KEY = 'edrConnectors';
 const secretKey = (id: string) => `connector:${id}:clientSecret`;
+/** A validated registration, not yet stored. */
+interface Registration {
+  connector: StoredConnector;
+  action: 'created' | 'updated';
+  /** The secret typed with it, if any (it replaces the stored one). */
+  clientSecret?: string;
+}
 const secretIssue = (message: string, hint: string) => new AppError(ErrorCodes.validation, message, hint, { details: { issues: [{ path: 'clientSecret', message }] } });
 
 
@@ -79,15 +87,26 @@ export class ConnectorRegistry {
    * pin.
    */
   async register(input: unknown, source: 'ui' | 'bulk' = 'ui'): Promise<{ connector: StoredConnector; action: 'created' | 'updated' }> {
+    const registered = new RegisteredList(this.list());
+    const plan = await this.plan(input, source, registered, (id) => this.vault.has(secretKey(id)));
+    registered.put(plan.connector);
+    await this.apply(registered.all, [plan]);
+    return { connector: plan.connector, action: plan.action };
+  }
+
+  /**
+   * Validates one registration against the connectors `registered` so far and answers
+   * what to store; stores nothing. `hasSecret` tells whether a connector already has a secret.
+   */
+  private async plan(input: unknown, source: 'ui' | 'bulk', registered: RegisteredList<StoredConnector>, hasSecret: (id: string) => Promise<boolean>): Promise<Registration> {
     const parsed = ConnectorInput.safeParse(input);
     if (!parsed.success) {
       const shape = issuesToError(parsed.error.issues, 'connector');
       throw new AppError(shape.code, shape.message, 'Correct the highlighted fields and save again.', { details: shape.details ?? {} });
     }
     const c = parsed.data;
-    const all = this.list();
     // One connector per vendor and tenant: a second registration updates the first.
-    const existing = findRegisteredConnector(all, c);
+    const existing = registered.find(c);
     if (c.id && !existing) throw new AppError(ErrorCodes.notFound, 'That connector no longer exists.', 'Reload the connectors list.');
     if (existing && existing.vendor !== c.vendor) throw new AppError(ErrorCodes.validation, 'A connector cannot change its vendor.', 'Add a new connector for the other vendor.');
     const id = existing?.id ?? randomUUID();
@@ -106,7 +125,7 @@ export class ConnectorRegistry {
     }
     // The same rule the connector form applies before sending (shared/model/connector-secret.ts).
     const need = clientSecretNeed({
-      registered: existing && { ...existing, hasClientSecret: await this.vault.has(secretKey(id)) },
+      registered: existing && { ...existing, hasClientSecret: await hasSecret(id) },
       next,
       trustChanged: !!existing && !sameTrust(existing.tls, tls),
       secretGiven: !!c.clientSecret,
@@ -136,24 +155,46 @@ export class ConnectorRegistry {
       createdAt: existing?.createdAt ?? at,
       updatedAt: at,
     };
-    // A rebound registration always carries a new secret (checked above); it replaces the old one.
-    if (c.clientSecret) await this.vault.set(secretKey(id), c.clientSecret);
-    this.settings.set(KEY, existing ? all.map((x) => (x.id === id ? stored : x)) : [...all, stored]);
-    for (const l of this.listeners) l([id]);
-    return { connector: stored, action: existing ? 'updated' : 'created' };
+    return { connector: stored, action: existing ? 'updated' : 'created', ...(c.clientSecret ? { clientSecret: c.clientSecret } : {}) };
   }
 
-  /** The bulk push: every entry validated and registered on its own; one bad entry does not stop the rest. */
+  /**
+   * Stores validated registrations: their secrets, then the connector list `next` (which holds
+   * them) in one settings write, then one notification naming every connector they touched.
+   */
+  private async apply(next: StoredConnector[], plans: readonly Registration[]): Promise<void> {
+    if (plans.length === 0) return;
+    // A rebound registration always carries a new secret (checked in plan()); it replaces the old one.
+    // All in one vault write; of two registrations of one connector the later one's secret wins.
+    await this.vault.setMany(plans.flatMap((p) => (p.clientSecret ? [[secretKey(p.connector.id), p.clientSecret] as const] : [])));
+    this.settings.set(KEY, next);
+    const ids = [...new Set(plans.map((p) => p.connector.id))];
+    for (const l of this.listeners) l(ids);
+  }
+
+  /**
+   * The bulk push: every entry validated on its own, against the connectors as the entries before
+   * it left them; one bad entry does not stop the rest. What passed is stored at the end, in one
+   * settings write and one vault write.
+   */
   async registerBulk(document: unknown): Promise<BulkResult[]> {
     const doc = BulkConnectorDocument.safeParse(document);
     if (!doc.success) {
       const shape = issuesToError(doc.error.issues, 'connector document');
       throw new AppError(shape.code, shape.message, 'The document must be {"version":1,"connectors":[...]}.', { details: shape.details ?? {} });
     }
+    const registered = new RegisteredList(this.list());
+    const plans: Registration[] = [];
+    const secretIds = new Set<string>();
+    const hasSecret = async (id: string) => secretIds.has(id) || this.vault.has(secretKey(id));
     const results: BulkResult[] = [];
     for (const [index, entry] of doc.data.connectors.entries()) {
       try {
-        const { connector, action } = await this.register(entry, 'bulk');
+        const plan = await this.plan(entry, 'bulk', registered, hasSecret);
+        const { connector, action } = plan;
+        plans.push(plan);
+        registered.put(connector);
+        if (plan.clientSecret) secretIds.add(connector.id);
         results.push({ index, ok: true, id: connector.id, name: connector.name, vendor: connector.vendor, tenantId: connector.tenantId, action });
       } catch (e) {
         const err = e instanceof AppError ? e : new AppError(ErrorCodes.internal, String(e), '');
@@ -163,6 +204,7 @@ export class ConnectorRegistry {
         results.push({ index, ok: false, ...text('name'), ...text('vendor'), ...text('tenantId'), error: { message: err.message, issues } });
       }
     }
+    await this.apply(registered.all, plans);
     return results;
   }
 
