@@ -4,6 +4,8 @@ import type { Logger } from '../log';
 export interface Vault {
   get(key: string): Promise<string | undefined>;
   set(key: string, value: string): Promise<void>;
+  /** Sets every pair in order (a later pair wins over an earlier one of the same key), in one write; none is kept if that write fails. */
+  setMany(entries: ReadonlyArray<readonly [key: string, value: string]>): Promise<void>;
   delete(key: string): Promise<void>;
   deletePrefix(prefix: string): Promise<void>;
   has(key: string): Promise<boolean>;

@@ -7,14 +7,15 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { BulkConnectorDocument, ConnectorInput, ConnectorView, FalconRegion, RiskOverridesInput, compactRiskOverrides } from '../../shared/model/connector';
-import { CLIENT_SECRET_MESSAGES, clientSecretNeed, connectorEndpointKey, findRegisteredConnector } from '../../shared/model/connector-secret';
+import { CLIENT_SECRET_MESSAGES, clientSecretNeed, connectorEndpointKey } from '../../shared/model/connector-secret';
 import { TlsTrust } from '../../shared/model/profile';
 import { resolveTrust, sameTrust, trustKey } from '../net/trust-binding';
-import { getBoundSecret, secretBinding, setBoundSecret } from '../store/bound-secret';
+import { boundSecretValue, getBoundSecret, secretBinding } from '../store/bound-secret';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
 import { issuesToError } from '../app/router';
 import type { SettingsBackend, Vault } from '../app/ports';
 import { defaultConnectorName } from './connector-ids';
+import { RegisteredList } from './registered-list';
 
 export const StoredConnector = ConnectorView.omit({ hasClientSecret: true }).extend({ tls: TlsTrust });
 export type StoredConnector = z.infer<typeof StoredConnector>;
@@ -35,6 +36,15 @@ const KEY = 'edrConnectors';
 const secretKey = (id: string) => `connector:${id}:clientSecret`;
 /** Where a connector's secret may be sent: its endpoint and its trust (store/bound-secret.ts). */
 const bindingOf = (c: StoredConnector) => secretBinding(['edr-connector', connectorEndpointKey(c), trustKey(c.tls)]);
+/** A validated registration, not yet stored. */
+interface Registration {
+  connector: StoredConnector;
+  action: 'created' | 'updated';
+  /** The secret typed with it, if any (it replaces the stored one). */
+  clientSecret?: string;
+  /** It moves a registered connector to another endpoint or trust. */
+  moved: boolean;
+}
 const secretIssue = (message: string, hint: string) => new AppError(ErrorCodes.validation, message, hint, { details: { issues: [{ path: 'clientSecret', message }] } });
 
 
@@ -77,7 +87,7 @@ export class ConnectorRegistry {
 
   async view(c: StoredConnector): Promise<ConnectorView> {
     const { tls: _tls, ...rest } = c;
-    return { ...rest, hasClientSecret: (await this.getSecret(c)) !== undefined };
+    return { ...rest, hasClientSecret: await this.hasSecret(c) };
   }
 
   /**
@@ -91,6 +101,10 @@ export class ConnectorRegistry {
     });
   }
 
+  private async hasSecret(c: StoredConnector): Promise<boolean> {
+    return (await this.getSecret(c)) !== undefined;
+  }
+
   /**
    * Validates and stores one connector; the single entry point of both registration paths.
    * The stored secret is bound to the connector's endpoint (vendor, tenant, region, API and
@@ -99,15 +113,26 @@ export class ConnectorRegistry {
    * pin.
    */
   async register(input: unknown, source: 'ui' | 'bulk' = 'ui'): Promise<{ connector: StoredConnector; action: 'created' | 'updated' }> {
+    const registered = new RegisteredList(this.list());
+    const plan = await this.plan(input, source, registered, (c) => this.hasSecret(c));
+    registered.put(plan.connector);
+    await this.apply(registered.all, [plan]);
+    return { connector: plan.connector, action: plan.action };
+  }
+
+  /**
+   * Validates one registration against the connectors `registered` so far and answers
+   * what to store; stores nothing. `hasSecret` tells whether a connector already has a secret (for its endpoint).
+   */
+  private async plan(input: unknown, source: 'ui' | 'bulk', registered: RegisteredList<StoredConnector>, hasSecret: (c: StoredConnector) => Promise<boolean>): Promise<Registration> {
     const parsed = ConnectorInput.safeParse(input);
     if (!parsed.success) {
       const shape = issuesToError(parsed.error.issues, 'connector');
       throw new AppError(shape.code, shape.message, 'Correct the highlighted fields and save again.', { details: shape.details ?? {} });
     }
     const c = parsed.data;
-    const all = this.list();
     // One connector per vendor and tenant: a second registration updates the first.
-    const existing = findRegisteredConnector(all, c);
+    const existing = registered.find(c);
     if (c.id && !existing) throw new AppError(ErrorCodes.notFound, 'That connector no longer exists.', 'Reload the connectors list.');
     if (existing && existing.vendor !== c.vendor) throw new AppError(ErrorCodes.validation, 'A connector cannot change its vendor.', 'Add a new connector for the other vendor.');
     const id = existing?.id ?? randomUUID();
@@ -126,7 +151,7 @@ export class ConnectorRegistry {
     }
     // The same rule the connector form applies before sending (shared/model/connector-secret.ts).
     const need = clientSecretNeed({
-      registered: existing && { ...existing, hasClientSecret: (await this.getSecret(existing)) !== undefined },
+      registered: existing && { ...existing, hasClientSecret: await hasSecret(existing) },
       next,
       trustChanged: !!existing && !sameTrust(existing.tls, tls),
       secretGiven: !!c.clientSecret,
@@ -156,26 +181,48 @@ export class ConnectorRegistry {
       createdAt: existing?.createdAt ?? at,
       updatedAt: at,
     };
-    // A rebound registration always carries a new secret (checked above); it replaces the old one,
-    // bound to the new endpoint. What still runs against the old endpoint is cancelled first.
-    if (rebound) for (const l of this.moveListeners) l(id);
-    if (c.clientSecret) await setBoundSecret(this.vault, secretKey(id), bindingOf(stored), c.clientSecret);
-    this.settings.set(KEY, existing ? all.map((x) => (x.id === id ? stored : x)) : [...all, stored]);
-    for (const l of this.listeners) l([id]);
-    return { connector: stored, action: existing ? 'updated' : 'created' };
+    return { connector: stored, action: existing ? 'updated' : 'created', ...(c.clientSecret ? { clientSecret: c.clientSecret } : {}), moved: rebound };
   }
 
-  /** The bulk push: every entry validated and registered on its own; one bad entry does not stop the rest. */
+  /**
+   * Stores validated registrations: their secrets, then the connector list `next` (which holds
+   * them) in one settings write, then one notification naming every connector they touched.
+   */
+  private async apply(next: StoredConnector[], plans: readonly Registration[]): Promise<void> {
+    if (plans.length === 0) return;
+    // What still runs against an endpoint a connector leaves is cancelled before anything is stored.
+    for (const p of plans) if (p.moved) for (const l of this.moveListeners) l(p.connector.id);
+    // A rebound registration always carries a new secret (checked in plan()); it replaces the old one,
+    // bound to the new endpoint. All in one vault write; of two registrations of one connector the later one's secret wins.
+    await this.vault.setMany(plans.flatMap((p) => (p.clientSecret ? [[secretKey(p.connector.id), boundSecretValue(bindingOf(p.connector), p.clientSecret)] as const] : [])));
+    this.settings.set(KEY, next);
+    const ids = [...new Set(plans.map((p) => p.connector.id))];
+    for (const l of this.listeners) l(ids);
+  }
+
+  /**
+   * The bulk push: every entry validated on its own, against the connectors as the entries before
+   * it left them; one bad entry does not stop the rest. What passed is stored at the end, in one
+   * settings write and one vault write.
+   */
   async registerBulk(document: unknown): Promise<BulkResult[]> {
     const doc = BulkConnectorDocument.safeParse(document);
     if (!doc.success) {
       const shape = issuesToError(doc.error.issues, 'connector document');
       throw new AppError(shape.code, shape.message, 'The document must be {"version":1,"connectors":[...]}.', { details: shape.details ?? {} });
     }
+    const registered = new RegisteredList(this.list());
+    const plans: Registration[] = [];
+    const secretIds = new Set<string>();
+    const hasSecret = async (c: StoredConnector) => secretIds.has(c.id) || this.hasSecret(c);
     const results: BulkResult[] = [];
     for (const [index, entry] of doc.data.connectors.entries()) {
       try {
-        const { connector, action } = await this.register(entry, 'bulk');
+        const plan = await this.plan(entry, 'bulk', registered, hasSecret);
+        const { connector, action } = plan;
+        plans.push(plan);
+        registered.put(connector);
+        if (plan.clientSecret) secretIds.add(connector.id);
         results.push({ index, ok: true, id: connector.id, name: connector.name, vendor: connector.vendor, tenantId: connector.tenantId, action });
       } catch (e) {
         const err = e instanceof AppError ? e : new AppError(ErrorCodes.internal, String(e), '');
@@ -185,6 +232,7 @@ export class ConnectorRegistry {
         results.push({ index, ok: false, ...text('name'), ...text('vendor'), ...text('tenantId'), error: { message: err.message, issues } });
       }
     }
+    await this.apply(registered.all, plans);
     return results;
   }
 

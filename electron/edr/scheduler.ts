@@ -101,8 +101,12 @@ export class EdrScheduler {
   /** Schedules every enabled connector and follows registry changes (save and publish). */
   start(): void {
     this.stopped = false;
-    for (const c of this.d.registry.list()) this.sync(c.id);
-    const offChange = this.d.registry.onChange((ids) => ids.forEach((id) => this.sync(id)));
+    for (const c of this.d.registry.list()) this.sync(c.id, c);
+    // The list is read once per change, however many connectors it names (a bulk push names thousands).
+    const offChange = this.d.registry.onChange((ids) => {
+      const byId = new Map(this.d.registry.list().map((c) => [c.id, c]));
+      for (const id of ids) this.sync(id, byId.get(id));
+    });
     // A cycle never goes on against an endpoint its connector has left (nor asks for its secret there).
     const offMove = this.d.registry.onMove((id) => this.cancel(id, MOVED));
     this.unsubscribe = () => {
@@ -111,8 +115,8 @@ export class EdrScheduler {
     };
   }
 
-  private sync(id: string): void {
-    const connector = this.d.registry.list().find((c) => c.id === id);
+  /** Follows the connector `id` as registered now (`connector`; undefined once deleted). */
+  private sync(id: string, connector: StoredConnector | undefined): void {
     const slot = this.slots.get(id);
     if (!connector || !connector.enabled) {
       if (slot?.timer !== undefined) this.timers.clearTimeout(slot.timer);

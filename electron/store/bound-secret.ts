@@ -23,10 +23,15 @@ export function secretBinding(parts: readonly unknown[]): string {
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
 }
 
-export async function setBoundSecret(vault: SecretVault, key: string, binding: string, secret: string): Promise<void> {
+/** The vault value that holds `secret` bound to `binding` (for a vault write of several entries at once). */
+export function boundSecretValue(binding: string, secret: string): string {
   if (!DIGEST.test(binding)) throw new Error('a secret binding is a SHA-256 digest');
   registerSecret(secret);
-  await vault.set(key, `${PREFIX}${binding}:${secret}`);
+  return `${PREFIX}${binding}:${secret}`;
+}
+
+export async function setBoundSecret(vault: SecretVault, key: string, binding: string, secret: string): Promise<void> {
+  await vault.set(key, boundSecretValue(binding, secret));
 }
 
 /**

@@ -197,6 +197,20 @@ function createVault(cipher: SecretCipher, secrets: Map<string, string>, persist
         await save(() => (before === undefined ? secrets.delete(key) : secrets.set(key, before)));
       });
     },
+    async setMany(entries) {
+      for (const [key, value] of entries) {
+        checkKey(key);
+        if (typeof value !== 'string') throw new TypeError('A vault value is a string.');
+        registerSecret(value);
+      }
+      if (entries.length === 0) return;
+      await change(async () => {
+        const sealed = await Promise.all(entries.map(async ([key, value]) => [key, (await cipher.encrypt(seal(key, value))).toString('base64')] as const));
+        const before = new Map(entries.map(([key]) => [key, secrets.get(key)]));
+        for (const [key, value] of sealed) secrets.set(key, value);
+        await save(() => before.forEach((v, key) => (v === undefined ? secrets.delete(key) : secrets.set(key, v))));
+      });
+    },
     async delete(key) {
       checkKey(key);
       await change(async () => {

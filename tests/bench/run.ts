@@ -15,6 +15,7 @@ import { benchDevicesTable } from './devices-table.bench-part';
 import { benchAlarmStream } from './alarms.bench-part';
 import { benchOverview } from './overview.bench-part';
 import { benchAlarmPage } from './alarms-page.bench-part';
+import { benchConnectorImport } from './connector-import.bench-part';
 import type { MainTask, MainThreadReport } from './chromium-trace';
 
 const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
@@ -152,6 +153,13 @@ async function main(): Promise<void> {
     const o = await benchOverview(100_000, 100_000, 20_000);
     console.log(
       `overview: first render in Chromium with ${fmt(o.hosts)} stored hosts (2 cycles), ${fmt(o.alarms)} stored alarms (${fmt(o.activeAlarms)} active) and ${fmt(o.devices)} devices, the app started cold on that data folder: navigation to #/overview until every tile shows its "as of" ${fmt(o.firstRenderMs)} ms (target < 500 ms); main's overview.get (SQL aggregates, no row loaded into the window) cold ${fmt(o.mainColdMs, 1)} ms, warm median of 5 ${fmt(o.mainWarmMs, 1)} ms`,
+    );
+  }
+
+  if (want('connector-import')) {
+    const c = await benchConnectorImport(10_000);
+    console.log(
+      `connector import: connectors.importBulk of ${fmt(c.entries)} entries (the contract's maximum) through the router, passphrase vault on disk: ${fmt(c.created)} created in ${fmt(c.createMs)} ms, the same document again (${fmt(c.updated)} updated) in ${fmt(c.updateMs)} ms (one settings write and one vault write each)`,
     );
   }
 

@@ -19,6 +19,7 @@ export function memoryVault(): Vault & { data: Map<string, string> } {
     kind: 'memory',
     get: async (k) => data.get(k),
     set: async (k, v) => void data.set(k, v),
+    setMany: async (entries) => entries.forEach(([k, v]) => data.set(k, v)),
     delete: async (k) => void data.delete(k),
     deletePrefix: async (p) => {
       for (const k of [...data.keys()]) if (k.startsWith(p)) data.delete(k);

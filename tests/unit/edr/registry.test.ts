@@ -60,7 +60,8 @@ describe('connector registry', () => {
     expect(results.map((r) => r.ok)).toEqual([true, false, true]);
     expect(results[1]).toMatchObject({ index: 1, vendor: 'defender', error: { issues: [{ path: 'pollIntervalMinutes' }] } });
     expect(reg.list().map((c) => c.source)).toEqual(['bulk', 'bulk']);
-    expect(seen).toHaveLength(2);
+    // One notification for the whole push, naming every connector it stored.
+    expect(seen).toEqual([[results[0]!.id, results[2]!.id]]);
     await expect(reg.registerBulk({ connectors: [] })).rejects.toMatchObject({ code: 'request.invalid' });
   });
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { promises as fsp, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { AppError } from '../../../shared/model/errors';
@@ -149,6 +149,33 @@ describe('vault with the passphrase cipher', () => {
     expect(redactText('x registered-secret-1 y')).toBe('x [redacted] y');
     await expect(vault.deletePrefix('')).rejects.toThrow(TypeError);
     expect(Object.keys(JSON.parse(readFileSync(file(), 'utf8')).secrets)).toEqual(['profile:ab:password']);
+  });
+
+  it('sets many secrets in one file write, the later of two for one key winning; a failed write keeps none', async () => {
+    const vault = await open('pass-phrase');
+    await vault.set('connector:a:clientSecret', 'old-a');
+    const rename = vi.spyOn(fsp, 'rename');
+    try {
+      await vault.setMany([
+        ['connector:a:clientSecret', 'new-a'],
+        ['connector:b:clientSecret', 'first-b'],
+        ['connector:b:clientSecret', 'second-b'],
+      ]);
+      expect(rename.mock.calls.filter(([, to]) => to === file())).toHaveLength(1);
+      await vault.setMany([]);
+      expect(rename.mock.calls.filter(([, to]) => to === file())).toHaveLength(1);
+      rename.mockRejectedValueOnce(Object.assign(new Error('disk full'), { code: 'ENOSPC' }));
+      await expect(vault.setMany([['connector:a:clientSecret', 'lost-a'], ['connector:c:clientSecret', 'lost-c']])).rejects.toMatchObject({ code: 'vault.unavailable' });
+    } finally {
+      rename.mockRestore();
+    }
+    expect(await vault.get('connector:a:clientSecret')).toBe('new-a');
+    expect(await vault.has('connector:c:clientSecret')).toBe(false);
+    const reopened = await open('pass-phrase');
+    expect(await reopened.get('connector:a:clientSecret')).toBe('new-a');
+    expect(await reopened.get('connector:b:clientSecret')).toBe('second-b');
+    expect(await reopened.has('connector:c:clientSecret')).toBe(false);
+    await expect(vault.setMany([['', 'x']])).rejects.toThrow(TypeError);
   });
 });
 
