@@ -32,6 +32,7 @@ interface FollowFlags {
   passwordEnv: string;
   caFile?: string;
   keepDays: number;
+  maxClockSkew: number;
   progressEvery: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
 }
@@ -68,7 +69,7 @@ function statusLine(s: AlarmSourceStatus, added: number, sinceS: number): string
     `lag ${s.lagMs === null ? '–' : `${Math.round(s.lagMs)} ms`}`,
   ];
   if (s.source === 'amqp') parts.push(`backlog ${s.backlog ?? '–'}`);
-  parts.push(`set aside ${s.setAside}`);
+  parts.push(`set aside ${s.setAside}`, `unreadable ${s.unreadable}`);
   if (s.error) parts.push(`last error: ${s.error}`);
   return `alarms follow: ${parts.join(', ')}\n`;
 }
@@ -90,6 +91,7 @@ export function addAlarmCommands(program: Command): void {
     .requiredOption('--password-env <name>', 'environment variable holding the node user’s password')
     .option('--ca-file <pem>', 'trust this CA certificate file for the node instead of the system CAs')
     .option('--keep-days <n>', 'days of alarm history kept in the store', days, 30)
+    .option('--max-clock-skew <seconds>', 'alarm times more than this after now are set aside as implausible (the cursor never moves past it)', seconds('the clock skew', 1, 30 * 86_400), 86_400)
     .option('--progress-every <seconds>', 'seconds between two progress lines', seconds('the progress period', 1, 86_400), 60)
     .option('--log-level <level>', 'the service log on stderr (JSON lines): debug, info, warn or error', 'warn')
     .addHelpText(
@@ -182,7 +184,8 @@ async function follow(flags: FollowFlags): Promise<void> {
   process.once('SIGTERM', () => stop());
   process.once('SIGINT', () => stop());
 
-  const store = new AlarmStore(path.join(flags.dataDir, 'alarms.db'));
+  const futureSkewMs = Math.round(flags.maxClockSkew * 1000);
+  const store = new AlarmStore(path.join(flags.dataDir, 'alarms.db'), { futureSkewMs });
   let added = 0;
   let lastState = '';
   const service: InstanceType<typeof AlarmService> = new AlarmService({
@@ -204,6 +207,7 @@ async function follow(flags: FollowFlags): Promise<void> {
     logger: logger.child('alarms'),
     retentionDays: () => flags.keepDays,
     pollIntervalMs: Math.round(flags.pollInterval * 1000),
+    futureSkewMs,
   });
   service.start();
   process.stderr.write(

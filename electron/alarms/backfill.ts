@@ -8,10 +8,14 @@
  * alarm that changes goes to the end), so each next page asks for alarms changed after the last
  * time seen and reads the alarms of that very millisecond again. Alarms only ever move later, so
  * nothing is skipped; what is read twice is dropped by the store. Only when a whole page shares one
- * millisecond does the offset step over it.
+ * millisecond does the offset step over it. The walk ends when the node says the list is done (an
+ * empty page, or `totalCount` reached), never at a page shorter than `limit`: a node may cap its
+ * pages below it (MN-47). Records and changes outside the plausible time window (time-window.ts)
+ * are left out and counted as unreadable; they never move the walk or the cursor.
  */
 import type { AlarmStore } from '../store/alarms-db';
 import { ALARM_PAGE_LIMIT, type NodeAlarmApi } from './node-api';
+import { screenRecord, type TimeWindow } from './time-window';
 import type { AlarmItem } from './wire';
 
 export interface BackfillOptions {
@@ -22,6 +26,8 @@ export interface BackfillOptions {
   maxPages?: number;
   signal?: AbortSignal;
   now?: () => number;
+  /** Times outside it are left out and counted as unreadable (none when absent). */
+  window?: TimeWindow;
   /** After each stored page (events to the window). */
   onPage?: (result: { aids: number[]; headSeq: number; newChanges: number }) => void;
 }
@@ -32,7 +38,7 @@ export interface BackfillResult {
   /** The newest change time seen (the next cursor); undefined when the node had nothing new. */
   newestMs: number | undefined;
   pages: number;
-  /** Records the console could not read (their reasons are logged by the caller). */
+  /** Records, status changes and handlings the console could not read (their reasons are logged by the caller). */
   unreadable: number;
   reasons: string[];
 }
@@ -56,16 +62,29 @@ export async function backfill(api: NodeAlarmApi, store: AlarmStore, source: str
     if (pages >= (o.maxPages ?? 10_000)) throw new Error(`The alarm backfill stopped after ${pages} pages; it continues with the next one.`);
     const page = await api.page({ lastChangeAfter: after, offset, limit, order: 'asc' }, o.signal);
     pages += 1;
-    unreadable += page.unreadable;
-    reasons.push(...page.reasons.slice(0, 10 - Math.min(10, reasons.length)));
-    if (page.items.length > 0) {
-      const r = store.ingest(source, page.items.map((i) => since(i, o.fromMs)), { storedMs: now() });
+    unreadable += page.unreadable + (page.unreadableParts ?? 0);
+    const pageReasons = [...page.reasons, ...(page.partReasons ?? [])];
+    let items = page.items;
+    if (o.window) {
+      const w = o.window;
+      items = [];
+      for (const raw of page.items) {
+        const s = screenRecord(raw, w);
+        unreadable += s.unreadable;
+        pageReasons.push(...s.reasons);
+        if (s.item) items.push(s.item);
+      }
+    }
+    reasons.push(...pageReasons.slice(0, 10 - Math.min(10, reasons.length)));
+    if (items.length > 0) {
+      const r = store.ingest(source, items.map((i) => since(i, o.fromMs)), { storedMs: now() });
       added += r.newChanges + r.newHandlings;
       if (r.aids.length > 0) o.onPage?.({ aids: r.aids, headSeq: r.headSeq, newChanges: r.newChanges + r.newHandlings });
-      for (const i of page.items) newestMs = Math.max(newestMs ?? 0, i.head.lastChangeMs);
+      for (const i of items) newestMs = Math.max(newestMs ?? 0, i.head.lastChangeMs);
     }
-    if (page.records < limit) break;
-    const lastT = page.items.length > 0 ? page.items[page.items.length - 1]!.head.lastChangeMs : undefined;
+    // Done when the node says so: an empty page, or its total (of the alarms after `after`) reached.
+    if (page.records === 0 || (page.total !== undefined && offset + page.records >= page.total)) break;
+    const lastT = items.length > 0 ? items[items.length - 1]!.head.lastChangeMs : undefined;
     if (lastT !== undefined && lastT - 1 > after) {
       after = lastT - 1;
       offset = 0;

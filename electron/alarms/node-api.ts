@@ -39,6 +39,9 @@ export interface AlarmPageResult {
   total: number | undefined;
   unreadable: number;
   reasons: string[];
+  /** Status changes and handlings of readable records that could not be read. */
+  unreadableParts?: number;
+  partReasons?: string[];
 }
 
 const body = (keys: readonly AlarmKey[]) => keys.map((k) => ({ device: k.device, deviceName: k.deviceName, object: k.object, type: k.type, 'specific-problem': k.specificProblem }));

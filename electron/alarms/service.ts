@@ -39,6 +39,8 @@ export interface AlarmServiceOptions {
   retentionDays(): number;
   maxChanges?: number;
   pollIntervalMs?: number;
+  /** How far after now a node's alarm time may be (default one day; issue 20). */
+  futureSkewMs?: number;
   /** Events to the window at most this often per connection (default 250 ms changes, 1 s status). */
   changedEveryMs?: number;
   statusEveryMs?: number;
@@ -102,8 +104,11 @@ export class AlarmService {
 
   retain(): void {
     try {
+      // A time past now plus the skew never ages out: it is set aside here (and when the store opens).
+      const repaired = this.o.store.repairTimes(this.now(), this.o.futureSkewMs);
+      if (repaired.cursors + repaired.changes + repaired.handlings + repaired.alarms > 0) this.o.logger.warn('alarm times past now plus the allowed clock skew were set aside', { ...repaired });
       const r = applyAlarmRetention(this.o.store.db, { nowMs: this.now(), days: this.o.retentionDays(), maxChanges: this.o.maxChanges ?? DEFAULT_MAX_CHANGES });
-      if (r.changes + r.alarms + r.handlings > 0) {
+      if (r.changes + r.alarms + r.handlings + repaired.changes + repaired.alarms > 0) {
         this.o.logger.info('alarm retention', { ...r });
         for (const run of this.running.values()) run.source.recount();
       }
@@ -162,6 +167,7 @@ export class AlarmService {
       api: new NodeAlarmApi(this.o.requestFor(profileId)),
       ...(amqp ? { amqp } : {}),
       ...(this.o.pollIntervalMs ? { pollIntervalMs: this.o.pollIntervalMs } : {}),
+      ...(this.o.futureSkewMs !== undefined ? { futureSkewMs: this.o.futureSkewMs } : {}),
       logger: this.o.logger.child(profileId.slice(0, 8)),
       now: this.now,
       onChanged: (c) => this.noteChanged(run, c),
@@ -233,6 +239,7 @@ export class AlarmService {
       lastBackfillAt: st.lastBackfillMs !== null ? new Date(st.lastBackfillMs).toISOString() : null,
       lastBackfillNew: st.lastBackfillNew,
       setAside: 0,
+      unreadable: 0,
       broker: null,
       exchange: null,
       queue: null,

@@ -21,6 +21,7 @@ import { AmqpAlarmConsumer } from './amqp-consumer';
 import { backfill } from './backfill';
 import { GapTracker, StreamCursor } from './gaps';
 import type { NodeAlarmApi } from './node-api';
+import { DEFAULT_FUTURE_SKEW_MS, implausibleTime, timeWindow, type TimeWindow } from './time-window';
 import { parseAlarmMessage, type AlarmMessageIn } from './wire';
 
 export interface AlarmSourceAmqp {
@@ -53,6 +54,10 @@ export interface AlarmSourceOptions {
   onStatus?(urgent: boolean): void;
   /** Backoff of failed backfills and polls (default 1 s doubling to 30 s). */
   retry?: { baseDelayMs: number; maxDelayMs: number };
+  /** How far after now a node's time may be (clock skew, default one day); later times are set aside (issue 20). */
+  futureSkewMs?: number;
+  /** Times before this are set aside (default 2000-01-01, before any node's retention). */
+  timeFloorMs?: number;
 }
 
 type State = AlarmSourceStatus['state'];
@@ -71,6 +76,8 @@ export class AlarmSource {
   private pollLoop: Promise<void> | undefined;
   private error: string | null = null;
   private setAside = 0;
+  /** Records, status changes and handlings from REST the console could not read (or outside the time window). */
+  private unreadable = 0;
   private lastMessageMs: number | null = null;
   private lastLagMs: number | null = null;
   private lastPollOkMs: number | null = null;
@@ -157,6 +164,7 @@ export class AlarmSource {
       lastBackfillAt: st.lastBackfillMs !== null ? new Date(st.lastBackfillMs).toISOString() : null,
       lastBackfillNew: st.lastBackfillNew,
       setAside: this.setAside,
+      unreadable: this.unreadable,
       broker: a?.broker ?? null,
       exchange: a?.exchange ?? null,
       queue: a?.queue ?? null,
@@ -180,14 +188,18 @@ export class AlarmSource {
   private storeBatch(messages: readonly ConsumeMessage[]): void {
     const items: AlarmMessageIn[] = [];
     const dead: DeadLetter[] = [];
+    const window = this.window();
     for (const m of messages) {
       const parsed = parseAlarmMessage(m.content);
-      if (parsed.ok) items.push(parsed.value);
-      else dead.push({ reason: parsed.reason, routingKey: m.fields.routingKey, excerpt: m.content.toString('utf8', 0, 2048) });
+      // A time outside the plausible window is as malformed as a missing one (issue 20).
+      const reason = parsed.ok ? implausibleTime(parsed.value, window) : parsed.reason;
+      if (parsed.ok && reason === undefined) items.push(parsed.value);
+      else dead.push({ reason: reason!, routingKey: m.fields.routingKey, excerpt: m.content.toString('utf8', 0, 2048) });
     }
     const batch = this.stream.batch(items.map((i) => ({ director: i.director, messageId: i.messageId, ...(i.changes.length ? { newestEventMs: Math.max(...i.changes.map((c) => c.eventMs)) } : {}) })));
     batch.verdicts.forEach((v, k) => {
       if (v.kind === 'gap') this.o.logger.warn('alarm stream gap: messages missing, backfilling', { director: items[k]!.director, from: v.from, to: v.to, missing: v.missing });
+      if (v.kind === 'jump') this.o.logger.warn('alarm message_id far from the last one trusted: checking with a backfill, not believed', { director: items[k]!.director, trusted: v.from, got: v.to });
     });
     // Runs after this batch is stored (it starts on a later turn), even if storing fails.
     if (batch.gap) this.requestBackfill('gap');
@@ -198,7 +210,7 @@ export class AlarmSource {
       storedMs,
       messageIds: ids,
       // While a hole is open the cursor stays where it began.
-      ...(batch.cursorMs !== undefined ? { cursorMs: batch.cursorMs } : {}),
+      ...(batch.cursorMs !== undefined ? { cursorMs: Math.min(batch.cursorMs, window.maxMs) } : {}),
       deadLetters: dead,
     });
     for (const d of dead) this.logSetAside(d);
@@ -207,6 +219,22 @@ export class AlarmSource {
     if (r.lagMs !== null) this.lastLagMs = r.lagMs;
     this.noteStored(r);
     this.o.onStatus?.(false);
+  }
+
+  /** The plausible window of alarm times now (time-window.ts). */
+  private window(): TimeWindow {
+    const w = timeWindow(this.now(), this.o.futureSkewMs ?? DEFAULT_FUTURE_SKEW_MS);
+    return this.o.timeFloorMs !== undefined ? { ...w, minMs: this.o.timeFloorMs } : w;
+  }
+
+  /** What one backfill or poll stored: the cursor (never past the window), the record, the unreadable count. */
+  private noteBackfill(r: Awaited<ReturnType<typeof backfill>>): void {
+    if (r.newestMs !== undefined) this.o.store.advanceCursor(this.o.id, Math.min(r.newestMs, this.window().maxMs));
+    this.o.store.recordBackfill(this.o.id, this.now(), r.added);
+    if (r.unreadable > 0) {
+      this.unreadable += r.unreadable;
+      this.o.logger.warn('alarm records the console cannot read were left out', { count: r.unreadable, reasons: r.reasons });
+    }
   }
 
   /** A malformed message's reason is logged: ten per ten seconds, then a count of those not logged. */
@@ -263,10 +291,8 @@ export class AlarmSource {
     const was = this.state;
     if (this.o.amqp && was !== 'reconnecting') this.setState('backfilling');
     try {
-      const r = await backfill(this.o.api, this.o.store, this.o.id, { fromMs, signal: this.abort.signal, now: this.now, onPage: (p) => this.noteStored({ ...p, newAlarms: 0 }) });
-      if (r.newestMs !== undefined) this.o.store.advanceCursor(this.o.id, r.newestMs);
-      this.o.store.recordBackfill(this.o.id, this.now(), r.added);
-      if (r.unreadable > 0) this.o.logger.warn('alarm records the console cannot read were left out', { count: r.unreadable, reasons: r.reasons });
+      const r = await backfill(this.o.api, this.o.store, this.o.id, { fromMs, signal: this.abort.signal, now: this.now, window: this.window(), onPage: (p) => this.noteStored({ ...p, newAlarms: 0 }) });
+      this.noteBackfill(r);
       if (!this.stream.backfillFinished(token)) this.backfillAgain = true;
       this.o.logger.info('alarm backfill done', { reason, fromMs, added: r.added, pages: r.pages });
       this.recount();
@@ -292,10 +318,8 @@ export class AlarmSource {
       const fromMs = Math.max(0, this.o.store.sourceState(this.o.id).cursorMs - (this.o.marginMs ?? 5_000));
       let wait = interval;
       try {
-        const r = await backfill(this.o.api, this.o.store, this.o.id, { fromMs, signal: this.abort.signal, now: this.now, onPage: (p) => this.noteStored({ ...p, newAlarms: 0 }) });
-        if (r.newestMs !== undefined) this.o.store.advanceCursor(this.o.id, r.newestMs);
-        this.o.store.recordBackfill(this.o.id, this.now(), r.added);
-        if (r.unreadable > 0) this.o.logger.warn('alarm records the console cannot read were left out', { count: r.unreadable, reasons: r.reasons });
+        const r = await backfill(this.o.api, this.o.store, this.o.id, { fromMs, signal: this.abort.signal, now: this.now, window: this.window(), onPage: (p) => this.noteStored({ ...p, newAlarms: 0 }) });
+        this.noteBackfill(r);
         if (r.added > 0) this.recount();
         failures = 0;
         this.lastPollOkMs = this.now();

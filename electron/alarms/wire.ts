@@ -110,11 +110,15 @@ function readHead(raw: unknown, where: string): Parsed<AlarmHead> {
   };
 }
 
-function readChange(raw: unknown, where: string): Parsed<ChangeIn> {
+/** `fallback`: a bus message's own `event_time` and `severity`, for a change that lacks them. */
+function readChange(raw: unknown, where: string, fallback: { eventMs?: number | undefined; severity?: AlarmSeverity | undefined } = {}): Parsed<ChangeIn> {
   if (!isObject(raw)) return { ok: false, reason: `${where} is not an object` };
-  const eventMs = timeMs(raw.eventTime ?? raw['event-time'] ?? raw.timeStamp);
+  const rawTime = raw.eventTime ?? raw['event-time'] ?? raw.timeStamp;
+  // Only a missing field falls back; a present one that cannot be read is refused.
+  const eventMs = rawTime === undefined || rawTime === null ? fallback.eventMs : timeMs(rawTime);
   if (eventMs === undefined) return { ok: false, reason: `${where}.eventTime is missing or not a time` };
-  const severity = severityOf(raw.perceivedSeverity ?? raw['perceived-severity']);
+  const rawSeverity = raw.perceivedSeverity ?? raw['perceived-severity'];
+  const severity = rawSeverity === undefined || rawSeverity === null ? fallback.severity : severityOf(rawSeverity);
   if (!severity) return { ok: false, reason: `${where}.perceivedSeverity is missing or not a known severity` };
   return { ok: true, value: { eventMs, severity, text: textOf(raw.alarmText ?? raw['alarm-text']) } };
 }
@@ -132,28 +136,35 @@ function readHandling(raw: unknown, where: string): Parsed<HandlingIn> {
  * One record of the paged list. A status change or handling that cannot be read is left out
  * (the rest of the record still counts); a record without its key or state is refused.
  */
-export function parseAlarmRecord(raw: unknown): Parsed<AlarmItem> & { skipped?: number } {
+export function parseAlarmRecord(raw: unknown): Parsed<AlarmItem> & { skipped?: number; skippedReasons?: string[] } {
   const head = readHead(raw, 'record');
   if (!head.ok) return head;
   const r = raw as Record<string, unknown>;
   let skipped = 0;
+  const skippedReasons: string[] = [];
   const changes: ChangeIn[] = [];
   for (const [i, c] of (Array.isArray(r.statusChanges) ? r.statusChanges : []).entries()) {
     const p = readChange(c, `statusChanges[${i}]`);
     if (p.ok) changes.push(p.value);
-    else skipped += 1;
+    else {
+      skipped += 1;
+      skippedReasons.push(p.reason);
+    }
   }
   const handlings: HandlingIn[] = [];
   for (const [i, h] of (Array.isArray(r.alarmHandlings) ? r.alarmHandlings : []).entries()) {
     const p = readHandling(h, `alarmHandlings[${i}]`);
     if (p.ok) handlings.push(p.value);
-    else skipped += 1;
+    else {
+      skipped += 1;
+      skippedReasons.push(p.reason);
+    }
   }
-  return { ok: true, value: { head: head.value, changes, handlings, messageId: null }, skipped };
+  return { ok: true, value: { head: head.value, changes, handlings, messageId: null }, skipped, skippedReasons };
 }
 
 /** A page of `GET /mgmt/fault/alarms/page` (MN-AL1): `<ns>.fault-alarm-list`, `alarms`, `List.value` or a bare array. */
-export function parseAlarmPage(body: unknown): { items: AlarmItem[]; total: number | undefined; unreadable: number; reasons: string[] } {
+export function parseAlarmPage(body: unknown): { items: AlarmItem[]; total: number | undefined; unreadable: number; reasons: string[]; unreadableParts: number; partReasons: string[] } {
   let records: unknown[];
   let total: number | undefined;
   if (Array.isArray(body)) records = body;
@@ -165,12 +176,18 @@ export function parseAlarmPage(body: unknown): { items: AlarmItem[]; total: numb
   }
   const items: AlarmItem[] = [];
   const reasons: string[] = [];
+  // Status changes and handlings of a readable record that cannot be read: counted, never dropped in silence.
+  let unreadableParts = 0;
+  const partReasons: string[] = [];
   for (const r of records) {
     const p = parseAlarmRecord(r);
-    if (p.ok) items.push(p.value);
-    else reasons.push(p.reason);
+    if (p.ok) {
+      items.push(p.value);
+      unreadableParts += p.skipped ?? 0;
+      partReasons.push(...(p.skippedReasons ?? []).slice(0, Math.max(0, 10 - partReasons.length)));
+    } else reasons.push(p.reason);
   }
-  return { items, total, unreadable: reasons.length, reasons };
+  return { items, total, unreadable: reasons.length, reasons, unreadableParts, partReasons };
 }
 
 /**
@@ -198,7 +215,7 @@ export function parseAlarmMessage(content: Buffer | string): Parsed<AlarmMessage
   const director = filled(body.director_hostname) ?? '';
   const base = { head: head.value, messageId, director, eventType, changes: [] as ChangeIn[], handlings: [] as HandlingIn[] };
   if (body.statusChange !== undefined) {
-    const c = readChange(body.statusChange, 'statusChange');
+    const c = readChange(body.statusChange, 'statusChange', { eventMs: timeMs(body.event_time), severity });
     if (!c.ok) return c;
     base.changes.push(c.value);
   }

@@ -13,6 +13,8 @@
 import type Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import type { AlarmItem } from '../alarms/wire';
+import { DEFAULT_FUTURE_SKEW_MS, timeWindow } from './alarm-times';
+import { repairAlarmTimes, type TimeRepair } from './alarms-repair';
 import { migrate, openPrivateDatabase } from './sqlite';
 
 const MIGRATIONS: readonly string[] = [
@@ -130,13 +132,16 @@ interface AlarmRow {
 
 export class AlarmStore {
   readonly db: Database.Database;
+  /** What the repair at open set aside (times past now plus the clock skew, issue 20). */
+  readonly repaired: TimeRepair;
   private seq: number;
   private readonly stmt;
 
-  constructor(readonly file: string) {
+  constructor(readonly file: string, o: { futureSkewMs?: number; now?: () => number } = {}) {
     this.db = openPrivateDatabase(file);
     migrate(this.db, MIGRATIONS);
     const db = this.db;
+    this.repaired = this.repairTimes((o.now ?? Date.now)(), o.futureSkewMs);
     this.seq = (db.prepare('SELECT COALESCE(MAX(last_seq), 0) AS s FROM alarms').get() as { s: number }).s;
     this.stmt = {
       findAlarm: db.prepare('SELECT aid, last_change_ms, handling_ms FROM alarms WHERE source = ? AND device = ? AND object = ? AND type = ? AND specific_problem = ?'),
@@ -267,6 +272,11 @@ export class AlarmStore {
       lastLagMs: row?.last_lag_ms ?? null,
       messageIds: new Map(ids.map((r) => [r.director, r.last_id])),
     };
+  }
+
+  /** Sets aside stored times past now plus the clock skew and moves such cursors back (alarms-repair.ts). */
+  repairTimes(nowMs: number, futureSkewMs = DEFAULT_FUTURE_SKEW_MS): TimeRepair {
+    return repairAlarmTimes(this.db, timeWindow(nowMs, futureSkewMs), nowMs, DEAD_LETTERS_KEPT);
   }
 
   /** The source's changes up to `ms` are complete (a backfill reached it). */

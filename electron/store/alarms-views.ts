@@ -6,7 +6,10 @@
 import type Database from 'better-sqlite3';
 import { ACTIVE_SEVERITIES, type AlarmCounts, type AlarmDetail, type AlarmFilter, type AlarmRate, type AlarmSeverity, type AlarmSummary, type AlarmView, type HandlingState } from '../../shared/model/alarms';
 
-const iso = (ms: number) => new Date(ms).toISOString();
+import { safeIso } from './alarm-times';
+
+// Never throws, whatever a stored time is (issue 20).
+const iso = safeIso;
 
 interface AlarmRowFull {
   aid: number;

@@ -137,6 +137,8 @@ export const AlarmSourceStatus = z.object({
   lastBackfillNew: z.number().int().nullable(),
   /** Malformed messages set aside since the source started. */
   setAside: z.number().int(),
+  /** Records, status changes and handlings from the node's list it could not read (or with a time outside the plausible window) since the source started. */
+  unreadable: z.number().int(),
   /** The broker address without its password, the exchange and the queue (amqp only). */
   broker: z.string().nullable(),
   exchange: z.string().nullable(),

@@ -92,6 +92,8 @@ export function SourceBadge({ status, connection, signedIn }: { status: AlarmSou
               </dd>
               <dt>Set aside (malformed)</dt>
               <dd>{formatCount(s.setAside)}</dd>
+              <dt>Unreadable from the node’s list</dt>
+              <dd>{formatCount(s.unreadable)}</dd>
               <dt>Stored</dt>
               <dd>
                 {formatCount(s.stored.alarms)} alarms, {formatCount(s.stored.changes)} changes

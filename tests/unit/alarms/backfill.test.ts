@@ -58,7 +58,7 @@ afterEach(() => {
 const changesStored = () => (store.db.prepare('SELECT COUNT(*) AS n FROM changes').get() as { n: number }).n;
 
 describe('backfill', () => {
-  it('reads every alarm changed since the cursor, page by page, and ends at the first short page', async () => {
+  it('reads every alarm changed since the cursor, page by page, until the node sends an empty page', async () => {
     const alarms = Array.from({ length: 25 }, (_, i) => ({ object: `o${i}`, changes: [{ eventMs: 1000 + i * 10, severity: 'major' as const }] }));
     const { api, calls } = fakeNode(alarms);
     const r = await backfill(api, store, 'p', { fromMs: 1100, pageSize: 4 });
@@ -72,8 +72,9 @@ describe('backfill', () => {
   it('skips nothing when alarms change while it pages (they move to the end of the list)', async () => {
     const alarms: FakeAlarm[] = Array.from({ length: 30 }, (_, i) => ({ object: `o${i}`, changes: [{ eventMs: 1000 + i, severity: 'major' }] }));
     let clock = 5000;
-    // Before every page, the three oldest alarms change again: offset paging would skip three of the rest each time.
-    const { api } = fakeNode(alarms, () => {
+    // Before each of the first ten pages, the three oldest alarms change again: offset paging would skip three of the rest each time.
+    const { api } = fakeNode(alarms, (n) => {
+      if (n > 10) return;
       const oldest = [...alarms].sort((a, b) => a.changes.at(-1)!.eventMs - b.changes.at(-1)!.eventMs).slice(0, 3);
       for (const a of oldest) a.changes.push({ eventMs: (clock += 1), severity: 'cleared' });
     });
@@ -97,6 +98,9 @@ describe('backfill', () => {
       [1999, 0],
       [1999, 5],
       [1999, 10],
+      // The list is done when the node says so (an empty page), not at a short one.
+      [2000, 0],
+      [2000, 1],
     ]);
   });
 

@@ -45,7 +45,7 @@ describe('a polling alarm source', () => {
     } as unknown as NodeAlarmApi;
     const logger = createMemoryLogger();
     const states: string[] = [];
-    source = new AlarmSource({ id: 'p', store, api, pollIntervalMs: 20, marginMs: 1000, logger, retry: { baseDelayMs: 10, maxDelayMs: 20 }, onStatus: () => states.push(source!.status().state) });
+    source = new AlarmSource({ id: 'p', store, api, pollIntervalMs: 20, marginMs: 1000, timeFloorMs: 0, logger, retry: { baseDelayMs: 10, maxDelayMs: 20 }, onStatus: () => states.push(source!.status().state) });
     source.start();
     await until('the source to fail', () => states.includes('failing'));
     expect(source.status().error).toBe('Polling the node failed: The node at 127.0.0.1:9182 cannot be reached.');
