@@ -13,6 +13,7 @@ import path from 'node:path';
 import type { ExportFormat, ExportJob } from '../../shared/contract-zta';
 import { csvLine, toCsv } from '../../shared/csv';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
+import { PRIVATE_DIR_MODE } from '../store/files';
 import { EXPORT_COLUMNS, exportRecord, rowsInOrder, snapshotRow, type ZtaFilter, type ZtaSnapshot } from '../../shared/model/zta';
 
 export const EXPORT_CHUNK = 2_000;
@@ -107,7 +108,8 @@ export class ZtaExports {
     let out: WriteStream | undefined;
     const emit = () => this.o.onProgress({ ...job });
     try {
-      await mkdir(path.dirname(part), { recursive: true });
+      // A folder it has to create is owner-only; an existing one (the operator's pick) is left as it is.
+      await mkdir(path.dirname(part), { recursive: true, mode: PRIVATE_DIR_MODE });
       out = createWriteStream(part, { mode: 0o600 });
       const stream = out;
       const ready = new Promise<void>((resolve, reject) => {
