@@ -41,7 +41,8 @@ export default tseslint.config(
   },
   {
     // Product code never turns TLS verification off (house rule; see electron/net/probe.ts for how
-    // an untrusted certificate is read with verification on).
+    // an untrusted certificate is read with verification on), and writes CSV only through the one
+    // CSV writer (shared/csv.ts, issue 20.6).
     files: ['electron/**/*.ts', 'shared/**/*.ts', 'renderer/**/*.{ts,tsx}'],
     rules: {
       'no-restricted-syntax': [
@@ -49,6 +50,7 @@ export default tseslint.config(
         { selector: "Property[key.name='rejectUnauthorized'][value.value=false]", message: 'TLS verification stays on: trust a CA or a pin (electron/net/tls-options.ts) instead.' },
         { selector: "AssignmentExpression[left.property.name='rejectUnauthorized'][right.value=false]", message: 'TLS verification stays on: trust a CA or a pin (electron/net/tls-options.ts) instead.' },
         { selector: "AssignmentExpression[left.property.name='NODE_TLS_REJECT_UNAUTHORIZED']", message: 'Never a process-wide TLS switch.' },
+        { selector: "MemberExpression[property.name='unparse']", message: 'CSV is written by the one CSV writer, shared/csv.ts (its formula and control-character guard).' },
       ],
     },
   },

@@ -1,11 +1,11 @@
 /**
  * The stored alarms as text (`northbound alarms export`, MN-AL14): one JSON object per line
- * (JSON Lines), or CSV with a header line and CRLF through PapaParse's `unparse` with
- * `escapeFormulae` (alarm texts and device names come from devices and must never run as a
- * spreadsheet formula). Newest change first, in chunks, so a store of any size streams out.
+ * (JSON Lines), or CSV with a header line and CRLF through the one CSV writer (`shared/csv.ts`:
+ * alarm texts and device names come from devices and must never run as a spreadsheet formula or
+ * carry a terminal escape). Newest change first, in chunks, so a store of any size streams out.
  */
 import type Database from 'better-sqlite3';
-import Papa from 'papaparse';
+import { csvLine, toCsv } from '../../shared/csv';
 import type { AlarmView } from '../../shared/model/alarms';
 import { exportAlarms } from '../store/alarms-views';
 
@@ -55,17 +55,16 @@ const flat = (r: ExportRow): Record<(typeof ALARM_EXPORT_COLUMNS)[number], strin
 
 /** The export in pieces of text, each with the rows it carries. */
 export function* alarmExportPieces(db: Database.Database, format: AlarmExportFormat, sinceMs = 0): Generator<{ text: string; rows: number }> {
-  if (format === 'csv') yield { text: `${ALARM_EXPORT_COLUMNS.join(',')}\r\n`, rows: 0 };
+  if (format === 'csv') yield { text: csvLine(ALARM_EXPORT_COLUMNS), rows: 0 };
   let chunk: ExportRow[] = [];
   const out = (rows: ExportRow[]) =>
     format === 'csv'
-      ? `${Papa.unparse(
+      ? toCsv(
           rows.map((r) => {
             const f = flat(r);
             return ALARM_EXPORT_COLUMNS.map((c) => f[c]);
           }),
-          { escapeFormulae: true, newline: '\r\n' },
-        )}\r\n`
+        )
       : `${rows.map((r) => JSON.stringify(r)).join('\n')}\n`;
   for (const row of exportAlarms(db, sinceMs)) {
     chunk.push(row);

@@ -2,11 +2,13 @@
  * Browser mode's downloads (EDR-Z11): a file main wrote into the data folder's `exports/` is offered
  * once under an unguessable id; the host (`GET /api/download/<id>`, behind the launch token)
  * streams it and deletes it. An offer nobody takes goes after ten minutes, and whatever is left
- * of earlier launches goes at start. The window never names a file.
+ * of earlier launches goes at start. The window never names a file. The folder is the data
+ * folder's like any other: owner-only (0700), narrowed when it is wider (`store/files.ts`).
  */
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
+import { ensurePrivateDir } from '../store/files';
 
 export interface Download {
   file: string;
@@ -19,14 +21,18 @@ const EXPIRE_MS = 10 * 60_000;
 export class Downloads {
   private readonly offers = new Map<string, Download & { timer: NodeJS.Timeout }>();
   readonly folder: string;
+  /** What is left of earlier launches, being removed. */
+  private readonly cleared: Promise<void>;
 
   constructor(dataDir: string) {
     this.folder = path.join(dataDir, 'exports');
-    void rm(this.folder, { recursive: true, force: true });
+    this.cleared = rm(this.folder, { recursive: true, force: true }).catch(() => undefined);
   }
 
-  /** A fresh file path in the exports folder (its name is main's, never the window's). */
-  pathFor(ext: string): string {
+  /** A fresh file path in the exports folder (its name is main's, never the window's), the folder there and 0700. */
+  async pathFor(ext: string): Promise<string> {
+    await this.cleared;
+    await ensurePrivateDir(this.folder);
     return path.join(this.folder, `${randomUUID()}.${ext}`);
   }
 

@@ -181,7 +181,7 @@ async function exportDestination(adapters: PlatformAdapters, downloads: Download
     const file = await adapters.saveFile({ title: 'Export hosts', defaultName, filters: [{ name: format.toUpperCase(), extensions: [format] }] });
     return file ? { file, name: path.basename(file) } : undefined;
   }
-  const file = downloads.pathFor(format);
+  const file = await downloads.pathFor(format);
   return { file, name: defaultName, offer: () => downloads.offer({ file, name: defaultName, type }) };
 }
 

@@ -2,17 +2,18 @@
  * Export of the ZTA dashboard's current view (issue 11.6, EDR-Z11): the rows the filters show, in
  * the table's columns, to CSV or JSON. Written in chunks with progress and cancel; a cancelled or
  * failed export leaves no file (it is written beside its destination and renamed when complete).
- * CSV goes through PapaParse's `unparse` with `escapeFormulae`: a hostname or tag comes from an
- * endpoint and must never run as a spreadsheet formula. The CLI's `zta export` writes the same
+ * CSV goes through the one CSV writer (`shared/csv.ts`): a hostname or tag comes from an endpoint
+ * and must never run as a spreadsheet formula or carry a terminal escape. The CLI's `zta export` writes the same
  * bytes through `exportPieces`.
  */
 import { randomUUID } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import Papa from 'papaparse';
 import type { ExportFormat, ExportJob } from '../../shared/contract-zta';
+import { csvLine, toCsv } from '../../shared/csv';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
+import { PRIVATE_DIR_MODE } from '../store/files';
 import { EXPORT_COLUMNS, exportRecord, rowsInOrder, snapshotRow, type ZtaFilter, type ZtaSnapshot } from '../../shared/model/zta';
 
 export const EXPORT_CHUNK = 2_000;
@@ -31,9 +32,8 @@ export function* exportPieces(s: ZtaSnapshot, rows: readonly number[], format: E
     for (let i = 0; i < rows.length; i += EXPORT_CHUNK) yield rows.slice(i, i + EXPORT_CHUNK).map((r) => exportRecord(snapshotRow(s, r)));
   };
   if (format === 'csv') {
-    // The header is our own column names (nothing to quote); each chunk of records ends with its line break.
-    yield { text: `${HEADER.join(',')}\r\n`, rows: 0 };
-    for (const chunk of chunks()) yield { text: Papa.unparse(chunk.map((r) => HEADER.map((h) => r[h] ?? '')), { escapeFormulae: true }) + '\r\n', rows: chunk.length };
+    yield { text: csvLine(HEADER), rows: 0 };
+    for (const chunk of chunks()) yield { text: toCsv(chunk.map((r) => HEADER.map((h) => r[h] ?? ''))), rows: chunk.length };
     return;
   }
   yield { text: `{"exportedAt":${JSON.stringify(exportedAt.toISOString())},"asOf":${JSON.stringify(s.asOf)},"filter":${JSON.stringify(filter)},"columns":${JSON.stringify(HEADER)},"rows":[`, rows: 0 };
@@ -108,7 +108,8 @@ export class ZtaExports {
     let out: WriteStream | undefined;
     const emit = () => this.o.onProgress({ ...job });
     try {
-      await mkdir(path.dirname(part), { recursive: true });
+      // A folder it has to create is owner-only; an existing one (the operator's pick) is left as it is.
+      await mkdir(path.dirname(part), { recursive: true, mode: PRIVATE_DIR_MODE });
       out = createWriteStream(part, { mode: 0o600 });
       const stream = out;
       const ready = new Promise<void>((resolve, reject) => {

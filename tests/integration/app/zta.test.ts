@@ -4,7 +4,7 @@
  * Save (a rescored cycle, published), exports of the filtered view, and offline review (the vendor
  * gone, then the app restarted on the same data folder).
  */
-import { readFile, rm } from 'node:fs/promises';
+import { readFile, rm, stat } from 'node:fs/promises';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -114,6 +114,10 @@ describe('ZTA dashboard channels', () => {
       const done = await h.app.ztaExports.finished(job.jobId);
       expect(done).toMatchObject({ state: 'done', done: expected.length, downloadUrl: expect.stringMatching(/^\/api\/download\//) });
       const offer = h.app.downloads.take(done.downloadUrl!.split('/').pop()!)!;
+      // The data folder's exports/ is owner-only like every folder of it (0700), the file 0600.
+      expect(path.dirname(offer.file)).toBe(path.join(dataDir, 'exports'));
+      expect((await stat(path.dirname(offer.file))).mode & 0o777).toBe(0o700);
+      expect((await stat(offer.file)).mode & 0o777).toBe(0o600);
       const text = await readFile(offer.file, 'utf8');
       const ids = format === 'csv' ? Papa.parse<Record<string, string>>(text.trim(), { header: true }).data.map((r) => r.host_id) : (JSON.parse(text) as { rows: Array<{ host_id: string }> }).rows.map((r) => r.host_id);
       expect(new Set(ids)).toEqual(new Set(expected));

@@ -7,7 +7,10 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { controlChars } from '../../support/control-chars';
+import { AlarmStore } from '../../../electron/store/alarms-db';
 import { until } from '../../support/until';
 
 const bin = path.resolve('bin/northbound.mjs');
@@ -58,6 +61,32 @@ describe('northbound alarms', () => {
     expect(lines.length).toBeGreaterThan(1);
     expect(lines[1]).toMatch(/^node:127\.0\.0\.1:\d+,\d+,/);
   }, 90_000);
+
+  it('export --format csv writes a device\'s formula with a line break, and its terminal escapes, as text', async () => {
+    const dataDir = path.join(dir, 'hostile');
+    const store = new AlarmStore(path.join(dataDir, 'alarms.db'));
+    const at = Date.now() - 60_000;
+    const text = '=HYPERLINK("http://x","click")\nsecond line';
+    const deviceName = '@SUM(1)\r\n\x1b]0;owned\x07';
+    store.ingest(
+      'node:127.0.0.1:1',
+      [
+        {
+          head: { device: 'dev-1', deviceName, org: '-1+2\n', object: 'cpu', type: 'threshold', specificProblem: 'high', severity: 'major', cleared: false, text, lastChangeMs: at },
+          changes: [{ eventMs: at, severity: 'major', text }],
+          handlings: [],
+          messageId: null,
+        },
+      ],
+      { storedMs: at },
+    );
+    store.close();
+    const csv = run(['alarms', 'export', '--data-dir', dataDir, '--format', 'csv']);
+    expect(await csv.exit).toBe(0);
+    expect(controlChars(csv.stdout())).toEqual([]);
+    const [row] = Papa.parse<Record<string, string>>(csv.stdout().trim(), { header: true, delimiter: ',' }).data;
+    expect(row).toMatchObject({ text: `'${text}`, deviceName: "'@SUM(1)\r\n\\u001B]0;owned\\u0007", org: "'-1+2\n" });
+  }, 30_000);
 
   it('ends with 2 on wrong options and 1 when the node refuses the credentials', async () => {
     const both = run(['alarms', 'follow', '--data-dir', dir, '--poll', '--amqp-url', 'amqp://127.0.0.1', '--node', 'https://127.0.0.1:1', '--username', 'u', '--password-env', 'NB_X'], { NB_X: 'x' });

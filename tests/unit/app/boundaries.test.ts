@@ -29,6 +29,12 @@ describe('process boundaries', () => {
     expect(await ruleIds('electron/platform/x.ts', "import { safeStorage } from 'electron';\nexport const a = safeStorage;\n")).not.toContain('no-restricted-imports');
   });
 
+  it('CSV is written only by the one CSV writer (shared/csv.ts): Papa.unparse is refused in product code', async () => {
+    const code = "import Papa from 'papaparse';\nexport const a = Papa.unparse([['=1']]);\n";
+    expect(await ruleIds('electron/edr/x.ts', code)).toContain('no-restricted-syntax');
+    expect(await ruleIds('renderer/features/x.ts', code)).toContain('no-restricted-syntax');
+  });
+
   it('a local module named like a Node built-in is fine', async () => {
     expect(await ruleIds('renderer/api/x.ts', "import { a } from './events';\nexport const b = a;\n")).not.toContain('no-restricted-imports');
   });

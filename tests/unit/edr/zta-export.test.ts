@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Papa from 'papaparse';
 import { afterEach, describe, expect, it } from 'vitest';
+import { controlChars } from '../../support/control-chars';
 import { exportPieces, exportedRows, ZtaExports } from '../../../electron/edr/zta-export';
 import type { ExportJob } from '../../../shared/contract-zta';
 import { COLUMN_KEYS, type ZtaColumns, type ZtaSnapshot } from '../../../shared/model/zta';
@@ -47,6 +48,19 @@ describe('ZTA export', () => {
     const json = JSON.parse(text(s, 'json')) as { rows: Array<{ hostname: string }>; columns: string[] };
     expect(json.rows.map((r) => r.hostname).sort()).toEqual(['+cmd|calc', '=HYPERLINK("x")', '@SUM(A1)']);
     expect(json.columns).toEqual(Object.keys(rows[0]!));
+  });
+
+  it('a hostname that starts like a formula and holds a line break, or holds terminal escapes, is text in the written file', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'nb-export-'));
+    dirs.push(dir);
+    const names = ['=HYPERLINK("http://x")\nline two', '@SUM(A1)\r\nz', '-2+3\n', 'host\x1b]0;pwned\x07\x9b2J'];
+    const exports = new ZtaExports({ snapshot: () => snapshot(4, names), destination: async (_id, name) => ({ file: path.join(dir, 'out.csv'), name }), onProgress: () => undefined });
+    const end = await exports.finished((await exports.start('csv', {})).jobId);
+    expect(end.state).toBe('done');
+    const written = readFileSync(path.join(dir, 'out.csv'), 'utf8');
+    expect(controlChars(written)).toEqual([]);
+    const hostnames = Papa.parse<Record<string, string>>(written.trim(), { header: true, delimiter: ',' }).data.map((r) => r.hostname!);
+    expect(hostnames.sort()).toEqual([`'-2+3\n`, `'=HYPERLINK("http://x")\nline two`, `'@SUM(A1)\r\nz`, 'host\\u001B]0;pwned\\u0007\\u009B2J'].sort());
   });
 
   it('CSV and JSON carry the same rows in the same order, riskiest first, with every column', () => {

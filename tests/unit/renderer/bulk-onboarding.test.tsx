@@ -4,6 +4,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import Papa from 'papaparse';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { controlChars } from '../../support/control-chars';
 import { parseDeviceCsv } from '../../../renderer/features/onboarding/bulk/csv';
 import type { BulkJobState } from '../../../shared/model/inventory';
 import { MainBridge } from './support/main-bridge';
@@ -195,6 +196,28 @@ describe('Bulk onboarding dialog', () => {
     expect(after.filter((r) => r[9] === 'onboarded')).toHaveLength(97);
     expect(after.find((r) => r[0] === '61')?.[9]).toBe('onboarded');
     expect(d.queryByRole('button', { name: /Retry failed rows/ })).toBeNull();
+  });
+
+  it('the results CSV gives the file\'s own values back as text: a formula (with a line break too) is neutralised, a control character escaped', async () => {
+    const fx = await opsNode(0);
+    const { user, d } = await openBulk(fx);
+    const header = 'deviceName,siteId,orgName,serialNumber,deviceGroup,country,latitude,longitude';
+    const file = [header, `shop-1,101,${fx.org},SN-1,retail,DE,48.1,11.6`, '"=HYPERLINK(""http://x"")",102,Acme,SN-2,retail,DE,48.1,11.6', `shop-3,103,${fx.org},"-2+3\nsecond line",retail,DE,48.1,11.6`, `shop-4,104,"@SUM(1)
+x",SN-4,"grp\x1b]0;t\x07",DE,48.1,11.6`].join('\r\n');
+    await user.upload(d.getByTestId('csv-file'), new File([file], 'hostile.csv', { type: 'text/csv' }));
+    await user.click(await d.findByRole('checkbox', { name: /Dry run/ }));
+    await user.click(await d.findByRole('button', { name: /^Start dry run/ }));
+    await waitFor(() => expect(d.getByTestId('bulk-job')).toHaveAttribute('data-state', 'completed'), { timeout: 15_000 });
+    await user.click(d.getByRole('button', { name: 'Download results' }));
+    const text = await blobs[blobs.length - 1]!.text();
+    expect(controlChars(text)).toEqual([]);
+    const rows = Papa.parse<Record<string, string>>(text.trim(), { header: true, delimiter: ',' }).data;
+    expect(rows.map((r) => [r.line, r.deviceName, r.serialNumber, r.orgName, r.deviceGroup])).toEqual([
+      ['2', 'shop-1', 'SN-1', fx.org, 'retail'],
+      ['3', `'=HYPERLINK("http://x")`, 'SN-2', 'Acme', 'retail'],
+      ['4', 'shop-3', "'-2+3\nsecond line", fx.org, 'retail'],
+      ['6', 'shop-4', 'SN-4', "'@SUM(1)\nx", 'grp\\u001B]0;t\\u0007'],
+    ]);
   });
 
   it('cancels a running job: rows not started are cancelled', async () => {

@@ -9,7 +9,7 @@
  * file (the first occurrence wins, later ones are reported). Line numbers are the file's own
  * (the header is line 1; a quoted value spanning lines counts them all).
  */
-import Papa from 'papaparse';
+import { toCsv } from '../../../../shared/csv';
 import { CSV_COLUMNS, DeviceRecord, type BulkJobState } from '../../../../shared/model/inventory';
 import { MAX_FILE_BYTES, decodeCsvBytes } from './csv-bytes';
 import { detectDelimiter, readRows, type Delimiter, type QuoteProblem, type RawRow } from './csv-read';
@@ -47,7 +47,7 @@ export const MAX_ROWS = 20_000;
 const EXAMPLE: CsvValues = { deviceName: 'branch-berlin-01', siteId: '117', orgName: 'Acme', serialNumber: 'SN-4C1D-0001', deviceGroup: 'branch-small', country: 'DE', latitude: '52.52', longitude: '13.405' };
 
 /** The header and one example row. */
-export const templateCsv = (): string => `${Papa.unparse({ fields: [...CSV_COLUMNS], data: [CSV_COLUMNS.map((c) => EXAMPLE[c])] })}\r\n`;
+export const templateCsv = (): string => toCsv([CSV_COLUMNS, CSV_COLUMNS.map((c) => EXAMPLE[c])]);
 
 const DELIMITER_NAME: Record<Delimiter, string> = { ',': 'comma', ';': 'semicolon', '\t': 'tab' };
 
@@ -197,7 +197,10 @@ export function parseDeviceCsv(input: string): ParsedCsv {
   return result;
 }
 
-/** Every line of the file with what became of it: the job's outcome, or why it was not sent. */
+/**
+ * Every line of the file with what became of it: the job's outcome, or why it was not sent. The
+ * values are the operator's file as read, so they go through the one CSV writer like any export.
+ */
 export function resultsCsv(parsed: ParsedCsv, job: BulkJobState | undefined): string {
   const outcome = new Map(job?.rows.map((r) => [r.line, r]) ?? []);
   const issues = new Map<number, string[]>();
@@ -209,7 +212,7 @@ export function resultsCsv(parsed: ParsedCsv, job: BulkJobState | undefined): st
     const message = bad ? bad.join('; ') : o?.message ? (o.field ? `${o.field}: ${o.message}` : o.message) : '';
     return [r.line, ...CSV_COLUMNS.map((c) => r.values[c]), result, message];
   });
-  return `${Papa.unparse({ fields: ['line', ...CSV_COLUMNS, 'result', 'message'], data })}\r\n`;
+  return toCsv([['line', ...CSV_COLUMNS, 'result', 'message'], ...data]);
 }
 
 /** Offers text as a file download through a Blob link. */
