@@ -60,3 +60,16 @@ export function boundLine(value: string, limit: number): string {
 
 /** Every string of `list` bound to `limit` (tags, CVE IDs). */
 export const boundList = (list: readonly string[], limit: number): string[] => list.map((s) => boundText(s, limit));
+
+/**
+ * A record read from the network with every string in it (in nested records and lists too) cut
+ * to `limit`: for records whose fields are all names (a device, an organization, an appliance).
+ */
+export function boundStrings<T>(record: T, limit: number): T {
+  if (typeof record === 'string') return boundText(record, limit) as T;
+  if (Array.isArray(record)) return record.map((v: unknown) => boundStrings(v, limit)) as T;
+  if (typeof record !== 'object' || record === null) return record;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(record)) out[k] = boundStrings(v, limit);
+  return out as T;
+}
