@@ -9,6 +9,7 @@
  */
 import type Database from 'better-sqlite3';
 import { ACTIVE_SEVERITIES, type ActiveSeverity, type AlarmNotification } from '../../shared/model/alarms';
+import { boundLine, LIMITS } from '../../shared/model/limits';
 
 export interface AlarmNotifierOptions {
   db: Database.Database;
@@ -139,9 +140,22 @@ export class AlarmNotifier {
   }
 }
 
-/** The words of a notification: one change by its device and text; several by count, the newest named. */
+/** The words of a notification, its title and body each one short line (LIMITS.notificationLine, issue 20.5). */
 function notificationText(profileId: string, p: Pending, connection: string | undefined): AlarmNotification {
-  const n = p.newest;
+  const n = wordsOf(profileId, p, connection);
+  return { ...n, title: boundLine(n.title, LIMITS.notificationLine), body: boundLine(n.body, LIMITS.notificationLine) };
+}
+
+/** One change by its device and text; several by count, the newest named. */
+function wordsOf(profileId: string, p: Pending, connection: string | undefined): AlarmNotification {
+  // The alarm's own words take part of the line, so that the place and the connection still fit.
+  const n = {
+    ...p.newest,
+    text: boundLine(p.newest.text, LIMITS.notificationText),
+    device_name: boundLine(p.newest.device_name, LIMITS.notificationName),
+    org: boundLine(p.newest.org, LIMITS.notificationName),
+    object: boundLine(p.newest.object, LIMITS.notificationName),
+  };
   const where = [n.org, n.object].filter(Boolean).join(' · ');
   const named = `${n.device_name}: ${n.text}${where ? ` (${where})` : ''}`;
   const on = connection ? ` — ${connection}` : '';

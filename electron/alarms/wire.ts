@@ -8,6 +8,7 @@
  */
 import { ALARM_SEVERITIES, HANDLING_STATES, type AlarmSeverity, type HandlingState } from '../../shared/model/alarms';
 import { filled, isObject, listOf, nodeTime, unexpectedAnswer } from '../inventory/node-api';
+import { boundAlarm, busMessageTooLarge } from './bounds';
 
 /** What identifies an alarm on its node (MN-AL6), and what else the console keeps of it. */
 export interface AlarmHead {
@@ -139,13 +140,14 @@ function readHandling(raw: unknown, where: string): Parsed<HandlingIn> {
 export function parseAlarmRecord(raw: unknown): Parsed<AlarmItem> & { skipped?: number; skippedReasons?: string[] } {
   const head = readHead(raw, 'record');
   if (!head.ok) return head;
+  head.value = boundAlarm.head(head.value);
   const r = raw as Record<string, unknown>;
   let skipped = 0;
   const skippedReasons: string[] = [];
   const changes: ChangeIn[] = [];
   for (const [i, c] of (Array.isArray(r.statusChanges) ? r.statusChanges : []).entries()) {
     const p = readChange(c, `statusChanges[${i}]`);
-    if (p.ok) changes.push(p.value);
+    if (p.ok) changes.push(boundAlarm.change(p.value));
     else {
       skipped += 1;
       skippedReasons.push(p.reason);
@@ -154,7 +156,7 @@ export function parseAlarmRecord(raw: unknown): Parsed<AlarmItem> & { skipped?: 
   const handlings: HandlingIn[] = [];
   for (const [i, h] of (Array.isArray(r.alarmHandlings) ? r.alarmHandlings : []).entries()) {
     const p = readHandling(h, `alarmHandlings[${i}]`);
-    if (p.ok) handlings.push(p.value);
+    if (p.ok) handlings.push(boundAlarm.handling(p.value));
     else {
       skipped += 1;
       skippedReasons.push(p.reason);
@@ -195,6 +197,8 @@ export function parseAlarmPage(body: unknown): { items: AlarmItem[]; total: numb
  * field, or names a severity or state the console does not know.
  */
 export function parseAlarmMessage(content: Buffer | string): Parsed<AlarmMessageIn> {
+  const tooLarge = busMessageTooLarge(content);
+  if (tooLarge) return { ok: false, reason: tooLarge };
   let body: unknown;
   try {
     body = JSON.parse(typeof content === 'string' ? content : content.toString('utf8'));
@@ -225,7 +229,7 @@ export function parseAlarmMessage(content: Buffer | string): Parsed<AlarmMessage
     base.handlings.push(h.value);
   }
   if (base.changes.length === 0 && base.handlings.length === 0) return { ok: false, reason: 'neither statusChange nor alarmHandling is present' };
-  return { ok: true, value: base };
+  return { ok: true, value: boundAlarm.message(base) };
 }
 
 /** `GET /mgmt/fault/types`: names, as strings or objects with `type` or `name`. */

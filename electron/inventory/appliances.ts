@@ -7,6 +7,7 @@
  * "unknown", a missing block null; a record without a name is counted as unreadable.
  */
 import type { ApplianceState } from '../../shared/model/inventory';
+import { boundStrings, LIMITS } from '../../shared/model/limits';
 import type { StoredAppliance } from '../store/inventory-db';
 import { filled, isObject, listOf, nodeTime, type NodePage } from './node-api';
 
@@ -56,7 +57,7 @@ export function applianceFromNode(raw: unknown): StoredAppliance | undefined {
   if (!name) return undefined;
   const hw = isObject(raw.Hardware) ? raw.Hardware : {};
   const serial = filled(hw.serialNo);
-  return {
+  return boundStrings<StoredAppliance>({
     name,
     reachability: reachability(raw),
     configSync: configSync(raw),
@@ -69,5 +70,5 @@ export function applianceFromNode(raw: unknown): StoredAppliance | undefined {
     serialNo: (serial && serial.toLowerCase() !== 'not specified' ? serial : filled(hw.hardWareSerialNo)) ?? null,
     lastUpdatedAt: nodeTime(raw['last-updated-time']) ?? null,
     alarms: alarms(raw.alarmSummary),
-  };
+  }, LIMITS.name);
 }

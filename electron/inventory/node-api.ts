@@ -5,6 +5,7 @@
  * fails the record's rules is dropped and counted, not shown half right).
  */
 import { AppError, ErrorCodes } from '../../shared/model/errors';
+import { boundStrings, boundText, LIMITS } from '../../shared/model/limits';
 import { mergeSteps, type NodeStep } from './task-steps';
 import { SyslogServer, type DeploymentStatus, type DeviceRecord, type DeviceView, type TaskState, type TaskStatus } from '../../shared/model/inventory';
 import { NAMESPACE_RE } from '../../shared/model/profile';
@@ -112,7 +113,7 @@ export function organizationFromNode(raw: unknown): StoredOrganization | undefin
   if (!name) return undefined;
   const parent = filled(raw.paraentOrg) ?? filled(raw.parentOrg) ?? filled(raw.parent);
   const plan = filled(raw.plan) ?? filled(raw.subscriptionPlan);
-  return { uuid: text(raw.uuid) ?? '', name, parent: parent ?? null, subscriptionPlan: plan ?? null };
+  return boundStrings({ uuid: text(raw.uuid) ?? '', name, parent: parent ?? null, subscriptionPlan: plan ?? null }, LIMITS.name);
 }
 
 const STATUS: Record<string, DeploymentStatus> = {
@@ -161,7 +162,7 @@ export function deviceFromNode(raw: unknown): DeviceView | undefined {
   const latitude = filled(loc?.latitude);
   const longitude = filled(loc?.longitude);
   const status = filled(raw.workflowStatus) ?? filled(raw.deploymentStatus);
-  return {
+  return boundStrings<DeviceView>({
     deviceName,
     siteId: filled(raw.siteId) ?? null,
     orgName: filled(raw.orgName) ?? null,
@@ -174,7 +175,7 @@ export function deviceFromNode(raw: unknown): DeviceView | undefined {
     lastModifiedAt: nodeTime(raw.lastModifiedTime) ?? null,
     lastTaskId: filled(raw.lastTaskId) ?? null,
     appliance: null,
-  };
+  }, LIMITS.name);
 }
 
 /** The record of a PUT or single GET answer: `{ "<ns>.sdwan-device-workflow": {...} }` (MN-35, MN-41). */
@@ -273,7 +274,7 @@ function messagesOf(v: unknown, level: NodeStep['level']): NodeStep[] {
   const list = Array.isArray(holder) ? holder : holder === undefined ? [] : [holder];
   return list.flatMap((m) => {
     const fields = isObject(m) ? unprefixed(m) : undefined;
-    const message = fields ? text(fields.message) : text(m);
+    const message = boundText(fields ? text(fields.message) : text(m), LIMITS.text);
     return message ? [{ message, level, at: nodeTime(fields?.time) ?? null }] : [];
   });
 }
@@ -294,16 +295,16 @@ export function taskFromNode(body: unknown, profileId: string, taskId: string, d
   const progressSteps = messagesOf(t.progressmessages, 'info');
   const errors = errorSteps.map((m) => m.message);
   const progress = progressSteps.map((m) => m.message);
-  const name = deviceName ?? /^Deploy (.+)$/.exec(text(t['task-name']) ?? '')?.[1] ?? '';
+  const name = deviceName ?? boundText(/^Deploy (.+)$/.exec(text(t['task-name']) ?? '')?.[1] ?? '', LIMITS.name);
   return {
     profileId,
-    taskId: text(t.id) ?? taskId,
+    taskId: boundText(text(t.id), LIMITS.name) ?? taskId,
     deviceName: name,
     state,
     percent: state === 'completed' ? 100 : percent,
     message: (state === 'failed' ? errors.at(-1) : undefined) ?? progress.at(-1) ?? errors.at(-1) ?? '',
-    startedAt: text(t['start-time']) ?? null,
-    endedAt: text(t['end-time']) ?? null,
+    startedAt: boundText(text(t['start-time']), LIMITS.name) ?? null,
+    endedAt: boundText(text(t['end-time']), LIMITS.name) ?? null,
     steps: mergeSteps(previous?.steps ?? [], [...progressSteps, ...errorSteps], seenAt),
   };
 }

@@ -10,6 +10,7 @@
  */
 import { XMLParser } from 'fast-xml-parser';
 import { AppError, ErrorCodes, apiErrorCode, oauthErrorCode, yangErrorCode } from '../../shared/model/errors';
+import { boundText, LIMITS } from '../../shared/model/limits';
 import { API_CODES, apiWording } from './api-messages';
 import { oauthWording, type OAuthOperation } from './oauth-messages';
 
@@ -55,7 +56,8 @@ function parseBody(res: MgmtResponse): unknown {
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined);
+/** A word of the node's error body, cut to LIMITS.message (issue 20.5). */
+const str = (v: unknown) => boundText(typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined, LIMITS.message);
 
 export function loginPageError(ctx: ErrorContext, status?: number): AppError {
   const at = ctx.host ? `${ctx.host}${ctx.port ? `:${ctx.port}` : ''}` : 'The node';

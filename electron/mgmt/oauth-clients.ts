@@ -1,5 +1,6 @@
 /** OAuth client management bodies (spec 2.1, 4.3; MN-7): validation out, parsing in. */
 import { AppError, ErrorCodes } from '../../shared/model/errors';
+import { boundStrings, LIMITS } from '../../shared/model/limits';
 import { OAuthClient, OAuthClientBody } from '../../shared/model/oauth-client';
 import { registerSecret } from '../log';
 
@@ -25,7 +26,8 @@ function unreadable(what: string, why: string): AppError {
 function parseClient(json: unknown, what: string): OAuthClient {
   const parsed = OAuthClient.safeParse(json);
   if (!parsed.success) throw unreadable(what, parsed.error.issues[0]?.path.join('.') || 'not a client');
-  return parsed.data; // zod drops unknown keys: no secret or registration token can slip through
+  // zod drops unknown keys: no secret or registration token can slip through; what is left is names (issue 20.5).
+  return boundStrings(parsed.data, LIMITS.name);
 }
 
 export function parseCreatedClient(json: unknown): CreatedClient {

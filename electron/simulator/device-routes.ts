@@ -8,7 +8,7 @@ import { DEVICE_LIST_KEY, deviceListRecord, deviceWorkflowRecord } from './devic
 import { CustomError, VnmsError } from './errors';
 import { json } from './http';
 import type { SimInventory } from './inventory';
-import { listReply, pageOf } from './paging';
+import { listReply, longName, pageOf } from './paging';
 import type { Handler, Route, SimContext } from './routes';
 import { isRunning, taskBody } from './tasks';
 
@@ -28,6 +28,8 @@ export function deviceRoutes(ctx: SimContext, inv: SimInventory): Route[] {
     const page: Array<Record<string, unknown>> = pageOf(req.query, ctx.faults, (offset, size) => devices.page(offset, size)).map((e) => deviceListRecord(e, at));
     // The namelessDevices fault: the first records of the list come without their name.
     if (Number(req.query.get('offset') ?? 0) === 0) for (const r of page.slice(0, ctx.faults.namelessDevices)) delete r.deviceName;
+    // The longNames fault: the first record's name (and what it says of itself) that long.
+    if (Number(req.query.get('offset') ?? 0) === 0 && ctx.faults.longNames > 0 && page[0]) Object.assign(page[0], { deviceName: longName(String(page[0].deviceName), ctx.faults.longNames), lastModifiedBy: longName('by', ctx.faults.longNames) });
     return listReply(ctx, page.length === 0, { totalCount: devices.count, [DEVICE_LIST_KEY]: page });
   };
 

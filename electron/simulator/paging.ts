@@ -29,3 +29,6 @@ export function pageOf<T>(query: URLSearchParams, faults: SimFaults, slice: (off
 export function listReply(ctx: SimContext, empty: boolean, body: object): Reply {
   return empty && ctx.faults.emptyListAs204 ? { status: 204 } : json(200, body);
 }
+
+/** `name` made `length` characters long (the longNames fault: a node sending names it should not). */
+export const longName = (name: string, length: number): string => name + 'x'.repeat(Math.max(0, length - name.length));

@@ -41,7 +41,7 @@ export async function startMgmtSimulator(opts: MgmtSimulatorOptions = {}): Promi
   const clock = opts.clock ?? new SimClock();
   const users = (opts.users ?? defaultUsers()).map((u) => ({ ...u }));
   const store = new SimStore(clock, users);
-  const faults: SimFaults = { loginPage: false, expiresInAsNumber: false, neverExpire: false, emptyListAs204: false, pageCap: 0, deployFailures: 0, dataDelayMs: 0, failingPaths: [], namelessDevices: 0, unreachableDevices: [] };
+  const faults: SimFaults = { loginPage: false, expiresInAsNumber: false, neverExpire: false, emptyListAs204: false, pageCap: 0, deployFailures: 0, dataDelayMs: 0, failingPaths: [], namelessDevices: 0, longNames: 0, unreachableDevices: [] };
   const stats = new SimStats();
 
   const bootstrap = store.addClient(

@@ -57,6 +57,8 @@ export interface SimFaults {
   dataDelayMs: number;
   /** The first N records of the devices list come without `deviceName` (records a console cannot read). */
   namelessDevices: number;
+  /** The first record of the devices list and of the organizations list carry names this many characters long (issue 20.5); 0 = off. */
+  longNames: number;
   /** Data endpoints whose path starts with one of these answer 503 (after authentication). */
   failingPaths: string[];
   /** Devices whose appliance the appliance list shows UNREACHABLE (sync UNKNOWN), whatever their name decides. */

@@ -4,6 +4,7 @@
  * per organization and severity, the changes per minute, and every alarm for an export.
  */
 import type Database from 'better-sqlite3';
+import { boundText, LIMITS } from '../../shared/model/limits';
 import { ACTIVE_SEVERITIES, type AlarmCounts, type AlarmDetail, type AlarmFilter, type AlarmRate, type AlarmSeverity, type AlarmSummary, type AlarmView, type HandlingState } from '../../shared/model/alarms';
 
 import { safeIso } from './alarm-times';
@@ -34,23 +35,24 @@ interface AlarmRowFull {
 const COLUMNS = `a.aid, a.device, a.device_name, a.org, a.object, a.type, a.specific_problem, a.severity, a.cleared, a.text, a.last_change_ms,
   a.handling_state, a.handling_user, a.handling_ms, a.handling_description, (SELECT COUNT(*) FROM changes c WHERE c.aid = a.aid) AS changes`;
 
+/** A stored alarm as the window sees it; fields stored before they were bounded at the wire (issue 20.5) are bounded here. */
 function view(r: AlarmRowFull): AlarmView {
   return {
     id: r.aid,
-    device: r.device,
-    deviceName: r.device_name,
-    org: r.org,
-    object: r.object,
-    type: r.type,
-    specificProblem: r.specific_problem,
+    device: boundText(r.device, LIMITS.key),
+    deviceName: boundText(r.device_name, LIMITS.key),
+    org: boundText(r.org, LIMITS.name),
+    object: boundText(r.object, LIMITS.key),
+    type: boundText(r.type, LIMITS.key),
+    specificProblem: boundText(r.specific_problem, LIMITS.key),
     severity: r.severity as AlarmSeverity,
     cleared: r.cleared === 1,
-    text: r.text,
+    text: boundText(r.text, LIMITS.text),
     lastChangeAt: iso(r.last_change_ms),
     changes: r.changes,
     handling:
       r.handling_state !== null
-        ? { state: r.handling_state as HandlingState, user: r.handling_user ?? '', at: iso(r.handling_ms ?? 0), description: r.handling_description ?? '' }
+        ? { state: r.handling_state as HandlingState, user: boundText(r.handling_user ?? '', LIMITS.name), at: iso(r.handling_ms ?? 0), description: boundText(r.handling_description ?? '', LIMITS.text) }
         : null,
   };
 }
@@ -84,11 +86,28 @@ function where(source: string, f: AlarmFilter): { sql: string; params: unknown[]
   return { sql: parts.join(' AND '), params };
 }
 
-export function listAlarms(db: Database.Database, source: string, filter: AlarmFilter, offset: number, limit: number): { total: number; rows: AlarmView[] } {
+/**
+ * A window of the list. Rows are added until `limit`, or until their JSON reaches `budgetBytes`
+ * (LIMITS.alarmWindowBytes; the first row always comes): then `more` says the window stopped short
+ * and the rest is read from `offset + rows.length`.
+ */
+export function listAlarms(db: Database.Database, source: string, filter: AlarmFilter, offset: number, limit: number, budgetBytes: number = LIMITS.alarmWindowBytes): { total: number; rows: AlarmView[]; more: boolean } {
   const w = where(source, filter);
   const total = (db.prepare(`SELECT COUNT(*) AS n FROM alarms a WHERE ${w.sql}`).get(...w.params) as { n: number }).n;
-  const rows = db.prepare(`SELECT ${COLUMNS} FROM alarms a WHERE ${w.sql} ORDER BY a.last_change_ms DESC, a.aid DESC LIMIT ? OFFSET ?`).all(...w.params, limit, offset) as AlarmRowFull[];
-  return { total, rows: rows.map(view) };
+  const rows: AlarmView[] = [];
+  let bytes = 0;
+  let more = false;
+  for (const r of db.prepare(`SELECT ${COLUMNS} FROM alarms a WHERE ${w.sql} ORDER BY a.last_change_ms DESC, a.aid DESC LIMIT ? OFFSET ?`).iterate(...w.params, limit, offset) as IterableIterator<AlarmRowFull>) {
+    const v = view(r);
+    const size = Buffer.byteLength(JSON.stringify(v)) + 1;
+    if (rows.length > 0 && bytes + size > budgetBytes) {
+      more = true;
+      break;
+    }
+    rows.push(v);
+    bytes += size;
+  }
+  return { total, rows, more };
 }
 
 export function alarmDetail(db: Database.Database, source: string, aid: number): AlarmDetail | undefined {
@@ -98,8 +117,8 @@ export function alarmDetail(db: Database.Database, source: string, aid: number):
   const handlings = db.prepare('SELECT at_ms, state, user, description FROM handlings WHERE aid = ? ORDER BY at_ms, hid').all(aid) as Array<{ at_ms: number; state: string; user: string; description: string }>;
   return {
     ...view(row),
-    statusChanges: changes.map((c) => ({ at: iso(c.event_ms), severity: c.severity as AlarmSeverity, text: c.text, messageId: c.message_id, storedAt: iso(c.stored_ms) })),
-    handlings: handlings.map((h) => ({ at: iso(h.at_ms), state: h.state as HandlingState, user: h.user, description: h.description })),
+    statusChanges: changes.map((c) => ({ at: iso(c.event_ms), severity: c.severity as AlarmSeverity, text: boundText(c.text, LIMITS.text), messageId: c.message_id, storedAt: iso(c.stored_ms) })),
+    handlings: handlings.map((h) => ({ at: iso(h.at_ms), state: h.state as HandlingState, user: boundText(h.user, LIMITS.name), description: boundText(h.description, LIMITS.text) })),
   };
 }
 

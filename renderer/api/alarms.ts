@@ -37,6 +37,12 @@ async function readPage(client: Client, qc: QueryClient, profileId: string, filt
   const startSeq = alarmLiveOf(qc, profileId).seq;
   const prev = qc.getQueryData<LivePage>(key);
   const page = await client.invoke('alarms.list', { profileId, filter, offset, limit: ALARM_PAGE });
+  // An answer stops at its byte budget (issue 20.5): the rest of the window comes in further answers, each bounded too.
+  for (let at = page.rows.length; page.more && at < ALARM_PAGE; at = page.rows.length) {
+    const rest = await client.invoke('alarms.list', { profileId, filter, offset: offset + at, limit: ALARM_PAGE - at });
+    page.rows.push(...rest.rows);
+    page.more = rest.more && rest.rows.length > 0;
+  }
   let fresh = NONE;
   if (prev) {
     // Changed since this window was last shown: named by an event after it, and not as it was shown.

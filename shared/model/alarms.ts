@@ -99,6 +99,11 @@ export const AlarmPage = z.object({
   rows: z.array(AlarmView),
   /** The store's newest change sequence when this page was read (compare with `alarms.changed`). */
   headSeq: z.number().int(),
+  /**
+   * The answer reached its byte budget before `limit` rows (issue 20.5): there is more of this
+   * window, read it from `offset + rows.length`.
+   */
+  more: z.boolean(),
 });
 export type AlarmPage = z.infer<typeof AlarmPage>;
 

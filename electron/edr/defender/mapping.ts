@@ -14,6 +14,7 @@ import {
   type HostRecord,
   type Platform,
 } from '../../../shared/model/edr';
+import { boundText, LIMITS } from '../../../shared/model/limits';
 
 /** CVSS at or above this is critical (spec §2.3). */
 export const CRITICAL_CVSS = 9.0;
@@ -81,7 +82,8 @@ function addCve(map: Map<string, CveEntry>, cveId: string, cvss: number | null, 
   if (prev === undefined || (cvss !== null && (prev.cvss === null || cvss > prev.cvss))) map.set(key, { cvss, severity: severityOf(severity, cvss) });
 }
 
-const str = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
+/** A word of Defender's data (an ID, a CVE ID, a host name, an OS version), cut to LIMITS.name (issue 20.5). */
+const str = (v: unknown) => boundText(typeof v === 'string' && v.trim() !== '' ? v : undefined, LIMITS.name);
 
 /**
  * Aggregates SoftwareVulnerabilitiesByMachine rows per device. A row is one (device, software,
@@ -139,7 +141,7 @@ const isoOrNull = (v: unknown): string | null => {
 /** The id of a Machine entity (lower case), or undefined when the entry has none. */
 export const machineIdOf = (m: unknown): string | undefined => {
   const id = (m as Record<string, unknown> | null)?.id;
-  return typeof id === 'string' && id ? id.toLowerCase() : undefined;
+  return typeof id === 'string' && id ? boundText(id, LIMITS.name).toLowerCase() : undefined;
 };
 
 export interface HostContext {

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import type { FalconAssessment, FalconFacts, HostRecord, Platform } from '../../../shared/model/edr';
+import { boundStrings, boundText, LIMITS } from '../../../shared/model/limits';
 
 /** The device fields the connector reads; the API sends many more. */
 export const FalconDevice = z.object({
@@ -43,7 +44,8 @@ export function parseDevices(resources: readonly unknown[]): { devices: FalconDe
   let invalid = 0;
   for (const r of resources) {
     const p = FalconDevice.safeParse(r);
-    if (p.success) devices.push(p.data);
+    // Every field kept is a word (an ID, a host name, an OS version): cut to LIMITS.name (issue 20.5).
+    if (p.success) devices.push(boundStrings(p.data, LIMITS.name));
     else invalid += 1;
   }
   return { devices, invalid };
@@ -62,8 +64,10 @@ type AssessmentSignal = FalconAssessment['os_signals'][number];
  */
 const internedSignals = new Map<string, Readonly<AssessmentSignal>>();
 const INTERN_MAX = 10_000;
-function signal(s: z.infer<typeof Signal>): AssessmentSignal {
-  const m = meets(s.meets_criteria);
+function signal(raw: z.infer<typeof Signal>): AssessmentSignal {
+  // Words of the tenant, cut to LIMITS.name (issue 20.5) before they make a key.
+  const s = { signal_id: boundText(raw.signal_id, LIMITS.name), criteria: boundText(raw.criteria, LIMITS.name), group_name: boundText(raw.group_name, LIMITS.name) };
+  const m = meets(raw.meets_criteria);
   const key = `${s.signal_id}\u0000${m}\u0000${s.criteria ?? ''}\u0000${s.group_name ?? ''}`;
   const hit = internedSignals.get(key);
   if (hit) return hit;
@@ -81,7 +85,7 @@ export function toAssessment(z: FalconZta): FalconAssessment | null {
     os: clamp(a.os),
     sensor_config: clamp(a.sensor_config),
     overall: clamp(a.overall),
-    ...(a.version ? { version: a.version } : {}),
+    ...(a.version ? { version: boundText(a.version, LIMITS.name) } : {}),
     os_signals: signals(z.assessment_items?.os_signals),
     sensor_signals: signals(z.assessment_items?.sensor_signals),
   };

@@ -94,6 +94,8 @@ function machinesPage(deps: ApiDeps, app: DefenderTenantConfig, q: URLSearchPara
   const end = Math.min(app.hosts, skip + top);
   const value: unknown[] = [];
   for (let i = skip; i < end; i++) value.push(machineAt(app.seed, i, deps.anchorMs).record);
+  const long = deps.faults.longFields;
+  if (long > 0 && skip === 0 && value[0]) value[0] = { ...(value[0] as object), computerDnsName: `host-0.${'h'.repeat(long)}`, osVersion: 'v'.repeat(long) };
   const body: Record<string, unknown> = { '@odata.context': `${deps.apiUrl()}/api/$metadata#Machines`, value };
   if (end < app.hosts && top > 0) body['@odata.nextLink'] = `${deps.apiUrl()}/api/machines?$top=${top}&$skip=${end}`;
   return { status: 200, headers: { 'content-type': JSON_TYPE }, body };

@@ -30,6 +30,7 @@ export const defaultFaults = (): DefenderFaults => ({
   bulkRefused: 0,
   expireTokensAfterCalls: -1,
   rejectAllTokens: false,
+  longFields: 0,
 });
 
 function newStats(): DefenderStatsView & { reset(): void } {

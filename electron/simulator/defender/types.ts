@@ -64,6 +64,8 @@ export interface DefenderFaults {
   expireTokensAfterCalls: number;
   /** Every API call finds its token revoked (401), also a token fetched just before. */
   rejectAllTokens: boolean;
+  /** The first machine of the list has a host name and an OS version this many characters long (issue 20.5); 0 = off. */
+  longFields: number;
 }
 
 export interface DefenderStatsView {

@@ -177,3 +177,19 @@ describe('readJsonResponse', () => {
     expect(() => readJsonResponse(oauth(401, 'access_token_expired'))).toThrow(expect.objectContaining({ code: 'oauth.access_token_expired' }));
   });
 });
+
+describe('sizes (issue 20.5)', () => {
+  it('a node’s error message of 2,000,000 characters reaches the operator cut, its size noted', () => {
+    const huge = 'm'.repeat(2_000_000);
+    for (const res of [
+      json(400, { timestamp: 'now', status: 400, error: 'Bad Request', message: huge, path: '/x' }),
+      json(400, { error: { code: 0, message: huge, description: huge } }),
+      json(401, { error: 'invalid_client', error_description: huge }),
+    ]) {
+      const e = errorFromResponse(res);
+      expect(e.message.length).toBeLessThan(3_000);
+      expect(`${e.message} ${JSON.stringify(e.details ?? {})}`).toContain('… [truncated, 2,000,000 characters]');
+      expect(JSON.stringify(e.details ?? {}).length).toBeLessThan(3_000);
+    }
+  });
+});

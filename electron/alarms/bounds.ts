@@ -1,0 +1,42 @@
+/**
+ * The size limits of what the node's alarms carry (issue 20.5; the limits are shared/model/limits.ts):
+ * each field of a parsed record or message cut to its limit, the same way for REST and the bus
+ * (an alarm's key must come out the same from both), and a bus message too large to read set
+ * aside before it is parsed.
+ */
+import { boundText, LIMITS } from '../../shared/model/limits';
+import type { AlarmHead, AlarmMessageIn, ChangeIn, HandlingIn } from './wire';
+
+const head = (h: AlarmHead): AlarmHead => ({
+  ...h,
+  device: boundText(h.device, LIMITS.key),
+  deviceName: boundText(h.deviceName, LIMITS.key),
+  org: boundText(h.org, LIMITS.name),
+  object: boundText(h.object, LIMITS.key),
+  type: boundText(h.type, LIMITS.key),
+  specificProblem: boundText(h.specificProblem, LIMITS.key),
+  text: boundText(h.text, LIMITS.text),
+});
+const change = (c: ChangeIn): ChangeIn => ({ ...c, text: boundText(c.text, LIMITS.text) });
+const handling = (h: HandlingIn): HandlingIn => ({ ...h, user: boundText(h.user, LIMITS.name), description: boundText(h.description, LIMITS.text) });
+
+export const boundAlarm = {
+  head,
+  change,
+  handling,
+  message: (m: AlarmMessageIn): AlarmMessageIn => ({
+    ...m,
+    head: head(m.head),
+    changes: m.changes.map(change),
+    handlings: m.handlings.map(handling),
+    director: boundText(m.director, LIMITS.name),
+    eventType: boundText(m.eventType, LIMITS.name),
+  }),
+};
+
+/** Why a bus message is not read at all (more bytes than LIMITS.busMessageBytes); undefined when it may be. */
+export function busMessageTooLarge(content: Buffer | string): string | undefined {
+  const bytes = typeof content === 'string' ? Buffer.byteLength(content) : content.length;
+  if (bytes <= LIMITS.busMessageBytes) return undefined;
+  return `the message is ${bytes.toLocaleString('en-US')} bytes, more than the ${LIMITS.busMessageBytes.toLocaleString('en-US')} a message may have`;
+}
