@@ -12,11 +12,12 @@ import { registerSecret, silentLogger, type Logger } from '../log';
 import { HttpClient } from '../net/http-client';
 import { inspectCertificate } from '../net/probe';
 import { runConnectionTest } from './connection-test';
-import { readJsonResponse, type OAuthOperation } from './errors';
+import { errorFromResponse, readJsonResponse, type OAuthOperation } from './errors';
 import { BasicSession, basicHeader } from './basic-session';
 import { oauthProfileRequired, parseCreatedClient, parseUpdatedClient, validateClientBody, type CreatedClient } from './oauth-clients';
 import { OAuthSession, type OAuthCredentials, type OAuthTransport } from './oauth-session';
 import { pathSegment } from '../net/path-segment';
+import { CREDENTIALS_REFUSED, ORGANIZATIONS_PATH, isOrganizationList, notAManagementNode } from './node-proof';
 
 /** What the client needs of a profile (StoredProfile and ProfileView both fit). */
 export interface MgmtProfile {
@@ -57,7 +58,7 @@ export interface RequestOptions {
 }
 
 /** Organizations list used to prove basic credentials (cheap, readable by every role). */
-export const VERIFY_PATH = '/mgmt/organization/orgs?offset=0&limit=1';
+export const VERIFY_PATH = `${ORGANIZATIONS_PATH}?offset=0&limit=1`;
 
 function resolveTrust(tls: MgmtProfile['tls'], pem: string | undefined): TlsTrust {
   if (tls.mode !== 'pinned') return tls;
@@ -72,6 +73,8 @@ export class MgmtClient {
   private readonly oauth: OAuthSession | undefined;
   private readonly logger: Logger;
   private readonly probe: (host: string, port: number) => Promise<CertificateInfo>;
+  /** The ports that answered the organization list in its shape; only their answers' words are shown (node-proof.ts). */
+  private readonly answeredAsNode = new Set<'basic' | 'oauth'>();
 
   constructor(private readonly o: MgmtClientOptions) {
     const p = o.profile;
@@ -81,7 +84,7 @@ export class MgmtClient {
     this.http = new HttpClient({ tls: resolveTrust(p.tls, o.pinnedCertificatePem), timeoutMs: o.timeoutMs ?? 15_000, logger: this.logger.child('http'), probe: this.probe, resendOnReset: true });
     const common = { profileId: this.profileId, username: p.username, host: p.host, ...(o.now ? { now: o.now } : {}), ...(o.onStatus ? { onStatus: o.onStatus } : {}), logger: this.logger };
     if (p.authMode === 'basic') {
-      this.basic = new BasicSession({ ...common, getPassword: () => this.password(), verify: async (h) => void (await this.send('basic', 'GET', VERIFY_PATH, undefined, h, 'use')) });
+      this.basic = new BasicSession({ ...common, getPassword: () => this.password(), verify: (h) => this.verifyNode('basic', h) });
     } else {
       this.oauth = this.newOAuthSession(common);
     }
@@ -132,8 +135,12 @@ export class MgmtClient {
     return `https://${host}:${port === 'basic' ? p.basicPort : p.oauthPort}`;
   }
 
-  /** One HTTP exchange: JSON in, parsed JSON (undefined for 204) or an AppError out. */
-  private async send(port: 'basic' | 'oauth', method: string, path: string, body: unknown, authorization: string | undefined, operation: OAuthOperation, opts: RequestOptions = {}): Promise<unknown> {
+  /**
+   * One HTTP exchange: JSON in, parsed JSON (undefined for 204) or an AppError out. A refusal from
+   * a port that has not answered as a management node is shown without its own words, unless the
+   * same credentials then read the organization list there (`proving`: that one GET itself).
+   */
+  private async send(port: 'basic' | 'oauth', method: string, path: string, body: unknown, authorization: string | undefined, operation: OAuthOperation, opts: RequestOptions & { proving?: boolean } = {}): Promise<unknown> {
     const p = this.o.profile;
     const res = await this.http.request({
       method,
@@ -144,7 +151,34 @@ export class MgmtClient {
       ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
       ...(opts.signal ? { signal: opts.signal } : {}),
     });
-    return readJsonResponse(res, { operation, host: p.host, port: port === 'basic' ? p.basicPort : p.oauthPort, method, path: path.split('?')[0] ?? path });
+    const bare = path.split('?')[0] ?? path;
+    const ctx = { operation, host: p.host, port: port === 'basic' ? p.basicPort : p.oauthPort, method, path: bare };
+    if ((res.status < 200 || res.status >= 300) && authorization && !opts.proving && !this.answeredAsNode.has(port)) {
+      // Worth a proof only if the answer has words of its own and the credentials were not what it refused.
+      const withheld = errorFromResponse(res, { ...ctx, withholdText: true });
+      const full = errorFromResponse(res, ctx);
+      const differs = withheld.message !== full.message || withheld.hint !== full.hint || JSON.stringify(withheld.details) !== JSON.stringify(full.details);
+      if (differs && !CREDENTIALS_REFUSED.has(withheld.code)) await this.proveNode(port, authorization, opts.signal);
+    }
+    const json = readJsonResponse(res, { ...ctx, withholdText: !this.answeredAsNode.has(port) });
+    if (method === 'GET' && bare === ORGANIZATIONS_PATH && isOrganizationList(json)) this.answeredAsNode.add(port);
+    return json;
+  }
+
+  /** Reads the organization list with `authorization`; afterwards `answeredAsNode` says whether the port answered as a node. */
+  private async proveNode(port: 'basic' | 'oauth', authorization: string, signal: AbortSignal | undefined): Promise<void> {
+    try {
+      await this.send(port, 'GET', VERIFY_PATH, undefined, authorization, 'use', { proving: true, ...(signal ? { signal } : {}) });
+    } catch {
+      // Not proven: the refusal is shown without the answer's words.
+    }
+  }
+
+  /** GET the first organization: the node must answer, accept `authorization` and answer as a management node. */
+  private async verifyNode(port: 'basic' | 'oauth', authorization: string): Promise<void> {
+    const body = await this.send(port, 'GET', VERIFY_PATH, undefined, authorization, 'use', { proving: true });
+    const p = this.o.profile;
+    if (!isOrganizationList(body)) throw notAManagementNode({ host: p.host, port: port === 'basic' ? p.basicPort : p.oauthPort });
   }
 
   signIn(): Promise<SessionStatus> {
@@ -228,18 +262,18 @@ export class MgmtClient {
       probe: () => this.probe(p.host, port),
       authenticate: async () => {
         if (this.basic) {
-          await this.send('basic', 'GET', VERIFY_PATH, undefined, basicHeader(p.username, await this.password()), 'use');
+          await this.verifyNode('basic', basicHeader(p.username, await this.password()));
           return `The node accepted ${p.username} (basic authentication on port ${port}).`;
         }
         if (this.oauth!.status().state === 'signed-in') {
-          await this.request('GET', VERIFY_PATH);
+          await this.oauth!.withToken((t) => this.verifyNode('oauth', `Bearer ${t}`));
           return `The signed-in session of ${p.username} works (OAuth on port ${port}).`;
         }
         // Not signed in: a throwaway token, used once and revoked at once.
         const probeSession = this.newOAuthSession({ profileId: this.profileId, username: p.username, host: p.host, ...(this.o.now ? { now: this.o.now } : {}), logger: this.logger });
         await probeSession.signIn();
         try {
-          await probeSession.withToken((t) => this.send('oauth', 'GET', VERIFY_PATH, undefined, `Bearer ${t}`, 'use'));
+          await probeSession.withToken((t) => this.verifyNode('oauth', `Bearer ${t}`));
         } finally {
           await probeSession.signOut();
         }

@@ -7,12 +7,17 @@
  * - 415 / 405 / 404 without a more specific body → `http.*`
  * - `text/html` where JSON was expected, even with 200 → `mgmt.login_page`
  * - 204 → empty (undefined)
+ *
+ * An endpoint that has not answered as a management node (`withholdText`) gets none of its own
+ * words shown: a code the node's dialect defines keeps the console's wording (without the node's
+ * description), anything else says the HTTP status and that the address has not answered as a
+ * management node (issue 20.8: a page could otherwise read any local HTTPS service's error text).
  */
 import { XMLParser } from 'fast-xml-parser';
 import { AppError, ErrorCodes, apiErrorCode, oauthErrorCode, yangErrorCode } from '../../shared/model/errors';
 import { boundText, LIMITS } from '../../shared/model/limits';
 import { API_CODES, apiWording } from './api-messages';
-import { oauthWording, type OAuthOperation } from './oauth-messages';
+import { isKnownOAuthError, oauthWording, type OAuthOperation } from './oauth-messages';
 
 export type { OAuthOperation } from './oauth-messages';
 
@@ -31,6 +36,11 @@ export interface ErrorContext {
   port?: number;
   method?: string;
   path?: string;
+  /**
+   * The endpoint has not (yet) answered the organization list in its shape (mgmt/node-proof.ts):
+   * nothing of its answer's text goes into the error. Default false.
+   */
+  withholdText?: boolean;
 }
 
 const xml = new XMLParser({ ignoreAttributes: true, parseTagValue: false, trimValues: true });
@@ -76,15 +86,28 @@ function unexpected(res: MgmtResponse, ctx: ErrorContext, why: string): AppError
   });
 }
 
-function oauthError(body: Record<string, unknown>, status: number, ctx: ErrorContext): AppError {
+function oauthError(body: Record<string, unknown>, res: MgmtResponse, ctx: ErrorContext): AppError {
+  const status = res.status;
   const error = str(body.error) ?? 'unknown';
   const description = str(body.error_description) ?? '';
+  if (ctx.withholdText) {
+    if (!isKnownOAuthError(error)) return withheld(res, ctx);
+    // The console's own sentence (token_limit_exceeded only picks one of two by the description).
+    const w = oauthWording(error, description, ctx.operation ?? 'use');
+    return new AppError(oauthErrorCode(error), w.message, w.hint, { status, details: { error } });
+  }
   const w = oauthWording(error, description, ctx.operation ?? 'use');
   return new AppError(oauthErrorCode(error), w.message, w.hint, { status, details: { error, ...(description ? { description } : {}) } });
 }
 
-function apiError(err: Record<string, unknown>, status: number): AppError {
+function apiError(err: Record<string, unknown>, res: MgmtResponse, ctx: ErrorContext): AppError {
+  const status = res.status;
   const code = Number(err.code ?? 0) || 0;
+  if (ctx.withholdText) {
+    const known = API_CODES[code];
+    if (!known) return withheld(res, ctx);
+    return new AppError(apiErrorCode(code), known.message, known.hint, { status, details: { name: known.name } });
+  }
   const nodeMessage = str(err.message) ?? '';
   const description = str(err.description);
   const w = apiWording(code, nodeMessage, description, status);
@@ -103,11 +126,17 @@ const YANG_HINTS: Record<string, string> = {
   'operation-not-supported': 'The node does not support this operation here.',
 };
 
-function yangError(errors: Record<string, unknown>, status: number): AppError {
+function yangError(errors: Record<string, unknown>, res: MgmtResponse, ctx: ErrorContext): AppError {
+  const status = res.status;
   const list = Array.isArray(errors.error) ? errors.error : [errors.error];
   const items = list.filter(isObject);
   const first = items[0] ?? {};
   const tag = str(first['error-tag']) ?? 'unknown';
+  if (ctx.withholdText) {
+    const hint = YANG_HINTS[tag];
+    if (!hint) return withheld(res, ctx);
+    return new AppError(yangErrorCode(tag), `The node rejected the request (${tag}).`, hint, { status, details: { tag } });
+  }
   const messages = items.map((i) => str(i['error-message'])).filter((m): m is string => !!m);
   const text = messages.join('; ');
   return new AppError(yangErrorCode(tag), text ? `The node rejected the request: ${text}` : `The node rejected the request (${tag}).`, YANG_HINTS[tag] ?? 'Check the request; the node’s message says what it did not accept.', {
@@ -122,7 +151,7 @@ function httpError(res: MgmtResponse, ctx: ErrorContext): AppError {
     case 415:
       return new AppError(ErrorCodes.httpUnsupportedMedia, `${where(ctx)} did not accept the request format (HTTP 415 Unsupported Media Type).`, 'The console sends JSON; a proxy may be changing the request, or the node runs an incompatible release.', { status: 415, details });
     case 405: {
-      const allow = res.headers?.allow;
+      const allow = ctx.withholdText ? undefined : res.headers?.allow;
       return new AppError(ErrorCodes.httpMethodNotAllowed, `${where(ctx)} does not allow ${ctx.method ?? 'this method'} on ${ctx.path ?? 'this path'}${allow ? ` (allowed: ${allow})` : ''}.`, 'The node’s release may not support this function.', {
         status: 405,
         details: { ...details, ...(allow ? { allow } : {}) },
@@ -148,7 +177,22 @@ function httpError(res: MgmtResponse, ctx: ErrorContext): AppError {
 const isSpringBody = (b: Record<string, unknown>) =>
   typeof b.error === 'string' && b.error_description === undefined && ('timestamp' in b || 'exception' in b || 'path' in b || 'http_status_code' in b || 'status' in b);
 
+/**
+ * The answer of an endpoint that has not answered as a management node, in a shape the console
+ * has no wording of its own for: the status, and why nothing of what it sent is shown.
+ */
+function withheld(res: MgmtResponse, ctx: ErrorContext): AppError {
+  const base = httpError(res, ctx);
+  return new AppError(
+    base.code,
+    `${base.message.replace(/\.$/, '')}; this address has not answered as a management node, so what it sent is not shown.`,
+    'Check the host and port: they must be the management node’s API (the basic-auth port, 9182, or the OAuth port, 9183). The node’s own messages are shown once it has listed its organizations.',
+    { status: res.status, details: { ...base.details, answeredAsNode: false } },
+  );
+}
+
 function springError(body: Record<string, unknown>, res: MgmtResponse, ctx: ErrorContext): AppError {
+  if (ctx.withholdText) return withheld(res, ctx);
   const base = httpError(res, ctx);
   const nodeMessage = str(body.message)?.trim() ?? '';
   const reason = str(body.error) ?? '';
@@ -167,14 +211,15 @@ export function errorFromResponse(res: MgmtResponse, ctx: ErrorContext = {}): Ap
   const root = isObject(body) && isObject(body['oauth-error']) ? body['oauth-error'] : body;
   if (isObject(root)) {
     if (isSpringBody(root)) return springError(root, res, ctx);
-    if (typeof root.error === 'string') return oauthError(root, res.status, ctx);
+    if (typeof root.error === 'string') return oauthError(root, res, ctx);
     if (isObject(root.error) && ('code' in root.error || 'message' in root.error)) {
       const code = Number(root.error.code ?? 0) || 0;
-      if (res.status !== 404 || API_CODES[code]) return apiError(root.error, res.status);
+      if (res.status !== 404 || API_CODES[code]) return apiError(root.error, res, ctx);
     }
-    if (isObject(root.errors) && root.errors.error !== undefined) return yangError(root.errors, res.status);
+    if (isObject(root.errors) && root.errors.error !== undefined) return yangError(root.errors, res, ctx);
   }
-  return httpError(res, ctx);
+  // A body the console has no reading for: shown as the status alone, saying why when it is withheld.
+  return ctx.withholdText && res.body.trim() ? withheld(res, ctx) : httpError(res, ctx);
 }
 
 /**

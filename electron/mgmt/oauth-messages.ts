@@ -68,6 +68,9 @@ function tokenLimit(description: string): Wording {
   };
 }
 
+/** Whether the console has its own wording for this OAuth `error` (the others are shown in the node's words). */
+export const isKnownOAuthError = (error: string): boolean => error === 'token_limit_exceeded' || Object.hasOwn(ROWS, error);
+
 /** Message and hint for an OAuth `error`; unknown errors carry the node's own words. */
 export function oauthWording(error: string, description: string, operation: OAuthOperation): Wording {
   if (error === 'token_limit_exceeded') return tokenLimit(description);

@@ -29,12 +29,15 @@ export function refreshMarginMs(lifetimeMs: number | undefined): number {
   return lifetimeMs === undefined ? 60_000 : Math.min(60_000, lifetimeMs / 10);
 }
 
+const TOKEN_FIELDS = new Set(['access_token', 'token_type', 'expires_in', 'refresh_token', 'refresh_expires_in', 'scope']);
+
 export function parseTokenResponse(json: unknown, now: number): TokenSet {
   const body = (typeof json === 'object' && json !== null ? json : {}) as Record<string, unknown>;
   const accessToken = body.access_token;
   if (typeof accessToken !== 'string' || !accessToken) {
     throw new AppError(ErrorCodes.unexpectedResponse, 'The node answered the token request without an access token.', 'Check that the OAuth port belongs to the management node; if it does, the node may run an incompatible release.', {
-      details: { fields: Object.keys(body) },
+      // Only the token fields it did carry: the other keys are the answer's own text (node-proof.ts).
+      details: { fields: Object.keys(body).filter((k) => TOKEN_FIELDS.has(k)) },
     });
   }
   registerSecret(accessToken);

@@ -60,7 +60,8 @@ describe('get token', () => {
   it('invalid_request: a required parameter is empty (no user name)', async () => {
     const e = await failure(client({ username: '', password: 'some-password' }).client.signIn());
     expect(e).toMatchObject({ code: 'oauth.invalid_request', status: 400, message: expect.stringMatching(/missing a required parameter/) });
-    expect(e.details).toMatchObject({ description: expect.stringContaining('username') });
+    // The node's description is not shown: the token request is the first contact, before the port answered as a node (issue 20.8).
+    expect(e.details).toEqual({ error: 'invalid_request' });
   });
 
   it('unsupported_grant_type: the client does not allow the password grant', async () => {

@@ -193,3 +193,39 @@ describe('sizes (issue 20.5)', () => {
     }
   });
 });
+
+describe('an endpoint that has not answered as a management node (withholdText, issue 20.8)', () => {
+  const S = 'SECRET-TEXT';
+  const ctx = { host: '127.0.0.1', port: 8443, method: 'GET', path: '/mgmt/organization/orgs', withholdText: true };
+  // [shape, answer, whether a node that did answer as one has these words shown]
+  const bodies: Array<[string, MgmtResponse, boolean]> = [
+    ['spring', json(401, { timestamp: 't', status: 401, error: 'Unauthorized', message: S, exception: S, path: '/x' }), true],
+    ['custom, code 0', json(500, { error: { code: 0, message: S, description: S, more_info: S } }), true],
+    ['custom, unknown code', json(400, { error: { code: 4999, message: S, description: S } }), true],
+    ['oauth, unknown error', oauth(401, S, S), true],
+    ['yang, unknown tag', json(400, { errors: { error: [{ 'error-tag': S, 'error-message': S, 'error-urlpath': S }] } }), true],
+    ['xml oauth', { status: 401, contentType: 'application/xml', body: `<oauth-error><error>${S}</error><error_description>${S}</error_description></oauth-error>` }, true],
+    ['bare', json(403, { message: S }), false],
+    ['text', { status: 502, contentType: 'text/plain', body: S }, false],
+    ['405 allow', json(405, { message: S }, { allow: S }), true],
+  ];
+
+  it.each(bodies)('%s: the status and why, none of its words', (_, res, shownFromNode) => {
+    const e = errorFromResponse(res, ctx);
+    expect(JSON.stringify({ code: e.code, message: e.message, hint: e.hint, details: e.details })).not.toContain(S);
+    expect(e.status).toBe(res.status);
+    if (res.status !== 405) expect(e.message).toMatch(new RegExp(`HTTP ${res.status}.*has not answered as a management node`));
+    const shown = errorFromResponse(res, { ...ctx, withholdText: false });
+    expect(JSON.stringify({ code: shown.code, message: shown.message, details: shown.details }).includes(S)).toBe(shownFromNode);
+  });
+
+  it('a code the console words itself keeps that wording, without the node’s description', () => {
+    const api = errorFromResponse(json(400, { error: { code: 4017, message: S, description: S } }), ctx);
+    expect(api).toMatchObject({ code: 'api.4017', message: API_CODES[4017]!.message, details: { name: 'INVALID_REQUEST' } });
+    const grant = errorFromResponse(oauth(401, 'invalid_grant', S), { ...ctx, operation: 'token' });
+    expect(grant).toMatchObject({ code: 'oauth.invalid_grant', message: 'The user name or password is wrong.', details: { error: 'invalid_grant' } });
+    const yang = errorFromResponse(json(401, { errors: { error: [{ 'error-tag': 'access-denied', 'error-message': S }] } }), ctx);
+    expect(yang).toMatchObject({ code: 'yang.access-denied', message: 'The node rejected the request (access-denied).', details: { tag: 'access-denied' } });
+    for (const e of [api, grant, yang]) expect(JSON.stringify(e.details) + e.message).not.toContain(S);
+  });
+});
