@@ -4,6 +4,7 @@
  */
 import { AppError, ErrorCodes } from '../../shared/model/errors';
 import type { HandlingState } from '../../shared/model/alarms';
+import { boundList, LIMITS } from '../../shared/model/limits';
 import { parseAlarmPage, parseAlarmTypes, type AlarmItem } from './wire';
 
 export const ALARMS_PAGE_PATH = '/mgmt/fault/alarms/page';
@@ -67,7 +68,7 @@ export class NodeAlarmApi {
   }
 
   async types(): Promise<string[]> {
-    return parseAlarmTypes(await this.request('GET', ALARM_TYPES_PATH));
+    return boundList(parseAlarmTypes(await this.request('GET', ALARM_TYPES_PATH)), LIMITS.key);
   }
 
   private async action(path: string, payload: unknown, what: string): Promise<AlarmItem[]> {

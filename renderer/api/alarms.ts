@@ -32,17 +32,25 @@ const NONE: ReadonlySet<number> = new Set();
 /** What a row shows that a change moves (a status change or a handling). */
 const version = (r: AlarmView) => `${r.lastChangeAt}|${r.severity}|${r.handling?.at ?? ''}|${r.handling?.state ?? ''}`;
 
-async function readPage(client: Client, qc: QueryClient, profileId: string, filter: AlarmFilter, offset: number): Promise<LivePage> {
-  const key = keys.alarmPage(profileId, filter, offset);
-  const startSeq = alarmLiveOf(qc, profileId).seq;
-  const prev = qc.getQueryData<LivePage>(key);
+/**
+ * One window of ALARM_PAGE rows. An answer stops at its byte budget (issue 20.5, `more`): the rest
+ * of the window comes in further answers, each bounded too.
+ */
+export async function readWindow(client: Pick<Client, 'invoke'>, profileId: string, filter: AlarmFilter, offset: number): Promise<AlarmPage> {
   const page = await client.invoke('alarms.list', { profileId, filter, offset, limit: ALARM_PAGE });
-  // An answer stops at its byte budget (issue 20.5): the rest of the window comes in further answers, each bounded too.
   for (let at = page.rows.length; page.more && at < ALARM_PAGE; at = page.rows.length) {
     const rest = await client.invoke('alarms.list', { profileId, filter, offset: offset + at, limit: ALARM_PAGE - at });
     page.rows.push(...rest.rows);
     page.more = rest.more && rest.rows.length > 0;
   }
+  return page;
+}
+
+async function readPage(client: Client, qc: QueryClient, profileId: string, filter: AlarmFilter, offset: number): Promise<LivePage> {
+  const key = keys.alarmPage(profileId, filter, offset);
+  const startSeq = alarmLiveOf(qc, profileId).seq;
+  const prev = qc.getQueryData<LivePage>(key);
+  const page = await readWindow(client, profileId, filter, offset);
   let fresh = NONE;
   if (prev) {
     // Changed since this window was last shown: named by an event after it, and not as it was shown.

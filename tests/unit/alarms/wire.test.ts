@@ -99,3 +99,26 @@ describe('list pages', () => {
     expect(parseAlarmTypes([{ type: 'a' }, { name: 'b' }])).toEqual(['a', 'b']);
   });
 });
+
+describe('sizes (issue 20.5)', () => {
+  it('cuts every field of a REST record and a bus message the same way, the full size noted', () => {
+    const long = (c: string) => c.repeat(100_000);
+    const big = { ...head, device: long('d'), deviceName: long('n'), org: long('o'), object: long('b'), type: long('t'), 'specific-problem': long('s'), lastAlarmText: long('x') };
+    const record = parseAlarmPage({ totalCount: 1, 'mgmt.fault-alarm-list': [{ ...big, statusChanges: [{ eventTime: head.lastStatusChangeTimeStamp, perceivedSeverity: 'major', alarmText: long('x') }], alarmHandlings: [{ time: head.lastStatusChangeTimeStamp, state: 'ack', user: long('u'), description: long('e') }] }] }).items[0]!;
+    const msg = parseAlarmMessage(JSON.stringify(message({ alarm: big, director_hostname: long('h') })));
+    if (!msg.ok) throw new Error(msg.reason);
+    expect(msg.value.head).toEqual(record.head);
+    expect(record.head.text).toHaveLength(4096);
+    expect(record.head.object).toHaveLength(1024);
+    expect(record.head.org).toHaveLength(256);
+    expect(record.head.text.endsWith('… [truncated, 100,000 characters]')).toBe(true);
+    expect(record.changes[0]!.text).toBe(record.head.text);
+    expect(record.handlings[0]!.user).toHaveLength(256);
+    expect(record.handlings[0]!.description).toHaveLength(4096);
+    expect(msg.value.director).toHaveLength(256);
+  });
+
+  it('sets a message over 1 MiB aside unread, with its size', () => {
+    expect(reason(' '.repeat(1_048_577))).toBe('the message is 1,048,577 bytes, more than the 1,048,576 a message may have');
+  });
+});
