@@ -29,7 +29,9 @@ export function sourceHealth(s: AlarmSourceStatus | undefined): { health: Source
   if (!s.connected) return { health: 'down', label: `Not connected (${via})` };
   if ((s.lagMs ?? 0) > BEHIND_MS) return { health: 'behind', label: `Behind by ${seconds(s.lagMs!)} (${via})` };
   if ((s.backlog ?? 0) > BEHIND_BACKLOG) return { health: 'behind', label: `Behind: ${formatCount(s.backlog!)} queued` };
-  return { health: 'live', label: `Live (${via})` };
+  // What was set aside or could not be read is said on the badge itself (issue 20), never only in the details.
+  const leftOut = s.setAside + s.unreadable;
+  return { health: 'live', label: leftOut > 0 ? `Live (${via}), ${formatCount(leftOut)} left out` : `Live (${via})` };
 }
 
 export function SourceBadge({ status, connection, signedIn }: { status: AlarmSourceStatus | undefined; connection: string; signedIn: boolean }) {

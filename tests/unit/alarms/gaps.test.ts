@@ -25,6 +25,29 @@ describe('GapTracker', () => {
   });
 });
 
+describe('GapTracker, the message-id rule (issue 20)', () => {
+  it('does not believe one far-away ID: it asks for a check and later gaps are still found', () => {
+    const g = new GapTracker(new Map([['a', 100]]));
+    expect(g.observe('a', 999_999_999_999_999)).toEqual({ kind: 'jump', from: 100, to: 999_999_999_999_999 });
+    expect(g.lastSeen('a')).toBe(100);
+    expect(g.observe('a', 101)).toEqual({ kind: 'next' });
+    expect(g.observe('a', 162)).toEqual({ kind: 'gap', missing: 60, from: 102, to: 161 });
+    g.verified();
+    expect(g.lastSeen('a')).toBe(162);
+  });
+
+  it('follows a node that really renumbered once it goes on counting and a backfill checked it', () => {
+    const g = new GapTracker(new Map([['a', 999_999_999_999_999]]), { confirmRun: 3 });
+    expect(g.observe('a', 500)).toMatchObject({ kind: 'jump' });
+    expect(g.observe('a', 501)).toEqual({ kind: 'next' });
+    expect(g.observe('a', 502)).toEqual({ kind: 'next' });
+    expect(g.lastSeen('a')).toBe(999_999_999_999_999); // not before a backfill checked it
+    g.verified();
+    expect(g.lastSeen('a')).toBe(502);
+    expect(g.observe('a', 560)).toMatchObject({ kind: 'gap', missing: 57 });
+  });
+});
+
 describe('StreamCursor', () => {
   const m = (messageId: number, newestEventMs?: number) => ({ director: 'a', messageId, ...(newestEventMs !== undefined ? { newestEventMs } : {}) });
 
