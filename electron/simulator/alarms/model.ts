@@ -107,12 +107,14 @@ export class SimAlarms {
   /**
    * A status change of the alarm `k` (created on its first change): a raise, a new severity, or
    * `cleared`. The change's time is the clock's, or 1 ms after the alarm's previous change.
+   * `as` creates the alarm for a device the inventory does not hold, with that UUID and
+   * organization (a node that sends names of its own choosing).
    */
-  change(k: SimAlarmKey, severity: SimSeverity, text: string, user = SYSTEM_USER): SimAlarmEvent & { kind: 'change' } {
+  change(k: SimAlarmKey, severity: SimSeverity, text: string, user = SYSTEM_USER, as?: SimDeviceInfo): SimAlarmEvent & { kind: 'change' } {
     const id = alarmKey(k);
     let alarm = this.byKey.get(id);
     if (!alarm) {
-      const info = this.deviceInfo(k.deviceName);
+      const info = as ?? this.deviceInfo(k.deviceName);
       if (!info) throw new Error(`No simulator device ${k.deviceName}`);
       alarm = { ...k, device: info.uuid, org: info.org, seq: this.nextSeq++, changes: [], handlings: [] };
       this.byKey.set(id, alarm);

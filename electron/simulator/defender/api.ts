@@ -93,7 +93,7 @@ function machinesPage(deps: ApiDeps, app: DefenderTenantConfig, q: URLSearchPara
   if (top > MAX_TOP) return apiError(400, 'ODataError', `The limit of '${MAX_TOP}' for Top query has been exceeded. The value from the incoming request is '${top}'.`);
   const end = Math.min(app.hosts, skip + top);
   const value: unknown[] = [];
-  for (let i = skip; i < end; i++) value.push(machineAt(app.seed, i, deps.anchorMs).record);
+  for (let i = skip; i < end; i++) value.push(machineAt(app.seed, i, deps.anchorMs, app.hostnames).record);
   const long = deps.faults.longFields;
   if (long > 0 && skip === 0 && value[0]) value[0] = { ...(value[0] as object), computerDnsName: `host-0.${'h'.repeat(long)}`, osVersion: 'v'.repeat(long) };
   const body: Record<string, unknown> = { '@odata.context': `${deps.apiUrl()}/api/$metadata#Machines`, value };
@@ -121,7 +121,7 @@ function bulkPage(deps: ApiDeps, app: DefenderTenantConfig, q: URLSearchParams):
   const value: unknown[] = [];
   let next: { m: number; r: number } | undefined;
   for (; m < app.hosts; m++, r = 0) {
-    const rows = bulkRowsOf(app.seed, m, deps.anchorMs);
+    const rows = bulkRowsOf(app.seed, m, deps.anchorMs, app.hostnames);
     const room = size - value.length;
     if (rows.length - r > room) {
       value.push(...rows.slice(r, r + room));

@@ -107,8 +107,8 @@ export interface GeneratedMachine {
   record: Record<string, unknown>;
 }
 
-/** Machine i of a tenant: the Machine entity as GET /api/machines lists it. */
-export function machineAt(seed: number, i: number, anchorMs: number): GeneratedMachine {
+/** Machine i of a tenant: the Machine entity as GET /api/machines lists it; `names` replaces generated host names. */
+export function machineAt(seed: number, i: number, anchorMs: number, names?: Readonly<Record<number, string>>): GeneratedMachine {
   const r = new Rng(seed, i, 2);
   const os = r.weighted(OS);
   const id = machineId(seed, i);
@@ -121,7 +121,8 @@ export function machineAt(seed: number, i: number, anchorMs: number): GeneratedM
   const health = inactiveDays > 7 ? 'Inactive' : r.weighted(HEALTH);
   const rbac = r.int(RBAC.length);
   const aad = r.next() < 0.6;
-  const hostname = r.next() < 0.005 ? null : `${os.prefix}-${String(i).padStart(5, '0')}.corp${seed % 100}.contoso.com`;
+  const generated = r.next() < 0.005 ? null : `${os.prefix}-${String(i).padStart(5, '0')}.corp${seed % 100}.contoso.com`;
+  const hostname = names?.[i] ?? generated;
   const lastIp = `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
   const record: Record<string, unknown> = {
     id,
@@ -230,8 +231,8 @@ export function machineCves(seed: number, i: number, onboarded: boolean): Cve[] 
 }
 
 /** Rows of machine i in the bulk export: one per (software, CVE), a null-CVE row for clean software. */
-export function bulkRowsOf(seed: number, i: number, anchorMs: number): Record<string, unknown>[] {
-  const m = machineAt(seed, i, anchorMs);
+export function bulkRowsOf(seed: number, i: number, anchorMs: number, names?: Readonly<Record<number, string>>): Record<string, unknown>[] {
+  const m = machineAt(seed, i, anchorMs, names);
   const rec = m.record;
   const catalogue = cveCatalogue(seed);
   const rows: Record<string, unknown>[] = [];

@@ -26,6 +26,8 @@ export interface DefenderTenantConfig {
   seed: number;
   /** Display name of the app (AADSTS65001 message). */
   appName?: string;
+  /** Names of the tenant's own choosing for some machines (index → computerDnsName): hostile or odd names. */
+  hostnames?: Readonly<Record<number, string>>;
 }
 
 /** Endpoint classes, each with its own rate limit. */

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { AlarmNote, MAX_ALARMS_PER_ACTION, type AlarmActionResult } from '../../../shared/contract-alarms';
 import { HANDLING_STATES, type AlarmView, type HandlingState } from '../../../shared/model/alarms';
 import { AppError } from '../../../shared/model/errors';
+import { netText } from '../../../shared/text';
 import { useAcknowledgeAlarms, useClearAlarms } from '../../api/alarms';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Dialog } from '../../components/Dialog';
@@ -29,15 +30,23 @@ const AckForm = z.object({ note: AlarmNote, state: z.enum(HANDLING_STATES) });
 type AckValues = z.input<typeof AckForm>;
 const resolver = zodResolver(AckForm) as Resolver<AckValues, unknown, z.output<typeof AckForm>>;
 
-const alarmName = (a: AlarmView) => `${a.type} on ${a.deviceName} ${a.object}`;
+/** An alarm in words; each name from the node with its bidi controls shown (shared/text.ts). */
+const alarmName = (a: AlarmView) => `${netText(a.type)} on ${netText(a.deviceName)} ${netText(a.object)}`;
 
 function Targets({ target }: { target: ActionTarget }) {
   const shown = target.rows.slice(0, 5);
-  if (target.ids.length === 1 && shown[0]) return <p className="alarm-targets">{alarmName(shown[0])}</p>;
+  if (target.ids.length === 1 && shown[0])
+    return (
+      <p className="alarm-targets">
+        <bdi>{alarmName(shown[0])}</bdi>
+      </p>
+    );
   return (
     <ul className="alarm-targets">
       {shown.map((a) => (
-        <li key={a.id}>{alarmName(a)}</li>
+        <li key={a.id}>
+          <bdi>{alarmName(a)}</bdi>
+        </li>
       ))}
       {target.ids.length > shown.length ? <li className="muted">and {alarmsText(target.ids.length - shown.length)} more</li> : null}
     </ul>

@@ -4,7 +4,9 @@
  */
 import { memo } from 'react';
 import { ACTIVE_SEVERITIES, type ActiveSeverity, type AlarmSummary } from '../../../shared/model/alarms';
+import { netText } from '../../../shared/text';
 import { formatCount } from '../../components/format';
+import { NetText } from '../../components/NetText';
 
 export const AlarmCounters = memo(function AlarmCounters({ summary, onPick }: { summary: AlarmSummary | undefined; onPick(org: string, severity: ActiveSeverity | ''): void }) {
   const rows = summary ? [{ org: '', label: 'All organizations', ...summary.totals }, ...summary.organizations.map((o) => ({ ...o, label: o.org }))] : [];
@@ -32,13 +34,13 @@ export const AlarmCounters = memo(function AlarmCounters({ summary, onPick }: { 
           <tbody>
             {rows.map((r) => (
               <tr key={r.org || '*'} data-testid={`alarm-counts-${r.org || 'all'}`} className={r.org ? undefined : 'alarm-counts-total'}>
-                <th scope="row" title={r.label}>
-                  {r.label}
+                <th scope="row" title={netText(r.label)}>
+                  {r.org ? <NetText text={r.label} /> : r.label}
                 </th>
                 {ACTIVE_SEVERITIES.map((s) => (
                   <td key={s} className="num">
                     {r[s] > 0 ? (
-                      <button type="button" className={`count-link sev-count sev-${s}`} onClick={() => onPick(r.org, s)} title={`Show the ${s} alarms${r.org ? ` of ${r.org}` : ''}`} data-testid={`alarm-count-${r.org || 'all'}-${s}`}>
+                      <button type="button" className={`count-link sev-count sev-${s}`} onClick={() => onPick(r.org, s)} title={`Show the ${s} alarms${r.org ? ` of ${netText(r.org)}` : ''}`} data-testid={`alarm-count-${r.org || 'all'}-${s}`}>
                         {formatCount(r[s])}
                       </button>
                     ) : (
@@ -47,7 +49,7 @@ export const AlarmCounters = memo(function AlarmCounters({ summary, onPick }: { 
                   </td>
                 ))}
                 <td className="num">
-                  <button type="button" className="count-link" onClick={() => onPick(r.org, '')} title={`Show the open alarms${r.org ? ` of ${r.org}` : ''}`} data-testid={`alarm-count-${r.org || 'all'}-total`}>
+                  <button type="button" className="count-link" onClick={() => onPick(r.org, '')} title={`Show the open alarms${r.org ? ` of ${netText(r.org)}` : ''}`} data-testid={`alarm-count-${r.org || 'all'}-total`}>
                     {formatCount(r.total)}
                   </button>
                 </td>

@@ -8,9 +8,11 @@ import { Check, Filter, XCircle } from 'lucide-react';
 import { useMemo } from 'react';
 import type { AlarmDetail, AlarmHandling, AlarmStatusChange } from '../../../shared/model/alarms';
 import { AppError } from '../../../shared/model/errors';
+import { netText } from '../../../shared/text';
 import { useAlarmDetail } from '../../api/alarms';
 import { Dialog } from '../../components/Dialog';
 import { formatCount } from '../../components/format';
+import { NetText } from '../../components/NetText';
 import { Loading } from '../../components/QueryState';
 import { DateTime } from '../../components/Time';
 import { useTimeFormat } from '../../components/useTimeFormat';
@@ -33,14 +35,14 @@ function useHistoryColumns() {
     const changes: VirtualColumn<AlarmStatusChange>[] = [
       { id: 'at', header: 'Time', cell: (c) => <span className="mono">{tf.dateTime(c.at)}</span> },
       { id: 'severity', header: 'Severity', cell: (c) => <SeverityChip severity={c.severity} /> },
-      { id: 'text', header: 'Text', cell: (c) => <span title={c.text}>{c.text}</span> },
+      { id: 'text', header: 'Text', cell: (c) => <span title={netText(c.text)}><NetText text={c.text} /></span> },
       { id: 'via', header: 'Came by', cell: (c) => <span className="muted">{c.messageId !== null ? `broker #${c.messageId}` : 'REST'}</span> },
     ];
     const handlings: VirtualColumn<AlarmHandling>[] = [
       { id: 'at', header: 'Time', cell: (h) => <span className="mono">{tf.dateTime(h.at)}</span> },
       { id: 'state', header: 'Handling', cell: (h) => HANDLING_LABEL[h.state] },
-      { id: 'user', header: 'By', cell: (h) => h.user },
-      { id: 'note', header: 'Note', cell: (h) => (h.description ? h.description : <span className="muted">no note</span>) },
+      { id: 'user', header: 'By', cell: (h) => <NetText text={h.user} /> },
+      { id: 'note', header: 'Note', cell: (h) => (h.description ? <NetText text={h.description} /> : <span className="muted">no note</span>) },
     ];
     return { changes, handlings };
   }, [tf]);
@@ -55,11 +57,11 @@ export function AlarmDetailsDialog({ profileId, id, signedIn, onClose, onAcknowl
   const offline = signedIn ? undefined : 'Sign in to the connection to act on its alarms.';
   return (
     <Dialog
-      title={d ? `${d.type} on ${d.deviceName}` : 'Alarm'}
+      title={d ? `${netText(d.type)} on ${netText(d.deviceName)}` : 'Alarm'}
       description={
         d ? (
           <>
-            <SeverityChip severity={d.severity} /> <span className="mono">{d.object}</span> · {d.org} · {d.cleared ? 'cleared' : 'open'} · last change <DateTime iso={d.lastChangeAt} />
+            <SeverityChip severity={d.severity} /> <NetText className="mono" text={d.object} /> · <NetText text={d.org} /> · {d.cleared ? 'cleared' : 'open'} · last change <DateTime iso={d.lastChangeAt} />
           </>
         ) : undefined
       }
@@ -71,7 +73,7 @@ export function AlarmDetailsDialog({ profileId, id, signedIn, onClose, onAcknowl
           <>
             <button type="button" className="button button-ghost" onClick={() => onFilterDevice(d.deviceName)}>
               <Filter size={14} aria-hidden="true" />
-              Only {d.deviceName}
+              Only <NetText text={d.deviceName} />
             </button>
             <span className="footer-spacer" />
             <button type="button" className="button" onClick={() => onClear(d)} disabled={d.cleared || !signedIn} title={d.cleared ? 'Cleared already.' : offline}>
@@ -97,18 +99,24 @@ export function AlarmDetailsDialog({ profileId, id, signedIn, onClose, onAcknowl
         <div className="alarm-detail" data-testid="alarm-detail">
           <dl className="details alarm-record">
             <dt>Text</dt>
-            <dd data-testid="alarm-detail-text">{d.text}</dd>
+            <dd data-testid="alarm-detail-text">
+              <NetText text={d.text} />
+            </dd>
             <dt>Device</dt>
             <dd>
-              {d.deviceName} <span className="muted mono">{d.device}</span>
+              <NetText text={d.deviceName} /> <NetText className="muted mono" text={d.device} />
             </dd>
             <dt>Organization</dt>
-            <dd>{d.org}</dd>
+            <dd>
+              <NetText text={d.org} />
+            </dd>
             <dt>Managed object</dt>
-            <dd className="mono">{d.object}</dd>
+            <dd className="mono">
+              <NetText text={d.object} />
+            </dd>
             <dt>Type, specific problem</dt>
             <dd>
-              {d.type} · {d.specificProblem}
+              <NetText text={d.type} /> · <NetText text={d.specificProblem} />
             </dd>
             <dt>Handling</dt>
             <dd data-testid="alarm-detail-handling">
@@ -116,8 +124,16 @@ export function AlarmDetailsDialog({ profileId, id, signedIn, onClose, onAcknowl
                 <span className="muted">Not acknowledged</span>
               ) : (
                 <>
-                  {HANDLING_LABEL[d.handling!.state]} by <strong>{d.handling!.user}</strong>, <DateTime iso={d.handling!.at} />
-                  {d.handling!.description ? <>: “{d.handling!.description}”</> : null}
+                  {HANDLING_LABEL[d.handling!.state]} by{' '}
+                  <strong>
+                    <NetText text={d.handling!.user} />
+                  </strong>
+                  , <DateTime iso={d.handling!.at} />
+                  {d.handling!.description ? (
+                    <>
+                      : “<NetText text={d.handling!.description} />”
+                    </>
+                  ) : null}
                 </>
               )}
             </dd>

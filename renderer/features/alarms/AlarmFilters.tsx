@@ -6,6 +6,7 @@
  */
 import { Search } from 'lucide-react';
 import { ALARM_SEVERITIES } from '../../../shared/model/alarms';
+import { netText } from '../../../shared/text';
 import type { AlarmsSearch } from '../../app/search';
 
 export type AlarmFilterValues = Pick<AlarmsSearch, 'severity' | 'org' | 'device' | 'type' | 'q' | 'state' | 'ack'>;
@@ -43,7 +44,7 @@ export function AlarmFilters({ values, orgs, onChange }: { values: AlarmFilterVa
         <option value="">All organizations</option>
         {orgChoices.map((o) => (
           <option key={o} value={o}>
-            {o}
+            {netText(o)}
           </option>
         ))}
       </select>

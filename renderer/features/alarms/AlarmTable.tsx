@@ -12,7 +12,9 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import clsx from 'clsx';
 import { memo, useCallback, useEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import type { AlarmFilter, AlarmView } from '../../../shared/model/alarms';
+import { netText } from '../../../shared/text';
 import type { TimeFormat } from '../../components/format';
+import { NetText } from '../../components/NetText';
 import { useTimeFormat } from '../../components/useTimeFormat';
 import { HANDLING_LABEL, SeverityChip } from './labels';
 import { useAlarmWindow } from './useAlarmWindow';
@@ -71,7 +73,7 @@ const AlarmRow = memo(function AlarmRow({ row, index, start, active, fresh, sele
       onFocus={() => onFocusRow(index)}
     >
       <td className="col-select" onClick={(e) => e.stopPropagation()}>
-        <input type="checkbox" checked={selected} tabIndex={-1} aria-label={`Select ${row.type} on ${row.deviceName} ${row.object}`} onChange={() => undefined} onClick={(e) => onCheck(index, row, e)} />
+        <input type="checkbox" checked={selected} tabIndex={-1} aria-label={`Select ${netText(row.type)} on ${netText(row.deviceName)} ${netText(row.object)}`} onChange={() => undefined} onClick={(e) => onCheck(index, row, e)} />
       </td>
       <td className="col-severity">
         <SeverityChip severity={row.severity} />
@@ -82,24 +84,34 @@ const AlarmRow = memo(function AlarmRow({ row, index, start, active, fresh, sele
         </time>
       </td>
       <td className="col-device">
-        <span>{row.deviceName}</span>
+        <span>
+          <NetText text={row.deviceName} />
+        </span>
       </td>
       <td className="col-object mono">
-        <span>{row.object}</span>
+        <span>
+          <NetText text={row.object} />
+        </span>
       </td>
       <td className="col-type">
-        <span>{row.type}</span>
+        <span>
+          <NetText text={row.type} />
+        </span>
       </td>
-      <td className="col-text" title={row.text}>
-        <span>{row.text}</span>
+      <td className="col-text" title={netText(row.text)}>
+        <span>
+          <NetText text={row.text} />
+        </span>
       </td>
       <td className="col-org">
-        <span>{row.org}</span>
+        <span>
+          <NetText text={row.org} />
+        </span>
       </td>
       <td className="col-handling">
         {row.handling && row.handling.state !== 'none' ? (
-          <span title={`${HANDLING_LABEL[row.handling.state]} by ${row.handling.user} at ${tf.dateTime(row.handling.at)}${row.handling.description ? `: ${row.handling.description}` : ''}`}>
-            {row.handling.state} · {row.handling.user}
+          <span title={`${HANDLING_LABEL[row.handling.state]} by ${netText(row.handling.user)} at ${tf.dateTime(row.handling.at)}${row.handling.description ? `: ${netText(row.handling.description)}` : ''}`}>
+            <bdi>{`${row.handling.state} · ${netText(row.handling.user)}`}</bdi>
           </span>
         ) : (
           <span className="muted">—</span>

@@ -8,8 +8,10 @@ import { Bell, LogIn } from 'lucide-react';
 import { useId, useState } from 'react';
 import { ACTIVE_SEVERITIES, type ActiveSeverity } from '../../../shared/model/alarms';
 import type { OverviewAlarms, OverviewConnection } from '../../../shared/model/overview';
+import { netText } from '../../../shared/text';
 import { useSignIn } from '../../api/mutations';
 import { formatCount } from '../../components/format';
+import { NetText } from '../../components/NetText';
 import { Spinner } from '../../components/Spinner';
 import { AlarmsLink } from './links';
 import { AsOf, Tile, TileEmpty } from './Tile';
@@ -98,8 +100,8 @@ function Breakdown({ alarms }: { alarms: Extract<OverviewAlarms, { state: 'known
                 {alarms.organizations.map((o) => (
                   <tr key={o.org} data-testid="alarms-org">
                     <th scope="row">
-                      <AlarmsLink to={{ org: o.org }} title={`Open the active alarms of ${o.org}`}>
-                        {o.org || '(no organization)'}
+                      <AlarmsLink to={{ org: o.org }} title={`Open the active alarms of ${netText(o.org)}`}>
+                        {o.org ? <NetText text={o.org} /> : '(no organization)'}
                       </AlarmsLink>
                     </th>
                     {ACTIVE_SEVERITIES.map((s) => (

@@ -12,10 +12,11 @@ import { DateTime } from '../../../components/Time';
 import { Loading } from '../../../components/QueryState';
 import { formatDuration } from '../../../components/format';
 import { useNow } from '../../../components/useNow';
+import { NetText } from '../../../components/NetText';
 import { ReportToolbar } from './ReportActions';
 import { BandChart, TrendChart } from './ReportCharts';
 import { BandTable, ChangesSection, ConnectorsTable, CustomersTable, RiskiestTable } from './ReportSections';
-import { RISKIEST, scopeWords } from './report-model';
+import { REPORT_FIELD_MAX, RISKIEST, scopeWords } from './report-model';
 import { reportFilter } from './report-search';
 import { useReportData } from './useReportData';
 
@@ -79,7 +80,9 @@ export function ReportPage() {
   if (data.state === 'failed') {
     body = (
       <div className="empty" role="alert">
-        <p>The stored scores could not be read{data.error instanceof Error ? `: ${data.error.message}` : '.'}</p>
+        <p>
+          The stored scores could not be read{data.error instanceof Error ? <>: <NetText text={data.error.message} max={REPORT_FIELD_MAX} /></> : '.'}
+        </p>
         <button type="button" className="button" onClick={data.retry}>
           Try again
         </button>
@@ -141,7 +144,7 @@ export function ReportPage() {
       <header className="report-header">
         <h1>Risk report</h1>
         <p className="report-scope" data-testid="report-scope">
-          {scopeWords(filter, model?.connectors ?? [])}
+          <NetText text={scopeWords(filter, model?.connectors ?? [])} max={REPORT_FIELD_MAX * 3} />
         </p>
         <p className="small muted">
           Northbound · printed <DateTime iso={printedAt} />

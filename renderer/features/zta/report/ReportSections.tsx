@@ -1,17 +1,22 @@
 /** The report's tables: connectors in scope, band counts, riskiest hosts with their reasons, changes since the last cycle. */
 import type { Contribution } from '../../../../shared/model/edr';
 import { BANDS, type BandCounts, type HostMove, type ZtaChanges, type ZtaConnector, type ZtaRow } from '../../../../shared/model/zta';
+import { netText } from '../../../../shared/text';
+import { NetText } from '../../../components/NetText';
 import { DateTime } from '../../../components/Time';
-import { BAND_COLORS, percent, reasonsOf, type CustomerBands } from './report-model';
+import { BAND_COLORS, percent, reasonsOf, REPORT_FIELD_MAX, type CustomerBands } from './report-model';
 import { hostKey } from './useReportData';
 
 const VENDOR = { defender: 'Microsoft Defender', falcon: 'CrowdStrike Falcon' } as const;
+
+/** A field from the network as the report prints it: isolated, bidi controls shown, clipped. */
+const Net = ({ text, className }: { text: string; className?: string }) => <NetText text={text} max={REPORT_FIELD_MAX} {...(className ? { className } : {})} />;
 
 /** How a connector's data stands, in the words of the dashboard (EDR-Z10). */
 function dataState(c: ZtaConnector): string {
   if (c.cycleId === null) return c.health === 'running' ? 'first cycle running' : 'no completed cycle';
   if (c.health === 'offline') return 'offline: last good data shown';
-  if (c.health === 'failing') return `last cycle failed${c.lastError ? `: ${c.lastError}` : ''}`;
+  if (c.health === 'failing') return `last cycle failed${c.lastError ? `: ${netText(c.lastError, REPORT_FIELD_MAX)}` : ''}`;
   return c.kind === 'rescore' ? 'online (rescored)' : 'online';
 }
 
@@ -37,9 +42,13 @@ export function ConnectorsTable({ connectors }: { connectors: readonly ZtaConnec
       <tbody>
         {connectors.map((c) => (
           <tr key={c.connectorId}>
-            <td>{c.name}</td>
+            <td>
+              <Net text={c.name} />
+            </td>
             <td>{VENDOR[c.vendor]}</td>
-            <td className="mono">{c.tenantId}</td>
+            <td className="mono">
+              <Net text={c.tenantId} />
+            </td>
             <td className="num">{c.hosts.toLocaleString('en-US')}</td>
             <td className="nowrap">{c.asOf ? <DateTime iso={c.asOf} /> : '—'}</td>
             <td>{dataState(c)}</td>
@@ -99,7 +108,9 @@ export function CustomersTable({ customers, more }: { customers: readonly Custom
         <tbody>
           {customers.map((c) => (
             <tr key={c.customerId}>
-              <td className="mono">{c.customerId}</td>
+              <td className="mono">
+                <Net text={c.customerId} />
+              </td>
               {BANDS.map((b) => (
                 <td key={b} className="num">
                   {c.bands[b] ? c.bands[b].toLocaleString('en-US') : '·'}
@@ -124,7 +135,7 @@ function Reasons({ contributions }: { contributions: readonly Contribution[] | u
     <ul className="report-reasons">
       {top.map((c) => (
         <li key={c.indicator}>
-          {c.detail} <span className="muted">(+{c.scoreShare.toFixed(1)})</span>
+          <Net text={c.detail} /> <span className="muted">(+{c.scoreShare.toFixed(1)})</span>
         </li>
       ))}
     </ul>
@@ -156,11 +167,15 @@ export function RiskiestTable({ rows, reasons }: { rows: readonly ZtaRow[]; reas
           <tr key={hostKey(r.connectorId, r.hostId)} data-host-id={r.hostId}>
             <td className="num">{i + 1}</td>
             <td>
-              <div className="strong">{r.hostname}</div>
-              <div className="small muted">
-                {r.platform} · customer <span className="mono">{r.customerId}</span>
+              <div className="strong">
+                <Net text={r.hostname} />
               </div>
-              <div className="mono small muted">{r.hostId}</div>
+              <div className="small muted">
+                <Net text={r.platform} /> · customer <Net className="mono" text={r.customerId} />
+              </div>
+              <div className="mono small muted">
+                <Net text={r.hostId} />
+              </div>
             </td>
             <td className="num strong">{r.score.toFixed(1)}</td>
             <td className="nowrap">
@@ -181,8 +196,12 @@ function Move({ m }: { m: HostMove }) {
   return (
     <tr data-host-id={m.hostId}>
       <td>
-        <div className="strong">{m.hostname}</div>
-        <div className="mono small muted">{m.customerId}</div>
+        <div className="strong">
+          <Net text={m.hostname} />
+        </div>
+        <div className="mono small muted">
+          <Net text={m.customerId} />
+        </div>
       </td>
       <td className="nowrap">{m.from ? `${m.from.score.toFixed(1)} ${m.from.band}` : 'new host'}</td>
       <td className="nowrap">

@@ -13,6 +13,12 @@ export const RISKIEST = 20;
 export const CUSTOMERS_LISTED = 12;
 /** Reasons given per host (its largest contributions). */
 export const REASONS = 3;
+/**
+ * The most characters of one field from the network (a host name, a tenant, a connector's error)
+ * the report prints; longer ones end with a visible mark (shared/text.ts `clipText`). One 1 MB host
+ * name made the page too large to print (issue 20.6).
+ */
+export const REPORT_FIELD_MAX = 200;
 
 /** The dashboard's band colours in the light theme (styles/zta.css `--band-0…4`): paper is light, so the report keeps them in both themes. */
 export const BAND_COLORS: Readonly<Record<RiskBand, string>> = {
