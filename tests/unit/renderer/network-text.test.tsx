@@ -80,7 +80,10 @@ describe('the risk report', () => {
     await main.call('connectors.pollNow', { connectorId: saved.id });
     await done;
     const snapshot = await main.call('zta.snapshot');
-    expect(snapshot.rows.hostname).toContain(huge);
+    // The connector cuts the name where it reads it (shared/model/limits.ts); the report clips what it prints again.
+    const stored = snapshot.rows.hostname.find((h: string) => h.startsWith('huge-'))!;
+    expect(stored).toMatch(/^huge-x+… \[truncated, 1,048,581 characters\]$/);
+    expect(stored.length).toBeLessThanOrEqual(256);
 
     renderApp(main, { at: '/zta/report' });
     await waitFor(() => expect(document.documentElement.dataset.reportReady).toBe('true'), { timeout: 15_000 });
@@ -90,7 +93,7 @@ describe('the risk report', () => {
     expect(isolated(riskiest, 'safe⟪RLO⟫gnp.exe')).toHaveLength(1);
     expect(isolated(screen.getByTestId('report-connectors'), 'Contoso⟪RLO⟫ Defender')).toHaveLength(1);
     const clipped = [...riskiest.querySelectorAll('bdi')].find((b) => b.textContent?.startsWith('huge-'))!;
-    expect(clipped.textContent).toMatch(/^huge-x+…\(\+1,048,\d{3} characters\)$/);
+    expect(clipped.textContent).toMatch(/^huge-x+…\(\+\d+ characters\)$/);
     expect(clipped.textContent!.length).toBeLessThan(300);
     // No field carries the megabyte into the page.
     expect(page.textContent!.length).toBeLessThan(100_000);
