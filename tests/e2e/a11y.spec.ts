@@ -13,6 +13,9 @@ import { dismissToasts } from './support/shots';
 import { rowAction } from './support/row-menu';
 
 test.use({ appOptions: { demoInventory: { devices: 300, organizations: 20 }, edr: { firstPullDelayMs: 600_000, publishDelayMs: 50 } } });
+// Each test walks a whole page with a dozen axe scans (3-4 s each on 2 cores): 40-55 s alone, more
+// on a loaded machine. The limit only guards against a hang; it is no performance target.
+test.describe.configure({ timeout: 120_000 });
 
 type Scheme = 'light' | 'dark';
 const SCHEMES: Scheme[] = ['light', 'dark'];
