@@ -8,14 +8,15 @@ import type { EventName, EventPayload } from '../../shared/contract';
 import type { AlarmActionResult } from '../../shared/contract-alarms';
 import type { ActiveSeverity, AlarmDetail, AlarmFilter, AlarmNotification, AlarmPage, AlarmRate, AlarmSourceStatus, AlarmSummary, HandlingState } from '../../shared/model/alarms';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
-import { throttle, type Throttled } from '../inventory/throttle';
+import { throttle, type Throttled } from '../throttle';
 import type { Logger } from '../log';
 import type { AlarmStore } from '../store/alarms-db';
 import { applyAlarmRetention, DEFAULT_MAX_CHANGES } from '../store/alarms-retention';
 import { alarmDetail, alarmKeys, alarmRate, alarmSummary, listAlarms } from '../store/alarms-views';
 import { alarmOverview, alarmsCollected, criticalUnacknowledged, newestChangeMs, type AlarmOverview } from '../store/alarms-overview';
 import { errorText } from './errors';
-import { NodeAlarmApi, type NodeRequest } from './node-api';
+import type { NodeRequest } from '../mgmt/node-answer';
+import { NodeAlarmApi } from './node-api';
 import { AlarmNotifier } from './notifier';
 import { AlarmSource, type AlarmSourceAmqp } from './source';
 

@@ -7,7 +7,7 @@
  * with its reason, never guessed.
  */
 import { ALARM_SEVERITIES, HANDLING_STATES, type AlarmSeverity, type HandlingState } from '../../shared/model/alarms';
-import { filled, isObject, listOf, nodeTime, unexpectedAnswer } from '../inventory/node-api';
+import { filled, isObject, listOf, nodeTime, unexpectedAnswer } from '../mgmt/node-answer';
 import { boundAlarm, busMessageTooLarge } from './bounds';
 
 /** What identifies an alarm on its node (MN-AL6), and what else the console keeps of it. */

@@ -19,7 +19,7 @@ import { validateRows, type Row } from './bulk-rows';
 import { recordKnown, sameRecord } from './node-api';
 import { abortable } from '../net/retry';
 import type { FollowOutcome } from './tasks';
-import { throttle, type Throttled } from './throttle';
+import { throttle, type Throttled } from '../throttle';
 import { forEachLimited } from '../pool';
 
 export interface BulkTiming {

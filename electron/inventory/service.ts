@@ -31,10 +31,11 @@ import {
   taskFromNode,
   taskPath,
 } from './node-api';
-import { pageAll, type NodeRequest } from './paging';
+import type { NodeRequest } from '../mgmt/node-answer';
+import { pageAll } from './paging';
 import { APPLIANCES_PATH, applianceFromNode, readAppliancesPage } from './appliances';
 import { TaskFollower, deviceStatusOf, isFinal, type FollowOutcome, type TaskTiming } from './tasks';
-import { throttle } from './throttle';
+import { throttle } from '../throttle';
 
 export interface InventoryTiming extends TaskTiming {
   /** Least time between two inventory.progress events of one list; default 100 ms. */
