@@ -4,7 +4,7 @@
  * alarm channels; acknowledge and clear, which go to the node first and store its answer; events
  * to the window, batched; retention, hourly.
  */
-import type { EventName, EventPayload } from '../../shared/contract';
+import type { EmitEvent } from '../../shared/contract';
 import type { AlarmActionResult } from '../../shared/contract-alarms';
 import type { ActiveSeverity, AlarmDetail, AlarmFilter, AlarmNotification, AlarmPage, AlarmRate, AlarmSourceStatus, AlarmSummary, HandlingState } from '../../shared/model/alarms';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
@@ -35,7 +35,7 @@ export interface AlarmServiceOptions {
   requireSignedIn(profileId: string, what: string): void;
   /** The broker to consume from, when one is configured (the settings' RabbitMQ address, C-22). */
   broker(): Promise<AlarmBroker | undefined>;
-  emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
+  emit: EmitEvent;
   logger: Logger;
   retentionDays(): number;
   maxChanges?: number;

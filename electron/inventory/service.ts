@@ -4,9 +4,9 @@
  * (fetch, onboard, deploy) write through it. Bulk onboarding jobs (bulk.ts) reach it through
  * the ports the composition root builds (app/services.ts).
  */
+import type { EmitEvent } from '../../shared/contract';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
 import type { DeviceRecord, DeviceView, OrganizationView, SyslogServer, TaskStatus } from '../../shared/model/inventory';
-import type { EventHub } from '../app/events';
 import type { Logger } from '../log';
 import type { InventoryKind, InventoryStore, StoredList } from '../store/inventory-db';
 import { withDeviceIssues, withSyslogIssues } from './field-errors';
@@ -46,7 +46,7 @@ export interface InventoryServiceOptions extends InventoryTiming {
   store: InventoryStore;
   /** The signed-in session of a profile (SessionManager.get). */
   session(profileId: string): { request: NodeRequest; status(): { authMode: 'basic' | 'oauth'; state: string } };
-  emit: EventHub['emit'];
+  emit: EmitEvent;
   logger: Logger;
   /** The wrapper-key namespace set on a connection, if any (else the one learned from the node). */
   namespaceFor?(profileId: string): string | undefined;
