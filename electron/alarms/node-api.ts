@@ -3,10 +3,10 @@
  * through any signed-in management node request (the app's session, the CLI's basic client).
  */
 import { AppError, ErrorCodes } from '../../shared/model/errors';
-import type { HandlingState } from '../../shared/model/alarms';
+import type { AlarmItem, HandlingState } from '../../shared/model/alarms';
 import { boundList, LIMITS } from '../../shared/model/limits';
 import type { NodeRequest } from '../mgmt/node-answer';
-import { parseAlarmPage, parseAlarmTypes, type AlarmItem } from './wire';
+import { parseAlarmPage, parseAlarmTypes } from './wire';
 
 export const ALARMS_PAGE_PATH = '/mgmt/fault/alarms/page';
 export const ALARM_HANDLE_PATH = '/mgmt/fault/alarm/handle';

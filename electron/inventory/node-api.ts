@@ -7,7 +7,7 @@
 import { boundStrings, boundText, LIMITS } from '../../shared/model/limits';
 import { mergeSteps, type NodeStep } from './task-steps';
 import { SyslogServer, type DeploymentStatus, type DeviceRecord, type DeviceView, type TaskState, type TaskStatus } from '../../shared/model/inventory';
-import type { StoredOrganization } from './hierarchy';
+import type { StoredOrganization } from '../../shared/model/hierarchy';
 import { byKeySuffix, count, filled, isObject, listOf, nodeTime, text, unexpectedAnswer, type NodePage } from '../mgmt/node-answer';
 import { pathSegment } from '../net/path-segment';
 

@@ -10,7 +10,7 @@ import type { DeviceRecord, DeviceView, OrganizationView, SyslogServer, TaskStat
 import type { Logger } from '../log';
 import type { InventoryKind, InventoryStore, StoredList } from '../store/inventory-db';
 import { withDeviceIssues, withSyslogIssues } from './field-errors';
-import type { StoredOrganization } from './hierarchy';
+import type { StoredOrganization } from '../../shared/model/hierarchy';
 import {
   AVAILABLE_ID_PATH,
   DEVICES_PATH,

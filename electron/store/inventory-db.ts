@@ -8,11 +8,11 @@
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import { ApplianceState, TaskStep, type DeploymentStatus, type DeviceView, type OrganizationView, type TaskStatus } from '../../shared/model/inventory';
-import { organizationViews, type StoredOrganization } from '../inventory/hierarchy';
+import { organizationViews, type StoredOrganization } from '../../shared/model/hierarchy';
 import { deploymentCounts, failedDeployments, type DeploymentCounts, type FailedDeployment } from './inventory-counts';
 import { migrate, openPrivateDatabase } from './sqlite';
 
-export type { StoredOrganization } from '../inventory/hierarchy';
+export type { StoredOrganization } from '../../shared/model/hierarchy';
 export type InventoryKind = 'devices' | 'organizations';
 /** What a fetch time is kept for: the two lists, and the appliance list that completes the devices. */
 export type FetchKind = InventoryKind | 'appliances';
