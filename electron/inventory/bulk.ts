@@ -61,7 +61,7 @@ interface Job {
   head: Omit<BulkJobState, 'rows' | 'done' | 'counts'>;
   rows: Row[];
   changed: Set<number>;
-  /** onboarding.progress, at most once per interval (inventory/throttle.ts). */
+  /** onboarding.progress, at most once per interval (electron/throttle.ts). */
   progress: Throttled<[]>;
   abort: AbortController;
   cancelled: boolean;

@@ -330,7 +330,7 @@ export class InventoryStore {
     return this.stmt.orgs.all(profileId) as StoredOrganization[];
   }
 
-  /** The organizations with hierarchy, inherited plans and counts (see inventory/hierarchy.ts). */
+  /** The organizations with hierarchy, inherited plans and counts (see shared/model/hierarchy.ts). */
   organizations(profileId: string): StoredList<OrganizationView> {
     const counts = new Map<string, number>();
     for (const r of this.stmt.devicesByOrg.all(profileId) as Array<{ org: string; n: number }>) counts.set(r.org, r.n);
