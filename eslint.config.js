@@ -4,6 +4,8 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import { builtinModules } from 'node:module';
+import fs from 'node:fs';
+import path from 'node:path';
 
 // The three worlds (see docs/architecture.md): these rules fail the lint when
 // pure code reaches for Node, the DOM or Electron.
@@ -15,6 +17,53 @@ const electronPattern = {
   message: 'Only electron/main.ts, electron/preload.ts and electron/platform/ may import electron.',
 };
 const nodeOnlyPackages = ['undici', 'ws', 'conf', 'electron-store', 'selfsigned', 'commander', 'better-sqlite3', 'amqplib'];
+
+// Layers (issue 21.2; docs/architecture.md, "House rules"): imports point down. Infrastructure
+// imports no feature and not app/; a feature imports neither app/ nor another feature; a renderer
+// feature imports components/, api/, app/, stores/ and shared/, never another feature. ESLint's
+// own no-restricted-imports does it (no plugin): each layer gets one block per folder depth, whose
+// regexes are the relative paths from a file at that depth to the folders it may not reach.
+const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** `no-restricted-imports` patterns refusing, from a file in `dir`, every folder of `forbidden`. */
+function layerPatterns(dir, forbidden, message) {
+  return forbidden.map((target) => {
+    const rel = path.posix.relative(dir, target);
+    // The path as a sibling walk (`../edr`, `../../edr/falcon`) or any walk through the folder's full name (`../../electron/edr`).
+    return { regex: `^(${escapeRe(rel)}|(\\.\\./)+${escapeRe(target)})(/|$)`, message };
+  });
+}
+/** One block per depth (0-3 folders below `dir`), each with its own relative paths. */
+function layerBlocks(dir, ext, forbidden, message, base) {
+  return [0, 1, 2, 3].map((depth) => {
+    const sub = Array.from({ length: depth }, () => '*').join('/');
+    const fileDir = depth ? `${dir}/${'x/'.repeat(depth).slice(0, -1)}` : dir;
+    return {
+      files: [`${dir}/${sub ? `${sub}/` : ''}*.${ext}`],
+      ignores: base.ignores ?? [],
+      rules: {
+        'no-restricted-imports': ['error', { paths: base.paths, patterns: [...(base.patterns ?? []), ...layerPatterns(fileDir, forbidden, message)] }],
+      },
+    };
+  });
+}
+const infrastructure = ['electron/net', 'electron/mgmt', 'electron/store'];
+const electronFeatures = ['electron/alarms', 'electron/edr', 'electron/inventory'];
+const rendererFeatures = fs.readdirSync('renderer/features', { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => `renderer/features/${d.name}`);
+const rendererBase = {
+  paths: [electronPattern, ...nodePaths, ...nodeOnlyPackages.map((name) => ({ name, message: 'The renderer has no Node.' }))],
+  patterns: [{ group: ['**/electron/**', '../electron/*'], message: 'The renderer reaches main only through the contract client.' }],
+};
+const layerConfigs = [
+  ...infrastructure.flatMap((dir) =>
+    layerBlocks(dir, 'ts', [...electronFeatures, 'electron/app'], `${dir}/ is infrastructure: it imports no feature (alarms/, edr/, inventory/) and not app/. Move the shared piece down (store/, mgmt/, net/ or shared/).`, { paths: [electronPattern] }),
+  ),
+  ...electronFeatures.flatMap((dir) =>
+    layerBlocks(dir, 'ts', [...electronFeatures.filter((f) => f !== dir), 'electron/app'], `${dir}/ is a feature: it imports neither app/ nor another feature. Take a function from app/ (as emit is passed in) or move the shared piece down (mgmt/, net/, store/ or shared/).`, { paths: [electronPattern] }),
+  ),
+  ...rendererFeatures.flatMap((dir) =>
+    layerBlocks(dir, '{ts,tsx}', rendererFeatures.filter((f) => f !== dir), `${dir}/ is a renderer feature: it imports components/, api/, app/, stores/ and shared/, never another feature. Move the shared piece to components/ or api/, or compose the pages in app/.`, rendererBase),
+  ),
+];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'dist-electron/**', 'release/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'] },
@@ -76,12 +125,10 @@ export default tseslint.config(
       'react-hooks/set-state-in-effect': 'off',
       'no-restricted-imports': [
         'error',
-        {
-          paths: [electronPattern, ...nodePaths, ...nodeOnlyPackages.map((name) => ({ name, message: 'The renderer has no Node.' }))],
-          patterns: [{ group: ['**/electron/**', '../electron/*'], message: 'The renderer reaches main only through the contract client.' }],
-        },
+        rendererBase,
       ],
       'no-restricted-globals': ['error', 'process', 'Buffer', 'require', '__dirname'],
     },
   },
+  ...layerConfigs,
 );

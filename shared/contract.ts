@@ -275,6 +275,8 @@ export type RequestOf<C extends ChannelName> = z.input<Channels[C]['request']>;
 export type ParsedRequestOf<C extends ChannelName> = z.output<Channels[C]['request']>;
 export type ResponseOf<C extends ChannelName> = z.output<Channels[C]['response']>;
 export type EventPayload<E extends EventName> = z.output<(typeof events)[E]>;
+/** How a service sends an event: main's event hub (electron/app/events.ts) is passed in as this function, so features never import app/. */
+export type EmitEvent = <E extends EventName>(event: E, payload: EventPayload<E>) => void;
 
 export const channelNames = Object.keys(channels) as ChannelName[];
 

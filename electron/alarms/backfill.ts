@@ -16,7 +16,7 @@
 import type { AlarmStore } from '../store/alarms-db';
 import { ALARM_PAGE_LIMIT, type NodeAlarmApi } from './node-api';
 import { screenRecord, type TimeWindow } from './time-window';
-import type { AlarmItem } from './wire';
+import type { AlarmItem } from '../../shared/model/alarms';
 
 export interface BackfillOptions {
   /** Changes at or after this time are fetched (epoch ms). */

@@ -5,7 +5,8 @@
  * aside before it is parsed.
  */
 import { boundText, LIMITS } from '../../shared/model/limits';
-import type { AlarmHead, AlarmMessageIn, ChangeIn, HandlingIn } from './wire';
+import type { AlarmHead, ChangeIn, HandlingIn } from '../../shared/model/alarms';
+import type { AlarmMessageIn } from './wire';
 
 const head = (h: AlarmHead): AlarmHead => ({
   ...h,

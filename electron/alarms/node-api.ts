@@ -3,9 +3,10 @@
  * through any signed-in management node request (the app's session, the CLI's basic client).
  */
 import { AppError, ErrorCodes } from '../../shared/model/errors';
-import type { HandlingState } from '../../shared/model/alarms';
+import type { AlarmItem, HandlingState } from '../../shared/model/alarms';
 import { boundList, LIMITS } from '../../shared/model/limits';
-import { parseAlarmPage, parseAlarmTypes, type AlarmItem } from './wire';
+import type { NodeRequest } from '../mgmt/node-answer';
+import { parseAlarmPage, parseAlarmTypes } from './wire';
 
 export const ALARMS_PAGE_PATH = '/mgmt/fault/alarms/page';
 export const ALARM_HANDLE_PATH = '/mgmt/fault/alarm/handle';
@@ -14,7 +15,6 @@ export const ALARM_TYPES_PATH = '/mgmt/fault/types';
 /** MN-34: the largest page the node serves. */
 export const ALARM_PAGE_LIMIT = 500;
 
-export type NodeRequest = (method: string, path: string, body?: unknown, opts?: { signal?: AbortSignal }) => Promise<unknown>;
 
 export interface AlarmKey {
   device: string;

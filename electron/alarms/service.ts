@@ -4,18 +4,19 @@
  * alarm channels; acknowledge and clear, which go to the node first and store its answer; events
  * to the window, batched; retention, hourly.
  */
-import type { EventName, EventPayload } from '../../shared/contract';
+import type { EmitEvent } from '../../shared/contract';
 import type { AlarmActionResult } from '../../shared/contract-alarms';
 import type { ActiveSeverity, AlarmDetail, AlarmFilter, AlarmNotification, AlarmPage, AlarmRate, AlarmSourceStatus, AlarmSummary, HandlingState } from '../../shared/model/alarms';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
-import { throttle, type Throttled } from '../inventory/throttle';
+import { throttle, type Throttled } from '../throttle';
 import type { Logger } from '../log';
 import type { AlarmStore } from '../store/alarms-db';
 import { applyAlarmRetention, DEFAULT_MAX_CHANGES } from '../store/alarms-retention';
 import { alarmDetail, alarmKeys, alarmRate, alarmSummary, listAlarms } from '../store/alarms-views';
 import { alarmOverview, alarmsCollected, criticalUnacknowledged, newestChangeMs, type AlarmOverview } from '../store/alarms-overview';
 import { errorText } from './errors';
-import { NodeAlarmApi, type NodeRequest } from './node-api';
+import type { NodeRequest } from '../mgmt/node-answer';
+import { NodeAlarmApi } from './node-api';
 import { AlarmNotifier } from './notifier';
 import { AlarmSource, type AlarmSourceAmqp } from './source';
 
@@ -34,7 +35,7 @@ export interface AlarmServiceOptions {
   requireSignedIn(profileId: string, what: string): void;
   /** The broker to consume from, when one is configured (the settings' RabbitMQ address, C-22). */
   broker(): Promise<AlarmBroker | undefined>;
-  emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
+  emit: EmitEvent;
   logger: Logger;
   retentionDays(): number;
   maxChanges?: number;

@@ -5,7 +5,7 @@
  * otherwise move the cursor (which only moves forward) past every real change for good.
  */
 import { inWindow, safeIso, type TimeWindow } from '../store/alarm-times';
-import type { AlarmItem } from './wire';
+import type { AlarmItem } from '../../shared/model/alarms';
 
 export { DEFAULT_FUTURE_SKEW_MS, timeWindow, type TimeWindow } from '../store/alarm-times';
 

@@ -6,45 +6,9 @@
  * handling states in any case) and refuses only what cannot be an alarm change: that is set aside
  * with its reason, never guessed.
  */
-import { ALARM_SEVERITIES, HANDLING_STATES, type AlarmSeverity, type HandlingState } from '../../shared/model/alarms';
-import { filled, isObject, listOf, nodeTime, unexpectedAnswer } from '../inventory/node-api';
+import { ALARM_SEVERITIES, HANDLING_STATES, type AlarmHead, type AlarmItem, type AlarmSeverity, type ChangeIn, type HandlingIn, type HandlingState } from '../../shared/model/alarms';
+import { filled, isObject, listOf, nodeTime, unexpectedAnswer } from '../mgmt/node-answer';
 import { boundAlarm, busMessageTooLarge } from './bounds';
-
-/** What identifies an alarm on its node (MN-AL6), and what else the console keeps of it. */
-export interface AlarmHead {
-  device: string;
-  deviceName: string;
-  org: string;
-  object: string;
-  type: string;
-  specificProblem: string;
-  severity: AlarmSeverity;
-  cleared: boolean;
-  text: string;
-  lastChangeMs: number;
-}
-
-export interface ChangeIn {
-  eventMs: number;
-  severity: AlarmSeverity;
-  text: string;
-}
-
-export interface HandlingIn {
-  atMs: number;
-  state: HandlingState;
-  user: string;
-  description: string;
-}
-
-/** One alarm with the changes and handlings a record or a message brought. */
-export interface AlarmItem {
-  head: AlarmHead;
-  changes: ChangeIn[];
-  handlings: HandlingIn[];
-  /** The broker message that carried it; null from REST. */
-  messageId: number | null;
-}
 
 export interface AlarmMessageIn extends AlarmItem {
   messageId: number;

@@ -1,23 +1,9 @@
 /** What the composition root needs from the platform: Electron adapters in desktop mode, Node ones elsewhere. */
 import type { Logger } from '../log';
+import type { SettingsBackend, Vault } from '../store/ports';
 
-export interface Vault {
-  get(key: string): Promise<string | undefined>;
-  set(key: string, value: string): Promise<void>;
-  /** Sets every pair in order (a later pair wins over an earlier one of the same key), in one write; none is kept if that write fails. */
-  setMany(entries: ReadonlyArray<readonly [key: string, value: string]>): Promise<void>;
-  delete(key: string): Promise<void>;
-  deletePrefix(prefix: string): Promise<void>;
-  has(key: string): Promise<boolean>;
-  readonly persistent: boolean;
-  readonly kind: string;
-}
-
-export interface SettingsBackend {
-  get<T>(key: string): T | undefined;
-  set(key: string, value: unknown): void;
-  delete(key: string): void;
-}
+// The storage ports live with the store (a lower layer); re-exported here for the composition root.
+export type { SettingsBackend, Vault } from '../store/ports';
 
 export interface PlatformAdapters {
   mode: 'desktop' | 'browser';

@@ -4,33 +4,16 @@
  * strips) the response, and always answers with a Result envelope. Electron IPC and the
  * browser-mode host both call `invoke`; neither has a channel list of its own.
  */
-import type { z } from 'zod';
 import { channels, isChannelName, type ChannelName, type ParsedRequestOf, type ResponseOf } from '../../shared/contract';
 import { AppError, ErrorCodes, type AppErrorShape, type Result } from '../../shared/model/errors';
 import type { Logger } from '../log';
-import { issueText } from '../../shared/validation/error-map';
+import { issuesToError } from '../../shared/validation/issues-to-error';
 
 export type Handler<C extends ChannelName> = (request: ParsedRequestOf<C>) => Promise<ResponseOf<C>>;
 export type Handlers = { [C in ChannelName]: Handler<C> };
 
 export interface Router {
   invoke(channel: string, request: unknown): Promise<Result<unknown>>;
-}
-
-/**
- * A refused request: every issue with its field (the window puts each under its input), and a
- * summary that names the first field in words (shared/validation, C-23).
- */
-export function issuesToError(issues: z.core.$ZodIssue[], what = 'request'): AppErrorShape {
-  const fieldIssues = issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
-  const first = fieldIssues[0];
-  const more = fieldIssues.length > 1 ? ` (and ${fieldIssues.length - 1} more)` : '';
-  return {
-    code: ErrorCodes.validation,
-    message: first ? `The ${what} is not valid: ${issueText(first)}${more}` : `The ${what} is not valid.`,
-    hint: 'Correct the highlighted fields and try again.',
-    details: { issues: fieldIssues },
-  };
 }
 
 export function createRouter(handlers: Handlers, logger: Logger): Router {

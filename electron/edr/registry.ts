@@ -12,8 +12,8 @@ import { TlsTrust } from '../../shared/model/profile';
 import { resolveTrust, sameTrust, trustKey } from '../net/trust-binding';
 import { boundSecretValue, getBoundSecret, secretBinding } from '../store/bound-secret';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
-import { issuesToError } from '../app/router';
-import type { SettingsBackend, Vault } from '../app/ports';
+import { issuesToError } from '../../shared/validation/issues-to-error';
+import type { SettingsBackend, Vault } from '../store/ports';
 import { defaultConnectorName } from './connector-ids';
 import { RegisteredList } from './registered-list';
 

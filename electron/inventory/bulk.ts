@@ -10,16 +10,15 @@
  * cancelled); rows in flight finish. Progress events are throttled and carry only changed rows.
  */
 import { randomUUID } from 'node:crypto';
-import type { ParsedRequestOf } from '../../shared/contract';
+import type { EmitEvent, ParsedRequestOf } from '../../shared/contract';
 import { AppError, ErrorCodes, endsSession, isTransportFailure } from '../../shared/model/errors';
 import type { BulkJobState, BulkRowOutcome, DeviceRecord, DeviceView, TaskStatus } from '../../shared/model/inventory';
-import type { EventHub } from '../app/events';
 import type { Logger } from '../log';
 import { validateRows, type Row } from './bulk-rows';
 import { recordKnown, sameRecord } from './node-api';
 import { abortable } from '../net/retry';
 import type { FollowOutcome } from './tasks';
-import { throttle, type Throttled } from './throttle';
+import { throttle, type Throttled } from '../throttle';
 import { forEachLimited } from '../pool';
 
 export interface BulkTiming {
@@ -52,7 +51,7 @@ export interface BulkPorts {
 
 export interface BulkJobsOptions extends BulkTiming {
   ports: BulkPorts;
-  emit: EventHub['emit'];
+  emit: EmitEvent;
   logger: Logger;
 }
 
@@ -62,7 +61,7 @@ interface Job {
   head: Omit<BulkJobState, 'rows' | 'done' | 'counts'>;
   rows: Row[];
   changed: Set<number>;
-  /** onboarding.progress, at most once per interval (inventory/throttle.ts). */
+  /** onboarding.progress, at most once per interval (electron/throttle.ts). */
   progress: Throttled<[]>;
   abort: AbortController;
   cancelled: boolean;

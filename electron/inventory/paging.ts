@@ -7,19 +7,11 @@
 import { AppError, ErrorCodes } from '../../shared/model/errors';
 import { abortable, cancelledError } from '../net/retry';
 import type { Logger } from '../log';
+import type { NodeRequest, Page } from '../mgmt/node-answer';
 
 export const PAGE_LIMIT = 500;
 /** A node that keeps raising its total cannot keep us paging for ever. */
 const MAX_RECORDS = 1_000_000;
-
-/** One authenticated call on the signed-in session (MgmtSession.request); `signal` aborts the HTTP request itself, not only the waiting. */
-export type NodeRequest = <T = unknown>(method: string, path: string, body?: unknown, opts?: { signal?: AbortSignal }) => Promise<T | undefined>;
-
-export interface Page<T> {
-  items: T[];
-  /** `totalCount` of the answer; undefined when the node sent none. */
-  total: number | undefined;
-}
 
 export interface PageAllOptions<T> {
   request: NodeRequest;

@@ -4,13 +4,13 @@
  * (fetch, onboard, deploy) write through it. Bulk onboarding jobs (bulk.ts) reach it through
  * the ports the composition root builds (app/services.ts).
  */
+import type { EmitEvent } from '../../shared/contract';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
 import type { DeviceRecord, DeviceView, OrganizationView, SyslogServer, TaskStatus } from '../../shared/model/inventory';
-import type { EventHub } from '../app/events';
 import type { Logger } from '../log';
 import type { InventoryKind, InventoryStore, StoredList } from '../store/inventory-db';
 import { withDeviceIssues, withSyslogIssues } from './field-errors';
-import type { StoredOrganization } from './hierarchy';
+import type { StoredOrganization } from '../../shared/model/hierarchy';
 import {
   AVAILABLE_ID_PATH,
   DEVICES_PATH,
@@ -31,10 +31,11 @@ import {
   taskFromNode,
   taskPath,
 } from './node-api';
-import { pageAll, type NodeRequest } from './paging';
+import type { NodeRequest } from '../mgmt/node-answer';
+import { pageAll } from './paging';
 import { APPLIANCES_PATH, applianceFromNode, readAppliancesPage } from './appliances';
 import { TaskFollower, deviceStatusOf, isFinal, type FollowOutcome, type TaskTiming } from './tasks';
-import { throttle } from './throttle';
+import { throttle } from '../throttle';
 
 export interface InventoryTiming extends TaskTiming {
   /** Least time between two inventory.progress events of one list; default 100 ms. */
@@ -45,7 +46,7 @@ export interface InventoryServiceOptions extends InventoryTiming {
   store: InventoryStore;
   /** The signed-in session of a profile (SessionManager.get). */
   session(profileId: string): { request: NodeRequest; status(): { authMode: 'basic' | 'oauth'; state: string } };
-  emit: EventHub['emit'];
+  emit: EmitEvent;
   logger: Logger;
   /** The wrapper-key namespace set on a connection, if any (else the one learned from the node). */
   namespaceFor?(profileId: string): string | undefined;

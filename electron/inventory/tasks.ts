@@ -9,7 +9,7 @@ import type { DeploymentStatus, TaskState, TaskStatus } from '../../shared/model
 import type { Logger } from '../log';
 import type { InventoryStore } from '../store/inventory-db';
 import { taskFromNode, taskPath } from './node-api';
-import type { NodeRequest } from './paging';
+import type { NodeRequest } from '../mgmt/node-answer';
 import { sleep } from '../net/retry';
 
 export interface TaskTiming {

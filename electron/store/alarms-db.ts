@@ -12,7 +12,7 @@
  */
 import type Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
-import type { AlarmItem } from '../alarms/wire';
+import type { AlarmItem } from '../../shared/model/alarms';
 import { DEFAULT_FUTURE_SKEW_MS, timeWindow } from './alarm-times';
 import { repairAlarmTimes, type TimeRepair } from './alarms-repair';
 import { migrate, openPrivateDatabase } from './sqlite';

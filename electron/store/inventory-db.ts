@@ -8,11 +8,11 @@
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import { ApplianceState, TaskStep, type DeploymentStatus, type DeviceView, type OrganizationView, type TaskStatus } from '../../shared/model/inventory';
-import { organizationViews, type StoredOrganization } from '../inventory/hierarchy';
+import { organizationViews, type StoredOrganization } from '../../shared/model/hierarchy';
 import { deploymentCounts, failedDeployments, type DeploymentCounts, type FailedDeployment } from './inventory-counts';
 import { migrate, openPrivateDatabase } from './sqlite';
 
-export type { StoredOrganization } from '../inventory/hierarchy';
+export type { StoredOrganization } from '../../shared/model/hierarchy';
 export type InventoryKind = 'devices' | 'organizations';
 /** What a fetch time is kept for: the two lists, and the appliance list that completes the devices. */
 export type FetchKind = InventoryKind | 'appliances';
@@ -330,7 +330,7 @@ export class InventoryStore {
     return this.stmt.orgs.all(profileId) as StoredOrganization[];
   }
 
-  /** The organizations with hierarchy, inherited plans and counts (see inventory/hierarchy.ts). */
+  /** The organizations with hierarchy, inherited plans and counts (see shared/model/hierarchy.ts). */
   organizations(profileId: string): StoredList<OrganizationView> {
     const counts = new Map<string, number>();
     for (const r of this.stmt.devicesByOrg.all(profileId) as Array<{ org: string; n: number }>) counts.set(r.org, r.n);

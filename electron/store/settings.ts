@@ -8,11 +8,11 @@
 import Conf from 'conf';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { SettingsBackend } from '../app/ports';
+import type { SettingsBackend } from './ports';
 import type { Logger } from '../log';
 import { PRIVATE_FILE_MODE, ensurePrivateDirSync, moveAsideSync, restrictModeSync } from './files';
 
-export type { SettingsBackend } from '../app/ports';
+export type { SettingsBackend } from './ports';
 
 export const SETTINGS_NAME = 'settings';
 export const SETTINGS_FILE = `${SETTINGS_NAME}.json`;

@@ -14,12 +14,12 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
-import type { Vault } from '../app/ports';
+import type { Vault } from './ports';
 import { registerSecret, type Logger } from '../log';
 import { CipherParamsError, createMemoryCipher, type CipherParams, type SecretCipher } from './cipher';
 import { PRIVATE_FILE_MODE, ensurePrivateDir, moveAsideSync, restrictModeSync, writeFileAtomic } from './files';
 
-export type { Vault } from '../app/ports';
+export type { Vault } from './ports';
 export { createMemoryCipher, createPassphraseCipher, type SecretCipher } from './cipher';
 
 export const VAULT_FILE = 'vault.json';

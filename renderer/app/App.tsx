@@ -3,7 +3,7 @@ import { useCallback, useState } from 'react';
 import { Toaster } from 'sonner';
 import type { Bridge } from '../../shared/contract';
 import { useContractEvents } from '../api/event-sync';
-import { showAlarmNotification } from '../features/alarms/browser-notifications';
+import { showAlarmNotification } from './browser-notifications';
 import { showNotice } from './report-error';
 import { createAppRouter } from './router';
 import { useApplyTheme } from './theme';

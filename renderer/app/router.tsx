@@ -23,9 +23,13 @@ import { AlarmsPage } from '../features/alarms/AlarmsPage';
 import { ConnectionsPage } from '../features/connections/ConnectionsPage';
 import { ConnectorsPage } from '../features/connectors/ConnectorsPage';
 import { DevicesPage } from '../features/devices/DevicesPage';
+import { OAuthClientsPage } from '../features/oauth-clients/OAuthClientsPage';
+import { BulkOnboardingDialog } from '../features/onboarding/bulk/BulkOnboardingDialog';
+import { OnboardingWizard } from '../features/onboarding/OnboardingWizard';
 import { OrganizationsPage } from '../features/organizations/OrganizationsPage';
 import { OverviewPage } from '../features/overview/OverviewPage';
 import { SettingsPage } from '../features/settings/SettingsPage';
+import { SyslogPage } from '../features/syslog/SyslogPage';
 import { ReportPage } from '../features/zta/report/ReportPage';
 import { reportSearch, type ReportSearch } from '../features/zta/report/report-search';
 import { ZtaPage } from '../features/zta/ZtaPage';
@@ -61,6 +65,14 @@ const rootRoute = createRootRoute({
   notFoundComponent: () => <Navigate to="/" replace />,
 });
 
+// Pages that show another feature's page or dialog are composed here, so no feature imports another (issue 21.2).
+function ConnectionsRoute() {
+  return <ConnectionsPage oauthClients={OAuthClientsPage} syslog={SyslogPage} />;
+}
+function DevicesRoute() {
+  return <DevicesPage onboardingWizard={OnboardingWizard} bulkOnboarding={BulkOnboardingDialog} />;
+}
+
 // Where a window opens: decided once the connections and connectors are known (StartPage.tsx).
 const indexRoute = createRoute({ getParentRoute: () => rootRoute, path: '/', component: StartPage });
 
@@ -71,7 +83,7 @@ const connectionsRoute = createRoute({
   path: 'connections',
   validateSearch: (raw: { tab?: ConnectionsTab } & SearchSchemaInput) => connectionsSearch.parse(raw),
   search: { middlewares: [stripSearchParams(connectionsDefaults)] },
-  component: ConnectionsPage,
+  component: ConnectionsRoute,
 });
 
 const devicesRoute = createRoute({
@@ -79,7 +91,7 @@ const devicesRoute = createRoute({
   path: 'devices',
   validateSearch: (raw: Partial<DevicesSearch> & SearchSchemaInput) => devicesSearch.parse(raw),
   search: { middlewares: [stripSearchParams(devicesDefaults)] },
-  component: DevicesPage,
+  component: DevicesRoute,
 });
 
 const organizationsRoute = createRoute({

@@ -167,3 +167,41 @@ export const AlarmNotification = z.object({
   body: z.string(),
 });
 export type AlarmNotification = z.infer<typeof AlarmNotification>;
+
+// What main keeps of an alarm as the node sent it (read by electron/alarms/wire.ts, stored by
+// electron/store/alarms-db.ts); plain types, here so the store does not import the feature.
+/** What identifies an alarm on its node (MN-AL6), and what else the console keeps of it. */
+export interface AlarmHead {
+  device: string;
+  deviceName: string;
+  org: string;
+  object: string;
+  type: string;
+  specificProblem: string;
+  severity: AlarmSeverity;
+  cleared: boolean;
+  text: string;
+  lastChangeMs: number;
+}
+
+export interface ChangeIn {
+  eventMs: number;
+  severity: AlarmSeverity;
+  text: string;
+}
+
+export interface HandlingIn {
+  atMs: number;
+  state: HandlingState;
+  user: string;
+  description: string;
+}
+
+/** One alarm with the changes and handlings a record or a message brought. */
+export interface AlarmItem {
+  head: AlarmHead;
+  changes: ChangeIn[];
+  handlings: HandlingIn[];
+  /** The broker message that carried it; null from REST. */
+  messageId: number | null;
+}

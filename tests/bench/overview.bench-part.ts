@@ -15,7 +15,7 @@ import { chromium } from 'playwright';
 import { build } from 'vite';
 import { createNodeAdapters } from '../../electron/app/node-platform';
 import { createApp } from '../../electron/app/services';
-import type { AlarmItem } from '../../electron/alarms/wire';
+import type { AlarmItem } from '../../shared/model/alarms';
 import { createMemoryLogger } from '../../electron/log';
 import { startMgmtSimulator } from '../../electron/simulator';
 import { AlarmStore } from '../../electron/store/alarms-db';

@@ -12,8 +12,8 @@ import type { AlarmsSearch } from '../../app/search';
 import { shallowEqual, useAddressDraft } from '../../app/useAddressDraft';
 import { useCloseOpenedItem } from '../../app/useCloseOpenedItem';
 import { Loading } from '../../components/QueryState';
-import { NoConnection } from '../inventory/NoConnection';
-import { useInventoryProfile } from '../inventory/useInventoryProfile';
+import { NoConnection } from '../../components/NoConnection';
+import { useInventoryProfile } from '../../app/useInventoryProfile';
 import { AlarmStream } from './AlarmStream';
 
 const route = getRouteApi('/alarms');

@@ -1,15 +1,14 @@
 import { getRouteApi } from '@tanstack/react-router';
 import clsx from 'clsx';
+import type { ComponentType } from 'react';
 import { Plus, Rocket } from 'lucide-react';
 import { useAppInfo, useProfiles, useSessions } from '../../api/queries';
 import { useActiveProfile } from '../../app/useActiveProfile';
 import { Spinner } from '../../components/Spinner';
 import type { ConnectionsTab } from '../../app/search';
 import { useUi } from '../../stores/ui';
-import { OAuthClientsPage } from '../oauth-clients/OAuthClientsPage';
-import { SyslogPage } from '../syslog/SyslogPage';
 import { ProfileRow } from './ProfileRow';
-import { WelcomePanel, useOpenDemoAction } from './WelcomePanel';
+import { WelcomePanel, useOpenDemoAction } from '../../app/WelcomePanel';
 import { LoadFailed, Loading } from '../../components/QueryState';
 
 const tabs: { id: ConnectionsTab; label: string }[] = [
@@ -19,7 +18,8 @@ const tabs: { id: ConnectionsTab; label: string }[] = [
 ];
 const route = getRouteApi('/connections');
 
-export function ConnectionsPage() {
+/** The OAuth clients and syslog tabs are other features' pages, handed in by app/router.tsx (features do not import each other). */
+export function ConnectionsPage({ oauthClients: OAuthClientsPage, syslog: SyslogPage }: { oauthClients: ComponentType; syslog: ComponentType }) {
   // The tab is in the address (`?tab=syslog`); each tab is a history entry.
   const { tab } = route.useSearch();
   const navigate = route.useNavigate();

@@ -13,8 +13,8 @@ import { useDiscardGuard } from '../../components/DiscardGuard';
 import { ChoiceOption, SelectField, SwitchField, TextField } from '../../components/Field';
 import { Spinner } from '../../components/Spinner';
 import { connectorDefaults, connectorResolver, secretNeedOf, toSaveRequest, type ConnectorFormValues } from './connector-form';
-import { regionLabel, vendorLabel } from './labels';
-import { RiskSettingsFields } from './RiskSettingsFields';
+import { regionLabel, vendorLabel } from '../../components/connector-labels';
+import { RiskSettingsFields } from '../../components/RiskSettingsFields';
 
 const vendors: { id: Vendor; hint: string }[] = [
   { id: 'falcon', hint: 'API client from the Falcon console (Hosts: read, Zero Trust Assessment: read).' },

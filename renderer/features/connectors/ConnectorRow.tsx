@@ -6,7 +6,7 @@ import { RowMenu } from '../../components/RowMenu';
 import { Spinner } from '../../components/Spinner';
 import { ConnectorTestDialog } from './ConnectorTestDialog';
 import { CycleStatus } from './CycleStatus';
-import { pollEvery, regionLabel, vendorLabel } from './labels';
+import { pollEvery, regionLabel, vendorLabel } from '../../components/connector-labels';
 
 export interface RowActions {
   edit(connector: ConnectorStatus): void;

@@ -4,7 +4,7 @@ import type { ConnectorStatus, CycleProgress, CycleState } from '../../../shared
 import { RelativeTime } from '../../components/Time';
 import { useTimeFormat } from '../../components/useTimeFormat';
 import { useNow } from '../../components/useNow';
-import { agoText, cycleStatusLabel, inText, interruptedText, phaseLabel, progressText } from './labels';
+import { agoText, cycleStatusLabel, inText, interruptedText, phaseLabel, progressText } from '../../components/connector-labels';
 
 export function CycleProgressBar({ progress }: { progress: CycleProgress | undefined }) {
   const known = progress && progress.total !== null && progress.total > 0;

@@ -2,7 +2,7 @@ import { toast } from 'sonner';
 import type { ConnectorView } from '../../../shared/model/connector';
 import { useDeleteConnector } from '../../api/mutations';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { vendorLabel } from './labels';
+import { vendorLabel } from '../../components/connector-labels';
 
 export function DeleteConnectorDialog({ connector, onClose }: { connector: ConnectorView; onClose(): void }) {
   const del = useDeleteConnector();

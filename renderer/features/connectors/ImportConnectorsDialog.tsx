@@ -15,7 +15,7 @@ import { Dialog } from '../../components/Dialog';
 import { ChoiceOption, SelectField } from '../../components/Field';
 import { Spinner } from '../../components/Spinner';
 import { formatBytes } from '../../components/format';
-import { vendorLabel } from './labels';
+import { vendorLabel } from '../../components/connector-labels';
 
 type Results = ResponseOf<'connectors.importBulk'>;
 type Source = 'node' | 'document';

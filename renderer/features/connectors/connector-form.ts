@@ -10,7 +10,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { ConnectorInput, FALCON_DEFAULT_POLL, type ConnectorView, type FalconRegion, type ParsedConnectorInput } from '../../../shared/model/connector';
 import { CLIENT_SECRET_MESSAGES, clientSecretNeed, findRegisteredConnector, type ClientSecretNeed } from '../../../shared/model/connector-secret';
 import type { Vendor } from '../../../shared/model/edr';
-import { emptyRiskForm, riskFormValues, riskOverrides, type RiskFormValues } from './risk-form';
+import { emptyRiskForm, riskFormValues, riskOverrides, type RiskFormValues } from '../../components/risk-form';
 
 export interface ConnectorFormValues {
   vendor: Vendor;

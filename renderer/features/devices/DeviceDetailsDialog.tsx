@@ -11,9 +11,9 @@ import { agoText } from '../../components/format';
 import { DateTime, RelativeTime } from '../../components/Time';
 import { useNow } from '../../components/useNow';
 import { countryLabel, serialOf } from './device-index';
-import { ReachChip, StatusChip, SyncChip } from './StatusChip';
-import { TaskProgress } from './TaskProgress';
-import { WorldPreview } from '../onboarding/WorldPreview';
+import { ReachChip, StatusChip, SyncChip } from '../../components/StatusChip';
+import { TaskProgress } from '../../components/TaskProgress';
+import { WorldPreview } from '../../components/WorldPreview';
 
 export function DeviceDetailsDialog({ profile, device, signedIn, onClose }: { profile: ProfileView; device: DeviceView; signedIn: boolean; onClose(): void }) {
   const deploy = useDeployDevice();

@@ -8,20 +8,19 @@
  */
 import { getRouteApi } from '@tanstack/react-router';
 import { FileSpreadsheet, Plus, Router, X } from 'lucide-react';
-import { useCallback, useDeferredValue, useMemo, useState } from 'react';
+import { useCallback, useDeferredValue, useMemo, useState, type ComponentType } from 'react';
+import type { ProfileView } from '../../../shared/model/profile';
 import { useInventoryDevices } from '../../api/inventory';
 import { Loading } from '../../components/QueryState';
 import { formatCount } from '../../components/format';
 import { DEVICE_FILTERS, type DevicesSearch } from '../../app/search';
 import { shallowEqual, useAddressDraft } from '../../app/useAddressDraft';
 import { useCloseOpenedItem } from '../../app/useCloseOpenedItem';
-import { InventoryFreshness } from '../inventory/Freshness';
-import { NoConnection } from '../inventory/NoConnection';
-import { storedListState, UnreadableNote } from '../inventory/StoredListState';
+import { InventoryFreshness } from '../../components/Freshness';
+import { NoConnection } from '../../components/NoConnection';
+import { storedListState, UnreadableNote } from '../../components/StoredListState';
 import { DeviceStateAge } from './DeviceStateAge';
-import { useInventoryProfile } from '../inventory/useInventoryProfile';
-import { BulkOnboardingDialog } from '../onboarding/bulk/BulkOnboardingDialog';
-import { OnboardingWizard } from '../onboarding/OnboardingWizard';
+import { useInventoryProfile } from '../../app/useInventoryProfile';
 import { filterDevices, type DeviceCriteria, type DeviceIndex, type DeviceSort } from './device-index';
 import { DeviceDetailsDialog } from './DeviceDetailsDialog';
 import { DeviceFilters } from './DeviceFilters';
@@ -38,7 +37,11 @@ const NO_FILTERS = Object.fromEntries(DEVICE_FILTERS.map((k) => [k, ''])) as Pic
 /** What refines the page (search, filters, sort): everything in its address but the opened device. */
 type Refinements = Omit<DevicesSearch, 'device'>;
 
-export function DevicesPage() {
+/** A dialog of another feature opened for a connection (the onboarding wizard, the CSV onboarding). */
+export type ProfileDialog = ComponentType<{ profile: ProfileView; onClose(): void }>;
+
+/** The onboarding dialogs belong to the onboarding feature; app/router.tsx hands them in (features do not import each other). */
+export function DevicesPage({ onboardingWizard: OnboardingWizard, bulkOnboarding: BulkOnboardingDialog }: { onboardingWizard: ProfileDialog; bulkOnboarding: ProfileDialog }) {
   const { profile, signedIn, loading } = useInventoryProfile();
   const devices = useInventoryDevices(profile?.id);
   const [dialog, setDialog] = useState<PageDialog>();

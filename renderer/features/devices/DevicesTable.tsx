@@ -10,7 +10,7 @@ import { useCallback } from 'react';
 import type { DeviceView } from '../../../shared/model/inventory';
 import { DataTable } from '../../components/DataTable';
 import { countryLabel, serialOf, type DeviceIndex, type DeviceSort, type SortKey } from './device-index';
-import { ReachChip, StatusChip, SyncChip } from './StatusChip';
+import { ReachChip, StatusChip, SyncChip } from '../../components/StatusChip';
 
 export const ROW_HEIGHT = 36;
 const col = createColumnHelper<DeviceView>();

@@ -15,7 +15,7 @@ import { useDeployDevice, useInventoryDevices, useOnboardDevice } from '../../ap
 import { Dialog } from '../../components/Dialog';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Spinner } from '../../components/Spinner';
-import { useInventoryProfile } from '../inventory/useInventoryProfile';
+import { useInventoryProfile } from '../../app/useInventoryProfile';
 import { useDiscardGuard } from '../../components/DiscardGuard';
 import { DeployStep } from './steps/DeployStep';
 import { GroupStep } from './steps/GroupStep';
@@ -23,7 +23,7 @@ import { IdentityStep } from './steps/IdentityStep';
 import { LocationStep } from './steps/LocationStep';
 import { OrganizationStep } from './steps/OrganizationStep';
 import { ReviewStep } from './steps/ReviewStep';
-import { STEPS, emptyWizardValues, placeIssues, stepOfField, type WizardValues } from './wizard-model';
+import { STEPS, emptyWizardValues, placeIssues, stepOfField, type WizardValues } from '../../components/wizard-model';
 
 const REVIEW = 4;
 const DEPLOY = 5;

@@ -13,8 +13,8 @@ import { useConnectors } from '../../api/queries';
 import { agoText, formatCount } from '../../components/format';
 import { RelativeTime } from '../../components/Time';
 import { useNow } from '../../components/useNow';
-import { inText } from '../connectors/labels';
-import { vendorShort } from '../zta/labels';
+import { inText } from '../../components/connector-labels';
+import { vendorShort } from '../../components/zta-labels';
 import { SetupActions } from './SetupActions';
 import { AsOf, Tile, TileEmpty } from './Tile';
 

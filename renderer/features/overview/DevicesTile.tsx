@@ -11,7 +11,7 @@ import { useNow } from '../../components/useNow';
 import { agoText, formatCount } from '../../components/format';
 import { Spinner } from '../../components/Spinner';
 import { useInventoryProgress } from '../../api/inventory';
-import { useFetchOnFirstVisit } from '../inventory/Freshness';
+import { useFetchOnFirstVisit } from '../../components/Freshness';
 import { SetupActions } from './SetupActions';
 import { AsOf, Tile, TileEmpty } from './Tile';
 

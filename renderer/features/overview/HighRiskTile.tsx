@@ -8,7 +8,7 @@ import { ArrowRight, TriangleAlert } from 'lucide-react';
 import type { OverviewRisk } from '../../../shared/model/overview';
 import { formatCount } from '../../components/format';
 import { DateTime } from '../../components/Time';
-import { BandChip, scoreText } from '../zta/labels';
+import { BandChip, scoreText } from '../../components/zta-labels';
 import { AsOf, Tile, TileEmpty } from './Tile';
 
 export function HighRiskTile({ risk }: { risk: OverviewRisk }) {

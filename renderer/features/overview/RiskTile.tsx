@@ -12,7 +12,7 @@ import { BANDS } from '../../../shared/model/zta';
 import { formatCount } from '../../components/format';
 import { DateTime } from '../../components/Time';
 import { useTimeFormat } from '../../components/useTimeFormat';
-import { bandClass, bandColor } from '../zta/labels';
+import { bandClass, bandColor } from '../../components/zta-labels';
 import { SetupActions } from './SetupActions';
 import { AsOf, Tile, TileEmpty } from './Tile';
 

@@ -3,7 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { Plug, Plus, Rocket } from 'lucide-react';
 import { Spinner } from '../../components/Spinner';
 import { useUi } from '../../stores/ui';
-import { useOpenDemoAction } from '../connections/WelcomePanel';
+import { useOpenDemoAction } from '../../app/WelcomePanel';
 
 export function SetupActions({ what, demo = true }: { what: 'connection' | 'connector'; demo?: boolean }) {
   const openDialog = useUi((s) => s.openDialog);

@@ -12,7 +12,7 @@ import { useUpdateSettings } from '../../api/mutations';
 import { useAppInfo, useSettings } from '../../api/queries';
 import { ChoiceOption } from '../../components/Field';
 import { HistoryDaysForm } from './HistoryDaysForm';
-import { notificationPermission, requestNotificationPermission, type NotificationPermissionState } from '../alarms/browser-notifications';
+import { notificationPermission, requestNotificationPermission, type NotificationPermissionState } from '../../app/browser-notifications';
 
 const PERMISSION_TEXT: Record<NotificationPermissionState, string> = {
   granted: 'This browser shows them.',

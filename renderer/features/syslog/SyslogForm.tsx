@@ -13,7 +13,7 @@ import { SyslogServer, syslogHostTaken, syslogHostTakenMessage } from '../../../
 import { useCreateSyslogServer } from '../../api/inventory';
 import { SwitchField, TextField } from '../../components/Field';
 import { Spinner } from '../../components/Spinner';
-import { issuesOf } from '../onboarding/wizard-model';
+import { issuesOf } from '../../components/wizard-model';
 
 type Values = z.input<typeof SyslogServer>;
 const FIELDS = new Set(['host', 'port', 'enabled']);

@@ -7,7 +7,7 @@ import { ArrowRight } from 'lucide-react';
 import { memo } from 'react';
 import type { HostMove, ZtaOverview, ZtaRow } from '../../../shared/model/zta';
 import { formatCount } from '../../components/format';
-import { BandChip, scoreText } from './labels';
+import { BandChip, scoreText } from '../../components/zta-labels';
 
 const SHOWN = 5;
 

@@ -10,7 +10,7 @@ import type { Platform, RiskBand } from '../../../shared/model/edr';
 import { BANDS, type ZtaSnapshot } from '../../../shared/model/zta';
 import { formatCount } from '../../components/format';
 import { distribution, type DistributionBy, type DistributionGroup } from './distribution';
-import { bandColor, bandClass } from './labels';
+import { bandColor, bandClass } from '../../components/zta-labels';
 
 export interface DistributionPick {
   customer?: string;

@@ -9,7 +9,7 @@ import type { ZtaConnector } from '../../../shared/model/zta';
 import { usePollConnectorNow } from '../../api/mutations';
 import { useConnectors } from '../../api/queries';
 import { Spinner } from '../../components/Spinner';
-import { useOpenDemoAction } from '../connections/WelcomePanel';
+import { useOpenDemoAction } from '../../app/WelcomePanel';
 import { ConnectorStrip } from './ConnectorStrip';
 
 export function NoConnectors() {

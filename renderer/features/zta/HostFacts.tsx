@@ -10,7 +10,7 @@ import type { FalconAssessment, HostRecord } from '../../../shared/model/edr';
 import { FALCON_PROFILES } from '../../../shared/risk';
 import { DateTime } from '../../components/Time';
 import { VirtualTable } from '../../components/VirtualTable';
-import { vendorShort, words } from './labels';
+import { vendorShort, words } from '../../components/zta-labels';
 
 const text = (v: string | number | boolean | null | undefined): ReactNode =>
   v === null || v === undefined || v === '' ? <span className="muted">not reported</span> : typeof v === 'boolean' ? (v ? 'yes' : 'no') : typeof v === 'string' && /^[A-Z][a-z]+[A-Z]/.test(v) ? words(v) : String(v);

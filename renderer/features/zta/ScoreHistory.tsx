@@ -7,7 +7,7 @@ import { Line, LineChart, ReferenceArea, ReferenceLine, ResponsiveContainer, Too
 import type { ZtaHostDetail } from '../../../shared/model/zta';
 import { BANDS } from '../../../shared/model/zta';
 import { useTimeFormat } from '../../components/useTimeFormat';
-import { bandColor, scoreText } from './labels';
+import { bandColor, scoreText } from '../../components/zta-labels';
 
 type Point = ZtaHostDetail['history'][number];
 

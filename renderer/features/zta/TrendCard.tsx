@@ -4,7 +4,7 @@ import { Area, AreaChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'rec
 import type { ZtaOverview } from '../../../shared/model/zta';
 import { BANDS } from '../../../shared/model/zta';
 import { useTimeFormat } from '../../components/useTimeFormat';
-import { bandColor } from './labels';
+import { bandColor } from '../../components/zta-labels';
 
 export const TrendCard = memo(function TrendCard({ trend }: { trend: ZtaOverview['trend'] | undefined }) {
   const tf = useTimeFormat();

@@ -19,9 +19,9 @@ import { reportError } from '../../app/report-error';
 import { serverIssues } from '../../app/server-issues';
 import { formatCount } from '../../components/format';
 import { Spinner } from '../../components/Spinner';
-import { effective, fieldsOf, riskFormValues, riskOverrides } from '../connectors/risk-form';
-import { RiskSettingsFields } from '../connectors/RiskSettingsFields';
-import { bandClass } from './labels';
+import { effective, fieldsOf, riskFormValues, riskOverrides } from '../../components/risk-form';
+import { RiskSettingsFields } from '../../components/RiskSettingsFields';
+import { bandClass } from '../../components/zta-labels';
 import type { WhatIfResult } from './whatif';
 import { whatIfResolver, type WhatIfParsed, type WhatIfValues } from './whatif-form';
 

@@ -6,7 +6,7 @@
 import type { Contribution, RiskBand } from '../../../shared/model/edr';
 import { BANDS } from '../../../shared/model/zta';
 import { bandSentence, reasons } from './explain';
-import { bandColor } from './labels';
+import { bandColor } from '../../components/zta-labels';
 
 type Edges = [number, number, number, number];
 

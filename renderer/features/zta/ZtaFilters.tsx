@@ -9,7 +9,7 @@ import { Vendor } from '../../../shared/model/edr';
 import { BANDS, PLATFORMS, type ZtaSnapshot } from '../../../shared/model/zta';
 import type { ZtaSearch } from '../../app/search';
 import { formatCount } from '../../components/format';
-import { vendorShort } from './labels';
+import { vendorShort } from '../../components/zta-labels';
 
 export type ZtaFilterValues = Pick<ZtaSearch, 'customer' | 'platform' | 'band' | 'vendor' | 'connector' | 'q'>;
 

@@ -9,7 +9,7 @@ import { createColumnHelper } from '@tanstack/react-table';
 import type { RiskBand } from '../../../shared/model/edr';
 import { BANDS, type ZtaRow, type ZtaSnapshot } from '../../../shared/model/zta';
 import { agoText, type TimeFormat } from '../../components/format';
-import { BandChip, scoreText, vendorShort, words } from './labels';
+import { BandChip, scoreText, vendorShort, words } from '../../components/zta-labels';
 import { sensorState, type ZtaSortKey } from './zta-index';
 
 /** One row of the window: what the table shows, and under a what-if the stored score when it differs. */

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { RiskOverridesInput } from '../../../shared/model/connector';
 import type { Vendor } from '../../../shared/model/edr';
 import type { RiskConfigOverrides } from '../../../shared/risk';
-import { riskOverrides, type RiskFormValues } from '../connectors/risk-form';
+import { riskOverrides, type RiskFormValues } from '../../components/risk-form';
 
 export interface WhatIfValues {
   risk: RiskFormValues;

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { backfill } from '../../../electron/alarms/backfill';
 import type { AlarmPageQuery, AlarmPageResult, NodeAlarmApi } from '../../../electron/alarms/node-api';
-import type { AlarmItem } from '../../../electron/alarms/wire';
+import type { AlarmItem } from '../../../shared/model/alarms';
 import { AlarmStore } from '../../../electron/store/alarms-db';
 
 interface FakeAlarm {

@@ -7,9 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ActiveSeverity, AlarmNotification, AlarmSeverity } from '../../../shared/model/alarms';
+import type { ActiveSeverity, AlarmItem, AlarmNotification, AlarmSeverity } from '../../../shared/model/alarms';
 import { AlarmNotifier } from '../../../electron/alarms/notifier';
-import type { AlarmItem } from '../../../electron/alarms/wire';
 import { AlarmStore } from '../../../electron/store/alarms-db';
 
 const T0 = Date.parse('2026-05-01T12:00:00Z');

@@ -38,4 +38,48 @@ describe('process boundaries', () => {
   it('a local module named like a Node built-in is fine', async () => {
     expect(await ruleIds('renderer/api/x.ts', "import { a } from './events';\nexport const b = a;\n")).not.toContain('no-restricted-imports');
   });
+  // Layers (issue 21.2): the rules in eslint.config.js ("Layers"); each case is a real file place and a real target.
+  const layerRefused = async (file: string, spec: string) => {
+    const [result] = await eslint.lintText(`import { a } from '${spec}';\nexport const b = a;\n`, { filePath: path.resolve(file) });
+    return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+  };
+
+  it('infrastructure (net/, mgmt/, store/) imports no feature and not app/', async () => {
+    const [message] = await layerRefused('electron/store/x.ts', '../edr/registry');
+    expect(message).toMatch(/electron\/store\/ is infrastructure/);
+    expect(await layerRefused('electron/store/x.ts', '../app/ports')).toHaveLength(1);
+    expect(await layerRefused('electron/net/x.ts', '../alarms/wire')).toHaveLength(1);
+    expect(await layerRefused('electron/mgmt/x.ts', '../inventory/node-api')).toHaveLength(1);
+    // The same folder reached through its full name, and type-only imports, are refused too.
+    expect(await layerRefused('electron/store/x.ts', '../../electron/inventory/service')).toHaveLength(1);
+    const [typeOnly] = await eslint.lintText("import type { A } from '../alarms/wire';\nexport type B = A;\n", { filePath: path.resolve('electron/store/x.ts') });
+    expect(typeOnly?.messages.map((m) => m.ruleId)).toContain('no-restricted-imports');
+    // Down is fine: the store may use net/ and shared/.
+    expect(await layerRefused('electron/store/x.ts', '../net/retry')).toEqual([]);
+    expect(await layerRefused('electron/store/x.ts', '../../shared/model/alarms')).toEqual([]);
+  });
+
+  it('an electron feature imports neither app/ nor another feature, from any depth', async () => {
+    expect(await layerRefused('electron/inventory/x.ts', '../app/events')).toHaveLength(1);
+    expect(await layerRefused('electron/alarms/x.ts', '../inventory/throttle')).toHaveLength(1);
+    expect(await layerRefused('electron/edr/falcon/x.ts', '../../alarms/service')).toHaveLength(1);
+    expect(await layerRefused('electron/edr/falcon/x.ts', '../../app/router')).toHaveLength(1);
+    // Its own folders, the layers below and shared/ are fine.
+    expect(await layerRefused('electron/edr/falcon/x.ts', '../registry')).toEqual([]);
+    expect(await layerRefused('electron/edr/x.ts', './falcon/api')).toEqual([]);
+    expect(await layerRefused('electron/alarms/x.ts', '../mgmt/node-answer')).toEqual([]);
+    expect(await layerRefused('electron/inventory/x.ts', '../store/inventory-db')).toEqual([]);
+  });
+
+  it('a renderer feature imports components/, api/, app/, stores/ and shared/, never another feature', async () => {
+    const [message] = await layerRefused('renderer/features/devices/x.tsx', '../onboarding/OnboardingWizard');
+    expect(message).toMatch(/renderer\/features\/devices\/ is a renderer feature/);
+    expect(await layerRefused('renderer/features/onboarding/steps/x.tsx', '../../devices/StatusChip')).toHaveLength(1);
+    // The renderer's other rules still hold in a feature.
+    expect(await layerRefused('renderer/features/devices/x.tsx', 'node:fs')).toHaveLength(1);
+    for (const spec of ['../../components/StatusChip', '../../api/inventory', '../../app/useInventoryProfile', '../../stores/ui', '../../../shared/model/profile', './DevicesTable']) {
+      expect(await layerRefused('renderer/features/devices/x.tsx', spec)).toEqual([]);
+    }
+    expect(await layerRefused('renderer/features/onboarding/steps/x.tsx', '../bulk/BulkOnboardingDialog')).toEqual([]);
+  });
 });

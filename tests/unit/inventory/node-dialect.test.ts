@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { applianceFromNode, readAppliancesPage } from '../../../electron/inventory/appliances';
-import { deviceBody, deviceFromAnswer, deviceFromNode, nodeTime, organizationFromNode, readDevicesPage, readOrganizationsPage, sameRecord } from '../../../electron/inventory/node-api';
+import { deviceBody, deviceFromAnswer, deviceFromNode, organizationFromNode, readDevicesPage, readOrganizationsPage, sameRecord } from '../../../electron/inventory/node-api';
+import { nodeTime } from '../../../electron/mgmt/node-answer';
 import { errorFromResponse } from '../../../electron/mgmt/errors';
 
 const listed = { deviceName: 'branch01', lastModifiedBy: 'Administrator', lastModifiedTime: '2023-01-16T14:18:12.666+0000', siteId: '109', workflowStatus: 'Deployed' };

@@ -1,7 +1,8 @@
 /** pageAll against a fake node list: page cap, 204, short reads, a missing total, abort. */
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../../electron/log';
-import { pageAll, type NodeRequest } from '../../../electron/inventory/paging';
+import type { NodeRequest } from '../../../electron/mgmt/node-answer';
+import { pageAll } from '../../../electron/inventory/paging';
 import { readDevicesPage } from '../../../electron/inventory/node-api';
 
 interface FakeList {

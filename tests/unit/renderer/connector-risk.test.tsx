@@ -7,7 +7,7 @@
 import '@testing-library/jest-dom/vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { emptyRiskForm, riskFormValues, riskOverrides, riskSummary } from '../../../renderer/features/connectors/risk-form';
+import { emptyRiskForm, riskFormValues, riskOverrides, riskSummary } from '../../../renderer/components/risk-form';
 import { openConnectors, startDefenderForm } from './support/connector-steps';
 import { answering, MainBridge } from './support/main-bridge';
 import { rowAction } from './support/row-menu';

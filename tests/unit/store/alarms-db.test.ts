@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AlarmItem } from '../../../electron/alarms/wire';
+import type { AlarmItem } from '../../../shared/model/alarms';
 import { AlarmStore } from '../../../electron/store/alarms-db';
 import { applyAlarmRetention } from '../../../electron/store/alarms-retention';
 import { alarmDetail, alarmRate, alarmSummary, listAlarms } from '../../../electron/store/alarms-views';

@@ -2,8 +2,8 @@
 import { CircleCheck } from 'lucide-react';
 import type { DeviceView } from '../../../../shared/model/inventory';
 import type { ProfileView } from '../../../../shared/model/profile';
-import { StatusChip } from '../../devices/StatusChip';
-import { TaskProgress } from '../../devices/TaskProgress';
+import { StatusChip } from '../../../components/StatusChip';
+import { TaskProgress } from '../../../components/TaskProgress';
 
 export function DeployStep({ profile, device, taskId }: { profile: ProfileView; device: DeviceView; taskId: string | undefined }) {
   return (

@@ -4,7 +4,7 @@ import { useController, useWatch } from 'react-hook-form';
 import { COUNTRIES, countryName, isCountryCode, type Country } from '../../../../shared/model/countries';
 import { TextField } from '../../../components/Field';
 import { SearchableList } from '../../../components/SearchableList';
-import { WorldPreview } from '../WorldPreview';
+import { WorldPreview } from '../../../components/WorldPreview';
 import type { StepProps } from './types';
 
 /** Countries whose code is the query first, then names starting with it, then names containing it. */

@@ -5,7 +5,7 @@ import type { OrganizationView } from '../../../../shared/model/inventory';
 import { useInventoryOrganizations } from '../../../api/inventory';
 import { SearchableList } from '../../../components/SearchableList';
 import { Loading } from '../../../components/QueryState';
-import { InventoryFreshness } from '../../inventory/Freshness';
+import { InventoryFreshness } from '../../../components/Freshness';
 import type { StepProps } from './types';
 
 export function OrganizationStep({ form, profile, signedIn }: StepProps & { signedIn: boolean }) {

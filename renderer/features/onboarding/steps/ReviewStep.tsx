@@ -2,8 +2,8 @@
 import { Pencil } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { countryName } from '../../../../shared/model/countries';
-import type { WizardValues } from '../wizard-model';
-import { WorldPreview } from '../WorldPreview';
+import type { WizardValues } from '../../../components/wizard-model';
+import { WorldPreview } from '../../../components/WorldPreview';
 
 export function ReviewStep({ values, onEdit, failure }: { values: WizardValues; onEdit(step: number): void; failure?: ReactNode }) {
   const loc = values.locationInfo;

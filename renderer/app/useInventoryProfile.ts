@@ -1,7 +1,7 @@
-import type { ProfileView } from '../../../shared/model/profile';
-import type { SessionStatus } from '../../../shared/model/session';
-import { useProfiles, useSessions } from '../../api/queries';
-import { useActiveProfile } from '../../app/useActiveProfile';
+import type { ProfileView } from '../../shared/model/profile';
+import type { SessionStatus } from '../../shared/model/session';
+import { useProfiles, useSessions } from '../api/queries';
+import { useActiveProfile } from './useActiveProfile';
 
 export interface InventoryProfile {
   /** The connection shown in the header; the inventory views work on it. */

@@ -4,7 +4,7 @@
  * there are rows to show.
  */
 import type { ReactNode } from 'react';
-import { Loading } from '../../components/QueryState';
+import { Loading } from './QueryState';
 
 interface StoredListQuery {
   isPending: boolean;

@@ -9,8 +9,8 @@
 import { ChevronDown, ChevronRight, RotateCcw } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
 import { get, useWatch, type FieldErrors, type FieldPath, type FieldValues, type PathValue, type UseFormReturn } from 'react-hook-form';
-import type { Vendor } from '../../../shared/model/edr';
-import { TextField } from '../../components/Field';
+import type { Vendor } from '../../shared/model/edr';
+import { TextField } from './Field';
 import { bandsNote, defaultOf, effective, emptyRiskForm, fieldsOf, inactivityLabels, labelOf, parseBox, RISK_FIELDS, RISK_GROUPS, riskSummary, type RiskField, type RiskFormValues, type RiskGroupId } from './risk-form';
 
 /** A form with the risk boxes under `risk` (what it validates into is its own). */

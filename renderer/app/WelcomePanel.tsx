@@ -1,9 +1,9 @@
 import { Plus, Rocket, Waypoints } from 'lucide-react';
 import { toast } from 'sonner';
-import { useOpenDemo } from '../../api/mutations';
-import { Spinner } from '../../components/Spinner';
-import { useChooseConnection } from '../../app/useActiveProfile';
-import { useUi } from '../../stores/ui';
+import { useOpenDemo } from '../api/mutations';
+import { Spinner } from '../components/Spinner';
+import { useChooseConnection } from './useActiveProfile';
+import { useUi } from '../stores/ui';
 
 export function useOpenDemoAction() {
   const demo = useOpenDemo();

@@ -4,7 +4,7 @@
  * with the Web Notifications API once the operator allowed it. Permission is asked only when they
  * press the button for it (Settings), never on load. The desktop app shows its own from main.
  */
-import type { EventPayload } from '../../../shared/contract';
+import type { EventPayload } from '../../shared/contract';
 
 export type NotificationPermissionState = NotificationPermission | 'unsupported';
 

@@ -5,7 +5,7 @@
  * name an unknown organization never hang: the link that closes a loop, or points nowhere, is
  * read as "no parent".
  */
-import type { OrganizationView } from '../../shared/model/inventory';
+import type { OrganizationView } from './inventory';
 
 export interface StoredOrganization {
   uuid: string;

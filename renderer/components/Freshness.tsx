@@ -5,13 +5,13 @@
  */
 import { LogIn, RefreshCw } from 'lucide-react';
 import { memo, useEffect } from 'react';
-import type { ProfileView } from '../../../shared/model/profile';
-import { useInventoryProgress, useRefreshInventory } from '../../api/inventory';
-import { useSignIn } from '../../api/mutations';
-import { Spinner } from '../../components/Spinner';
-import { agoText, formatCount } from '../../components/format';
-import { RelativeTime } from '../../components/Time';
-import { useNow } from '../../components/useNow';
+import type { ProfileView } from '../../shared/model/profile';
+import { useInventoryProgress, useRefreshInventory } from '../api/inventory';
+import { useSignIn } from '../api/mutations';
+import { Spinner } from './Spinner';
+import { agoText, formatCount } from './format';
+import { RelativeTime } from './Time';
+import { useNow } from './useNow';
 
 type What = 'devices' | 'organizations';
 

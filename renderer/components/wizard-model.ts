@@ -3,9 +3,9 @@
  * input of the shared DeviceRecord schema, so each step validates exactly what main validates.
  */
 import type { FieldPath } from 'react-hook-form';
-import { AppError } from '../../../shared/model/errors';
-import { issueText } from '../../../shared/validation/error-map';
-import type { DeviceRecordInput } from '../../../shared/model/inventory';
+import { AppError } from '../../shared/model/errors';
+import { issueText } from '../../shared/validation/error-map';
+import type { DeviceRecordInput } from '../../shared/model/inventory';
 
 export type WizardValues = { deviceName: string; siteId: string; orgName: string; serialNumber: string; deviceGroup: string; locationInfo: { country: string; latitude: string; longitude: string } };
 export type WizardField = FieldPath<WizardValues> & FieldPath<DeviceRecordInput>;

@@ -9,9 +9,9 @@
  * `tenantRiskConfig` and reports each issue at its field (`risk.weights`, `risk.bands`,
  * `risk.points.riskScore.High` …), which are the names of the boxes below.
  */
-import type { RiskConfig, RiskConfigOverrides } from '../../../shared/risk/config';
-import { defaultRiskConfig } from '../../../shared/risk/config';
-import type { Vendor } from '../../../shared/model/edr';
+import type { RiskConfig, RiskConfigOverrides } from '../../shared/risk/config';
+import { defaultRiskConfig } from '../../shared/risk/config';
+import type { Vendor } from '../../shared/model/edr';
 
 /** Every number of `RiskConfig` as the text typed into its box. */
 type FormOf<T> = T extends number ? string : { -readonly [K in keyof T]: FormOf<T[K]> };

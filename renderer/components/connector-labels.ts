@@ -1,11 +1,11 @@
 /** Words the connectors page shows for vendor, region, phase and times. */
-import type { CycleProgress, CycleState } from '../../../shared/contract';
-import type { FalconRegion } from '../../../shared/model/connector';
-import type { Vendor } from '../../../shared/model/edr';
-import { formatDuration } from '../../components/format';
-import { REGION_LABELS, VENDOR_LABELS } from '../../../shared/validation/labels';
+import type { CycleProgress, CycleState } from '../../shared/contract';
+import type { FalconRegion } from '../../shared/model/connector';
+import type { Vendor } from '../../shared/model/edr';
+import { formatDuration } from './format';
+import { REGION_LABELS, VENDOR_LABELS } from '../../shared/validation/labels';
 
-export { agoText } from '../../components/format';
+export { agoText } from './format';
 
 /** The same words the validation messages use (shared/validation/labels.ts). */
 export const vendorLabel: Record<Vendor, string> = VENDOR_LABELS;

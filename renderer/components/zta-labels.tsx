@@ -1,9 +1,9 @@
 /** Words and small pieces the ZTA dashboard shows: bands, vendors, Defender's values, times "as of". */
-import type { Platform, RiskBand, Vendor } from '../../../shared/model/edr';
-import { BANDS } from '../../../shared/model/zta';
-import { agoText } from '../../components/format';
-import { DateTime } from '../../components/Time';
-import { useNow } from '../../components/useNow';
+import type { Platform, RiskBand, Vendor } from '../../shared/model/edr';
+import { BANDS } from '../../shared/model/zta';
+import { agoText } from './format';
+import { DateTime } from './Time';
+import { useNow } from './useNow';
 
 /** CSS class of a band (colours in styles/zta.css, light and dark). */
 export const bandClass = (band: RiskBand) => `band-${BANDS.indexOf(band)}`;

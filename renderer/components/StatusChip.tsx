@@ -1,5 +1,5 @@
 import clsx from 'clsx';
-import type { ApplianceState, DeploymentStatus, TaskState } from '../../../shared/model/inventory';
+import type { ApplianceState, DeploymentStatus, TaskState } from '../../shared/model/inventory';
 
 const chip: Record<DeploymentStatus, string | undefined> = { saved: undefined, deploying: 'chip-accent', deployed: 'chip-ok', failed: 'chip-danger' };
 

@@ -5,11 +5,11 @@
  */
 import clsx from 'clsx';
 import { CircleCheck, CircleX } from 'lucide-react';
-import type { TaskStep } from '../../../shared/model/inventory';
-import { useTask } from '../../api/inventory';
-import { Spinner } from '../../components/Spinner';
-import { DateTime } from '../../components/Time';
-import { useTimeFormat } from '../../components/useTimeFormat';
+import type { TaskStep } from '../../shared/model/inventory';
+import { useTask } from '../api/inventory';
+import { Spinner } from './Spinner';
+import { DateTime } from './Time';
+import { useTimeFormat } from './useTimeFormat';
 import { TaskStateChip } from './StatusChip';
 
 type ShownStep = Pick<TaskStep, 'message' | 'level'> & Partial<Pick<TaskStep, 'at' | 'timeFrom'>>;
