@@ -13,6 +13,7 @@ import { until } from '../../support/until';
 import { alarmMain, list, row, shownIds } from './support/alarm-steps';
 import { stubScrollerSize } from './support/layout';
 import { MainBridge } from './support/main-bridge';
+import { saveDefender } from './support/zta-steps';
 import { renderApp } from './support/render';
 
 const BIDI = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/;
@@ -64,18 +65,7 @@ describe('the risk report', () => {
     const main = await MainBridge.start({ app: { edr: { firstPullDelayMs: 3_600_000, publishDelayMs: 3_600_000 } } });
     const huge = `huge-${'x'.repeat(1024 * 1024)}`;
     const sim = await main.defender([{ hosts: 12, seed: 4, hostnames: { 0: 'safe\u202Egnp.exe', 1: huge } }]);
-    const t = sim.tenants[0]!;
-    const saved = await main.call('connectors.save', {
-      name: 'Contoso\u202E Defender',
-      vendor: 'defender',
-      tenantId: t.tenantId,
-      clientId: t.clientId,
-      clientSecret: t.clientSecret,
-      apiUrl: sim.apiUrl,
-      idpUrl: sim.idpUrl,
-      tls: { mode: 'custom-ca', caName: 'defender-sim.pem', caPem: sim.certificatePem },
-      pollIntervalMinutes: 60,
-    });
+    const saved = await saveDefender(main, sim, 'Contoso\u202E Defender');
     const done = main.next('edr.progress', (p) => p.connectorId === saved.id && p.phase === 'completed', 30_000);
     await main.call('connectors.pollNow', { connectorId: saved.id });
     await done;

@@ -12,6 +12,7 @@ import { BANDS, type ZtaFilter } from '../../../shared/model/zta';
 import { buildReport, reasonsOf } from '../../../renderer/features/zta/report/report-model';
 import { answering, MainBridge } from './support/main-bridge';
 import { address, renderApp } from './support/render';
+import { saveDefender } from './support/zta-steps';
 
 const noPolls = { app: { edr: { firstPullDelayMs: 3_600_000, publishDelayMs: 3_600_000 } } };
 
@@ -19,18 +20,7 @@ const noPolls = { app: { edr: { firstPullDelayMs: 3_600_000, publishDelayMs: 3_6
 async function polledMain(mode: 'desktop' | 'browser' = 'desktop') {
   const main = await MainBridge.start({ ...noPolls, mode });
   const sim = await main.defender([{ hosts: 40, seed: 4 }]);
-  const t = sim.tenants[0]!;
-  const saved = await main.call('connectors.save', {
-    name: 'Contoso Defender',
-    vendor: 'defender',
-    tenantId: t.tenantId,
-    clientId: t.clientId,
-    clientSecret: t.clientSecret,
-    apiUrl: sim.apiUrl,
-    idpUrl: sim.idpUrl,
-    tls: { mode: 'custom-ca', caName: 'defender-sim.pem', caPem: sim.certificatePem },
-    pollIntervalMinutes: 60,
-  });
+  const saved = await saveDefender(main, sim, 'Contoso Defender');
   const done = main.next('edr.progress', (p) => p.connectorId === saved.id && p.phase === 'completed', 30_000);
   await main.call('connectors.pollNow', { connectorId: saved.id });
   await done;

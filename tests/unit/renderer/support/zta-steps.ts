@@ -18,6 +18,22 @@ export interface ScoredMain {
   falconSim: FalconSim;
 }
 
+/** Registers the simulator's first Defender tenant as a connector (its CA trusted, hourly polls). */
+export function saveDefender(main: MainBridge, sim: DefenderSim, name = 'Contoso Defender'): Promise<ConnectorView> {
+  const t = sim.tenants[0]!;
+  return main.call('connectors.save', {
+    name,
+    vendor: 'defender',
+    tenantId: t.tenantId,
+    clientId: t.clientId,
+    clientSecret: t.clientSecret,
+    apiUrl: sim.apiUrl,
+    idpUrl: sim.idpUrl,
+    tls: { mode: 'custom-ca', caName: 'defender-sim.pem', caPem: sim.certificatePem },
+    pollIntervalMinutes: 60,
+  });
+}
+
 /** Polls a connector once and waits for its cycle to complete. */
 export async function pollOnce(main: MainBridge, connectorId: string): Promise<number> {
   const done = main.next('edr.progress', (p) => p.connectorId === connectorId && p.phase === 'completed', 30_000);
@@ -30,18 +46,7 @@ export async function scoredMain({ hosts = 60, shared = false, app = {} }: { hos
   const main = await MainBridge.start({ app: { ...noPolls.app, ...app } }, { shared });
   const defenderSim = await main.defender([{ hosts, seed: 5 }]);
   const falconSim = await main.falcon({ regions: ['us-1'], clients: [{ region: 'us-1', tenant: { hosts, seed: 5 } }] });
-  const t = defenderSim.tenants[0]!;
-  const defender = await main.call('connectors.save', {
-    name: 'Contoso Defender',
-    vendor: 'defender',
-    tenantId: t.tenantId,
-    clientId: t.clientId,
-    clientSecret: t.clientSecret,
-    apiUrl: defenderSim.apiUrl,
-    idpUrl: defenderSim.idpUrl,
-    tls: { mode: 'custom-ca', caName: 'defender-sim.pem', caPem: defenderSim.certificatePem },
-    pollIntervalMinutes: 60,
-  });
+  const defender = await saveDefender(main, defenderSim, 'Contoso Defender');
   const fc = falconSim.clients[0]!;
   const falcon = await main.call('connectors.save', {
     name: 'Acme Falcon',
