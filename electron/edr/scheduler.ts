@@ -79,7 +79,7 @@ interface Slot {
   timer?: unknown;
   nextAt?: number;
   /** `progress` once the store has begun the cycle (and numbered it). */
-  running?: { abort: AbortController; done: Promise<number>; progress?: CycleProgress };
+  running?: { abort: AbortController; begun: Promise<number>; done: Promise<number>; progress?: CycleProgress };
 }
 
 export class EdrScheduler {
@@ -164,6 +164,17 @@ export class EdrScheduler {
   }
 
   /**
+   * Poll now for the window: answers the cycle's id as soon as the store has numbered it (the
+   * running one's, if one runs) and the cycle's end in `done`.
+   */
+  async startNow(id: string): Promise<{ cycleId: number; done: Promise<number> }> {
+    const done = this.run(id);
+    done.catch(() => undefined);
+    const running = this.slots.get(id)?.running;
+    return { cycleId: await (running ? running.begun : done), done };
+  }
+
+  /**
    * Scores a connector's stored hosts again (new risk settings) as a cycle of its own, kind
    * `rescore`, staged, committed and published like a poll: `source` hands the stored records out
    * in batches, scored as of `scoreTime` (when their facts were collected). Never beside a poll: a
@@ -185,8 +196,8 @@ export class EdrScheduler {
     delete slot.nextAt;
     const abort = new AbortController();
     const started = new Date(this.timers.now());
-    const done = this.d.store
-      .beginCycle(connector.id, connector.vendor, connector.tenantId, started, rescore ? 'rescore' : 'poll')
+    const begun = this.d.store.beginCycle(connector.id, connector.vendor, connector.tenantId, started, rescore ? 'rescore' : 'poll');
+    const done = begun
       .then((cycleId) => {
         const progress: CycleProgress = { connectorId: id, cycleId, phase: 'starting', done: 0, total: null };
         running.progress = progress;
@@ -209,7 +220,7 @@ export class EdrScheduler {
         }
       });
     // The slot is taken before the store numbers the cycle, so a second call shares this one.
-    const running: NonNullable<Slot['running']> = { abort, done };
+    const running: NonNullable<Slot['running']> = { abort, begun, done };
     slot.running = running;
     return done;
   }
