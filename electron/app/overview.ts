@@ -53,7 +53,7 @@ export class OverviewService {
       setup: { connections: this.d.profiles.list().length, connectors: connectors.length, demoRunning: this.d.demo.status().running },
       alarms: this.alarms(connection, generatedAt),
       risk: await this.risk(connectors),
-      devices: this.devices(connection),
+      devices: await this.devices(connection),
       connectors: await Promise.all(connectors.map((c) => this.connector(c))),
     };
   }
@@ -125,13 +125,13 @@ export class OverviewService {
     };
   }
 
-  private devices(connection: OverviewConnection | null): OverviewDevices {
+  private async devices(connection: OverviewConnection | null): Promise<OverviewDevices> {
     if (!connection) return { state: 'no-connection' };
     const store = this.d.inventory.store;
-    const fetchedAt = store.fetchedAt(connection.profileId, 'devices');
+    const fetchedAt = await store.fetchedAt(connection.profileId, 'devices');
     if (fetchedAt === null) return { state: 'never' };
-    const { total, ...byStatus } = store.deploymentCounts(connection.profileId);
-    return { state: 'known', asOf: fetchedAt, total, byStatus, failed: store.failedDeployments(connection.profileId, OVERVIEW_LISTED) };
+    const { total, ...byStatus } = await store.deploymentCounts(connection.profileId);
+    return { state: 'known', asOf: fetchedAt, total, byStatus, failed: await store.failedDeployments(connection.profileId, OVERVIEW_LISTED) };
   }
 
   private async connector(c: ZtaConnector): Promise<OverviewConnector> {

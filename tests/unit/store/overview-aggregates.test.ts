@@ -13,7 +13,7 @@ import { AlarmStore } from '../../../electron/store/alarms-db';
 import { alarmOverview, alarmsCollected, criticalUnacknowledged, newestChangeMs } from '../../../electron/store/alarms-overview';
 import { listAlarms } from '../../../electron/store/alarms-views';
 import { EdrDb } from '../../../electron/edr/store/edr-db';
-import { InventoryStore } from '../../../electron/store/inventory-db';
+import { InventoryDb } from '../../../electron/inventory/store/inventory-db';
 import { ACTIVE_SEVERITIES, type AlarmItem, type HandlingState } from '../../../shared/model/alarms';
 import type { ScoredHost } from '../../../shared/model/edr';
 import type { DeviceView } from '../../../shared/model/inventory';
@@ -119,7 +119,7 @@ describe('inventory.db: the Overview counts', () => {
   });
 
   it('counts devices per deployment status as the list has them, and lists failed deployments newest first with the failed task’s message', () => {
-    const store = new InventoryStore(path.join(tmp(), 'inventory.db'));
+    const store = new InventoryDb(path.join(tmp(), 'inventory.db'));
     closers.push(() => store.close());
     expect(store.deploymentCounts('p1')).toEqual({ saved: 0, deploying: 0, deployed: 0, failed: 0, total: 0 });
     const devices = Array.from({ length: 103 }, (_, i) => device(i));

@@ -14,7 +14,7 @@ import { createApp } from '../../../electron/app/services';
 import { createMemoryLogger } from '../../../electron/log';
 import { createDesktopLogger } from '../../../electron/platform/logging';
 import { EdrDb } from '../../../electron/edr/store/edr-db';
-import { InventoryStore } from '../../../electron/store/inventory-db';
+import { InventoryDb } from '../../../electron/inventory/store/inventory-db';
 import { edrDb, makeScoredHosts } from '../../support/edr-fixtures';
 
 const mode = (p: string) => statSync(p).mode & 0o777;
@@ -39,7 +39,7 @@ function writeBoth(data: string) {
   const edr = new EdrDb(path.join(data, 'edr.db'));
   const cycle = edr.beginCycle('conn-1', 'defender', 't1', new Date());
   edr.writeScores(cycle, 'conn-1', makeScoredHosts(20));
-  const inventory = new InventoryStore(path.join(data, 'inventory.db'));
+  const inventory = new InventoryDb(path.join(data, 'inventory.db'));
   inventory.replaceOrganizations('p1', [{ uuid: 'u1', name: 'Root', parent: null, subscriptionPlan: 'Gold' }], new Date().toISOString());
   return { edr, inventory };
 }
