@@ -17,7 +17,7 @@ import { cliConnectorId, defaultConnectorName } from './edr/connector-ids';
 import { ConnectorRegistry, type StoredConnector } from './edr/registry';
 import { EdrScheduler, type ConnectorRuntime } from './edr/scheduler';
 import type { Logger } from './log';
-import { EdrStore } from './store/edr-db';
+import { openEdrStore } from './edr/store/sqlite-edr-store';
 import { openConfSettings, SETTINGS_FILE } from './store/settings';
 import { createMemoryVault } from './store/vault';
 
@@ -62,7 +62,7 @@ export function openFolderPoll(dataDir: string, fromFlags: StoredConnector, logg
   const merged = tenantRiskConfig(connector.risk);
   const config: CompiledRiskConfig = compileRiskConfig(merged.ok ? merged.value : defaultRiskConfig);
   // The app may be running on the same folder: its running cycle is its own (WAL lets both write).
-  const store = new EdrStore(path.join(dataDir, 'edr.db'), { guest: true });
+  const store = openEdrStore(path.join(dataDir, 'edr.db'), { guest: true });
   let runtime: ConnectorRuntime | undefined;
   let onScored: (host: HostRecord, score: HostScore) => void = () => undefined;
   const scheduler = new EdrScheduler({
@@ -94,7 +94,7 @@ export function openFolderPoll(dataDir: string, fromFlags: StoredConnector, logg
     cancel: () => void scheduler.cancel(connector.id),
     close: async () => {
       await scheduler.stop();
-      store.close();
+      await store.close();
     },
   };
 }

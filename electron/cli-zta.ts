@@ -90,15 +90,15 @@ export function addZtaCommands(program: Command): void {
       }
       const logger = createStreamLogger(process.stderr, 'warn');
       // Loaded only by this command: SQLite and the settings file.
-      const [{ EdrStore }, { ConnectorRegistry }, { ZtaService }, { exportedRows, exportPieces }, { registeredConnectors }, { createMemoryVault }] = await Promise.all([
-        import('./store/edr-db'),
+      const [{ openEdrStore }, { ConnectorRegistry }, { ZtaService }, { exportedRows, exportPieces }, { registeredConnectors }, { createMemoryVault }] = await Promise.all([
+        import('./edr/store/sqlite-edr-store'),
         import('./edr/registry'),
         import('./edr/zta-service'),
         import('./edr/zta-export'),
         import('./cli-edr-store'),
         import('./store/vault'),
       ]);
-      const store = new EdrStore(file, { guest: true });
+      const store = openEdrStore(file, { guest: true });
       try {
         const connectors = registeredConnectors(dataDir, logger);
         const listed = { get: <T>(k: string) => (k === 'edrConnectors' ? (connectors as T) : undefined), set: () => undefined, delete: () => undefined };
@@ -114,7 +114,7 @@ export function addZtaCommands(program: Command): void {
           // Retention runs after a cycle completes; none does here.
           retentionDays: () => Number.NaN,
         });
-        const snapshot = zta.snapshot();
+        const snapshot = await zta.snapshot();
         const rows = exportedRows(snapshot, parsed.filter);
         for (const piece of exportPieces(snapshot, rows, parsed.format, parsed.filter, new Date())) {
           if (!process.stdout.write(piece.text)) await new Promise((resolve) => process.stdout.once('drain', resolve));
@@ -125,7 +125,7 @@ export function addZtaCommands(program: Command): void {
           process.stderr.write(`zta export: ${rows.length.toLocaleString('en-US')} of ${snapshot.rows.hostId.length.toLocaleString('en-US')} hosts (${parsed.format}), ${shown.length} connector(s), ${asOf}\n`);
         }
       } finally {
-        store.close();
+        await store.close();
       }
     });
 }

@@ -57,10 +57,9 @@ export function createConnectorHandlers(edr: EdrService, sessions: SessionManage
     },
     'connectors.pollNow': async ({ connectorId }) => {
       edr.registry.get(connectorId);
-      const done = edr.scheduler.runNow(connectorId);
-      done.catch(() => undefined); // the outcome is reported through edr.progress events
-      const status = edr.scheduler.status(connectorId);
-      return { cycleId: status.progress?.cycleId ?? (await done) };
+      // The outcome is reported through edr.progress events.
+      const { cycleId } = await edr.scheduler.startNow(connectorId);
+      return { cycleId };
     },
     'connectors.cancel': async ({ connectorId }) => ({ cancelled: edr.scheduler.cancel(connectorId) }),
   };

@@ -14,7 +14,8 @@ import { EdrScheduler, type ConnectorRuntime } from '../edr/scheduler';
 import { amqpTarget, mgmtTarget } from '../edr/targets';
 import type { Logger } from '../log';
 import { ZtaService } from '../edr/zta-service';
-import { EdrStore } from '../store/edr-db';
+import type { EdrStore } from '../edr/store/edr-store';
+import { openEdrStore } from '../edr/store/sqlite-edr-store';
 import { SETTINGS_KEY, readSettings } from './settings-handlers';
 import type { EventHub } from './events';
 import { PublicationSettings } from './publication-settings';
@@ -51,7 +52,7 @@ export class EdrService {
     const { adapters, events, logger } = o;
     this.registry = new ConnectorRegistry(adapters.settings, adapters.vault);
     this.publication = new PublicationSettings({ settings: adapters.settings, vault: adapters.vault, logger: logger.child('publication'), ...(o.env ? { env: o.env } : {}) });
-    this.store = new EdrStore(path.join(adapters.dataDir, 'edr.db'));
+    this.store = openEdrStore(path.join(adapters.dataDir, 'edr.db'));
     if (this.store.interruptedAtOpen) {
       logger.warn('poll cycles were interrupted when the app last stopped; they are marked interrupted (nothing of them was stored)', { cycles: this.store.interruptedAtOpen });
     }
@@ -170,7 +171,7 @@ export class EdrService {
   async status(c: StoredConnector): Promise<ConnectorStatus> {
     const view = await this.registry.view(c);
     const s = this.scheduler.status(c.id);
-    const last = this.store.lastCycle(c.id);
+    const last = await this.store.lastCycle(c.id);
     return {
       ...view,
       running: s.running,
@@ -202,6 +203,6 @@ export class EdrService {
     await this.scheduler.stop();
     for (const { runtime } of this.runtimes.values()) await runtime.close?.().catch(() => undefined);
     this.runtimes.clear();
-    this.store.close();
+    await this.store.close();
   }
 }

@@ -58,7 +58,7 @@ export function createHandlers(d: HandlerDeps): Handlers {
       const deleted = await d.profiles.delete(profileId);
       if (deleted) {
         d.bulk.cancelProfile(profileId);
-        d.inventory.forgetProfile(profileId);
+        await d.inventory.forgetProfile(profileId);
         await d.alarms.forgetProfile(profileId);
         changed(profileId);
       }

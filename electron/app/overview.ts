@@ -43,27 +43,27 @@ export class OverviewService {
     return { profileId: p.id, name: p.name, signedIn: this.d.sessions.status(p.id).state === 'signed-in' };
   }
 
-  get(profileId?: string): Overview {
+  async get(profileId?: string): Promise<Overview> {
     const generatedAt = this.now().toISOString();
     const connection = this.connection(profileId);
-    const connectors = this.d.edr.zta.connectors();
+    const connectors = await this.d.edr.zta.connectors();
     return {
       generatedAt,
       connection,
       setup: { connections: this.d.profiles.list().length, connectors: connectors.length, demoRunning: this.d.demo.status().running },
       alarms: this.alarms(connection, generatedAt),
-      risk: this.risk(connectors),
-      devices: this.devices(connection),
-      connectors: connectors.map((c) => this.connector(c)),
+      risk: await this.risk(connectors),
+      devices: await this.devices(connection),
+      connectors: await Promise.all(connectors.map((c) => this.connector(c))),
     };
   }
 
-  badges(profileId?: string): OverviewBadges {
+  async badges(profileId?: string): Promise<OverviewBadges> {
     const connection = this.connection(profileId);
-    const scored = this.d.edr.zta.connectors().flatMap((c) => (c.cycleId === null ? [] : [c.cycleId]));
+    const scored = (await this.d.edr.zta.connectors()).flatMap((c) => (c.cycleId === null ? [] : [c.cycleId]));
     return {
       criticalUnacknowledged: connection ? (this.d.alarms.criticalUnacknowledged(connection.profileId) ?? null) : null,
-      highRisk: scored.length > 0 ? this.d.edr.store.views.bandTotals(scored)['High Risk'] : null,
+      highRisk: scored.length > 0 ? (await this.d.edr.store.bandTotals(scored))['High Risk'] : null,
     };
   }
 
@@ -84,24 +84,24 @@ export class OverviewService {
     };
   }
 
-  private risk(connectors: readonly ZtaConnector[]): OverviewRisk {
+  private async risk(connectors: readonly ZtaConnector[]): Promise<OverviewRisk> {
     if (connectors.length === 0) return { state: 'no-connectors' };
     const scored = connectors.filter((c): c is ZtaConnector & { cycleId: number; asOf: string } => c.cycleId !== null && c.asOf !== null);
     if (scored.length === 0) return { state: 'never', connectors: connectors.length };
-    const views = this.d.edr.store.views;
-    const bands = views.bandTotals(scored.map((c) => c.cycleId));
+    const store = this.d.edr.store;
+    const bands = await store.bandTotals(scored.map((c) => c.cycleId));
     const asOfs = scored.map((c) => c.asOf).sort();
     const entered: HostMove[] = [];
     let since: string | undefined;
     let notCompared = 0;
     for (const c of scored) {
-      const previous = views.previousCycle(c.connectorId, c.cycleId);
+      const previous = await store.previousCycle(c.connectorId, c.cycleId);
       if (!previous) {
         notCompared += 1;
         continue;
       }
       if (since === undefined || previous.at < since) since = previous.at;
-      entered.push(...views.changes(c.connectorId, c.cycleId).enteredHighRisk);
+      entered.push(...(await store.changes(c.connectorId, c.cycleId)).enteredHighRisk);
     }
     return {
       state: 'known',
@@ -111,7 +111,7 @@ export class OverviewService {
       connectors: connectors.length,
       hosts: Object.values(bands).reduce((a, b) => a + b, 0),
       bands,
-      trend: views.trend({ connectors: new Set(connectors.map((c) => c.connectorId)) }, OVERVIEW_TREND_CYCLES),
+      trend: await store.trend({ connectors: new Set(connectors.map((c) => c.connectorId)) }, OVERVIEW_TREND_CYCLES),
       entered:
         since === undefined
           ? { state: 'first-cycle' }
@@ -125,19 +125,19 @@ export class OverviewService {
     };
   }
 
-  private devices(connection: OverviewConnection | null): OverviewDevices {
+  private async devices(connection: OverviewConnection | null): Promise<OverviewDevices> {
     if (!connection) return { state: 'no-connection' };
     const store = this.d.inventory.store;
-    const fetchedAt = store.fetchedAt(connection.profileId, 'devices');
+    const fetchedAt = await store.fetchedAt(connection.profileId, 'devices');
     if (fetchedAt === null) return { state: 'never' };
-    const { total, ...byStatus } = store.deploymentCounts(connection.profileId);
-    return { state: 'known', asOf: fetchedAt, total, byStatus, failed: store.failedDeployments(connection.profileId, OVERVIEW_LISTED) };
+    const { total, ...byStatus } = await store.deploymentCounts(connection.profileId);
+    return { state: 'known', asOf: fetchedAt, total, byStatus, failed: await store.failedDeployments(connection.profileId, OVERVIEW_LISTED) };
   }
 
-  private connector(c: ZtaConnector): OverviewConnector {
+  private async connector(c: ZtaConnector): Promise<OverviewConnector> {
     const registered = this.d.edr.registry.list().find((r) => r.id === c.connectorId);
     const schedule = this.d.edr.scheduler.status(c.connectorId);
-    const cycle = c.cycleId === null ? undefined : this.d.edr.store.cycle(c.cycleId);
+    const cycle = c.cycleId === null ? undefined : await this.d.edr.store.cycle(c.cycleId);
     return {
       connectorId: c.connectorId,
       name: c.name,

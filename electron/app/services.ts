@@ -16,7 +16,7 @@ import { createRuntime } from '../edr/runtimes';
 import { DemoEdr } from './demo-edr';
 import { InventoryService, type InventoryTiming } from '../inventory/service';
 import { BulkJobs, type BulkPorts, type BulkTiming } from '../inventory/bulk';
-import { InventoryStore } from '../store/inventory-db';
+import { openInventoryStore } from '../inventory/store/sqlite-inventory-store';
 import path from 'node:path';
 import type { ExportFormat } from '../../shared/contract-zta';
 import { ZtaExports, type ExportDestination } from '../edr/zta-export';
@@ -86,7 +86,7 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
   await edr.init();
   edr.start();
   const inventory = new InventoryService({
-    store: new InventoryStore(path.join(adapters.dataDir, 'inventory.db')),
+    store: openInventoryStore(path.join(adapters.dataDir, 'inventory.db')),
     session: (profileId) => sessions.get(profileId),
     emit: events.emit.bind(events),
     logger: logger.child('inventory'),
@@ -194,6 +194,6 @@ export function bulkPorts(inventory: InventoryService): BulkPorts {
     readDevice: (profileId, name) => inventory.readDevice(profileId, name),
     putDevice: (profileId, record) => inventory.putDevice(profileId, record),
     startDeploy: (profileId, name) => inventory.startDeploy(profileId, name),
-    devicesChanged: (profileId) => inventory.changed(profileId, ['devices']),
+    devicesChanged: (profileId) => void inventory.changed(profileId, ['devices']),
   };
 }

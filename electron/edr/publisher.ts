@@ -6,7 +6,7 @@
  */
 import type { RiskBand, Vendor } from '../../shared/model/edr';
 import type { Logger } from '../log';
-import type { CycleHost, CycleRow, EdrStore } from '../store/edr-db';
+import type { CycleHost, CycleRow, EdrStore } from './store/edr-store';
 
 export const HOSTS_PER_MESSAGE = 5_000;
 
@@ -34,9 +34,9 @@ export interface PublishTarget {
   close?(): Promise<void>;
 }
 
-export function buildMessages(store: EdrStore, cycle: CycleRow): ScoreMessage[] {
-  const hosts = store.cycleHosts(cycle.id);
-  const summary = store.cycleSummary(cycle.id);
+export async function buildMessages(store: Pick<EdrStore, 'cycleHosts' | 'cycleSummary'>, cycle: CycleRow): Promise<ScoreMessage[]> {
+  const hosts = await store.cycleHosts(cycle.id);
+  const summary = await store.cycleSummary(cycle.id);
   const parts = Math.max(1, Math.ceil(hosts.length / HOSTS_PER_MESSAGE));
   const out: ScoreMessage[] = [];
   for (let part = 0; part < parts; part++) {
@@ -88,12 +88,12 @@ export class ScorePublisher {
 
   private async run(cycleId: number): Promise<void> {
     const { store } = this.o;
-    const cycle = store.cycle(cycleId);
+    const cycle = await store.cycle(cycleId);
     if (!cycle || cycle.status !== 'completed' || cycle.publishedAt) return;
     try {
       await this.publishTo(cycle);
     } finally {
-      const after = store.cycle(cycleId);
+      const after = await store.cycle(cycleId);
       if (after) this.o.onSettled?.(after);
     }
   }
@@ -105,27 +105,27 @@ export class ScorePublisher {
     const targets = this.o.targets();
     if (targets.length === 0) {
       // Nothing to publish to yet: the cycle stays pending, so a later target still receives it.
-      store.recordPublishAttempt(cycleId, NO_TARGET);
+      await store.recordPublishAttempt(cycleId, NO_TARGET);
       logger.info('no publication target; the cycle stays pending', { cycleId });
       return;
     }
-    const messages = buildMessages(store, cycle);
+    const messages = await buildMessages(store, cycle);
     const failures: string[] = [];
     for (const target of targets) {
-      if (store.targetPublished(cycleId, target.name)) continue;
+      if (await store.targetPublished(cycleId, target.name)) continue;
       try {
         await this.withRetry(() => target.send(messages));
-        store.markTargetPublished(cycleId, target.name, now());
+        await store.markTargetPublished(cycleId, target.name, now());
         logger.info('scores published', { cycleId, target: target.name, messages: messages.length });
       } catch (e) {
         failures.push(`${target.name}: ${e instanceof Error ? e.message : String(e)}`);
       }
     }
     if (failures.length) {
-      store.recordPublishAttempt(cycleId, `Publication failed for ${failures.join('; ')}. It is retried with the next cycle.`);
+      await store.recordPublishAttempt(cycleId, `Publication failed for ${failures.join('; ')}. It is retried with the next cycle.`);
       throw new Error(`Publication of cycle ${cycleId} failed for ${failures.join('; ')}`);
     }
-    store.markPublished(cycleId, now());
+    await store.markPublished(cycleId, now());
   }
 
   private async withRetry(fn: () => Promise<void>): Promise<void> {
@@ -144,7 +144,7 @@ export class ScorePublisher {
 
   /** Retries every completed cycle that is not fully published (at start and after each cycle). */
   async publishPending(): Promise<void> {
-    for (const c of this.o.store.unpublishedCycles()) {
+    for (const c of await this.o.store.unpublishedCycles()) {
       await this.publishCycle(c.id).catch((e: unknown) => this.o.logger.warn('pending publication failed', { cycleId: c.id, error: String(e) }));
     }
   }

@@ -8,7 +8,7 @@
 import type { HostRecord, ScoredHost } from '../../shared/model/edr';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
 import type { Logger } from '../log';
-import type { EdrStore } from '../store/edr-db';
+import type { EdrStore } from './store/edr-store';
 import type { ConnectorRegistry, StoredConnector } from './registry';
 
 export type CyclePhase = 'starting' | 'devices' | 'vulnerabilities' | 'scoring' | 'storing' | 'completed' | 'failed' | 'cancelled';
@@ -78,7 +78,8 @@ interface Slot {
   connector: StoredConnector;
   timer?: unknown;
   nextAt?: number;
-  running?: { cycleId: number; abort: AbortController; done: Promise<number>; progress: CycleProgress };
+  /** `progress` once the store has begun the cycle (and numbered it). */
+  running?: { abort: AbortController; begun: Promise<number>; done: Promise<number>; progress?: CycleProgress };
 }
 
 export class EdrScheduler {
@@ -152,7 +153,7 @@ export class EdrScheduler {
     const slot = this.slots.get(id);
     return {
       running: Boolean(slot?.running),
-      ...(slot?.running ? { progress: slot.running.progress } : {}),
+      ...(slot?.running?.progress ? { progress: slot.running.progress } : {}),
       ...(slot?.nextAt !== undefined && !slot.running ? { nextCycleAt: new Date(slot.nextAt).toISOString() } : {}),
     };
   }
@@ -160,6 +161,17 @@ export class EdrScheduler {
   /** Runs a cycle now; if one is running, answers that one (cycles never overlap). */
   runNow(id: string): Promise<number> {
     return this.run(id);
+  }
+
+  /**
+   * Poll now for the window: answers the cycle's id as soon as the store has numbered it (the
+   * running one's, if one runs) and the cycle's end in `done`.
+   */
+  async startNow(id: string): Promise<{ cycleId: number; done: Promise<number> }> {
+    const done = this.run(id);
+    done.catch(() => undefined);
+    const running = this.slots.get(id)?.running;
+    return { cycleId: await (running ? running.begun : done), done };
   }
 
   /**
@@ -184,25 +196,32 @@ export class EdrScheduler {
     delete slot.nextAt;
     const abort = new AbortController();
     const started = new Date(this.timers.now());
-    const cycleId = this.d.store.beginCycle(connector.id, connector.vendor, connector.tenantId, started, rescore ? 'rescore' : 'poll');
-    const progress: CycleProgress = { connectorId: id, cycleId, phase: 'starting', done: 0, total: null };
-    const report = (p: Partial<CycleProgress>) => {
-      Object.assign(progress, p);
-      this.d.onProgress({ ...progress });
-    };
-    const done = this.cycle(connector, cycleId, abort.signal, report, rescore).finally(() => {
-      slot.running = undefined;
-      const current = this.slots.get(id);
-      if (current === slot && slot.connector.enabled && !this.stopped) {
-        const interval = slot.connector.pollIntervalMinutes * 60_000;
-        // Next cycle one interval after this one started; never before this one ended. A rescore
-        // leaves the next poll where it was.
-        const at = rescore ? (nextPollAt ?? started.getTime() + interval) : started.getTime() + interval;
-        this.schedule(slot, Math.max(0, at - this.timers.now()));
-      }
-    });
-    slot.running = { cycleId, abort, done, progress };
-    report({});
+    const begun = this.d.store.beginCycle(connector.id, connector.vendor, connector.tenantId, started, rescore ? 'rescore' : 'poll');
+    const done = begun
+      .then((cycleId) => {
+        const progress: CycleProgress = { connectorId: id, cycleId, phase: 'starting', done: 0, total: null };
+        running.progress = progress;
+        const report = (p: Partial<CycleProgress>) => {
+          Object.assign(progress, p);
+          this.d.onProgress({ ...progress });
+        };
+        report({});
+        return this.cycle(connector, cycleId, abort.signal, report, rescore);
+      })
+      .finally(() => {
+        slot.running = undefined;
+        const current = this.slots.get(id);
+        if (current === slot && slot.connector.enabled && !this.stopped) {
+          const interval = slot.connector.pollIntervalMinutes * 60_000;
+          // Next cycle one interval after this one started; never before this one ended. A rescore
+          // leaves the next poll where it was.
+          const at = rescore ? (nextPollAt ?? started.getTime() + interval) : started.getTime() + interval;
+          this.schedule(slot, Math.max(0, at - this.timers.now()));
+        }
+      });
+    // The slot is taken before the store numbers the cycle, so a second call shares this one.
+    const running: NonNullable<Slot['running']> = { abort, begun, done };
+    slot.running = running;
     return done;
   }
 
@@ -229,7 +248,7 @@ export class EdrScheduler {
       let skipped = 0;
       /** Hosts the connector said the cycle has (its last known total), for the scoring progress. */
       let expected: number | null = null;
-      const stage = (batch: readonly HostRecord[]) => {
+      const stage = async (batch: readonly HostRecord[]) => {
         if (signal.aborted) throw cancelled();
         const now = rescore ? rescore.scoreTime : new Date(this.timers.now());
         const at = now.toISOString();
@@ -249,7 +268,8 @@ export class EdrScheduler {
             yield { host: h, ...s, scoredAt: at };
           }
         }
-        staged += this.d.store.stageScores(cycleId, c.id, scored());
+        const n = await this.d.store.stageScores(cycleId, c.id, scored());
+        staged += n;
         received += batch.length;
         report({
           phase: 'scoring',
@@ -267,10 +287,10 @@ export class EdrScheduler {
         onHosts: stage,
       });
       // A runtime that ignores onHosts answers the whole cycle here: it is staged the same way, batch by batch.
-      for (let i = 0; i < rest.length; i += STAGE_BATCH) stage(rest.slice(i, i + STAGE_BATCH));
+      for (let i = 0; i < rest.length; i += STAGE_BATCH) await stage(rest.slice(i, i + STAGE_BATCH));
       if (signal.aborted) throw cancelled();
       report({ phase: 'storing', done: 0, total: staged });
-      const hosts = this.d.store.commitCycle(cycleId, new Date(this.timers.now()));
+      const hosts = await this.d.store.commitCycle(cycleId, new Date(this.timers.now()));
       report({ phase: 'completed', done: hosts, total: hosts });
       log.info('cycle completed', { connectorId: c.id, cycleId, hosts, skipped });
       this.schedulePublish(cycleId);
@@ -279,7 +299,7 @@ export class EdrScheduler {
       const aborted = signal.aborted || (e instanceof AppError && e.code === ErrorCodes.cancelled);
       const message = e instanceof Error ? e.message : String(e);
       // Also deletes what the cycle had staged: none of it was ever visible.
-      this.d.store.finishCycle(cycleId, aborted ? 'cancelled' : 'failed', {
+      await this.d.store.finishCycle(cycleId, aborted ? 'cancelled' : 'failed', {
         hosts: 0,
         error: aborted ? (this.cancelReasons.get(signal) ?? 'cancelled by the operator') : message,
         ...(e instanceof AppError ? { errorCode: e.code } : {}),

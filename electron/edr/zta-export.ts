@@ -54,7 +54,7 @@ export interface ExportDestination {
 }
 
 export interface ExportServiceOptions {
-  snapshot(): ZtaSnapshot;
+  snapshot(): Promise<ZtaSnapshot>;
   /** Desktop: the operator picks the file in main's save dialog. Browser mode: a file in the data folder, downloaded once. */
   destination(jobId: string, suggestedName: string, format: ExportFormat): Promise<ExportDestination | undefined>;
   onProgress(job: ExportJob): void;
@@ -79,7 +79,7 @@ export class ZtaExports {
     const suggested = `northbound-zta-${now.toISOString().slice(0, 19).replace(/[:T]/g, '-')}.${format}`;
     const dest = await this.o.destination(jobId, suggested, format);
     if (!dest) return { jobId, format, state: 'cancelled', done: 0, total: 0, name: suggested };
-    const snapshot = this.o.snapshot();
+    const snapshot = await this.o.snapshot();
     const rows = exportedRows(snapshot, filter);
     const job: ExportJob = { jobId, format, state: 'running', done: 0, total: rows.length, name: dest.name };
     const abort = new AbortController();

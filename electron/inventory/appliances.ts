@@ -8,7 +8,7 @@
  */
 import type { ApplianceState } from '../../shared/model/inventory';
 import { boundStrings, LIMITS } from '../../shared/model/limits';
-import type { StoredAppliance } from '../store/inventory-db';
+import type { StoredAppliance } from './store/inventory-store';
 import { filled, isObject, listOf, nodeTime, type NodePage } from '../mgmt/node-answer';
 
 export const APPLIANCES_PATH = '/mgmt/appliance/appliance';

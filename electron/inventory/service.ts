@@ -8,7 +8,7 @@ import type { EmitEvent } from '../../shared/contract';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
 import type { DeviceRecord, DeviceView, OrganizationView, SyslogServer, TaskStatus } from '../../shared/model/inventory';
 import type { Logger } from '../log';
-import type { InventoryKind, InventoryStore, StoredList } from '../store/inventory-db';
+import type { InventoryKind, InventoryStore, StoredList } from './store/inventory-store';
 import { withDeviceIssues, withSyslogIssues } from './field-errors';
 import type { StoredOrganization } from '../../shared/model/hierarchy';
 import {
@@ -94,12 +94,12 @@ export class InventoryService {
       : new AppError(ErrorCodes.notSignedIn, `Sign in to the node to ${what}.`, 'The stored lists stay readable offline; refreshing, onboarding and deploying need a signed-in session.');
   }
 
-  devices(profileId: string): StoredList<DeviceView> & { profileId: string } {
-    return { profileId, ...this.store.devices(profileId) };
+  async devices(profileId: string): Promise<StoredList<DeviceView> & { profileId: string }> {
+    return { profileId, ...(await this.store.devices(profileId)) };
   }
 
-  organizations(profileId: string): StoredList<OrganizationView> & { profileId: string } {
-    return { profileId, ...this.store.organizations(profileId) };
+  async organizations(profileId: string): Promise<StoredList<OrganizationView> & { profileId: string }> {
+    return { profileId, ...(await this.store.organizations(profileId)) };
   }
 
   /**
@@ -119,14 +119,14 @@ export class InventoryService {
   }
 
   /** The namespace of the node's wrapper keys: set on the connection, learned from its answers, or the spec's. */
-  namespace(profileId: string): string {
-    return this.o.namespaceFor?.(profileId) ?? this.store.nodeMeta(profileId, 'namespace') ?? DEFAULT_NAMESPACE;
+  async namespace(profileId: string): Promise<string> {
+    return this.o.namespaceFor?.(profileId) ?? (await this.store.nodeMeta(profileId, 'namespace')) ?? DEFAULT_NAMESPACE;
   }
 
   /** Keeps the namespace a node's answer revealed, so the next PUT carries the wrapper it expects. */
-  private learnNamespace(profileId: string, namespace: string | undefined): void {
-    if (!namespace || this.store.nodeMeta(profileId, 'namespace') === namespace) return;
-    this.store.setNodeMeta(profileId, 'namespace', namespace);
+  private async learnNamespace(profileId: string, namespace: string | undefined): Promise<void> {
+    if (!namespace || (await this.store.nodeMeta(profileId, 'namespace')) === namespace) return;
+    await this.store.setNodeMeta(profileId, 'namespace', namespace);
     this.log.info('node namespace learned', { profileId, namespace });
   }
 
@@ -142,18 +142,18 @@ export class InventoryService {
     try {
       const r = await pageAll({ request: this.request(profileId), path: what === 'devices' ? DEVICES_PATH : ORGANIZATIONS_PATH, read, signal, onProgress: progress.call, logger });
       progress.flush();
-      this.learnNamespace(profileId, namespace);
+      await this.learnNamespace(profileId, namespace);
       const fetchedAt = new Date().toISOString();
       if (what === 'organizations') {
         const { items, unreadable } = readAll(r.items, organizationFromNode);
         this.reportUnreadable(profileId, what, unreadable, r.items);
-        this.store.replaceOrganizations(profileId, items, fetchedAt, unreadable.length);
+        await this.store.replaceOrganizations(profileId, items, fetchedAt, unreadable.length);
         this.reportShortRead(profileId, what, r.shortRead, r.items.length, r.total);
         return { items, fetchedAt, shortRead: r.shortRead, unreadable: unreadable.length };
       }
       const { items, unreadable } = readAll(r.items, deviceFromNode);
       this.reportUnreadable(profileId, what, unreadable, r.items);
-      this.store.replaceDevices(profileId, items, fetchedAt, unreadable.length);
+      await this.store.replaceDevices(profileId, items, fetchedAt, unreadable.length);
       this.reportShortRead(profileId, what, r.shortRead, r.items.length, r.total);
       await this.refreshAppliances(profileId, signal);
       return { items, fetchedAt, shortRead: r.shortRead, unreadable: unreadable.length };
@@ -173,10 +173,10 @@ export class InventoryService {
       const r = await pageAll({ request: this.request(profileId), path: APPLIANCES_PATH, read: readAppliancesPage, signal, logger });
       const { items, unreadable } = readAll(r.items, applianceFromNode);
       this.reportUnreadable(profileId, 'appliance', unreadable, r.items);
-      this.store.replaceAppliances(profileId, items, new Date().toISOString(), unreadable.length);
+      await this.store.replaceAppliances(profileId, items, new Date().toISOString(), unreadable.length);
     } catch (e) {
       if (signal.aborted || (e instanceof AppError && e.code === ErrorCodes.cancelled)) throw e;
-      const at = this.store.fetchedAt(profileId, 'appliances');
+      const at = await this.store.fetchedAt(profileId, 'appliances');
       logger.warn('appliance list not read', { profileId, error: e instanceof Error ? e.message : String(e) });
       this.o.emit('notice', {
         level: 'warning',
@@ -221,14 +221,15 @@ export class InventoryService {
         done.push(kind);
       }
     } finally {
-      if (done.length > 0) this.changed(profileId, done);
+      if (done.length > 0) await this.changed(profileId, done);
     }
-    return { devices: this.store.deviceCount(profileId), organizations: this.store.organizationCount(profileId), fetchedAt };
+    return { devices: await this.store.deviceCount(profileId), organizations: await this.store.organizationCount(profileId), fetchedAt };
   }
 
   /** Tells the window which stored lists of a node changed, with the stored counts (COUNT(*), not the lists). */
-  changed(profileId: string, what: InventoryKind[]): void {
-    this.o.emit('inventory.changed', { profileId, what, counts: { devices: this.store.deviceCount(profileId), organizations: this.store.organizationCount(profileId) } });
+  async changed(profileId: string, what: InventoryKind[]): Promise<void> {
+    const counts = { devices: await this.store.deviceCount(profileId), organizations: await this.store.organizationCount(profileId) };
+    this.o.emit('inventory.changed', { profileId, what, counts });
   }
 
   /** devices.get: one device fresh from the node, stored; a device the node no longer has is removed from the store. */
@@ -236,10 +237,10 @@ export class InventoryService {
     try {
       const { before, after } = await this.fetchDevice(profileId, deviceName);
       // Only a device that changed makes the window reload the stored list.
-      if (JSON.stringify(before) !== JSON.stringify(after)) this.changed(profileId, ['devices']);
+      if (JSON.stringify(before) !== JSON.stringify(after)) await this.changed(profileId, ['devices']);
       return after;
     } catch (e) {
-      if (isNotFound(e) && this.store.deleteDevice(profileId, deviceName)) this.changed(profileId, ['devices']);
+      if (isNotFound(e) && (await this.store.deleteDevice(profileId, deviceName))) await this.changed(profileId, ['devices']);
       throw e;
     }
   }
@@ -251,13 +252,13 @@ export class InventoryService {
 
   private async fetchDevice(profileId: string, deviceName: string): Promise<{ before: DeviceView | undefined; after: DeviceView }> {
     const answer = deviceFromAnswer(await this.request(profileId)('GET', devicePath(deviceName)));
-    this.learnNamespace(profileId, answer.namespace);
-    const before = this.store.device(profileId, deviceName);
+    await this.learnNamespace(profileId, answer.namespace);
+    const before = await this.store.device(profileId, deviceName);
     // The record carries no status (real nodes): the listed status and task stay.
     const device = { ...answer.device, ...(before && !answer.device.workflowStatus ? { deploymentStatus: before.deploymentStatus, workflowStatus: before.workflowStatus, lastModifiedBy: before.lastModifiedBy, lastModifiedAt: before.lastModifiedAt } : {}), lastTaskId: answer.device.lastTaskId ?? before?.lastTaskId ?? null };
-    this.store.upsertDevice(profileId, device);
+    await this.store.upsertDevice(profileId, device);
     // The stored device with its appliance state.
-    return { before, after: this.store.device(profileId, device.deviceName) ?? device };
+    return { before, after: (await this.store.device(profileId, device.deviceName)) ?? device };
   }
 
   async nextSiteId(profileId: string): Promise<{ siteId: string }> {
@@ -268,21 +269,21 @@ export class InventoryService {
   async putDevice(profileId: string, record: DeviceRecord): Promise<DeviceView> {
     let answer: unknown;
     try {
-      answer = await this.request(profileId)('PUT', devicePath(record.deviceName), deviceBody(record, this.namespace(profileId)));
+      answer = await this.request(profileId)('PUT', devicePath(record.deviceName), deviceBody(record, await this.namespace(profileId)));
     } catch (e) {
       throw withDeviceIssues(e, record);
     }
     const read = deviceFromAnswer(answer, record);
-    this.learnNamespace(profileId, read.namespace);
-    this.store.upsertDevice(profileId, read.device);
-    return this.store.device(profileId, read.device.deviceName) ?? read.device;
+    await this.learnNamespace(profileId, read.namespace);
+    await this.store.upsertDevice(profileId, read.device);
+    return (await this.store.device(profileId, read.device.deviceName)) ?? read.device;
   }
 
   /** devices.onboard */
   async onboard(profileId: string, record: DeviceRecord): Promise<DeviceView> {
     const device = await this.putDevice(profileId, record);
     this.log.info('device onboarded', { profileId, deviceName: device.deviceName });
-    this.changed(profileId, ['devices']);
+    await this.changed(profileId, ['devices']);
     return device;
   }
 
@@ -306,9 +307,9 @@ export class InventoryService {
   /** devices.deploy: answers at once; the task is followed in the background (task.progress). */
   async deploy(profileId: string, deviceName: string): Promise<TaskStatus> {
     const { task, outcome } = await this.startDeploy(profileId, deviceName);
-    this.changed(profileId, ['devices']);
-    void outcome.then((end) => {
-      this.changed(profileId, ['devices']);
+    await this.changed(profileId, ['devices']);
+    void outcome.then(async (end) => {
+      await this.changed(profileId, ['devices']);
       if (!end.finished) this.notUntilTheEnd(end);
     });
     return task;
@@ -327,13 +328,13 @@ export class InventoryService {
   async task(profileId: string, taskId: string): Promise<TaskStatus> {
     const followed = this.follower.current(profileId, taskId);
     if (followed) return followed;
-    const stored = this.store.task(profileId, taskId);
+    const stored = await this.store.task(profileId, taskId);
     if (stored && isFinal(stored.state)) return stored;
     try {
       const fresh = taskFromNode(await this.request(profileId)('GET', taskPath(taskId)), profileId, taskId, stored?.deviceName, stored);
-      this.store.putTask(fresh);
-      if (fresh.deviceName && this.store.device(profileId, fresh.deviceName)?.lastTaskId === taskId) {
-        this.store.setDeploymentStatus(profileId, fresh.deviceName, deviceStatusOf(fresh.state), taskId);
+      await this.store.putTask(fresh);
+      if (fresh.deviceName && (await this.store.device(profileId, fresh.deviceName))?.lastTaskId === taskId) {
+        await this.store.setDeploymentStatus(profileId, fresh.deviceName, deviceStatusOf(fresh.state), taskId);
       }
       return fresh;
     } catch (e) {
@@ -357,15 +358,15 @@ export class InventoryService {
     return this.syslogList(profileId);
   }
 
-  forgetProfile(profileId: string): void {
-    this.store.forgetProfile(profileId);
+  forgetProfile(profileId: string): Promise<void> {
+    return this.store.forgetProfile(profileId);
   }
 
   /** Stops refreshes and following tasks (they go on on the node) and closes the store. */
   async close(): Promise<void> {
     this.closing.abort();
     await this.follower.close();
-    this.store.close();
+    await this.store.close();
   }
 }
 

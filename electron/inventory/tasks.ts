@@ -7,7 +7,7 @@
 import { AppError, endsSession } from '../../shared/model/errors';
 import type { DeploymentStatus, TaskState, TaskStatus } from '../../shared/model/inventory';
 import type { Logger } from '../log';
-import type { InventoryStore } from '../store/inventory-db';
+import type { InventoryStore } from './store/inventory-store';
 import { taskFromNode, taskPath } from './node-api';
 import type { NodeRequest } from '../mgmt/node-answer';
 import { sleep } from '../net/retry';
@@ -73,10 +73,10 @@ export class TaskFollower {
   }
 
   /** Stores a task state and moves the device with it. */
-  private record(task: TaskStatus): void {
+  private async record(task: TaskStatus): Promise<void> {
     try {
-      this.o.store.putTask(task);
-      if (task.deviceName) this.o.store.setDeploymentStatus(task.profileId, task.deviceName, deviceStatusOf(task.state), task.taskId);
+      await this.o.store.putTask(task);
+      if (task.deviceName) await this.o.store.setDeploymentStatus(task.profileId, task.deviceName, deviceStatusOf(task.state), task.taskId);
     } catch (e) {
       // Only when the store closed under a follower (quit); the event still tells the window.
       this.o.logger.warn('task state not stored', { taskId: task.taskId, error: e instanceof Error ? e.message : String(e) });
@@ -89,7 +89,7 @@ export class TaskFollower {
     const signal = this.stop.signal;
     const deadline = Date.now() + this.maxMs;
     let errors = 0;
-    this.record(entry.latest);
+    await this.record(entry.latest);
     while (!isFinal(entry.latest.state)) {
       if (signal.aborted) return { task: entry.latest, finished: false, reason: 'the console is closing' };
       if (Date.now() >= deadline) {
@@ -104,7 +104,7 @@ export class TaskFollower {
         errors = 0;
         if (changed(next, entry.latest)) {
           entry.latest = next;
-          this.record(next);
+          await this.record(next);
         }
       } catch (e) {
         errors += 1;

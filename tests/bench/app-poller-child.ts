@@ -15,6 +15,7 @@ import { createNodeAdapters } from '../../electron/app/node-platform';
 import { createApp } from '../../electron/app/services';
 import type { CycleProgress } from '../../shared/contract';
 import { createStreamLogger } from '../../electron/log';
+import { edrDb } from '../support/edr-fixtures';
 
 const input = JSON.parse(process.env.NB_BENCH_APP_POLL ?? '{}') as { cycle: boolean; entry: Record<string, unknown> };
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'nb-bench-app-'));
@@ -61,7 +62,7 @@ try {
       const cycleId = await app.edr.scheduler.runNow(connector.id);
       const ms = Math.round(performance.now() - started);
       clearInterval(sampler);
-      const store = app.edr.store;
+      const store = edrDb(app.edr.store);
       const cycle = store.cycle(cycleId);
       const summary = store.cycleSummary(cycleId);
       const db = path.join(dataDir, 'edr.db');

@@ -5,13 +5,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { EdrStore } from '../../electron/store/edr-db';
+import { EdrDb } from '../../electron/edr/store/edr-db';
 import { makeScoredHosts } from '../support/edr-fixtures';
 
 export async function benchStore(hosts: number): Promise<{ hosts: number; ms: number; rowsPerSecond: number; perRowMsFor5k: number; batchMsFor5k: number; ratio: number; stageMs: number; commitMs: number }> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'nb-bench-store-'));
   try {
-    const store = new EdrStore(path.join(dir, 'edr.db'));
+    const store = new EdrDb(path.join(dir, 'edr.db'));
     const rows = makeScoredHosts(hosts);
     const t0 = performance.now();
     const c = store.beginCycle('bench', 'defender', 't1', new Date());

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { createNodeAdapters } from '../../electron/app/node-platform';
 import { ConnectorRegistry } from '../../electron/edr/registry';
 import { createMemoryLogger } from '../../electron/log';
-import { EdrStore } from '../../electron/store/edr-db';
+import { EdrDb } from '../../electron/edr/store/edr-db';
 import type { ScoredHost } from '../../shared/model/edr';
 import { benchHost } from './zta-store.bench-part';
 
@@ -31,7 +31,7 @@ export async function seedZtaDataDir(hosts: number): Promise<{ dataDir: string; 
     apiUrl: 'https://127.0.0.1:9/',
     idpUrl: 'https://127.0.0.1:9/',
   });
-  const store = new EdrStore(path.join(dataDir, 'edr.db'));
+  const store = new EdrDb(path.join(dataDir, 'edr.db'));
   const variants = new Uint8Array(hosts);
   for (let c = 0; c < 2; c++) {
     if (c === 1) for (let i = 0; i < hosts; i += 50) variants[i] = 1;

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { HostRecord, ScoredHost } from '../../shared/model/edr';
 import { compileRiskConfig, defaultRiskConfig, scoreHost } from '../../shared/risk';
-import { EdrStore } from '../../electron/store/edr-db';
+import { EdrDb } from '../../electron/edr/store/edr-db';
 
 
 const RISK = ['Low', 'Medium', 'High'] as const;
@@ -88,7 +88,7 @@ export async function benchZtaStore(hosts: number, days: number, changeRate: num
   const dir = mkdtempSync(path.join(os.tmpdir(), 'nb-bench-zta-'));
   const file = path.join(dir, 'edr.db');
   try {
-    const store = new EdrStore(file);
+    const store = new EdrDb(file);
     const cycles = Math.round((days * 24 * 60) / 10);
     const variants = new Uint8Array(hosts);
     const changed = Math.round(hosts * changeRate);

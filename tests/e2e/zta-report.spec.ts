@@ -24,7 +24,7 @@ async function pollAll(nb: Northbound): Promise<void> {
   const connectors = await nb.harness.call<Array<{ id: string }>>('connectors.list');
   expect(connectors).toHaveLength(2);
   const cycles = await Promise.all(connectors.map((c) => nb.harness.call<{ cycleId: number }>('connectors.pollNow', { connectorId: c.id })));
-  for (const { cycleId } of cycles) await expect.poll(() => nb.harness.app.edr.store.cycle(cycleId)?.status, { timeout: 60_000 }).toBe('completed');
+  for (const { cycleId } of cycles) await expect.poll(async () => (await nb.harness.app.edr.store.cycle(cycleId))?.status, { timeout: 60_000 }).toBe('completed');
 }
 
 /** The demo with two polled cycles of each tenant and the Defender one rescored under other weights. */
@@ -36,7 +36,7 @@ async function demoWithHistory(page: Page, nb: Northbound): Promise<void> {
   await pollAll(nb);
   const defender = (await nb.harness.call<Array<{ id: string; vendor: string }>>('connectors.list')).find((c) => c.vendor === 'defender')!;
   const { cycleId } = await nb.harness.call<{ cycleId: number }>('zta.applyRisk', { connectorId: defender.id, risk: { weights: { critical: 85, operational: 15 } } });
-  await expect.poll(() => nb.harness.app.edr.store.cycle(cycleId)?.status, { timeout: 60_000 }).toBe('completed');
+  await expect.poll(async () => (await nb.harness.app.edr.store.cycle(cycleId))?.status, { timeout: 60_000 }).toBe('completed');
   // The demo's toasts would cover the report in the shots.
   await expect(page.getByRole('button', { name: 'Close toast' })).toHaveCount(0, { timeout: 20_000 });
 }

@@ -10,7 +10,8 @@ import { writeSync } from 'node:fs';
 import { ConnectorRegistry } from '../../electron/edr/registry';
 import { EdrScheduler, realTimers } from '../../electron/edr/scheduler';
 import { createMemoryLogger } from '../../electron/log';
-import { EdrStore } from '../../electron/store/edr-db';
+import { EdrDb } from '../../electron/edr/store/edr-db';
+import { SqliteEdrStore } from '../../electron/edr/store/sqlite-edr-store';
 import { makeScoredHosts } from './edr-fixtures';
 import { memorySettings, memoryVault } from './memory-ports';
 
@@ -24,14 +25,14 @@ function freeze(cycleId: number, completedCycleId: number): never {
   throw new Error('unreachable');
 }
 
-const store = new EdrStore(file);
+const store = new EdrDb(file);
 const registry = new ConnectorRegistry(memorySettings(), memoryVault());
 const { connector } = await registry.register({ vendor: 'falcon', tenantId: 'cid-crash', clientId: 'c', clientSecret: 'Secret-Value-123', pollIntervalMinutes: 10 });
 let cycles = 0;
 let completed = 0;
 const scheduler = new EdrScheduler({
   registry,
-  store,
+  store: new SqliteEdrStore(store),
   runtimeFor: () => ({
     poll: async ({ onHosts }) => {
       cycles += 1;

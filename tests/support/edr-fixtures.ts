@@ -1,5 +1,8 @@
 /** Deterministic scored hosts for store tests and benches. */
 import type { RiskBand, ScoredHost } from '../../shared/model/edr';
+import type { EdrDb } from '../../electron/edr/store/edr-db';
+import type { EdrStore } from '../../electron/edr/store/edr-store';
+import { SqliteEdrStore } from '../../electron/edr/store/sqlite-edr-store';
 
 const bands: RiskBand[] = ['Trustworthy', 'Low Risk', 'Moderate Risk', 'Suspicious', 'High Risk'];
 
@@ -49,4 +52,10 @@ export function defenderConnectorSave<E extends object = object>(
     tls: { mode: 'custom-ca' as const, caName: 'sim.pem', caPem: sim.certificatePem },
     ...(extra as E),
   };
+}
+
+/** The synchronous edr.db behind the feature's store (tests read what was stored through it). */
+export function edrDb(store: EdrStore): EdrDb {
+  if (!(store instanceof SqliteEdrStore)) throw new Error('not the SQLite EDR store');
+  return store.db;
 }

@@ -49,7 +49,7 @@ describe('demo workspace with EDR', () => {
       const { cycleId } = await h.call<{ cycleId: number }>('connectors.pollNow', { connectorId: c.id });
       const done = await waitForCycle(h.call, c.id, cycleId);
       expect(done.lastCycle).toMatchObject({ status: 'completed', hosts: 250, error: null });
-      expect(h.app.edr.store.cycleSummary(cycleId).hosts).toBe(250);
+      expect((await h.app.edr.store.cycleSummary(cycleId)).hosts).toBe(250);
     }
   });
 

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConnectorStatus } from '../../../shared/contract';
 import { defenderTenant, startDefenderSimulator, type DefenderSimulator } from '../../../electron/simulator/defender';
 import { startAppHarness, type AppHarness } from '../../support/app-harness';
+import { edrDb } from '../../support/edr-fixtures';
 
 const tenant = defenderTenant({ hosts: 120, seed: 5 });
 let sim: DefenderSimulator;
@@ -59,7 +60,7 @@ describe('EDR connectors through the contract', () => {
     expect(status?.lastCycle?.publishedAt).toBeTruthy();
     const phases = h.pushed.filter((p) => p.includes('"edr.progress"')).map((p) => (JSON.parse(p) as { payload: { phase: string } }).payload.phase);
     expect(phases).toEqual(expect.arrayContaining(['devices', 'vulnerabilities', 'scoring', 'storing', 'completed']));
-    expect(h.app.edr.store.latestScores({ connectorId: id, limit: 500 })).toHaveLength(120);
+    expect(edrDb(h.app.edr.store).latestScores({ connectorId: id, limit: 500 })).toHaveLength(120);
     const demo = h.app.demo.simulator!;
     const received = demo.receivedScores.filter((r) => r.message.cycleId === cycleId);
     expect(received).toHaveLength(1);

@@ -11,6 +11,7 @@ import type { ConnectorStatus } from '../../../shared/contract';
 import { defaultRiskConfig, scoreHost, tenantRiskConfigOrThrow } from '../../../shared/risk';
 import { defenderTenant, startDefenderSimulator, type DefenderSimulator } from '../../../electron/simulator/defender';
 import { startAppHarness, type AppHarness } from '../../support/app-harness';
+import { edrDb } from '../../support/edr-fixtures';
 
 const tenant = defenderTenant({ hosts: 150, seed: 11 });
 const risk = {
@@ -64,8 +65,8 @@ async function pollAndWait(connectorId: string): Promise<number> {
 /** Stored score, the score under the overrides and under the defaults, per host of the latest cycle. */
 function storedVersusExpected(connectorId: string, overrides: unknown) {
   const config = tenantRiskConfigOrThrow(overrides);
-  return h.app.edr.store.latestScores({ connectorId, limit: 1000 }).map((row) => {
-    const detail = h.app.edr.store.hostDetail(connectorId, row.hostId)!;
+  return edrDb(h.app.edr.store).latestScores({ connectorId, limit: 1000 }).map((row) => {
+    const detail = edrDb(h.app.edr.store).hostDetail(connectorId, row.hostId)!;
     const at = new Date(row.scoredAt);
     const custom = scoreHost(detail.host, config, at);
     return { stored: row.score, band: row.band, custom: custom.score, customBand: custom.band, defaults: scoreHost(detail.host, defaultRiskConfig, at).score };

@@ -125,7 +125,7 @@ describe.each(Object.entries(vendors))('%s: a held call never receives a secret 
     expect(sentTo(REAL)).toEqual([]);
     expect(sentTo(TYPED_BACK)).toEqual([]);
     // The save that moved the connector cancelled that cycle.
-    expect(h.app.edr.store.lastCycle(id)).toMatchObject({ id: cycle, status: 'cancelled' });
+    expect(await h.app.edr.store.lastCycle(id)).toMatchObject({ id: cycle, status: 'cancelled' });
     expect(await h.app.edr.registry.getSecret(h.app.edr.registry.get(id))).toBe(REAL);
   });
 });

@@ -14,7 +14,7 @@ import type { ExportJob } from '../../../shared/contract-zta';
 import { makeRowFilter, snapshotRow, type ZtaHostDetail, type ZtaOverview, type ZtaSnapshot } from '../../../shared/model/zta';
 import { defenderTenant, startDefenderSimulator, type DefenderSimulator } from '../../../electron/simulator/defender';
 import { startAppHarness, type AppHarness } from '../../support/app-harness';
-import { defenderConnectorSave } from '../../support/edr-fixtures';
+import { defenderConnectorSave, edrDb } from '../../support/edr-fixtures';
 import { until } from '../../support/until';
 
 const tenant = defenderTenant({ hosts: 200, seed: 11 });
@@ -47,7 +47,7 @@ describe('ZTA dashboard channels', () => {
     expect(s.connectors).toEqual([expect.objectContaining({ connectorId, name: 'Contoso Defender', vendor: 'defender', cycleId: firstCycle, kind: 'poll', hosts: 200, health: 'online' })]);
     expect(s.asOf).toBe(s.connectors[0]!.asOf);
     expect(s.rows.hostId).toHaveLength(200);
-    const stored = h.app.edr.store.latestScores({ limit: 1000 });
+    const stored = edrDb(h.app.edr.store).latestScores({ limit: 1000 });
     const byId = new Map(stored.map((r) => [r.hostId, r]));
     for (let i = 0; i < 200; i++) {
       const row = snapshotRow(s, i);

@@ -15,7 +15,7 @@ import { EXPORT_COLUMNS, exportRecord, snapshotRow, type ZtaFilter, type ZtaSnap
 import { cliConnectorId } from '../../../electron/edr/connector-ids';
 import { exportedRows } from '../../../electron/edr/zta-export';
 import { defenderTenant, startDefenderSimulator, type DefenderSimulator } from '../../../electron/simulator/defender';
-import { EdrStore } from '../../../electron/store/edr-db';
+import { EdrDb } from '../../../electron/edr/store/edr-db';
 import { startAppHarness } from '../../support/app-harness';
 import { defenderConnectorSave, makeScoredHosts } from '../../support/edr-fixtures';
 import { until } from '../../support/until';
@@ -198,7 +198,7 @@ describe('edr poll --data-dir and zta export', () => {
 
   it('a host named =HYPERLINK("x") leaves the CSV export as text', async () => {
     const dataDir = path.join(tmp, 'formula');
-    const store = new EdrStore(path.join(dataDir, 'edr.db'));
+    const store = new EdrDb(path.join(dataDir, 'edr.db'));
     const connectorId = cliConnectorId('defender', 't1');
     const cycleId = store.beginCycle(connectorId, 'defender', 't1', new Date('2026-11-22T03:00:00Z'));
     const hosts = makeScoredHosts(3);

@@ -13,7 +13,8 @@ import { amqpTarget, mgmtTarget } from '../../../electron/edr/targets';
 import { createMemoryLogger } from '../../../electron/log';
 import { MgmtClient } from '../../../electron/mgmt';
 import { startMgmtSimulator, type MgmtSimulator } from '../../../electron/simulator';
-import { EdrStore } from '../../../electron/store/edr-db';
+import { EdrDb } from '../../../electron/edr/store/edr-db';
+import { SqliteEdrStore } from '../../../electron/edr/store/sqlite-edr-store';
 import { makeScoredHosts } from '../../support/edr-fixtures';
 import { ensureRabbitMq } from '../../support/rabbitmq';
 
@@ -21,7 +22,7 @@ let broker: Awaited<ReturnType<typeof ensureRabbitMq>>;
 let sim: MgmtSimulator;
 let client: MgmtClient;
 let dir: string;
-let store: EdrStore;
+let store: EdrDb;
 let conn: amqp.ChannelModel;
 let ch: amqp.Channel;
 const queue = `nb-test-${process.pid}`;
@@ -37,7 +38,7 @@ beforeAll(async () => {
   });
   await client.signIn();
   dir = mkdtempSync(path.join(os.tmpdir(), 'nb-pub-'));
-  store = new EdrStore(path.join(dir, 'edr.db'));
+  store = new EdrDb(path.join(dir, 'edr.db'));
   conn = await amqp.connect(broker.url);
   ch = await conn.createChannel();
   await ch.assertExchange(exchange, 'topic', { durable: true });
@@ -75,7 +76,7 @@ const targets = () => [amqpTarget({ url: broker.url, exchange }), mgmtTarget('la
 
 describe('publication', () => {
   it('publishes a cycle of 12,000 hosts once to RabbitMQ and to the management node, in 5,000-host parts', async () => {
-    const publisher = new ScorePublisher({ store, targets, logger: createMemoryLogger(), retryDelayMs: 10 });
+    const publisher = new ScorePublisher({ store: new SqliteEdrStore(store), targets, logger: createMemoryLogger(), retryDelayMs: 10 });
     const cycle = completedCycle(12_000);
     await Promise.all([publisher.publishCycle(cycle), publisher.publishCycle(cycle)]);
     await publisher.publishCycle(cycle);
@@ -90,7 +91,7 @@ describe('publication', () => {
   });
 
   it('retries a failed target later without sending the cycle twice to the one that worked', async () => {
-    const publisher = new ScorePublisher({ store, targets, logger: createMemoryLogger(), attempts: 2, retryDelayMs: 10 });
+    const publisher = new ScorePublisher({ store: new SqliteEdrStore(store), targets, logger: createMemoryLogger(), attempts: 2, retryDelayMs: 10 });
     const cycle = completedCycle(10);
     sim.faults.loginPage = true; // the management node answers its login page: publication there fails
     await expect(publisher.publishCycle(cycle)).rejects.toThrow(/mgmt:lab/);
@@ -105,7 +106,7 @@ describe('publication', () => {
   });
 
   it('does not publish a cycle that failed', async () => {
-    const publisher = new ScorePublisher({ store, targets, logger: createMemoryLogger() });
+    const publisher = new ScorePublisher({ store: new SqliteEdrStore(store), targets, logger: createMemoryLogger() });
     const id = store.beginCycle('conn-1', 'defender', 'tenant-a', new Date());
     store.finishCycle(id, 'failed', { hosts: 0, error: 'x', at: new Date() });
     await publisher.publishCycle(id);

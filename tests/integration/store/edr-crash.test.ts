@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EdrStore, INTERRUPTED_CYCLE_ERROR } from '../../../electron/store/edr-db';
+import { EdrDb, INTERRUPTED_CYCLE_ERROR } from '../../../electron/edr/store/edr-db';
 
 const child = path.resolve('tests/support/edr-crash-child.ts');
 const dirs: string[] = [];
@@ -57,7 +57,7 @@ describe('a poll killed with SIGKILL while staging or storing', () => {
     const file = path.join(dir, 'edr.db');
     const { cycleId, completedCycleId } = await killWhileStoring(file, when);
 
-    const store = new EdrStore(file);
+    const store = new EdrDb(file);
     try {
       expect(store.interruptedAtOpen).toBe(1);
       expect(store.stagedCount()).toBe(0);

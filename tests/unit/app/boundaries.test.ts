@@ -68,7 +68,19 @@ describe('process boundaries', () => {
     expect(await layerRefused('electron/edr/falcon/x.ts', '../registry')).toEqual([]);
     expect(await layerRefused('electron/edr/x.ts', './falcon/api')).toEqual([]);
     expect(await layerRefused('electron/alarms/x.ts', '../mgmt/node-answer')).toEqual([]);
-    expect(await layerRefused('electron/inventory/x.ts', '../store/inventory-db')).toEqual([]);
+    expect(await layerRefused('electron/inventory/x.ts', '../store/sqlite')).toEqual([]);
+  });
+
+  it('a feature\'s store belongs to the feature: infrastructure and the other features cannot reach it (issue 21.1)', async () => {
+    expect(await layerRefused('electron/store/x.ts', '../edr/store/edr-db')).toHaveLength(1);
+    expect(await layerRefused('electron/store/x.ts', '../inventory/store/inventory-store')).toHaveLength(1);
+    expect(await layerRefused('electron/alarms/x.ts', '../edr/store/edr-store')).toHaveLength(1);
+    expect(await layerRefused('electron/edr/store/x.ts', '../../inventory/store/inventory-db')).toHaveLength(1);
+    expect(await layerRefused('electron/inventory/store/x.ts', '../../app/ports')).toHaveLength(1);
+    // The feature itself, and its store on the infrastructure below, are fine.
+    expect(await layerRefused('electron/edr/x.ts', './store/edr-store')).toEqual([]);
+    expect(await layerRefused('electron/inventory/x.ts', './store/inventory-store')).toEqual([]);
+    expect(await layerRefused('electron/edr/store/x.ts', '../../store/sqlite')).toEqual([]);
   });
 
   it('a renderer feature imports components/, api/, app/, stores/ and shared/, never another feature', async () => {

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NO_TARGET, ScorePublisher, type PublishTarget, type ScoreMessage } from '../../../electron/edr/publisher';
 import { createMemoryLogger } from '../../../electron/log';
-import { EdrStore, type CycleRow } from '../../../electron/store/edr-db';
+import { EdrDb, type CycleRow } from '../../../electron/edr/store/edr-db';
+import { SqliteEdrStore } from '../../../electron/edr/store/sqlite-edr-store';
 import { makeScoredHosts } from '../../support/edr-fixtures';
 
 const dirs: string[] = [];
@@ -16,10 +17,10 @@ afterEach(() => {
 function setup(targets: PublishTarget[]) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'nb-pub-unit-'));
   dirs.push(dir);
-  const store = new EdrStore(path.join(dir, 'edr.db'));
+  const store = new EdrDb(path.join(dir, 'edr.db'));
   const settled: CycleRow[] = [];
   const list = { targets };
-  const publisher = new ScorePublisher({ store, targets: () => list.targets, logger: createMemoryLogger(), retryDelayMs: 1, onSettled: (c) => settled.push(c) });
+  const publisher = new ScorePublisher({ store: new SqliteEdrStore(store), targets: () => list.targets, logger: createMemoryLogger(), retryDelayMs: 1, onSettled: (c) => settled.push(c) });
   const cycle = () => {
     const id = store.beginCycle('conn-1', 'falcon', 'cid-1', new Date());
     store.writeScores(id, 'conn-1', makeScoredHosts(7));

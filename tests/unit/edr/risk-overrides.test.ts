@@ -17,6 +17,7 @@ import { ConnectorInput, ConnectorView, compactRiskOverrides } from '../../../sh
 import type { HostRecord } from '../../../shared/model/edr';
 import { defaultRiskConfig, scoreHost, tenantRiskConfigOrThrow } from '../../../shared/risk';
 import { memorySettings, memoryVault } from '../../support/memory-ports';
+import { edrDb } from '../../support/edr-fixtures';
 
 const TENANT = '0f9c2b6e-1d3a-4c5b-9e8f-7a6b5c4d3e2f';
 const defender = { vendor: 'defender', tenantId: TENANT, clientId: 'app-1', clientSecret: 'Def-Secret-Value-1', pollIntervalMinutes: 30 } as const;
@@ -186,8 +187,8 @@ describe('the app scores with the connector’s overrides', () => {
 
     // A whole cycle with the broken configuration completes and stores the default scores.
     const cycleId = await svc.scheduler.runNow(connector.id);
-    expect(svc.store.lastCycle(connector.id)).toMatchObject({ id: cycleId, status: 'completed', hosts: 1 });
-    const [row] = svc.store.latestScores({ connectorId: connector.id });
+    expect(await svc.store.lastCycle(connector.id)).toMatchObject({ id: cycleId, status: 'completed', hosts: 1 });
+    const [row] = edrDb(svc.store).latestScores({ connectorId: connector.id });
     expect(row?.score).toBe(scoreHost(host, defaultRiskConfig, new Date(row!.scoredAt)).score);
   });
 });

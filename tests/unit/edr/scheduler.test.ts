@@ -5,20 +5,21 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConnectorRegistry } from '../../../electron/edr/registry';
 import { EdrScheduler, realTimers, type ConnectorRuntime, type CycleProgress } from '../../../electron/edr/scheduler';
 import { createMemoryLogger } from '../../../electron/log';
-import { EdrStore } from '../../../electron/store/edr-db';
+import { EdrDb } from '../../../electron/edr/store/edr-db';
+import { SqliteEdrStore } from '../../../electron/edr/store/sqlite-edr-store';
 import type { HostRecord } from '../../../shared/model/edr';
 import { memorySettings, memoryVault } from '../../support/memory-ports';
 import { makeScoredHosts } from '../../support/edr-fixtures';
 
 const hosts = (n: number): HostRecord[] => makeScoredHosts(n).map((s) => s.host);
 let dir: string;
-let store: EdrStore;
+let store: EdrDb;
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
   vi.setSystemTime(new Date('2026-11-22T00:00:00Z'));
   dir = mkdtempSync(path.join(os.tmpdir(), 'nb-sched-'));
-  store = new EdrStore(path.join(dir, 'edr.db'));
+  store = new EdrDb(path.join(dir, 'edr.db'));
 });
 afterEach(() => {
   vi.useRealTimers();
@@ -36,7 +37,7 @@ async function setup(runtime: ConnectorRuntime, interval = 10, score: Score = by
   const progress: CycleProgress[] = [];
   const scheduler = new EdrScheduler({
     registry,
-    store,
+    store: new SqliteEdrStore(store),
     runtimeFor: () => runtime,
     score,
     publish: async (id) => void published.push(id),
@@ -86,6 +87,9 @@ describe('EDR scheduler', () => {
     expect(store.lastCycle(connector.id)).toMatchObject({ id: first, status: 'completed' });
     expect(scheduler.status(connector.id)).toMatchObject({ running: false, nextCycleAt: expect.any(String) });
     const second = scheduler.runNow(connector.id);
+    expect(scheduler.status(connector.id).running).toBe(true);
+    // The store numbers the cycle (a promise) before the connector is polled.
+    await vi.advanceTimersByTimeAsync(0);
     expect(poll).toHaveBeenCalledTimes(2);
     release();
     expect(await second).toBeGreaterThan(first);

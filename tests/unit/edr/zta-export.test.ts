@@ -54,7 +54,7 @@ describe('ZTA export', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'nb-export-'));
     dirs.push(dir);
     const names = ['=HYPERLINK("http://x")\nline two', '@SUM(A1)\r\nz', '-2+3\n', 'host\x1b]0;pwned\x07\x9b2J'];
-    const exports = new ZtaExports({ snapshot: () => snapshot(4, names), destination: async (_id, name) => ({ file: path.join(dir, 'out.csv'), name }), onProgress: () => undefined });
+    const exports = new ZtaExports({ snapshot: async () => snapshot(4, names), destination: async (_id, name) => ({ file: path.join(dir, 'out.csv'), name }), onProgress: () => undefined });
     const end = await exports.finished((await exports.start('csv', {})).jobId);
     expect(end.state).toBe('done');
     const written = readFileSync(path.join(dir, 'out.csv'), 'utf8');
@@ -93,7 +93,7 @@ describe('ZTA export', () => {
     const events: ExportJob[] = [];
     const control: { cancel?: () => void } = {};
     const exports = new ZtaExports({
-      snapshot: () => snapshot(100_000),
+      snapshot: async () => snapshot(100_000),
       destination: async (_id, name) => ({ file: path.join(dir, name), name }),
       onProgress: (job) => {
         events.push(job);
@@ -112,7 +112,7 @@ describe('ZTA export', () => {
   it('a finished export is renamed into place whole', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'nb-export-'));
     dirs.push(dir);
-    const exports = new ZtaExports({ snapshot: () => snapshot(10), destination: async (_id, name) => ({ file: path.join(dir, 'out.json'), name }), onProgress: () => undefined });
+    const exports = new ZtaExports({ snapshot: async () => snapshot(10), destination: async (_id, name) => ({ file: path.join(dir, 'out.json'), name }), onProgress: () => undefined });
     const job = await exports.start('json', { band: 'Trustworthy' });
     const end = await exports.finished(job.jobId);
     expect(end).toMatchObject({ state: 'done', done: 10, total: 10 });

@@ -31,7 +31,7 @@ describe('bulk onboarding', () => {
     expect(end).toMatchObject({ state: 'completed', done: 60, counts: { onboarded: 60, failed: 0, skipped: 0 } });
     expect(h.node.count('PUT')).toBe(60);
     expect(h.node.maxInFlight).toBe(3);
-    expect(h.service.devices('p1').items).toHaveLength(63);
+    expect((await h.service.devices('p1')).items).toHaveLength(63);
   });
 
   it('fails a bad row with its line and field, and the others go on', async () => {
@@ -123,8 +123,8 @@ describe('bulk onboarding', () => {
     expect(end.counts).toMatchObject({ deployed: 5, failed: 1 });
     expect(byLine(end).get(4)!.message).toMatch(/deployment failed.*Commit not acknowledged/);
     expect(h.node.maxInFlight).toBeLessThanOrEqual(3);
-    expect(h.service.store.device('p1', 'branch-0001')).toMatchObject({ deploymentStatus: 'deployed' });
-    expect(h.service.store.device('p1', 'branch-0003')).toMatchObject({ deploymentStatus: 'failed' });
+    expect(await h.service.store.device('p1', 'branch-0001')).toMatchObject({ deploymentStatus: 'deployed' });
+    expect(await h.service.store.device('p1', 'branch-0003')).toMatchObject({ deploymentStatus: 'failed' });
     expect(h.events.filter((e) => e.event === 'task.progress').length).toBeGreaterThanOrEqual(6 * 2);
   });
 

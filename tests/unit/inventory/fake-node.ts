@@ -13,7 +13,7 @@ import path from 'node:path';
 import { createLogger } from '../../../electron/log';
 import { errorFromResponse } from '../../../electron/mgmt/errors';
 import { InventoryService, type InventoryTiming } from '../../../electron/inventory/service';
-import { InventoryStore } from '../../../electron/store/inventory-db';
+import { openInventoryStore } from '../../../electron/inventory/store/sqlite-inventory-store';
 import type { EventName } from '../../../shared/contract';
 
 interface NodeDevice {
@@ -179,7 +179,7 @@ export function startService(timing: InventoryTiming & BulkTiming = {}): Service
   const events: ServiceHarness['events'] = [];
   const logs: string[] = [];
   const service = new InventoryService({
-    store: new InventoryStore(path.join(dir, 'inventory.db')),
+    store: openInventoryStore(path.join(dir, 'inventory.db')),
     session: () => ({ request: node.request, status: () => ({ authMode: node.authMode, state: node.sessionState }) }),
     emit: (event, payload) => events.push({ event, payload }),
     logger: createLogger((l) => logs.push(`${l.level} ${l.msg} ${JSON.stringify(l.fields ?? {})}`), { level: 'debug' }),

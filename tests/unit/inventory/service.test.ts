@@ -16,9 +16,9 @@ describe('InventoryService', () => {
     h.node.seed(1234);
     const r = await h.service.refresh('p1', 'all');
     expect(r).toMatchObject({ devices: 1234, organizations: 3 });
-    expect(h.service.devices('p1')).toMatchObject({ profileId: 'p1', fetchedAt: r.fetchedAt });
-    expect(h.service.organizations('p1').items.map((o) => o.name)).toEqual(['Org-A', 'Org-B', 'Org-C']);
-    expect(h.service.organizations('p1').items[0]).toMatchObject({ devices: 1234, effectivePlan: 'Gold' });
+    expect(await h.service.devices('p1')).toMatchObject({ profileId: 'p1', fetchedAt: r.fetchedAt });
+    expect((await h.service.organizations('p1')).items.map((o) => o.name)).toEqual(['Org-A', 'Org-B', 'Org-C']);
+    expect((await h.service.organizations('p1')).items[0]).toMatchObject({ devices: 1234, effectivePlan: 'Gold' });
     const progress = eventsOf<{ what: string; done: number; total: number | null }>('inventory.progress').filter((p) => p.what === 'devices');
     expect(progress.map((p) => p.done)).toEqual([0, 500, 1000, 1234]);
     expect(eventsOf('inventory.changed')).toEqual([{ profileId: 'p1', what: ['organizations', 'devices'], counts: { devices: 1234, organizations: 3 } }]);
@@ -39,7 +39,7 @@ describe('InventoryService', () => {
     h.node.devices.get('branch-0003')!.locationInfo.country = 'ZZ';
     h.node.devices.get('branch-0002')!.deviceName = ' ';
     await h.service.refresh('p1', 'devices');
-    const stored = h.service.devices('p1');
+    const stored = await h.service.devices('p1');
     expect(stored.items.map((d) => d.deviceName)).toEqual(['branch-0001', 'branch-0003', 'branch-0004']);
     expect(stored.items[1]!.locationInfo?.country).toBe('ZZ');
     expect(stored.unreadable).toBe(1);
@@ -51,7 +51,7 @@ describe('InventoryService', () => {
     h.node.seed(2);
     const d = await h.service.onboard('p1', deviceFields(9));
     expect(d).toMatchObject({ deviceName: 'branch-0009', deploymentStatus: 'saved', lastTaskId: null });
-    expect(h.service.store.device('p1', 'branch-0009')).toEqual(d);
+    expect(await h.service.store.device('p1', 'branch-0009')).toEqual(d);
     expect(h.node.calls.at(-1)).toBe('PUT /mgmt/sdwan/workflow/devices/device/branch-0009');
     expect(eventsOf('inventory.changed')).toEqual([{ profileId: 'p1', what: ['devices'], counts: { devices: 1, organizations: 0 } }]);
     await expect(h.service.onboard('p1', { ...deviceFields(10), siteId: '2' })).rejects.toMatchObject({ code: 'api.0', details: { issues: [{ path: 'siteId' }] } });
@@ -64,13 +64,13 @@ describe('InventoryService', () => {
     await h.service.refresh('p1', 'devices');
     h.node.devices.get('branch-0001')!.serialNumber = 'SN-CHANGED';
     expect(await h.service.getDevice('p1', 'branch-0001')).toMatchObject({ serialNumber: 'SN-CHANGED', deploymentStatus: 'deployed' });
-    expect(h.service.store.device('p1', 'branch-0001')?.serialNumber).toBe('SN-CHANGED');
+    expect((await h.service.store.device('p1', 'branch-0001'))?.serialNumber).toBe('SN-CHANGED');
     const changed = eventsOf('inventory.changed').length;
     await h.service.getDevice('p1', 'branch-0001');
     expect(eventsOf('inventory.changed')).toHaveLength(changed);
     h.node.devices.delete('branch-0002');
     await expect(h.service.getDevice('p1', 'branch-0002')).rejects.toMatchObject({ code: 'api.4015' });
-    expect(h.service.store.device('p1', 'branch-0002')).toBeUndefined();
+    expect(await h.service.store.device('p1', 'branch-0002')).toBeUndefined();
   });
 
   it('deploys: answers pending at once, follows the task to the end in the background', async () => {
@@ -78,12 +78,12 @@ describe('InventoryService', () => {
     await h.service.onboard('p1', deviceFields(1));
     const t = await h.service.deploy('p1', 'branch-0001');
     expect(t).toMatchObject({ state: 'pending', percent: 0, deviceName: 'branch-0001', taskId: '1' });
-    expect(h.service.store.device('p1', 'branch-0001')).toMatchObject({ deploymentStatus: 'deploying', lastTaskId: '1' });
+    expect(await h.service.store.device('p1', 'branch-0001')).toMatchObject({ deploymentStatus: 'deploying', lastTaskId: '1' });
     await until('the task to complete', () => eventsOf<TaskStatus>('task.progress').at(-1)?.state === 'completed');
     const states = eventsOf<TaskStatus>('task.progress').map((p) => p.state);
     expect(states[0]).toBe('pending');
     expect(states).toContain('in-progress');
-    expect(h.service.store.device('p1', 'branch-0001')).toMatchObject({ deploymentStatus: 'deployed', lastTaskId: '1' });
+    expect(await h.service.store.device('p1', 'branch-0001')).toMatchObject({ deploymentStatus: 'deployed', lastTaskId: '1' });
     // Following ends with the task: no poll can come after it.
     await until('main to stop following the finished task', () => !h.service.following('p1', '1'));
     const polls = h.node.count('GET', '/mgmt/tasks/task/');

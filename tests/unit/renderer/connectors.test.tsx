@@ -91,7 +91,7 @@ describe('Connectors page', () => {
     // What a process killed during two cycles leaves in edr.db: two cycles still running, one with 40 scores written.
     await main.appCall('edr.store.beginCycle', early.id, 'defender', early.tenantId, new Date());
     const lateCycle = await main.appCall<number>('edr.store.beginCycle', late.id, 'defender', late.tenantId, new Date());
-    await main.appCall('edr.store.writeScores', lateCycle, late.id, makeScoredHosts(40, { tenantId: late.tenantId }));
+    await main.appCall('edr.store.db.writeScores', lateCycle, late.id, makeScoredHosts(40, { tenantId: late.tenantId }));
     main = await main.restart();
 
     await openConnectors(main);

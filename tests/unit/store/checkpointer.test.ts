@@ -10,7 +10,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BIG_COMMIT_HOSTS, Checkpointer } from '../../../electron/store/checkpointer';
-import { EdrStore } from '../../../electron/store/edr-db';
+import { EdrDb } from '../../../electron/edr/store/edr-db';
 import type { ScoredHost } from '../../../shared/model/edr';
 import { makeScoredHosts } from '../../support/edr-fixtures';
 
@@ -46,7 +46,7 @@ async function started(ckpt: Checkpointer): Promise<void> {
 }
 
 let minute = 0;
-function cycle(store: EdrStore, hosts: ScoredHost[]): number {
+function cycle(store: EdrDb, hosts: ScoredHost[]): number {
   minute += 10;
   const at = new Date(Date.UTC(2026, 10, 22, 0, minute));
   const id = store.beginCycle('conn-1', 'defender', 't1', at);
@@ -60,7 +60,7 @@ const rescored = (hosts: ScoredHost[], salt: number) => makeScoredHosts(hosts.le
 describe('the WAL checkpoint on a worker thread', () => {
   it('starts at a big commit; later commits are copied back by the worker, and the stored cycle reads the same', async () => {
     const file = tempFile();
-    const store = new EdrStore(file);
+    const store = new EdrDb(file);
     closers.push(() => store.close());
     const small = makeScoredHosts(50);
     cycle(store, small);

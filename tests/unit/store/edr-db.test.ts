@@ -3,21 +3,22 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EDR_MIGRATIONS, EDR_SCHEMA_VERSION, EdrStore, INTERRUPTED_CYCLE_ERROR } from '../../../electron/store/edr-db';
+import { EDR_MIGRATIONS, EDR_SCHEMA_VERSION, EdrDb, INTERRUPTED_CYCLE_ERROR } from '../../../electron/edr/store/edr-db';
 import { buildMessages } from '../../../electron/edr/publisher';
+import { SqliteEdrStore } from '../../../electron/edr/store/sqlite-edr-store';
 import { makeScoredHosts } from '../../support/edr-fixtures';
 
 const dirs: string[] = [];
 const open = () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'nb-edr-'));
   dirs.push(dir);
-  return { store: new EdrStore(path.join(dir, 'edr.db')), file: path.join(dir, 'edr.db') };
+  return { store: new EdrDb(path.join(dir, 'edr.db')), file: path.join(dir, 'edr.db') };
 };
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-describe('EdrStore', () => {
+describe('EdrDb', () => {
   it('keeps every cycle of scores as history and the latest per host', () => {
     const { store } = open();
     const c1 = store.beginCycle('conn-1', 'defender', 't1', new Date('2026-11-22T01:00:00Z'));
@@ -60,20 +61,20 @@ describe('EdrStore', () => {
     store.writeScores(c, 'conn-1', makeScoredHosts(3));
     store.finishCycle(c, 'completed', { hosts: 3, at: new Date() });
     store.close();
-    const again = new EdrStore(file);
+    const again = new EdrDb(file);
     const d = again.hostDetail('conn-1', 'm00000002');
     expect(d?.host.hostname).toBe('host-2.corp.example');
     expect(d?.contributions[0]?.indicator).toBe('riskScore:Low');
     again.close();
   });
 
-  it('a published cycle carries the predefined profile results of each Falcon host, and none for Defender hosts', () => {
+  it('a published cycle carries the predefined profile results of each Falcon host, and none for Defender hosts', async () => {
     const { store } = open();
     const c = store.beginCycle('conn-1', 'falcon', 'cid-1', new Date());
     const hosts = makeScoredHosts(3).map((h, i) => (i === 0 ? h : { ...h, profiles: { 'eip-profile-endpoint_security-crowdstrike': i === 1, 'eip-profile-endpoint_security-software-crowdstrike': true } }));
     store.writeScores(c, 'conn-1', hosts);
     store.finishCycle(c, 'completed', { hosts: 3, at: new Date() });
-    const published = buildMessages(store, store.cycle(c)!)[0]!.hosts;
+    const published = (await buildMessages(new SqliteEdrStore(store), store.cycle(c)!))[0]!.hosts;
     expect(published.map((h) => h.profiles)).toEqual([
       undefined,
       { 'eip-profile-endpoint_security-crowdstrike': true, 'eip-profile-endpoint_security-software-crowdstrike': true },
@@ -139,7 +140,7 @@ describe('EdrStore', () => {
           INSERT INTO scores (cycle_id, connector_id, host_id, score, band, contributions_json, scored_at) VALUES (1, 'conn-1', 'h1', 42, 'Moderate Risk', '[]', '2026-11-01T00:01:00Z');`);
         raw.close();
 
-        const store = new EdrStore(file);
+        const store = new EdrDb(file);
         expect(store.cycle(1)).toMatchObject({ status: 'completed', hosts: 1, publishError: null });
         expect(store.latestScores({ connectorId: 'conn-1' }).map((r) => [r.hostId, r.score, r.band])).toEqual([['h1', 42, 'Moderate Risk']]);
         // Every later step is there: publication errors are kept, a new cycle stages and commits.
@@ -170,7 +171,7 @@ describe('EdrStore', () => {
     store.close();
 
     const before = new Date().toISOString();
-    const again = new EdrStore(file);
+    const again = new EdrDb(file);
     expect(again.interruptedAtOpen).toBe(2);
     expect(again.cycle(done)).toMatchObject({ status: 'completed', hosts: 5, error: null, finishedAt: '2026-11-22T01:01:00.000Z' });
     expect(again.cycle(stored)).toMatchObject({ status: 'interrupted', hosts: 4, error: INTERRUPTED_CYCLE_ERROR });
@@ -180,7 +181,7 @@ describe('EdrStore', () => {
     expect(again.unpublishedCycles().map((c) => c.id)).toEqual([done]);
     again.close();
 
-    const third = new EdrStore(file);
+    const third = new EdrDb(file);
     expect(third.interruptedAtOpen).toBe(0);
     expect(third.cycle(empty)?.status).toBe('interrupted');
     third.close();
@@ -190,7 +191,7 @@ describe('EdrStore', () => {
     const { store: owner, file } = open();
     const running = owner.beginCycle('conn-1', 'defender', 't1', new Date('2026-11-22T01:00:00Z'));
     owner.stageScores(running, 'conn-1', makeScoredHosts(3));
-    const guest = new EdrStore(file, { guest: true });
+    const guest = new EdrDb(file, { guest: true });
     expect(guest.interruptedAtOpen).toBe(0);
     expect(guest.cycle(running)?.status).toBe('running');
     // The guest writes a cycle of its own beside it.
@@ -269,7 +270,7 @@ describe('EdrStore', () => {
       raw.close();
       store.close();
 
-      const again = new EdrStore(file);
+      const again = new EdrDb(file);
       expect(again.interruptedAtOpen).toBe(1);
       expect(again.stagedCount()).toBe(0);
       expect(again.cycle(stopped)).toMatchObject({ status: 'interrupted', hosts: 0 });

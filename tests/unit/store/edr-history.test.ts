@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EDR_MIGRATIONS, EDR_SCHEMA_VERSION, EdrStore } from '../../../electron/store/edr-db';
+import { EDR_MIGRATIONS, EDR_SCHEMA_VERSION, EdrDb } from '../../../electron/edr/store/edr-db';
 import type { ScoredHost } from '../../../shared/model/edr';
 import { makeScoredHosts } from '../../support/edr-fixtures';
 
@@ -17,13 +17,13 @@ const open = () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'nb-edr-hist-'));
   dirs.push(dir);
   const file = path.join(dir, 'edr.db');
-  return { store: new EdrStore(file), file };
+  return { store: new EdrDb(file), file };
 };
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-/** A store file at schema `version`, opened raw (EdrStore migrates it when it opens it). */
+/** A store file at schema `version`, opened raw (EdrDb migrates it when it opens it). */
 function rawStoreAt(version: number): { file: string; raw: Database.Database } {
   const dir = mkdtempSync(path.join(os.tmpdir(), `nb-edr-v${version}-`));
   dirs.push(dir);
@@ -36,7 +36,7 @@ function rawStoreAt(version: number): { file: string; raw: Database.Database } {
 
 let minute = 0;
 /** One completed cycle of `hosts` (as the app's poller commits it). */
-function cycle(store: EdrStore, hosts: ScoredHost[], connectorId = 'conn-1'): number {
+function cycle(store: EdrDb, hosts: ScoredHost[], connectorId = 'conn-1'): number {
   minute += 10;
   const at = new Date(Date.UTC(2026, 10, 22, 0, minute));
   const id = store.beginCycle(connectorId, 'defender', 't1', at);
@@ -65,7 +65,7 @@ const bandRows = (file: string, cycleId: number) => {
   }
 };
 
-describe('EdrStore history by change', () => {
+describe('EdrDb history by change', () => {
   it('adds a history row only for hosts whose score or band moved; the first score of a host is its first row', () => {
     const { store, file } = open();
     const hosts = makeScoredHosts(100);
@@ -147,7 +147,7 @@ describe('EdrStore history by change', () => {
     const hosts = makeScoredHosts(20);
     cycle(store, hosts);
     // The command line polls the same tenant into the same folder: host 4 moved to another band.
-    const cli = new EdrStore(file, { guest: true });
+    const cli = new EdrDb(file, { guest: true });
     const other = cli.beginCycle('conn-1', 'defender', 't1', new Date(Date.UTC(2026, 10, 22, 5)));
     cli.stageScores(other, 'conn-1', hosts.map((h, i) => (i === 4 ? moved(h, h.score > 50 ? 10 : 90) : h)));
     cli.commitCycle(other, new Date(Date.UTC(2026, 10, 22, 5, 1)));
@@ -445,7 +445,7 @@ describe('EdrStore history by change', () => {
     for (const id of ['h1', 'h2']) raw.prepare("INSERT INTO hosts (connector_id, host_id, vendor, hostname, customer_id, platform, record_json, last_cycle) VALUES ('conn-1', ?, 'defender', ?, 'cust-a', 'Windows', ?, 3)").run(id, `${id}.corp`, record(id));
     raw.close();
 
-    const store = new EdrStore(file);
+    const store = new EdrDb(file);
     expect(store.history('conn-1', 'h1').map((r) => r.cycleId)).toEqual([1]);
     expect(store.history('conn-1', 'h2').map((r) => [r.cycleId, r.band])).toEqual([
       [3, 'High Risk'],
@@ -482,7 +482,7 @@ describe('EdrStore history by change', () => {
     raw.prepare("INSERT INTO host_details (hid, record_json, contributions_json) VALUES (7, ?, '[]')").run(JSON.stringify({ ...host.host, lastSeen: null, defender: { ...host.host.defender!, lastSeen: null } }));
     raw.close();
 
-    const store = new EdrStore(file);
+    const store = new EdrDb(file);
     expect(store.latestScores()).toMatchObject([{ hostId: host.host.hostId, cycleId: 1, scoredAt: '2026-11-01T00:00:30Z', score: 42 }]);
     expect(store.hostDetail('conn-1', host.host.hostId)?.host.lastSeen).toBe('2026-10-31T23:58:00Z');
     expect(store.views.storedRecords('conn-1', 1, '', 10).map((h) => h.defender?.lastSeen)).toEqual(['2026-10-31T23:58:00Z']);

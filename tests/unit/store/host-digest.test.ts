@@ -5,7 +5,7 @@
  * and not to the digest fails here.
  */
 import { describe, expect, it } from 'vitest';
-import { digestKey, hostDigest, hostDigestKey, lastDigestText } from '../../../electron/store/host-digest';
+import { digestKey, hostDigest, hostDigestKey, lastDigestText } from '../../../electron/edr/store/host-digest';
 import { HostRecord, type ScoredHost } from '../../../shared/model/edr';
 import { compileRiskConfig, defaultRiskConfig, scoreHost } from '../../../shared/risk';
 

@@ -3,14 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import { INVENTORY_SCHEMA_VERSION, InventoryStore, type StoredOrganization } from '../../../electron/store/inventory-db';
+import { INVENTORY_SCHEMA_VERSION, InventoryDb, type StoredOrganization } from '../../../electron/inventory/store/inventory-db';
 import type { DeviceView } from '../../../shared/model/inventory';
 
 const dirs: string[] = [];
-const stores: InventoryStore[] = [];
+const stores: InventoryDb[] = [];
 const open = (dir = mkdtempSync(path.join(os.tmpdir(), 'nb-inv-'))) => {
   dirs.push(dir);
-  const store = new InventoryStore(path.join(dir, 'inventory.db'));
+  const store = new InventoryDb(path.join(dir, 'inventory.db'));
   stores.push(store);
   return { store, dir };
 };
@@ -36,7 +36,7 @@ const device = (i: number, patch: Partial<DeviceView> = {}): DeviceView => ({
 });
 const org = (name: string, parent: string | null, plan: string | null): StoredOrganization => ({ uuid: `u-${name}`, name, parent, subscriptionPlan: plan });
 
-describe('InventoryStore: devices', () => {
+describe('InventoryStore (SQLite): devices', () => {
   it('replaces the whole list per profile with its fetch time, and keeps other profiles apart', () => {
     const { store } = open();
     expect(store.devices('p1')).toEqual({ fetchedAt: null, items: [], unreadable: 0 });
@@ -91,7 +91,7 @@ describe('InventoryStore: devices', () => {
   });
 });
 
-describe('InventoryStore: organizations', () => {
+describe('InventoryStore (SQLite): organizations', () => {
   it('computes the plan in force through several levels, where it comes from, depth and counts', () => {
     const { store } = open();
     store.replaceOrganizations(
@@ -169,7 +169,7 @@ describe('InventoryStore: organizations', () => {
   });
 });
 
-describe('InventoryStore: migrations', () => {
+describe('InventoryStore (SQLite): migrations', () => {
   it('opens a store of the first version (issue 4 schema, no user_version) and keeps its devices, organizations and fetch times', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'nb-inv-v1-'));
     dirs.push(dir);

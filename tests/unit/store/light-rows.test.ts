@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LightRows } from '../../../electron/store/light-rows';
+import { LightRows } from '../../../electron/edr/store/light-rows';
 
 type Op = { kind: 'set'; hid: number; seen: string | null; at: string } | { kind: 'delete'; hid: number };
 

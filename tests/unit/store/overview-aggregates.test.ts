@@ -12,8 +12,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AlarmStore } from '../../../electron/store/alarms-db';
 import { alarmOverview, alarmsCollected, criticalUnacknowledged, newestChangeMs } from '../../../electron/store/alarms-overview';
 import { listAlarms } from '../../../electron/store/alarms-views';
-import { EdrStore } from '../../../electron/store/edr-db';
-import { InventoryStore } from '../../../electron/store/inventory-db';
+import { EdrDb } from '../../../electron/edr/store/edr-db';
+import { InventoryDb } from '../../../electron/inventory/store/inventory-db';
 import { ACTIVE_SEVERITIES, type AlarmItem, type HandlingState } from '../../../shared/model/alarms';
 import type { ScoredHost } from '../../../shared/model/edr';
 import type { DeviceView } from '../../../shared/model/inventory';
@@ -119,7 +119,7 @@ describe('inventory.db: the Overview counts', () => {
   });
 
   it('counts devices per deployment status as the list has them, and lists failed deployments newest first with the failed task’s message', () => {
-    const store = new InventoryStore(path.join(tmp(), 'inventory.db'));
+    const store = new InventoryDb(path.join(tmp(), 'inventory.db'));
     closers.push(() => store.close());
     expect(store.deploymentCounts('p1')).toEqual({ saved: 0, deploying: 0, deployed: 0, failed: 0, total: 0 });
     const devices = Array.from({ length: 103 }, (_, i) => device(i));
@@ -144,7 +144,7 @@ describe('inventory.db: the Overview counts', () => {
 
 describe('edr.db: the Overview counts', () => {
   let minute = 0;
-  function cycle(store: EdrStore, hosts: ScoredHost[], connectorId: string): number {
+  function cycle(store: EdrDb, hosts: ScoredHost[], connectorId: string): number {
     minute += 10;
     const at = new Date(Date.UTC(2026, 10, 22, 0, minute));
     const id = store.beginCycle(connectorId, 'defender', connectorId, at);
@@ -154,7 +154,7 @@ describe('edr.db: the Overview counts', () => {
   }
 
   it('sums hosts per band over each connector’s newest cycle as the stored hosts have them, and knows the cycle before', () => {
-    const store = new EdrStore(path.join(tmp(), 'edr.db'));
+    const store = new EdrDb(path.join(tmp(), 'edr.db'));
     closers.push(() => store.close());
     const a1 = cycle(store, makeScoredHosts(120, { tenantId: 'a' }), 'conn-a');
     expect(store.views.previousCycle('conn-a', a1)).toBeUndefined();

@@ -13,9 +13,9 @@ import { createNodeAdapters } from '../../../electron/app/node-platform';
 import { createApp } from '../../../electron/app/services';
 import { createMemoryLogger } from '../../../electron/log';
 import { createDesktopLogger } from '../../../electron/platform/logging';
-import { EdrStore } from '../../../electron/store/edr-db';
-import { InventoryStore } from '../../../electron/store/inventory-db';
-import { makeScoredHosts } from '../../support/edr-fixtures';
+import { EdrDb } from '../../../electron/edr/store/edr-db';
+import { InventoryDb } from '../../../electron/inventory/store/inventory-db';
+import { edrDb, makeScoredHosts } from '../../support/edr-fixtures';
 
 const mode = (p: string) => statSync(p).mode & 0o777;
 let umask: number;
@@ -36,10 +36,10 @@ afterEach(() => {
 });
 
 function writeBoth(data: string) {
-  const edr = new EdrStore(path.join(data, 'edr.db'));
+  const edr = new EdrDb(path.join(data, 'edr.db'));
   const cycle = edr.beginCycle('conn-1', 'defender', 't1', new Date());
   edr.writeScores(cycle, 'conn-1', makeScoredHosts(20));
-  const inventory = new InventoryStore(path.join(data, 'inventory.db'));
+  const inventory = new InventoryDb(path.join(data, 'inventory.db'));
   inventory.replaceOrganizations('p1', [{ uuid: 'u1', name: 'Root', parent: null, subscriptionPlan: 'Gold' }], new Date().toISOString());
   return { edr, inventory };
 }
@@ -142,8 +142,8 @@ describe('files only the user can read', () => {
     try {
       adapters.settings.set('ui.theme', 'dark');
       await adapters.vault.set('secret-1', 'value');
-      const cycle = app.edr.store.beginCycle('conn-1', 'defender', 't1', new Date());
-      app.edr.store.writeScores(cycle, 'conn-1', makeScoredHosts(5));
+      const cycle = edrDb(app.edr.store).beginCycle('conn-1', 'defender', 't1', new Date());
+      edrDb(app.edr.store).writeScores(cycle, 'conn-1', makeScoredHosts(5));
       const seen: string[] = [];
       const walk = (dir: string) => {
         expect(mode(dir), dir).toBe(0o700);

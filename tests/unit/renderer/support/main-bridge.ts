@@ -164,7 +164,7 @@ export class MainBridge implements Bridge {
     return res.value as ResponseOf<C>;
   }
 
-  /** Calls a method of main's services by path (e.g. 'edr.store.latestScores'). */
+  /** Calls a method of main's services by path (e.g. 'edr.store.db.latestScores'). */
   appCall<T = unknown>(dotted: string, ...args: unknown[]): Promise<T> {
     return send<T>({ op: 'appCall', appId: this.appId, path: dotted, args });
   }

@@ -18,7 +18,7 @@
  *   trends and publication summaries of every cycle.
  */
 import type Database from 'better-sqlite3';
-import { hasTable } from './sqlite';
+import { hasTable } from '../../store/sqlite';
 
 /**
  * A host's columns after its key: identity, then the attributes `hosts` and `staged_scores` share

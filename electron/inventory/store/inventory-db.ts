@@ -7,12 +7,12 @@
  */
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
-import { ApplianceState, TaskStep, type DeploymentStatus, type DeviceView, type OrganizationView, type TaskStatus } from '../../shared/model/inventory';
-import { organizationViews, type StoredOrganization } from '../../shared/model/hierarchy';
+import { ApplianceState, TaskStep, type DeploymentStatus, type DeviceView, type OrganizationView, type TaskStatus } from '../../../shared/model/inventory';
+import { organizationViews, type StoredOrganization } from '../../../shared/model/hierarchy';
 import { deploymentCounts, failedDeployments, type DeploymentCounts, type FailedDeployment } from './inventory-counts';
-import { migrate, openPrivateDatabase } from './sqlite';
+import { migrate, openPrivateDatabase } from '../../store/sqlite';
 
-export type { StoredOrganization } from '../../shared/model/hierarchy';
+export type { StoredOrganization } from '../../../shared/model/hierarchy';
 export type InventoryKind = 'devices' | 'organizations';
 /** What a fetch time is kept for: the two lists, and the appliance list that completes the devices. */
 export type FetchKind = InventoryKind | 'appliances';
@@ -193,7 +193,11 @@ const deviceParams = (profileId: string, d: DeviceView) => ({
 /** An appliance's state as stored: the view's state less the list's fetch time (kept in `fetches`). */
 export type StoredAppliance = { name: string } & Omit<ApplianceState, 'fetchedAt'>;
 
-export class InventoryStore {
+/**
+ * inventory.db itself, synchronous (better-sqlite3): the SQLite implementation of the feature's
+ * `InventoryStore` (sqlite-inventory-store.ts) does its work here; the store's tests use it directly.
+ */
+export class InventoryDb {
   private readonly db: Database.Database;
   private readonly stmt;
   private readonly replaceDeviceList;

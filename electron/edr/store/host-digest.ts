@@ -22,7 +22,7 @@
  * Stable across processes and versions (digests are stored in `hosts.digest`): change the walk and
  * the first cycle after the upgrade rewrites every host once, which is correct, only slower.
  */
-import type { Contribution, DefenderFacts, FalconAssessment, FalconFacts, HostRecord, ScoredHost } from '../../shared/model/edr';
+import type { Contribution, DefenderFacts, FalconAssessment, FalconFacts, HostRecord, ScoredHost } from '../../../shared/model/edr';
 
 const M1 = 0x9e3779b1 | 0;
 const M2 = 0x85ebca77 | 0;

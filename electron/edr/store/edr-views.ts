@@ -5,16 +5,11 @@
  * aggregates) and what changed in each connector's newest cycle.
  */
 import type Database from 'better-sqlite3';
-import type { HostRecord, RiskBand } from '../../shared/model/edr';
-import { BANDS, ENUMS, PLATFORMS, emptyBandCounts, type HostMove, type ZtaChanges, type ZtaColumns } from '../../shared/model/zta';
+import type { HostRecord, RiskBand } from '../../../shared/model/edr';
+import { BANDS, ENUMS, PLATFORMS, emptyBandCounts, type HostMove, type ZtaChanges, type ZtaColumns } from '../../../shared/model/zta';
+import type { LatestCycle } from './edr-store';
 
-export interface LatestCycle {
-  connectorId: string;
-  cycleId: number;
-  finishedAt: string;
-  kind: 'poll' | 'rescore';
-  hosts: number;
-}
+export type { LatestCycle } from './edr-store';
 
 type Raw = [string, string, string, string, string, number, string, string | null, ...Array<number | string | null>];
 

@@ -6,14 +6,9 @@
  * went go with their record and history.
  */
 import type Database from 'better-sqlite3';
+import type { PruneResult } from './edr-store';
 
-export const DEFAULT_RETENTION_DAYS = 90;
-
-export interface PruneResult {
-  cycles: number;
-  hosts: number;
-  changes: number;
-}
+export { DEFAULT_RETENTION_DAYS, type PruneResult } from './edr-store';
 
 /** `onHosts`: called inside the transaction with the keys of the hosts that go (staging forgets them). */
 export function pruneEdrStore(db: Database.Database, now: Date, days: number, onHosts?: (hids: number[]) => void): PruneResult {

@@ -29,8 +29,8 @@
  * the index that read needed moved a thousand pages a cycle.
  */
 import type Database from 'better-sqlite3';
-import type { ScoredHost } from '../../shared/model/edr';
-import { hostAttributes } from '../../shared/model/zta-columns';
+import type { ScoredHost } from '../../../shared/model/edr';
+import { hostAttributes } from '../../../shared/model/zta-columns';
 import { BandGroups } from './band-counts';
 import { STAGING_TEMP } from './edr-schema';
 import { SEEN_ROWS, stagingStatements } from './edr-staging-sql';

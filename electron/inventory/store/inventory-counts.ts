@@ -4,7 +4,7 @@
  * the task that failed when the console followed it. No device list leaves SQLite.
  */
 import type Database from 'better-sqlite3';
-import { DeploymentStatus } from '../../shared/model/inventory';
+import { DeploymentStatus } from '../../../shared/model/inventory';
 
 export type DeploymentCounts = Record<DeploymentStatus, number> & { total: number };
 

@@ -2,7 +2,7 @@
  * The JSON a changed host's details are stored as (`host_details`, written by edr-staging.ts): its
  * record without its last-seen times, and its score's contributions.
  */
-import type { Contribution, HostRecord } from '../../shared/model/edr';
+import type { Contribution, HostRecord } from '../../../shared/model/edr';
 
 /**
  * The record as stored: without its last-seen times, which move every cycle and are kept in

@@ -2,62 +2,24 @@
  * The EDR store (SQLite, WAL): one row per poll cycle, each host's latest record and score, the
  * history of what changed (scores that moved, band counts per cycle), so the ZTA views open
  * offline and show history that grows with change, not with time (schema: edr-schema.ts).
- * The app's poller stages a cycle batch by batch (store/edr-staging.ts) and `commitCycle` makes it
+ * The app's poller stages a cycle batch by batch (edr-staging.ts) and `commitCycle` makes it
  * visible in one transaction; `writeScores` stages and promotes a whole cycle at once (tests, CLI).
  */
 import type Database from 'better-sqlite3';
-import type { CycleState } from '../../shared/contract';
-import type { Contribution, HostRecord, RiskBand, ScoredHost, Vendor } from '../../shared/model/edr';
+import type { Contribution, HostRecord, RiskBand, ScoredHost, Vendor } from '../../../shared/model/edr';
 import { EDR_MIGRATIONS, adoptEdrStore } from './edr-schema';
-import { pruneEdrStore, type PruneResult } from './edr-retention';
+import { pruneEdrStore } from './edr-retention';
+import type { CycleHost, CycleKind, CycleRow, CycleStatus, CycleSummary, PruneResult } from './edr-store';
 import { EdrStaging } from './edr-staging';
 import { EdrViews } from './edr-views';
-import { Checkpointer } from './checkpointer';
-import { migrate, openPrivateDatabase } from './sqlite';
+import { Checkpointer } from '../../store/checkpointer';
+import { migrate, openPrivateDatabase } from '../../store/sqlite';
 
 export { EDR_MIGRATIONS, EDR_SCHEMA_VERSION } from './edr-schema';
-
-/**
- * The contract's statuses. `interrupted`: the cycle was still `running` when the store was opened
- * again, so the process that ran it stopped (killed, crashed, power lost) before it could finish it.
- */
-export type CycleStatus = CycleState;
+export type { CycleHost, CycleKind, CycleRow, CycleStatus, CycleSummary } from './edr-store';
 
 /** The error text of an interrupted cycle. */
 export const INTERRUPTED_CYCLE_ERROR = 'The app stopped during this cycle.';
-
-/** One host of a cycle as published: its latest score and, for Falcon, the predefined profiles of spec 2.4. */
-export interface CycleHost {
-  hostId: string;
-  hostname: string;
-  customerId: string;
-  platform: string;
-  score: number;
-  band: RiskBand;
-  profiles?: Record<string, boolean>;
-}
-
-export interface CycleRow {
-  id: number;
-  connectorId: string;
-  vendor: Vendor;
-  tenantId: string;
-  startedAt: string;
-  finishedAt: string | null;
-  status: CycleStatus;
-  hosts: number;
-  error: string | null;
-  publishedAt: string | null;
-  publishAttempts: number;
-  /** Why the last publication attempt did not complete (null once published). */
-  publishError: string | null;
-  /** `poll`, or `rescore`: the stored hosts scored again under new risk settings (no vendor call). */
-  kind: CycleKind;
-  /** The error code of a failed cycle (tells an unreachable vendor from a refusal). */
-  errorCode: string | null;
-}
-
-export type CycleKind = 'poll' | 'rescore';
 
 export interface LatestScoreRow {
   connectorId: string;
@@ -81,7 +43,11 @@ export interface ScoreQuery {
   offset?: number;
 }
 
-export class EdrStore {
+/**
+ * edr.db itself, synchronous (better-sqlite3): the SQLite implementation of the feature's
+ * `EdrStore` (sqlite-edr-store.ts) does its work here; the store's tests and the bench use it directly.
+ */
+export class EdrDb {
   private readonly db: Database.Database;
   private readonly stmt;
   private readonly staging: EdrStaging;
@@ -266,7 +232,7 @@ export class EdrStore {
   }
 
   /** Band counts and mean score of one cycle (what is published), from the cycle's aggregates. */
-  cycleSummary(cycleId: number): { hosts: number; meanScore: number; bands: Record<RiskBand, number> } {
+  cycleSummary(cycleId: number): CycleSummary {
     const bands: Record<RiskBand, number> = { Trustworthy: 0, 'Low Risk': 0, 'Moderate Risk': 0, Suspicious: 0, 'High Risk': 0 };
     let sum = 0;
     let n = 0;

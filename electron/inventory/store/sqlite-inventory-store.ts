@@ -1,0 +1,98 @@
+/**
+ * The inventory feature's store on SQLite (issue 21.1): `InventoryStore`'s methods over
+ * inventory.db (inventory-db.ts), each answering a Promise of what the synchronous store did; a
+ * statement that throws rejects it.
+ */
+import type { DeploymentStatus, DeviceView, TaskStatus } from '../../../shared/model/inventory';
+import type { StoredOrganization } from '../../../shared/model/hierarchy';
+import { InventoryDb, type FetchKind, type StoredAppliance } from './inventory-db';
+import type { InventoryStore } from './inventory-store';
+
+export class SqliteInventoryStore implements InventoryStore {
+  /** `db`: the synchronous store (its tests read it directly). */
+  constructor(readonly db: InventoryDb) {}
+
+  async replaceDevices(profileId: string, devices: readonly DeviceView[], fetchedAt: string, unreadable?: number) {
+    this.db.replaceDevices(profileId, devices, fetchedAt, unreadable);
+  }
+
+  async replaceOrganizations(profileId: string, orgs: readonly StoredOrganization[], fetchedAt: string, unreadable?: number) {
+    this.db.replaceOrganizations(profileId, orgs, fetchedAt, unreadable);
+  }
+
+  async replaceAppliances(profileId: string, appliances: readonly StoredAppliance[], fetchedAt: string, unreadable?: number) {
+    this.db.replaceAppliances(profileId, appliances, fetchedAt, unreadable);
+  }
+
+  async devices(profileId: string) {
+    return this.db.devices(profileId);
+  }
+
+  async organizations(profileId: string) {
+    return this.db.organizations(profileId);
+  }
+
+  async deviceCount(profileId: string) {
+    return this.db.deviceCount(profileId);
+  }
+
+  async organizationCount(profileId: string) {
+    return this.db.organizationCount(profileId);
+  }
+
+  async fetchedAt(profileId: string, what: FetchKind) {
+    return this.db.fetchedAt(profileId, what);
+  }
+
+  async device(profileId: string, deviceName: string) {
+    return this.db.device(profileId, deviceName);
+  }
+
+  async upsertDevice(profileId: string, device: DeviceView) {
+    this.db.upsertDevice(profileId, device);
+  }
+
+  async deleteDevice(profileId: string, deviceName: string) {
+    return this.db.deleteDevice(profileId, deviceName);
+  }
+
+  async setDeploymentStatus(profileId: string, deviceName: string, status: DeploymentStatus, lastTaskId: string | null) {
+    return this.db.setDeploymentStatus(profileId, deviceName, status, lastTaskId);
+  }
+
+  async nodeMeta(profileId: string, key: string) {
+    return this.db.nodeMeta(profileId, key);
+  }
+
+  async setNodeMeta(profileId: string, key: string, value: string) {
+    this.db.setNodeMeta(profileId, key, value);
+  }
+
+  async task(profileId: string, taskId: string) {
+    return this.db.task(profileId, taskId);
+  }
+
+  async putTask(task: TaskStatus) {
+    this.db.putTask(task);
+  }
+
+  async deploymentCounts(profileId: string) {
+    return this.db.deploymentCounts(profileId);
+  }
+
+  async failedDeployments(profileId: string, limit: number) {
+    return this.db.failedDeployments(profileId, limit);
+  }
+
+  async forgetProfile(profileId: string) {
+    this.db.forgetProfile(profileId);
+  }
+
+  async close() {
+    this.db.close();
+  }
+}
+
+export function openInventoryStore(file: string): SqliteInventoryStore {
+  return new SqliteInventoryStore(new InventoryDb(file));
+}
