@@ -14,10 +14,12 @@ let maxInFlight = 0;
 beforeAll(async () => {
   w = await startWorld({ sim: { deploySeconds: 1 }, inventory: { progressIntervalMs: 100 } });
   orgs = w.sim.inventory.organizations().filter((o) => o.parent !== null).map((o) => o.name);
-  // Count the calls main has in flight on this session.
+  // Count the calls main has in flight on this session for inventory: the alarm collector shares
+  // the session and reads /mgmt/fault/ on its own schedule, which is not the job's concurrency.
   const session = w.h.app.sessions.get(w.profileId);
   const request = session.request.bind(session);
   session.request = (async (...args: Parameters<typeof request>) => {
+    if (String(args[1]).startsWith('/mgmt/fault/')) return request(...args);
     inFlight += 1;
     maxInFlight = Math.max(maxInFlight, inFlight);
     try {
