@@ -15,7 +15,7 @@ import { amqpTarget, mgmtTarget } from '../edr/targets';
 import type { Logger } from '../log';
 import { ZtaService } from '../edr/zta-service';
 import { EdrStore } from '../store/edr-db';
-import { SETTINGS_KEY, readSettings } from './settings-handlers';
+import { AppSettings } from '../store/app-settings';
 import type { EventHub } from './events';
 import { PublicationSettings } from './publication-settings';
 import type { PlatformAdapters } from './ports';
@@ -49,6 +49,7 @@ export class EdrService {
 
   constructor(private readonly o: EdrServiceOptions) {
     const { adapters, events, logger } = o;
+    const appSettings = new AppSettings(adapters.settings);
     this.registry = new ConnectorRegistry(adapters.settings, adapters.vault);
     this.publication = new PublicationSettings({ settings: adapters.settings, vault: adapters.vault, logger: logger.child('publication'), ...(o.env ? { env: o.env } : {}) });
     this.store = new EdrStore(path.join(adapters.dataDir, 'edr.db'));
@@ -81,7 +82,7 @@ export class EdrService {
       registry: this.registry,
       scheduler: this.scheduler,
       logger: logger.child('zta'),
-      retentionDays: () => readSettings(adapters.settings.get(SETTINGS_KEY)).riskHistoryDays,
+      retentionDays: () => appSettings.current().riskHistoryDays,
     });
     this.registry.onChange((ids) => events.emit('connectors.changed', { ids }));
     // A node signed in: scores kept while there was no publication target go out now.

@@ -23,7 +23,7 @@ import { ZtaExports, type ExportDestination } from '../edr/zta-export';
 import { Downloads } from './downloads';
 import { AlarmService } from '../alarms/service';
 import { AlarmStore } from '../store/alarms-db';
-import { SETTINGS_KEY, readSettings } from './settings-handlers';
+import { AppSettings } from '../store/app-settings';
 import { amqpUrlWithoutPassword } from '../../shared/model/settings';
 import { DEFAULT_ALARM_EXCHANGE } from '../../shared/model/alarms';
 
@@ -73,6 +73,7 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
   const logger = adapters.logger;
   const events = createEventHub(logger.child('events'));
   await readLegacyCaFiles(adapters.settings, logger.child('settings'));
+  const appSettings = new AppSettings(adapters.settings);
   const profiles = new ProfileRepository(adapters.settings, adapters.vault);
   const sessions = new SessionManager(profiles, options.sessionFactory ?? createMgmtSession(logger.child('mgmt')), events, logger.child('sessions'));
   const edr = new EdrService({
@@ -107,10 +108,10 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
     broker: alarmBroker,
     emit: events.emit.bind(events),
     logger: logger.child('alarms'),
-    retentionDays: () => readSettings(adapters.settings.get(SETTINGS_KEY)).alarmHistoryDays,
+    retentionDays: () => appSettings.current().alarmHistoryDays,
     // New alarms of the severities the operator chose (C-31): the desktop's own notifications, else the window's.
     notify: (n) => (adapters.notify ? adapters.notify(n.title, n.body) : events.emit('alarms.notification', n)),
-    notifySeverities: () => readSettings(adapters.settings.get(SETTINGS_KEY)).alarmNotify,
+    notifySeverities: () => appSettings.current().alarmNotify,
     nameOf: (profileId) => profiles.list().find((p) => p.id === profileId)?.name,
     ...options.alarms,
   });
