@@ -201,6 +201,7 @@ export class EdrService {
 
   async stop(): Promise<void> {
     await this.scheduler.stop();
+    await this.publisher.stop();
     for (const { runtime } of this.runtimes.values()) await runtime.close?.().catch(() => undefined);
     this.runtimes.clear();
     this.store.close();
