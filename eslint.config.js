@@ -77,7 +77,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['electron/**/*.ts', 'tests/**/*.ts', 'bin/**', 'scripts/**', '*.config.ts', 'eslint.config.js'],
+    files: ['electron/**/*.ts', 'tests/**/*.ts', 'bin/**', 'scripts/**', '*.config.ts', 'eslint.config.js', '.dependency-cruiser.cjs'],
     languageOptions: { globals: { ...globals.node } },
   },
   {

@@ -5,8 +5,7 @@
  * aside before it is parsed.
  */
 import { boundText, LIMITS } from '../../shared/model/limits';
-import type { AlarmHead, ChangeIn, HandlingIn } from '../../shared/model/alarms';
-import type { AlarmMessageIn } from './wire';
+import type { AlarmHead, AlarmItem, ChangeIn, HandlingIn } from '../../shared/model/alarms';
 
 const head = (h: AlarmHead): AlarmHead => ({
   ...h,
@@ -25,7 +24,8 @@ export const boundAlarm = {
   head,
   change,
   handling,
-  message: (m: AlarmMessageIn): AlarmMessageIn => ({
+  /** A broker message (wire.ts's AlarmMessageIn; typed by shape here, so bounds.ts needs nothing of wire.ts). */
+  message: <M extends AlarmItem & { director: string; eventType: string }>(m: M): M => ({
     ...m,
     head: head(m.head),
     changes: m.changes.map(change),

@@ -5,7 +5,13 @@ import type { Handlers } from './router';
 
 type AlarmHandlers = Pick<Handlers, 'alarms.list' | 'alarms.get' | 'alarms.acknowledge' | 'alarms.clear' | 'alarms.summary' | 'alarms.rate' | 'alarms.status'>;
 
-export function createAlarmHandlers(alarms: AlarmService, profiles: ProfileRepository): AlarmHandlers {
+/** What these channels need: the alarm service's reads and handling, and which connections exist. */
+export interface AlarmHandlerDeps {
+  alarms: Pick<AlarmService, 'list' | 'get' | 'acknowledge' | 'clear' | 'summary' | 'rate' | 'status'>;
+  profiles: Pick<ProfileRepository, 'get'>;
+}
+
+export function createAlarmHandlers({ alarms, profiles }: AlarmHandlerDeps): AlarmHandlers {
   // Every channel names a connection: an unknown one is refused (not_found) before the store is read.
   const known = (profileId: string) => profiles.get(profileId).id;
   return {

@@ -1,14 +1,26 @@
 /** The connectors.* channels of the contract. */
 import type { Handlers } from './router';
-import type { EdrService } from './edr-service';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
-import type { SessionManager } from './sessions';
-import type { ParsedRequestOf } from '../../shared/contract';
+import type { ConnectorStatus, ParsedRequestOf } from '../../shared/contract';
+import type { ConnectorRegistry, StoredConnector } from '../edr/registry';
+import type { ConnectorRuntime, EdrScheduler } from '../edr/scheduler';
 
 type ConnectorHandlers = Pick<
   Handlers,
   'connectors.list' | 'connectors.save' | 'connectors.delete' | 'connectors.setEnabled' | 'connectors.test' | 'connectors.pollNow' | 'connectors.cancel' | 'connectors.importBulk'
 >;
+
+/** What these channels need: the saved connectors, their schedule, their vendor clients and one node read. */
+export interface ConnectorHandlerDeps {
+  registry: Pick<ConnectorRegistry, 'list' | 'get' | 'view' | 'register' | 'registerBulk' | 'setEnabled' | 'remove'>;
+  scheduler: Pick<EdrScheduler, 'startNow' | 'status' | 'cancel'>;
+  /** A connector's row on the Connectors page: what is saved, its schedule and its last cycle. */
+  status(c: StoredConnector): Promise<ConnectorStatus>;
+  /** The connector's vendor client (connectors.test). */
+  runtimeOf(connectorId: string): ConnectorRuntime;
+  /** A GET on the connection's management node (a bulk document read from the node). */
+  nodeGet(profileId: string, path: string): Promise<unknown>;
+}
 
 /**
  * The document's JSON. A parser's own message quotes the input, so it is never passed on: the
@@ -29,38 +41,39 @@ export function parseDocument(text: string): unknown {
   }
 }
 
-function loadDocument(req: ParsedRequestOf<'connectors.importBulk'>, sessions: SessionManager): Promise<unknown> {
+function loadDocument(req: ParsedRequestOf<'connectors.importBulk'>, d: ConnectorHandlerDeps): Promise<unknown> {
   switch (req.source) {
     case 'document':
       return Promise.resolve(parseDocument(req.text));
     case 'node':
-      return sessions.get(req.profileId).request('GET', '/mgmt/edr/connectors');
+      return d.nodeGet(req.profileId, '/mgmt/edr/connectors');
   }
 }
 
-export function createConnectorHandlers(edr: EdrService, sessions: SessionManager): ConnectorHandlers {
+export function createConnectorHandlers(d: ConnectorHandlerDeps): ConnectorHandlers {
+  const { registry, scheduler } = d;
   return {
     'connectors.importBulk': async (req) => {
-      return edr.registry.registerBulk(await loadDocument(req, sessions));
+      return registry.registerBulk(await loadDocument(req, d));
     },
-    'connectors.list': async () => Promise.all(edr.registry.list().map((c) => edr.status(c))),
-    'connectors.save': async (input) => edr.registry.view((await edr.registry.register(input, 'ui')).connector),
+    'connectors.list': async () => Promise.all(registry.list().map((c) => d.status(c))),
+    'connectors.save': async (input) => registry.view((await registry.register(input, 'ui')).connector),
     'connectors.delete': async ({ connectorId }) => {
-      edr.scheduler.cancel(connectorId);
-      return { deleted: await edr.registry.remove(connectorId) };
+      scheduler.cancel(connectorId);
+      return { deleted: await registry.remove(connectorId) };
     },
-    'connectors.setEnabled': async ({ connectorId, enabled }) => edr.registry.view(await edr.registry.setEnabled(connectorId, enabled)),
+    'connectors.setEnabled': async ({ connectorId, enabled }) => registry.view(await registry.setEnabled(connectorId, enabled)),
     'connectors.test': async ({ connectorId }) => {
-      const runtime = edr.runtimeOf(connectorId);
+      const runtime = d.runtimeOf(connectorId);
       if (!runtime.test) throw new AppError(ErrorCodes.internal, 'This connector cannot be tested.', 'Run a poll instead.');
       return runtime.test(AbortSignal.timeout(60_000));
     },
     'connectors.pollNow': async ({ connectorId }) => {
-      edr.registry.get(connectorId);
+      registry.get(connectorId);
       // The outcome is reported through edr.progress events.
-      const { cycleId } = await edr.scheduler.startNow(connectorId);
+      const { cycleId } = await scheduler.startNow(connectorId);
       return { cycleId };
     },
-    'connectors.cancel': async ({ connectorId }) => ({ cancelled: edr.scheduler.cancel(connectorId) }),
+    'connectors.cancel': async ({ connectorId }) => ({ cancelled: scheduler.cancel(connectorId) }),
   };
 }

@@ -21,7 +21,17 @@ type InventoryHandlers = Pick<
   | 'syslog.create'
 >;
 
-export function createInventoryHandlers(inventory: InventoryService, bulk: BulkJobs, profiles: ProfileRepository): InventoryHandlers {
+/** What these channels need: the inventory, the bulk onboarding jobs, and which connections exist. */
+export interface InventoryHandlerDeps {
+  inventory: Pick<
+    InventoryService,
+    'devices' | 'organizations' | 'refresh' | 'getDevice' | 'nextSiteId' | 'onboard' | 'deploy' | 'task' | 'syslogList' | 'syslogCreate'
+  >;
+  bulk: Pick<BulkJobs, 'start' | 'cancel' | 'get'>;
+  profiles: Pick<ProfileRepository, 'get'>;
+}
+
+export function createInventoryHandlers({ inventory, bulk, profiles }: InventoryHandlerDeps): InventoryHandlers {
   // Stored lists are read offline, but only for a profile that exists (unknown → not_found).
   const known = (profileId: string) => profiles.get(profileId).id;
   return {

@@ -4,7 +4,12 @@ import type { Handlers } from './router';
 
 type OverviewHandlers = Pick<Handlers, 'overview.get' | 'overview.badges'>;
 
-export function createOverviewHandlers(overview: OverviewService): OverviewHandlers {
+/** What these channels need: the Overview's aggregates (built once by services.ts). */
+export interface OverviewHandlerDeps {
+  overview: Pick<OverviewService, 'get' | 'badges'>;
+}
+
+export function createOverviewHandlers({ overview }: OverviewHandlerDeps): OverviewHandlers {
   return {
     'overview.get': async ({ profileId }) => overview.get(profileId),
     'overview.badges': async ({ profileId }) => overview.badges(profileId),

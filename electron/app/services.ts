@@ -3,6 +3,7 @@
  * browser mode and the tests all start the app through `createApp`.
  */
 import { createHandlers } from './handlers';
+import { OverviewService } from './overview';
 import { createEventHub, type EventHub } from './events';
 import { DemoWorkspace, type DemoInventorySeed } from './demo';
 import type { PlatformAdapters } from './ports';
@@ -23,7 +24,7 @@ import { ZtaExports, type ExportDestination } from '../edr/zta-export';
 import { Downloads } from './downloads';
 import { AlarmService } from '../alarms/service';
 import { AlarmStore } from '../store/alarms-db';
-import { SETTINGS_KEY, readSettings } from './settings-handlers';
+import { AppSettings } from '../store/app-settings';
 import { amqpUrlWithoutPassword } from '../../shared/model/settings';
 import { DEFAULT_ALARM_EXCHANGE } from '../../shared/model/alarms';
 
@@ -73,6 +74,7 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
   const logger = adapters.logger;
   const events = createEventHub(logger.child('events'));
   await readLegacyCaFiles(adapters.settings, logger.child('settings'));
+  const appSettings = new AppSettings(adapters.settings);
   const profiles = new ProfileRepository(adapters.settings, adapters.vault);
   const sessions = new SessionManager(profiles, options.sessionFactory ?? createMgmtSession(logger.child('mgmt')), events, logger.child('sessions'));
   const edr = new EdrService({
@@ -107,10 +109,10 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
     broker: alarmBroker,
     emit: events.emit.bind(events),
     logger: logger.child('alarms'),
-    retentionDays: () => readSettings(adapters.settings.get(SETTINGS_KEY)).alarmHistoryDays,
+    retentionDays: () => appSettings.current().alarmHistoryDays,
     // New alarms of the severities the operator chose (C-31): the desktop's own notifications, else the window's.
     notify: (n) => (adapters.notify ? adapters.notify(n.title, n.body) : events.emit('alarms.notification', n)),
-    notifySeverities: () => readSettings(adapters.settings.get(SETTINGS_KEY)).alarmNotify,
+    notifySeverities: () => appSettings.current().alarmNotify,
     nameOf: (profileId) => profiles.list().find((p) => p.id === profileId)?.name,
     ...options.alarms,
   });
@@ -142,7 +144,57 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
     destination: (_jobId, defaultName, format) => exportDestination(adapters, downloads, defaultName, format),
     onProgress: (job) => events.emit('zta.export.progress', job),
   });
-  const handlers = createHandlers({ adapters, profiles, sessions, demo, edr, inventory, bulk, ztaExports, alarms, events, logger, inspect: inspectWithPem });
+  const overview = new OverviewService({ profiles, sessions, alarms, edr, inventory, demo });
+  const handlers = createHandlers({
+    app: {
+      info: () => ({
+        version: adapters.version,
+        mode: adapters.mode,
+        secretsPersist: adapters.vault.persistent,
+        secretStorage: adapters.vault.kind,
+        dataDir: adapters.dataDir,
+        canOpenDataDir: Boolean(adapters.openDataDir),
+      }),
+      hasProfiles: () => profiles.list().length > 0,
+      demo,
+    },
+    profiles: {
+      profiles,
+      sessions,
+      forgetProfile: async (profileId) => {
+        bulk.cancelProfile(profileId);
+        inventory.forgetProfile(profileId);
+        await alarms.forgetProfile(profileId);
+      },
+      profilesChanged: (ids) => events.emit('profiles.changed', { ids }),
+      inspect: inspectWithPem,
+      logger,
+    },
+    settings: {
+      settings: appSettings,
+      publication: {
+        view: () => edr.publication.view(),
+        // A saved RabbitMQ address changes where the alarm sources consume from.
+        update: async (req) => {
+          const view = await edr.updatePublication(req);
+          void alarms.reconfigure();
+          return view;
+        },
+      },
+      openDataDir: adapters.openDataDir?.bind(adapters),
+    },
+    connectors: {
+      registry: edr.registry,
+      scheduler: edr.scheduler,
+      status: (c) => edr.status(c),
+      runtimeOf: (connectorId) => edr.runtimeOf(connectorId),
+      nodeGet: (profileId, p) => sessions.get(profileId).request('GET', p),
+    },
+    inventory: { inventory, bulk, profiles },
+    zta: { zta: edr.zta, exports: ztaExports, printToPdf: adapters.printToPdf?.bind(adapters), saveFile: adapters.saveFile?.bind(adapters) },
+    alarms: { alarms, profiles },
+    overview: { overview },
+  });
   const router = createRouter(handlers, logger.child('router'));
 
   // A demo workspace that was open last time opens again (its simulators live in this process).

@@ -2,8 +2,8 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
+import type { ZtaFilter, ZtaHostDetail, ZtaOverview, ZtaSnapshot } from '../../shared/model/zta';
 import type { ZtaExports } from '../edr/zta-export';
-import type { EdrService } from './edr-service';
 import type { PlatformAdapters } from './ports';
 import type { Handlers } from './router';
 
@@ -17,20 +17,35 @@ export function reportRoute(filter: Record<string, string | undefined>): string 
   return `#/zta/report?${q.toString()}`;
 }
 
-export function createZtaHandlers(edr: EdrService, exports: ZtaExports, adapters: PlatformAdapters): ZtaHandlers {
+/** The dashboard's reads of edr.db and the what-if's Save (edr/zta-service.ts). */
+export interface ZtaReader {
+  snapshot(): ZtaSnapshot;
+  hostDetail(connectorId: string, hostId: string): ZtaHostDetail;
+  overview(filter: ZtaFilter): ZtaOverview;
+  applyRisk(connectorId: string, risk: unknown): Promise<{ cycleId: number | null }>;
+}
+
+/** What these channels need: the dashboard's reads, the export jobs, and (desktop) main's PDF printer and save dialog. */
+export interface ZtaHandlerDeps extends Pick<PlatformAdapters, 'printToPdf' | 'saveFile'> {
+  zta: ZtaReader;
+  exports: Pick<ZtaExports, 'start' | 'cancel'>;
+}
+
+export function createZtaHandlers(d: ZtaHandlerDeps): ZtaHandlers {
+  const { zta, exports } = d;
   return {
-    'zta.snapshot': async () => edr.zta.snapshot(),
-    'zta.host': async ({ connectorId, hostId }) => edr.zta.hostDetail(connectorId, hostId),
-    'zta.overview': async (filter) => edr.zta.overview(filter),
-    'zta.applyRisk': async ({ connectorId, risk }) => edr.zta.applyRisk(connectorId, risk),
+    'zta.snapshot': async () => zta.snapshot(),
+    'zta.host': async ({ connectorId, hostId }) => zta.hostDetail(connectorId, hostId),
+    'zta.overview': async (filter) => zta.overview(filter),
+    'zta.applyRisk': async ({ connectorId, risk }) => zta.applyRisk(connectorId, risk),
     'zta.export.start': async ({ format, filter }) => exports.start(format, filter),
     'zta.export.cancel': async ({ jobId }) => exports.cancel(jobId),
     'zta.report.pdf': async ({ filter }) => {
-      if (!adapters.printToPdf || !adapters.saveFile) {
+      if (!d.printToPdf || !d.saveFile) {
         throw new AppError(ErrorCodes.validation, 'PDF reports are made by the desktop app.', 'In the browser, use Print report and choose “Save as PDF”.');
       }
-      const pdf = await adapters.printToPdf(reportRoute(filter));
-      const file = await adapters.saveFile({ title: 'Save the risk report', defaultName: `northbound-risk-report-${new Date().toISOString().slice(0, 10)}.pdf`, filters: [{ name: 'PDF', extensions: ['pdf'] }] });
+      const pdf = await d.printToPdf(reportRoute(filter));
+      const file = await d.saveFile({ title: 'Save the risk report', defaultName: `northbound-risk-report-${new Date().toISOString().slice(0, 10)}.pdf`, filters: [{ name: 'PDF', extensions: ['pdf'] }] });
       if (!file) return { saved: false };
       await writeFile(file, pdf);
       return { saved: true, name: path.basename(file) };

@@ -7,6 +7,7 @@
 import type { RiskBand, Vendor } from '../../shared/model/edr';
 import type { Logger } from '../log';
 import type { CycleHost, CycleRow, EdrStore } from './store/edr-store';
+import { withRetries, type RetryPolicy } from '../net/retry';
 
 export const HOSTS_PER_MESSAGE = 5_000;
 
@@ -63,9 +64,11 @@ export interface PublisherOptions {
   targets: () => PublishTarget[];
   logger: Logger;
   now?: () => Date;
-  /** Attempts per target per call, with a doubling pause between them. */
+  /** Attempts per target per call, with a doubling pause between them (net/retry: equal jitter, cancelled by `stop`). */
   attempts?: number;
   retryDelayMs?: number;
+  /** Injected by tests (net/retry's jitter). */
+  random?: () => number;
   /** After every attempt on a cycle, published or not (the app refreshes the connector's status). */
   onSettled?: (cycle: CycleRow) => void;
 }
@@ -74,6 +77,8 @@ export const NO_TARGET = 'No publication target: sign in to a management node, o
 
 export class ScorePublisher {
   private readonly inFlight = new Map<number, Promise<void>>();
+  /** Aborted by `stop`: a pause between attempts ends at once and no target is tried again. */
+  private readonly stopping = new AbortController();
 
   constructor(private readonly o: PublisherOptions) {}
 
@@ -114,7 +119,7 @@ export class ScorePublisher {
     for (const target of targets) {
       if (await store.targetPublished(cycleId, target.name)) continue;
       try {
-        await this.withRetry(() => target.send(messages));
+        await this.withRetry(() => target.send(messages), this.stopping.signal);
         await store.markTargetPublished(cycleId, target.name, now());
         logger.info('scores published', { cycleId, target: target.name, messages: messages.length });
       } catch (e) {
@@ -128,23 +133,31 @@ export class ScorePublisher {
     await store.markPublished(cycleId, now());
   }
 
-  private async withRetry(fn: () => Promise<void>): Promise<void> {
-    const attempts = this.o.attempts ?? 3;
-    let delay = this.o.retryDelayMs ?? 1_000;
-    for (let i = 1; ; i++) {
-      try {
-        return await fn();
-      } catch (e) {
-        if (i >= attempts) throw e;
-        await new Promise((r) => setTimeout(r, delay));
-        delay *= 2;
-      }
-    }
+  /** Any failure of a send is tried again, `attempts` tries in all, the pauses doubling from `retryDelayMs`. */
+  private withRetry(fn: () => Promise<void>, signal: AbortSignal): Promise<void> {
+    const policy: RetryPolicy = { maxAttempts: this.o.attempts ?? 3, max429: 0, baseDelayMs: this.o.retryDelayMs ?? 1_000, maxDelayMs: Number.POSITIVE_INFINITY };
+    return withRetries(
+      async () => {
+        try {
+          return { kind: 'done', value: await fn() };
+        } catch (e) {
+          return { kind: 'retry', why: String(e), exhausted: () => (e instanceof Error ? e : new Error(String(e))) };
+        }
+      },
+      { policy, signal, ...(this.o.random ? { random: this.o.random } : {}) },
+    );
+  }
+
+  /** Ends the pauses between attempts (their publication fails as cancelled and stays pending) and waits for the runs to settle. */
+  async stop(): Promise<void> {
+    this.stopping.abort();
+    await Promise.all([...this.inFlight.values()].map((run) => run.catch(() => undefined)));
   }
 
   /** Retries every completed cycle that is not fully published (at start and after each cycle). */
   async publishPending(): Promise<void> {
     for (const c of await this.o.store.unpublishedCycles()) {
+      if (this.stopping.signal.aborted) return;
       await this.publishCycle(c.id).catch((e: unknown) => this.o.logger.warn('pending publication failed', { cycleId: c.id, error: String(e) }));
     }
   }

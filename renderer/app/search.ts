@@ -65,6 +65,8 @@ export const ztaSearch = z.object({
   host: text,
 });
 export type ZtaSearch = z.infer<typeof ztaSearch>;
+/** What refines the ZTA page (filters, search, sort): everything in its address but the opened host. */
+export type ZtaRefinements = Omit<ZtaSearch, 'host'>;
 export const ztaDefaults: ZtaSearch = { customer: '', platform: '', band: '', vendor: '', connector: '', q: '', sort: 'score', order: 'desc', host: '' };
 /** The filters of the ZTA dashboard (what "Clear filters" clears). */
 export const ZTA_FILTERS = ['customer', 'platform', 'band', 'vendor', 'connector', 'q'] as const satisfies readonly (keyof ZtaSearch)[];
@@ -113,6 +115,8 @@ export const alarmsSearch = z.object({
     .catch(''),
 });
 export type AlarmsSearch = z.infer<typeof alarmsSearch>;
+/** What refines the alarm stream: everything in its address but the opened alarm. */
+export type AlarmRefinements = Omit<AlarmsSearch, 'alarm'>;
 export const alarmsDefaults: AlarmsSearch = { severity: '', org: '', device: '', type: '', q: '', state: 'open', ack: 'all', alarm: '' };
 /** The filters of the alarm stream (what "Clear filters" clears). */
 export const ALARM_FILTERS = ['severity', 'org', 'device', 'type', 'q', 'state', 'ack'] as const satisfies readonly (keyof AlarmsSearch)[];

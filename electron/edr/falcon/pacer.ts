@@ -9,6 +9,7 @@
  * parsing, and does not run into 429. A 429 closes a shared gate until X-RateLimit-RetryAfter
  * (epoch seconds) for every request of the connector.
  */
+import { backoffMs } from '../../net/retry';
 
 export interface PacerOptions {
   /** Requests that can be in flight at once; the low-water mark is never below twice this. */
@@ -21,7 +22,12 @@ export interface PacerOptions {
   enabled?: boolean;
   now: () => number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** net/retry's jitter of the backoff without X-RateLimit-RetryAfter (tests inject it). */
+  random?: () => number;
 }
+
+/** A 429 without X-RateLimit-RetryAfter: net/retry's capped backoff from 1 s, at most 32 s, with equal jitter. */
+export const RATE_LIMIT_BACKOFF = { baseDelayMs: 1_000, maxDelayMs: 32_000 };
 
 /** Bounds of one 429 wait. */
 export const RETRY_AFTER_MIN_MS = 200;
@@ -97,12 +103,13 @@ export class RatePacer {
 
   /**
    * A 429 arrived: close the gate until X-RateLimit-RetryAfter (epoch seconds), bounded; without
-   * the header, back off exponentially. Returns the wait in ms.
+   * the header, back off exponentially (net/retry's backoffMs: half to all of 1 s·2^attempt, at
+   * most 32 s). Returns the wait in ms.
    */
   rateLimited(retryAfter: string | undefined, attempt: number): number {
     const now = this.o.now();
     const at = Number(retryAfter);
-    const wait = retryAfter !== undefined && Number.isFinite(at) && at > 0 ? at * 1000 - now : 1000 * 2 ** Math.min(attempt, 5);
+    const wait = retryAfter !== undefined && Number.isFinite(at) && at > 0 ? at * 1000 - now : backoffMs(attempt + 1, RATE_LIMIT_BACKOFF, this.o.random);
     const bounded = Math.min(RETRY_AFTER_MAX_MS, Math.max(RETRY_AFTER_MIN_MS, wait));
     this.gateUntil = Math.max(this.gateUntil, now + bounded);
     this.remaining = 0;

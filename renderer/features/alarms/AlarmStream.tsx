@@ -15,7 +15,7 @@ import { AcknowledgeDialog, ClearDialog, type ActionTarget } from './AlarmAction
 import { AlarmCounters } from './AlarmCounters';
 import { AlarmDetailsDialog } from './AlarmDetailsDialog';
 import { AlarmFilters } from './AlarmFilters';
-import type { AlarmRefinements } from './AlarmsPage';
+import type { AlarmRefinements } from '../../app/search';
 import { AlarmTable } from './AlarmTable';
 import { alarmsText } from './labels';
 import { RateChart } from './RateChart';

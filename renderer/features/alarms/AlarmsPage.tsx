@@ -8,7 +8,7 @@
  */
 import { getRouteApi } from '@tanstack/react-router';
 import { useCallback, useMemo } from 'react';
-import type { AlarmsSearch } from '../../app/search';
+import type { AlarmRefinements } from '../../app/search';
 import { shallowEqual, useAddressDraft } from '../../app/useAddressDraft';
 import { useCloseOpenedItem } from '../../app/useCloseOpenedItem';
 import { Loading } from '../../components/QueryState';
@@ -17,8 +17,6 @@ import { useInventoryProfile } from '../../app/useInventoryProfile';
 import { AlarmStream } from './AlarmStream';
 
 const route = getRouteApi('/alarms');
-/** What refines the stream: everything in its address but the opened alarm. */
-export type AlarmRefinements = Omit<AlarmsSearch, 'alarm'>;
 
 export function AlarmsPage() {
   const { profile, signedIn, loading } = useInventoryProfile();

@@ -28,7 +28,7 @@ import { rescoreSnapshot } from './whatif';
 import { WhatIfPanel } from './WhatIfPanel';
 import { ReportActions } from './report/ReportActions';
 import { ZtaFilters } from './ZtaFilters';
-import type { ZtaRefinements } from './ZtaPage';
+import type { ZtaRefinements } from '../../app/search';
 import { filterRows, knownFilter, riskiest, sortOrder, structuralMask, ztaIndexOf, ztaViewOf, type ZtaSort, type ZtaSortKey } from './zta-index';
 
 const NO_FILTERS = Object.fromEntries(ZTA_FILTERS.map((k) => [k, ''])) as Pick<ZtaRefinements, (typeof ZTA_FILTERS)[number]>;

@@ -6,7 +6,7 @@
  */
 import { getRouteApi } from '@tanstack/react-router';
 import { useCallback } from 'react';
-import type { ZtaSearch } from '../../app/search';
+import type { ZtaRefinements } from '../../app/search';
 import { shallowEqual, useAddressDraft } from '../../app/useAddressDraft';
 import { useCloseOpenedItem } from '../../app/useCloseOpenedItem';
 import { useZtaSnapshot } from '../../api/zta';
@@ -15,8 +15,6 @@ import { NeverScored, NoConnectors } from './EmptyStates';
 import { ZtaDashboard } from './ZtaDashboard';
 
 const route = getRouteApi('/zta');
-/** What refines the page (filters, search, sort): everything in its address but the opened host. */
-export type ZtaRefinements = Omit<ZtaSearch, 'host'>;
 
 export function ZtaPage() {
   const snapshot = useZtaSnapshot();

@@ -2,6 +2,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RatePacer, RETRY_AFTER_MAX_MS, RETRY_AFTER_MIN_MS } from '../../../electron/edr/falcon/pacer';
+import { sleep as netSleep } from '../../../electron/net/retry';
+import { ErrorCodes } from '../../../shared/model/errors';
 import { RateBucket } from '../../../electron/simulator/falcon/state';
 
 function fakeClock(start = 1_700_000_000_000) {
@@ -91,13 +93,28 @@ describe('RatePacer', () => {
     expect(f.clock.t).toBe(1_700_000_002_000);
   });
 
-  it('bounds a 429 wait and backs off exponentially without the header', () => {
+  it('bounds a 429 wait and, without the header, backs off exponentially with net/retry\'s jitter (half to all of 1 s·2^n, at most 32 s)', () => {
     const f = fakeClock(1_700_000_000_000);
     const p = new RatePacer({ maxInFlight: 4, now: f.now, sleep: f.sleep });
     expect(p.rateLimited('1600000000', 1)).toBe(RETRY_AFTER_MIN_MS);
     expect(p.rateLimited('1800000000', 1)).toBe(RETRY_AFTER_MAX_MS);
-    const q = new RatePacer({ maxInFlight: 4, now: f.now, sleep: f.sleep });
-    expect([1, 2, 3, 9].map((a) => q.rateLimited(undefined, a))).toEqual([2_000, 4_000, 8_000, 32_000]);
+    const most = new RatePacer({ maxInFlight: 4, now: f.now, sleep: f.sleep, random: () => 1 });
+    expect([1, 2, 3, 9].map((a) => most.rateLimited(undefined, a))).toEqual([2_000, 4_000, 8_000, 32_000]);
+    const least = new RatePacer({ maxInFlight: 4, now: f.now, sleep: f.sleep, random: () => 0 });
+    expect([1, 2, 3, 9].map((a) => least.rateLimited(undefined, a))).toEqual([1_000, 2_000, 4_000, 16_000]);
+  });
+
+  it('a wait at the 429 gate ends at once when the cycle is cancelled (net/retry sleep with the cycle\'s signal)', async () => {
+    const p = new RatePacer({ maxInFlight: 4, now: Date.now, sleep: netSleep });
+    // Sixty seconds closed: only the cancel ends the wait before the test's own limit.
+    p.rateLimited(String(Math.ceil(Date.now() / 1000) + 120), 1);
+    const cycle = new AbortController();
+    const waiting = p.acquire(cycle.signal);
+    waiting.catch(() => undefined);
+    cycle.abort();
+    await expect(waiting).rejects.toMatchObject({ code: ErrorCodes.cancelled });
+    // Cancelled before it waits at all: no request starts.
+    await expect(p.acquire(cycle.signal)).rejects.toMatchObject({ code: ErrorCodes.cancelled });
   });
 
   it('can be turned off (429s are still honoured)', () => {

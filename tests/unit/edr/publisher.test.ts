@@ -8,19 +8,20 @@ import { createMemoryLogger } from '../../../electron/log';
 import { EdrDb, type CycleRow } from '../../../electron/edr/store/edr-db';
 import { SqliteEdrStore } from '../../../electron/edr/store/sqlite-edr-store';
 import { makeScoredHosts } from '../../support/edr-fixtures';
+import { until } from '../../support/until';
 
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-function setup(targets: PublishTarget[]) {
+function setup(targets: PublishTarget[], retryDelayMs = 1) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'nb-pub-unit-'));
   dirs.push(dir);
   const store = new EdrDb(path.join(dir, 'edr.db'));
   const settled: CycleRow[] = [];
   const list = { targets };
-  const publisher = new ScorePublisher({ store: new SqliteEdrStore(store), targets: () => list.targets, logger: createMemoryLogger(), retryDelayMs: 1, onSettled: (c) => settled.push(c) });
+  const publisher = new ScorePublisher({ store: new SqliteEdrStore(store), targets: () => list.targets, logger: createMemoryLogger(), retryDelayMs, onSettled: (c) => settled.push(c) });
   const cycle = () => {
     const id = store.beginCycle('conn-1', 'falcon', 'cid-1', new Date());
     store.writeScores(id, 'conn-1', makeScoredHosts(7));
@@ -30,13 +31,15 @@ function setup(targets: PublishTarget[]) {
   return { store, publisher, settled, list, cycle };
 }
 
-const memoryTarget = (name: string, fail = 0): PublishTarget & { got: ScoreMessage[][] } => {
+const memoryTarget = (name: string, fail = 0): PublishTarget & { got: ScoreMessage[][]; tries: number } => {
   let failures = fail;
   const got: ScoreMessage[][] = [];
   return {
     name,
     got,
+    tries: 0,
     async send(m) {
+      this.tries += 1;
       if (failures > 0) {
         failures -= 1;
         throw new Error(`${name} is down`);
@@ -77,5 +80,26 @@ describe('ScorePublisher', () => {
     expect(broker.got).toHaveLength(1);
     expect(store.cycle(id)?.publishError).toBeNull();
     expect(settled).toHaveLength(2);
+  });
+
+  it('stop ends a pause between attempts at once (net/retry, cancellable): the cycle stays pending as cancelled, no target is tried again', async () => {
+    const broker = memoryTarget('amqp:northbound.zta', Number.POSITIVE_INFINITY);
+    const node = memoryTarget('mgmt:lab', Number.POSITIVE_INFINITY);
+    // Ten minutes between attempts: only a cancel ends the first pause before the test's own limit.
+    const { store, publisher, settled, cycle } = setup([broker, node], 600_000);
+    const id = cycle();
+    const run = publisher.publishCycle(id);
+    run.catch(() => undefined);
+    await until('the first attempt', () => broker.tries === 1);
+    await publisher.stop();
+    await expect(run).rejects.toThrow(/cancelled/);
+    expect(broker.tries).toBe(1);
+    expect(node.tries).toBe(0);
+    expect(store.cycle(id)).toMatchObject({ publishedAt: null });
+    expect(store.cycle(id)?.publishError).toMatch(/^Publication failed for amqp:northbound.zta: The request was cancelled\./);
+    expect(settled.map((c) => c.id)).toEqual([id]);
+    // Stopped, it starts nothing more.
+    await publisher.publishPending();
+    expect(broker.tries + node.tries).toBe(1);
   });
 });
