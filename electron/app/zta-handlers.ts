@@ -19,9 +19,9 @@ export function reportRoute(filter: Record<string, string | undefined>): string 
 
 /** The dashboard's reads of edr.db and the what-if's Save (edr/zta-service.ts). */
 export interface ZtaReader {
-  snapshot(): ZtaSnapshot;
-  hostDetail(connectorId: string, hostId: string): ZtaHostDetail;
-  overview(filter: ZtaFilter): ZtaOverview;
+  snapshot(): Promise<ZtaSnapshot>;
+  hostDetail(connectorId: string, hostId: string): Promise<ZtaHostDetail>;
+  overview(filter: ZtaFilter): Promise<ZtaOverview>;
   applyRisk(connectorId: string, risk: unknown): Promise<{ cycleId: number | null }>;
 }
 
