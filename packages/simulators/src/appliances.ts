@@ -158,14 +158,13 @@ export function applianceRoutes(ctx: SimContext, inv: SimInventory): Route[] {
   const list: Handler = (req) => {
     const now = ctx.clock.now();
     const deployed = inv.devices.all().filter((e) => deploymentStatus(e, now) === 'DEPLOYED');
-    const down = new Set(Array.isArray(ctx.faults.unreachableDevices) ? ctx.faults.unreachableDevices : []);
     const appliances = pageOf(req.query, ctx.faults, (offset, size) =>
       deployed.slice(offset, offset + size).map((entry, i) =>
-        applianceRecord({ entry, index: offset + i, now, unreachable: down.has(entry.record.deviceName), provider: inv.providerOf(entry.record.orgName) }),
+        applianceRecord({ entry, index: offset + i, now, unreachable: ctx.faults.unreachable(entry.record.deviceName), provider: inv.providerOf(entry.record.orgName) }),
       ),
     );
-    // Real nodes answer the wrapper with an empty `appliances` array; 204 only under the MN-27 fault.
-    if (appliances.length === 0 && ctx.faults.emptyListAs204) return { status: 204 };
+    // Real nodes answer the wrapper with an empty `appliances` array; 204 only when a test asks (MN-27).
+    if (appliances.length === 0 && ctx.faults.emptyListAs204()) return { status: 204 };
     return json(200, { [APPLIANCE_WRAPPER]: { totalCount: deployed.length, appliances } });
   };
   return [{ pattern: APPLIANCES_PATH, style: 'custom', auth: 'data', methods: { GET: list } }];

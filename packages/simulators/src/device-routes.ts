@@ -8,7 +8,7 @@ import { DEVICE_LIST_KEY, deviceListRecord, deviceWorkflowRecord } from './devic
 import { CustomError, VnmsError } from './errors';
 import { json } from './http';
 import type { SimInventory } from './inventory';
-import { listReply, longName, pageOf } from './paging';
+import { listReply, pageOf } from './paging';
 import type { Handler, Route, SimContext } from './routes';
 import { isRunning, taskBody } from './tasks';
 
@@ -25,11 +25,8 @@ export function deviceRoutes(ctx: SimContext, inv: SimInventory): Route[] {
   // Recorded: `{"totalCount","mgmt.sdwan-device-list":[{deviceName,lastModifiedBy,lastModifiedTime,siteId,workflowStatus}]}`.
   const list: Handler = (req) => {
     const at = now();
-    const page: Array<Record<string, unknown>> = pageOf(req.query, ctx.faults, (offset, size) => devices.page(offset, size)).map((e) => deviceListRecord(e, at));
-    // The namelessDevices fault: the first records of the list come without their name.
-    if (Number(req.query.get('offset') ?? 0) === 0) for (const r of page.slice(0, ctx.faults.namelessDevices)) delete r.deviceName;
-    // The longNames fault: the first record's name (and what it says of itself) that long.
-    if (Number(req.query.get('offset') ?? 0) === 0 && ctx.faults.longNames > 0 && page[0]) Object.assign(page[0], { deviceName: longName(String(page[0].deviceName), ctx.faults.longNames), lastModifiedBy: longName('by', ctx.faults.longNames) });
+    let page: Array<Record<string, unknown>> = pageOf(req.query, ctx.faults, (offset, size) => devices.page(offset, size)).map((e) => deviceListRecord(e, at));
+    if (Number(req.query.get('offset') ?? 0) === 0) page = ctx.faults.firstPage('devices', page);
     return listReply(ctx, page.length === 0, { totalCount: devices.count, [DEVICE_LIST_KEY]: page });
   };
 
@@ -61,9 +58,7 @@ export function deviceRoutes(ctx: SimContext, inv: SimInventory): Route[] {
     if (entry.lastTask && isRunning(entry.lastTask, now())) {
       throw new CustomError(400, 4007, 'DUPLICATE_REQUEST', `A deployment of ${name} is already running (task ${entry.lastTask.id}).`);
     }
-    const fails = ctx.faults.deployFailures >= 1;
-    if (fails) ctx.faults.deployFailures -= 1;
-    const task = inv.deploy(name, fails);
+    const task = inv.deploy(name, ctx.faults.deploymentFails());
     return json(202, { TaskResponse: { 'task-id': task.id, link: `${TASK_PATH}/${task.id}` } });
   };
 

@@ -2,7 +2,7 @@
  * Field rules of a device PUT (MN-42), checked in order; each failure is 400 code 4017 with a
  * description that starts with the field path, so the console can put it under the field.
  */
-import { isCountryCode } from '../../shared/model/countries';
+import countries from 'i18n-iso-countries';
 import { CustomError } from './errors';
 import type { SimDevice } from './inventory-seed';
 
@@ -10,6 +10,9 @@ export const DEVICE_WRAPPER = 'mgmt.sdwan-device-workflow';
 export const DEVICE_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/;
 const DECIMAL = /^[-+]?(\d+(\.\d*)?|\.\d+)$/;
 const MAX_SITE_ID = 999_999_999;
+/** Spec 2.3: `locationInfo.country` is two letters; the node knows the assigned ISO 3166-1 alpha-2 codes. */
+const COUNTRY_CODES = new Set(Object.keys(countries.getAlpha2Codes()));
+const isCountryCode = (code: string): boolean => COUNTRY_CODES.has(code.toUpperCase());
 
 export const invalidRequest = (description: string): CustomError => new CustomError(400, 4017, 'Invalid request', description);
 

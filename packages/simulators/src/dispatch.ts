@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CustomError, OAuthError, SimError, VnmsError, YangError, oauthErrorXml, styledError } from './errors';
 import { authenticateBasic, authenticateBearer, requireMethodAllowed } from './guard';
-import { isJsonContentType, loginPageReply, negotiate, prefersXml, readBody, type Reply } from './http';
+import { isJsonContentType, negotiate, prefersXml, readBody, type Reply } from './http';
 import { normalizeAddress } from './ip';
 import { matchRoute, type PortName, type Route, type SimContext, type SimRequest } from './routes';
 import type { SimStats } from './stats';
@@ -61,9 +61,10 @@ async function handle(deps: DispatchDeps, port: PortName, req: IncomingMessage):
   const url = new URL(req.url ?? '/', 'https://simulator.invalid');
   const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
   ctx.store.runDueCleanup();
-  if (ctx.faults.loginPage) {
+  const intercepted = ctx.faults.intercept();
+  if (intercepted) {
     req.resume();
-    return loginPageReply();
+    return intercepted;
   }
   const found = matchRoute(deps.routes[port], path);
   if (!found) {
@@ -90,9 +91,7 @@ async function handle(deps: DispatchDeps, port: PortName, req: IncomingMessage):
       ? authenticateBearer(ctx.store, req.headers, request.remoteAddress, ctx.clock.now())
       : authenticateBasic(ctx.store, req.headers, route.style === 'yang');
     requireMethodAllowed(request.principal, method, bearer);
-    if (ctx.faults.failingPaths.some((prefix) => path.startsWith(prefix))) throw new CustomError(503, 5030, 'SERVICE_UNAVAILABLE', `${path} is not available right now.`);
-    const delay = ctx.faults.dataDelayMs;
-    if (Number.isFinite(delay) && delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+    await ctx.faults.beforeData(path);
   }
   return handler(request);
 }

@@ -8,7 +8,7 @@ import { deviceRoutes } from './device-routes';
 import { organizationRecord, plansInForce } from './device-wire';
 import { compareNames } from './devices';
 import type { SimInventory } from './inventory';
-import { listReply, longName, pageOf } from './paging';
+import { listReply, pageOf } from './paging';
 import type { Handler, Route, SimContext } from './routes';
 import { syslogRoute } from './syslog';
 
@@ -18,9 +18,8 @@ export function inventoryRoutes(ctx: SimContext, inv: SimInventory): { mgmt: Rou
   const plans = plansInForce(inv.organizations);
   const wireOrgs = [...inv.organizations].sort((a, b) => compareNames(a.name, b.name)).map((o) => organizationRecord(o, plans.get(o.name) ?? null));
   const listOrgs: Handler = (req) => {
-    const page = pageOf(req.query, ctx.faults, (offset, size) => wireOrgs.slice(offset, offset + size));
-    // The longNames fault: the first organization's name that long.
-    if (Number(req.query.get('offset') ?? 0) === 0 && ctx.faults.longNames > 0 && page[0]) page[0] = { ...page[0], name: longName(String(page[0].name), ctx.faults.longNames) };
+    let page: Array<Record<string, unknown>> = pageOf(req.query, ctx.faults, (offset, size) => wireOrgs.slice(offset, offset + size));
+    if (Number(req.query.get('offset') ?? 0) === 0) page = ctx.faults.firstPage('organizations', page);
     return listReply(ctx, page.length === 0, { totalCount: wireOrgs.length, organizations: page });
   };
 

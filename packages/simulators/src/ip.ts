@@ -1,6 +1,6 @@
 /** Source address checks of OAuth clients (MN-6): addresses and CIDR prefixes, IPv4 and IPv6. */
 import { BlockList, isIP } from 'node:net';
-import type { OAuthClientBody } from '../../shared/model/oauth-client';
+import type { SimClientBody } from './oauth-client-body';
 
 /** The socket's address with an IPv4-mapped IPv6 prefix removed (`::ffff:127.0.0.1` → `127.0.0.1`). */
 export function normalizeAddress(address: string | undefined): string {
@@ -29,7 +29,7 @@ export function addressInList(address: string, list: readonly string[]): boolean
   return allowed.check(address, type);
 }
 
-export function sourceAllowed(source: OAuthClientBody['allowed_source_client_address'], remoteAddress: string): boolean {
+export function sourceAllowed(source: SimClientBody['allowed_source_client_address'], remoteAddress: string): boolean {
   if (source.source_type === 'ANYWHERE') return true;
   return addressInList(normalizeAddress(remoteAddress), source.ip_address_list);
 }

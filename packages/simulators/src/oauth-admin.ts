@@ -1,7 +1,7 @@
 /**
  * POST /auth/admin/clients and PUT /auth/admin/clients/<client_id> (spec 4.3; MN-1, MN-7, MN-8).
  */
-import { OAuthClientBody } from '../../shared/model/oauth-client';
+import { SimClientBody } from './oauth-client-body';
 import { OAuthError } from './errors';
 import { authenticateBearer, bearerToken, missingBearer, requireClientAdmin } from './guard';
 import { json } from './http';
@@ -16,9 +16,9 @@ function describeIssues(issues: ReadonlyArray<{ path: readonly PropertyKey[]; me
     .join('; ');
 }
 
-function parseBody(body: unknown): OAuthClientBody {
+function parseBody(body: unknown): SimClientBody {
   if (body === undefined) throw new OAuthError(400, 'invalid_request', 'The request has no body; send the client as JSON.');
-  const parsed = OAuthClientBody.safeParse(body);
+  const parsed = SimClientBody.safeParse(body);
   if (!parsed.success) throw new OAuthError(400, 'invalid_request', describeIssues(parsed.error.issues));
   return parsed.data;
 }

@@ -6,7 +6,7 @@ import { bearerToken, checkClientState, missingBearer } from './guard';
 import { json, type Reply } from './http';
 import type { Handler, SimContext, SimRequest } from './routes';
 import type { ClientRecord, TokenPair, UserRecord } from './store';
-import type { SimFaults } from './types';
+import type { MgmtFaultHooks } from './fault-hooks';
 
 type GrantType = 'password' | 'refresh_token';
 
@@ -54,8 +54,9 @@ function checkLimits(ctx: SimContext, client: ClientRecord, username: string, re
 }
 
 /** MN-3 token response. */
-export function tokenResponse(pair: TokenPair, faults: SimFaults): Reply {
-  const fmt = (n: number) => (faults.expiresInAsNumber ? n : String(n));
+export function tokenResponse(pair: TokenPair, faults: MgmtFaultHooks): Reply {
+  const asNumber = faults.expiresInAsNumber();
+  const fmt = (n: number) => (asNumber ? n : String(n));
   return json(
     200,
     {
@@ -71,7 +72,7 @@ export function tokenResponse(pair: TokenPair, faults: SimFaults): Reply {
 }
 
 function issue(ctx: SimContext, client: ClientRecord, user: UserRecord): Reply {
-  const pair = ctx.store.issue(client, user, ctx.faults.neverExpire);
+  const pair = ctx.store.issue(client, user, ctx.faults.neverExpire());
   ctx.logger.debug('token issued', { client: client.id, user: user.username });
   return tokenResponse(pair, ctx.faults);
 }

@@ -1,8 +1,8 @@
-/** Paging of the /mgmt list calls (MN-34), the pageCap fault (MN-47) and 204 for empty pages (MN-27). */
+/** Paging of the /mgmt list calls (MN-34), a test's page cap (MN-47) and 204 for empty pages (MN-27). */
 import { invalidRequest } from './device-rules';
 import { json, type Reply } from './http';
 import type { SimContext } from './routes';
-import type { SimFaults } from './types';
+import type { MgmtFaultHooks } from './fault-hooks';
 
 export const DEFAULT_PAGE_LIMIT = 25;
 export const MAX_PAGE_LIMIT = 500;
@@ -18,17 +18,13 @@ function paging(query: URLSearchParams): { offset: number; limit: number } {
   return { offset: read('offset', 0, 0, Number.MAX_SAFE_INTEGER), limit: read('limit', DEFAULT_PAGE_LIMIT, 1, MAX_PAGE_LIMIT) };
 }
 
-/** A page of a /mgmt list: `limit` records, fewer under the pageCap fault (MN-47). */
-export function pageOf<T>(query: URLSearchParams, faults: SimFaults, slice: (offset: number, size: number) => T[]): T[] {
+/** A page of a /mgmt list: `limit` records, fewer under a test's page cap (MN-47). */
+export function pageOf<T>(query: URLSearchParams, faults: MgmtFaultHooks, slice: (offset: number, size: number) => T[]): T[] {
   const { offset, limit } = paging(query);
-  const cap = Number.isFinite(faults.pageCap) && faults.pageCap >= 1 ? Math.floor(faults.pageCap) : limit;
-  return slice(offset, Math.min(limit, cap));
+  return slice(offset, faults.pageSize(limit));
 }
 
-/** MN-27: an empty page answers 204 when the fault is on. */
+/** MN-27: an empty page answers 204 when a test asks for it. */
 export function listReply(ctx: SimContext, empty: boolean, body: object): Reply {
-  return empty && ctx.faults.emptyListAs204 ? { status: 204 } : json(200, body);
+  return empty && ctx.faults.emptyListAs204() ? { status: 204 } : json(200, body);
 }
-
-/** `name` made `length` characters long (the longNames fault: a node sending names it should not). */
-export const longName = (name: string, length: number): string => name + 'x'.repeat(Math.max(0, length - name.length));

@@ -1,12 +1,12 @@
 /** The simulator's small router: path patterns with `:param` segments, handlers by method. */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Logger } from '../log';
+import type { SimLogger as Logger } from './log';
 import type { SimClock } from './clock';
 import type { ApiStyle } from './errors';
 import type { Principal } from './guard';
 import type { Reply } from './http';
 import type { SimStore } from './store';
-import type { SimFaults } from './types';
+import type { MgmtFaultHooks } from './fault-hooks';
 
 export type PortName = 'basic' | 'oauth';
 
@@ -41,7 +41,8 @@ export interface Route {
 export interface SimContext {
   store: SimStore;
   clock: SimClock;
-  faults: SimFaults;
+  /** Where a test bends the answers (NO_MGMT_FAULTS: never). */
+  faults: MgmtFaultHooks;
   logger: Logger;
   /** https://127.0.0.1:<oauth port>, known once listening. */
   oauthUrl(): string;

@@ -4,8 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:https';
-import { defaultOAuthClientBody } from '../../shared/model/oauth-client';
-import { silentLogger } from '../log';
+import { silentLogger } from './log';
 import { createCertificate, type SimCertificate } from './cert';
 import { SimClock } from './clock';
 import { createDispatcher } from './dispatch';
@@ -19,9 +18,9 @@ import type { Route, SimContext } from './routes';
 import { SimStats } from './stats';
 import { SimStore, randomPassword, randomSecret } from './store';
 import { assertLoopback, listen, shutdown } from './listen';
-import { amqpUrlWithoutPassword } from '../../shared/model/settings';
 import { createSimAlarms, ROUTING_KEY_PATTERN } from './alarms';
-import type { MgmtSimulator, MgmtSimulatorOptions, SimFaults, SimUser } from './types';
+import type { MgmtSimulator, MgmtSimulatorOptions, SimUser } from './types';
+import { NO_MGMT_FAULTS, type MgmtFaultHooks } from './fault-hooks';
 
 /** MN-2: the name of the seeded admin client. */
 export const BOOTSTRAP_CLIENT_NAME = 'bootstrap-admin';
@@ -32,26 +31,47 @@ const defaultUsers = (): SimUser[] => [
   { username: 'viewer', password: randomPassword(), role: 'viewer' },
 ];
 
+/** A broker address for `describe()`, without its password. */
+function withoutPassword(text: string): string {
+  try {
+    const u = new URL(text.trim());
+    u.password = '';
+    return u.toString();
+  } catch {
+    return text.trim().replace(/^([a-z]+:\/\/[^:@/]*):[^@/]*@/i, '$1@');
+  }
+}
+
 const urlOf = (host: string, port: number) => `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
-export async function startMgmtSimulator(opts: MgmtSimulatorOptions = {}): Promise<MgmtSimulator> {
+/** `faults`: where a test bends the answers (the testing entry's switches); the plain node without. */
+export async function startMgmtSimulator(opts: MgmtSimulatorOptions = {}, faults: MgmtFaultHooks = NO_MGMT_FAULTS): Promise<MgmtSimulator> {
   const host = opts.host ?? '127.0.0.1';
   assertLoopback(host);
   const logger = opts.logger ?? silentLogger;
   const clock = opts.clock ?? new SimClock();
   const users = (opts.users ?? defaultUsers()).map((u) => ({ ...u }));
   const store = new SimStore(clock, users);
-  const faults: SimFaults = { loginPage: false, expiresInAsNumber: false, neverExpire: false, emptyListAs204: false, pageCap: 0, deployFailures: 0, dataDelayMs: 0, failingPaths: [], namelessDevices: 0, longNames: 0, unreachableDevices: [] };
   const stats = new SimStats();
 
   const bootstrap = store.addClient(
     {
-      ...defaultOAuthClientBody(),
+      // MN-38: the admin client an operator would have made in the node's web UI.
       name: BOOTSTRAP_CLIENT_NAME,
       description: 'Admin client created in the web UI (seeded by the simulator)',
+      expires_at: '',
+      client_secret_expires_at: '',
       max_access_tokens: 200,
       max_access_tokens_per_user: 50,
+      access_token_validity: 3600,
+      refresh_token_validity: 86_400,
       allowed_grant_types: ['password', 'refresh_token', 'client_credentials'],
+      allowed_source_client_address: { source_type: 'ANYWHERE', ip_address_list: [] },
+      enabled: true,
+      software_id: '',
+      software_version: '',
+      contacts: [],
+      redirect_uris: [],
     },
     { id: opts.bootstrapClient?.clientId ?? randomUUID(), secret: opts.bootstrapClient?.clientSecret ?? randomSecret() },
   ).client;
@@ -115,7 +135,6 @@ export async function startMgmtSimulator(opts: MgmtSimulatorOptions = {}): Promi
     users,
     bootstrapClient: { clientId: bootstrap.id, clientSecret: bootstrap.secret },
     clock,
-    faults,
     stats,
     inventory: inventory.view(),
     alarms: alarms.control,
@@ -155,7 +174,7 @@ export async function startMgmtSimulator(opts: MgmtSimulatorOptions = {}): Promi
               ratePerSecond: opts.alarms.generator?.ratePerSecond ?? 0,
               ...(opts.alarms.generator?.burst ? { burst: opts.alarms.generator.burst } : {}),
               ...(opts.alarms.generator?.flapEveryMs ? { flapEveryMs: opts.alarms.generator.flapEveryMs } : {}),
-              amqpUrl: opts.alarms.amqp ? amqpUrlWithoutPassword(opts.alarms.amqp.url) : null,
+              amqpUrl: opts.alarms.amqp ? withoutPassword(opts.alarms.amqp.url) : null,
               exchange: alarms.control.exchange ?? null,
               routingKey: ROUTING_KEY_PATTERN,
               pagePath: '/mgmt/fault/alarms/page',

@@ -3,7 +3,7 @@
  * registration tokens, with the daily clean-up of expired tokens (MN-11).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { OAuthClientBody } from '../../shared/model/oauth-client';
+import type { SimClientBody } from './oauth-client-body';
 import { DAY_MS, midnightAtOrBefore, type SimClock } from './clock';
 import type { SimClientView, SimRole, SimUser } from './types';
 
@@ -19,7 +19,7 @@ export const REGISTRATION_TOKEN_TTL_MS = DAY_MS;
 export interface ClientRecord {
   id: string;
   secret: string;
-  body: OAuthClientBody;
+  body: SimClientBody;
   createdAt: string;
   updatedAt: string;
 }
@@ -101,7 +101,7 @@ export class SimStore {
 
   // ---- clients
 
-  addClient(body: OAuthClientBody, ids: { id?: string; secret?: string } = {}): { client: ClientRecord; registrationToken: string } {
+  addClient(body: SimClientBody, ids: { id?: string; secret?: string } = {}): { client: ClientRecord; registrationToken: string } {
     const now = this.clock.iso();
     const client: ClientRecord = { id: ids.id ?? randomUUID(), secret: ids.secret ?? randomSecret(), body, createdAt: now, updatedAt: now };
     if (this.clients.has(client.id)) throw new Error(`Duplicate client id ${client.id}`);
@@ -111,7 +111,7 @@ export class SimStore {
     return { client, registrationToken };
   }
 
-  updateClient(client: ClientRecord, body: OAuthClientBody): void {
+  updateClient(client: ClientRecord, body: SimClientBody): void {
     client.body = body;
     client.updatedAt = this.clock.iso();
   }

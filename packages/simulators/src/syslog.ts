@@ -1,5 +1,4 @@
 /** Syslog servers of the simulated node (spec 2.4, MN-36): a YANG list with create semantics. */
-import { syslogHostTaken } from '../../shared/model/inventory';
 import { YangError } from './errors';
 import { json } from './http';
 import type { Handler, Route } from './routes';
@@ -36,7 +35,7 @@ export function syslogRoute(servers: SimSyslogServer[]): Route {
   const list: Handler = () => json(200, { 'syslog-servers': { server: servers } });
   const create: Handler = (req) => {
     const server = parseSyslog(req.body);
-    if (syslogHostTaken(servers, server.host)) {
+    if (servers.some((s) => s.host === server.host)) {
       throw new YangError(400, 'data-exists', `server/host: a syslog server ${server.host} already exists.`);
     }
     servers.push(server);

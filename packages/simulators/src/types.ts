@@ -2,8 +2,8 @@
  * Public types of the management node simulator (see docs/spec-decisions.md, MN-1..MN-47).
  * Other parts of Northbound (demo workspace, CLI, client tests) code against exactly these.
  */
-import type { OAuthClientBody } from '../../shared/model/oauth-client';
-import type { Logger } from '../log';
+import type { SimClientBody } from './oauth-client-body';
+import type { SimLogger as Logger } from './log';
 import type { SimClock } from './clock';
 import type { SimAlarmControl, SimAlarmOptions } from './alarms';
 
@@ -37,32 +37,6 @@ export interface MgmtSimulatorOptions {
   deploySeconds?: number;
   /** Fault management (issue 12): the event generator and the broker alarm events go to. The alarm REST is always served. */
   alarms?: SimAlarmOptions;
-}
-
-/** Fault switches; mutable at any time. */
-export interface SimFaults {
-  /** Every API path on both ports answers 200 text/html with the login page (MN-26). */
-  loginPage: boolean;
-  /** Token responses carry expires_in / refresh_expires_in as numbers instead of strings (MN-3). */
-  expiresInAsNumber: boolean;
-  /** Tokens issued while on never expire; expires_in is "-1" (MN-3). */
-  neverExpire: boolean;
-  /** An empty page of a list call answers 204 No Content (MN-27). */
-  emptyListAs204: boolean;
-  /** Pages of /mgmt list calls hold at most this many records whatever `limit` asks; 0 = off (MN-47). */
-  pageCap: number;
-  /** The next N deployments fail at 50 %; each deployment started takes one off (MN-45). */
-  deployFailures: number;
-  /** Real milliseconds every data endpoint waits before it answers (after authentication); 0 = off. */
-  dataDelayMs: number;
-  /** The first N records of the devices list come without `deviceName` (records a console cannot read). */
-  namelessDevices: number;
-  /** The first record of the devices list and of the organizations list carry names this many characters long (issue 20.5); 0 = off. */
-  longNames: number;
-  /** Data endpoints whose path starts with one of these answer 503 (after authentication). */
-  failingPaths: string[];
-  /** Devices whose appliance the appliance list shows UNREACHABLE (sync UNKNOWN), whatever their name decides. */
-  unreachableDevices: string[];
 }
 
 export interface SimRequestRecord {
@@ -121,7 +95,7 @@ export interface SimInventoryView {
   runningTasks(): number;
 }
 
-export type SimClientView = OAuthClientBody & { client_id: string };
+export type SimClientView = SimClientBody & { client_id: string };
 
 export interface MgmtSimulator {
   /** ZTA score messages published to this node (POST /mgmt/zta/scores), in arrival order. */
@@ -138,7 +112,6 @@ export interface MgmtSimulator {
   users: SimUser[];
   bootstrapClient: { clientId: string; clientSecret: string };
   clock: SimClock;
-  faults: SimFaults;
   stats: SimStats;
   /** Read-only look at the node's inventory (for tests and the CLI); the HTTP endpoints change it. */
   inventory: SimInventoryView;
@@ -147,7 +120,7 @@ export interface MgmtSimulator {
   /** Later use of tokens issued before the change answers user_credentials_not_matched. */
   setUserPassword(username: string, password: string): void;
   /** Server-side change of a client (expire, disable, restrict addresses); not validated. */
-  patchClient(clientId: string, patch: Partial<OAuthClientBody>): void;
+  patchClient(clientId: string, patch: Partial<SimClientBody>): void;
   getClient(clientId: string): SimClientView | undefined;
   /** Token pairs of the client (and user) whose access token is unexpired and not revoked. */
   liveTokenCount(clientId: string, username?: string): number;

@@ -1,6 +1,6 @@
 /** Client management (spec 4.3; MN-1, MN-7, MN-8): create, update, registration tokens, existing_client_found. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SimClock } from '../../../electron/simulator';
+import { SimClock } from '@northbound/simulators/testing';
 import { OAuthClient } from '../../../shared/model/oauth-client';
 import { clientBody, startHarness, type Harness } from './harness';
 

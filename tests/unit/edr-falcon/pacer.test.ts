@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RatePacer, RETRY_AFTER_MAX_MS, RETRY_AFTER_MIN_MS } from '../../../electron/edr/falcon/pacer';
-import { RateBucket } from '../../../electron/simulator/falcon/state';
+import { RateBucket } from '@northbound/simulators/internal/falcon/state';
 
 function fakeClock(start = 1_700_000_000_000) {
   const clock = { t: start, slept: [] as number[] };

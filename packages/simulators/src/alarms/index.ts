@@ -2,7 +2,7 @@
  * Fault management of the management node simulator, put together: the alarm model, its REST
  * routes, the event generator and (with a broker address) the AMQP publisher.
  */
-import type { Logger } from '../../log';
+import type { SimLogger as Logger } from '../log';
 import type { SimClock } from '../clock';
 import { stableUuid } from '../inventory-seed';
 import type { SimInventory } from '../inventory';
@@ -19,9 +19,8 @@ export type { SimAlarm, SimAlarmEvent, SimAlarmKey, SimSeverity, SimHandlingStat
 export { ALARM_LIST_KEY, alarmMessage, alarmRecord } from './wire';
 export * from './routes';
 
-import { DEFAULT_ALARM_EXCHANGE } from '../../../shared/model/alarms';
-
-export { DEFAULT_ALARM_EXCHANGE };
+/** The topic exchange the node publishes alarm events to unless told otherwise (MN-AL). */
+export const DEFAULT_ALARM_EXCHANGE = 'mgmt.alarms';
 export const DEFAULT_DIRECTOR_HOSTNAME = 'mgmt-node-sim';
 export const ROUTING_KEY_PATTERN = '<severity>.<event-type>.<entity>.<organization>.<user>';
 

@@ -8,8 +8,8 @@
  * sees the gap in `message_id` and backfills over REST).
  */
 import type { Channel, ChannelModel, ConfirmChannel } from 'amqplib';
-import type { Logger } from '../../log';
-import { backoffMs } from '../../net/retry';
+import type { SimLogger as Logger } from '../log';
+import { backoffMs } from '../backoff';
 import type { AlarmMessage } from './wire';
 
 /** The address with a heartbeat (seconds) unless it names one: a broker that went away is noticed within seconds. */

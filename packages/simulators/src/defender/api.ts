@@ -9,7 +9,8 @@ import type { Reply } from '../http';
 import { bulkRowsOf, machineAt, machineCves, machineIndex, vulnerabilityEntity } from './data';
 import type { SimRateLimiter } from './rate';
 import { DEFENDER_AUDIENCE, type TokenClaims, type TokenIssuer } from './tokens';
-import type { DefenderFaults, DefenderTenantConfig, EndpointClass } from './types';
+import type { DefenderFaultHooks } from './fault-hooks';
+import type { DefenderTenantConfig, EndpointClass } from './types';
 
 export const MAX_TOP = 10_000;
 const BULK_DEFAULT_PAGE = 50_000;
@@ -50,7 +51,8 @@ export interface ApiDeps {
   tenants: () => DefenderTenantConfig[];
   issuer: TokenIssuer;
   limiter: SimRateLimiter;
-  faults: DefenderFaults;
+  /** Where a test bends the answers (NO_DEFENDER_FAULTS: never). */
+  faults: DefenderFaultHooks;
   anchorMs: number;
   onRateLimited(): void;
 }
@@ -71,13 +73,6 @@ export function authorize(deps: ApiDeps, authorization: string | undefined, cls:
   return { ok: true, app, claims: v.claims };
 }
 
-/** Counted faults that hit this class; consumes one. */
-export function takeFault(faults: DefenderFaults, cls: EndpointClass, key: 'throttleNext' | 'serverErrorNext' | 'malformedNext' | 'slowNext' | 'resetNext'): boolean {
-  if (faults[key] <= 0 || (faults.scope !== 'any' && faults.scope !== cls)) return false;
-  faults[key] -= 1;
-  return true;
-}
-
 function intParam(q: URLSearchParams, name: string, dflt: number): number | Reply {
   const raw = q.get(name);
   if (raw === null) return dflt;
@@ -94,8 +89,6 @@ function machinesPage(deps: ApiDeps, app: DefenderTenantConfig, q: URLSearchPara
   const end = Math.min(app.hosts, skip + top);
   const value: unknown[] = [];
   for (let i = skip; i < end; i++) value.push(machineAt(app.seed, i, deps.anchorMs, app.hostnames).record);
-  const long = deps.faults.longFields;
-  if (long > 0 && skip === 0 && value[0]) value[0] = { ...(value[0] as object), computerDnsName: `host-0.${'h'.repeat(long)}`, osVersion: 'v'.repeat(long) };
   const body: Record<string, unknown> = { '@odata.context': `${deps.apiUrl()}/api/$metadata#Machines`, value };
   if (end < app.hosts && top > 0) body['@odata.nextLink'] = `${deps.apiUrl()}/api/machines?$top=${top}&$skip=${end}`;
   return { status: 200, headers: { 'content-type': JSON_TYPE }, body };
@@ -150,7 +143,7 @@ function machineVulnerabilities(deps: ApiDeps, app: DefenderTenantConfig, id: st
   return { status: 200, headers: { 'content-type': JSON_TYPE }, body: { '@odata.context': `${deps.apiUrl()}/api/$metadata#Collection(Analytics.Contracts.PublicAPI.PublicVulnerabilityDto)`, value } };
 }
 
-/** One authorized API call after the rate limit and the injected faults. */
+/** One authorized API call after the rate limit and a test's faults. */
 export function answer(deps: ApiDeps, route: ApiRoute, app: DefenderTenantConfig, q: URLSearchParams): Reply {
   const { faults } = deps;
   const admitted = deps.limiter.admit(`${app.tenantId}/${app.clientId}`, route.cls);
@@ -158,16 +151,8 @@ export function answer(deps: ApiDeps, route: ApiRoute, app: DefenderTenantConfig
     deps.onRateLimited();
     return apiError(429, 'TooManyRequests', `Rate limit is exceeded. Try again in ${admitted.retryAfterSec} seconds.`, { 'retry-after': String(admitted.retryAfterSec) });
   }
-  if (takeFault(faults, route.cls, 'throttleNext')) {
-    return apiError(429, 'TooManyRequests', `Rate limit is exceeded. Try again in ${faults.throttleRetryAfterSec} seconds.`, { 'retry-after': String(faults.throttleRetryAfterSec) });
-  }
-  if (takeFault(faults, route.cls, 'serverErrorNext')) return apiError(faults.serverErrorStatus, 'InternalServerError', 'An error occurred while processing the request. Retry the operation.');
-  if (route.cls === 'bulk' && faults.bulkRefused === 403) return apiError(403, 'Forbidden', 'The tenant is not licensed for the software vulnerabilities export (Defender Vulnerability Management).');
-  if (route.cls === 'bulk' && faults.bulkRefused === 404) return apiError(404, 'NotFound', 'The requested resource was not found.');
+  const intercepted = faults.intercept(route.cls);
+  if (intercepted) return intercepted;
   const reply = route.cls === 'machines' ? machinesPage(deps, app, q) : route.cls === 'bulk' ? bulkPage(deps, app, q) : machineVulnerabilities(deps, app, route.machineId!);
-  if (reply.status === 200 && takeFault(faults, route.cls, 'malformedNext')) {
-    const text = JSON.stringify(reply.body);
-    return { ...reply, body: text.slice(0, Math.max(1, Math.floor(text.length / 2))) };
-  }
-  return reply;
+  return faults.shape(route.cls, q, reply);
 }

@@ -5,33 +5,17 @@
 import { createServer } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { silentLogger } from '../../log';
+import { silentLogger } from '../log';
 import { createCertificate } from '../cert';
 import { SimClock } from '../clock';
 import { readBody, type Reply } from '../http';
-import { answer, apiError, authorize, routeOf, takeFault, type ApiDeps } from './api';
+import { answer, apiError, authorize, routeOf, type ApiDeps } from './api';
+import { NO_DEFENDER_FAULTS, type DefenderFaultHooks } from './fault-hooks';
 import { aadstsError, tokenRequest, type IdpDeps } from './idp';
 import { DOCUMENTED_LIMITS, SimRateLimiter } from './rate';
 import { TokenIssuer } from './tokens';
-import type { DefenderFaults, DefenderSimulator, DefenderSimulatorOptions, DefenderStatsView } from './types';
+import type { DefenderSimulator, DefenderSimulatorOptions, DefenderStatsView } from './types';
 import { assertLoopback, listen, shutdown } from '../listen';
-
-export const defaultFaults = (): DefenderFaults => ({
-  scope: 'any',
-  throttleNext: 0,
-  throttleRetryAfterSec: 1,
-  serverErrorNext: 0,
-  serverErrorStatus: 503,
-  resetNext: 0,
-  malformedNext: 0,
-  delayMs: 0,
-  slowNext: 0,
-  slowMs: 0,
-  bulkRefused: 0,
-  expireTokensAfterCalls: -1,
-  rejectAllTokens: false,
-  longFields: 0,
-});
 
 function newStats(): DefenderStatsView & { reset(): void } {
   const stats = {
@@ -66,7 +50,8 @@ function write(res: ServerResponse, reply: Reply): void {
 
 
 
-export async function startDefenderSimulator(opts: DefenderSimulatorOptions): Promise<DefenderSimulator> {
+/** `faults`: where a test bends the answers (the testing entry's switches); the plain vendor without. */
+export async function startDefenderSimulator(opts: DefenderSimulatorOptions, faults: DefenderFaultHooks = NO_DEFENDER_FAULTS): Promise<DefenderSimulator> {
   const host = opts.host ?? '127.0.0.1';
   assertLoopback(host, 'The Defender simulator');
   for (const t of opts.tenants) {
@@ -77,7 +62,6 @@ export async function startDefenderSimulator(opts: DefenderSimulatorOptions): Pr
   const logger = opts.logger ?? silentLogger;
   const clock = opts.clock ?? new SimClock();
   const tenants = opts.tenants.map((t) => ({ ...t, permissions: [...t.permissions] }));
-  const faults = defaultFaults();
   const stats = newStats();
   const issuer = new TokenIssuer(() => clock.now());
   const limiter = new SimRateLimiter({ ...DOCUMENTED_LIMITS, ...opts.limits }, rateScale, () => clock.now());
@@ -117,18 +101,15 @@ export async function startDefenderSimulator(opts: DefenderSimulatorOptions): Pr
     await readBody(req);
     if (!route) return send(res, apiError(404, 'NotFound', `No resource at ${url.pathname}.`));
     if (method !== 'GET') return send(res, apiError(405, 'MethodNotAllowed', `${method} is not allowed on ${url.pathname}.`, { allow: 'GET' }));
-    if (takeFault(faults, route.cls, 'resetNext')) {
+    const before = faults.beforeCall(route.cls);
+    if (before === 'reset') {
       req.socket.destroy();
       return;
     }
-    if (faults.rejectAllTokens) issuer.revokeAll();
-    if (faults.expireTokensAfterCalls === 0) {
-      faults.expireTokensAfterCalls = -1;
-      issuer.revokeAll();
-    } else if (faults.expireTokensAfterCalls > 0) faults.expireTokensAfterCalls -= 1;
+    if (before === 'revoke') issuer.revokeAll();
     const auth = authorize(apiDeps, req.headers.authorization, route.cls);
     const reply = auth.ok ? answer(apiDeps, route, auth.app, url.searchParams) : auth.reply;
-    const delay = faults.delayMs + (takeFault(faults, route.cls, 'slowNext') ? faults.slowMs : 0);
+    const delay = faults.delayMs(route.cls);
     if (delay > 0) await sleep(delay);
     send(res, reply);
   };
@@ -156,7 +137,6 @@ export async function startDefenderSimulator(opts: DefenderSimulatorOptions): Pr
       fingerprint256: cert.fingerprint256,
       certificatePem: cert.cert,
       tenants,
-      faults,
       stats,
       clock,
       expireTokens: () => issuer.revokeAll(),

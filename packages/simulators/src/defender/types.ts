@@ -2,7 +2,7 @@
  * Types of the Microsoft Defender for Endpoint simulator: an Entra ID token endpoint and the
  * Defender API (machines, per-machine vulnerabilities, the bulk software-vulnerabilities export).
  */
-import type { Logger } from '../../log';
+import type { SimLogger as Logger } from '../log';
 import type { SimClock } from '../clock';
 
 /** The five permissions spec §5.3 requires (three on WindowsDefenderATP, two on Microsoft Cloud App Security). */
@@ -39,36 +39,6 @@ export interface RateWindow {
   windowMs: number;
 }
 export type RateLimits = Record<EndpointClass, RateWindow[]>;
-
-/** Mutable fault switches; the counted ones decrement as calls consume them. */
-export interface DefenderFaults {
-  /** Which API calls the counted faults hit ('any' = every API call). */
-  scope: EndpointClass | 'any';
-  /** The next N calls answer 429 TooManyRequests. */
-  throttleNext: number;
-  /** Retry-After (vendor seconds) of injected 429s. */
-  throttleRetryAfterSec: number;
-  /** The next N calls answer `serverErrorStatus`. */
-  serverErrorNext: number;
-  serverErrorStatus: number;
-  /** The next N calls have their socket destroyed before any answer. */
-  resetNext: number;
-  /** The next N calls answer 200 with a truncated JSON body. */
-  malformedNext: number;
-  /** Every API answer waits this long (real ms). */
-  delayMs: number;
-  /** The next N API answers wait `slowMs` (real ms) on top. */
-  slowNext: number;
-  slowMs: number;
-  /** The bulk export refuses with this status (403 Forbidden or 404 NotFound); 0 = serves it. */
-  bulkRefused: 0 | 403 | 404;
-  /** After N more API calls every token issued so far becomes invalid (401), once. -1 = off. */
-  expireTokensAfterCalls: number;
-  /** Every API call finds its token revoked (401), also a token fetched just before. */
-  rejectAllTokens: boolean;
-  /** The first machine of the list has a host name and an OS version this many characters long (issue 20.5); 0 = off. */
-  longFields: number;
-}
 
 export interface DefenderStatsView {
   /** Calls per normalized path, e.g. `GET /api/machines/{id}/vulnerabilities`. */
@@ -112,7 +82,6 @@ export interface DefenderSimulator {
   certificatePem: string;
   /** The live tenant configuration (mutations take effect on the next request). */
   tenants: DefenderTenantConfig[];
-  faults: DefenderFaults;
   stats: DefenderStatsView & { reset(): void };
   clock: SimClock;
   /** Every token issued so far answers 401 from now on. */

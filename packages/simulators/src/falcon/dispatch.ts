@@ -6,14 +6,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Logger } from '../../log';
+import type { SimLogger as Logger } from '../log';
 import type { SimClock } from '../clock';
 import { readBody, type Reply } from '../http';
 import { getAssessments, getDevices, postDevices, queryDevices, scrollDevices, type DataRequest } from './devices';
 import { errorReply, MSG, POWERED_BY, type RateBucket, type TokenStore } from './state';
-import type { FaultPicker, FalconStats } from './stats';
+import type { FalconFaultHooks } from './fault-hooks';
+import type { FalconStats } from './stats';
 import type { SimTenant } from './tenant';
-import type { FalconCloud, FalconScope, FalconSimClient, FalconSimFaults } from './types';
+import type { FalconCloud, FalconScope, FalconSimClient } from './types';
 
 export interface ClientState {
   spec: FalconSimClient;
@@ -26,8 +27,8 @@ export interface FalconSimState {
   clients: Map<string, ClientState>;
   tenants: Map<string, SimTenant>;
   tokens: TokenStore;
-  faults: FalconSimFaults;
-  picker: FaultPicker;
+  /** Where a test bends the answers (NO_FALCON_FAULTS: never). */
+  faults: FalconFaultHooks;
   stats: FalconStats;
   secret: string;
   tokenLifetimeS: number;
@@ -67,7 +68,7 @@ async function tokenRequest(s: FalconSimState, cloud: FalconCloud, req: Incoming
     if (!client.spec.members.some((m) => m.cid === member)) return errorReply(403, 'Failed to issue access token - member_cid is not a child CID of this API client', started, POWERED_BY.token, limits);
     cid = member;
   }
-  if (cloud !== home && s.faults.wrongRegionAs308) {
+  if (cloud !== home && s.faults.wrongRegionAs308()) {
     return { ...errorReply(308, 'Permanent Redirect', started, POWERED_BY.token), headers: { ...limits, location: `${s.baseUrl(home)}/oauth2/token`, 'x-cs-region': home } };
   }
   const t = s.tokens.issue({ clientId, home, cid, expiresAt: s.clock.now() + s.tokenLifetimeS * 1000 });
@@ -87,30 +88,18 @@ async function dataRequest(s: FalconSimState, cloud: FalconCloud, req: IncomingM
   const now = s.clock.now();
   const bearer = /^bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
   let token = bearer ? s.tokens.live(bearer, now) : undefined;
-  if (token && s.faults.expireTokensAfterCalls !== null) {
-    s.faults.expireTokensAfterCalls -= 1;
-    if (s.faults.expireTokensAfterCalls <= 0) {
-      s.faults.expireTokensAfterCalls = null;
-      s.tokens.expireAll(now);
-      token = undefined;
-    }
-  }
-  if (token && s.faults.revokeTokensAfterCalls !== null) {
-    s.faults.revokeTokensAfterCalls -= 1;
-    if (s.faults.revokeTokensAfterCalls <= 0) {
-      s.faults.revokeTokensAfterCalls = null;
-      s.tokens.revokeAll();
-      token = undefined;
-    }
-  }
+  const drop = token ? s.faults.dropTokens() : undefined;
+  if (drop === 'expire') s.tokens.expireAll(now);
+  if (drop === 'revoke') s.tokens.revokeAll();
+  if (drop) token = undefined;
   const client = token ? s.clients.get(token.clientId) : undefined;
   // A token works only in its client's home cloud; elsewhere the gateway does not know it.
   if (!token || !client || token.home !== cloud) return errorReply(401, MSG.invalidBearer, started, POWERED_BY.gateway, anonymous);
 
   const taken = client.bucket.take(now);
-  const picked = s.picker.next();
+  const picked = s.faults.next();
   if (picked.fault?.kind === '429' || !taken.ok) {
-    const retryAt = picked.fault?.kind === '429' ? now + s.faults.retryAfterS * 1000 : taken.ok ? now : taken.retryAtMs;
+    const retryAt = picked.fault?.kind === '429' ? now + picked.fault.retryAfterS * 1000 : taken.ok ? now : taken.retryAtMs;
     const headers = { ...rateHeaders(s.rateLimit, taken.ok ? taken.remaining : 0), 'x-ratelimit-retryafter': String(Math.ceil(retryAt / 1000)) };
     return errorReply(429, MSG.rateLimited, started, POWERED_BY.gateway, headers);
   }

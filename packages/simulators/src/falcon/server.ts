@@ -5,13 +5,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:https';
-import { FALCON_CLOUDS } from '../../edr/falcon/regions';
-import { silentLogger } from '../../log';
+import { FALCON_CLOUDS } from '../vendor/falcon-clouds';
+import { silentLogger } from '../log';
 import { createCertificate } from '../cert';
 import { SimClock } from '../clock';
 import { createFalconDispatcher, type ClientState, type FalconSimState } from './dispatch';
 import { RateBucket, TokenStore } from './state';
-import { defaultFaults, FaultPicker, FalconStats } from './stats';
+import { FalconStats } from './stats';
+import { NO_FALCON_FAULTS, type FalconFaultHooks } from './fault-hooks';
 import { SimTenant } from './tenant';
 import type { FalconCloud, FalconSimClient, FalconSimulator, FalconSimulatorOptions } from './types';
 import { assertLoopback, listen, shutdown } from '../listen';
@@ -21,7 +22,8 @@ import { assertLoopback, listen, shutdown } from '../listen';
 const randomHex = (bytes: number) => randomBytes(bytes).toString('hex');
 const randomSecret = () => randomBytes(30).toString('base64url').replace(/[-_]/g, 'x').slice(0, 40);
 
-export async function startFalconSimulator(opts: FalconSimulatorOptions = {}): Promise<FalconSimulator> {
+/** `faults`: where a test bends the answers (the testing entry's switches); the plain vendor without. */
+export async function startFalconSimulator(opts: FalconSimulatorOptions = {}, faults: FalconFaultHooks = NO_FALCON_FAULTS): Promise<FalconSimulator> {
   const host = opts.host ?? '127.0.0.1';
   assertLoopback(host, 'The Falcon simulator');
   const regions = [...new Set(opts.regions ?? FALCON_CLOUDS)];
@@ -59,7 +61,6 @@ export async function startFalconSimulator(opts: FalconSimulatorOptions = {}): P
   }
 
   const urls = new Map<FalconCloud, string>();
-  const faults = defaultFaults();
   const stats = new FalconStats();
   const state: FalconSimState = {
     clock,
@@ -68,7 +69,6 @@ export async function startFalconSimulator(opts: FalconSimulatorOptions = {}): P
     tenants,
     tokens: new TokenStore(),
     faults,
-    picker: new FaultPicker(faults),
     stats,
     secret: randomHex(16),
     tokenLifetimeS: opts.tokenLifetimeS ?? 1799,
@@ -103,7 +103,6 @@ export async function startFalconSimulator(opts: FalconSimulatorOptions = {}): P
     fingerprint256: cert.fingerprint256,
     certificatePem: cert.cert,
     clients: [...clients.values()].map((c) => c.spec),
-    faults,
     stats,
     clock,
     expireTokens: () => state.tokens.expireAll(clock.now()),

@@ -1,5 +1,5 @@
 /** Counters of the Falcon simulator: calls per path, statuses, 429s sent, tokens issued, concurrency. */
-import type { FalconSimFaults, FalconSimStats } from './types';
+import type { FalconSimStats } from './types';
 
 export class FalconStats implements FalconSimStats {
   calls: Record<string, number> = {};
@@ -36,58 +36,5 @@ export class FalconStats implements FalconSimStats {
     this.r429 = 0;
     this.tokensIssued = 0;
     this.maxInFlight = this.inFlight;
-  }
-}
-
-export const defaultFaults = (): FalconSimFaults => ({
-  burst429: 0,
-  retryAfterS: 1,
-  serverErrors: 0,
-  resets: 0,
-  malformed: 0,
-  slowCalls: 0,
-  slowMs: 0,
-  expireTokensAfterCalls: null,
-  revokeTokensAfterCalls: null,
-  every: 1,
-  wrongRegionAs308: false,
-});
-
-export type InjectedFault = { kind: '429' } | { kind: '5xx'; status: number } | { kind: 'reset' } | { kind: 'malformed' };
-
-/** Picks (and uses up) the fault for this data call, if any; `slow` is separate and returned as a delay. */
-export class FaultPicker {
-  private calls = 0;
-  private rotation = 0;
-
-  constructor(private readonly f: FalconSimFaults) {}
-
-  next(): { fault?: InjectedFault; delayMs: number } {
-    this.calls += 1;
-    const selected = this.f.every <= 1 || this.calls % this.f.every === 0;
-    if (!selected) return { delayMs: 0 };
-    let delayMs = 0;
-    if (this.f.slowCalls > 0) {
-      this.f.slowCalls -= 1;
-      delayMs = this.f.slowMs;
-    }
-    if (this.f.resets > 0) {
-      this.f.resets -= 1;
-      return { fault: { kind: 'reset' }, delayMs };
-    }
-    if (this.f.serverErrors > 0) {
-      this.f.serverErrors -= 1;
-      const status = [500, 502, 503][this.rotation++ % 3] ?? 500;
-      return { fault: { kind: '5xx', status }, delayMs };
-    }
-    if (this.f.malformed > 0) {
-      this.f.malformed -= 1;
-      return { fault: { kind: 'malformed' }, delayMs };
-    }
-    if (this.f.burst429 > 0) {
-      this.f.burst429 -= 1;
-      return { fault: { kind: '429' }, delayMs };
-    }
-    return { delayMs };
   }
 }

@@ -2,8 +2,8 @@
  * Public types of the Falcon simulator (docs/spec-decisions.edr-falcon.md, EDR-F1..). Tests, the
  * bench and the demo workspace code against exactly these.
  */
-import type { FalconCloud } from '../../edr/falcon/regions';
-import type { Logger } from '../../log';
+import type { FalconCloud } from '../vendor/falcon-clouds';
+import type { SimLogger as Logger } from '../log';
 import type { SimClock } from '../clock';
 
 export type { FalconCloud };
@@ -67,35 +67,6 @@ export interface FalconSimulatorOptions {
   logger?: Logger;
 }
 
-/** Fault switches; mutable at any time. Counters are used up by data calls (never by /oauth2/token). */
-export interface FalconSimFaults {
-  /** The next N data calls answer 429, X-RateLimit-RetryAfter = now + retryAfterS (epoch seconds). */
-  burst429: number;
-  /** Seconds ahead for X-RateLimit-RetryAfter of injected 429s; default 1. */
-  retryAfterS: number;
-  /** The next N data calls answer 500, 502 or 503 in turn. */
-  serverErrors: number;
-  /** The next N data calls lose their connection without an answer. */
-  resets: number;
-  /** The next N data calls answer 200 with truncated JSON. */
-  malformed: number;
-  /** The next N data calls are delayed by `slowMs`. */
-  slowCalls: number;
-  slowMs: number;
-  /** After N more authenticated data calls every token issued so far expires (mid-cycle expiry). */
-  expireTokensAfterCalls: number | null;
-  /**
-   * After N more authenticated data calls every token issued so far is revoked (as by the vendor,
-   * or by an administrator resetting the API client): it is gone, not merely expired. Tokens
-   * issued afterwards work.
-   */
-  revokeTokensAfterCalls: number | null;
-  /** When > 1, the fault counters above apply only to every Nth data call, spreading them over a cycle. */
-  every: number;
-  /** A token request at the wrong commercial cloud answers 308 (Location + X-Cs-Region) instead of 201. */
-  wrongRegionAs308: boolean;
-}
-
 export interface FalconSimStats {
   /** Requests per path (no query string), token requests included. */
   readonly calls: Record<string, number>;
@@ -129,7 +100,6 @@ export interface FalconSimulator {
   fingerprint256: string;
   certificatePem: string;
   clients: FalconSimClient[];
-  faults: FalconSimFaults;
   stats: FalconSimStats;
   clock: SimClock;
   /** Expire every token issued so far, now. */
