@@ -24,7 +24,7 @@ export interface MgmtFaultHooks {
   /** Tokens issued now never expire. */
   neverExpire(): boolean;
   /** Token answers carry expires_in and refresh_expires_in as numbers. */
-  expiresInAsNumber(): boolean;
+  numericExpiry(): boolean;
 }
 
 /** The plain node. */
@@ -37,5 +37,5 @@ export const NO_MGMT_FAULTS: MgmtFaultHooks = {
   deploymentFails: () => false,
   unreachable: () => false,
   neverExpire: () => false,
-  expiresInAsNumber: () => false,
+  numericExpiry: () => false,
 };

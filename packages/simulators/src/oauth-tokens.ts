@@ -55,7 +55,7 @@ function checkLimits(ctx: SimContext, client: ClientRecord, username: string, re
 
 /** MN-3 token response. */
 export function tokenResponse(pair: TokenPair, faults: MgmtFaultHooks): Reply {
-  const asNumber = faults.expiresInAsNumber();
+  const asNumber = faults.numericExpiry();
   const fmt = (n: number) => (asNumber ? n : String(n));
   return json(
     200,

@@ -68,7 +68,7 @@ async function tokenRequest(s: FalconSimState, cloud: FalconCloud, req: Incoming
     if (!client.spec.members.some((m) => m.cid === member)) return errorReply(403, 'Failed to issue access token - member_cid is not a child CID of this API client', started, POWERED_BY.token, limits);
     cid = member;
   }
-  if (cloud !== home && s.faults.wrongRegionAs308()) {
+  if (cloud !== home && s.faults.redirectWrongCloud()) {
     return { ...errorReply(308, 'Permanent Redirect', started, POWERED_BY.token), headers: { ...limits, location: `${s.baseUrl(home)}/oauth2/token`, 'x-cs-region': home } };
   }
   const t = s.tokens.issue({ clientId, home, cid, expiresAt: s.clock.now() + s.tokenLifetimeS * 1000 });

@@ -7,7 +7,7 @@ export type InjectedFault = { kind: '429'; retryAfterS: number } | { kind: '5xx'
 
 export interface FalconFaultHooks {
   /** A token request at the wrong commercial cloud answers 308 (Location + X-Cs-Region) instead of 201. */
-  wrongRegionAs308(): boolean;
+  redirectWrongCloud(): boolean;
   /** Before an authenticated data call: every token issued so far expires or is revoked first, or not. */
   dropTokens(): 'expire' | 'revoke' | undefined;
   /** The fault of this data call, if any, and how long it waits first. */
@@ -16,7 +16,7 @@ export interface FalconFaultHooks {
 
 /** The plain vendor. */
 export const NO_FALCON_FAULTS: FalconFaultHooks = {
-  wrongRegionAs308: () => false,
+  redirectWrongCloud: () => false,
   dropTokens: () => undefined,
   next: () => ({ delayMs: 0 }),
 };

@@ -52,7 +52,7 @@ export function falconFaultHooks(f: FalconSimFaults): FalconFaultHooks {
   let calls = 0;
   let rotation = 0;
   return {
-    wrongRegionAs308: () => f.wrongRegionAs308,
+    redirectWrongCloud: () => f.wrongRegionAs308,
     dropTokens() {
       if (f.expireTokensAfterCalls !== null) {
         f.expireTokensAfterCalls -= 1;

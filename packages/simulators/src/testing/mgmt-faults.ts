@@ -78,6 +78,6 @@ export function mgmtFaultHooks(f: SimFaults): MgmtFaultHooks {
     },
     unreachable: (deviceName) => Array.isArray(f.unreachableDevices) && f.unreachableDevices.includes(deviceName),
     neverExpire: () => f.neverExpire,
-    expiresInAsNumber: () => f.expiresInAsNumber,
+    numericExpiry: () => f.expiresInAsNumber,
   };
 }
