@@ -65,6 +65,52 @@ const layerConfigs = [
   ),
 ];
 
+// The simulators (issue 21.3) are a package beside the product (packages/simulators). They import no
+// product code, and from shared/ only types (the wire they must agree on): their vendor facts are
+// their own. The product starts them only in the demo workspace and `northbound simulate`, and only
+// through their plain entry (@northbound/simulators/demo): the fault switches are test-only
+// (@northbound/simulators/testing…) and stay out of the desktop bundle. A different rule name than
+// the layers' (@typescript-eslint/no-restricted-imports), so the two sets of zones add up.
+const simulatorEntryPoints = ['electron/app/demo.ts', 'electron/app/demo-edr.ts', 'electron/cli.ts', 'electron/cli-simulate-edr.ts'];
+const simulatorsByPath = { regex: '^(\\.\\./)+packages(/|$)', message: 'Product code reaches the simulators through @northbound/simulators/demo, never by path.' };
+const tlsAndCsv = [
+  { selector: "Property[key.name='rejectUnauthorized'][value.value=false]", message: 'TLS verification stays on: trust a CA or a pin (electron/net/tls-options.ts) instead.' },
+  { selector: "AssignmentExpression[left.property.name='rejectUnauthorized'][right.value=false]", message: 'TLS verification stays on: trust a CA or a pin (electron/net/tls-options.ts) instead.' },
+  { selector: "AssignmentExpression[left.property.name='NODE_TLS_REJECT_UNAUTHORIZED']", message: 'Never a process-wide TLS switch.' },
+  { selector: "MemberExpression[property.name='unparse']", message: 'CSV is written by the one CSV writer, shared/csv.ts (its formula and control-character guard).' },
+];
+const simulatorZones = [
+  {
+    files: ['electron/**/*.ts', 'shared/**/*.ts', 'renderer/**/*.{ts,tsx}'],
+    ignores: simulatorEntryPoints,
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [simulatorsByPath, { regex: '^@northbound/simulators(/|$)', message: 'Only the demo workspace (electron/app/demo*.ts) and `northbound simulate` (electron/cli*.ts) start simulators.' }] }],
+      'no-restricted-syntax': ['error', ...tlsAndCsv, { selector: 'ImportExpression[source.value=/^@northbound.simulators/]', message: 'Only the demo workspace (electron/app/demo*.ts) and `northbound simulate` (electron/cli*.ts) start simulators.' }],
+    },
+  },
+  {
+    files: simulatorEntryPoints,
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [simulatorsByPath, { regex: '^@northbound/simulators(?!/demo$)(/|$)', message: 'Product code imports only @northbound/simulators/demo: the fault switches (testing) stay out of the desktop bundle.' }] }],
+      'no-restricted-syntax': ['error', ...tlsAndCsv, { selector: 'ImportExpression[source.value=/^@northbound.simulators(?!.demo$)/]', message: 'Product code imports only @northbound/simulators/demo: the fault switches (testing) stay out of the desktop bundle.' }],
+    },
+  },
+  {
+    files: ['packages/simulators/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^(\\.\\./)+(electron|renderer|tests|scripts)(/|$)', message: 'The simulators import no product code: copy the vendor fact from the vendor\'s document instead (see packages/simulators/src/vendor/).' },
+            { regex: '^(\\.\\./)+shared(/|$)', allowTypeImports: true, message: 'The simulators take only wire types from shared/ (import type); rules and values are their own.' },
+          ],
+        },
+      ],
+    },
+  },
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'dist-electron/**', 'release/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'] },
   js.configs.recommended,
@@ -77,7 +123,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['electron/**/*.ts', 'tests/**/*.ts', 'bin/**', 'scripts/**', '*.config.ts', 'eslint.config.js', '.dependency-cruiser.cjs'],
+    files: ['electron/**/*.ts', 'packages/**/*.ts', 'tests/**/*.ts', 'bin/**', 'scripts/**', '*.config.ts', 'eslint.config.js', '.dependency-cruiser.cjs'],
     languageOptions: { globals: { ...globals.node } },
   },
   {
@@ -94,13 +140,7 @@ export default tseslint.config(
     // CSV writer (shared/csv.ts, issue 20.6).
     files: ['electron/**/*.ts', 'shared/**/*.ts', 'renderer/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-syntax': [
-        'error',
-        { selector: "Property[key.name='rejectUnauthorized'][value.value=false]", message: 'TLS verification stays on: trust a CA or a pin (electron/net/tls-options.ts) instead.' },
-        { selector: "AssignmentExpression[left.property.name='rejectUnauthorized'][right.value=false]", message: 'TLS verification stays on: trust a CA or a pin (electron/net/tls-options.ts) instead.' },
-        { selector: "AssignmentExpression[left.property.name='NODE_TLS_REJECT_UNAUTHORIZED']", message: 'Never a process-wide TLS switch.' },
-        { selector: "MemberExpression[property.name='unparse']", message: 'CSV is written by the one CSV writer, shared/csv.ts (its formula and control-character guard).' },
-      ],
+      'no-restricted-syntax': ['error', ...tlsAndCsv],
     },
   },
   {
@@ -131,4 +171,5 @@ export default tseslint.config(
     },
   },
   ...layerConfigs,
+  ...simulatorZones,
 );

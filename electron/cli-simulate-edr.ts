@@ -8,8 +8,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from './log';
-import { REQUIRED_PERMISSIONS, defenderTenant, startDefenderSimulator } from './simulator/defender';
-import { startFalconSimulator } from './simulator/falcon';
+import { REQUIRED_PERMISSIONS, defenderTenant, startDefenderSimulator, startFalconSimulator } from '@northbound/simulators/demo';
 
 export interface EdrSimulators {
   /** What the first stdout line carries under `edr`. */

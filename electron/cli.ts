@@ -147,7 +147,7 @@ export function buildCli(): Command {
       if (opts.amqpUrl && !opts.alarms) throw new CliFailure('--amqp-url publishes alarm events: add --alarms.', 2);
       if (!Number.isFinite(opts.alarmFlapEvery) || opts.alarmFlapEvery < 0) throw new CliFailure('--alarm-flap-every is a number of seconds (0 = no flapping).', 2);
       const logger = createStreamLogger(process.stderr, 'warn');
-      const { startMgmtSimulator } = await import('./simulator');
+      const { startMgmtSimulator } = await import('@northbound/simulators/demo');
       const { startEdrSimulators } = await import('./cli-simulate-edr');
       const alarms = opts.alarms
         ? {

@@ -3,13 +3,14 @@
  * Bundles the Electron main process and the preload with esbuild:
  *   electron/main.ts    -> dist-electron/main.cjs     (everything in; electron and native modules external)
  *   electron/preload.ts -> dist-electron/preload.cjs  (sandboxed: may only require 'electron')
- * and copies the window icon to dist-electron/icon.png.
+ * and copies the window icon to dist-electron/icon.png. main.cjs carries the simulators' plain
+ * entry only (the demo workspace): a build that took in their test-only fault switches fails.
  * Usage: node scripts/build-electron.mjs [--watch]
  */
 import { build, context } from 'esbuild';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = path.join(root, 'dist-electron');
@@ -37,17 +38,28 @@ const common = {
   define: { 'process.env.NODE_ENV': '"production"' },
 };
 
+/** The main bundle's options (exported for tests/unit/app/bundle.test.ts, which builds it in memory). */
+export const mainTarget = {
+  ...common,
+  entryPoints: { main: 'electron/main.ts' },
+  outdir,
+  outExtension: { '.js': '.cjs' },
+  external: NATIVE_EXTERNALS,
+  banner: { js: importMetaBanner },
+  define: { ...common.define, 'import.meta.url': '__importMetaUrl', 'import.meta.dirname': '__importMetaDirname' },
+  metafile: true,
+};
+
+/** The simulators' test-only code (fault switches): never in the desktop bundle (issue 21.3). */
+export const TEST_ONLY_SOURCES = /^packages\/simulators\/src\/testing\//;
+
+/** The inputs of a bundle that are test-only; empty for a good build. */
+export function testOnlyInputs(metafile) {
+  return Object.keys(metafile?.inputs ?? {}).filter((input) => TEST_ONLY_SOURCES.test(input.split(path.sep).join('/')));
+}
+
 const targets = [
-  {
-    ...common,
-    entryPoints: { main: 'electron/main.ts' },
-    outdir,
-    outExtension: { '.js': '.cjs' },
-    external: NATIVE_EXTERNALS,
-    banner: { js: importMetaBanner },
-    define: { ...common.define, 'import.meta.url': '__importMetaUrl', 'import.meta.dirname': '__importMetaDirname' },
-    metafile: true,
-  },
+  mainTarget,
   {
     ...common,
     entryPoints: { preload: 'electron/preload.ts' },
@@ -59,7 +71,6 @@ const targets = [
     metafile: true,
   },
 ];
-
 /** A sandboxed preload gets a require() that knows only a few modules; anything else fails at window start. */
 function checkPreload() {
   const code = readFileSync(path.join(outdir, 'preload.cjs'), 'utf8');
@@ -82,22 +93,35 @@ function report(results) {
   }
 }
 
-rmSync(outdir, { recursive: true, force: true });
-mkdirSync(outdir, { recursive: true });
-copyIcon();
+/** main.cjs must not carry the simulators' fault switches (the demo imports @northbound/simulators/demo only). */
+function checkNoTestOnlyCode(results) {
+  const bad = results.flatMap((r) => testOnlyInputs(r.metafile));
+  if (bad.length > 0) throw new Error(`The desktop bundle took in test-only simulator code: ${bad.join(', ')}. Product code imports @northbound/simulators/demo only.`);
+}
 
-if (watch) {
-  for (const options of targets) {
-    const ctx = await context(options);
-    await ctx.watch();
-  }
-  console.log('Watching electron/ for changes...');
-} else {
-  try {
-    report(await Promise.all(targets.map((options) => build(options))));
-    checkPreload();
-  } catch (e) {
-    console.error(e instanceof Error ? e.message : e);
-    process.exit(1);
+async function main() {
+  rmSync(outdir, { recursive: true, force: true });
+  mkdirSync(outdir, { recursive: true });
+  copyIcon();
+
+  if (watch) {
+    for (const options of targets) {
+      const ctx = await context(options);
+      await ctx.watch();
+    }
+    console.log('Watching electron/ for changes...');
+  } else {
+    try {
+      const results = await Promise.all(targets.map((options) => build(options)));
+      report(results);
+      checkPreload();
+      checkNoTestOnlyCode(results);
+    } catch (e) {
+      console.error(e instanceof Error ? e.message : e);
+      process.exit(1);
+    }
   }
 }
+
+// Run as a script (not when a test imports the options above).
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) await main();

@@ -11,8 +11,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '../log';
 import type { ConnectorRegistry } from '../edr/registry';
-import type { DefenderSimulator } from '../simulator/defender';
-import type { FalconSimulator } from '../simulator/falcon';
+import type { DefenderSimulator, FalconSimulator } from '@northbound/simulators/demo';
+import { loadDemoSimulators, type SimulatorsLoader } from './demo';
 
 export const DEMO_DEFENDER_NAME = 'Demo Defender tenant';
 export const DEMO_FALCON_NAME = 'Demo Falcon tenant';
@@ -27,6 +27,7 @@ export class DemoEdr {
     private readonly registry: ConnectorRegistry,
     private readonly logger: Logger,
     private readonly hosts = 250,
+    private readonly loadSimulators: SimulatorsLoader = loadDemoSimulators,
   ) {}
 
   get simulators() {
@@ -36,7 +37,7 @@ export class DemoEdr {
   async start(): Promise<void> {
     if (this.defender || this.falcon) return;
     // Loaded when the demo starts, not with the app (the simulators cost the poller's process memory).
-    const [{ defenderTenant, startDefenderSimulator }, { startFalconSimulator }] = await Promise.all([import('../simulator/defender'), import('../simulator/falcon')]);
+    const { defenderTenant, startDefenderSimulator, startFalconSimulator } = await this.loadSimulators();
     const prior = this.registry.list();
     const priorDefender = prior.find((c) => c.vendor === 'defender' && c.name === DEMO_DEFENDER_NAME);
     const priorFalcon = prior.find((c) => c.vendor === 'falcon' && c.name === DEMO_FALCON_NAME);

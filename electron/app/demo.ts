@@ -6,7 +6,7 @@
  * new random credentials).
  */
 import type { DemoStatus } from '../../shared/contract';
-import type { MgmtSimulator } from '../simulator';
+import type { DemoSimulators, MgmtSimulator } from '@northbound/simulators/demo';
 import type { Logger } from '../log';
 import type { EventHub } from './events';
 import type { ProfileRepository, StoredProfile } from './profiles';
@@ -25,7 +25,15 @@ export interface DemoDeps {
   inventory?: DemoInventorySeed;
   /** The broker the demo node publishes its alarm events to, when one is configured. */
   alarmBroker?: () => Promise<{ url: string; exchange: string } | undefined>;
+  /** Where the simulators come from (default: the plain ones, loaded when the demo opens). */
+  simulators?: SimulatorsLoader;
 }
+
+export type { DemoSimulators };
+/** Loads the demo's simulators: @northbound/simulators/demo, or the testing entry's in tests. */
+export type SimulatorsLoader = () => Promise<DemoSimulators>;
+/** Loaded when the demo opens: an app without it (a poller's process included) does not carry the simulators. */
+export const loadDemoSimulators: SimulatorsLoader = () => import('@northbound/simulators/demo');
 
 /** The demo node's alarms: a change every two seconds or so, and now and then a flapping interface. */
 export const DEMO_ALARM_GENERATOR = { ratePerSecond: 0.5, flapEveryMs: 30_000, seed: 7 } as const;
@@ -82,8 +90,7 @@ export class DemoWorkspace {
       seedDevices: this.deps.inventory?.devices,
       alarms: { generator: { ...DEMO_ALARM_GENERATOR }, ...(broker ? { amqp: { url: broker.url, exchange: broker.exchange } } : {}) },
     };
-    // Loaded when the demo opens: an app without it (a poller's process included) does not carry the simulator.
-    const { startMgmtSimulator } = await import('../simulator');
+    const { startMgmtSimulator } = await (this.deps.simulators ?? loadDemoSimulators)();
     try {
       return await startMgmtSimulator({ basicPort: basic, oauthPort: oauth, ...seed, logger: this.deps.logger.child('simulator') });
     } catch (e) {

@@ -5,7 +5,7 @@
 import { createHandlers } from './handlers';
 import { OverviewService } from './overview';
 import { createEventHub, type EventHub } from './events';
-import { DemoWorkspace, type DemoInventorySeed } from './demo';
+import { DemoWorkspace, type DemoInventorySeed, type SimulatorsLoader } from './demo';
 import type { PlatformAdapters } from './ports';
 import { readLegacyCaFiles } from './legacy-ca';
 import { ProfileRepository } from './profiles';
@@ -63,6 +63,8 @@ export interface CreateAppOptions {
   inventory?: InventoryTiming & BulkTiming;
   /** Size of the demo node's seeded inventory (`serve --demo --devices N`, benchmarks). */
   demoInventory?: DemoInventorySeed;
+  /** Where the demo's simulators come from (tests: the ones with fault switches); default the plain ones. */
+  demoSimulators?: SimulatorsLoader;
   /** Alarm polling period and event pacing (tests shorten them). */
   alarms?: { pollIntervalMs?: number; changedEveryMs?: number; statusEveryMs?: number; notifyEveryMs?: number };
 }
@@ -131,12 +133,13 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
     logger: logger.child('demo'),
     ports: adapters.demoPorts ?? { basic: 9182, oauth: 9183 },
     ...(options.demoInventory ? { inventory: options.demoInventory } : {}),
+    ...(options.demoSimulators ? { simulators: options.demoSimulators } : {}),
     // The demo node raises alarms; with a broker configured it publishes them there too.
     alarmBroker: async () => {
       const b = await alarmBroker().catch(() => undefined);
       return b ? { url: await b.url(), exchange: b.exchange } : undefined;
     },
-    ...(options.demoEdr === false ? {} : { edr: new DemoEdr(edr.registry, logger.child('demo')) }),
+    ...(options.demoEdr === false ? {} : { edr: new DemoEdr(edr.registry, logger.child('demo'), undefined, options.demoSimulators) }),
   });
   const downloads = new Downloads(adapters.dataDir);
   const ztaExports = new ZtaExports({

@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { startMgmtSimulator } from '../../electron/simulator';
+import { startMgmtSimulator } from '@northbound/simulators/testing';
 import { startPrivateRabbitMq } from '../support/rabbitmq-node';
 import { until } from '../support/until';
 import { benchDir } from './poller-process';

@@ -6,8 +6,8 @@
  * budget empty at start, as in falcon.bench-part.ts). The same child without a cycle is the baseline.
  */
 import path from 'node:path';
-import { defenderTenant, startDefenderSimulator } from '../../electron/simulator/defender';
-import { startFalconSimulator } from '../../electron/simulator/falcon';
+import { defenderTenant, startDefenderSimulator } from '@northbound/simulators/testing/defender';
+import { startFalconSimulator } from '@northbound/simulators/testing/falcon';
 import { runMeasuredProcess } from './poller-process';
 
 export interface AppCycleBench {

@@ -11,7 +11,7 @@
  * counted `rateScale` times too), printed next to the floor the limits alone impose.
  */
 import { DefenderConnector } from '../../electron/edr/defender';
-import { DOCUMENTED_LIMITS, defenderTenant, startDefenderSimulator } from '../../electron/simulator/defender';
+import { DOCUMENTED_LIMITS, defenderTenant, startDefenderSimulator } from '@northbound/simulators/testing/defender';
 import { benchDir, runPollerProcess } from './poller-process';
 
 export interface DefenderBenchRow {

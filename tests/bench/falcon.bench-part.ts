@@ -5,8 +5,8 @@
  * the CLI poller in a child process, its peak RSS, and its time against the rate-limit floor.
  */
 import { FalconConnector } from '../../electron/edr/falcon';
-import { startFalconSimulator } from '../../electron/simulator/falcon';
-import { startFalconSimulatorInWorker, type FalconWorkerSimulator } from '../../electron/simulator/falcon/worker';
+import { startFalconSimulator } from '@northbound/simulators/testing/falcon';
+import { startFalconSimulatorInWorker, type FalconWorkerSimulator } from '@northbound/simulators/internal/falcon/worker';
 import { benchDir, runPollerProcess } from './poller-process';
 
 async function startSim(hosts: number): Promise<FalconWorkerSimulator> {

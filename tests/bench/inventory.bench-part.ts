@@ -13,7 +13,7 @@ import type { BulkJobState, DeviceRecord } from '../../shared/model/inventory';
 import { createNodeAdapters } from '../../electron/app/node-platform';
 import { createApp, type App } from '../../electron/app/services';
 import { createMemoryLogger } from '../../electron/log';
-import { startMgmtSimulator, type MgmtSimulator } from '../../electron/simulator';
+import { startMgmtSimulator, type MgmtSimulator } from '@northbound/simulators/testing';
 
 export interface NodeRig {
   app: App;

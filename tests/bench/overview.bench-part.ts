@@ -17,7 +17,7 @@ import { createNodeAdapters } from '../../electron/app/node-platform';
 import { createApp } from '../../electron/app/services';
 import type { AlarmItem } from '../../shared/model/alarms';
 import { createMemoryLogger } from '../../electron/log';
-import { startMgmtSimulator } from '../../electron/simulator';
+import { startMgmtSimulator } from '@northbound/simulators/testing';
 import { AlarmStore } from '../../electron/store/alarms-db';
 import { startWebHost } from '../../electron/web/host';
 import { SEED_PASSPHRASE, seedZtaDataDir } from './zta-seed';

@@ -8,7 +8,7 @@
  */
 import type { Page } from '@playwright/test';
 import type { AlarmPage, AlarmSummary } from '../../shared/model/alarms';
-import type { MgmtSimulator } from '../../electron/simulator';
+import type { MgmtSimulator } from '@northbound/simulators/demo';
 import { expect, openDemoWorkspace, test } from './support/fixtures';
 import { dismissToasts, shooter } from './support/shots';
 

@@ -5,7 +5,7 @@
  * logs or the files. Screenshots go to tests/e2e/screenshots/.
  */
 import type { Page } from '@playwright/test';
-import { startMgmtSimulator, type MgmtSimulator } from '../../electron/simulator';
+import { startMgmtSimulator, type MgmtSimulator } from '@northbound/simulators/testing';
 import { expect, openDemoWorkspace, recordReceived, test } from './support/fixtures';
 import { rowAction } from './support/row-menu';
 

@@ -8,6 +8,7 @@
  */
 import type { Locator, Page } from '@playwright/test';
 import { expect, openDemoWorkspace, recordReceived, test, type Northbound } from './support/fixtures';
+import { withFaults } from '@northbound/simulators/testing/defender';
 import { rowAction } from './support/row-menu';
 
 test.use({ appOptions: { edr: { firstPullDelayMs: 600_000, publishDelayMs: 300 } } });
@@ -52,7 +53,7 @@ test('a Falcon poll runs to completion and is published to the demo node', async
 test('a slow Defender poll shows its progress bar and can be cancelled', async ({ page, nb }) => {
   const received = recordReceived(page);
   const { defender } = await openConnectors(page, nb);
-  nb.harness.app.demo.edr!.simulators.defender!.faults.delayMs = 1_500;
+  withFaults(nb.harness.app.demo.edr!.simulators.defender!).faults.delayMs = 1_500;
   await defender.getByRole('button', { name: 'Poll now' }).click();
   await expect(defender.getByRole('progressbar', { name: 'Poll progress' })).toBeVisible();
   await nb.shot(page, '12-connector-progress');

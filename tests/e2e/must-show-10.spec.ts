@@ -7,7 +7,8 @@
  * same page with its filters and opened device (address.spec.ts).
  */
 import type { Locator, Page } from '@playwright/test';
-import { DEVICES_PATH } from '../../electron/simulator/device-routes';
+import { DEVICES_PATH } from '@northbound/simulators/internal/device-routes';
+import { withFaults } from '@northbound/simulators/testing';
 import type { DeviceView } from '../../shared/model/inventory';
 import { expect, openDemoWorkspace, test, type Northbound } from './support/fixtures';
 
@@ -140,8 +141,8 @@ test('the first visit to Devices fetches the list with its progress, without Ref
   // A fresh demo workspace: its devices were never fetched.
   expect((await nb.harness.call<{ fetchedAt: string | null }>('inventory.devices', { profileId })).fetchedAt).toBeNull();
   // Pages of 100 that take a moment each, so the progress is there to be seen.
-  sim.faults.pageCap = 100;
-  sim.faults.dataDelayMs = 150;
+  withFaults(sim).faults.pageCap = 100;
+  withFaults(sim).faults.dataDelayMs = 150;
   const refreshes: string[] = [];
   page.on('request', (r) => {
     if (r.url().includes('/api/invoke/inventory.refresh')) refreshes.push(r.postData() ?? '');

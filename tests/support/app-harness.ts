@@ -33,7 +33,8 @@ export async function startAppHarness(opts: { passphrase?: string; openDemo?: bo
   const logs: string[] = [];
   const logger = createLogger((line) => logs.push(JSON.stringify(line)), { level: 'debug' });
   const adapters = await createNodeAdapters({ dataDir, passphrase: opts.passphrase ?? 'test-vault-passphrase-1', logger, mode: 'browser', demoPorts: { basic: 0, oauth: 0 } });
-  const app = await createApp(adapters, { openDemo: opts.openDemo ?? false, ...opts.app });
+  // The demo's simulators with their fault switches (tests bend the demo node's answers).
+  const app = await createApp(adapters, { openDemo: opts.openDemo ?? false, demoSimulators: () => import('@northbound/simulators/testing/demo'), ...opts.app });
   const pushed: string[] = [];
   const answers: string[] = [];
   app.events.subscribe((event, payload) => pushed.push(JSON.stringify({ event, payload })));

@@ -17,7 +17,7 @@
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
-import { createCertificate } from '../../electron/simulator/cert';
+import { createCertificate } from '@northbound/simulators/internal/cert';
 import { readFileSync } from 'node:fs';
 import type ApplianceList from '../fixtures/mgmt-node/appliance-list.json';
 import type DeviceList from '../fixtures/mgmt-node/device-workflow-list.json';

@@ -9,7 +9,7 @@
 import amqp from 'amqplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AlarmSource } from '../../../electron/alarms/source';
-import { DEFAULT_DIRECTOR_HOSTNAME } from '../../../electron/simulator/alarms';
+import { DEFAULT_DIRECTOR_HOSTNAME } from '@northbound/simulators/testing/alarms';
 import { alarmDetail, listAlarms } from '../../../electron/store/alarms-views';
 import { ensureRabbitMq } from '../../support/rabbitmq';
 import { until } from '../../support/until';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { NodeAlarmApi } from '../../../electron/alarms/node-api';
 import { createMemoryLogger } from '../../../electron/log';
 import { MgmtClient } from '../../../electron/mgmt';
-import { startMgmtSimulator, type MgmtSimulator, type SimAlarmOptions } from '../../../electron/simulator';
+import { startMgmtSimulator, type MgmtSimulator, type SimAlarmOptions } from '@northbound/simulators/testing';
 import { AlarmStore } from '../../../electron/store/alarms-db';
 
 export interface AlarmWorld {

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AlarmDetail, AlarmPage, AlarmRate, AlarmSourceStatus, AlarmSummary } from '../../../shared/model/alarms';
-import type { MgmtSimulator } from '../../../electron/simulator';
+import type { MgmtSimulator } from '@northbound/simulators/demo';
 import { startAppHarness, type AppHarness } from '../../support/app-harness';
 import { until } from '../../support/until';
 

@@ -6,7 +6,7 @@
  * written is searched for the secrets used here.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMgmtSimulator, type MgmtSimulator } from '../../../electron/simulator';
+import { startMgmtSimulator, type MgmtSimulator } from '@northbound/simulators/testing';
 import type { ProfileView } from '../../../shared/model/profile';
 import type { SessionStatus } from '../../../shared/model/session';
 import { defaultOAuthClientBody } from '../../../shared/model/oauth-client';

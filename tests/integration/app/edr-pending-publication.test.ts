@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConnectorStatus } from '../../../shared/contract';
 import type { ProfileView } from '../../../shared/model/profile';
 import { NO_TARGET } from '../../../electron/edr/publisher';
-import { startMgmtSimulator, type MgmtSimulator } from '../../../electron/simulator';
-import { defenderTenant, startDefenderSimulator, type DefenderSimulator } from '../../../electron/simulator/defender';
+import { startMgmtSimulator, type MgmtSimulator } from '@northbound/simulators/testing';
+import { defenderTenant, startDefenderSimulator, type DefenderSimulator } from '@northbound/simulators/testing/defender';
 import { startAppHarness, type AppHarness } from '../../support/app-harness';
 
 const tenant = defenderTenant({ hosts: 40, seed: 3 });

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeAdapters } from '../../../electron/app/node-platform';
 import { createApp, type App } from '../../../electron/app/services';
 import { createMemoryLogger } from '../../../electron/log';
-import { startMgmtSimulator, type MgmtSimulator } from '../../../electron/simulator';
+import { startMgmtSimulator, type MgmtSimulator } from '@northbound/simulators/testing';
 
 let dir: string;
 let sim: MgmtSimulator;

@@ -11,8 +11,8 @@ import type { AlarmPage, AlarmSourceStatus } from '../../../shared/model/alarms'
 import type { DeviceView } from '../../../shared/model/inventory';
 import type { Overview, OverviewBadges } from '../../../shared/model/overview';
 import { BANDS, type ZtaOverview, type ZtaSnapshot } from '../../../shared/model/zta';
-import type { MgmtSimulator } from '../../../electron/simulator';
-import { defenderTenant, startDefenderSimulator, type DefenderSimulator } from '../../../electron/simulator/defender';
+import type { MgmtSimulator } from '@northbound/simulators/demo';
+import { defenderTenant, startDefenderSimulator, type DefenderSimulator } from '@northbound/simulators/testing/defender';
 import { startAppHarness, type AppHarness } from '../../support/app-harness';
 import { defenderConnectorSave } from '../../support/edr-fixtures';
 import { until } from '../../support/until';

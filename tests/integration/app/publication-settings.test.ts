@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ConnectorStatus } from '../../../shared/contract';
 import type { PublicationView } from '../../../shared/model/settings';
 import { AMQP_PASSWORD_KEY, AMQP_URL_KEY } from '../../../electron/app/publication-settings';
-import { defenderTenant, startDefenderSimulator, type DefenderSimulator } from '../../../electron/simulator/defender';
+import { defenderTenant, startDefenderSimulator, type DefenderSimulator } from '@northbound/simulators/testing/defender';
 import { startAppHarness, type AppHarness } from '../../support/app-harness';
 
 const PASSWORD = 'Rabbit-s3cret-Pa55';

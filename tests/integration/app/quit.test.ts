@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createNodeAdapters } from '../../../electron/app/node-platform';
 import { createApp } from '../../../electron/app/services';
 import { createMemoryLogger } from '../../../electron/log';
-import { startMgmtSimulator } from '../../../electron/simulator';
+import { startMgmtSimulator } from '@northbound/simulators/testing';
 import type { ProfileView } from '../../../shared/model/profile';
 import { startAppHarness } from '../../support/app-harness';
 

@@ -12,7 +12,7 @@ import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExportJob } from '../../../shared/contract-zta';
 import { makeRowFilter, snapshotRow, type ZtaHostDetail, type ZtaOverview, type ZtaSnapshot } from '../../../shared/model/zta';
-import { defenderTenant, startDefenderSimulator, type DefenderSimulator } from '../../../electron/simulator/defender';
+import { defenderTenant, startDefenderSimulator, type DefenderSimulator } from '@northbound/simulators/testing/defender';
 import { startAppHarness, type AppHarness } from '../../support/app-harness';
 import { defenderConnectorSave, edrDb } from '../../support/edr-fixtures';
 import { until } from '../../support/until';

@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defenderTenant, startDefenderSimulator, type DefenderSimulator } from '../../../electron/simulator/defender';
-import { startFalconSimulator, type FalconSimulator } from '../../../electron/simulator/falcon';
+import { defenderTenant, startDefenderSimulator, type DefenderSimulator } from '@northbound/simulators/testing/defender';
+import { startFalconSimulator, type FalconSimulator } from '@northbound/simulators/testing/falcon';
 
 const tenant = defenderTenant({ hosts: 40, seed: 3 });
 let sim: DefenderSimulator;

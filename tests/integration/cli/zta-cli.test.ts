@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXPORT_COLUMNS, exportRecord, snapshotRow, type ZtaFilter, type ZtaSnapshot } from '../../../shared/model/zta';
 import { cliConnectorId } from '../../../electron/edr/connector-ids';
 import { exportedRows } from '../../../electron/edr/zta-export';
-import { defenderTenant, startDefenderSimulator, type DefenderSimulator } from '../../../electron/simulator/defender';
+import { defenderTenant, startDefenderSimulator, type DefenderSimulator } from '@northbound/simulators/testing/defender';
 import { EdrDb } from '../../../electron/edr/store/edr-db';
 import { startAppHarness } from '../../support/app-harness';
 import { defenderConnectorSave, makeScoredHosts } from '../../support/edr-fixtures';

@@ -1,7 +1,7 @@
 /** Cancellation: an AbortSignal ends a poll promptly, in flight or while paced, and no call follows. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isAppError } from '../../../shared/model/errors';
-import { defaultFaults, type DefenderSimulator } from '../../../electron/simulator/defender';
+import { defaultFaults, type DefenderSimulator } from '@northbound/simulators/testing/defender';
 import { until } from '../../support/until';
 import { PER_MACHINE, calls, connectorFor, startSim, tenant } from './harness';
 

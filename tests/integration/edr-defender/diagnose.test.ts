@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAppError, type AppError } from '../../../shared/model/errors';
-import type { DefenderSimulator, DefenderTenantConfig } from '../../../electron/simulator/defender';
+import type { DefenderSimulator, DefenderTenantConfig } from '@northbound/simulators/testing/defender';
 import { ALL_PERMISSIONS, connectorFor, startSim, tenant } from './harness';
 
 const ok = tenant({ hosts: 10 });

@@ -1,10 +1,10 @@
 /** Shared helpers of the Defender tests: the simulator on loopback, connectors trusting only its pinned certificate. */
 import { DefenderConnector, type DefenderConnectorOptions } from '../../../electron/edr/defender';
-import { REQUIRED_PERMISSIONS, defenderTenant, machineAt, machineCves, startDefenderSimulator, type DefenderSimulator, type DefenderSimulatorOptions, type DefenderTenantConfig } from '../../../electron/simulator/defender';
+import { REQUIRED_PERMISSIONS, defenderTenant, machineAt, machineCves, startDefenderSimulator, type DefenderSimulator, type DefenderSimulatorOptions, type DefenderTenantConfig } from '@northbound/simulators/testing/defender';
 
 export const ALL_PERMISSIONS = [...REQUIRED_PERMISSIONS];
 
-/** A fully permitted tenant (electron/simulator/defender/tenant-config.ts); `over` wins. */
+/** A fully permitted tenant (packages/simulators/src/defender/tenant-config.ts); `over` wins. */
 export const tenant = (over: Partial<DefenderTenantConfig> = {}): DefenderTenantConfig => defenderTenant(over);
 
 export const startSim = (opts: DefenderSimulatorOptions): Promise<DefenderSimulator> => startDefenderSimulator(opts);

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HostRecord } from '../../../shared/model/edr';
 import type { DefenderConnector } from '../../../electron/edr/defender';
-import type { DefenderSimulator } from '../../../electron/simulator/defender';
+import type { DefenderSimulator } from '@northbound/simulators/testing/defender';
 import { BULK, MACHINES, calls, connectorFor, expectedFacts, startSim, tenant } from './harness';
 
 const ANCHOR = Date.UTC(2025, 5, 1, 12);

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { HostRecord } from '../../../shared/model/edr';
-import type { DefenderSimulator } from '../../../electron/simulator/defender';
+import type { DefenderSimulator } from '@northbound/simulators/testing/defender';
 import { BULK, PER_MACHINE, calls, connectorFor, expectedFacts, startSim, tenant } from './harness';
 
 const ANCHOR = Date.UTC(2025, 5, 1, 12);

@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isAppError } from '../../../shared/model/errors';
-import type { DefenderSimulator } from '../../../electron/simulator/defender';
-import { defaultFaults } from '../../../electron/simulator/defender';
+import type { DefenderSimulator } from '@northbound/simulators/testing/defender';
+import { defaultFaults } from '@northbound/simulators/testing/defender';
 import { MACHINES, PER_MACHINE, calls, connectorFor, startSim, tenant } from './harness';
 
 const RATE_SCALE = 600;

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpClient } from '../../../electron/net/http-client';
 import { decodeJwt } from '../../../electron/edr/defender/token';
-import { MCAS_APP_ID, machineId, type DefenderSimulator } from '../../../electron/simulator/defender';
+import { MCAS_APP_ID, machineId, type DefenderSimulator } from '@northbound/simulators/testing/defender';
 import { startSim, tenant } from './harness';
 
 const t = tenant({ hosts: 25, seed: 3 });

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDevices } from '../../../electron/edr/falcon/merge';
 import type { DefenderConnector } from '../../../electron/edr/defender';
-import type { DefenderSimulator } from '../../../electron/simulator/defender';
+import type { DefenderSimulator } from '@northbound/simulators/testing/defender';
 import { isTruncated, LIMITS } from '../../../shared/model/limits';
 import { connectorFor, startSim, tenant } from './harness';
 

@@ -2,7 +2,7 @@
 import type { TlsTrust } from '../../../shared/model/profile';
 import { FalconConnector, type FalconCloud, type FalconConnectorOptions } from '../../../electron/edr/falcon';
 import { HttpClient, type HttpResponse } from '../../../electron/net';
-import { startFalconSimulator, type FalconSimClient, type FalconSimulator, type FalconSimulatorOptions } from '../../../electron/simulator/falcon';
+import { startFalconSimulator, type FalconSimClient, type FalconSimulator, type FalconSimulatorOptions } from '@northbound/simulators/testing/falcon';
 
 export const pinned = (sim: FalconSimulator): TlsTrust => ({ mode: 'pinned', fingerprint256: sim.fingerprint256, certificatePem: sim.certificatePem });
 

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { compileRiskConfig, defaultRiskConfig, scoreHost } from '../../../shared/risk';
 import { FalconConnector } from '../../../electron/edr/falcon';
 import { HttpClient, type HttpRequest, type HttpResponse } from '../../../electron/net';
-import { startFalconSimulator, type FalconCloud, type FalconSimulator } from '../../../electron/simulator/falcon';
+import { startFalconSimulator, type FalconCloud, type FalconSimulator } from '@northbound/simulators/testing/falcon';
 import { pinned } from './helpers';
 
 class RecordingHttp extends HttpClient {

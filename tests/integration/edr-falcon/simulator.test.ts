@@ -1,6 +1,6 @@
 /** The Falcon simulator speaks the public API: token 201 + X-Cs-Region, envelopes, limits and their real errors. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FALCON_SIM_LIMITS } from '../../../electron/simulator/falcon';
+import { FALCON_SIM_LIMITS } from '@northbound/simulators/testing/falcon';
 import { startRig, type Rig } from './helpers';
 
 let rig: Rig;

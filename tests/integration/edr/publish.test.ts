@@ -12,7 +12,7 @@ import { ScorePublisher, type ScoreMessage } from '../../../electron/edr/publish
 import { amqpTarget, mgmtTarget } from '../../../electron/edr/targets';
 import { createMemoryLogger } from '../../../electron/log';
 import { MgmtClient } from '../../../electron/mgmt';
-import { startMgmtSimulator, type MgmtSimulator } from '../../../electron/simulator';
+import { startMgmtSimulator, type MgmtSimulator } from '@northbound/simulators/testing';
 import { EdrDb } from '../../../electron/edr/store/edr-db';
 import { SqliteEdrStore } from '../../../electron/edr/store/sqlite-edr-store';
 import { makeScoredHosts } from '../../support/edr-fixtures';

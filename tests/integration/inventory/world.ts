@@ -3,7 +3,7 @@
  * profile for it: certificate compared and pinned, signed in (OAuth by default). Inventory timing
  * is shortened (task polls every 50 ms).
  */
-import { startMgmtSimulator, type MgmtSimulator, type MgmtSimulatorOptions } from '../../../electron/simulator';
+import { startMgmtSimulator, type MgmtSimulator, type MgmtSimulatorOptions } from '@northbound/simulators/testing';
 import type { ProfileView } from '../../../shared/model/profile';
 import type { InventoryTiming } from '../../../electron/inventory/service';
 import { startAppHarness, type AppHarness } from '../../support/app-harness';

@@ -1,6 +1,6 @@
 /** Custom (spec 7.1), YANG and HTTP-level errors of the simulator, surfaced by the client. */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { MgmtSimulator } from '../../../electron/simulator';
+import type { MgmtSimulator } from '@northbound/simulators/testing';
 import type { MgmtClient } from '../../../electron/mgmt/client';
 import { failure, makeClient, password, rawCaller, startSim, type ClientSpec } from './helpers';
 

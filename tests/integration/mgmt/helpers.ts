@@ -6,7 +6,7 @@ import { createMemoryLogger } from '../../../electron/log';
 import { MgmtClient, type MgmtClientOptions } from '../../../electron/mgmt/client';
 import { readJsonResponse, type OAuthOperation } from '../../../electron/mgmt/errors';
 import { HttpClient } from '../../../electron/net/http-client';
-import { SimClock, startMgmtSimulator, type MgmtSimulator } from '../../../electron/simulator';
+import { SimClock, startMgmtSimulator, type MgmtSimulator } from '@northbound/simulators/testing';
 
 /** 08:00 UTC: an hour or two of clock moves never cross the daily clean-up at midnight (MN-11). */
 export const SIM_START = Date.parse('2030-01-15T08:00:00Z');

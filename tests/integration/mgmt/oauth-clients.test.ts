@@ -1,6 +1,6 @@
 /** OAuth client management (spec 4.3, MN-1, MN-7) through the client. */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { MgmtSimulator } from '../../../electron/simulator';
+import type { MgmtSimulator } from '@northbound/simulators/testing';
 import type { MgmtClient } from '../../../electron/mgmt/client';
 import { clientBody, failure, makeClient, startSim, type ClientSpec } from './helpers';
 

@@ -3,7 +3,7 @@
  * HTTPS and surfaced by the client as a typed AppError with an operator-readable message.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { MgmtSimulator } from '../../../electron/simulator';
+import type { MgmtSimulator } from '@northbound/simulators/testing';
 import type { MgmtClient } from '../../../electron/mgmt/client';
 import { clientBody, failure, makeClient, rawCaller, startSim, type ClientSpec } from './helpers';
 

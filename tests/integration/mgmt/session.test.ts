@@ -1,6 +1,6 @@
 /** Sessions against the simulator: refresh (C-1), sign-out (MN-13), end of session (C-2), MN-3, MN-26, MN-27. */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { MgmtSimulator } from '../../../electron/simulator';
+import type { MgmtSimulator } from '@northbound/simulators/testing';
 import type { MgmtClient } from '../../../electron/mgmt/client';
 import { OAuthSession } from '../../../electron/mgmt/oauth-session';
 import { SIM_START, clientBody, failure, makeClient, password, rawCaller, startSim, type ClientSpec } from './helpers';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CertificateInfo } from '../../../shared/model/profile';
-import type { MgmtSimulator } from '../../../electron/simulator';
+import type { MgmtSimulator } from '@northbound/simulators/testing';
 import type { MgmtClient } from '../../../electron/mgmt/client';
 import { inspectCertificate, probeCertificate } from '../../../electron/net/probe';
 import { makeCert } from '../../unit/net/tls-fixture';

@@ -4,7 +4,7 @@
  * message each event becomes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alarmMessage, ALARM_LIST_KEY, ALARM_TYPES } from '../../../electron/simulator/alarms';
+import { alarmMessage, ALARM_LIST_KEY, ALARM_TYPES } from '@northbound/simulators/testing/alarms';
 import { startHarness, type Harness } from './harness';
 
 let h: Harness;

@@ -3,7 +3,7 @@
  * `sim.clock.advance`, so every stage is reached without waiting.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SimClock, startMgmtSimulator } from '../../../electron/simulator';
+import { SimClock, startMgmtSimulator } from '@northbound/simulators/testing';
 import { startHarness, type Harness } from './harness';
 
 const START = Date.parse('2030-01-15T08:00:00Z');

@@ -4,7 +4,7 @@
  * (misspellings included), the same value types, nested all the way down.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SimClock } from '../../../electron/simulator';
+import { SimClock } from '@northbound/simulators/testing';
 import { mgmtFixtures } from '../../support/replay-node';
 import { startHarness, type Answer, type Harness } from './harness';
 

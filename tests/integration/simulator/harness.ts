@@ -1,7 +1,7 @@
 /** Shared helpers of the simulator tests: real HTTPS over loopback, trusting only the simulator's certificate. */
 import { Agent, request } from 'undici';
 import { defaultOAuthClientBody, type OAuthClientBody } from '../../../shared/model/oauth-client';
-import { startMgmtSimulator, type MgmtSimulator, type MgmtSimulatorOptions, type SimUser } from '../../../electron/simulator';
+import { startMgmtSimulator, type MgmtSimulator, type MgmtSimulatorOptions, type SimUser } from '@northbound/simulators/testing';
 
 export interface Answer {
   status: number;

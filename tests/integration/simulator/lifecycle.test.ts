@@ -1,7 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import { connect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOGIN_PAGE, SimClock, startMgmtSimulator } from '../../../electron/simulator';
+import { LOGIN_PAGE, SimClock, startMgmtSimulator } from '@northbound/simulators/testing';
 import { startHarness, type Harness } from './harness';
 
 let h: Harness;

@@ -1,7 +1,7 @@
 /** Client management (spec 4.3; MN-1, MN-7, MN-8): create, update, registration tokens, existing_client_found. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SimClock } from '../../../electron/simulator';
-import { OAuthClient } from '../../../shared/model/oauth-client';
+import { SimClock } from '@northbound/simulators/testing';
+import { OAuthClient, OAuthClientBody } from '../../../shared/model/oauth-client';
 import { clientBody, startHarness, type Harness } from './harness';
 
 let h: Harness;
@@ -36,7 +36,7 @@ describe('POST /auth/admin/clients', () => {
     expect(t.status).toBe(200);
   });
 
-  it('invalid_request (400) names the failing field from the shared zod schema', async () => {
+  it('invalid_request (400) names the failing field', async () => {
     const admin = await h.accessToken('admin');
     const bad = await create(admin, { ...clientBody(), max_access_tokens: 0 });
     expectError(bad, 400, 'invalid_request');
@@ -47,6 +47,24 @@ describe('POST /auth/admin/clients', () => {
     expectError(extra, 400, 'invalid_request');
     expect(extra.json.error_description).toContain('colour');
     expectError(await h.call('oauth', 'POST', '/auth/admin/clients', { bearer: admin }), 400, 'invalid_request');
+  });
+
+  it('checks the body by the node’s own rules (spec 2.1, MN-4 to MN-6), not by the console’s form schema', async () => {
+    const admin = await h.accessToken('admin');
+    // Form rules of the console only: a name with a space, more tokens per user than in all, refresh_token without password.
+    const formOnly = { ...clientBody({ name: 'NOC desk 2' }), max_access_tokens: 5, max_access_tokens_per_user: 10, allowed_grant_types: ['refresh_token', 'client_credentials'] };
+    expect(OAuthClientBody.safeParse(formOnly).success).toBe(false);
+    const r = await create(admin, formOnly);
+    expect(r.status).toBe(201);
+    expect(h.sim.getClient(r.json.client_id)).toMatchObject({ name: 'NOC desk 2', max_access_tokens_per_user: 10 });
+    // The node's own rules: validity in seconds from 60 (MN-4), an ISO date-time (MN-5), ANYWHERE with an empty list (MN-6).
+    const short = await create(admin, { ...clientBody(), access_token_validity: 30 });
+    expectError(short, 400, 'invalid_request');
+    expect(short.json.error_description).toMatch(/^access_token_validity: /);
+    expect((await create(admin, { ...clientBody(), expires_at: '31/01/2027' })).json.error_description).toMatch(/^expires_at: /);
+    const anywhere = await create(admin, { ...clientBody(), allowed_source_client_address: { source_type: 'ANYWHERE', ip_address_list: ['10.0.0.1'] } });
+    expectError(anywhere, 400, 'invalid_request');
+    expect(anywhere.json.error_description).toContain('allowed_source_client_address.ip_address_list');
   });
 
   it('existing_client_found (500) for a name that exists', async () => {

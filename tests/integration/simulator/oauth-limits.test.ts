@@ -1,6 +1,6 @@
 /** MN-9 token limits and MN-11 daily clean-up, driven by the simulator clock. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SimClock } from '../../../electron/simulator';
+import { SimClock } from '@northbound/simulators/testing';
 import { startHarness, type Harness } from './harness';
 
 let h: Harness;

@@ -1,6 +1,6 @@
 /** Spec 7.2 rows of "Get token", "Refresh" and "Revoke"; MN-3, MN-10, MN-13. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SimClock } from '../../../electron/simulator';
+import { SimClock } from '@northbound/simulators/testing';
 import { startHarness, type Harness } from './harness';
 
 let h: Harness;

@@ -1,7 +1,7 @@
 /** Spec 7.2 "Use token" rows on the OAuth port's /mgmt APIs, in the MN-10 order; XML errors (MN-12). */
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SimClock } from '../../../electron/simulator';
+import { SimClock } from '@northbound/simulators/testing';
 import { startHarness, type Harness } from './harness';
 
 let h: Harness;

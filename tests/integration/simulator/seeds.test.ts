@@ -4,7 +4,7 @@
  * the pageCap fault (MN-47) and the dataDelayMs latency fault, over real HTTPS.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SEED_DEVICES, DEFAULT_SEED_ORGANIZATIONS, startMgmtSimulator } from '../../../electron/simulator';
+import { DEFAULT_SEED_DEVICES, DEFAULT_SEED_ORGANIZATIONS, startMgmtSimulator } from '@northbound/simulators/testing';
 import { startHarness, type Harness } from './harness';
 
 const ORGS = '/mgmt/organization/orgs';

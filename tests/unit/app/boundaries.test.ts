@@ -94,4 +94,36 @@ describe('process boundaries', () => {
     }
     expect(await layerRefused('renderer/features/onboarding/steps/x.tsx', '../bulk/BulkOnboardingDialog')).toEqual([]);
   });
+
+  // The simulators beside the product (issue 21.3): the zones of eslint.config.js ("The simulators").
+  const simulatorRefused = async (file: string, code: string) => {
+    const [result] = await eslint.lintText(code, { filePath: path.resolve(file) });
+    return (result?.messages ?? []).filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports' || m.ruleId === 'no-restricted-syntax').map((m) => m.message);
+  };
+
+  it('the simulators import no product code, and from shared/ only types', async () => {
+    const [message] = await simulatorRefused('packages/simulators/src/falcon/x.ts', "import { FALCON_CLOUDS } from '../../../../electron/edr/falcon/regions';\nexport const a = FALCON_CLOUDS;\n");
+    expect(message).toMatch(/import no product code/);
+    expect(await simulatorRefused('packages/simulators/src/x.ts', "import { createLogger } from '../../../electron/log';\nexport const a = createLogger;\n")).toHaveLength(1);
+    // The console's own schema is not the node's: a value import from shared/ is refused, a type is the wire.
+    expect(await simulatorRefused('packages/simulators/src/x.ts', "import { OAuthClientBody } from '../../../shared/model/oauth-client';\nexport const a = OAuthClientBody;\n")).toHaveLength(1);
+    expect(await simulatorRefused('packages/simulators/src/x.ts', "import type { OAuthClient } from '../../../shared/model/oauth-client';\nexport type A = OAuthClient;\n")).toEqual([]);
+    expect(await simulatorRefused('packages/simulators/src/x.ts', "import { z } from 'zod';\nimport { json } from './http';\nexport const a = [z, json];\n")).toEqual([]);
+  });
+
+  it('the product starts simulators only in the demo and simulate entry points, and only without fault switches', async () => {
+    const importOf = (spec: string) => `import { a } from '${spec}';\nexport const b = a;\n`;
+    expect(await simulatorRefused('electron/inventory/x.ts', importOf('@northbound/simulators/demo'))).toHaveLength(1);
+    expect(await simulatorRefused('electron/app/services.ts', "export const load = () => import('@northbound/simulators/demo');\n")).toHaveLength(1);
+    expect(await simulatorRefused('electron/app/x.ts', importOf('../../packages/simulators/src/demo'))).toHaveLength(1);
+    expect(await simulatorRefused('renderer/features/x.tsx', importOf('@northbound/simulators/demo'))).not.toEqual([]);
+    // The entry points: the plain entry, never the testing one (static or loaded later).
+    expect(await simulatorRefused('electron/app/demo.ts', importOf('@northbound/simulators/demo'))).toEqual([]);
+    expect(await simulatorRefused('electron/app/demo.ts', "export const load = () => import('@northbound/simulators/demo');\n")).toEqual([]);
+    const [message] = await simulatorRefused('electron/app/demo-edr.ts', importOf('@northbound/simulators/testing/defender'));
+    expect(message).toMatch(/only @northbound\/simulators\/demo/);
+    expect(await simulatorRefused('electron/cli.ts', importOf('@northbound/simulators/testing'))).toHaveLength(1);
+    expect(await simulatorRefused('electron/app/demo.ts', "export const load = () => import('@northbound/simulators/testing/demo');\n")).toHaveLength(1);
+    expect(await simulatorRefused('electron/cli-simulate-edr.ts', importOf('@northbound/simulators/internal/falcon/server'))).toHaveLength(1);
+  });
 });

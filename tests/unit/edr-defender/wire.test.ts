@@ -10,7 +10,7 @@ import { decodeJwt, type TokenProvider } from '../../../electron/edr/defender/to
 import { DEFAULT_RETRY, DEFENDER_RESOURCE, MCAS_RESOURCE } from '../../../electron/edr/defender/types';
 import type { HttpClient } from '../../../electron/net/http-client';
 import { silentLogger } from '../../../electron/log';
-import { bulkRowsOf, machineAt, machineId, machineIndex } from '../../../electron/simulator/defender';
+import { bulkRowsOf, machineAt, machineId, machineIndex } from '@northbound/simulators/testing/defender';
 
 describe('retry helpers', () => {
   it('Retry-After as seconds or an HTTP date', () => {

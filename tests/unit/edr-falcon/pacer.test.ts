@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { RatePacer, RETRY_AFTER_MAX_MS, RETRY_AFTER_MIN_MS } from '../../../electron/edr/falcon/pacer';
 import { sleep as netSleep } from '../../../electron/net/retry';
 import { ErrorCodes } from '../../../shared/model/errors';
-import { RateBucket } from '../../../electron/simulator/falcon/state';
+import { RateBucket } from '@northbound/simulators/internal/falcon/state';
 
 function fakeClock(start = 1_700_000_000_000) {
   const clock = { t: start, slept: [] as number[] };

@@ -1,8 +1,8 @@
 /** The simulator's lazy fleet: ids that decode to their index, determinism, and the mix of host states. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { assessmentRecord, deviceRecord } from '../../../electron/simulator/falcon/records';
-import { MAX_SIM_HOSTS, SimTenant } from '../../../electron/simulator/falcon/tenant';
+import { assessmentRecord, deviceRecord } from '@northbound/simulators/internal/falcon/records';
+import { MAX_SIM_HOSTS, SimTenant } from '@northbound/simulators/internal/falcon/tenant';
 
 const ANCHOR = Date.parse('2026-11-22T12:00:00Z');
 

@@ -13,8 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Bridge, ChannelName, EventName, EventPayload, ParsedRequestOf, ResponseOf } from '../../../../shared/contract';
 import type { DefenderTenantSpec, Message, Request, StartOptions } from './main-worker';
-import type { FalconSimulatorOptions } from '../../../../electron/simulator/falcon/types';
-import type { MgmtSimulator, MgmtSimulatorOptions, SimUser } from '../../../../electron/simulator';
+import type { FalconSimulatorOptions } from '@northbound/simulators/internal/falcon/types';
+import type { MgmtSimulator, MgmtSimulatorOptions, SimUser } from '@northbound/simulators/testing';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 let worker: Worker | undefined;

@@ -11,11 +11,11 @@ import { parentPort } from 'node:worker_threads';
 import { createNodeAdapters } from '../../../../electron/app/node-platform';
 import { createApp, type App, type CreateAppOptions } from '../../../../electron/app/services';
 import { createLogger } from '../../../../electron/log';
-import { startMgmtSimulator, type MgmtSimulatorOptions } from '../../../../electron/simulator';
-import { defenderTenant, startDefenderSimulator } from '../../../../electron/simulator/defender';
-import { startFalconSimulator } from '../../../../electron/simulator/falcon';
-import type { DefenderTenantConfig } from '../../../../electron/simulator/defender/types';
-import type { FalconSimulatorOptions } from '../../../../electron/simulator/falcon/types';
+import { startMgmtSimulator, type MgmtSimulatorOptions } from '@northbound/simulators/testing';
+import { defenderTenant, startDefenderSimulator } from '@northbound/simulators/testing/defender';
+import { startFalconSimulator } from '@northbound/simulators/testing/falcon';
+import type { DefenderTenantConfig } from '@northbound/simulators/internal/defender/types';
+import type { FalconSimulatorOptions } from '@northbound/simulators/internal/falcon/types';
 
 export interface StartOptions {
   mode?: 'desktop' | 'browser';
@@ -92,7 +92,7 @@ async function handle(req: Request): Promise<unknown> {
       const dataDir = req.opts.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'nb-ui-')));
       const logger = createLogger(() => undefined, { level: 'error' });
       const adapters = await createNodeAdapters({ dataDir, passphrase: req.opts.passphrase, logger, mode: req.opts.mode ?? 'desktop', demoPorts: { basic: 0, oauth: 0 } });
-      const app = await createApp(adapters, { openDemo: false, demoEdr: false, ...req.opts.app });
+      const app = await createApp(adapters, { openDemo: false, demoEdr: false, demoSimulators: () => import('@northbound/simulators/testing/demo'), ...req.opts.app });
       const appId = ++seq;
       const off = app.events.subscribe((event, payload) => port.postMessage({ type: 'event', appId, event, payload } satisfies Message));
       apps.set(appId, { app, dataDir, sims: new Map(), off });
