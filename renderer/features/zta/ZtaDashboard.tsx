@@ -22,7 +22,7 @@ import { ExportButtons } from './ExportButtons';
 import { attributePresence, type AttributeColumn } from './host-columns';
 import { HostDetailsDialog } from './HostDetailsDialog';
 import { HostTable } from './HostTable';
-import { AsOf } from '../../components/zta-labels';
+import { AsOf } from '../../components/AsOf';
 import { TrendCard } from './TrendCard';
 import { rescoreSnapshot } from './whatif';
 import { WhatIfPanel } from './WhatIfPanel';
