@@ -28,7 +28,7 @@ import { isHttpBridge } from './bridge';
 import { writeTask, type InventoryProgress } from './inventory';
 import { mergeJob } from './inventory-cache';
 import { keys } from './keys';
-import { upsertSession } from './mutations';
+import { upsertSession } from './connections';
 import { useClient } from './ApiProvider';
 
 /** Fetches `queryKey`'s queries again after an event, dropping an answer in flight (read before the event). */

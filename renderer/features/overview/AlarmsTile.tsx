@@ -9,7 +9,7 @@ import { useId, useState } from 'react';
 import { ACTIVE_SEVERITIES, type ActiveSeverity } from '../../../shared/model/alarms';
 import type { OverviewAlarms, OverviewConnection } from '../../../shared/model/overview';
 import { netText } from '../../../shared/text';
-import { useSignIn } from '../../api/mutations';
+import { useSignIn } from '../../api/connections';
 import { formatCount } from '../../components/format';
 import { NetText } from '../../components/NetText';
 import { Spinner } from '../../components/Spinner';

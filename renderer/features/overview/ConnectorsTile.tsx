@@ -9,7 +9,7 @@ import clsx from 'clsx';
 import { Plug } from 'lucide-react';
 import type { ConnectorStatus } from '../../../shared/contract';
 import type { OverviewConnector } from '../../../shared/model/overview';
-import { useConnectors } from '../../api/queries';
+import { useConnectors } from '../../api/connectors';
 import { agoText, formatCount } from '../../components/format';
 import { RelativeTime } from '../../components/Time';
 import { useNow } from '../../components/useNow';

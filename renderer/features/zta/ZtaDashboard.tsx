@@ -11,7 +11,7 @@ import { FlaskConical, X } from 'lucide-react';
 import { startTransition, useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { snapshotRow, type ZtaFilter, type ZtaRow, type ZtaSnapshot } from '../../../shared/model/zta';
 import type { RiskConfig } from '../../../shared/risk';
-import { useConnectors } from '../../api/queries';
+import { useConnectors } from '../../api/connectors';
 import { useZtaOverview } from '../../api/zta';
 import { ZTA_FILTERS, ztaFilterOf } from '../../app/search';
 import { formatCount } from '../../components/format';
