@@ -2,13 +2,12 @@
  * What the `alarms.changed` events of a connection said, kept in the query cache (event-sync.ts
  * writes it): the store's newest sequence, and for the alarms named recently the sequence at which
  * each changed. Every alarm read carries the sequence it is as new as (`seq`); a read older than the
- * newest event is fetched again once its own fetch is done (`useFollow`), never cancelled on the
- * way, so a stream of events several times a second can never starve an answer, and the last
+ * newest event is fetched again once its own fetch is done (`useFollow`, follow.ts), never cancelled on
+ * the way, so a stream of events several times a second can never starve an answer, and the last
  * event of a burst is always followed. Nothing refetches 100,000 rows per event: only the reads
  * in view follow (the list's windows shown, the counters, the opened alarm).
  */
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
 import type { EventPayload } from '../../shared/contract';
 import { keys } from './keys';
 
@@ -70,31 +69,4 @@ export function useAlarmLive(profileId: string | undefined): AlarmLive {
 export function useSeqAtStart(): (profileId: string) => number {
   const qc = useQueryClient();
   return (profileId) => alarmLiveOf(qc, profileId).seq;
-}
-
-interface Followed {
-  data: { seq: number } | undefined;
-  isFetching: boolean;
-  refetch(options: { cancelRefetch: boolean }): Promise<unknown>;
-}
-
-/**
- * Fetches `q` again when it is older than `seq` and not fetching already, at most every
- * `minGapMs` (a chart need not redraw four times a second).
- */
-export function useFollow(q: Followed, seq: number, { enabled = true, minGapMs = 0 }: { enabled?: boolean; minGapMs?: number } = {}): void {
-  const last = useRef(0);
-  const { data, isFetching, refetch } = q;
-  const due = enabled && data !== undefined && data.seq < seq && !isFetching;
-  useEffect(() => {
-    if (!due) return;
-    const go = () => {
-      last.current = performance.now();
-      void refetch({ cancelRefetch: false });
-    };
-    const wait = last.current + minGapMs - performance.now();
-    if (wait <= 0) return go();
-    const t = setTimeout(go, wait);
-    return () => clearTimeout(t);
-  }, [due, seq, refetch, minGapMs]);
 }

@@ -5,10 +5,10 @@
  * how new it is (`seq`, alarm-live.ts) and follows `alarms.changed` by itself while it is shown.
  */
 import { useMutation, useQueries, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
 import type { RequestOf } from '../../shared/contract';
 import type { AlarmFilter, AlarmPage, AlarmView } from '../../shared/model/alarms';
-import { alarmLiveOf, changedSince, useAlarmLive, useFollow } from './alarm-live';
+import { alarmLiveOf, changedSince, useAlarmLive } from './alarm-live';
+import { useFollow } from './follow';
 import { useClient } from './ApiProvider';
 import type { Client } from './client';
 import { keys } from './keys';
@@ -77,19 +77,7 @@ export function useAlarmPages(profileId: string, filter: AlarmFilter, offsets: r
       staleTime: Infinity,
     })),
   });
-  const last = useRef(0);
-  const due = !paused && results.some((r) => r.data && r.data.seq < live.seq && !r.isFetching);
-  useEffect(() => {
-    if (!due) return;
-    const go = () => {
-      last.current = performance.now();
-      for (const r of results) if (r.data && r.data.seq < live.seq && !r.isFetching) void r.refetch({ cancelRefetch: false });
-    };
-    const wait = last.current + FOLLOW_GAP_MS - performance.now();
-    if (wait <= 0) return go();
-    const t = setTimeout(go, wait);
-    return () => clearTimeout(t);
-  });
+  useFollow(results, live.seq, { enabled: !paused, minGapMs: FOLLOW_GAP_MS });
   return results;
 }
 

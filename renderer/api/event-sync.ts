@@ -23,11 +23,12 @@ import { useEffect } from 'react';
 import type { Bridge, ConnectorStatus, EventPayload } from '../../shared/contract';
 import type { BulkJobState } from '../../shared/model/inventory';
 import { noteAlarmsChanged } from './alarm-live';
+import { pace } from './follow';
 import { isHttpBridge } from './bridge';
 import { writeTask, type InventoryProgress } from './inventory';
 import { mergeJob } from './inventory-cache';
 import { keys } from './keys';
-import { upsertSession } from './mutations';
+import { upsertSession } from './connections';
 import { useClient } from './ApiProvider';
 
 /** Fetches `queryKey`'s queries again after an event, dropping an answer in flight (read before the event). */
@@ -36,38 +37,13 @@ function refetch(qc: QueryClient, queryKey: QueryKey): void {
   void qc.invalidateQueries({ queryKey });
 }
 
-/**
- * `refetch` at most once per `ms`: at the first event, then once after the last of a burst. An
- * alarm stream sends `alarms.changed` every 250 ms; refetching the Overview on each would cancel
- * each answer before it arrived.
- */
-function throttledRefetch(qc: QueryClient, queryKey: QueryKey, ms: number): { run(): void; cancel(): void } {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let pending = false;
-  const fire = () => {
-    timer = undefined;
-    if (!pending) return;
-    pending = false;
-    refetch(qc, queryKey);
-    timer = setTimeout(fire, ms);
-  };
-  return {
-    run() {
-      pending = true;
-      if (timer === undefined) fire();
-    },
-    cancel() {
-      if (timer !== undefined) clearTimeout(timer);
-      timer = undefined;
-    },
-  };
-}
-
 export function useContractEvents(onNotice: (notice: EventPayload<'notice'>) => void, bridge?: Bridge, onAlarmNotification?: (n: EventPayload<'alarms.notification'>) => void) {
   const client = useClient();
   const qc = useQueryClient();
   useEffect(() => {
-    const overviewAfterAlarms = throttledRefetch(qc, keys.overview, 1000);
+    // At the first alarm event, then at most once a second (follow.ts): an alarm stream sends
+    // `alarms.changed` every 250 ms; refetching the Overview on each would cancel each answer before it arrived.
+    const overviewAfterAlarms = pace(() => refetch(qc, keys.overview), 1000);
     // Per connection, whether its alarm source was live: a change of that moves the Overview's "as of".
     const alarmSourceLive = new Map<string, boolean>();
     const offs = [

@@ -1,8 +1,23 @@
-/** The Settings page's reads and writes beyond the UI settings: publication and the data folder. */
+/** The Settings page's reads and writes: the UI settings, publication and the data folder. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Settings } from '../../shared/contract';
 import type { PublicationUpdate } from '../../shared/model/settings';
 import { useClient } from './ApiProvider';
 import { keys } from './keys';
+
+export function useSettings() {
+  const client = useClient();
+  return useQuery({ queryKey: keys.settings, queryFn: () => client.invoke('settings.get', {}), staleTime: Infinity });
+}
+
+export function useUpdateSettings() {
+  const client = useClient();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (patch: Partial<Settings>) => client.invoke('settings.update', patch),
+    onSuccess: (settings) => qc.setQueryData(keys.settings, settings),
+  });
+}
 
 /** Where scores are published (the RabbitMQ address without its password, and what overrides it). */
 export function usePublication() {

@@ -8,7 +8,7 @@ import { Command } from 'cmdk';
 import { Check, ChevronDown, Search, Settings2 } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import type { ProfileView } from '../../shared/model/profile';
-import { useProfiles, useSessions } from '../api/queries';
+import { useProfiles, useSessions } from '../api/connections';
 import { SessionBadge } from '../components/SessionBadge';
 import { activePort } from '../features/connections/labels';
 import { useActiveProfile, useChooseConnection } from './useActiveProfile';

@@ -1,5 +1,5 @@
 /** The app-wide dialogs, driven by the UI store so any error or button can open them. */
-import { useProfiles } from '../api/queries';
+import { useProfiles } from '../api/connections';
 import { DeleteProfileDialog } from '../features/connections/DeleteProfileDialog';
 import { ProfileFormDialog } from '../features/connections/ProfileFormDialog';
 import { PinMismatchDialog } from '../features/certificates/PinMismatchDialog';

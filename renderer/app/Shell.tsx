@@ -4,7 +4,7 @@
  */
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect, type MouseEvent, type ReactNode } from 'react';
-import { useProfiles, useSessions } from '../api/queries';
+import { useProfiles, useSessions } from '../api/connections';
 import { useUi } from '../stores/ui';
 import { Dialogs } from './Dialogs';
 import { Header } from './Header';

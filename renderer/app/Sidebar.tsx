@@ -1,7 +1,7 @@
 import { Link } from '@tanstack/react-router';
 import { Waypoints } from 'lucide-react';
 import { useOverviewBadges } from '../api/overview';
-import { useProfiles, useSessions } from '../api/queries';
+import { useProfiles, useSessions } from '../api/connections';
 import { formatCount } from '../components/format';
 import { usePageLinks } from './page-links';
 import { sectionMeta, type Section } from './sections';

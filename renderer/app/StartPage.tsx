@@ -6,7 +6,8 @@
  */
 import { useRouter } from '@tanstack/react-router';
 import { useEffect } from 'react';
-import { useConnectors, useProfiles } from '../api/queries';
+import { useProfiles } from '../api/connections';
+import { useConnectors } from '../api/connectors';
 import { Loading } from '../components/QueryState';
 
 export function StartPage() {

@@ -1,6 +1,6 @@
 import { Plus, Rocket, Waypoints } from 'lucide-react';
 import { toast } from 'sonner';
-import { useOpenDemo } from '../api/mutations';
+import { useOpenDemo } from '../api/app';
 import { Spinner } from '../components/Spinner';
 import { useChooseConnection } from './useActiveProfile';
 import { useUi } from '../stores/ui';

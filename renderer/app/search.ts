@@ -3,8 +3,11 @@
  * here with zod. The address is typed by people and kept in bookmarks, so nothing in it can
  * break a page: every field falls back (`.catch`) to its default when it is missing, misspelt or
  * names a value this build does not know. Values are plain strings in the address (router.tsx);
- * a default is left out of it.
+ * a default is left out of it. `useRouteRefinements` is the page-setup of the pages whose address
+ * refines them and opens one item (devices, ZTA, alarms).
  */
+import { useNavigate, useRouter, useSearch, type HistoryState } from '@tanstack/react-router';
+import { useCallback } from 'react';
 import { z } from 'zod';
 import { ALARM_SEVERITIES, type AlarmFilter } from '../../shared/model/alarms';
 import { Vendor } from '../../shared/model/edr';
@@ -12,6 +15,7 @@ import type { DeploymentStatus } from '../../shared/model/inventory';
 import { BANDS, PLATFORMS, type ZtaFilter } from '../../shared/model/zta';
 import { REACHABILITIES, STATUSES, SYNCS, type SortKey } from '../features/devices/device-index';
 import { ZTA_SORT_KEYS } from '../features/zta/zta-index';
+import { shallowEqual, useAddressDraft } from './useAddressDraft';
 
 const text = z.string().catch('');
 /** One of `values`, or '' (no filter). */
@@ -66,7 +70,7 @@ export const ztaSearch = z.object({
 });
 export type ZtaSearch = z.infer<typeof ztaSearch>;
 /** What refines the ZTA page (filters, search, sort): everything in its address but the opened host. */
-export type ZtaRefinements = Omit<ZtaSearch, 'host'>;
+export type ZtaRefinements = RefinementsOf<'/zta'>;
 export const ztaDefaults: ZtaSearch = { customer: '', platform: '', band: '', vendor: '', connector: '', q: '', sort: 'score', order: 'desc', host: '' };
 /** The filters of the ZTA dashboard (what "Clear filters" clears). */
 export const ZTA_FILTERS = ['customer', 'platform', 'band', 'vendor', 'connector', 'q'] as const satisfies readonly (keyof ZtaSearch)[];
@@ -116,7 +120,7 @@ export const alarmsSearch = z.object({
 });
 export type AlarmsSearch = z.infer<typeof alarmsSearch>;
 /** What refines the alarm stream: everything in its address but the opened alarm. */
-export type AlarmRefinements = Omit<AlarmsSearch, 'alarm'>;
+export type AlarmRefinements = RefinementsOf<'/alarms'>;
 export const alarmsDefaults: AlarmsSearch = { severity: '', org: '', device: '', type: '', q: '', state: 'open', ack: 'all', alarm: '' };
 /** The filters of the alarm stream (what "Clear filters" clears). */
 export const ALARM_FILTERS = ['severity', 'org', 'device', 'type', 'q', 'state', 'ack'] as const satisfies readonly (keyof AlarmsSearch)[];
@@ -152,4 +156,70 @@ export function stringifySearch(search: Record<string, unknown>): string {
   for (const [k, v] of Object.entries(search)) if ((typeof v === 'string' && v !== '') || typeof v === 'number' || typeof v === 'boolean') p.set(k, String(v));
   const s = p.toString();
   return s ? `?${s}` : '';
+}
+
+declare module '@tanstack/react-router' {
+  interface HistoryState {
+    /** This entry was added by opening an item from its own page (the entry before it is that page without it). */
+    openedHere?: boolean;
+  }
+}
+
+/** The pages whose address holds refinements (search, filters, sort) and one opened item, and that item's key. */
+const OPENED = { '/devices': 'device', '/zta': 'host', '/alarms': 'alarm' } as const;
+interface PageSearch {
+  '/devices': DevicesSearch;
+  '/zta': ZtaSearch;
+  '/alarms': AlarmsSearch;
+}
+export type RefinedPage = keyof PageSearch;
+/** What refines a page: everything in its address but the opened item (and the window's connection, not the page's to write). */
+export type RefinementsOf<P extends RefinedPage> = Omit<PageSearch[P], (typeof OPENED)[P]>;
+
+export interface RouteRefinements<R> {
+  /** The refinements as the page shows them: a draft that acts at once and reaches the address once input pauses. */
+  view: R;
+  /** The refinements as the address has them now. */
+  inAddress: R;
+  refine(patch: Partial<R>): void;
+  /** The opened item ('' when none). */
+  opened: string;
+  /** Opens an item: writes a waiting draft first, then adds a history entry (Back closes it). */
+  open(item: string): void;
+  /**
+   * Closes the opened item. Opened from the page, closing goes back, so the history holds no
+   * entry twice and Forward opens it again; opened from an address (a reload, a bookmark, the
+   * command palette), closing removes it in place.
+   */
+  close(): void;
+}
+
+type SearchUpdate = (prev: Record<string, unknown>) => Record<string, unknown>;
+type PageNavigate = (options: { to?: '.'; search: SearchUpdate; replace?: boolean; state?: (s: HistoryState) => HistoryState }) => Promise<void>;
+
+/**
+ * The page-setup of a page with refinements in its address (the devices, ZTA and alarms pages):
+ * refining replaces the page's history entry once input pauses (useAddressDraft); opening an item
+ * adds one.
+ */
+export function useRouteRefinements<P extends RefinedPage>(page: P): RouteRefinements<RefinementsOf<P>> {
+  const key = OPENED[page];
+  const search = useSearch({ from: page }) as Record<string, unknown>;
+  const navigate = useNavigate({ from: page }) as unknown as PageNavigate;
+  const { [key]: opened, connection: _connection, ...inAddress } = search;
+  const { draft, setDraft, flush } = useAddressDraft(inAddress, (v) => void navigate({ search: (prev) => ({ ...prev, ...v }), replace: true }), shallowEqual);
+  const refine = useCallback((patch: Partial<Record<string, unknown>>) => setDraft((d) => ({ ...d, ...patch })), [setDraft]);
+  const open = useCallback(
+    (item: string) => {
+      flush();
+      void navigate({ search: (prev) => ({ ...prev, [key]: item }), state: (s) => ({ ...s, openedHere: true }) });
+    },
+    [flush, navigate, key],
+  );
+  const router = useRouter();
+  const close = useCallback(() => {
+    if (router.state.location.state.openedHere && router.history.canGoBack()) router.history.back();
+    else void navigate({ to: '.', search: (prev) => ({ ...prev, [key]: undefined }), replace: true });
+  }, [router, navigate, key]);
+  return { view: draft, inAddress, refine, opened: typeof opened === 'string' ? opened : '', open, close } as unknown as RouteRefinements<RefinementsOf<P>>;
 }

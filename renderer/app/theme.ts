@@ -1,5 +1,5 @@
 import { useEffect, useSyncExternalStore } from 'react';
-import { useSettings } from '../api/queries';
+import { useSettings } from '../api/settings';
 import { useUi, type ThemePreference } from '../stores/ui';
 
 const QUERY = '(prefers-color-scheme: dark)';

@@ -1,6 +1,6 @@
 import type { ProfileView } from '../../shared/model/profile';
 import type { SessionStatus } from '../../shared/model/session';
-import { useProfiles, useSessions } from '../api/queries';
+import { useProfiles, useSessions } from '../api/connections';
 import { useActiveProfile } from './useActiveProfile';
 
 export interface InventoryProfile {

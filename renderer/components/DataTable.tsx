@@ -3,8 +3,8 @@
  * Table for the columns, headers and sort state, TanStack Virtual for the rows. The caller
  * filters and sorts row numbers on its own index; the table asks for the items of the rows in
  * view only (`rowAt`), so neither React nor TanStack ever builds the whole list, and the rows in
- * view are drawn from those items, not from TanStack's row model (`cellContext`). Keyboard: the focused row moves with the arrows, Home/End and
- * PageUp/PageDown; Enter (or Space) opens it.
+ * view are drawn from those items, not from TanStack's row model (`cellContext`). Keyboard: the
+ * tables' one keyboard (row-keys.ts): the focused row moves, Enter opens it.
  *
  * The fast path (docs/architecture.md, "Typing never waits"): rows are keyed by a slot they keep
  * while in view (row-slots.ts) and memoized, so a new answer (a search, a filter) or a scroll of
@@ -19,6 +19,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import clsx from 'clsx';
 import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react';
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type ReactNode } from 'react';
+import { onRowKeyDown } from './row-keys';
 import { RowSlots } from './row-slots';
 
 export interface DataSort<K extends string = string> {
@@ -261,14 +262,7 @@ export function DataTable<T, K extends string = string>(props: DataTableProps<T,
 
   const onKeyDown = (e: KeyboardEvent<HTMLTableSectionElement>) => {
     const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 600) / rowHeight) - 1);
-    const moves: Record<string, number> = { ArrowDown: activeRow + 1, ArrowUp: activeRow - 1, PageDown: activeRow + page, PageUp: activeRow - page, Home: 0, End: count - 1 };
-    if (e.key in moves) {
-      e.preventDefault();
-      moveTo(moves[e.key]!);
-    } else if ((e.key === 'Enter' || e.key === ' ') && activeRow < count) {
-      e.preventDefault();
-      onOpen(rowAt(activeRow));
-    }
+    onRowKeyDown(e, { active: activeRow, count, page }, { moveTo, open: (i) => onOpen(rowAt(i)) });
   };
 
   return (

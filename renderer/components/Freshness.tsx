@@ -7,7 +7,7 @@ import { LogIn, RefreshCw } from 'lucide-react';
 import { memo, useEffect } from 'react';
 import type { ProfileView } from '../../shared/model/profile';
 import { useInventoryProgress, useRefreshInventory } from '../api/inventory';
-import { useSignIn } from '../api/mutations';
+import { useSignIn } from '../api/connections';
 import { Spinner } from './Spinner';
 import { agoText, formatCount } from './format';
 import { RelativeTime } from './Time';

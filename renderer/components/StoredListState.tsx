@@ -5,6 +5,7 @@
  */
 import type { ReactNode } from 'react';
 import { Loading } from './QueryState';
+import { formatCount } from './format';
 
 interface StoredListQuery {
   isPending: boolean;
@@ -41,7 +42,7 @@ export function UnreadableNote({ count, what }: { count: number | undefined; wha
   return (
     <p className="callout callout-warn" role="status" data-testid={`${what}s-unreadable`}>
       <strong>
-        {count.toLocaleString('en')} {what} record{count === 1 ? '' : 's'} could not be read.
+        {formatCount(count)} {what} record{count === 1 ? '' : 's'} could not be read.
       </strong>
       <span>The node sent {count === 1 ? 'a record' : 'records'} this console does not understand; {count === 1 ? 'it is' : 'they are'} left out here and named in the log.</span>
     </p>

@@ -2,7 +2,7 @@
 import type { CycleProgress, CycleState } from '../../shared/contract';
 import type { FalconRegion } from '../../shared/model/connector';
 import type { Vendor } from '../../shared/model/edr';
-import { formatDuration } from './format';
+import { formatCount, formatDuration } from './format';
 import { REGION_LABELS, VENDOR_LABELS } from '../../shared/validation/labels';
 
 export { agoText } from './format';
@@ -32,7 +32,7 @@ export const cycleStatusLabel: Record<CycleState, string> = {
 
 /** What an interrupted cycle (the app stopped while it ran) means for its scores. */
 export function interruptedText(hostsStored: number): string {
-  const stored = hostsStored > 0 ? ` The scores of ${hostsStored.toLocaleString()} hosts were stored but not published.` : ' No scores were stored.';
+  const stored = hostsStored > 0 ? ` The scores of ${formatCount(hostsStored)} hosts were stored but not published.` : ' No scores were stored.';
   return `Interrupted — the app stopped during this poll.${stored}`;
 }
 

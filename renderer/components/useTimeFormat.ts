@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { useSettings } from '../api/queries';
+import { useSettings } from '../api/settings';
 import { timeFormat, type TimeFormat } from './format';
 
 /**

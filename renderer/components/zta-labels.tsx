@@ -1,9 +1,6 @@
 /** Words and small pieces the ZTA dashboard shows: bands, vendors, Defender's values, times "as of". */
 import type { Platform, RiskBand, Vendor } from '../../shared/model/edr';
 import { BANDS } from '../../shared/model/zta';
-import { agoText } from './format';
-import { DateTime } from './Time';
-import { useNow } from './useNow';
 
 /** CSS class of a band (colours in styles/zta.css, light and dark). */
 export const bandClass = (band: RiskBand) => `band-${BANDS.indexOf(band)}`;
@@ -25,14 +22,3 @@ export function words(value: string): string {
 
 /** Score as the table shows it: one decimal. */
 export const scoreText = (score: number) => score.toFixed(1);
-
-/** "as of 2026-05-01 12:54:30 UTC+02:00 · 3 min ago": when the data shown was collected, and how old it is. */
-export function AsOf({ iso, prefix = 'as of', testId }: { iso: string | null; prefix?: string; testId?: string }) {
-  const now = useNow();
-  if (!iso) return null;
-  return (
-    <span className="zta-asof" data-testid={testId}>
-      {prefix} <DateTime iso={iso} /> <span className="muted">· {agoText(iso, now)}</span>
-    </span>
-  );
-}

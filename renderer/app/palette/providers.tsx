@@ -9,7 +9,7 @@ import { Bell, Cable, Router, type LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useAlarmSearch } from '../../api/alarms';
 import { useInventoryDevices } from '../../api/inventory';
-import { useProfiles, useSessions } from '../../api/queries';
+import { useProfiles, useSessions } from '../../api/connections';
 import { SessionBadge } from '../../components/SessionBadge';
 import { formatCount } from '../../components/format';
 import { SeverityChip } from '../../features/alarms/labels';

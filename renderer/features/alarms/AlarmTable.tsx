@@ -15,6 +15,7 @@ import type { AlarmFilter, AlarmView } from '../../../shared/model/alarms';
 import { netText } from '../../../shared/text';
 import type { TimeFormat } from '../../components/format';
 import { NetText } from '../../components/NetText';
+import { onRowKeyDown } from '../../components/row-keys';
 import { useTimeFormat } from '../../components/useTimeFormat';
 import { HANDLING_LABEL, SeverityChip } from './labels';
 import { useAlarmWindow } from './useAlarmWindow';
@@ -202,25 +203,23 @@ export const AlarmTable = memo(function AlarmTable({ profileId, filter, paused, 
   const onRowClick = useCallback((index: number, row: AlarmView) => latest.current.rowClick(index, row), []);
   const onCheck = useCallback((index: number, row: AlarmView, e: MouseEvent<HTMLInputElement>) => latest.current.check(index, row, e), []);
 
+  // The tables' one keyboard (row-keys.ts); a row still loading takes no action.
   const onKeyDown = (e: KeyboardEvent<HTMLTableSectionElement>) => {
-    if (e.ctrlKey || e.metaKey || e.altKey) return;
     const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 600) / ROW_HEIGHT) - 1);
-    const moves: Record<string, number> = { ArrowDown: activeRow + 1, j: activeRow + 1, ArrowUp: activeRow - 1, k: activeRow - 1, PageDown: activeRow + page, PageUp: activeRow - page, Home: 0, End: count - 1 };
-    const row = w.rowAt(activeRow);
-    if (e.key in moves) {
-      e.preventDefault();
-      moveTo(moves[e.key]!);
-    } else if (e.key === 'Enter' && row) {
-      e.preventDefault();
-      onOpen(row.id);
-    } else if (e.key === ' ' && row) {
-      e.preventDefault();
-      onSelect([row], !selected.has(row.id));
-      anchor.current = activeRow;
-    } else if (e.key === 'a' && row) {
-      e.preventDefault();
-      onAcknowledge(row);
-    }
+    const loaded = (i: number, act: (row: AlarmView) => void) => {
+      const row = w.rowAt(i);
+      if (row) act(row);
+    };
+    onRowKeyDown(e, { active: activeRow, count, page, own: ['a'] }, {
+      moveTo,
+      open: (i) => loaded(i, (row) => onOpen(row.id)),
+      select: (i) =>
+        loaded(i, (row) => {
+          onSelect([row], !selected.has(row.id));
+          anchor.current = i;
+        }),
+      own: (_key, i) => loaded(i, onAcknowledge),
+    });
   };
 
   return (

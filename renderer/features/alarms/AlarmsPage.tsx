@@ -6,33 +6,18 @@
  * (app/search.ts): choices act on a draft at once, typed names and words once typing pauses
  * (useAddressDraft); opening an alarm adds a history entry (Back closes it).
  */
-import { getRouteApi } from '@tanstack/react-router';
 import { useCallback, useMemo } from 'react';
-import type { AlarmRefinements } from '../../app/search';
-import { shallowEqual, useAddressDraft } from '../../app/useAddressDraft';
-import { useCloseOpenedItem } from '../../app/useCloseOpenedItem';
+import { useRouteRefinements, type AlarmRefinements } from '../../app/search';
 import { Loading } from '../../components/QueryState';
 import { NoConnection } from '../../components/NoConnection';
 import { useInventoryProfile } from '../../app/useInventoryProfile';
 import { AlarmStream } from './AlarmStream';
 
-const route = getRouteApi('/alarms');
 
 export function AlarmsPage() {
   const { profile, signedIn, loading } = useInventoryProfile();
-  // The window's connection is not the page's to write.
-  const { alarm, connection: _connection, ...inAddress } = route.useSearch();
-  const navigate = route.useNavigate();
-  const { draft, setDraft, flush } = useAddressDraft<AlarmRefinements>(inAddress, (v) => void navigate({ search: (prev) => ({ ...prev, ...v }), replace: true }), shallowEqual);
-  const refine = useCallback((patch: Partial<AlarmRefinements>) => setDraft((d) => ({ ...d, ...patch })), [setDraft]);
-  const openAlarm = useCallback(
-    (id: number) => {
-      flush();
-      void navigate({ search: (prev) => ({ ...prev, alarm: String(id) }), state: (s) => ({ ...s, openedHere: true }) });
-    },
-    [flush, navigate],
-  );
-  const closeAlarm = useCloseOpenedItem('alarm');
+  const { view: draft, inAddress, refine, opened: alarm, open, close: closeAlarm } = useRouteRefinements('/alarms');
+  const openAlarm = useCallback((id: number) => open(String(id)), [open]);
   // Typed names and words query once they reach the address; choices at once.
   const { device, type, q } = inAddress;
   const applied = useMemo(() => ({ ...draft, device, type, q }), [draft, device, type, q]);

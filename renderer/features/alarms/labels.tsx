@@ -1,5 +1,6 @@
 /** How the alarm page writes severities and handlings (colours in styles/alarms.css, light and dark). */
 import type { AlarmSeverity, AlarmView, HandlingState } from '../../../shared/model/alarms';
+import { formatCount } from '../../components/format';
 
 /** The severity's colour for charts (a CSS variable, so the theme decides). */
 export const severityColor = (s: AlarmSeverity) => `var(--sev-${s})`;
@@ -20,4 +21,4 @@ export const HANDLING_LABEL: Record<HandlingState, string> = {
 export const isUnhandled = (a: Pick<AlarmView, 'handling'>) => a.handling === null || a.handling.state === 'none';
 
 /** "12 alarms", "1 alarm". */
-export const alarmsText = (n: number) => `${n.toLocaleString('en')} alarm${n === 1 ? '' : 's'}`;
+export const alarmsText = (n: number) => `${formatCount(n)} alarm${n === 1 ? '' : 's'}`;

@@ -1,6 +1,6 @@
 import { toast } from 'sonner';
 import type { ProfileView } from '../../../shared/model/profile';
-import { useDeleteProfile } from '../../api/mutations';
+import { useDeleteProfile } from '../../api/connections';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 
 export function DeleteProfileDialog({ profile, onClose }: { profile: ProfileView; onClose(): void }) {

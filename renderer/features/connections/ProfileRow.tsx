@@ -4,7 +4,7 @@ import { Activity, KeyRound, LogIn, LogOut, Pencil, ScrollText, ShieldCheck, Tra
 import { toast } from 'sonner';
 import type { ProfileView } from '../../../shared/model/profile';
 import type { SessionStatus } from '../../../shared/model/session';
-import { useSignIn, useSignOut, useTestProfile } from '../../api/mutations';
+import { useSignIn, useSignOut, useTestProfile } from '../../api/connections';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { RowMenu, type RowMenuItem } from '../../components/RowMenu';
 import { SessionBadge } from '../../components/SessionBadge';

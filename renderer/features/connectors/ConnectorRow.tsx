@@ -1,7 +1,7 @@
 import { Activity, Pencil, Play, Square, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import type { ConnectorStatus } from '../../../shared/contract';
-import { useCancelConnectorPoll, usePollConnectorNow, useSetConnectorEnabled, useTestConnector } from '../../api/mutations';
+import { useCancelConnectorPoll, usePollConnectorNow, useSetConnectorEnabled, useTestConnector } from '../../api/connectors';
 import { RowMenu } from '../../components/RowMenu';
 import { Spinner } from '../../components/Spinner';
 import { ConnectorTestDialog } from './ConnectorTestDialog';

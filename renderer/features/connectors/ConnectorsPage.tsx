@@ -1,7 +1,7 @@
 /** EDR connectors: each tenant's schedule, its running or last cycle, and the actions on it. */
 import { FileUp, Plug, Plus } from 'lucide-react';
 import { useMemo, useState } from 'react';
-import { useConnectors } from '../../api/queries';
+import { useConnectors } from '../../api/connectors';
 import { LoadFailed, Loading } from '../../components/QueryState';
 import { ConnectorFormDialog } from './ConnectorFormDialog';
 import { ConnectorRow, type RowActions } from './ConnectorRow';

@@ -5,6 +5,7 @@ import { RelativeTime } from '../../components/Time';
 import { useTimeFormat } from '../../components/useTimeFormat';
 import { useNow } from '../../components/useNow';
 import { agoText, cycleStatusLabel, inText, interruptedText, phaseLabel, progressText } from '../../components/connector-labels';
+import { formatCount } from '../../components/format';
 
 export function CycleProgressBar({ progress }: { progress: CycleProgress | undefined }) {
   const known = progress && progress.total !== null && progress.total > 0;
@@ -49,7 +50,7 @@ export function CycleStatus({ connector }: { connector: ConnectorStatus }) {
           <span className="connector-last-line">
             <span className="muted">Last cycle</span>
             <span className={clsx('chip', statusChip[last.status])}>{cycleStatusLabel[last.status]}</span>
-            {interrupted && last.hosts === 0 ? null : <span>{last.hosts.toLocaleString()} hosts</span>}
+            {interrupted && last.hosts === 0 ? null : <span>{formatCount(last.hosts)} hosts</span>}
             <RelativeTime iso={finishedAt ?? last.startedAt} className="muted" describe={(t) => `${finishedAt ? 'Finished' : 'Started'} at ${t}`}>
               {finishedAt ? `finished ${agoText(finishedAt, now)}` : `started ${agoText(last.startedAt, now)}`}
             </RelativeTime>

@@ -1,6 +1,6 @@
 import { toast } from 'sonner';
 import type { ConnectorView } from '../../../shared/model/connector';
-import { useDeleteConnector } from '../../api/mutations';
+import { useDeleteConnector } from '../../api/connectors';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { vendorLabel } from '../../components/connector-labels';
 

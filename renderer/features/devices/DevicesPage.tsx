@@ -6,16 +6,13 @@
  * filters act on a draft at once and are written to the address once input pauses
  * (useAddressDraft): the router is never on the keystroke path.
  */
-import { getRouteApi } from '@tanstack/react-router';
 import { FileSpreadsheet, Plus, Router, X } from 'lucide-react';
-import { useCallback, useDeferredValue, useMemo, useState, type ComponentType } from 'react';
+import { useDeferredValue, useMemo, useState, type ComponentType } from 'react';
 import type { ProfileView } from '../../../shared/model/profile';
 import { useInventoryDevices } from '../../api/inventory';
 import { Loading } from '../../components/QueryState';
 import { formatCount } from '../../components/format';
-import { DEVICE_FILTERS, type DevicesSearch } from '../../app/search';
-import { shallowEqual, useAddressDraft } from '../../app/useAddressDraft';
-import { useCloseOpenedItem } from '../../app/useCloseOpenedItem';
+import { DEVICE_FILTERS, useRouteRefinements, type DevicesSearch } from '../../app/search';
 import { InventoryFreshness } from '../../components/Freshness';
 import { NoConnection } from '../../components/NoConnection';
 import { storedListState, UnreadableNote } from '../../components/StoredListState';
@@ -30,12 +27,9 @@ import { deviceIndexOf } from './shared-index';
 /** The wizard and the bulk dialog; an opened device is in the address. */
 type PageDialog = { kind: 'wizard' } | { kind: 'bulk' } | undefined;
 const EMPTY: never[] = [];
-const route = getRouteApi('/devices');
 /** An organization or group the list does not have (an old bookmark, another connection's) is no filter. */
 const knownFacets = (index: DeviceIndex, c: DeviceCriteria): DeviceCriteria => ({ ...c, org: index.orgs.includes(c.org) ? c.org : '', group: index.groups.includes(c.group) ? c.group : '' });
 const NO_FILTERS = Object.fromEntries(DEVICE_FILTERS.map((k) => [k, ''])) as Pick<DevicesSearch, (typeof DEVICE_FILTERS)[number]>;
-/** What refines the page (search, filters, sort): everything in its address but the opened device. */
-type Refinements = Omit<DevicesSearch, 'device'>;
 
 /** A dialog of another feature opened for a connection (the onboarding wizard, the CSV onboarding). */
 export type ProfileDialog = ComponentType<{ profile: ProfileView; onClose(): void }>;
@@ -45,13 +39,8 @@ export function DevicesPage({ onboardingWizard: OnboardingWizard, bulkOnboarding
   const { profile, signedIn, loading } = useInventoryProfile();
   const devices = useInventoryDevices(profile?.id);
   const [dialog, setDialog] = useState<PageDialog>();
-  // The window's connection is not the page's to write.
-  const { device: openedDevice, connection: _connection, ...inAddress } = route.useSearch();
-  const navigate = route.useNavigate();
   // Refining the page replaces its history entry (once input pauses); opening a device adds one (back closes it).
-  const { draft: view, setDraft, flush } = useAddressDraft<Refinements>(inAddress, (v) => void navigate({ search: (prev) => ({ ...prev, ...v }), replace: true }), shallowEqual);
-  const refine = useCallback((patch: Partial<Refinements>) => setDraft((d) => ({ ...d, ...patch })), [setDraft]);
-  const closeDevice = useCloseOpenedItem('device');
+  const { view, refine, opened: openedDevice, open: openDevice, close: closeDevice } = useRouteRefinements('/devices');
   const items = devices.data?.items ?? EMPTY;
 
   const index = useMemo(() => deviceIndexOf(items), [items]);
@@ -112,10 +101,7 @@ export function DevicesPage({ onboardingWizard: OnboardingWizard, bulkOnboarding
           rows={rows}
           sort={sort}
           onSort={(s) => refine({ sort: s.key, order: s.desc ? 'desc' : 'asc' })}
-          onOpen={(d) => {
-            flush();
-            void navigate({ search: (prev) => ({ ...prev, device: d.deviceName }), state: (s) => ({ ...s, openedHere: true }) });
-          }}
+          onOpen={(d) => openDevice(d.deviceName)}
           stale={deferred !== criteria}
         />
       </>

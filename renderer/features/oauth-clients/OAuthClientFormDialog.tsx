@@ -4,7 +4,7 @@ import { useForm, type FieldPath } from 'react-hook-form';
 import { toast } from 'sonner';
 import type { CreatedOAuthClient } from '../../../shared/contract';
 import { OAuthClientBody, defaultOAuthClientBody, type OAuthClient } from '../../../shared/model/oauth-client';
-import { useCreateOAuthClient, useUpdateOAuthClient } from '../../api/mutations';
+import { useCreateOAuthClient, useUpdateOAuthClient } from '../../api/oauth-clients';
 import { serverIssues } from '../../app/server-issues';
 import { Dialog } from '../../components/Dialog';
 import { useDiscardGuard } from '../../components/DiscardGuard';

@@ -9,12 +9,13 @@ import { useId, useState } from 'react';
 import { ACTIVE_SEVERITIES, type ActiveSeverity } from '../../../shared/model/alarms';
 import type { OverviewAlarms, OverviewConnection } from '../../../shared/model/overview';
 import { netText } from '../../../shared/text';
-import { useSignIn } from '../../api/mutations';
+import { useSignIn } from '../../api/connections';
 import { formatCount } from '../../components/format';
 import { NetText } from '../../components/NetText';
 import { Spinner } from '../../components/Spinner';
 import { AlarmsLink } from './links';
-import { AsOf, Tile, TileEmpty } from './Tile';
+import { AsOf } from '../../components/AsOf';
+import { Tile, TileEmpty } from './Tile';
 import { SetupActions } from './SetupActions';
 
 export const SEVERITY_LABEL: Record<ActiveSeverity, string> = { critical: 'Critical', major: 'Major', minor: 'Minor', warning: 'Warning', indeterminate: 'Indeterminate' };
@@ -42,7 +43,7 @@ export function AlarmsTile({ alarms, connection }: { alarms: OverviewAlarms; con
   }
   const how = alarms.live ? `live (${alarms.source === 'amqp' ? 'broker' : 'polling the node'})` : connection.signedIn ? 'the alarm source is not connected' : `offline: ${connection.name} is signed out`;
   return (
-    <Tile id="alarms" title="Active alarms" icon={Bell} link={link} footer={<AsOf iso={alarms.asOf}>{` · ${how}`}</AsOf>} className="ov-tile-alarms">
+    <Tile id="alarms" title="Active alarms" icon={Bell} link={link} footer={<AsOf className="ov-asof" testId="tile-asof" iso={alarms.asOf}>{` · ${how}`}</AsOf>} className="ov-tile-alarms">
       <p className="ov-bignums">
         <AlarmsLink to={{}} className="ov-bignum" testId="alarms-active" title="Open the active alarms">
           <strong>{formatCount(alarms.active.total)}</strong> active

@@ -9,14 +9,15 @@ import clsx from 'clsx';
 import { Plug } from 'lucide-react';
 import type { ConnectorStatus } from '../../../shared/contract';
 import type { OverviewConnector } from '../../../shared/model/overview';
-import { useConnectors } from '../../api/queries';
+import { useConnectors } from '../../api/connectors';
 import { agoText, formatCount } from '../../components/format';
 import { RelativeTime } from '../../components/Time';
 import { useNow } from '../../components/useNow';
 import { inText } from '../../components/connector-labels';
 import { vendorShort } from '../../components/zta-labels';
 import { SetupActions } from './SetupActions';
-import { AsOf, Tile, TileEmpty } from './Tile';
+import { AsOf } from '../../components/AsOf';
+import { Tile, TileEmpty } from './Tile';
 
 const HEALTH: Record<OverviewConnector['health'], { label: string; chip: string }> = {
   online: { label: 'online', chip: 'chip-ok' },
@@ -41,7 +42,7 @@ export function ConnectorsTile({ connectors, generatedAt }: { connectors: readon
     );
   }
   return (
-    <Tile id="connectors" title="Connector health" icon={Plug} link={link} footer={<AsOf iso={generatedAt} prefix="checked" />}>
+    <Tile id="connectors" title="Connector health" icon={Plug} link={link} footer={<AsOf className="ov-asof" testId="tile-asof" iso={generatedAt} prefix="checked" />}>
       <ul className="ov-connectors" aria-label="Connectors">
         {connectors.map((c) => (
           <ConnectorHealth key={c.connectorId} c={c} live={live?.find((l) => l.id === c.connectorId)} />

@@ -13,7 +13,8 @@ import { Spinner } from '../../components/Spinner';
 import { useInventoryProgress } from '../../api/inventory';
 import { useFetchOnFirstVisit } from '../../components/Freshness';
 import { SetupActions } from './SetupActions';
-import { AsOf, Tile, TileEmpty } from './Tile';
+import { AsOf } from '../../components/AsOf';
+import { Tile, TileEmpty } from './Tile';
 
 const STATUS_LABEL: Record<DeploymentStatus, string> = { failed: 'Deployment failed', deploying: 'Deploying', saved: 'Saved, not deployed', deployed: 'Deployed' };
 
@@ -39,7 +40,7 @@ export function DevicesTile({ devices, connection }: { devices: OverviewDevices;
     );
   }
   return (
-    <Tile id="devices" title="Devices" icon={Router} link={link} footer={<AsOf iso={devices.asOf} prefix="fetched" />}>
+    <Tile id="devices" title="Devices" icon={Router} link={link} footer={<AsOf className="ov-asof" testId="tile-asof" iso={devices.asOf} prefix="fetched" />}>
       <p className="ov-bignums">
         <Link to="/devices" className="ov-bignum" data-testid="devices-total" title="Open every device">
           <strong>{formatCount(devices.total)}</strong> devices

@@ -9,7 +9,8 @@ import type { OverviewRisk } from '../../../shared/model/overview';
 import { formatCount } from '../../components/format';
 import { DateTime } from '../../components/Time';
 import { BandChip, scoreText } from '../../components/zta-labels';
-import { AsOf, Tile, TileEmpty } from './Tile';
+import { AsOf } from '../../components/AsOf';
+import { Tile, TileEmpty } from './Tile';
 
 export function HighRiskTile({ risk }: { risk: OverviewRisk }) {
   const link = (
@@ -28,7 +29,7 @@ export function HighRiskTile({ risk }: { risk: OverviewRisk }) {
   const e = risk.entered;
   if (e.state === 'first-cycle') {
     return (
-      <Tile id="entered" title={title} icon={TriangleAlert} link={link} footer={<AsOf iso={risk.asOf} />}>
+      <Tile id="entered" title={title} icon={TriangleAlert} link={link} footer={<AsOf className="ov-asof" testId="tile-asof" iso={risk.asOf} />}>
         <TileEmpty>Only one cycle so far: hosts that enter High Risk show after the next one.</TileEmpty>
       </Tile>
     );
@@ -40,7 +41,7 @@ export function HighRiskTile({ risk }: { risk: OverviewRisk }) {
       icon={TriangleAlert}
       link={link}
       footer={
-        <AsOf iso={risk.asOf}>
+        <AsOf className="ov-asof" testId="tile-asof" iso={risk.asOf}>
           <span className="muted">
             {' '}
             · compared with the cycles before, from <DateTime iso={e.since} />

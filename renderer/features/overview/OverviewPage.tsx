@@ -8,7 +8,7 @@
  */
 import { LayoutDashboard } from 'lucide-react';
 import { useOverview } from '../../api/overview';
-import { useProfiles, useSessions } from '../../api/queries';
+import { useProfiles, useSessions } from '../../api/connections';
 import { useActiveProfile } from '../../app/useActiveProfile';
 import { LoadFailed, Loading } from '../../components/QueryState';
 import { AlarmsTile } from './AlarmsTile';

@@ -14,7 +14,8 @@ import { DateTime } from '../../components/Time';
 import { useTimeFormat } from '../../components/useTimeFormat';
 import { bandClass, bandColor } from '../../components/zta-labels';
 import { SetupActions } from './SetupActions';
-import { AsOf, Tile, TileEmpty } from './Tile';
+import { AsOf } from '../../components/AsOf';
+import { Tile, TileEmpty } from './Tile';
 
 type KnownRisk = Extract<OverviewRisk, { state: 'known' }>;
 
@@ -56,7 +57,7 @@ export function RiskTile({ risk }: { risk: OverviewRisk }) {
       link={link}
       className="ov-tile-wide"
       footer={
-        <AsOf iso={risk.asOf}>
+        <AsOf className="ov-asof" testId="tile-asof" iso={risk.asOf}>
           {risk.oldestAsOf !== risk.asOf ? (
             <span className="muted">
               {' '}

@@ -4,9 +4,6 @@
  */
 import type { LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { agoText } from '../../components/format';
-import { DateTime } from '../../components/Time';
-import { useNow } from '../../components/useNow';
 
 export function Tile({ id, title, icon: Icon, link, footer, children, className }: { id: string; title: string; icon: LucideIcon; link?: ReactNode; footer: ReactNode; children: ReactNode; className?: string }) {
   return (
@@ -21,17 +18,6 @@ export function Tile({ id, title, icon: Icon, link, footer, children, className 
       <div className="ov-tile-body">{children}</div>
       <footer className="ov-tile-foot">{footer}</footer>
     </section>
-  );
-}
-
-/** "as of 2026-05-01 12:54:30 UTC+02:00 · 3 min ago", and what else the tile says of its data. */
-export function AsOf({ iso, prefix = 'as of', children }: { iso: string; prefix?: string; children?: ReactNode }) {
-  const now = useNow();
-  return (
-    <span className="ov-asof" data-testid="tile-asof">
-      {prefix} <DateTime iso={iso} /> <span className="muted">· {agoText(iso, now)}</span>
-      {children}
-    </span>
   );
 }
 

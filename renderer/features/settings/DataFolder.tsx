@@ -5,7 +5,7 @@
  */
 import { FolderOpen } from 'lucide-react';
 import { toast } from 'sonner';
-import { useAppInfo } from '../../api/queries';
+import { useAppInfo } from '../../api/app';
 import { useOpenDataDir } from '../../api/settings';
 import { CopyButton } from '../../components/CopyButton';
 import { Spinner } from '../../components/Spinner';

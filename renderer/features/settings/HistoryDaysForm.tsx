@@ -5,8 +5,7 @@
 import { Save } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import type { z } from 'zod';
-import { useUpdateSettings } from '../../api/mutations';
-import { useSettings } from '../../api/queries';
+import { useUpdateSettings, useSettings } from '../../api/settings';
 import { TextField } from '../../components/Field';
 
 export function HistoryDaysForm({ setting, schema, label, formLabel, hint }: { setting: 'riskHistoryDays' | 'alarmHistoryDays'; schema: z.ZodType<number>; label: string; formLabel: string; hint: string }) {

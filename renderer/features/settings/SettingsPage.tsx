@@ -1,5 +1,5 @@
-import { useUpdateSettings } from '../../api/mutations';
-import { useAppInfo, useDemoStatus, useSettings } from '../../api/queries';
+import { useUpdateSettings, useSettings } from '../../api/settings';
+import { useAppInfo, useDemoStatus } from '../../api/app';
 import { SelectField } from '../../components/Field';
 import { localTimeZone, type TimeZonePreference } from '../../components/format';
 import { useNow } from '../../components/useNow';

@@ -5,8 +5,7 @@
  */
 import { LogIn, ScrollText } from 'lucide-react';
 import { useSyslogServers } from '../../api/inventory';
-import { useSignIn } from '../../api/mutations';
-import { useProfiles, useSessions } from '../../api/queries';
+import { useSignIn, useProfiles, useSessions } from '../../api/connections';
 import { useActiveProfile } from '../../app/useActiveProfile';
 import { SessionBadge } from '../../components/SessionBadge';
 import { Spinner } from '../../components/Spinner';

@@ -10,7 +10,8 @@ import { CloudOff, TriangleAlert } from 'lucide-react';
 import type { ConnectorStatus } from '../../../shared/contract';
 import type { ZtaConnector } from '../../../shared/model/zta';
 import { formatCount } from '../../components/format';
-import { AsOf, vendorShort } from '../../components/zta-labels';
+import { AsOf } from '../../components/AsOf';
+import { vendorShort } from '../../components/zta-labels';
 
 export function ConnectorStrip({ connectors, live }: { connectors: readonly ZtaConnector[]; live: readonly ConnectorStatus[] | undefined }) {
   return (

@@ -6,8 +6,7 @@
 import { Link } from '@tanstack/react-router';
 import { Plug, RefreshCw, Rocket, ShieldCheck } from 'lucide-react';
 import type { ZtaConnector } from '../../../shared/model/zta';
-import { usePollConnectorNow } from '../../api/mutations';
-import { useConnectors } from '../../api/queries';
+import { usePollConnectorNow, useConnectors } from '../../api/connectors';
 import { Spinner } from '../../components/Spinner';
 import { useOpenDemoAction } from '../../app/WelcomePanel';
 import { ConnectorStrip } from './ConnectorStrip';

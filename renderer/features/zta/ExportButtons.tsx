@@ -15,19 +15,9 @@ import type { ExportFormat, ExportJob } from '../../../shared/contract-zta';
 import type { ZtaFilter } from '../../../shared/model/zta';
 import { useClient } from '../../api/ApiProvider';
 import { useCancelExport, useStartExport } from '../../api/zta';
+import { download } from '../../components/download';
 import { formatCount } from '../../components/format';
 import { Spinner } from '../../components/Spinner';
-
-/** Starts the browser's download of a file main offers (same origin: the page's cookie goes with it). */
-function download(url: string, name: string) {
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.rel = 'noopener';
-  document.body.append(a);
-  a.click();
-  a.remove();
-}
 
 export function ExportButtons({ filter, rows }: { filter: ZtaFilter; rows: number }) {
   const client = useClient();

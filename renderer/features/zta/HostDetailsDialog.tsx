@@ -8,7 +8,8 @@ import { useZtaHost } from '../../api/zta';
 import { Dialog } from '../../components/Dialog';
 import { Loading } from '../../components/QueryState';
 import { FalconSignals, HostAttributes, Profiles, Vulnerabilities } from './HostFacts';
-import { AsOf, BandChip, scoreText, vendorShort } from '../../components/zta-labels';
+import { AsOf } from '../../components/AsOf';
+import { BandChip, scoreText, vendorShort } from '../../components/zta-labels';
 import { ScoreHistory } from './ScoreHistory';
 import { WhyBand } from './WhyBand';
 

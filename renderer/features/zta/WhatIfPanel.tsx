@@ -13,7 +13,7 @@ import { toast } from 'sonner';
 import type { ConnectorStatus } from '../../../shared/contract';
 import { BANDS, type ZtaConnector } from '../../../shared/model/zta';
 import { tenantRiskConfig, type RiskConfig } from '../../../shared/risk';
-import { useConnectors } from '../../api/queries';
+import { useConnectors } from '../../api/connectors';
 import { useApplyRisk } from '../../api/zta';
 import { reportError } from '../../app/report-error';
 import { serverIssues } from '../../app/server-issues';

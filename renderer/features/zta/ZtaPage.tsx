@@ -4,33 +4,16 @@
  * address (app/search.ts): filters and sort act on a draft at once and reach the address once
  * input pauses (useAddressDraft); opening a host adds a history entry (Back closes it).
  */
-import { getRouteApi } from '@tanstack/react-router';
-import { useCallback } from 'react';
-import type { ZtaRefinements } from '../../app/search';
-import { shallowEqual, useAddressDraft } from '../../app/useAddressDraft';
-import { useCloseOpenedItem } from '../../app/useCloseOpenedItem';
+import { useRouteRefinements, type ZtaRefinements } from '../../app/search';
 import { useZtaSnapshot } from '../../api/zta';
 import { LoadFailed, Loading } from '../../components/QueryState';
 import { NeverScored, NoConnectors } from './EmptyStates';
 import { ZtaDashboard } from './ZtaDashboard';
 
-const route = getRouteApi('/zta');
 
 export function ZtaPage() {
   const snapshot = useZtaSnapshot();
-  // The window's connection is not the page's to write.
-  const { host, connection: _connection, ...inAddress } = route.useSearch();
-  const navigate = route.useNavigate();
-  const { draft, setDraft, flush } = useAddressDraft<ZtaRefinements>(inAddress, (v) => void navigate({ search: (prev) => ({ ...prev, ...v }), replace: true }), shallowEqual);
-  const refine = useCallback((patch: Partial<ZtaRefinements>) => setDraft((d) => ({ ...d, ...patch })), [setDraft]);
-  const openHost = useCallback(
-    (hostId: string) => {
-      flush();
-      void navigate({ search: (prev) => ({ ...prev, host: hostId }), state: (s) => ({ ...s, openedHere: true }) });
-    },
-    [flush, navigate],
-  );
-  const closeHost = useCloseOpenedItem('host');
+  const { view: draft, refine, opened: host, open: openHost, close: closeHost } = useRouteRefinements('/zta');
 
   let body;
   if (snapshot.isPending) {

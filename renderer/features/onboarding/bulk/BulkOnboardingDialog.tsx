@@ -14,13 +14,14 @@ import type { BulkRowResult } from '../../../../shared/model/inventory';
 import type { ProfileView } from '../../../../shared/model/profile';
 import { useCancelOnboarding, useOnboardingJob, useStartOnboarding } from '../../../api/inventory';
 import { Dialog } from '../../../components/Dialog';
+import { download } from '../../../components/download';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { Spinner } from '../../../components/Spinner';
 import { formatCount } from '../../../components/format';
 import { BulkJobView } from './BulkJobView';
 import { useBulkSession } from './bulk-session';
 import { BulkPrepare, type BulkOptions } from './BulkPrepare';
-import { downloadText, readDeviceCsvFile, refusedCsv, resultsCsv, type ParsedCsv } from './csv';
+import { readDeviceCsvFile, refusedCsv, resultsCsv, type ParsedCsv } from './csv';
 
 /** Rows of earlier runs with the current run's outcomes laid over them, by line. */
 function overlay(earlier: readonly BulkRowResult[], current: readonly BulkRowResult[] | undefined): readonly BulkRowResult[] {
@@ -126,7 +127,7 @@ export function BulkOnboardingDialog({ profile, onClose }: { profile: ProfileVie
         <FileUp size={14} aria-hidden="true" />
         Another file
       </button>
-      <button type="button" className="button" onClick={() => parsed && downloadText(resultsCsv(parsed, { ...job, rows: [...rows] }), `${file?.name.replace(/\.csv$/i, '') ?? 'devices'}-results.csv`)}>
+      <button type="button" className="button" onClick={() => parsed && download(new Blob([resultsCsv(parsed, { ...job, rows: [...rows] })], { type: 'text/csv;charset=utf-8' }), `${file?.name.replace(/\.csv$/i, '') ?? 'devices'}-results.csv`)}>
         <Download size={14} aria-hidden="true" />
         Download results
       </button>

@@ -10,6 +10,7 @@
  * (the header is line 1; a quoted value spanning lines counts them all).
  */
 import { toCsv } from '../../../../shared/csv';
+import { formatCount } from '../../../components/format';
 import { CSV_COLUMNS, DeviceRecord, type BulkJobState } from '../../../../shared/model/inventory';
 import { MAX_FILE_BYTES, decodeCsvBytes } from './csv-bytes';
 import { detectDelimiter, readRows, type Delimiter, type QuoteProblem, type RawRow } from './csv-read';
@@ -59,7 +60,7 @@ export const refusedCsv = (fileError: string, delimiter: Delimiter = ','): Parse
 /** The chosen file, refused when it is too large or not text, else parsed. */
 export async function readDeviceCsvFile(file: Blob): Promise<ParsedCsv> {
   if (file.size > MAX_FILE_BYTES) {
-    return refusedCsv(`The file is ${Math.round(file.size / 1024 / 1024)} MB; a CSV of ${MAX_ROWS.toLocaleString('en')} devices is a few MB. Choose the CSV file, or split it.`);
+    return refusedCsv(`The file is ${Math.round(file.size / 1024 / 1024)} MB; a CSV of ${formatCount(MAX_ROWS)} devices is a few MB. Choose the CSV file, or split it.`);
   }
   return parseCsvBytes(new Uint8Array(await file.arrayBuffer()));
 }
@@ -193,7 +194,7 @@ export function parseDeviceCsv(input: string): ParsedCsv {
     }
     if (parsed.success && !result.badLines.has(row.line)) result.valid.push({ line: row.line, device: parsed.data });
   }
-  if (result.valid.length > MAX_ROWS) result.fileError = `The file has ${result.valid.length.toLocaleString('en')} valid rows; at most ${MAX_ROWS.toLocaleString('en')} go in one run. Split the file.`;
+  if (result.valid.length > MAX_ROWS) result.fileError = `The file has ${formatCount(result.valid.length)} valid rows; at most ${formatCount(MAX_ROWS)} go in one run. Split the file.`;
   return result;
 }
 
@@ -213,17 +214,4 @@ export function resultsCsv(parsed: ParsedCsv, job: BulkJobState | undefined): st
     return [r.line, ...CSV_COLUMNS.map((c) => r.values[c]), result, message];
   });
   return toCsv([['line', ...CSV_COLUMNS, 'result', 'message'], ...data]);
-}
-
-/** Offers text as a file download through a Blob link. */
-export function downloadText(text: string, fileName: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  a.rel = 'noopener';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }

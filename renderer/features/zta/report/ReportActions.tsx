@@ -11,7 +11,7 @@ import { ArrowLeft, FileDown, Printer } from 'lucide-react';
 import { toast } from 'sonner';
 import type { ZtaFilter } from '../../../../shared/model/zta';
 import { useClient } from '../../../api/ApiProvider';
-import { useAppInfo } from '../../../api/queries';
+import { useAppInfo } from '../../../api/app';
 import { reportSearchOf } from './report-search';
 
 function SavePdfButton({ filter }: { filter: ZtaFilter }) {

@@ -10,7 +10,7 @@ import { useSearch } from '@tanstack/react-router';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { DateTime } from '../../../components/Time';
 import { Loading } from '../../../components/QueryState';
-import { formatDuration } from '../../../components/format';
+import { formatCount, formatDuration } from '../../../components/format';
 import { useNow } from '../../../components/useNow';
 import { NetText } from '../../../components/NetText';
 import { ReportToolbar } from './ReportActions';
@@ -104,7 +104,7 @@ export function ReportPage() {
     body = (
       <>
         <p className="report-asof" data-testid="report-asof">
-          Data as of <DateTime iso={model.asOf!} /> ({age} old) · {model.total.toLocaleString('en-US')} host(s)
+          Data as of <DateTime iso={model.asOf!} /> ({age} old) · {formatCount(model.total)} host(s)
         </p>
         <Section id="connectors" title="Tenants and connectors">
           <ConnectorsTable connectors={model.connectors} />

@@ -6,6 +6,7 @@ import { NetText } from '../../../components/NetText';
 import { DateTime } from '../../../components/Time';
 import { BAND_COLORS, percent, reasonsOf, REPORT_FIELD_MAX, type CustomerBands } from './report-model';
 import { hostKey } from './useReportData';
+import { formatCount } from '../../../components/format';
 
 const VENDOR = { defender: 'Microsoft Defender', falcon: 'CrowdStrike Falcon' } as const;
 
@@ -49,7 +50,7 @@ export function ConnectorsTable({ connectors }: { connectors: readonly ZtaConnec
             <td className="mono">
               <Net text={c.tenantId} />
             </td>
-            <td className="num">{c.hosts.toLocaleString('en-US')}</td>
+            <td className="num">{formatCount(c.hosts)}</td>
             <td className="nowrap">{c.asOf ? <DateTime iso={c.asOf} /> : '—'}</td>
             <td>{dataState(c)}</td>
           </tr>
@@ -79,7 +80,7 @@ export function BandTable({ bands, total }: { bands: BandCounts; total: number }
             <td>
               <BandDot band={b} /> {b}
             </td>
-            <td className="num">{bands[b].toLocaleString('en-US')}</td>
+            <td className="num">{formatCount(bands[b])}</td>
             <td className="num">{percent(bands[b], total)}</td>
           </tr>
         ))}
@@ -113,15 +114,15 @@ export function CustomersTable({ customers, more }: { customers: readonly Custom
               </td>
               {BANDS.map((b) => (
                 <td key={b} className="num">
-                  {c.bands[b] ? c.bands[b].toLocaleString('en-US') : '·'}
+                  {c.bands[b] ? formatCount(c.bands[b]) : '·'}
                 </td>
               ))}
-              <td className="num strong">{c.total.toLocaleString('en-US')}</td>
+              <td className="num strong">{formatCount(c.total)}</td>
             </tr>
           ))}
         </tbody>
       </table>
-      {more ? <p className="small muted">{more.toLocaleString('en-US')} more customer(s) with fewer hosts are not listed.</p> : null}
+      {more ? <p className="small muted">{formatCount(more)} more customer(s) with fewer hosts are not listed.</p> : null}
     </>
   );
 }
@@ -247,7 +248,7 @@ export function ChangesSection({ changes }: { changes: ZtaChanges }) {
   return (
     <>
       <p data-testid="report-moved">
-        {changes.moved ? `${changes.moved.toLocaleString('en-US')} host(s) of these connectors changed score in the newest cycle.` : 'No host of these connectors changed score in the newest cycle.'}
+        {changes.moved ? `${formatCount(changes.moved)} host(s) of these connectors changed score in the newest cycle.` : 'No host of these connectors changed score in the newest cycle.'}
       </p>
       <MovesTable title="Entered High Risk" moves={changes.enteredHighRisk} testId="report-entered" none="No host entered High Risk." />
       <MovesTable title="Left High Risk" moves={changes.leftHighRisk} testId="report-left" none="No host left High Risk." />
