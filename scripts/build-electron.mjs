@@ -3,6 +3,8 @@
  * Bundles the Electron main process and the preload with esbuild:
  *   electron/main.ts    -> dist-electron/main.cjs     (everything in; electron and native modules external)
  *   electron/preload.ts -> dist-electron/preload.cjs  (sandboxed: may only require 'electron')
+ *   the worker threads' entries (WORKER_ENTRIES) -> dist-electron/<name>.cjs, beside main.cjs, where
+ *     electron/store/sql-worker.ts finds them
  * and copies the window icon to dist-electron/icon.png.
  * Usage: node scripts/build-electron.mjs [--watch]
  */
@@ -37,10 +39,16 @@ const common = {
   define: { 'process.env.NODE_ENV': '"production"' },
 };
 
+/** Worker threads main starts (electron/store/sql-worker.ts `workerEntry`): each its own bundle. */
+export const WORKER_ENTRIES = {
+  'edr-writer-thread': 'electron/store/edr-writer-thread.ts',
+  'checkpointer-thread': 'electron/store/checkpointer-thread.ts',
+};
+
 const targets = [
   {
     ...common,
-    entryPoints: { main: 'electron/main.ts' },
+    entryPoints: { main: 'electron/main.ts', ...WORKER_ENTRIES },
     outdir,
     outExtension: { '.js': '.cjs' },
     external: NATIVE_EXTERNALS,

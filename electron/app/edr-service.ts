@@ -51,7 +51,8 @@ export class EdrService {
     const { adapters, events, logger } = o;
     this.registry = new ConnectorRegistry(adapters.settings, adapters.vault);
     this.publication = new PublicationSettings({ settings: adapters.settings, vault: adapters.vault, logger: logger.child('publication'), ...(o.env ? { env: o.env } : {}) });
-    this.store = new EdrStore(path.join(adapters.dataDir, 'edr.db'));
+    // A cycle's staging and commit on a worker thread: this thread answers the window (issue 21 item 5).
+    this.store = new EdrStore(path.join(adapters.dataDir, 'edr.db'), { offMain: true });
     if (this.store.interruptedAtOpen) {
       logger.warn('poll cycles were interrupted when the app last stopped; they are marked interrupted (nothing of them was stored)', { cycles: this.store.interruptedAtOpen });
     }
@@ -202,6 +203,6 @@ export class EdrService {
     await this.scheduler.stop();
     for (const { runtime } of this.runtimes.values()) await runtime.close?.().catch(() => undefined);
     this.runtimes.clear();
-    this.store.close();
+    await this.store.close();
   }
 }

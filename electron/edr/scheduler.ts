@@ -229,7 +229,7 @@ export class EdrScheduler {
       let skipped = 0;
       /** Hosts the connector said the cycle has (its last known total), for the scoring progress. */
       let expected: number | null = null;
-      const stage = (batch: readonly HostRecord[]) => {
+      const stage = async (batch: readonly HostRecord[]) => {
         if (signal.aborted) throw cancelled();
         const now = rescore ? rescore.scoreTime : new Date(this.timers.now());
         const at = now.toISOString();
@@ -249,7 +249,8 @@ export class EdrScheduler {
             yield { host: h, ...s, scoredAt: at };
           }
         }
-        staged += this.d.store.stageScores(cycleId, c.id, scored());
+        const n = await this.d.store.stageBatch(cycleId, c.id, scored());
+        staged += n;
         received += batch.length;
         report({
           phase: 'scoring',
@@ -267,10 +268,10 @@ export class EdrScheduler {
         onHosts: stage,
       });
       // A runtime that ignores onHosts answers the whole cycle here: it is staged the same way, batch by batch.
-      for (let i = 0; i < rest.length; i += STAGE_BATCH) stage(rest.slice(i, i + STAGE_BATCH));
+      for (let i = 0; i < rest.length; i += STAGE_BATCH) await stage(rest.slice(i, i + STAGE_BATCH));
       if (signal.aborted) throw cancelled();
       report({ phase: 'storing', done: 0, total: staged });
-      const hosts = this.d.store.commitCycle(cycleId, new Date(this.timers.now()));
+      const hosts = await this.d.store.completeCycle(cycleId, new Date(this.timers.now()));
       report({ phase: 'completed', done: hosts, total: hosts });
       log.info('cycle completed', { connectorId: c.id, cycleId, hosts, skipped });
       this.schedulePublish(cycleId);

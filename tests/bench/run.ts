@@ -13,6 +13,7 @@ import { benchZtaDashboard } from './zta-dashboard.bench-part';
 import { benchBulkOnboarding, benchCancel, benchPaging } from './inventory.bench-part';
 import { benchDevicesTable } from './devices-table.bench-part';
 import { benchAlarmStream } from './alarms.bench-part';
+import { benchAlarmStall } from './alarm-stall.bench-part';
 import { benchOverview } from './overview.bench-part';
 import { benchAlarmPage } from './alarms-page.bench-part';
 import { benchConnectorImport } from './connector-import.bench-part';
@@ -26,6 +27,13 @@ function describeMainThread(m: MainThreadReport, frameGapMs: number, api: { coun
   const long = m.long.length ? `: ${m.long.map((t) => `${fmt(t.ms)}/${fmt(t.cpuMs)} CPU`).join(', ')}` : '';
   const gap = m.frameGap ? ` (in the trace ${fmt(m.frameGap.ms, 1)} ms, main thread busy ${fmt(m.frameGap.busyMs, 1)} ms of it, CPU ${fmt(m.frameGap.busyCpuMs, 1)} ms)` : '';
   return `longest main-thread task ${m.longest ? task(m.longest) : 'none'} (target < 50 ms; ${fmt(m.tasks)} tasks, ${m.long.length} of them ≥ 50 ms${long}; Chromium trace); longest gap between frames ${fmt(frameGapMs, 1)} ms${gap}; Long Tasks API ≥ 50 ms: ${api.count} (longest ${fmt(api.longestMs)} ms); ${fmt(m.frames)} frames, main-thread CPU ${fmt(m.cpuPerFrameMs, 1)} ms a frame`;
+}
+
+/** Main's longest event-loop stall during an app poller cycle, beside the cycle's duration. */
+function stallLine(vendor: string, a: AppCycleBench): string {
+  const s = a.stall;
+  const c = a.commitStall;
+  return `${vendor} ${fmt(a.hosts)} hosts, first cycle through the app's poller ${fmt(a.ms)} ms (the commit ${fmt(a.commitMs)} ms): main's longest event-loop stall ${s ? `${fmt(s.longestMs, 1)} ms (target < 50 ms; ${s.over50} stalls ≥ 50 ms)` : 'not measured'}, during the commit ${c ? `${fmt(c.longestMs, 1)} ms` : 'not measured'}`;
 }
 
 async function main(): Promise<void> {
@@ -70,9 +78,21 @@ async function main(): Promise<void> {
     console.log(
       `falcon memory: \`northbound edr poll\` in a child process, ${fmt(f.hosts)} hosts scored: peak RSS ${fmt(f.peakRssMb)} MB (target < ${rssTarget} MB; the same command loaded without a cycle: ${fmt(base)} MB; /proc VmHWM sampled ${fmt(f.sampledHwmMb)} MB)`,
     );
-    await appLine('falcon', await benchFalconAppCycle(100_000), f.peakRssMb);
+    const app = await benchFalconAppCycle(100_000);
+    await appLine('falcon', app, f.peakRssMb);
+    console.log(`falcon main's event loop: ${stallLine('falcon', app)}`);
     console.log(
       `falcon rate: time ${fmt(f.ms / 1000, 2)} s, floor = calls / ${fmt(f.rateLimit)} per minute = ${fmt(f.calls)} / ${fmt(f.rateLimit)} min = ${fmt(f.floorMs / 1000, 2)} s, ratio ${fmt(f.ratio, 2)} (target <= 1.2; real time, no scaling; the simulator's budget starts empty so the limit binds from the first call; ${f.r429} x 429, ${f.tokenCalls} token call(s) not counted)`,
+    );
+  }
+
+  if (want('main-stall')) {
+    // Issue 21 item 5: main's event loop while the app writes (target: no stall ≥ 50 ms). Also run by `falcon` (its app line) and here alone.
+    const f = await benchFalconAppCycle(100_000);
+    console.log(`main-stall: ${stallLine('falcon', f)}`);
+    const a = await benchAlarmStall(2_000, 15);
+    console.log(
+      `main-stall: alarms ${fmt(a.target)} changes/s for ${a.seconds} s from the app's demo node through RabbitMQ into alarms.db (${fmt(a.emitted)} emitted, ${fmt(a.stored)} stored meanwhile): main's longest event-loop stall ${fmt(a.stall.longestMs, 1)} ms (target < 50 ms; ${a.stall.over50} stalls ≥ 50 ms); longest batch write on main ${fmt(a.longestIngestMs, 1)} ms of ${fmt(a.ingests)}`,
     );
   }
 
