@@ -43,6 +43,7 @@ const common = {
 export const WORKER_ENTRIES = {
   'edr-writer-thread': 'electron/store/edr-writer-thread.ts',
   'checkpointer-thread': 'electron/store/checkpointer-thread.ts',
+  'alarms-writer-thread': 'electron/store/alarms-writer-thread.ts',
 };
 
 const targets = [
