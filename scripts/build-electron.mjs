@@ -3,6 +3,8 @@
  * Bundles the Electron main process and the preload with esbuild:
  *   electron/main.ts    -> dist-electron/main.cjs     (everything in; electron and native modules external)
  *   electron/preload.ts -> dist-electron/preload.cjs  (sandboxed: may only require 'electron')
+ *   the worker threads' entries (WORKER_ENTRIES) -> dist-electron/<name>.cjs, beside main.cjs, where
+ *     electron/store/sql-worker.ts finds them
  * and copies the window icon to dist-electron/icon.png. main.cjs carries the simulators' plain
  * entry only (the demo workspace): a build that took in their test-only fault switches fails.
  * Usage: node scripts/build-electron.mjs [--watch]
@@ -38,6 +40,13 @@ const common = {
   define: { 'process.env.NODE_ENV': '"production"' },
 };
 
+/** Worker threads main starts (electron/store/sql-worker.ts `workerEntry`): each its own bundle. */
+export const WORKER_ENTRIES = {
+  'edr-writer-thread': 'electron/edr/store/edr-writer-thread.ts',
+  'checkpointer-thread': 'electron/store/checkpointer-thread.ts',
+  'alarms-writer-thread': 'electron/store/alarms-writer-thread.ts',
+};
+
 /** The main bundle's options (exported for tests/unit/app/bundle.test.ts, which builds it in memory). */
 export const mainTarget = {
   ...common,
@@ -60,6 +69,7 @@ export function testOnlyInputs(metafile) {
 
 const targets = [
   mainTarget,
+  { ...mainTarget, entryPoints: WORKER_ENTRIES },
   {
     ...common,
     entryPoints: { preload: 'electron/preload.ts' },

@@ -77,7 +77,7 @@ export async function backfill(api: NodeAlarmApi, store: AlarmStore, source: str
     }
     reasons.push(...pageReasons.slice(0, 10 - Math.min(10, reasons.length)));
     if (items.length > 0) {
-      const r = store.ingest(source, items.map((i) => since(i, o.fromMs)), { storedMs: now() });
+      const r = await store.ingestBatch(source, items.map((i) => since(i, o.fromMs)), { storedMs: now() });
       added += r.newChanges + r.newHandlings;
       if (r.aids.length > 0) o.onPage?.({ aids: r.aids, headSeq: r.headSeq, newChanges: r.newChanges + r.newHandlings });
       for (const i of items) newestMs = Math.max(newestMs ?? 0, i.head.lastChangeMs);

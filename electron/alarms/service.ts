@@ -307,7 +307,7 @@ export class AlarmService {
     const missing = ids.filter((id) => !found.has(id));
     if (keys.length === 0) return { updated: 0, missing };
     const items = await call(new NodeAlarmApi(this.o.requestFor(profileId)), keys);
-    const r = this.o.store.ingest(profileId, items, { storedMs: this.now() });
+    const r = await this.o.store.ingestBatch(profileId, items, { storedMs: this.now() });
     const run = this.running.get(profileId);
     run?.source.recount();
     if (run) this.noteChanged(run, { aids: r.aids, headSeq: r.headSeq, changes: r.newChanges + r.newHandlings });
@@ -328,7 +328,7 @@ export class AlarmService {
     await Promise.allSettled([...this.starting.values()]);
     await Promise.allSettled([...this.running.keys()].map((id) => this.stopSource(id)));
     this.notifier?.close();
-    this.o.store.close();
+    await this.o.store.close();
   }
 }
 

@@ -82,6 +82,8 @@ export class AlarmSource {
   private lastLagMs: number | null = null;
   private lastPollOkMs: number | null = null;
   private counts: { alarms: number; changes: number };
+  /** The newest change sequence the last recount saw (noteStored). */
+  private countedSeq = 0;
   private logBudget = { until: 0, left: 10, suppressed: 0 };
 
   constructor(private readonly o: AlarmSourceOptions) {
@@ -175,17 +177,22 @@ export class AlarmSource {
 
   /** Recounts what is stored (after retention removed some of it). */
   recount(): void {
-    this.counts = this.o.store.counts(this.o.id);
+    const { counts, seq } = this.o.store.countsAt(this.o.id);
+    this.counts = counts;
+    this.countedSeq = seq;
   }
 
   private noteStored(r: { aids: number[]; headSeq: number; newChanges: number; newHandlings?: number; newAlarms?: number }): void {
-    this.counts.alarms += r.newAlarms ?? 0;
-    this.counts.changes += r.newChanges;
+    // A batch written on the store's worker may be in a recount made before its answer came: not counted twice.
+    if (r.headSeq > this.countedSeq) {
+      this.counts.alarms += r.newAlarms ?? 0;
+      this.counts.changes += r.newChanges;
+    }
     if (r.aids.length > 0) this.o.onChanged?.({ aids: r.aids, headSeq: r.headSeq, changes: r.newChanges + (r.newHandlings ?? 0) });
   }
 
   /** A batch of broker deliveries into one transaction (MN-AL9, MN-AL10); throws only if the store failed. */
-  private storeBatch(messages: readonly ConsumeMessage[]): void {
+  private async storeBatch(messages: readonly ConsumeMessage[]): Promise<void> {
     const items: AlarmMessageIn[] = [];
     const dead: DeadLetter[] = [];
     const window = this.window();
@@ -206,7 +213,7 @@ export class AlarmSource {
     const ids = new Map<string, number>();
     for (const i of items) ids.set(i.director, this.stream.gaps.lastSeen(i.director)!);
     const storedMs = this.now();
-    const r = this.o.store.ingest(this.o.id, items, {
+    const r = await this.o.store.ingestBatch(this.o.id, items, {
       storedMs,
       messageIds: ids,
       // While a hole is open the cursor stays where it began.

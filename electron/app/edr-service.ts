@@ -58,7 +58,8 @@ export class EdrService {
     this.runtimes = new ConnectorRuntimes((c) => o.runtimeFor(c, () => this.registry.getSecret(c)));
     this.registry = new ConnectorRegistry(adapters.settings, adapters.vault);
     this.publication = new PublicationSettings({ settings: adapters.settings, vault: adapters.vault, logger: logger.child('publication'), ...(o.env ? { env: o.env } : {}) });
-    this.store = openEdrStore(path.join(adapters.dataDir, 'edr.db'));
+    // A cycle's staging and commit on a worker thread: this thread answers the window (issue 21 item 5).
+    this.store = openEdrStore(path.join(adapters.dataDir, 'edr.db'), { offMain: true });
     if (this.store.interruptedAtOpen) {
       logger.warn('poll cycles were interrupted when the app last stopped; they are marked interrupted (nothing of them was stored)', { cycles: this.store.interruptedAtOpen });
     }

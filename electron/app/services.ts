@@ -105,7 +105,8 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
     return { url: () => edr.publication.connectUrl(), broker: amqpUrlWithoutPassword(url), exchange: typeof exchange === 'string' && exchange.trim() ? exchange.trim() : DEFAULT_ALARM_EXCHANGE };
   };
   const alarms = new AlarmService({
-    store: new AlarmStore(path.join(adapters.dataDir, 'alarms.db')),
+    // Its batches written on a worker thread: this thread answers the window (issue 21 item 5).
+    store: new AlarmStore(path.join(adapters.dataDir, 'alarms.db'), { offMain: true }),
     requestFor: (profileId) => (method, p, body, opts) => sessions.get(profileId).request(method, p, body, opts),
     requireSignedIn: (profileId, what) => inventory.requireSignedIn(profileId, what),
     broker: alarmBroker,

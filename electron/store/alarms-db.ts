@@ -16,6 +16,7 @@ import type { AlarmItem } from '../../shared/model/alarms';
 import { DEFAULT_FUTURE_SKEW_MS, timeWindow } from './alarm-times';
 import { repairAlarmTimes, type TimeRepair } from './alarms-repair';
 import { migrate, openPrivateDatabase } from './sqlite';
+import { AlarmWrites } from './alarms-writer';
 
 const MIGRATIONS: readonly string[] = [
   // 1: the first schema (issue 12).
@@ -136,12 +137,16 @@ export class AlarmStore {
   readonly repaired: TimeRepair;
   private seq: number;
   private readonly stmt;
+  /** `offMain`: `ingestBatch` writes on a worker thread (alarms-writer.ts). */
+  readonly writes: AlarmWrites;
 
-  constructor(readonly file: string, o: { futureSkewMs?: number; now?: () => number } = {}) {
+  /** `offMain`: the app's batches are written on a worker thread; `repair: false`: that worker's own store (the owner repaired). */
+  constructor(readonly file: string, o: { futureSkewMs?: number; now?: () => number; offMain?: boolean; repair?: boolean } = {}) {
     this.db = openPrivateDatabase(file);
     migrate(this.db, MIGRATIONS);
     const db = this.db;
-    this.repaired = this.repairTimes((o.now ?? Date.now)(), o.futureSkewMs);
+    this.writes = new AlarmWrites(file, o.offMain === true);
+    this.repaired = o.repair === false ? { cursors: 0, changes: 0, handlings: 0, alarms: 0 } : this.repairTimes((o.now ?? Date.now)(), o.futureSkewMs);
     this.seq = (db.prepare('SELECT COALESCE(MAX(last_seq), 0) AS s FROM alarms').get() as { s: number }).s;
     this.stmt = {
       findAlarm: db.prepare('SELECT aid, last_change_ms, handling_ms FROM alarms WHERE source = ? AND device = ? AND object = ? AND type = ? AND specific_problem = ?'),
@@ -177,6 +182,13 @@ export class AlarmStore {
     const id = randomUUID();
     this.db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('install_id', ?)").run(id);
     return (this.db.prepare("SELECT value FROM meta WHERE key = 'install_id'").get() as { value: string }).value;
+  }
+
+  /** `ingest`, on the worker thread when the store is `offMain` (the app's source, backfill and actions). */
+  async ingestBatch(source: string, items: readonly AlarmItem[], o: IngestOptions): Promise<IngestResult> {
+    const r = await (this.writes.ingest(source, items, o) ?? this.ingest(source, items, o));
+    this.seq = Math.max(this.seq, r.headSeq);
+    return r;
   }
 
   /** Stores a batch in one transaction: alarms, their new changes and handlings, cursors, dead letters. */
@@ -298,6 +310,11 @@ export class AlarmStore {
     return { alarms, changes };
   }
 
+  /** `counts` and the newest change sequence among them, read in one snapshot (a batch whose `headSeq` is not above it is counted in them). */
+  countsAt(source: string): { counts: { alarms: number; changes: number }; seq: number } {
+    return this.db.transaction(() => ({ counts: this.counts(source), seq: this.db.prepare('SELECT COALESCE(MAX(last_seq), 0) FROM alarms WHERE source = ?').pluck().get(source) as number }))();
+  }
+
   deadLetters(source: string, limit = 100): Array<DeadLetter & { atMs: number }> {
     return (this.db.prepare('SELECT at_ms, reason, routing_key, excerpt FROM dead_letters WHERE source = ? ORDER BY id DESC LIMIT ?').all(source, limit) as Array<{ at_ms: number; reason: string; routing_key: string; excerpt: string }>).map(
       (r) => ({ atMs: r.at_ms, reason: r.reason, routingKey: r.routing_key, excerpt: r.excerpt }),
@@ -313,7 +330,9 @@ export class AlarmStore {
     })();
   }
 
-  close(): void {
+  /** Closes the connection; the writer (if any) first finishes the batches asked of it (awaited on quit). */
+  close(): Promise<void> {
     if (this.db.open) this.db.close();
+    return this.writes.close();
   }
 }

@@ -15,34 +15,23 @@
  * take it for another writer). If the worker cannot start or stops (a platform without worker
  * threads, a module it cannot load), the owner checkpoints itself again, as before.
  *
- * The worker's code is given as a string (`eval`), so the Electron bundle needs no second entry;
- * it loads better-sqlite3 from the path the owner resolved.
+ * The worker is a module of its own (checkpointer-thread.ts), started as sql-worker.ts starts one
+ * (an entry of the Electron bundle, or the TypeScript source through tsx).
  */
-import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
+import type { Worker } from 'node:worker_threads';
+import { startWorker } from './sql-worker';
 
 /** Hosts a commit must move to start the worker. */
 export const BIG_COMMIT_HOSTS = 5_000;
 
-const SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const Database = require(workerData.module);
-const shared = new Int32Array(workerData.shared);
-const db = new Database(workerData.file);
-Atomics.store(shared, 0, 1);
-parentPort.on('message', () => {
-  let answer;
-  try {
-    const [r] = db.pragma('wal_checkpoint(PASSIVE)');
-    answer = { busy: r.busy, log: r.log, checkpointed: r.checkpointed };
-  } catch (e) {
-    answer = { error: String((e && e.message) || e) };
-  }
-  Atomics.add(shared, 1, 1);
-  parentPort.postMessage(answer);
-});
-`;
+export interface CheckpointerData {
+  file: string;
+  /** Int32Array over it: [READY, DONE]. */
+  shared: SharedArrayBuffer;
+  /** Another SQLite module to load (tests: one that cannot load, one whose checkpoint fails). */
+  module?: string;
+}
 
 export interface CheckpointResult {
   busy?: number;
@@ -53,8 +42,8 @@ export interface CheckpointResult {
 }
 
 /** The worker's state, shared so the owner reads it without waiting for its event loop: ready (0/1), checkpoints done. */
-const READY = 0;
-const DONE = 1;
+export const READY = 0;
+export const DONE = 1;
 
 export class Checkpointer {
   private worker: Worker | undefined;
@@ -136,8 +125,8 @@ export class Checkpointer {
   private start(): void {
     let w: Worker;
     try {
-      const module = this.module ?? createRequire(import.meta.url).resolve('better-sqlite3');
-      w = new Worker(SOURCE, { eval: true, workerData: { file: this.file, module, shared: this.shared.buffer } });
+      const data: CheckpointerData = { file: this.file, shared: this.shared.buffer as SharedArrayBuffer, ...(this.module ? { module: this.module } : {}) };
+      w = startWorker('store/checkpointer-thread', data);
     } catch {
       this.stopped = true;
       return;

@@ -16,6 +16,7 @@ import { createApp } from '../../electron/app/services';
 import type { CycleProgress } from '../../shared/contract';
 import { createStreamLogger } from '../../electron/log';
 import { edrDb } from '../support/edr-fixtures';
+import { watchStalls, type StallReport } from './loop-stall';
 
 const input = JSON.parse(process.env.NB_BENCH_APP_POLL ?? '{}') as { cycle: boolean; entry: Record<string, unknown> };
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'nb-bench-app-'));
@@ -40,6 +41,9 @@ try {
       let maxStaged = 0;
       let storingAt = 0;
       let commitMs = 0;
+      // Main's event loop over the whole cycle, and over the commit alone (from 'storing' to 'completed').
+      let commitStall: StallReport | undefined;
+      let commitProbe: ReturnType<typeof watchStalls> | undefined;
       const phases = new Set<string>();
       const onProgress = (event: string, p: unknown) => {
         if (event !== 'edr.progress') return;
@@ -48,8 +52,14 @@ try {
         if (process.env.NB_BENCH_TRACE) process.stderr.write(`${progress.phase} ${progress.done}/${progress.total} heap ${Math.round(process.memoryUsage().heapUsed / 2 ** 20)} rss ${Math.round(process.memoryUsage().rss / 2 ** 20)}\n`);
         if (progress.phase === 'scoring') maxStaged = Math.max(maxStaged, progress.done);
         // The commit runs between these two events (synchronous, on this thread).
-        if (progress.phase === 'storing') storingAt = performance.now();
-        if (progress.phase === 'completed') commitMs = Math.round(performance.now() - storingAt);
+        if (progress.phase === 'storing') {
+          storingAt = performance.now();
+          commitProbe = watchStalls();
+        }
+        if (progress.phase === 'completed') {
+          commitMs = Math.round(performance.now() - storingAt);
+          commitStall = commitProbe?.stop();
+        }
       };
       app.events.subscribe(onProgress);
       // Where the resident set goes (V8 heap vs. the rest), sampled while the cycle runs.
@@ -58,16 +68,18 @@ try {
         const m = process.memoryUsage();
         for (const k of Object.keys(peak) as Array<keyof typeof peak>) peak[k] = Math.max(peak[k], m[k] / 2 ** 20);
       }, 50);
+      const stalls = watchStalls();
       const started = performance.now();
       const cycleId = await app.edr.scheduler.runNow(connector.id);
       const ms = Math.round(performance.now() - started);
+      const stall = stalls.stop();
       clearInterval(sampler);
       const store = edrDb(app.edr.store);
       const cycle = store.cycle(cycleId);
       const summary = store.cycleSummary(cycleId);
       const db = path.join(dataDir, 'edr.db');
       process.stdout.write(
-        `${JSON.stringify({ cycle: { status: cycle?.status, hosts: cycle?.hosts, visible: summary.hosts, staged: store.stagedCount(), scoredProgress: maxStaged, phases: [...phases], ms, commitMs, memoryMb: peak, dbMb: (size(db) + size(`${db}-wal`)) / 2 ** 20 } })}\n`,
+        `${JSON.stringify({ cycle: { status: cycle?.status, hosts: cycle?.hosts, visible: summary.hosts, staged: store.stagedCount(), scoredProgress: maxStaged, phases: [...phases], ms, commitMs, stall, commitStall, memoryMb: peak, dbMb: (size(db) + size(`${db}-wal`)) / 2 ** 20 } })}\n`,
       );
     }
   } finally {

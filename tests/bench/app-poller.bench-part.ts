@@ -8,6 +8,7 @@
 import path from 'node:path';
 import { defenderTenant, startDefenderSimulator } from '@northbound/simulators/testing/defender';
 import { startFalconSimulator } from '@northbound/simulators/testing/falcon';
+import type { StallReport } from './loop-stall';
 import { runMeasuredProcess } from './poller-process';
 
 export interface AppCycleBench {
@@ -22,6 +23,9 @@ export interface AppCycleBench {
   sampledHwmMb: number;
   /** edr.db + its WAL at the end of the cycle. */
   dbMb: number;
+  /** Main's longest event-loop stall over the cycle, and over its commit alone (loop-stall.ts). */
+  stall?: StallReport;
+  commitStall?: StallReport;
   /** Peaks of process.memoryUsage() sampled in the child, MB. */
   memoryMb?: Record<string, number>;
 }
@@ -34,6 +38,8 @@ interface ChildCycle {
   ms: number;
   commitMs: number;
   dbMb: number;
+  stall?: StallReport;
+  commitStall?: StallReport;
   memoryMb?: Record<string, number>;
 }
 
@@ -58,7 +64,7 @@ async function measure(entry: Record<string, unknown>, secret: string, hosts: nu
   if (c.status !== 'completed' || c.hosts !== hosts || c.visible !== hosts || c.staged !== 0) {
     throw new Error(`app poller bench: cycle ${c.status}, ${c.hosts} hosts stored, ${c.visible} visible, ${c.staged} still staged, of ${hosts}.`);
   }
-  return { hosts, stored: c.visible, ms: c.ms, commitMs: c.commitMs, peakRssMb: run.peakRssMb, sampledHwmMb: run.sampledHwmMb, dbMb: c.dbMb, ...(c.memoryMb ? { memoryMb: c.memoryMb } : {}) };
+  return { hosts, stored: c.visible, ms: c.ms, commitMs: c.commitMs, peakRssMb: run.peakRssMb, sampledHwmMb: run.sampledHwmMb, dbMb: c.dbMb, ...(c.stall ? { stall: c.stall } : {}), ...(c.commitStall ? { commitStall: c.commitStall } : {}), ...(c.memoryMb ? { memoryMb: c.memoryMb } : {}) };
 }
 
 export async function benchDefenderAppCycle(hosts: number): Promise<AppCycleBench> {

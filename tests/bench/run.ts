@@ -2,6 +2,7 @@
  * `npm run bench`: performance numbers measured side by side in one run. Each part is bounded in
  * size and time and prints one line; nothing here is a pass/fail test.
  */
+import os from 'node:os';
 import { benchDefender, benchDefenderCycle } from './defender.bench-part';
 import { benchFalconCycle } from './falcon.bench-part';
 import { pollerBaselineRssMb } from './poller-process';
@@ -13,10 +14,12 @@ import { benchZtaDashboard } from './zta-dashboard.bench-part';
 import { benchBulkOnboarding, benchCancel, benchPaging } from './inventory.bench-part';
 import { benchDevicesTable } from './devices-table.bench-part';
 import { benchAlarmStream } from './alarms.bench-part';
+import { benchAlarmStall } from './alarm-stall.bench-part';
 import { benchOverview } from './overview.bench-part';
 import { benchAlarmPage } from './alarms-page.bench-part';
 import { benchConnectorImport } from './connector-import.bench-part';
 import type { MainTask, MainThreadReport } from './chromium-trace';
+import type { StallReport } from './loop-stall';
 
 const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 
@@ -26,6 +29,19 @@ function describeMainThread(m: MainThreadReport, frameGapMs: number, api: { coun
   const long = m.long.length ? `: ${m.long.map((t) => `${fmt(t.ms)}/${fmt(t.cpuMs)} CPU`).join(', ')}` : '';
   const gap = m.frameGap ? ` (in the trace ${fmt(m.frameGap.ms, 1)} ms, main thread busy ${fmt(m.frameGap.busyMs, 1)} ms of it, CPU ${fmt(m.frameGap.busyCpuMs, 1)} ms)` : '';
   return `longest main-thread task ${m.longest ? task(m.longest) : 'none'} (target < 50 ms; ${fmt(m.tasks)} tasks, ${m.long.length} of them ≥ 50 ms${long}; Chromium trace); longest gap between frames ${fmt(frameGapMs, 1)} ms${gap}; Long Tasks API ≥ 50 ms: ${api.count} (longest ${fmt(api.longestMs)} ms); ${fmt(m.frames)} frames, main-thread CPU ${fmt(m.cpuPerFrameMs, 1)} ms a frame`;
+}
+
+/** Main's longest event-loop stall during an app poller cycle, beside the cycle's duration. */
+function stallLine(vendor: string, a: AppCycleBench): string {
+  const s = a.stall;
+  const c = a.commitStall;
+  return `${vendor} ${fmt(a.hosts)} hosts, first cycle through the app's poller ${fmt(a.ms)} ms (the commit ${fmt(a.commitMs)} ms): ${s ? describeStall(s) : 'not measured'}; during the commit ${c ? describeStall(c) : 'not measured'}`;
+}
+
+/** A stall report (loop-stall.ts): wall time, and main's own CPU time (what the worker removes; the rest is waiting for a CPU on a shared machine). */
+function describeStall(s: StallReport): string {
+  const cpu = s.longestCpuMs === undefined ? '' : ` (main's thread on a CPU ${fmt(s.longestStallCpuMs ?? 0, 1)} ms of it); longest time main's thread ran without turning its loop ${fmt(s.longestCpuMs, 1)} ms (${s.cpuOver50} times ≥ 50 ms)`;
+  return `main's longest event-loop stall ${fmt(s.longestMs, 1)} ms (target < 50 ms; ${s.over50} stalls ≥ 50 ms)${cpu}`;
 }
 
 async function main(): Promise<void> {
@@ -70,9 +86,23 @@ async function main(): Promise<void> {
     console.log(
       `falcon memory: \`northbound edr poll\` in a child process, ${fmt(f.hosts)} hosts scored: peak RSS ${fmt(f.peakRssMb)} MB (target < ${rssTarget} MB; the same command loaded without a cycle: ${fmt(base)} MB; /proc VmHWM sampled ${fmt(f.sampledHwmMb)} MB)`,
     );
-    await appLine('falcon', await benchFalconAppCycle(100_000), f.peakRssMb);
+    const app = await benchFalconAppCycle(100_000);
+    await appLine('falcon', app, f.peakRssMb);
+    console.log(`falcon main's event loop: ${stallLine('falcon', app)}`);
     console.log(
       `falcon rate: time ${fmt(f.ms / 1000, 2)} s, floor = calls / ${fmt(f.rateLimit)} per minute = ${fmt(f.calls)} / ${fmt(f.rateLimit)} min = ${fmt(f.floorMs / 1000, 2)} s, ratio ${fmt(f.ratio, 2)} (target <= 1.2; real time, no scaling; the simulator's budget starts empty so the limit binds from the first call; ${f.r429} x 429, ${f.tokenCalls} token call(s) not counted)`,
+    );
+  }
+
+  if (want('main-stall')) {
+    // Issue 21 item 5: main's event loop while the app writes (target: no stall ≥ 50 ms). Also run by `falcon` (its app line) and here alone.
+    const f = await benchFalconAppCycle(100_000);
+    console.log(`main-stall: ${stallLine('falcon', f)}`);
+    const a = await benchAlarmStall(2_000, 15);
+    // The machine's load beside the figures: on shared cores a stall is also time spent waiting for one.
+    console.log(`main-stall: load average ${os.loadavg().map((l) => fmt(l, 1)).join(', ')} on ${os.cpus().length} cores`);
+    console.log(
+      `main-stall: alarms ${fmt(a.target)} changes/s for ${a.seconds} s from the app's demo node through RabbitMQ into alarms.db (${fmt(a.emitted)} emitted, ${fmt(a.stored)} stored meanwhile): ${describeStall(a.stall)}; longest batch write on main ${fmt(a.longestIngestMs, 1)} ms of ${fmt(a.ingests)}`,
     );
   }
 

@@ -4,7 +4,8 @@
  * two batches (10 + 15) and freezes after telling the parent on stdout, so the parent can kill it
  * with SIGKILL there: `while-staging` after the first batch is staged, `before-commit` in the
  * storing phase (all staged, not committed).
- * Usage: node --import tsx edr-crash-child.ts <edr.db> <while-staging|before-commit>
+ * `off-main`: the store stages and commits on its worker thread, as in the app (edr-writer.ts).
+ * Usage: node --import tsx edr-crash-child.ts <edr.db> <while-staging|before-commit> [off-main]
  */
 import { writeSync } from 'node:fs';
 import { ConnectorRegistry } from '../../electron/edr/registry';
@@ -15,7 +16,7 @@ import { SqliteEdrStore } from '../../electron/edr/store/sqlite-edr-store';
 import { makeScoredHosts } from './edr-fixtures';
 import { memorySettings, memoryVault } from './memory-ports';
 
-const [file, when] = process.argv.slice(2);
+const [file, when, mode] = process.argv.slice(2);
 if (!file || (when !== 'while-staging' && when !== 'before-commit')) throw new Error('usage: edr-crash-child.ts <edr.db> <while-staging|before-commit>');
 
 /** Says where it stopped (a synchronous write, so the line is out before the freeze), then blocks for good. */
@@ -25,7 +26,7 @@ function freeze(cycleId: number, completedCycleId: number): never {
   throw new Error('unreachable');
 }
 
-const store = new EdrDb(file);
+const store = new EdrDb(file, { offMain: mode === 'off-main' });
 const registry = new ConnectorRegistry(memorySettings(), memoryVault());
 const { connector } = await registry.register({ vendor: 'falcon', tenantId: 'cid-crash', clientId: 'c', clientSecret: 'Secret-Value-123', pollIntervalMinutes: 10 });
 let cycles = 0;

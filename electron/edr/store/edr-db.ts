@@ -12,7 +12,9 @@ import { pruneEdrStore } from './edr-retention';
 import type { CycleHost, CycleKind, CycleRow, CycleStatus, CycleSummary, PruneResult } from './edr-store';
 import { EdrStaging } from './edr-staging';
 import { EdrViews } from './edr-views';
+import { withLastSeen } from './host-json';
 import { Checkpointer } from '../../store/checkpointer';
+import { OffMainWrites } from './edr-writer';
 import { migrate, openPrivateDatabase } from '../../store/sqlite';
 
 export { EDR_MIGRATIONS, EDR_SCHEMA_VERSION } from './edr-schema';
@@ -57,12 +59,15 @@ export class EdrDb {
   readonly views: EdrViews;
   /** Cycles found still `running` when this store was opened, now marked `interrupted` (their staged rows went with their process). */
   readonly interruptedAtOpen: number;
+  /** `offMain`: the cycles' staging and commits on a worker thread (edr-writer.ts). */
+  readonly writes: OffMainWrites;
 
   /**
    * `guest`: this process does not own the data folder (the CLI beside a running app): cycles found
-   * `running` may be the owner's, so they are left alone rather than marked interrupted.
+   * `running` may be the owner's, so they are left alone rather than marked interrupted. `offMain`:
+   * `stageBatch` and `completeCycle` run on a worker thread (the app: its thread answers the window).
    */
-  constructor(file: string, opts: { guest?: boolean } = {}) {
+  constructor(file: string, opts: { guest?: boolean; offMain?: boolean } = {}) {
     this.db = openPrivateDatabase(file);
     this.db.pragma('foreign_keys = ON');
     // A cycle's commit touches the narrow host_seen (6 MB for 100,000 hosts) and the pages of the
@@ -74,6 +79,7 @@ export class EdrDb {
     migrate(this.db, EDR_MIGRATIONS, adoptEdrStore);
     this.staging = new EdrStaging(this.db);
     this.checkpointer = new Checkpointer(this.db, file);
+    this.writes = new OffMainWrites(file, opts.offMain === true);
     this.views = new EdrViews(this.db);
     this.interruptedAtOpen = opts.guest ? 0 : this.closeInterruptedCycles(new Date());
     this.stmt = {
@@ -149,6 +155,7 @@ export class EdrDb {
    * transaction (they were never visible).
    */
   finishCycle(cycleId: number, status: Exclude<CycleStatus, 'running' | 'interrupted'>, info: { hosts: number; error?: string; errorCode?: string; at: Date }): void {
+    if (status !== 'completed') this.writes.writer(cycleId)?.discard(cycleId);
     this.db.transaction(() => {
       if (status !== 'completed') this.staging.discard(cycleId);
       this.stmt.finish.run(status, info.at.toISOString(), info.hosts, info.error ?? null, info.errorCode ?? null, cycleId);
@@ -165,12 +172,20 @@ export class EdrDb {
 
   /** Staged rows of a cycle whose host changed or is new (its record is rewritten at the commit); the rest were seen as they were. */
   stagedChanged(cycleId: number): number {
-    return this.staging.countChanged(cycleId);
+    return this.writes.writer(cycleId)?.countChanged(cycleId) ?? this.staging.countChanged(cycleId);
   }
 
   /** Staged rows of one cycle (or of all): rows scored and not yet committed. */
   stagedCount(cycleId?: number): number {
-    return this.staging.count(cycleId);
+    return this.writes.count(cycleId) + (cycleId === undefined || !this.writes.writer(cycleId) ? this.staging.count(cycleId) : 0);
+  }
+
+  /** `stageScores` and `commitCycle` for the app's poller: on the worker thread when the store is `offMain` (edr-writer.ts). */
+  async stageBatch(cycleId: number, connectorId: string, scored: Iterable<ScoredHost>): Promise<number> {
+    return this.writes.for(cycleId)?.stage(cycleId, connectorId, [...scored]) ?? this.stageScores(cycleId, connectorId, scored);
+  }
+  async completeCycle(cycleId: number, at: Date): Promise<number> {
+    return this.writes.for(cycleId)?.commit(cycleId, at) ?? this.commitCycle(cycleId, at);
   }
 
   /**
@@ -310,28 +325,21 @@ export class EdrDb {
     let gone: number[] = [];
     const r = pruneEdrStore(this.db, now, days, (hids) => (gone = hids));
     if (r.hosts) this.staging.forgetHosts(gone);
+    if (r.hosts) this.writes.forgetHosts(gone);
     return r;
   }
 
-  close(): void {
+  /** Closes the connection; the cycle writer (if any) first finishes what it was asked, then closes (awaited on quit). */
+  close(): Promise<void> {
+    const writing = this.writes.close();
     this.checkpointer.close();
     this.db.close();
+    return writing;
   }
 }
 
 /** Each connector's newest completed cycle: the one whose hosts the views show. */
 export const LATEST_CYCLES = "SELECT MAX(id) FROM cycles WHERE status = 'completed' GROUP BY connector_id";
-
-/** The stored record with the last-seen time of the latest cycle (the record is rewritten only when something else changed). */
-function withLastSeen(h: HostRecord, lastSeen: string | null): HostRecord {
-  if (h.lastSeen === lastSeen) return h;
-  return {
-    ...h,
-    lastSeen,
-    ...(h.defender ? { defender: { ...h.defender, lastSeen } } : {}),
-    ...(h.falcon ? { falcon: { ...h.falcon, lastSeen } } : {}),
-  };
-}
 
 function toCycle(r: unknown): CycleRow | undefined {
   if (!r) return undefined;

@@ -49,3 +49,14 @@ export function contributionsJson(list: readonly Contribution[]): string {
   }
   return `${out}]`;
 }
+
+/** The stored record with the last-seen time of the latest cycle (the record is rewritten only when something else changed). */
+export function withLastSeen(h: HostRecord, lastSeen: string | null): HostRecord {
+  if (h.lastSeen === lastSeen) return h;
+  return {
+    ...h,
+    lastSeen,
+    ...(h.defender ? { defender: { ...h.defender, lastSeen } } : {}),
+    ...(h.falcon ? { falcon: { ...h.falcon, lastSeen } } : {}),
+  };
+}

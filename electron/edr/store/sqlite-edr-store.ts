@@ -5,12 +5,8 @@
 import type { HostRecord, ScoredHost, Vendor } from '../../../shared/model/edr';
 import type { ZtaColumns } from '../../../shared/model/zta';
 import { EdrDb } from './edr-db';
+import { withLastSeen } from './host-json';
 import type { CycleKind, CycleStatus, EdrStore, StoredHostScore, TrendFilter } from './edr-store';
-
-/** The stored record with the last-seen time of the latest cycle (the record is rewritten only when something else changed). */
-function withLastSeen(record: HostRecord, lastSeen: string | null): HostRecord {
-  return { ...record, lastSeen, ...(record.defender ? { defender: { ...record.defender, lastSeen } } : {}), ...(record.falcon ? { falcon: { ...record.falcon, lastSeen } } : {}) };
-}
 
 export class SqliteEdrStore implements EdrStore {
   /** `db`: the synchronous store (its tests and the bench read it directly). */
@@ -24,12 +20,13 @@ export class SqliteEdrStore implements EdrStore {
     return this.db.beginCycle(connectorId, vendor, tenantId, startedAt, kind);
   }
 
+  /** On the worker thread when the store was opened `offMain` (edr-writer.ts), else here. */
   async stageScores(cycleId: number, connectorId: string, scored: Iterable<ScoredHost>) {
-    return this.db.stageScores(cycleId, connectorId, scored);
+    return this.db.stageBatch(cycleId, connectorId, scored);
   }
 
   async commitCycle(cycleId: number, at: Date) {
-    return this.db.commitCycle(cycleId, at);
+    return this.db.completeCycle(cycleId, at);
   }
 
   async finishCycle(cycleId: number, status: Exclude<CycleStatus, 'running' | 'interrupted'>, info: { hosts: number; error?: string; errorCode?: string; at: Date }) {
@@ -123,7 +120,7 @@ export class SqliteEdrStore implements EdrStore {
   }
 
   async close() {
-    this.db.close();
+    await this.db.close();
   }
 }
 
@@ -131,6 +128,6 @@ export class SqliteEdrStore implements EdrStore {
  * Opens edr.db as the feature's store. `guest`: this process does not own the data folder (the
  * CLI beside a running app), so cycles found `running` are left alone.
  */
-export function openEdrStore(file: string, opts: { guest?: boolean } = {}): SqliteEdrStore {
+export function openEdrStore(file: string, opts: { guest?: boolean; offMain?: boolean } = {}): SqliteEdrStore {
   return new SqliteEdrStore(new EdrDb(file, opts));
 }

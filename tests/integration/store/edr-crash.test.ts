@@ -2,7 +2,8 @@
  * kill -9 during a poll: a real child process runs the scheduler and the SQLite store, completes
  * one cycle, and is killed with SIGKILL in the next one, while it stages batches or just before it
  * commits them. The next open of the store marks that cycle interrupted instead of leaving it
- * `running` for ever, deletes its staged rows, and the views still show the completed cycle.
+ * `running` for ever, deletes its staged rows, and the views still show the completed cycle; also
+ * with the staging and commit on the store's worker thread (`off-main`, as the app runs them).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -19,8 +20,8 @@ afterEach(() => {
 });
 
 /** Starts the child, waits (at most 45 s) until it says it froze, kills it with SIGKILL; answers the frozen cycle's id. */
-async function killWhileStoring(file: string, when: 'while-staging' | 'before-commit'): Promise<{ cycleId: number; completedCycleId: number }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', child, file, when], { stdio: ['ignore', 'pipe', 'pipe'] });
+async function killWhileStoring(file: string, when: 'while-staging' | 'before-commit', mode: 'on-main' | 'off-main'): Promise<{ cycleId: number; completedCycleId: number }> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', child, file, when, mode], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   proc.stderr.on('data', (d: Buffer) => (err += d.toString()));
@@ -48,14 +49,17 @@ async function killWhileStoring(file: string, when: 'while-staging' | 'before-co
 }
 
 describe('a poll killed with SIGKILL while staging or storing', () => {
+  // off-main: staging and the commit on the store's worker thread (the app's store), killed with the process.
   it.each([
-    ['while-staging', 10],
-    ['before-commit', 25],
-  ] as const)('leaves no cycle running: the next open marks it interrupted; its staged rows went with the process (%s, %i staged)', async (when, _staged) => {
+    ['while-staging', 10, 'on-main'],
+    ['before-commit', 25, 'on-main'],
+    ['while-staging', 10, 'off-main'],
+    ['before-commit', 25, 'off-main'],
+  ] as const)('leaves no cycle running: the next open marks it interrupted; its staged rows went with the process (%s, %i staged, %s)', async (when, _staged, mode) => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'nb-edr-crash-'));
     dirs.push(dir);
     const file = path.join(dir, 'edr.db');
-    const { cycleId, completedCycleId } = await killWhileStoring(file, when);
+    const { cycleId, completedCycleId } = await killWhileStoring(file, when, mode);
 
     const store = new EdrDb(file);
     try {
