@@ -3,7 +3,10 @@ import { defineConfig } from '@playwright/test';
 export default defineConfig({
   testDir: 'tests/e2e',
   timeout: 60_000,
-  workers: 1,
+  // Every test has its own app: data folder, ports, simulators (support/fixtures.ts), so the tests
+  // of a file run side by side too; the slowest file (a11y) no longer sets the pace alone.
+  workers: 2,
+  fullyParallel: true,
   retries: 0,
   reporter: [['list']],
   globalSetup: './tests/e2e/global-setup.ts',

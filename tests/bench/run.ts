@@ -9,6 +9,7 @@ import { pollerBaselineRssMb } from './poller-process';
 import { appPollerBaselineRssMb, benchDefenderAppCycle, benchFalconAppCycle, type AppCycleBench } from './app-poller.bench-part';
 import { benchScoring } from './scoring.bench-part';
 import { benchStore } from './store.bench-part';
+import { benchOrgHierarchy } from './org-hierarchy.bench-part';
 import { benchZtaStore } from './zta-store.bench-part';
 import { benchZtaDashboard } from './zta-dashboard.bench-part';
 import { benchBulkOnboarding, benchCancel, benchPaging } from './inventory.bench-part';
@@ -110,6 +111,11 @@ async function main(): Promise<void> {
     const s = await benchStore(100_000);
     console.log(`store: wrote a cycle of ${fmt(s.hosts)} scores in ${fmt(s.ms)} ms (${fmt(s.rowsPerSecond)} rows/s); 5,000 hosts one transaction ${fmt(s.batchMsFor5k, 1)} ms vs one commit per host ${fmt(s.perRowMsFor5k, 1)} ms = ${fmt(s.ratio, 1)}x`);
     console.log(`store: the app poller's path on that cycle (hosts already stored once): staged in batches of 5,000 in ${fmt(s.stageMs)} ms, committed (INSERT … SELECT into hosts, host_seen and history, staged rows deleted) in ${fmt(s.commitMs)} ms`);
+  }
+
+  if (want('org-hierarchy')) {
+    const o = benchOrgHierarchy(5_000);
+    console.log(`org-hierarchy: the inventory store lists a chain of ${fmt(o.length)} organizations (depth, inherited plan) in ${fmt(o.chainMs, 1)} ms (target < 500 ms, linear) and a loop of ${fmt(o.length)} parent links in ${fmt(o.loopMs, 1)} ms (target < 500 ms)`);
   }
 
   if (want('zta-table')) {

@@ -28,7 +28,10 @@ class Scanner {
   async scan(where: string): Promise<void> {
     // Nothing mid-transition: a colour or opacity on its way is not what the operator reads.
     await this.page.evaluate(() => Promise.all(document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity).map((a) => a.finished.catch(() => undefined))));
-    const { violations } = await new AxeBuilder({ page: this.page }).analyze();
+    // Every rule axe runs by default, in the page itself (legacy mode: axe.run in the window; the
+    // app has no frames) rather than a partial run finished in a second blank page per scan, and
+    // only the violations reported in full: the same findings at a fraction of the cost.
+    const { violations } = await new AxeBuilder({ page: this.page }).setLegacyMode().options({ resultTypes: ['violations'] }).analyze();
     for (const v of violations) {
       if (v.impact !== 'serious' && v.impact !== 'critical') continue;
       const nodes = v.nodes.map((n) => `      ${n.target.join(' > ')}\n        ${(n.failureSummary ?? '').replace(/\n\s*/g, ' ')}`).join('\n');

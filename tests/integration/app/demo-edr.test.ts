@@ -4,36 +4,38 @@ import { X509Certificate } from 'node:crypto';
  * for each, which poll, score and store for real. Reopening the demo on the next start keeps the
  * two connectors (same ids, same tenants) with fresh secrets and the new certificates pinned.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ConnectorStatus } from '../../../shared/contract';
 import { createNodeAdapters } from '../../../electron/app/node-platform';
 import { createApp, type App } from '../../../electron/app/services';
 import { DEMO_DEFENDER_NAME, DEMO_FALCON_NAME } from '../../../electron/app/demo-edr';
 import { createMemoryLogger } from '../../../electron/log';
 import { startAppHarness, type AppHarness } from '../../support/app-harness';
+import { until } from '../../support/until';
 
 let h: AppHarness;
 
-beforeAll(async () => {
+// Each test opens the demo in an app of its own (the last one restarts it): any test runs alone.
+let first: ConnectorStatus[] = [];
+beforeEach(async () => {
   h = await startAppHarness({ openDemo: true, app: { edr: { firstPullDelayMs: 3_600_000, publishDelayMs: 3_600_000 } } });
+  first = await h.call<ConnectorStatus[]>('connectors.list');
 });
-afterAll(() => h?.close());
+afterEach(() => h?.close());
 
 async function waitForCycle(call: AppHarness['call'], connectorId: string, cycleId: number): Promise<ConnectorStatus> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const c = (await call<ConnectorStatus[]>('connectors.list')).find((x) => x.id === connectorId)!;
-    if (!c.running && c.lastCycle?.id === cycleId) return c;
-    if (Date.now() > deadline) throw new Error(`cycle ${cycleId} of ${c.name} did not finish: ${JSON.stringify(c.lastCycle)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  return until(
+    `cycle ${cycleId} of connector ${connectorId} finished`,
+    async () => {
+      const c = (await call<ConnectorStatus[]>('connectors.list')).find((x) => x.id === connectorId)!;
+      return !c.running && c.lastCycle?.id === cycleId && c;
+    },
+    30_000,
+  );
 }
 
 describe('demo workspace with EDR', () => {
-  let first: ConnectorStatus[] = [];
-
   it('registers one Defender and one Falcon connector, enabled, with their secrets in the vault', async () => {
-    first = await h.call<ConnectorStatus[]>('connectors.list');
     expect(first.map((c) => [c.name, c.vendor, c.enabled, c.hasClientSecret]).sort()).toEqual([
       [DEMO_DEFENDER_NAME, 'defender', true, true],
       [DEMO_FALCON_NAME, 'falcon', true, true],

@@ -3,13 +3,14 @@
  * node is signed in (and no broker is configured) stays pending, the Connectors page says why,
  * and the scores go out once, as soon as the operator signs in to a node.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ConnectorStatus } from '../../../shared/contract';
 import type { ProfileView } from '../../../shared/model/profile';
 import { NO_TARGET } from '../../../electron/edr/publisher';
 import { startMgmtSimulator, type MgmtSimulator } from '@northbound/simulators/testing';
 import { defenderTenant, startDefenderSimulator, type DefenderSimulator } from '@northbound/simulators/testing/defender';
 import { startAppHarness, type AppHarness } from '../../support/app-harness';
+import { until } from '../../support/until';
 
 const tenant = defenderTenant({ hosts: 40, seed: 3 });
 let defender: DefenderSimulator;
@@ -17,52 +18,66 @@ let mgmt: MgmtSimulator;
 let h: AppHarness;
 
 beforeAll(async () => {
-  const saved = process.env.NORTHBOUND_AMQP_URL;
-  delete process.env.NORTHBOUND_AMQP_URL;
   defender = await startDefenderSimulator({ tenants: [tenant] });
-  mgmt = await startMgmtSimulator();
-  h = await startAppHarness({ app: { edr: { publishDelayMs: 20, firstPullDelayMs: 3_600_000 } } });
-  if (saved !== undefined) process.env.NORTHBOUND_AMQP_URL = saved;
 });
 afterAll(async () => {
-  await h?.close();
   await defender?.close();
+});
+// Each test has its own app and its own node, so what one node received is what that test sent.
+beforeEach(async () => {
+  const saved = process.env.NORTHBOUND_AMQP_URL;
+  delete process.env.NORTHBOUND_AMQP_URL;
+  try {
+    mgmt = await startMgmtSimulator();
+    h = await startAppHarness({ app: { edr: { publishDelayMs: 20, firstPullDelayMs: 3_600_000 } } });
+  } finally {
+    if (saved !== undefined) process.env.NORTHBOUND_AMQP_URL = saved;
+  }
+});
+afterEach(async () => {
+  await h?.close();
   await mgmt?.close();
 });
 
-async function until(connectorId: string, done: (c: ConnectorStatus) => boolean): Promise<ConnectorStatus> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const c = (await h.call<ConnectorStatus[]>('connectors.list')).find((x) => x.id === connectorId)!;
-    if (done(c)) return c;
-    if (Date.now() > deadline) throw new Error(`timed out; last status ${JSON.stringify(c.lastCycle)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+function statusOnceTrue(connectorId: string, done: (c: ConnectorStatus) => boolean): Promise<ConnectorStatus> {
+  return until(
+    `connector ${connectorId} in the awaited state`,
+    async () => {
+      const c = (await h.call<ConnectorStatus[]>('connectors.list')).find((x) => x.id === connectorId)!;
+      return done(c) && c;
+    },
+    20_000,
+  );
+}
+
+/** A Defender connector polled once while no node is signed in: its cycle completed, publication pending. */
+async function pendingCycle(): Promise<{ connectorId: string; cycleId: number; status: ConnectorStatus }> {
+  const saved = await h.call<{ id: string }>('connectors.save', {
+    vendor: 'defender',
+    tenantId: tenant.tenantId,
+    clientId: tenant.clientId,
+    clientSecret: tenant.clientSecret,
+    pollIntervalMinutes: 60,
+    apiUrl: defender.apiUrl,
+    idpUrl: defender.idpUrl,
+    tls: { mode: 'custom-ca', caName: 'simulator.pem', caPem: defender.certificatePem },
+  });
+  const connectorId = saved.id;
+  const cycleId = (await h.call<{ cycleId: number }>('connectors.pollNow', { connectorId })).cycleId;
+  const status = await statusOnceTrue(connectorId, (x) => x.lastCycle?.id === cycleId && x.lastCycle.publishError !== undefined);
+  return { connectorId, cycleId, status };
 }
 
 describe('publication waits for a target', () => {
-  let connectorId = '';
-  let cycleId = 0;
-
   it('a cycle completed with no node signed in stays pending, with the reason on the page', async () => {
-    const saved = await h.call<{ id: string }>('connectors.save', {
-      vendor: 'defender',
-      tenantId: tenant.tenantId,
-      clientId: tenant.clientId,
-      clientSecret: tenant.clientSecret,
-      pollIntervalMinutes: 60,
-      apiUrl: defender.apiUrl,
-      idpUrl: defender.idpUrl,
-      tls: { mode: 'custom-ca', caName: 'simulator.pem', caPem: defender.certificatePem },
-    });
-    connectorId = saved.id;
-    cycleId = (await h.call<{ cycleId: number }>('connectors.pollNow', { connectorId })).cycleId;
-    const c = await until(connectorId, (x) => x.lastCycle?.id === cycleId && x.lastCycle.publishError !== undefined);
+    const { status: c } = await pendingCycle();
     expect(c.lastCycle).toMatchObject({ status: 'completed', hosts: 40, publishedAt: null, publishError: NO_TARGET });
     expect(mgmt.receivedScores).toHaveLength(0);
   });
 
   it('signing in to a node publishes the pending scores once', async () => {
+    const { connectorId, cycleId } = await pendingCycle();
+    expect(mgmt.receivedScores).toHaveLength(0);
     const op = mgmt.users.find((u) => u.role === 'operator')!;
     const profile = await h.call<ProfileView>('profiles.save', {
       name: 'Lab node',
@@ -79,7 +94,7 @@ describe('publication waits for a target', () => {
     const before = h.pushed.length;
     await h.call('session.signIn', { profileId: profile.id });
 
-    const c = await until(connectorId, (x) => x.lastCycle?.publishedAt !== null);
+    const c = await statusOnceTrue(connectorId, (x) => x.lastCycle?.publishedAt !== null);
     expect(c.lastCycle).toMatchObject({ id: cycleId, status: 'completed' });
     expect(c.lastCycle?.publishError).toBeUndefined();
     const got = mgmt.receivedScores.filter((r) => r.message.cycleId === cycleId);

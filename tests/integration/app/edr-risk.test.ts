@@ -6,12 +6,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ConnectorStatus } from '../../../shared/contract';
 import { defaultRiskConfig, scoreHost, tenantRiskConfigOrThrow } from '../../../shared/risk';
 import { defenderTenant, startDefenderSimulator, type DefenderSimulator } from '@northbound/simulators/testing/defender';
 import { startAppHarness, type AppHarness } from '../../support/app-harness';
 import { edrDb } from '../../support/edr-fixtures';
+import { until } from '../../support/until';
 
 const tenant = defenderTenant({ hosts: 150, seed: 11 });
 const risk = {
@@ -30,7 +31,6 @@ beforeAll(async () => {
   sim = await startDefenderSimulator({ tenants: [tenant] });
   dir = mkdtempSync(path.join(os.tmpdir(), 'nb-edr-risk-'));
   writeFileSync(path.join(dir, 'ca.pem'), sim.certificatePem);
-  h = await startAppHarness({ app: { edr: { publishDelayMs: 50, firstPullDelayMs: 3_600_000 } } });
   base = {
     vendor: 'defender',
     tenantId: tenant.tenantId,
@@ -43,23 +43,30 @@ beforeAll(async () => {
   };
 });
 afterAll(async () => {
-  await h?.close();
   await sim?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
+// Each test has an app of its own (no connector yet) and saves what it needs: any test runs alone.
+beforeEach(async () => {
+  h = await startAppHarness({ app: { edr: { publishDelayMs: 50, firstPullDelayMs: 3_600_000 } } });
+});
+afterEach(async () => {
+  await h?.close();
+});
+
 async function pollAndWait(connectorId: string): Promise<number> {
   const { cycleId } = await h.call<{ cycleId: number }>('connectors.pollNow', { connectorId });
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    const status = (await h.call<ConnectorStatus[]>('connectors.list')).find((c) => c.id === connectorId);
-    if (status?.lastCycle?.id === cycleId && status.lastCycle.status !== 'running') {
-      expect(status.lastCycle).toMatchObject({ status: 'completed', hosts: tenant.hosts });
-      return cycleId;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`cycle ${cycleId} did not finish`);
+  const status = await until(
+    `cycle ${cycleId} finished`,
+    async () => {
+      const c = (await h.call<ConnectorStatus[]>('connectors.list')).find((x) => x.id === connectorId);
+      return c?.lastCycle?.id === cycleId && c.lastCycle.status !== 'running' && c;
+    },
+    30_000,
+  );
+  expect(status.lastCycle).toMatchObject({ status: 'completed', hosts: tenant.hosts });
+  return cycleId;
 }
 
 /** Stored score, the score under the overrides and under the defaults, per host of the latest cycle. */
@@ -75,8 +82,27 @@ function storedVersusExpected(connectorId: string, overrides: unknown) {
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
+/** Saves the connector with the custom risk and polls it once: its hosts scored with the overrides. */
+async function savedWithRiskAndScored(): Promise<string> {
+  const saved = await h.call<{ id: string; risk?: unknown }>('connectors.save', { ...base, risk });
+  expect(saved.risk).toEqual(risk);
+  const id = saved.id;
+  expect((await h.call<ConnectorStatus[]>('connectors.list')).find((c) => c.id === id)?.risk).toEqual(risk);
+
+  await pollAndWait(id);
+  const rows = storedVersusExpected(id, risk);
+  expect(rows).toHaveLength(tenant.hosts);
+  for (const r of rows) {
+    expect(r.stored).toBeCloseTo(r.custom, 2);
+    expect(r.band).toBe(r.customBand);
+  }
+  // The overrides matter for this fleet: many hosts score differently, and the mean moves.
+  expect(rows.filter((r) => Math.abs(r.custom - r.defaults) > 0.5).length).toBeGreaterThan(tenant.hosts / 4);
+  expect(Math.abs(mean(rows.map((r) => r.stored)) - mean(rows.map((r) => r.defaults)))).toBeGreaterThan(1);
+  return id;
+}
+
 describe('per-tenant risk scoring configuration', () => {
-  let id = '';
 
   it('refuses an invalid risk with the path of the field, before anything is stored', async () => {
     const bad = await h.callRaw('connectors.save', { ...base, risk: { weights: { critical: 70, operational: 40 } } });
@@ -89,24 +115,11 @@ describe('per-tenant risk scoring configuration', () => {
   });
 
   it('a connector saved with custom weights and points scores its hosts with them, not with the defaults', async () => {
-    const saved = await h.call<{ id: string; risk?: unknown }>('connectors.save', { ...base, risk });
-    expect(saved.risk).toEqual(risk);
-    id = saved.id;
-    expect((await h.call<ConnectorStatus[]>('connectors.list')).find((c) => c.id === id)?.risk).toEqual(risk);
-
-    await pollAndWait(id);
-    const rows = storedVersusExpected(id, risk);
-    expect(rows).toHaveLength(tenant.hosts);
-    for (const r of rows) {
-      expect(r.stored).toBeCloseTo(r.custom, 2);
-      expect(r.band).toBe(r.customBand);
-    }
-    // The overrides matter for this fleet: many hosts score differently, and the mean moves.
-    expect(rows.filter((r) => Math.abs(r.custom - r.defaults) > 0.5).length).toBeGreaterThan(tenant.hosts / 4);
-    expect(Math.abs(mean(rows.map((r) => r.stored)) - mean(rows.map((r) => r.defaults)))).toBeGreaterThan(1);
+    await savedWithRiskAndScored();
   });
 
   it('saving the connector again without risk goes back to the defaults for the next cycle', async () => {
+    const id = await savedWithRiskAndScored();
     const saved = await h.call<{ id: string; risk?: unknown }>('connectors.save', { ...base, id, clientSecret: undefined });
     expect(saved.risk).toBeUndefined();
     await pollAndWait(id);

@@ -6,7 +6,7 @@
  * that entered High Risk as zta.overview has them, devices per status as the device list has them —
  * each as of its data; signed out, the alarms are as of the last time the node was heard.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AlarmPage, AlarmSourceStatus } from '../../../shared/model/alarms';
 import type { DeviceView } from '../../../shared/model/inventory';
 import type { Overview, OverviewBadges } from '../../../shared/model/overview';
@@ -29,14 +29,34 @@ const overview = () => h.call<Overview>('overview.get', { profileId });
 const badges = () => h.call<OverviewBadges>('overview.badges', { profileId });
 const isoNear = (iso: string, ms: number, slackMs: number) => Math.abs(Date.parse(iso) - ms) <= slackMs;
 
+// The Defender simulator only answers; each test has an app of its own (fresh data folder) and
+// opens the demo itself when it needs it, so any test runs alone and in any order.
 beforeAll(async () => {
   defender = await startDefenderSimulator({ tenants: [tenant] });
-  h = await startAppHarness({ app: { demoEdr: false, edr: { publishDelayMs: 20, firstPullDelayMs: 600_000 }, alarms: { pollIntervalMs: 100, changedEveryMs: 20, statusEveryMs: 50 } } });
 });
 afterAll(async () => {
-  await h?.close();
   await defender?.close();
 });
+beforeEach(async () => {
+  profileId = '';
+  connectorId = '';
+  h = await startAppHarness({ app: { demoEdr: false, edr: { publishDelayMs: 20, firstPullDelayMs: 600_000 }, alarms: { pollIntervalMs: 100, changedEveryMs: 20, statusEveryMs: 50 } } });
+});
+afterEach(async () => {
+  await h?.close();
+});
+
+/** Opens the demo workspace, its generator stopped, and waits until 80 alarm changes are stored. */
+async function openDemoWithAlarms(): Promise<void> {
+  await h.call('demo.open');
+  node = h.app.demo.simulator!;
+  node.alarms.generator.stop(true);
+  profileId = h.app.demo.status().oauthProfileId!;
+  await until('the alarm source live', async () => (await h.call<AlarmSourceStatus>('alarms.status', { profileId })).state === 'live');
+  node.alarms.generator.step(80);
+  const changes = node.alarms.lastMessageId();
+  await until('every change stored', async () => (await h.call<AlarmSourceStatus>('alarms.status', { profileId })).stored.changes === changes);
+}
 
 describe('overview channels', () => {
   it('with nothing configured every part says what is missing, and the badges know no number', async () => {
@@ -58,15 +78,7 @@ describe('overview channels', () => {
   });
 
   it('counts the connection’s active alarms per severity and the unhandled ones as the alarm list does, live, and follows an acknowledgement', async () => {
-    await h.call('demo.open');
-    node = h.app.demo.simulator!;
-    node.alarms.generator.stop(true);
-    profileId = h.app.demo.status().oauthProfileId!;
-    await until('the alarm source live', async () => (await h.call<AlarmSourceStatus>('alarms.status', { profileId })).state === 'live');
-    node.alarms.generator.step(80);
-    const changes = node.alarms.lastMessageId();
-    await until('every change stored', async () => (await h.call<AlarmSourceStatus>('alarms.status', { profileId })).stored.changes === changes);
-
+    await openDemoWithAlarms();
     const o = await overview();
     expect(o.connection).toEqual({ profileId, name: 'Demo node (OAuth)', signedIn: true });
     expect(o.setup).toMatchObject({ connections: 2, demoRunning: true });
@@ -99,6 +111,7 @@ describe('overview channels', () => {
   });
 
   it('says the devices were never fetched, then counts them per deployment status as the device list does, as of the fetch', async () => {
+    await openDemoWithAlarms();
     expect((await overview()).devices).toEqual({ state: 'never' });
     await h.call('inventory.refresh', { profileId, what: 'devices' });
     const list = await h.call<{ fetchedAt: string | null; items: DeviceView[] }>('inventory.devices', { profileId });
@@ -114,6 +127,7 @@ describe('overview channels', () => {
   });
 
   it('scores: unknown before a cycle, then the bands as the snapshot has them, and the hosts that entered High Risk as the dashboard has them', async () => {
+    await openDemoWithAlarms();
     const saved = await h.call<{ id: string }>('connectors.save', defenderConnectorSave(defender, tenant, { name: 'Contoso Defender' }));
     connectorId = saved.id;
     let o = await overview();
@@ -153,6 +167,7 @@ describe('overview channels', () => {
   });
 
   it('signed out, the alarms stand as of the last time the node was heard, no longer live', async () => {
+    await openDemoWithAlarms();
     await h.call('session.signOut', { profileId });
     await until('the source stopped', async () => (await h.call<AlarmSourceStatus>('alarms.status', { profileId })).source === 'none');
     const o = await overview();

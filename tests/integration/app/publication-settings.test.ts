@@ -11,6 +11,7 @@ import type { PublicationView } from '../../../shared/model/settings';
 import { AMQP_PASSWORD_KEY, AMQP_URL_KEY } from '../../../electron/app/publication-settings';
 import { defenderTenant, startDefenderSimulator, type DefenderSimulator } from '@northbound/simulators/testing/defender';
 import { startAppHarness, type AppHarness } from '../../support/app-harness';
+import { until as untilTrue } from '../../support/until';
 
 const PASSWORD = 'Rabbit-s3cret-Pa55';
 let h: AppHarness | undefined;
@@ -170,15 +171,15 @@ describe('the next publication', () => {
       idpUrl: defender.idpUrl,
       tls: { mode: 'custom-ca', caName: 'simulator.pem', caPem: defender.certificatePem },
     });
-    const until = async (done: (c: ConnectorStatus) => boolean): Promise<ConnectorStatus> => {
-      const deadline = Date.now() + 30_000;
-      for (;;) {
-        const c = (await app.call<ConnectorStatus[]>('connectors.list')).find((x) => x.id === saved.id)!;
-        if (done(c)) return c;
-        if (Date.now() > deadline) throw new Error(`timed out; last status ${JSON.stringify(c.lastCycle)}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    };
+    const until = (done: (c: ConnectorStatus) => boolean): Promise<ConnectorStatus> =>
+      untilTrue(
+        'the connector in the awaited state',
+        async () => {
+          const c = (await app.call<ConnectorStatus[]>('connectors.list')).find((x) => x.id === saved.id)!;
+          return done(c) && c;
+        },
+        30_000,
+      );
     const { cycleId } = await app.call<{ cycleId: number }>('connectors.pollNow', { connectorId: saved.id });
     const waiting = await until((c) => c.lastCycle?.id === cycleId && c.lastCycle.publishError !== undefined);
     expect(waiting.lastCycle?.publishError).toMatch(/^No publication target/);

@@ -35,16 +35,13 @@ describe('poll cancellation', () => {
     sim.faults.delayMs = 50;
     const c = connectorFor(sim, t, { vulnerabilitySource: 'per-machine' });
     const ctrl = new AbortController();
-    const started = performance.now();
     const p = c.poll({ signal: ctrl.signal, onProgress: (pr) => pr.phase === 'vulnerabilities' && calls(sim, PER_MACHINE) >= 15 && ctrl.abort() });
     const err = await p.catch((e: unknown) => e);
-    const ms = performance.now() - started;
     expect(cancelled(err)).toBe(true);
     // A request written just before the abort may still land; the poll has ended, so once those
     // are answered nothing more comes, far short of the 50 machines.
     await until('the requests in flight at the abort to end', () => sim.stats.inFlightVulnerabilities === 0);
     expect(calls(sim, PER_MACHINE)).toBeLessThan(50);
-    expect(ms).toBeLessThan(5_000);
     await c.close();
   });
 

@@ -13,8 +13,15 @@ const RATE_SCALE = 600;
 const t = tenant({ hosts: 400, seed: 99 });
 let sim: DefenderSimulator;
 
+const factsById = (hosts: HostRecord[]) => new Map(hosts.map((h) => [h.hostId, { cveCount: h.defender!.cveCount, criticalCveCount: h.defender!.criticalCveCount, maxCvss: h.defender!.maxCvss }]));
+/** The facts of one bulk-export poll, made once here: the reference each test compares with. */
+let bulkFacts: Map<string, unknown>;
+
 beforeAll(async () => {
   sim = await startSim({ tenants: [t], dataAnchorMs: ANCHOR, rateScale: RATE_SCALE });
+  const c = connectorFor(sim, t, { rateScale: RATE_SCALE });
+  bulkFacts = factsById(await c.poll());
+  await c.close();
 });
 afterAll(() => sim.close());
 beforeEach(async () => {
@@ -25,21 +32,18 @@ beforeEach(async () => {
   await new Promise((r) => setTimeout(r, 60_000 / RATE_SCALE + 20));
 });
 
-const factsById = (hosts: HostRecord[]) => new Map(hosts.map((h) => [h.hostId, { cveCount: h.defender!.cveCount, criticalCveCount: h.defender!.criticalCveCount, maxCvss: h.defender!.maxCvss }]));
-
 describe('per-device vulnerability path', () => {
-  let bulkFacts: Map<string, unknown>;
-
   it('bulk export (default) gives the reference facts', async () => {
     const c = connectorFor(sim, t, { rateScale: RATE_SCALE });
     const hosts = await c.poll();
     await c.close();
     expect(c.lastReport?.source).toBe('bulk');
     expect(calls(sim, PER_MACHINE)).toBe(0);
-    bulkFacts = factsById(hosts);
+    const facts = factsById(hosts);
+    expect(facts).toEqual(bulkFacts);
     for (const i of [0, 17, 399]) {
       const want = expectedFacts(t, i, ANCHOR);
-      expect(bulkFacts.get(want.id)).toEqual({ cveCount: want.cveCount, criticalCveCount: want.criticalCveCount, maxCvss: want.maxCvss });
+      expect(facts.get(want.id)).toEqual({ cveCount: want.cveCount, criticalCveCount: want.criticalCveCount, maxCvss: want.maxCvss });
     }
   });
 

@@ -1,6 +1,7 @@
 /** MN-9 token limits and MN-11 daily clean-up, driven by the simulator clock. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimClock } from '@northbound/simulators/testing';
+import { until } from '../../support/until';
 import { startHarness, type Harness } from './harness';
 
 let h: Harness;
@@ -91,10 +92,11 @@ describe('daily clean-up at midnight UTC (MN-11)', () => {
     const c = asClient(await h.createClient({ access_token_validity: 60, refresh_token_validity: 60 }));
     const t = (await tokenFor('admin', c)).json;
     const ms = clock.now();
-    const toMidnight = Math.ceil(ms / 86_400_000) * 86_400_000 - ms;
-    clock.advance(toMidnight - 700); // just before midnight: expired, not cleaned
+    const midnight = Math.ceil(ms / 86_400_000) * 86_400_000;
+    clock.advance(midnight - ms - 700); // just before midnight: expired, not cleaned
     expect((await use(t.access_token)).json.error).toBe('access_token_expired');
-    await new Promise((r) => setTimeout(r, 800)); // real time carries the sim clock past midnight
+    // Real time carries the sim clock past midnight (no advance, so no listener is told).
+    await until('the sim clock past midnight', () => clock.now() > midnight, 5_000);
     expect((await use(t.access_token)).json.error).toBe('invalid_token');
   });
 });

@@ -3,11 +3,12 @@
  * keeps verification on, and never sends a byte of application data.
  */
 import { X509Certificate } from 'node:crypto';
-import { createServer as createTcpServer, type AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import * as tls from 'node:tls';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/model/errors';
 import { probeCertificate } from '../../../electron/net/probe';
+import { until } from '../../support/until';
 import { makeCert } from './tls-fixture';
 
 const closers: Array<() => void> = [];
@@ -31,12 +32,15 @@ describe('probeCertificate', () => {
         s.on('error', () => {});
       });
       server.on('tlsClientError', () => {});
+      // The raw connection's end is the event that proves nothing more can arrive from the probe.
+      let closed = 0;
+      server.on('connection', (raw: Socket) => raw.on('close', () => closed++));
       const port = await listen(server);
 
       const probed = await probeCertificate('127.0.0.1', port);
       expect(probed.info).toMatchObject({ host: '127.0.0.1', port, fingerprint256: cert.fingerprint256, selfSigned: true, trustedBySystem: false, subject: expect.stringContaining('CN=probe.test') });
       expect(new X509Certificate(probed.pem).fingerprint256).toBe(cert.fingerprint256);
-      await new Promise((r) => setTimeout(r, 50));
+      await until('the probe closed its connection', () => closed === 1);
       expect(received).toBe(0);
       expect(handshakes).toBeLessThanOrEqual(1);
     });

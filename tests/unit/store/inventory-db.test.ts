@@ -144,9 +144,8 @@ describe('InventoryStore (SQLite): organizations', () => {
       [org('A', 'C', null), org('B', 'A', 'Gold'), org('C', 'B', null), org('D', 'C', null), org('Self', 'Self', 'Silver'), org('E', 'Self', null)],
       '2026-05-01T10:00:00.000Z',
     );
-    const started = performance.now();
+    // It answers at all (the test's time limit); how fast is the bench's org-hierarchy line.
     const { items } = store.organizations('p1');
-    expect(performance.now() - started).toBeLessThan(200);
     expect(items.map((o) => o.name).sort()).toEqual(['A', 'B', 'C', 'D', 'E', 'Self']);
     const by = new Map(items.map((o) => [o.name, o]));
     // The loop is cut at one link: every member gets a finite depth and a plan from within the loop.
@@ -158,13 +157,13 @@ describe('InventoryStore (SQLite): organizations', () => {
     expect(by.get('E')).toMatchObject({ depth: 1, effectivePlan: 'Silver', inheritedFrom: 'Self' });
   });
 
-  it('handles a deep chain of 5,000 organizations in linear time', () => {
+  it('handles a deep chain of 5,000 organizations (its time: the org-hierarchy bench line)', () => {
     const { store } = open();
     const chain = Array.from({ length: 5000 }, (_, i) => org(`o${i}`, i === 0 ? null : `o${i - 1}`, i === 0 ? 'Root-Plan' : null));
     store.replaceOrganizations('p1', chain.reverse(), '2026-05-01T10:00:00.000Z');
-    const started = performance.now();
     const { items } = store.organizations('p1');
-    expect(performance.now() - started).toBeLessThan(500);
+    expect(items).toHaveLength(5000);
+    expect(items.map((o) => o.depth)).toEqual(Array.from({ length: 5000 }, (_, i) => i));
     expect(items.at(-1)).toMatchObject({ name: 'o4999', depth: 4999, effectivePlan: 'Root-Plan', inheritedFrom: 'o0' });
   });
 });

@@ -24,7 +24,11 @@ const subscribers = new Set<(appId: number, event: string, payload: unknown) => 
 
 function theWorker(): Worker {
   if (worker) return worker;
-  const w = new Worker(path.join(here, 'main-worker-entry.mjs'), { workerData: { file: path.join(here, 'main-worker.ts') } });
+  // The sources bundled once for the run (main-worker-bundle.ts, vitest's globalSetup); without
+  // it (NB_MAIN_WORKER_TSX=1, or a runner without that setup) they load through tsx.
+  const bundle = process.env.NB_MAIN_WORKER_BUNDLE;
+  const entry = bundle && process.env.NB_MAIN_WORKER_TSX !== '1' ? bundle : path.join(here, 'main-worker-entry.mjs');
+  const w = new Worker(entry, { workerData: { file: path.join(here, 'main-worker.ts') } });
   w.unref();
   w.on('message', (m: Message) => {
     if (m.type === 'event') {
