@@ -22,7 +22,7 @@ import type { ExportFormat } from '../../shared/contract-zta';
 import { ZtaExports, type ExportDestination } from '../edr/zta-export';
 import { Downloads } from './downloads';
 import { AlarmService } from '../alarms/service';
-import { AlarmStore } from '../store/alarms-db';
+import { openAlarmStore } from '../alarms/store/sqlite-alarm-store';
 import { SETTINGS_KEY, readSettings } from './settings-handlers';
 import { amqpUrlWithoutPassword } from '../../shared/model/settings';
 import { DEFAULT_ALARM_EXCHANGE } from '../../shared/model/alarms';
@@ -101,7 +101,7 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
     return { url: () => edr.publication.connectUrl(), broker: amqpUrlWithoutPassword(url), exchange: typeof exchange === 'string' && exchange.trim() ? exchange.trim() : DEFAULT_ALARM_EXCHANGE };
   };
   const alarms = new AlarmService({
-    store: new AlarmStore(path.join(adapters.dataDir, 'alarms.db')),
+    store: openAlarmStore(path.join(adapters.dataDir, 'alarms.db')),
     requestFor: (profileId) => (method, p, body, opts) => sessions.get(profileId).request(method, p, body, opts),
     requireSignedIn: (profileId, what) => inventory.requireSignedIn(profileId, what),
     broker: alarmBroker,
