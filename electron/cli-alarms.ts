@@ -123,14 +123,14 @@ export function addAlarmCommands(program: Command): void {
       if (since === undefined) throw new CliFailure('--since is an ISO date or time (2026-05-01, 2026-05-01T12:00:00Z), epoch milliseconds, or a duration back from now (90m, 24h, 7d).', 2);
       const file = path.join(flags.dataDir, 'alarms.db');
       if (!existsSync(file)) throw new CliFailure(`There is no alarm store in ${flags.dataDir} (no alarms.db): run \`northbound alarms follow --data-dir ${flags.dataDir} …\` first.`, 1);
-      const { AlarmStore } = await import('./store/alarms-db');
-      const store = new AlarmStore(file);
+      const { openAlarmStore } = await import('./alarms/store/sqlite-alarm-store');
+      const store = openAlarmStore(file);
       try {
-        for (const piece of alarmExportPieces(store.db, flags.format, since)) {
+        for await (const piece of alarmExportPieces(store, flags.format, since)) {
           if (!process.stdout.write(piece.text)) await new Promise((resolve) => process.stdout.once('drain', resolve));
         }
       } finally {
-        store.close();
+        await store.close();
       }
     });
 }
@@ -164,7 +164,7 @@ async function follow(flags: FollowFlags): Promise<void> {
     }
   }
   const logger = createStreamLogger(process.stderr, flags.logLevel);
-  const [{ AlarmStore }, { AlarmService }, { MgmtClient }] = await Promise.all([import('./store/alarms-db'), import('./alarms/service'), import('./mgmt')]);
+  const [{ openAlarmStore }, { AlarmService }, { MgmtClient }] = await Promise.all([import('./alarms/store/sqlite-alarm-store'), import('./alarms/service'), import('./mgmt')]);
   const sourceId = `node:${node.origin}`;
   const client = new MgmtClient({
     profile: { id: sourceId, host: node.host, basicPort: node.port, oauthPort: node.port, authMode: 'basic', username: flags.username, tls: caPem ? { mode: 'custom-ca', caName: flags.caFile, caPem } : { mode: 'system' } },
@@ -185,7 +185,7 @@ async function follow(flags: FollowFlags): Promise<void> {
   process.once('SIGINT', () => stop());
 
   const futureSkewMs = Math.round(flags.maxClockSkew * 1000);
-  const store = new AlarmStore(path.join(flags.dataDir, 'alarms.db'), { futureSkewMs });
+  const store = openAlarmStore(path.join(flags.dataDir, 'alarms.db'), { futureSkewMs });
   let added = 0;
   let lastState = '';
   const service: InstanceType<typeof AlarmService> = new AlarmService({
@@ -217,13 +217,15 @@ async function follow(flags: FollowFlags): Promise<void> {
   let lastLine = performance.now();
   const progress = setInterval(() => {
     const now = performance.now();
-    process.stderr.write(statusLine(service.status(sourceId), added, (now - lastLine) / 1000));
+    const since = (now - lastLine) / 1000;
+    const n = added;
     added = 0;
     lastLine = now;
+    void service.status(sourceId).then((s) => process.stderr.write(statusLine(s, n, since)));
   }, flags.progressEvery * 1000);
   await stopped;
   clearInterval(progress);
-  process.stderr.write(statusLine(service.status(sourceId), added, (performance.now() - lastLine) / 1000));
+  process.stderr.write(statusLine(await service.status(sourceId), added, (performance.now() - lastLine) / 1000));
   await service.close();
   await client.signOut().catch(() => undefined);
   await client.close();

@@ -13,7 +13,7 @@
  * pages below it (MN-47). Records and changes outside the plausible time window (time-window.ts)
  * are left out and counted as unreadable; they never move the walk or the cursor.
  */
-import type { AlarmStore } from '../store/alarms-db';
+import type { AlarmStore } from './store/alarm-store';
 import { ALARM_PAGE_LIMIT, type NodeAlarmApi } from './node-api';
 import { screenRecord, type TimeWindow } from './time-window';
 import type { AlarmItem } from '../../shared/model/alarms';
@@ -77,7 +77,7 @@ export async function backfill(api: NodeAlarmApi, store: AlarmStore, source: str
     }
     reasons.push(...pageReasons.slice(0, 10 - Math.min(10, reasons.length)));
     if (items.length > 0) {
-      const r = await store.ingestBatch(source, items.map((i) => since(i, o.fromMs)), { storedMs: now() });
+      const r = await store.ingest(source, items.map((i) => since(i, o.fromMs)), { storedMs: now() });
       added += r.newChanges + r.newHandlings;
       if (r.aids.length > 0) o.onPage?.({ aids: r.aids, headSeq: r.headSeq, newChanges: r.newChanges + r.newHandlings });
       for (const i of items) newestMs = Math.max(newestMs ?? 0, i.head.lastChangeMs);

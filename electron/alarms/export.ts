@@ -4,10 +4,9 @@
  * alarm texts and device names come from devices and must never run as a spreadsheet formula or
  * carry a terminal escape). Newest change first, in chunks, so a store of any size streams out.
  */
-import type Database from 'better-sqlite3';
 import { csvLine, toCsv } from '../../shared/csv';
 import type { AlarmView } from '../../shared/model/alarms';
-import { exportAlarms } from '../store/alarms-views';
+import type { AlarmStore } from './store/alarm-store';
 
 export type AlarmExportFormat = 'jsonl' | 'csv';
 export const ALARM_EXPORT_COLUMNS = [
@@ -54,7 +53,7 @@ const flat = (r: ExportRow): Record<(typeof ALARM_EXPORT_COLUMNS)[number], strin
 });
 
 /** The export in pieces of text, each with the rows it carries. */
-export function* alarmExportPieces(db: Database.Database, format: AlarmExportFormat, sinceMs = 0): Generator<{ text: string; rows: number }> {
+export async function* alarmExportPieces(store: Pick<AlarmStore, 'exportAlarms'>, format: AlarmExportFormat, sinceMs = 0): AsyncGenerator<{ text: string; rows: number }> {
   if (format === 'csv') yield { text: csvLine(ALARM_EXPORT_COLUMNS), rows: 0 };
   let chunk: ExportRow[] = [];
   const out = (rows: ExportRow[]) =>
@@ -66,7 +65,7 @@ export function* alarmExportPieces(db: Database.Database, format: AlarmExportFor
           }),
         )
       : `${rows.map((r) => JSON.stringify(r)).join('\n')}\n`;
-  for (const row of exportAlarms(db, sinceMs)) {
+  for await (const row of store.exportAlarms(sinceMs)) {
     chunk.push(row);
     if (chunk.length >= CHUNK) {
       yield { text: out(chunk), rows: chunk.length };

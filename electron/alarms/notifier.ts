@@ -7,12 +7,13 @@
  * on the node's clock, they do not ring. Where the announcement goes (the system's notifications
  * on the desktop, the window in browser mode) is the caller's.
  */
-import type Database from 'better-sqlite3';
 import { ACTIVE_SEVERITIES, type ActiveSeverity, type AlarmNotification } from '../../shared/model/alarms';
 import { boundLine, LIMITS } from '../../shared/model/limits';
+import type { AlarmStore, NotifiedChange } from './store/alarm-store';
 
 export interface AlarmNotifierOptions {
-  db: Database.Database;
+  /** The store's reads of new changes (the notifier prepares no SQL of its own). */
+  store: Pick<AlarmStore, 'changeSeq' | 'changeCounts' | 'newestChange'>;
   /** The severities that notify now (read at every check: the setting may change). */
   severities(): readonly ActiveSeverity[];
   deliver(n: AlarmNotification): void;
@@ -25,14 +26,7 @@ export interface AlarmNotifierOptions {
   maxAgeMs?: number;
 }
 
-interface Newest {
-  aid: number;
-  severity: ActiveSeverity;
-  text: string;
-  device_name: string;
-  org: string;
-  object: string;
-}
+type Newest = NotifiedChange;
 
 interface Pending {
   count: number;
@@ -52,33 +46,23 @@ export class AlarmNotifier {
   private readonly pending = new Map<string, Pending>();
   private readonly lastAt = new Map<string, number>();
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
-  private readonly stmt;
+  /** Checks run one after another (each moves a cursor after reading the store). */
+  private queue: Promise<void> = Promise.resolve();
 
-  constructor(private readonly o: AlarmNotifierOptions) {
-    this.stmt = {
-      head: o.db.prepare('SELECT COALESCE(MAX(seq), 0) AS s FROM changes'),
-      counts: o.db.prepare(
-        `SELECT c.severity, COUNT(*) AS n FROM changes c JOIN alarms a ON a.aid = c.aid
-         WHERE c.seq > ? AND c.seq <= ? AND a.source = ? AND c.event_ms >= ? GROUP BY c.severity`,
-      ),
-      newest: o.db.prepare(
-        `SELECT a.aid, c.severity, c.text, a.device_name, a.org, a.object FROM changes c JOIN alarms a ON a.aid = c.aid
-         WHERE c.seq > ? AND c.seq <= ? AND a.source = ? AND c.event_ms >= ? AND c.severity = ? ORDER BY c.seq DESC LIMIT 1`,
-      ),
-    };
-  }
+  constructor(private readonly o: AlarmNotifierOptions) {}
 
   private get now(): number {
     return (this.o.now ?? Date.now)();
   }
 
-  private head(): number {
-    return (this.stmt.head.get() as { s: number }).s;
+  /** The newest change's sequence now: what `begin` takes (read before the source starts). */
+  head(): Promise<number> {
+    return this.o.store.changeSeq();
   }
 
-  /** A connection's source started: changes stored from now on may notify (what is stored already does not). */
-  begin(profileId: string): void {
-    this.cursors.set(profileId, this.head());
+  /** A connection's source started: changes stored after `head` may notify (what was stored already does not). */
+  begin(profileId: string, head: number): void {
+    this.cursors.set(profileId, head);
   }
 
   /** Its source stopped: nothing more, and nothing waiting, is announced. */
@@ -94,19 +78,27 @@ export class AlarmNotifier {
   }
 
   /** The connection stored something: its new changes of a notifying severity are announced (or wait for the next turn). */
-  check(profileId: string): void {
+  check(profileId: string): Promise<void> {
+    const run = this.queue.then(() => this.checkNow(profileId));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async checkNow(profileId: string): Promise<void> {
     const from = this.cursors.get(profileId);
     if (from === undefined) return;
-    const to = this.head();
-    if (to <= from) return;
+    const to = await this.o.store.changeSeq();
+    if (to <= from || this.cursors.get(profileId) !== from) return;
     this.cursors.set(profileId, to);
     const wanted = new Set(this.o.severities());
     if (wanted.size === 0) return;
-    const since = this.now - (this.o.maxAgeMs ?? NOTIFY_MAX_AGE_MS);
-    const counts = (this.stmt.counts.all(from, to, profileId, since) as Array<{ severity: string; n: number }>).filter((r) => wanted.has(r.severity as ActiveSeverity));
+    const range = { fromSeq: from, toSeq: to, sinceMs: this.now - (this.o.maxAgeMs ?? NOTIFY_MAX_AGE_MS) };
+    const counts = (await this.o.store.changeCounts(profileId, range)).filter((r) => wanted.has(r.severity as ActiveSeverity));
     if (counts.length === 0) return;
     const worst = counts.map((r) => r.severity as ActiveSeverity).sort((a, b) => rank(a) - rank(b))[0]!;
-    const newest = this.stmt.newest.get(from, to, profileId, since, worst) as Newest;
+    const newest = (await this.o.store.newestChange(profileId, range, worst))!;
+    // The source stopped meanwhile: nothing more is announced.
+    if (!this.cursors.has(profileId)) return;
     const p = this.pending.get(profileId) ?? { count: 0, bySeverity: new Map(), newest };
     for (const r of counts) {
       const s = r.severity as ActiveSeverity;

@@ -10,10 +10,7 @@ import type { ActiveSeverity, AlarmDetail, AlarmFilter, AlarmNotification, Alarm
 import { AppError, ErrorCodes } from '../../shared/model/errors';
 import { throttle, type Throttled } from '../throttle';
 import type { Logger } from '../log';
-import type { AlarmStore } from '../store/alarms-db';
-import { applyAlarmRetention, DEFAULT_MAX_CHANGES } from '../store/alarms-retention';
-import { alarmDetail, alarmKeys, alarmRate, alarmSummary, listAlarms } from '../store/alarms-views';
-import { alarmOverview, alarmsCollected, criticalUnacknowledged, newestChangeMs, type AlarmOverview } from '../store/alarms-overview';
+import { DEFAULT_MAX_CHANGES, type AlarmKey, type AlarmOverview, type AlarmStore } from './store/alarm-store';
 import { errorText } from './errors';
 import type { NodeRequest } from '../mgmt/node-answer';
 import { NodeAlarmApi } from './node-api';
@@ -82,7 +79,7 @@ export class AlarmService {
     const notify = o.notify;
     this.notifier = notify
       ? new AlarmNotifier({
-          db: o.store.db,
+          store: o.store,
           severities: o.notifySeverities ?? (() => ['critical']),
           deliver: (n) => notify(n),
           nameOf: (id) => o.nameOf?.(id),
@@ -98,20 +95,21 @@ export class AlarmService {
 
   /** Retention now and every hour. */
   start(): void {
-    this.retain();
-    this.retentionTimer = setInterval(() => this.retain(), RETENTION_EVERY_MS);
+    void this.retain();
+    this.retentionTimer = setInterval(() => void this.retain(), RETENTION_EVERY_MS);
     this.retentionTimer.unref?.();
   }
 
-  retain(): void {
+  /** Never rejects: a failure is logged. */
+  async retain(): Promise<void> {
     try {
       // A time past now plus the skew never ages out: it is set aside here (and when the store opens).
-      const repaired = this.o.store.repairTimes(this.now(), this.o.futureSkewMs);
+      const repaired = await this.o.store.repairTimes(this.now(), this.o.futureSkewMs);
       if (repaired.cursors + repaired.changes + repaired.handlings + repaired.alarms > 0) this.o.logger.warn('alarm times past now plus the allowed clock skew were set aside', { ...repaired });
-      const r = applyAlarmRetention(this.o.store.db, { nowMs: this.now(), days: this.o.retentionDays(), maxChanges: this.o.maxChanges ?? DEFAULT_MAX_CHANGES });
+      const r = await this.o.store.applyRetention({ nowMs: this.now(), days: this.o.retentionDays(), maxChanges: this.o.maxChanges ?? DEFAULT_MAX_CHANGES });
       if (r.changes + r.alarms + r.handlings + repaired.changes + repaired.alarms > 0) {
         this.o.logger.info('alarm retention', { ...r });
-        for (const run of this.running.values()) run.source.recount();
+        await Promise.all([...this.running.values()].map((run) => run.source.recount()));
       }
     } catch (e) {
       this.o.logger.warn('alarm retention failed', { error: errorText(e) });
@@ -145,13 +143,12 @@ export class AlarmService {
       this.o.logger.warn('the RabbitMQ address is not usable; alarms are polled', { error: errorText(e) });
     }
     if (this.closed || this.running.has(profileId)) return;
-    const amqp: AlarmSourceAmqp | undefined = broker
-      ? { url: broker.url, broker: broker.broker, exchange: broker.exchange, queue: alarmQueueName(this.o.store.installId(), profileId) }
-      : undefined;
+    const installId = broker ? await this.o.store.installId() : undefined;
+    const amqp: AlarmSourceAmqp | undefined = broker && installId !== undefined ? { url: broker.url, broker: broker.broker, exchange: broker.exchange, queue: alarmQueueName(installId, profileId) } : undefined;
     const run = {} as Running;
     run.pendingIds = new Set();
     run.pendingChanges = 0;
-    run.headSeq = this.o.store.headSeq;
+    run.headSeq = await this.o.store.headSeq();
     run.more = false;
     run.changed = throttle(() => {
       this.announce(profileId);
@@ -162,7 +159,7 @@ export class AlarmService {
       run.more = false;
     }, this.o.changedEveryMs ?? 250);
     run.status = throttle(() => this.o.emit('alarms.status', run.source.status()), this.o.statusEveryMs ?? 1000);
-    run.source = new AlarmSource({
+    const source = await AlarmSource.open({
       id: profileId,
       store: this.o.store,
       api: new NodeAlarmApi(this.o.requestFor(profileId)),
@@ -177,19 +174,19 @@ export class AlarmService {
         if (urgent) run.status.flush();
       },
     });
+    // Changes stored from here on may notify; read last, right before the source starts.
+    const notifyFrom = await this.notifier?.head();
+    if (this.closed || this.running.has(profileId)) return;
+    run.source = source;
     this.running.set(profileId, run);
-    this.notifier?.begin(profileId);
+    if (notifyFrom !== undefined) this.notifier?.begin(profileId, notifyFrom);
     this.o.logger.info('alarm source started', { profileId, source: run.source.mode, ...(amqp ? { broker: amqp.broker, exchange: amqp.exchange, queue: amqp.queue } : {}) });
     run.source.start();
   }
 
   /** New changes of a notifying severity are announced; a failure to announce never stops the stream. */
   private announce(profileId: string): void {
-    try {
-      this.notifier?.check(profileId);
-    } catch (e) {
-      this.o.logger.warn('alarm notification failed', { error: errorText(e) });
-    }
+    this.notifier?.check(profileId).catch((e: unknown) => this.o.logger.warn('alarm notification failed', { error: errorText(e) }));
   }
 
   private noteChanged(run: Running, c: { aids: readonly number[]; headSeq: number; changes: number }): void {
@@ -225,10 +222,10 @@ export class AlarmService {
     for (const id of ids) await this.startSource(id);
   }
 
-  status(profileId: string): AlarmSourceStatus {
+  async status(profileId: string): Promise<AlarmSourceStatus> {
     const run = this.running.get(profileId);
     if (run) return run.source.status();
-    const st = this.o.store.sourceState(profileId);
+    const [st, stored] = await Promise.all([this.o.store.sourceState(profileId), this.o.store.counts(profileId)]);
     return {
       profileId,
       source: 'none',
@@ -245,23 +242,23 @@ export class AlarmService {
       exchange: null,
       queue: null,
       error: null,
-      stored: this.o.store.counts(profileId),
+      stored,
     };
   }
 
-  list(profileId: string, filter: AlarmFilter, offset: number, limit: number): AlarmPage {
-    const headSeq = this.o.store.headSeq;
-    return { profileId, offset, headSeq, ...listAlarms(this.o.store.db, profileId, filter, offset, limit) };
+  async list(profileId: string, filter: AlarmFilter, offset: number, limit: number): Promise<AlarmPage> {
+    const headSeq = await this.o.store.headSeq();
+    return { profileId, offset, headSeq, ...(await this.o.store.list(profileId, filter, offset, limit)) };
   }
 
-  get(profileId: string, id: number): AlarmDetail {
-    const d = alarmDetail(this.o.store.db, profileId, id);
+  async get(profileId: string, id: number): Promise<AlarmDetail> {
+    const d = await this.o.store.detail(profileId, id);
     if (!d) throw new AppError(ErrorCodes.notFound, 'This alarm is no longer stored.', 'It may have been removed by retention; the list shows what is stored now.');
     return d;
   }
 
-  summary(profileId: string): AlarmSummary {
-    return { profileId, ...alarmSummary(this.o.store.db, profileId) };
+  async summary(profileId: string): Promise<AlarmSummary> {
+    return { profileId, ...(await this.o.store.summary(profileId)) };
   }
 
   /**
@@ -269,26 +266,26 @@ export class AlarmService {
    * collected; otherwise the counts, whether the source is live (its numbers follow the node), and
    * the last time the console heard from the node (what they are as of when not live).
    */
-  overview(profileId: string): (AlarmOverview & { live: boolean; source: AlarmSourceStatus['source']; heardMs: number }) | undefined {
-    if (!alarmsCollected(this.o.store.db, profileId)) return undefined;
-    const status = this.status(profileId);
-    const seen = this.o.store.sourceState(profileId);
+  async overview(profileId: string): Promise<(AlarmOverview & { live: boolean; source: AlarmSourceStatus['source']; heardMs: number }) | undefined> {
+    if (!(await this.o.store.collected(profileId))) return undefined;
+    const status = await this.status(profileId);
+    const seen = await this.o.store.sourceState(profileId);
     return {
-      ...alarmOverview(this.o.store.db, profileId),
+      ...(await this.o.store.overview(profileId)),
       live: status.connected && (status.state === 'live' || status.state === 'backfilling'),
       source: status.source,
       // Never 0: a store with alarms stored them at some time (the newest change's time at worst).
-      heardMs: Math.max(seen.lastBackfillMs ?? 0, seen.lastStoredMs ?? 0) || newestChangeMs(this.o.store.db, profileId),
+      heardMs: Math.max(seen.lastBackfillMs ?? 0, seen.lastStoredMs ?? 0) || (await this.o.store.newestChangeMs(profileId)),
     };
   }
 
   /** Active critical alarms nobody handled; undefined when nothing of this connection was ever collected. */
-  criticalUnacknowledged(profileId: string): number | undefined {
-    return alarmsCollected(this.o.store.db, profileId) ? criticalUnacknowledged(this.o.store.db, profileId) : undefined;
+  async criticalUnacknowledged(profileId: string): Promise<number | undefined> {
+    return (await this.o.store.collected(profileId)) ? this.o.store.criticalUnacknowledged(profileId) : undefined;
   }
 
-  rate(profileId: string, minutes: number): AlarmRate {
-    return { profileId, ...alarmRate(this.o.store.db, profileId, minutes, this.now()) };
+  async rate(profileId: string, minutes: number): Promise<AlarmRate> {
+    return { profileId, ...(await this.o.store.rate(profileId, minutes, this.now())) };
   }
 
   acknowledge(profileId: string, ids: readonly number[], state: HandlingState, note: string): Promise<AlarmActionResult> {
@@ -300,16 +297,16 @@ export class AlarmService {
   }
 
   /** One call to the node for every alarm still stored; what it answers is stored at once (the stream brings it too). */
-  private async act(profileId: string, ids: readonly number[], what: string, call: (api: NodeAlarmApi, keys: ReturnType<typeof alarmKeys>) => ReturnType<NodeAlarmApi['handle']>): Promise<AlarmActionResult> {
+  private async act(profileId: string, ids: readonly number[], what: string, call: (api: NodeAlarmApi, keys: AlarmKey[]) => ReturnType<NodeAlarmApi['handle']>): Promise<AlarmActionResult> {
     this.o.requireSignedIn(profileId, what);
-    const keys = alarmKeys(this.o.store.db, profileId, [...new Set(ids)]);
+    const keys = await this.o.store.keys(profileId, [...new Set(ids)]);
     const found = new Set(keys.map((k) => k.aid));
     const missing = ids.filter((id) => !found.has(id));
     if (keys.length === 0) return { updated: 0, missing };
     const items = await call(new NodeAlarmApi(this.o.requestFor(profileId)), keys);
-    const r = await this.o.store.ingestBatch(profileId, items, { storedMs: this.now() });
+    const r = await this.o.store.ingest(profileId, items, { storedMs: this.now() });
     const run = this.running.get(profileId);
-    run?.source.recount();
+    await run?.source.recount();
     if (run) this.noteChanged(run, { aids: r.aids, headSeq: r.headSeq, changes: r.newChanges + r.newHandlings });
     else this.o.emit('alarms.changed', { profileId, headSeq: r.headSeq, changes: r.newChanges + r.newHandlings, ids: r.aids.slice(0, MAX_IDS_PER_EVENT), more: r.aids.length > MAX_IDS_PER_EVENT });
     this.o.logger.info('alarms handled on the node', { profileId, what, alarms: keys.length, stored: r.newChanges + r.newHandlings });
@@ -319,7 +316,7 @@ export class AlarmService {
   /** A deleted connection: its source stops and its alarms go. */
   async forgetProfile(profileId: string): Promise<void> {
     await this.stopSource(profileId);
-    this.o.store.forgetSource(profileId);
+    await this.o.store.forgetSource(profileId);
   }
 
   async close(): Promise<void> {

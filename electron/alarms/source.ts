@@ -16,7 +16,7 @@ import type { AlarmSourceStatus } from '../../shared/model/alarms';
 import { errorText } from './errors';
 import type { Logger } from '../log';
 import { backoffMs, sleep } from '../net/retry';
-import type { AlarmStore, DeadLetter } from '../store/alarms-db';
+import type { AlarmStore, DeadLetter, SourceState } from './store/alarm-store';
 import { AmqpAlarmConsumer } from './amqp-consumer';
 import { backfill } from './backfill';
 import { GapTracker, StreamCursor } from './gaps';
@@ -84,15 +84,27 @@ export class AlarmSource {
   private counts: { alarms: number; changes: number };
   /** The newest change sequence the last recount saw (noteStored). */
   private countedSeq = 0;
+  /** The source's last backfill as stored (this source is the one that records it). */
+  private lastBackfill: { ms: number | null; added: number | null };
   private logBudget = { until: 0, left: 10, suppressed: 0 };
 
-  constructor(private readonly o: AlarmSourceOptions) {
+  /** A source with what the store holds of it (its message IDs, lag, counts). */
+  static async open(o: AlarmSourceOptions): Promise<AlarmSource> {
+    const [state, counts] = await Promise.all([o.store.sourceState(o.id), o.store.counts(o.id)]);
+    return new AlarmSource(o, state, counts);
+  }
+
+  private constructor(
+    private readonly o: AlarmSourceOptions,
+    state: SourceState,
+    counts: { alarms: number; changes: number },
+  ) {
     this.now = o.now ?? Date.now;
-    const state = o.store.sourceState(o.id);
     this.stream = new StreamCursor(new GapTracker(state.messageIds));
     this.lastLagMs = state.lastLagMs;
     this.lastMessageMs = o.amqp ? state.lastStoredMs : null;
-    this.counts = o.store.counts(o.id);
+    this.lastBackfill = { ms: state.lastBackfillMs, added: state.lastBackfillNew };
+    this.counts = counts;
   }
 
   get mode(): 'amqp' | 'poll' {
@@ -154,7 +166,7 @@ export class AlarmSource {
     const a = this.o.amqp;
     const connected = a ? Boolean(this.consumer?.connected) : this.lastPollOkMs !== null && this.state === 'live';
     const lagMs = a ? this.lastLagMs : this.lastPollOkMs !== null ? Math.max(0, this.now() - this.lastPollOkMs) : null;
-    const st = this.o.store.sourceState(this.o.id);
+    const st = this.lastBackfill;
     return {
       profileId: this.o.id,
       source: this.running ? this.mode : 'none',
@@ -163,8 +175,8 @@ export class AlarmSource {
       lagMs,
       backlog: this.consumer?.backlog ?? null,
       lastMessageAt: this.lastMessageMs !== null ? new Date(this.lastMessageMs).toISOString() : null,
-      lastBackfillAt: st.lastBackfillMs !== null ? new Date(st.lastBackfillMs).toISOString() : null,
-      lastBackfillNew: st.lastBackfillNew,
+      lastBackfillAt: st.ms !== null ? new Date(st.ms).toISOString() : null,
+      lastBackfillNew: st.added,
       setAside: this.setAside,
       unreadable: this.unreadable,
       broker: a?.broker ?? null,
@@ -176,8 +188,8 @@ export class AlarmSource {
   }
 
   /** Recounts what is stored (after retention removed some of it). */
-  recount(): void {
-    const { counts, seq } = this.o.store.countsAt(this.o.id);
+  async recount(): Promise<void> {
+    const { counts, seq } = await this.o.store.countsAt(this.o.id);
     this.counts = counts;
     this.countedSeq = seq;
   }
@@ -213,7 +225,8 @@ export class AlarmSource {
     const ids = new Map<string, number>();
     for (const i of items) ids.set(i.director, this.stream.gaps.lastSeen(i.director)!);
     const storedMs = this.now();
-    const r = await this.o.store.ingestBatch(this.o.id, items, {
+    // Committed when this resolves; the consumer acknowledges the batch only after that (MN-AL9).
+    const r = await this.o.store.ingest(this.o.id, items, {
       storedMs,
       messageIds: ids,
       // While a hole is open the cursor stays where it began.
@@ -235,9 +248,11 @@ export class AlarmSource {
   }
 
   /** What one backfill or poll stored: the cursor (never past the window), the record, the unreadable count. */
-  private noteBackfill(r: Awaited<ReturnType<typeof backfill>>): void {
-    if (r.newestMs !== undefined) this.o.store.advanceCursor(this.o.id, Math.min(r.newestMs, this.window().maxMs));
-    this.o.store.recordBackfill(this.o.id, this.now(), r.added);
+  private async noteBackfill(r: Awaited<ReturnType<typeof backfill>>): Promise<void> {
+    if (r.newestMs !== undefined) await this.o.store.advanceCursor(this.o.id, Math.min(r.newestMs, this.window().maxMs));
+    const atMs = this.now();
+    await this.o.store.recordBackfill(this.o.id, atMs, r.added);
+    this.lastBackfill = { ms: atMs, added: r.added };
     if (r.unreadable > 0) {
       this.unreadable += r.unreadable;
       this.o.logger.warn('alarm records the console cannot read were left out', { count: r.unreadable, reasons: r.reasons });
@@ -294,15 +309,15 @@ export class AlarmSource {
   /** One backfill from the cursor; true when it reached the end of the node's list. */
   private async backfillOnce(reason: string): Promise<boolean> {
     const token = this.stream.backfillStarted();
-    const fromMs = Math.max(0, this.o.store.sourceState(this.o.id).cursorMs - (this.o.marginMs ?? 5_000));
+    const fromMs = Math.max(0, (await this.o.store.sourceState(this.o.id)).cursorMs - (this.o.marginMs ?? 5_000));
     const was = this.state;
     if (this.o.amqp && was !== 'reconnecting') this.setState('backfilling');
     try {
       const r = await backfill(this.o.api, this.o.store, this.o.id, { fromMs, signal: this.abort.signal, now: this.now, window: this.window(), onPage: (p) => this.noteStored({ ...p, newAlarms: 0 }) });
-      this.noteBackfill(r);
+      await this.noteBackfill(r);
       if (!this.stream.backfillFinished(token)) this.backfillAgain = true;
       this.o.logger.info('alarm backfill done', { reason, fromMs, added: r.added, pages: r.pages });
-      this.recount();
+      await this.recount();
       if (this.o.amqp) {
         this.error = null;
         this.setState(this.consumer?.connected ? 'live' : 'reconnecting');
@@ -322,12 +337,12 @@ export class AlarmSource {
     const interval = this.o.pollIntervalMs ?? 2_000;
     let failures = 0;
     while (this.running) {
-      const fromMs = Math.max(0, this.o.store.sourceState(this.o.id).cursorMs - (this.o.marginMs ?? 5_000));
+      const fromMs = Math.max(0, (await this.o.store.sourceState(this.o.id)).cursorMs - (this.o.marginMs ?? 5_000));
       let wait = interval;
       try {
         const r = await backfill(this.o.api, this.o.store, this.o.id, { fromMs, signal: this.abort.signal, now: this.now, window: this.window(), onPage: (p) => this.noteStored({ ...p, newAlarms: 0 }) });
-        this.noteBackfill(r);
-        if (r.added > 0) this.recount();
+        await this.noteBackfill(r);
+        if (r.added > 0) await this.recount();
         failures = 0;
         this.lastPollOkMs = this.now();
         this.error = null;

@@ -1,13 +1,13 @@
 /**
- * Alarm times against the plausible window (issue 20; store/alarm-times.ts): a time outside it
+ * Alarm times against the plausible window (issue 20; alarms/store/alarm-times.ts): a time outside it
  * is set aside with its reason like any malformed message (bus) or counted as unreadable
  * (REST); the source's cursor never moves past now plus the skew. One far-future time would
  * otherwise move the cursor (which only moves forward) past every real change for good.
  */
-import { inWindow, safeIso, type TimeWindow } from '../store/alarm-times';
+import { inWindow, safeIso, type TimeWindow } from './store/alarm-times';
 import type { AlarmItem } from '../../shared/model/alarms';
 
-export { DEFAULT_FUTURE_SKEW_MS, timeWindow, type TimeWindow } from '../store/alarm-times';
+export { DEFAULT_FUTURE_SKEW_MS, timeWindow, type TimeWindow } from './store/alarm-times';
 
 const why = (field: string, ms: number, w: TimeWindow): string =>
   `${field} ${safeIso(ms)} is outside the plausible window (${safeIso(w.minMs)} to ${safeIso(w.maxMs)}, now plus the allowed clock skew)`;

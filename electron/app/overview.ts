@@ -51,7 +51,7 @@ export class OverviewService {
       generatedAt,
       connection,
       setup: { connections: this.d.profiles.list().length, connectors: connectors.length, demoRunning: this.d.demo.status().running },
-      alarms: this.alarms(connection, generatedAt),
+      alarms: await this.alarms(connection, generatedAt),
       risk: await this.risk(connectors),
       devices: await this.devices(connection),
       connectors: await Promise.all(connectors.map((c) => this.connector(c))),
@@ -62,14 +62,14 @@ export class OverviewService {
     const connection = this.connection(profileId);
     const scored = (await this.d.edr.zta.connectors()).flatMap((c) => (c.cycleId === null ? [] : [c.cycleId]));
     return {
-      criticalUnacknowledged: connection ? (this.d.alarms.criticalUnacknowledged(connection.profileId) ?? null) : null,
+      criticalUnacknowledged: connection ? ((await this.d.alarms.criticalUnacknowledged(connection.profileId)) ?? null) : null,
       highRisk: scored.length > 0 ? (await this.d.edr.store.bandTotals(scored))['High Risk'] : null,
     };
   }
 
-  private alarms(connection: OverviewConnection | null, now: string): OverviewAlarms {
+  private async alarms(connection: OverviewConnection | null, now: string): Promise<OverviewAlarms> {
     if (!connection) return { state: 'no-connection' };
-    const o = this.d.alarms.overview(connection.profileId);
+    const o = await this.d.alarms.overview(connection.profileId);
     if (!o) return { state: 'never', collecting: this.d.alarms.isRunning(connection.profileId) };
     return {
       state: 'known',

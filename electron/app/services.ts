@@ -23,7 +23,7 @@ import type { ExportFormat } from '../../shared/contract-zta';
 import { ZtaExports, type ExportDestination } from '../edr/zta-export';
 import { Downloads } from './downloads';
 import { AlarmService } from '../alarms/service';
-import { AlarmStore } from '../store/alarms-db';
+import { openAlarmStore } from '../alarms/store/sqlite-alarm-store';
 import { AppSettings } from '../store/app-settings';
 import { amqpUrlWithoutPassword } from '../../shared/model/settings';
 import { DEFAULT_ALARM_EXCHANGE } from '../../shared/model/alarms';
@@ -106,7 +106,7 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
   };
   const alarms = new AlarmService({
     // Its batches written on a worker thread: this thread answers the window (issue 21 item 5).
-    store: new AlarmStore(path.join(adapters.dataDir, 'alarms.db'), { offMain: true }),
+    store: openAlarmStore(path.join(adapters.dataDir, 'alarms.db'), { offMain: true }),
     requestFor: (profileId) => (method, p, body, opts) => sessions.get(profileId).request(method, p, body, opts),
     requireSignedIn: (profileId, what) => inventory.requireSignedIn(profileId, what),
     broker: alarmBroker,

@@ -169,7 +169,7 @@ export const AlarmNotification = z.object({
 export type AlarmNotification = z.infer<typeof AlarmNotification>;
 
 // What main keeps of an alarm as the node sent it (read by electron/alarms/wire.ts, stored by
-// electron/store/alarms-db.ts); plain types, here so the store does not import the feature.
+// electron/alarms/store/alarms-db.ts); plain types, here so the store does not import the feature.
 /** What identifies an alarm on its node (MN-AL6), and what else the console keeps of it. */
 export interface AlarmHead {
   device: string;

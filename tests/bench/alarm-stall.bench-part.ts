@@ -12,7 +12,7 @@ import path from 'node:path';
 import { createNodeAdapters } from '../../electron/app/node-platform';
 import { createApp } from '../../electron/app/services';
 import { createMemoryLogger } from '../../electron/log';
-import { AlarmStore } from '../../electron/store/alarms-db';
+import { AlarmDb } from '../../electron/alarms/store/alarms-db';
 import { startPrivateRabbitMq } from '../support/rabbitmq-node';
 import { until } from '../support/until';
 import { watchStalls, type StallReport } from './loop-stall';
@@ -34,8 +34,8 @@ export async function benchAlarmStall(perSecond = 2_000, seconds = 15): Promise<
   // Every batch write the app makes, timed (the store's own method, wrapped for the bench only).
   let longestIngestMs = 0;
   let ingests = 0;
-  const ingest = AlarmStore.prototype.ingest;
-  AlarmStore.prototype.ingest = function (this: AlarmStore, ...args: Parameters<typeof ingest>) {
+  const ingest = AlarmDb.prototype.ingest;
+  AlarmDb.prototype.ingest = function (this: AlarmDb, ...args: Parameters<typeof ingest>) {
     const t0 = performance.now();
     try {
       return ingest.apply(this, args);
@@ -51,10 +51,10 @@ export async function benchAlarmStall(perSecond = 2_000, seconds = 15): Promise<
     const sim = app.demo.simulator!;
     const profileId = app.demo.status().oauthProfileId!;
     const status = () => app.alarms.status(profileId);
-    await until('the alarm source to be live', () => status().state === 'live', 60_000);
+    await until('the alarm source to be live', async () => (await status()).state === 'live', 60_000);
     sim.alarms.generator.step(2_000);
     const firstId = sim.alarms.lastMessageId();
-    const storedBefore = status().stored.changes;
+    const storedBefore = (await status()).stored.changes;
     sim.alarms.generator.setRate(perSecond);
     sim.alarms.generator.start();
     // Settle into the stream for a second, then measure.
@@ -65,10 +65,10 @@ export async function benchAlarmStall(perSecond = 2_000, seconds = 15): Promise<
     await new Promise((r) => setTimeout(r, seconds * 1000));
     const stall = probe.stop();
     sim.alarms.generator.stop(true);
-    const s = status();
+    const s = await status();
     return { seconds, target: perSecond, emitted: sim.alarms.lastMessageId() - firstId, stored: s.stored.changes - storedBefore, stall, longestIngestMs, ingests };
   } finally {
-    AlarmStore.prototype.ingest = ingest;
+    AlarmDb.prototype.ingest = ingest;
     await app.shutdown();
     await rabbit.destroy();
     await rm(dataDir, { recursive: true, force: true });

@@ -84,8 +84,9 @@ export async function benchAlarmPage(perSecond = 2_000, seconds = 20, traceDir?:
     const sim = app.demo.simulator!;
     const profileId = app.demo.status().oauthProfileId!;
     const status = () => app.alarms.status(profileId);
-    await until('the alarm source to be live', () => status().state === 'live', 60_000);
-    progress(`source ${status().source} ${status().state}; opening the page`);
+    await until('the alarm source to be live', async () => (await status()).state === 'live', 60_000);
+    const live = await status();
+    progress(`source ${live.source} ${live.state}; opening the page`);
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     // The token becomes a cookie on a first page; the Alarms page is then opened.
     await page.goto(host.url);
@@ -97,7 +98,7 @@ export async function benchAlarmPage(perSecond = 2_000, seconds = 20, traceDir?:
 
     progress('streaming');
     const firstId = sim.alarms.lastMessageId();
-    const storedBefore = status().stored.changes;
+    const storedBefore = (await status()).stored.changes;
     sim.alarms.generator.setRate(perSecond);
     sim.alarms.generator.start();
     // Settle into the stream for a second, then measure; a key every 2 s in the search box.
@@ -126,7 +127,7 @@ export async function benchAlarmPage(perSecond = 2_000, seconds = 20, traceDir?:
     const trace = await browser.stopTracing();
     if (traceDir) await writeFile(path.join(traceDir, 'alarms-page.json'), trace);
     sim.alarms.generator.stop(true);
-    const s = status();
+    const s = await status();
     return {
       seconds,
       target: perSecond,

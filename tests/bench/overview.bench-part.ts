@@ -18,7 +18,7 @@ import { createApp } from '../../electron/app/services';
 import type { AlarmItem } from '../../shared/model/alarms';
 import { createMemoryLogger } from '../../electron/log';
 import { startMgmtSimulator } from '@northbound/simulators/testing';
-import { AlarmStore } from '../../electron/store/alarms-db';
+import { AlarmDb } from '../../electron/alarms/store/alarms-db';
 import { startWebHost } from '../../electron/web/host';
 import { SEED_PASSPHRASE, seedZtaDataDir } from './zta-seed';
 
@@ -83,7 +83,7 @@ export async function benchOverview(hosts: number, alarms: number, devices: numb
   await sim.close();
 
   // The connection's alarms, stored as the collector stores them.
-  const store = new AlarmStore(path.join(dataDir, 'alarms.db'));
+  const store = new AlarmDb(path.join(dataDir, 'alarms.db'));
   const t0 = Date.UTC(2026, 10, 20);
   for (let i = 0; i < alarms; i += 5_000) {
     const batch: AlarmItem[] = [];

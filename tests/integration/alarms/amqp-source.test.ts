@@ -35,7 +35,7 @@ afterAll(async () => {
 async function setUp(exchange: string, queue: string, generator: { ratePerSecond: number; burst?: { everyMs: number; size: number } }) {
   const w = await startAlarmWorld({ generator, amqp: { url: rabbit.url, exchange } });
   worlds.push(w);
-  const source = new AlarmSource({
+  const source = await AlarmSource.open({
     id: 'node-a',
     store: w.store,
     api: w.api,
@@ -64,9 +64,9 @@ describe('the broker stream into alarms.db', () => {
     // Real changes after them still come through.
     w.sim.alarms.generator.step(5);
     await w.sim.alarms.published(10_000);
-    await until('the valid changes to be stored', () => storedIds(w.store.file).distinct === 5, 15_000);
+    await until('the valid changes to be stored', () => storedIds(w.file).distinct === 5, 15_000);
     expect(source.status()).toMatchObject({ setAside: 3, state: 'live', connected: true });
-    const dead = w.store.deadLetters('node-a');
+    const dead = await w.store.deadLetters('node-a');
     expect(dead.map((d) => d.reason).sort()).toEqual(['event_time is missing', 'not JSON', 'severity “catastrophic” is not a known severity']);
     expect(dead.find((d) => d.reason === 'not JSON')).toMatchObject({ routingKey: 'critical.alarm.x.y.z', excerpt: 'this is not JSON {' });
     const logged = w.logger.lines.filter((l) => l.includes('alarm message set aside'));
@@ -74,7 +74,7 @@ describe('the broker stream into alarms.db', () => {
     expect(logged.join('\n')).toContain('not JSON');
     // Nothing left waiting or unacknowledged: the queue is not blocked.
     await until('the queue to be empty', async () => (await ch.checkQueue('nb.test.malformed.q')).messageCount === 0, 10_000);
-    expect(storedIds(w.store.file)).toEqual(exactlyOnce(5));
+    expect(storedIds(w.file)).toEqual(exactlyOnce(5));
     await conn.close();
   }, 60_000);
 
@@ -96,10 +96,10 @@ describe('the broker stream into alarms.db', () => {
     const emitted = sim.alarms.lastMessageId();
     await sim.alarms.published(60_000);
     await until(`all ${emitted} changes stored with their message IDs`, () => {
-      const s = storedIds(w.store.file);
+      const s = storedIds(w.file);
       return s.distinct === emitted && s.withoutId === 0 && s;
     }, 60_000);
-    expect(storedIds(w.store.file)).toEqual(exactlyOnce(emitted));
+    expect(storedIds(w.file)).toEqual(exactlyOnce(emitted));
     expect(sim.alarms.publisher!.connects).toBeGreaterThanOrEqual(2);
     // The reconnect was followed by a backfill, and the stream is live again.
     expect(source.status()).toMatchObject({ state: 'live', connected: true, setAside: 0 });
@@ -111,7 +111,7 @@ describe('the broker stream into alarms.db', () => {
     const { w, source } = await setUp('nb.test.gap', 'nb.test.gap.q', { ratePerSecond: 150 });
     const sim = w.sim;
     sim.alarms.generator.start();
-    await until('a first stretch stored', () => storedIds(w.store.file).distinct >= 200, 20_000);
+    await until('a first stretch stored', () => storedIds(w.file).distinct >= 200, 20_000);
     // Messages published while the queue is gone are dropped by the broker: the node's numbers skip.
     const conn = await amqp.connect(rabbit.url);
     const ch = await conn.createChannel();
@@ -119,13 +119,13 @@ describe('the broker stream into alarms.db', () => {
     await conn.close();
     const atDelete = sim.alarms.lastMessageId();
     // Back when messages published after the new queue exists arrive (those before it are lost).
-    await until('the consumer to be back on a new queue', () => source.status().connected && storedIds(w.store.file).max! > atDelete + 30, 30_000);
+    await until('the consumer to be back on a new queue', () => source.status().connected && storedIds(w.file).max! > atDelete + 30, 30_000);
     sim.alarms.generator.stop();
     const emitted = sim.alarms.lastMessageId();
     await sim.alarms.published(30_000);
     // Every change is stored once; those the broker lost came by REST (no message ID).
     const s = await until('every change stored', () => {
-      const x = storedIds(w.store.file);
+      const x = storedIds(w.file);
       return x.rows === emitted && x;
     }, 30_000);
     expect(s).toMatchObject({ rows: emitted, twice: [], max: emitted });

@@ -6,7 +6,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AlarmSource } from '../../../electron/alarms/source';
-import { alarmDetail, listAlarms } from '../../../electron/store/alarms-views';
 import { until } from '../../support/until';
 import { startAlarmWorld, type AlarmWorld } from './world';
 
@@ -25,7 +24,7 @@ describe('a flapping interface', () => {
   it('shows as two changes where a 5-second status poll shows nothing', async () => {
     const devices = (await w.client.request<Record<string, Array<{ deviceName: string }>>>('GET', '/mgmt/sdwan/workflow/devices?offset=0&limit=1'))!;
     const deviceName = devices['mgmt.sdwan-device-list']![0]!.deviceName;
-    source = new AlarmSource({ id: 'node-a', store: w.store, api: w.api, pollIntervalMs: 5_000, logger: w.logger });
+    source = await AlarmSource.open({ id: 'node-a', store: w.store, api: w.api, pollIntervalMs: 5_000, logger: w.logger });
     source.start();
     await until('the first poll', () => source.status().state === 'live', 15_000);
 
@@ -40,9 +39,9 @@ describe('a flapping interface', () => {
     // The console, polling changes every 5 seconds, stores both.
     const stored = await until(
       'both changes of the flap stored',
-      () => {
-        const row = listAlarms(w.store.db, 'node-a', { cleared: 'all', device: deviceName, type: 'interface-down', text: 'vni-0/1' }, 0, 10).rows[0];
-        const d = row && alarmDetail(w.store.db, 'node-a', row.id);
+      async () => {
+        const row = (await w.store.list('node-a', { cleared: 'all', device: deviceName, type: 'interface-down', text: 'vni-0/1' }, 0, 10)).rows[0];
+        const d = row && (await w.store.detail('node-a', row.id));
         return d && d.statusChanges.length === 2 && d;
       },
       15_000,

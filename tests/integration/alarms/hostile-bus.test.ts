@@ -10,7 +10,6 @@ import amqp from 'amqplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AlarmSource } from '../../../electron/alarms/source';
 import { DEFAULT_DIRECTOR_HOSTNAME } from '@northbound/simulators/testing/alarms';
-import { alarmDetail, listAlarms } from '../../../electron/store/alarms-views';
 import { ensureRabbitMq } from '../../support/rabbitmq';
 import { until } from '../../support/until';
 import { startAlarmWorld, storedIds, type AlarmWorld } from './world';
@@ -34,8 +33,8 @@ afterAll(async () => {
   await conn.close();
 }, 60_000);
 
-function newSource(w: AlarmWorld, exchange: string, queue: string): AlarmSource {
-  const source = new AlarmSource({
+async function newSource(w: AlarmWorld, exchange: string, queue: string): Promise<AlarmSource> {
+  const source = await AlarmSource.open({
     id: 'node-a',
     store: w.store,
     api: w.api,
@@ -54,7 +53,7 @@ async function setUp(name: string) {
   queues.push(queue);
   const w = await startAlarmWorld({ amqp: { url, exchange } });
   worlds.push(w);
-  const source = newSource(w, exchange, queue);
+  const source = await newSource(w, exchange, queue);
   await until('the consumer to connect', () => source.status().connected, 30_000);
   const conn = await amqp.connect(url);
   const ch = await conn.createConfirmChannel();
@@ -97,21 +96,21 @@ describe('hostile messages on the bus (issue 20)', () => {
   it('sets a far-future time aside: the cursor stays near now and later losses are still backfilled', async () => {
     const t = await setUp('time');
     await t.step(5);
-    await until('the first changes stored', () => storedIds(t.w.store.file).rows === 5, 15_000);
+    await until('the first changes stored', () => storedIds(t.w.file).rows === 5, 15_000);
     // The next ID of the node's own numbering, times 9e15: valid in every other respect.
     await t.publish(message({ id: 6, t: 9e15 }));
-    await until('the message handled (set aside, or stored before issue 20)', () => t.source.status().setAside === 1 || storedIds(t.w.store.file).rows === 6, 15_000);
+    await until('the message handled (set aside, or stored before issue 20)', () => t.source.status().setAside === 1 || storedIds(t.w.file).rows === 6, 15_000);
     // Changes the broker loses afterwards come back over REST.
     await t.lose(20);
     await t.step(5);
     const emitted = t.w.sim.alarms.lastMessageId();
-    await until(`all ${emitted} changes stored`, () => storedIds(t.w.store.file).rows === emitted, 20_000);
-    expect(storedIds(t.w.store.file)).toMatchObject({ rows: 30, withoutId: 20, twice: [] });
+    await until(`all ${emitted} changes stored`, () => storedIds(t.w.file).rows === emitted, 20_000);
+    expect(storedIds(t.w.file)).toMatchObject({ rows: 30, withoutId: 20, twice: [] });
     expect(t.source.status().setAside).toBe(1);
-    expect(t.w.store.deadLetters('node-a')[0]!.reason).toMatch(/lastStatusChangeTimeStamp .* is outside the plausible window/);
-    expect(t.w.store.sourceState('node-a').cursorMs).toBeLessThanOrEqual(Date.now() + 86_400_000);
+    expect((await t.w.store.deadLetters('node-a'))[0]!.reason).toMatch(/lastStatusChangeTimeStamp .* is outside the plausible window/);
+    expect((await t.w.store.sourceState('node-a')).cursorMs).toBeLessThanOrEqual(Date.now() + 86_400_000);
     // The list reads every stored alarm; none of them is the far-future one.
-    const list = listAlarms(t.w.store.db, 'node-a', { cleared: 'all' }, 0, 1000);
+    const list = await t.w.store.list('node-a', { cleared: 'all' }, 0, 1000);
     expect(list.rows.some((r) => r.deviceName === 'forged-device')).toBe(false);
     await t.close();
   }, 60_000);
@@ -120,8 +119,8 @@ describe('hostile messages on the bus (issue 20)', () => {
     const t = await setUp('fallback');
     const at = Date.now() - 1000;
     await t.publish(message({ id: 1, director: 'edge-node-2', device: 'fallback-device', t: at, severity: 'minor', change: { alarmText: 'no severity, no time' } }));
-    const row = await until('the change stored', () => listAlarms(t.w.store.db, 'node-a', { cleared: 'all', device: 'fallback-device' }, 0, 1).rows[0], 15_000);
-    const d = alarmDetail(t.w.store.db, 'node-a', row.id)!;
+    const row = await until('the change stored', async () => (await t.w.store.list('node-a', { cleared: 'all', device: 'fallback-device' }, 0, 1)).rows[0], 15_000);
+    const d = (await t.w.store.detail('node-a', row.id))!;
     expect(d.statusChanges).toEqual([expect.objectContaining({ at: new Date(at).toISOString(), severity: 'minor', text: 'no severity, no time' })]);
     expect(t.source.status().setAside).toBe(0);
     await t.close();
@@ -130,29 +129,29 @@ describe('hostile messages on the bus (issue 20)', () => {
   it('one forged message_id does not switch gap detection off, across a restart', async () => {
     const t = await setUp('ids');
     await t.step(5);
-    await until('the first changes stored', () => storedIds(t.w.store.file).rows === 5, 15_000);
+    await until('the first changes stored', () => storedIds(t.w.file).rows === 5, 15_000);
     // Well-formed, under the node's real name, with an ID far beyond the next one.
     await t.publish(message({ id: 999_999_999_999_999, t: Date.now() }));
-    await until('the forged message stored', () => storedIds(t.w.store.file).max === 999_999_999_999_999, 15_000);
+    await until('the forged message stored', () => storedIds(t.w.file).max === 999_999_999_999_999, 15_000);
     // A real gap of 60 is still found and backfilled (the forged change is the one extra row).
     await t.lose(60);
     await t.step(5);
     let emitted = t.w.sim.alarms.lastMessageId();
-    await until('the 60 lost changes backfilled', () => storedIds(t.w.store.file).rows === emitted + 1, 20_000);
-    expect(t.w.store.sourceState('node-a').messageIds.get(DEFAULT_DIRECTOR_HOSTNAME)).toBe(emitted);
+    await until('the 60 lost changes backfilled', () => storedIds(t.w.file).rows === emitted + 1, 20_000);
+    expect((await t.w.store.sourceState('node-a')).messageIds.get(DEFAULT_DIRECTOR_HOSTNAME)).toBe(emitted);
     expect(t.w.logger.lines.some((l) => l.includes('message_id far from the last one trusted'))).toBe(true);
 
     // The same after the source starts again from what the store kept.
     await t.source.stop();
     const backfills = () => t.w.logger.lines.filter((l) => l.includes('alarm backfill done')).length;
     const before = backfills();
-    const again = newSource(t.w, t.exchange, t.queue);
+    const again = await newSource(t.w, t.exchange, t.queue);
     await until('the restarted source to be live, its first backfill done', () => again.status().connected && backfills() > before && again.status().state === 'live', 30_000);
     await t.lose(60);
     await t.step(5);
     emitted = t.w.sim.alarms.lastMessageId();
-    await until('the next 60 lost changes backfilled', () => storedIds(t.w.store.file).rows === emitted + 1, 20_000);
-    expect(storedIds(t.w.store.file)).toMatchObject({ rows: emitted + 1, twice: [] });
+    await until('the next 60 lost changes backfilled', () => storedIds(t.w.file).rows === emitted + 1, 20_000);
+    expect(storedIds(t.w.file)).toMatchObject({ rows: emitted + 1, twice: [] });
     await t.close();
   }, 90_000);
 });

@@ -14,8 +14,8 @@ import { NodeAlarmApi } from '../../../electron/alarms/node-api';
 import { AlarmSource } from '../../../electron/alarms/source';
 import { createMemoryLogger } from '../../../electron/log';
 import { MgmtClient } from '../../../electron/mgmt';
-import { AlarmStore } from '../../../electron/store/alarms-db';
-import { listAlarms } from '../../../electron/store/alarms-views';
+import { AlarmDb } from '../../../electron/alarms/store/alarms-db';
+import { alarmDb, openAlarmStore } from '../../support/alarm-fixtures';
 import { startReplayNode, type ReplayNode } from '../../support/replay-node';
 import { until } from '../../support/until';
 import { startAlarmWorld, storedIds, type AlarmWorld } from './world';
@@ -81,9 +81,9 @@ describe('a node whose alarm list is hostile or capped (issue 20)', () => {
     });
     await client.signIn();
     cleanups.push(() => client.close());
-    const store = new AlarmStore(path.join(await tempDir(), 'alarms.db'));
+    const store = openAlarmStore(path.join(await tempDir(), 'alarms.db'));
     cleanups.push(() => store.close());
-    const source = new AlarmSource({ id: 'node-a', store, api: new NodeAlarmApi((m, p, b, o) => client.request(m, p, b, o)), pollIntervalMs: 50, logger });
+    const source = await AlarmSource.open({ id: 'node-a', store, api: new NodeAlarmApi((m, p, b, o) => client.request(m, p, b, o)), pollIntervalMs: 50, logger });
     cleanups.push(() => source.stop());
     source.start();
     const polls = () => node.requests.filter((r) => r.path === '/mgmt/fault/alarms/page');
@@ -92,8 +92,8 @@ describe('a node whose alarm list is hostile or capped (issue 20)', () => {
     await source.stop();
     // Every poll asked from a time near now: no 1e300, no 9e15.
     for (const r of polls()) expect(Number(new URLSearchParams(r.query).get('last_change_after'))).toBeLessThanOrEqual(now + DAY);
-    expect(store.sourceState('node-a').cursorMs).toBe(good + 1);
-    expect(store.db.prepare('SELECT event_ms FROM changes ORDER BY event_ms').all()).toEqual([{ event_ms: good - 5 }, { event_ms: good }]);
+    expect((await store.sourceState('node-a')).cursorMs).toBe(good + 1);
+    expect(alarmDb(store).db.prepare('SELECT event_ms FROM changes ORDER BY event_ms').all()).toEqual([{ event_ms: good - 5 }, { event_ms: good }]);
     // Counted and said, never dropped in silence: a record, a far-future change and a change without severity, each poll.
     expect(source.status().unreadable).toBeGreaterThanOrEqual(3 * 3);
     expect(logger.lines.some((l) => l.includes('alarm records the console cannot read were left out') && l.includes('outside the plausible window') && l.includes('perceivedSeverity'))).toBe(true);
@@ -108,8 +108,8 @@ describe('a node whose alarm list is hostile or capped (issue 20)', () => {
     expect(alarms).toBeGreaterThan(250); // three pages at least
     const r = await backfill(w.api, w.store, 'node-a', { fromMs: 0 });
     expect(r.pages).toBeGreaterThanOrEqual(3);
-    expect(storedIds(w.store.file)).toMatchObject({ rows: 400, twice: [] });
-    expect(w.store.counts('node-a')).toEqual({ alarms, changes: 400 });
+    expect(storedIds(w.file)).toMatchObject({ rows: 400, twice: [] });
+    expect(await w.store.counts('node-a')).toEqual({ alarms, changes: 400 });
   }, 30_000);
 
   it('repairs a store an older console filled with far-future times; export, list and retention never throw', async () => {
@@ -117,12 +117,12 @@ describe('a node whose alarm list is hostile or capped (issue 20)', () => {
     const file = path.join(dir, 'alarms.db');
     const now = Date.now();
     const head = (object: string, ms: number) => ({ device: 'd', deviceName: 'd', org: 'o', object, type: 't', specificProblem: '', severity: 'major' as const, cleared: false, text: 'x', lastChangeMs: ms });
-    let store = new AlarmStore(file);
-    store.ingest('node-a', [{ head: head('good', now - 1000), changes: [{ eventMs: now - 1000, severity: 'major', text: 'x' }], handlings: [], messageId: 1 }], { storedMs: now - 500 });
+    const old = new AlarmDb(file);
+    old.ingest('node-a', [{ head: head('good', now - 1000), changes: [{ eventMs: now - 1000, severity: 'major', text: 'x' }], handlings: [], messageId: 1 }], { storedMs: now - 500 });
     // What the console stored before issue 20: a change at 9e15 on a real alarm, an alarm at 1e300, and its cursor.
-    store.ingest('node-a', [{ head: head('good', 9e15), changes: [{ eventMs: 9e15, severity: 'critical', text: 'far' }], handlings: [], messageId: 2 }], { storedMs: now - 400, cursorMs: 9e15 });
-    store.ingest('node-a', [{ head: head('never', 1e300), changes: [{ eventMs: 1e300, severity: 'major', text: 'never' }], handlings: [], messageId: 3 }], { storedMs: now - 300, cursorMs: 1e300 });
-    store.close();
+    old.ingest('node-a', [{ head: head('good', 9e15), changes: [{ eventMs: 9e15, severity: 'critical', text: 'far' }], handlings: [], messageId: 2 }], { storedMs: now - 400, cursorMs: 9e15 });
+    old.ingest('node-a', [{ head: head('never', 1e300), changes: [{ eventMs: 1e300, severity: 'major', text: 'never' }], handlings: [], messageId: 3 }], { storedMs: now - 300, cursorMs: 1e300 });
+    old.close();
 
     const exported = spawn(process.execPath, [path.resolve('bin/northbound.mjs'), 'alarms', 'export', '--data-dir', dir, '--format', 'jsonl'], { env: { ...process.env, ELECTRON_OVERRIDE_DIST_PATH: '/nonexistent' } });
     let out = '';
@@ -133,16 +133,16 @@ describe('a node whose alarm list is hostile or capped (issue 20)', () => {
     const lines = out.trim().split('\n').map((l) => JSON.parse(l) as { object: string; lastChangeAt: string; severity: string; changes: number });
     expect(lines).toEqual([expect.objectContaining({ object: 'good', lastChangeAt: new Date(now - 1000).toISOString(), severity: 'major', changes: 1 })]);
 
-    store = new AlarmStore(file);
+    const store = openAlarmStore(file);
     cleanups.push(() => store.close());
     // The cursor went back to when the first far-future row was stored: the next backfill reads again from there.
-    expect(store.sourceState('node-a').cursorMs).toBe(now - 400);
-    expect(store.deadLetters('node-a').map((d) => d.reason)).toEqual(expect.arrayContaining([expect.stringMatching(/^stored cursor .* moved back/), expect.stringMatching(/^stored status change time/), expect.stringMatching(/^stored alarm last change/)]));
+    expect((await store.sourceState('node-a')).cursorMs).toBe(now - 400);
+    expect((await store.deadLetters('node-a')).map((d) => d.reason)).toEqual(expect.arrayContaining([expect.stringMatching(/^stored cursor .* moved back/), expect.stringMatching(/^stored status change time/), expect.stringMatching(/^stored alarm last change/)]));
     // A stored value the repair has not seen yet (written behind the store's back) still reads.
-    store.db.prepare("UPDATE alarms SET last_change_ms = 9e15, handling_state = 'ack', handling_user = 'u', handling_ms = 1e300, handling_description = '' WHERE object = 'good'").run();
-    expect(listAlarms(store.db, 'node-a', { cleared: 'all' }, 0, 10).rows[0]).toMatchObject({ lastChangeAt: '9000000000000000', handling: { at: '1e+300' } });
+    alarmDb(store).db.prepare("UPDATE alarms SET last_change_ms = 9e15, handling_state = 'ack', handling_user = 'u', handling_ms = 1e300, handling_description = '' WHERE object = 'good'").run();
+    expect((await store.list('node-a', { cleared: 'all' }, 0, 10)).rows[0]).toMatchObject({ lastChangeAt: '9000000000000000', handling: { at: '1e+300' } });
     // Retention (with the repair that runs with it) removes it.
-    expect(store.repairTimes(Date.now()).alarms).toBe(1);
-    expect(listAlarms(store.db, 'node-a', { cleared: 'all' }, 0, 10).rows[0]).toMatchObject({ lastChangeAt: new Date(now - 1000).toISOString(), handling: null });
+    expect((await store.repairTimes(Date.now())).alarms).toBe(1);
+    expect((await store.list('node-a', { cleared: 'all' }, 0, 10)).rows[0]).toMatchObject({ lastChangeAt: new Date(now - 1000).toISOString(), handling: null });
   }, 30_000);
 });

@@ -11,7 +11,8 @@ import { NodeAlarmApi } from '../../../electron/alarms/node-api';
 import { createMemoryLogger } from '../../../electron/log';
 import { MgmtClient } from '../../../electron/mgmt';
 import { startMgmtSimulator, type MgmtSimulator, type SimAlarmOptions } from '@northbound/simulators/testing';
-import { AlarmStore } from '../../../electron/store/alarms-db';
+import type { AlarmStore } from '../../../electron/alarms/store/alarm-store';
+import { openAlarmStore } from '../../support/alarm-fixtures';
 
 export interface AlarmWorld {
   sim: MgmtSimulator;
@@ -19,6 +20,8 @@ export interface AlarmWorld {
   api: NodeAlarmApi;
   dir: string;
   store: AlarmStore;
+  /** The alarms.db file of `store`. */
+  file: string;
   logger: ReturnType<typeof createMemoryLogger>;
   operator: { username: string; password: string };
   close(): Promise<void>;
@@ -35,18 +38,19 @@ export async function startAlarmWorld(alarms: SimAlarmOptions = {}): Promise<Ala
   });
   await client.signIn();
   const dir = await mkdtemp(path.join(os.tmpdir(), 'nb-alarms-'));
-  const store = new AlarmStore(path.join(dir, 'alarms.db'));
+  const store = openAlarmStore(path.join(dir, 'alarms.db'));
   return {
     sim,
     client,
     api: new NodeAlarmApi((m, p, b, o) => client.request(m, p, b, o)),
     dir,
     store,
+    file: path.join(dir, 'alarms.db'),
     logger,
     operator: { username: operator.username, password: operator.password },
     async close() {
       sim.alarms.generator.stop(true);
-      store.close();
+      await store.close();
       await client.close();
       await sim.close();
       await rm(dir, { recursive: true, force: true });

@@ -174,7 +174,7 @@ describe('overview channels', () => {
     expect(o.connection?.signedIn).toBe(false);
     if (o.alarms.state !== 'known') throw new Error(`alarms ${o.alarms.state}`);
     expect(o.alarms.live).toBe(false);
-    const heard = h.app.alarms.status(profileId).lastBackfillAt!;
+    const heard = (await h.app.alarms.status(profileId)).lastBackfillAt!;
     expect(o.alarms.asOf).toBe(heard);
     expect(Date.parse(o.alarms.asOf)).toBeLessThan(Date.parse(o.generatedAt));
     // The other demo connection never signed in: nothing collected is not 0 alarms.

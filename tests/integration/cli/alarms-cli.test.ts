@@ -10,7 +10,7 @@ import path from 'node:path';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { controlChars } from '../../support/control-chars';
-import { AlarmStore } from '../../../electron/store/alarms-db';
+import { openAlarmStore } from '../../support/alarm-fixtures';
 import { until } from '../../support/until';
 
 const bin = path.resolve('bin/northbound.mjs');
@@ -64,11 +64,11 @@ describe('northbound alarms', () => {
 
   it('export --format csv writes a device\'s formula with a line break, and its terminal escapes, as text', async () => {
     const dataDir = path.join(dir, 'hostile');
-    const store = new AlarmStore(path.join(dataDir, 'alarms.db'));
+    const store = openAlarmStore(path.join(dataDir, 'alarms.db'));
     const at = Date.now() - 60_000;
     const text = '=HYPERLINK("http://x","click")\nsecond line';
     const deviceName = '@SUM(1)\r\n\x1b]0;owned\x07';
-    store.ingest(
+    await store.ingest(
       'node:127.0.0.1:1',
       [
         {
@@ -80,7 +80,7 @@ describe('northbound alarms', () => {
       ],
       { storedMs: at },
     );
-    store.close();
+    await store.close();
     const csv = run(['alarms', 'export', '--data-dir', dataDir, '--format', 'csv']);
     expect(await csv.exit).toBe(0);
     expect(controlChars(csv.stdout())).toEqual([]);

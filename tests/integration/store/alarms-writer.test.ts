@@ -1,5 +1,5 @@
 /**
- * The alarm store's batches on its worker thread (AlarmStore `offMain`, electron/store/alarms-writer.ts;
+ * The alarm store's batches on its worker thread (AlarmStore `offMain`, electron/alarms/store/alarms-writer.ts;
  * issue 21 item 5): `ingestBatch` answers what `ingest` answers on the owner's thread and the owner
  * reads what it stored, its change sequence follows; the owner's loop turns while a batch is
  * written; a SQL error comes back as the call's rejection; a worker that crashes fails the batch in
@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AlarmStore } from '../../../electron/store/alarms-db';
+import { AlarmDb } from '../../../electron/alarms/store/alarms-db';
 import { SqlWorkerStopped } from '../../../electron/store/sql-worker';
 import type { AlarmItem } from '../../../shared/model/alarms';
 
@@ -19,9 +19,9 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-function openStore(offMain: boolean): AlarmStore {
+function openStore(offMain: boolean): AlarmDb {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'nb-alarm-writer-'));
-  const store = new AlarmStore(path.join(dir, 'alarms.db'), { offMain });
+  const store = new AlarmDb(path.join(dir, 'alarms.db'), { offMain });
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   cleanups.push(() => store.close());
   return store;
@@ -42,7 +42,7 @@ function batch(n: number, changes: number, firstId = 1): AlarmItem[] {
   });
 }
 
-const stored = (s: AlarmStore) => s.db.prepare('SELECT a.device, a.severity, a.last_seq, c.event_ms, c.message_id FROM alarms a JOIN changes c USING (aid) ORDER BY a.device, c.event_ms').all();
+const stored = (s: AlarmDb) => s.db.prepare('SELECT a.device, a.severity, a.last_seq, c.event_ms, c.message_id FROM alarms a JOIN changes c USING (aid) ORDER BY a.device, c.event_ms').all();
 
 describe('the alarm store’s batches on a worker thread', () => {
   it('answer and store what the same batches store on the owner’s thread; the change sequence follows', async () => {
@@ -116,7 +116,7 @@ describe('the alarm store’s batches on a worker thread', () => {
     const file = store.file;
     await store.close();
     await expect(Promise.all(asked)).resolves.toHaveLength(10);
-    const again = new AlarmStore(file);
+    const again = new AlarmDb(file);
     try {
       expect(again.counts('p1')).toEqual({ alarms: 500, changes: 500 });
     } finally {

@@ -10,7 +10,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { backfill } from '../../../electron/alarms/backfill';
 import type { AlarmPageQuery, AlarmPageResult, NodeAlarmApi } from '../../../electron/alarms/node-api';
 import type { AlarmItem } from '../../../shared/model/alarms';
-import { AlarmStore } from '../../../electron/store/alarms-db';
+import type { AlarmStore } from '../../../electron/alarms/store/alarm-store';
+import { alarmDb, openAlarmStore } from '../../support/alarm-fixtures';
 
 interface FakeAlarm {
   object: string;
@@ -49,13 +50,13 @@ let dir: string;
 let store: AlarmStore;
 beforeEach(() => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'nb-backfill-'));
-  store = new AlarmStore(path.join(dir, 'alarms.db'));
+  store = openAlarmStore(path.join(dir, 'alarms.db'));
 });
-afterEach(() => {
-  store.close();
+afterEach(async () => {
+  await store.close();
   rmSync(dir, { recursive: true, force: true });
 });
-const changesStored = () => (store.db.prepare('SELECT COUNT(*) AS n FROM changes').get() as { n: number }).n;
+const changesStored = () => (alarmDb(store).db.prepare('SELECT COUNT(*) AS n FROM changes').get() as { n: number }).n;
 
 describe('backfill', () => {
   it('reads every alarm changed since the cursor, page by page, until the node sends an empty page', async () => {
@@ -83,7 +84,7 @@ describe('backfill', () => {
     // Every change that existed when the walk ended is stored (the last page was read after the last move).
     expect(changesStored()).toBe(expected);
     expect(expected).toBeGreaterThan(30); // the list did move
-    const stored = new Set((store.db.prepare('SELECT a.object FROM alarms a').all() as Array<{ object: string }>).map((r) => r.object));
+    const stored = new Set((alarmDb(store).db.prepare('SELECT a.object FROM alarms a').all() as Array<{ object: string }>).map((r) => r.object));
     expect(stored.size).toBe(30);
   });
 
@@ -107,7 +108,7 @@ describe('backfill', () => {
   it('stores only what happened since the cursor of a record that carries its whole history', async () => {
     const { api } = fakeNode([{ object: 'x', changes: [{ eventMs: 100, severity: 'major' }, { eventMs: 200, severity: 'cleared' }, { eventMs: 300, severity: 'major' }] }]);
     await backfill(api, store, 'p', { fromMs: 250 });
-    expect(store.db.prepare('SELECT event_ms FROM changes').all()).toEqual([{ event_ms: 300 }]);
+    expect(alarmDb(store).db.prepare('SELECT event_ms FROM changes').all()).toEqual([{ event_ms: 300 }]);
   });
 
   it('gives up after its page budget (the caller retries)', async () => {

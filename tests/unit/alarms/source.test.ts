@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AlarmPageQuery, NodeAlarmApi } from '../../../electron/alarms/node-api';
 import { AlarmSource } from '../../../electron/alarms/source';
 import { createMemoryLogger } from '../../../electron/log';
-import { AlarmStore } from '../../../electron/store/alarms-db';
+import type { AlarmStore } from '../../../electron/alarms/store/alarm-store';
+import { openAlarmStore } from '../../support/alarm-fixtures';
 import { AppError } from '../../../shared/model/errors';
 import { until } from '../../support/until';
 
@@ -15,11 +16,11 @@ let store: AlarmStore;
 let source: AlarmSource | undefined;
 beforeEach(() => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'nb-source-'));
-  store = new AlarmStore(path.join(dir, 'alarms.db'));
+  store = openAlarmStore(path.join(dir, 'alarms.db'));
 });
 afterEach(async () => {
   await source?.stop();
-  store.close();
+  await store.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -45,13 +46,13 @@ describe('a polling alarm source', () => {
     } as unknown as NodeAlarmApi;
     const logger = createMemoryLogger();
     const states: string[] = [];
-    source = new AlarmSource({ id: 'p', store, api, pollIntervalMs: 20, marginMs: 1000, timeFloorMs: 0, logger, retry: { baseDelayMs: 10, maxDelayMs: 20 }, onStatus: () => states.push(source!.status().state) });
+    source = await AlarmSource.open({ id: 'p', store, api, pollIntervalMs: 20, marginMs: 1000, timeFloorMs: 0, logger, retry: { baseDelayMs: 10, maxDelayMs: 20 }, onStatus: () => states.push(source!.status().state) });
     source.start();
     await until('the source to fail', () => states.includes('failing'));
     expect(source.status().error).toBe('Polling the node failed: The node at 127.0.0.1:9182 cannot be reached.');
     await until('the source to be live', () => source!.status().state === 'live');
     expect(source.status()).toMatchObject({ source: 'poll', connected: true, error: null, stored: { alarms: 2, changes: 2 } });
-    expect(store.sourceState('p').cursorMs).toBe(20_000);
+    expect((await store.sourceState('p')).cursorMs).toBe(20_000);
     await until('a poll from the cursor less the margin', () => queries.some((q) => q.lastChangeAfter === 20_000 - 1000 - 1));
     expect(logger.lines.some((l) => l.includes('alarm poll failed; retrying'))).toBe(true);
     await source.stop();

@@ -77,9 +77,14 @@ describe('process boundaries', () => {
     expect(await layerRefused('electron/alarms/x.ts', '../edr/store/edr-store')).toHaveLength(1);
     expect(await layerRefused('electron/edr/store/x.ts', '../../inventory/store/inventory-db')).toHaveLength(1);
     expect(await layerRefused('electron/inventory/store/x.ts', '../../app/ports')).toHaveLength(1);
+    expect(await layerRefused('electron/store/x.ts', '../alarms/store/alarms-db')).toHaveLength(1);
+    expect(await layerRefused('electron/edr/x.ts', '../alarms/store/alarm-store')).toHaveLength(1);
+    expect(await layerRefused('electron/alarms/store/x.ts', '../../app/ports')).toHaveLength(1);
     // The feature itself, and its store on the infrastructure below, are fine.
     expect(await layerRefused('electron/edr/x.ts', './store/edr-store')).toEqual([]);
     expect(await layerRefused('electron/inventory/x.ts', './store/inventory-store')).toEqual([]);
+    expect(await layerRefused('electron/alarms/x.ts', './store/alarm-store')).toEqual([]);
+    expect(await layerRefused('electron/alarms/store/x.ts', '../../store/sqlite')).toEqual([]);
     expect(await layerRefused('electron/edr/store/x.ts', '../../store/sqlite')).toEqual([]);
   });
 

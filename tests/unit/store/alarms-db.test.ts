@@ -8,16 +8,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AlarmItem } from '../../../shared/model/alarms';
-import { AlarmStore } from '../../../electron/store/alarms-db';
-import { applyAlarmRetention } from '../../../electron/store/alarms-retention';
-import { alarmDetail, alarmRate, alarmSummary, listAlarms } from '../../../electron/store/alarms-views';
+import { AlarmDb } from '../../../electron/alarms/store/alarms-db';
+import { applyAlarmRetention } from '../../../electron/alarms/store/alarms-retention';
+import { alarmDetail, alarmRate, alarmSummary, listAlarms } from '../../../electron/alarms/store/alarms-views';
+import { SqliteAlarmStore } from '../../../electron/alarms/store/sqlite-alarm-store';
 import { alarmExportPieces } from '../../../electron/alarms/export';
 
 let dir: string;
-let store: AlarmStore;
+let store: AlarmDb;
 beforeEach(() => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'nb-alarmdb-'));
-  store = new AlarmStore(path.join(dir, 'alarms.db'));
+  store = new AlarmDb(path.join(dir, 'alarms.db'));
 });
 afterEach(() => {
   store.close();
@@ -42,7 +43,7 @@ describe('alarms.db', () => {
     expect(statSync(store.file).mode & 0o777).toBe(0o600);
     const id = store.installId();
     store.close();
-    store = new AlarmStore(store.file);
+    store = new AlarmDb(store.file);
     expect(store.installId()).toBe(id);
   });
 
@@ -83,7 +84,7 @@ describe('alarms.db', () => {
     expect(store.counts('p2')).toEqual({ alarms: 1, changes: 1 });
     store.advanceCursor('p1', T - 5000); // never backwards
     store.close();
-    store = new AlarmStore(path.join(dir, 'alarms.db'));
+    store = new AlarmDb(path.join(dir, 'alarms.db'));
     const s = store.sourceState('p1');
     expect(s.cursorMs).toBe(T);
     expect(s.messageIds).toEqual(new Map([['node-1', 1]]));
@@ -166,13 +167,18 @@ describe('reads', () => {
     expect(rate.buckets[1]).toMatchObject({ at: new Date(T).toISOString(), critical: 1, major: 2, cleared: 1 });
   });
 
-  it('export as CSV with formulas escaped, and as JSON Lines', () => {
-    const csv = [...alarmExportPieces(store.db, 'csv')].map((p) => p.text).join('');
+  it('export as CSV with formulas escaped, and as JSON Lines', async () => {
+    const text = async (pieces: AsyncIterable<{ text: string }>) => {
+      let out = '';
+      for await (const p of pieces) out += p.text;
+      return out;
+    };
+    const csv = await text(alarmExportPieces(new SqliteAlarmStore(store), 'csv'));
     const lines = csv.split('\r\n');
     expect(lines[0]).toBe('source,id,device,deviceName,org,object,type,specificProblem,severity,cleared,text,lastChangeAt,changes,handlingState,handlingUser,handlingAt,handlingDescription');
     expect(lines).toHaveLength(6); // header, 4 alarms, the final line break
     expect(csv).toContain(`"'=HYPERLINK(""x"")"`);
-    const jsonl = [...alarmExportPieces(store.db, 'jsonl', T + 2)].map((p) => p.text).join('');
+    const jsonl = await text(alarmExportPieces(new SqliteAlarmStore(store), 'jsonl', T + 2));
     expect(jsonl.trim().split('\n').map((l) => (JSON.parse(l) as { object: string }).object)).toEqual(['vni-0/2', 'cpu']);
   });
 });

@@ -9,9 +9,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AlarmStore } from '../../../electron/store/alarms-db';
-import { alarmOverview, alarmsCollected, criticalUnacknowledged, newestChangeMs } from '../../../electron/store/alarms-overview';
-import { listAlarms } from '../../../electron/store/alarms-views';
+import { AlarmDb } from '../../../electron/alarms/store/alarms-db';
+import { alarmOverview, alarmsCollected, criticalUnacknowledged, newestChangeMs } from '../../../electron/alarms/store/alarms-overview';
+import { listAlarms } from '../../../electron/alarms/store/alarms-views';
 import { EdrDb } from '../../../electron/edr/store/edr-db';
 import { InventoryDb } from '../../../electron/inventory/store/inventory-db';
 import { ACTIVE_SEVERITIES, type AlarmItem, type HandlingState } from '../../../shared/model/alarms';
@@ -49,7 +49,7 @@ function alarm(i: number): AlarmItem {
 
 describe('alarms.db: the Overview counts', () => {
   const open = () => {
-    const store = new AlarmStore(path.join(tmp(), 'alarms.db'));
+    const store = new AlarmDb(path.join(tmp(), 'alarms.db'));
     closers.push(() => store.close());
     return store;
   };

@@ -4,10 +4,10 @@
  * stops fails the batch in flight (the broker requeues it: it was not acknowledged) and is not
  * started again: later batches are written on the owner's connection, as before the worker existed.
  */
-import type { AlarmItem } from '../../shared/model/alarms';
+import type { AlarmItem } from '../../../shared/model/alarms';
 import type { IngestOptions, IngestResult } from './alarms-db';
 import type { AlarmWriterOps } from './alarms-writer-thread';
-import { SqlWorker } from './sql-worker';
+import { SqlWorker } from '../../store/sql-worker';
 
 export class AlarmWrites {
   private worker: SqlWorker<AlarmWriterOps> | undefined;
@@ -20,7 +20,7 @@ export class AlarmWrites {
   /** The batch written on the worker, or undefined: write it on the owner's connection. */
   ingest(source: string, items: readonly AlarmItem[], o: IngestOptions): Promise<IngestResult> | undefined {
     if (!this.enabled) return undefined;
-    this.worker ??= new SqlWorker<AlarmWriterOps>('store/alarms-writer-thread', { file: this.file });
+    this.worker ??= new SqlWorker<AlarmWriterOps>('alarms/store/alarms-writer-thread', { file: this.file });
     return this.worker.running ? this.worker.call('ingest', source, [...items], o) : undefined;
   }
 

@@ -7,8 +7,8 @@
  * state (acknowledged, under investigation, observed, closed) means an operator has taken it.
  */
 import type Database from 'better-sqlite3';
-import { ACTIVE_SEVERITIES, type AlarmCounts, type ActiveSeverity } from '../../shared/model/alarms';
-import type { AlarmTotals } from '../../shared/model/overview';
+import { ACTIVE_SEVERITIES, type AlarmCounts, type ActiveSeverity } from '../../../shared/model/alarms';
+import type { AlarmTotals } from '../../../shared/model/overview';
 
 /** SQL: an alarm nobody handled. */
 export const UNHANDLED = "(handling_state IS NULL OR handling_state = 'none')";

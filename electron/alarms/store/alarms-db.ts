@@ -12,10 +12,10 @@
  */
 import type Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
-import type { AlarmItem } from '../../shared/model/alarms';
+import type { AlarmItem } from '../../../shared/model/alarms';
 import { DEFAULT_FUTURE_SKEW_MS, timeWindow } from './alarm-times';
 import { repairAlarmTimes, type TimeRepair } from './alarms-repair';
-import { migrate, openPrivateDatabase } from './sqlite';
+import { migrate, openPrivateDatabase } from '../../store/sqlite';
 import { AlarmWrites } from './alarms-writer';
 
 const MIGRATIONS: readonly string[] = [
@@ -131,7 +131,7 @@ interface AlarmRow {
   handling_ms: number | null;
 }
 
-export class AlarmStore {
+export class AlarmDb {
   readonly db: Database.Database;
   /** What the repair at open set aside (times past now plus the clock skew, issue 20). */
   readonly repaired: TimeRepair;

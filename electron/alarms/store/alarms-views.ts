@@ -4,8 +4,8 @@
  * per organization and severity, the changes per minute, and every alarm for an export.
  */
 import type Database from 'better-sqlite3';
-import { boundText, LIMITS } from '../../shared/model/limits';
-import { ACTIVE_SEVERITIES, type AlarmCounts, type AlarmDetail, type AlarmFilter, type AlarmRate, type AlarmSeverity, type AlarmSummary, type AlarmView, type HandlingState } from '../../shared/model/alarms';
+import { boundText, LIMITS } from '../../../shared/model/limits';
+import { ACTIVE_SEVERITIES, type AlarmCounts, type AlarmDetail, type AlarmFilter, type AlarmRate, type AlarmSeverity, type AlarmSummary, type AlarmView, type HandlingState } from '../../../shared/model/alarms';
 
 import { safeIso } from './alarm-times';
 

@@ -5,16 +5,16 @@
  * the schema and repaired the times at open; this store only writes. Every batch goes here once the
  * worker runs, so the change sequence (`headSeq`) is counted in one place.
  */
-import type { AlarmItem } from '../../shared/model/alarms';
-import { AlarmStore, type IngestOptions, type IngestResult } from './alarms-db';
-import { serveSqlWorker } from './sql-worker-thread';
+import type { AlarmItem } from '../../../shared/model/alarms';
+import { AlarmDb, type IngestOptions, type IngestResult } from './alarms-db';
+import { serveSqlWorker } from '../../store/sql-worker-thread';
 
 export type AlarmWriterOps = {
   ingest(source: string, items: AlarmItem[], o: IngestOptions): IngestResult;
 };
 
 serveSqlWorker((data: { file: string }) => {
-  const store = new AlarmStore(data.file, { repair: false });
+  const store = new AlarmDb(data.file, { repair: false });
   const ops: AlarmWriterOps = { ingest: (source, items, o) => store.ingest(source, items, o) };
   return { ops, close: () => store.close() };
 });
