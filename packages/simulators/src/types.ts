@@ -5,7 +5,7 @@
 import type { SimClientBody } from './oauth-client-body';
 import type { SimLogger as Logger } from './log';
 import type { SimClock } from './clock';
-import type { SimAlarmControl, SimAlarmOptions } from './alarms';
+import type { SimAlarmControl, SimAlarmOptions } from './alarms/options';
 import type { SimClientView, SimInventoryView, SimUser } from './views';
 
 export type { SimClientView, SimDeploymentStatus, SimDeviceView, SimInventoryView, SimOrganizationView, SimRole, SimUser } from './views';
