@@ -71,7 +71,7 @@ const layerConfigs = [
 // through their plain entry (@northbound/simulators/demo): the fault switches are test-only
 // (@northbound/simulators/testing…) and stay out of the desktop bundle. A different rule name than
 // the layers' (@typescript-eslint/no-restricted-imports), so the two sets of zones add up.
-const simulatorEntryPoints = ['electron/app/demo.ts', 'electron/app/demo-edr.ts', 'electron/cli.ts', 'electron/cli-simulate-edr.ts'];
+const simulatorEntryPoints = ['electron/app/demo.ts', 'electron/app/demo-edr.ts', 'electron/app/demo-simulators.ts', 'electron/cli.ts', 'electron/cli-simulate-edr.ts'];
 const simulatorsByPath = { regex: '^(\\.\\./)+packages(/|$)', message: 'Product code reaches the simulators through @northbound/simulators/demo, never by path.' };
 const tlsAndCsv = [
   { selector: "Property[key.name='rejectUnauthorized'][value.value=false]", message: 'TLS verification stays on: trust a CA or a pin (electron/net/tls-options.ts) instead.' },

@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from '../log';
 import type { ConnectorRegistry } from '../edr/registry';
 import type { DefenderSimulator, FalconSimulator } from '@northbound/simulators/demo';
-import { loadDemoSimulators, type SimulatorsLoader } from './demo';
+import { loadDemoSimulators, type SimulatorsLoader } from './demo-simulators';
 
 export const DEMO_DEFENDER_NAME = 'Demo Defender tenant';
 export const DEMO_FALCON_NAME = 'Demo Falcon tenant';

@@ -6,12 +6,13 @@
  * new random credentials).
  */
 import type { DemoStatus } from '../../shared/contract';
-import type { DemoSimulators, MgmtSimulator } from '@northbound/simulators/demo';
+import type { MgmtSimulator } from '@northbound/simulators/demo';
 import type { Logger } from '../log';
 import type { EventHub } from './events';
 import type { ProfileRepository, StoredProfile } from './profiles';
 import type { SessionManager } from './sessions';
 import type { DemoEdr } from './demo-edr';
+import { loadDemoSimulators, type SimulatorsLoader } from './demo-simulators';
 
 export interface DemoDeps {
   profiles: ProfileRepository;
@@ -29,11 +30,7 @@ export interface DemoDeps {
   simulators?: SimulatorsLoader;
 }
 
-export type { DemoSimulators };
-/** Loads the demo's simulators: @northbound/simulators/demo, or the testing entry's in tests. */
-export type SimulatorsLoader = () => Promise<DemoSimulators>;
-/** Loaded when the demo opens: an app without it (a poller's process included) does not carry the simulators. */
-export const loadDemoSimulators: SimulatorsLoader = () => import('@northbound/simulators/demo');
+export { loadDemoSimulators, type DemoSimulators, type SimulatorsLoader } from './demo-simulators';
 
 /** The demo node's alarms: a change every two seconds or so, and now and then a flapping interface. */
 export const DEMO_ALARM_GENERATOR = { ratePerSecond: 0.5, flapEveryMs: 30_000, seed: 7 } as const;

@@ -6,7 +6,7 @@
  */
 import { deploymentStatus, type DeviceEntry } from './devices';
 import type { SimOrganization } from './inventory-seed';
-import type { SimDeploymentStatus } from './types';
+import type { SimDeploymentStatus } from './views';
 
 export const DEVICE_LIST_KEY = 'mgmt.sdwan-device-list';
 

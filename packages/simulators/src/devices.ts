@@ -6,7 +6,7 @@
 import { sameDevice } from './device-rules';
 import type { SimDevice } from './inventory-seed';
 import { taskState, type SimTask } from './tasks';
-import type { SimDeploymentStatus, SimDeviceView } from './types';
+import type { SimDeploymentStatus, SimDeviceView } from './views';
 
 export interface DeviceEntry {
   record: SimDevice;

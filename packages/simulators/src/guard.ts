@@ -6,7 +6,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { CustomError, OAuthError, YangError } from './errors';
 import { sourceAllowed } from './ip';
 import { isoExpired, type ClientRecord, type SimStore, type TokenPair, type UserRecord } from './store';
-import type { SimRole } from './types';
+import type { SimRole } from './views';
 
 export interface Principal {
   username: string;

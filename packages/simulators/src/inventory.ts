@@ -10,7 +10,7 @@ import { deviceView, SimDevices } from './devices';
 import { seedInventory, type SimOrganization } from './inventory-seed';
 import type { SimSyslogServer } from './syslog';
 import { DEFAULT_DEPLOY_SECONDS, SimTasks, TASK_PENDING_MS, type SimTask } from './tasks';
-import type { SimInventoryView } from './types';
+import type { SimInventoryView } from './views';
 
 export type { SimDevice, SimOrganization } from './inventory-seed';
 export type { SimSyslogServer } from './syslog';

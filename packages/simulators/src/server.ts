@@ -18,7 +18,8 @@ import type { Route, SimContext } from './routes';
 import { SimStats } from './stats';
 import { SimStore, randomPassword, randomSecret } from './store';
 import { assertLoopback, listen, shutdown } from './listen';
-import { createSimAlarms, ROUTING_KEY_PATTERN } from './alarms';
+import { ROUTING_KEY_PATTERN } from './alarms/options';
+import { createSimAlarms } from './alarms/setup';
 import type { MgmtSimulator, MgmtSimulatorOptions, SimUser } from './types';
 import { NO_MGMT_FAULTS, type MgmtFaultHooks } from './fault-hooks';
 

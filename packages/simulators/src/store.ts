@@ -5,7 +5,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { SimClientBody } from './oauth-client-body';
 import { DAY_MS, midnightAtOrBefore, type SimClock } from './clock';
-import type { SimClientView, SimRole, SimUser } from './types';
+import type { SimClientView, SimRole, SimUser } from './views';
 
 export const randomToken = (bytes = 32): string => randomBytes(bytes).toString('base64url');
 /** 16 characters. */

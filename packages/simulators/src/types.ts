@@ -5,15 +5,10 @@
 import type { SimClientBody } from './oauth-client-body';
 import type { SimLogger as Logger } from './log';
 import type { SimClock } from './clock';
-import type { SimAlarmControl, SimAlarmOptions } from './alarms';
+import type { SimAlarmControl, SimAlarmOptions } from './alarms/options';
+import type { SimClientView, SimInventoryView, SimUser } from './views';
 
-export type SimRole = 'admin' | 'operator' | 'viewer';
-
-export interface SimUser {
-  username: string;
-  password: string;
-  role: SimRole;
-}
+export type { SimClientView, SimDeploymentStatus, SimDeviceView, SimInventoryView, SimOrganizationView, SimRole, SimUser } from './views';
 
 export interface MgmtSimulatorOptions {
   /** Default '127.0.0.1'. Only loopback addresses are allowed; anything else is refused. */
@@ -57,45 +52,6 @@ export interface SimStats {
   /** "METHOD /path" of requests whose client closed the connection before the answer was sent. */
   readonly aborted: string[];
 }
-
-export type SimDeploymentStatus = 'SAVED' | 'DEPLOYING' | 'DEPLOYED' | 'FAILED';
-
-/**
- * The simulator's own view of a device (record 2.3 with its MN-40 status and latest task), for tests
- * and the CLI. Not the wire shape: the node answers the recorded dialect of issue 8 (device-wire.ts),
- * where the list shows `workflowStatus` only and no task ID.
- */
-export interface SimDeviceView {
-  deviceName: string;
-  siteId: string;
-  orgName: string;
-  serialNumber: string;
-  deviceGroup: string;
-  locationInfo: { country: string; longitude: string; latitude: string };
-  deploymentStatus: SimDeploymentStatus;
-  lastTaskId: string | null;
-}
-
-/** The simulator's own view of an organization (its own plan, null = inherited); the wire shape is in device-wire.ts. */
-export interface SimOrganizationView {
-  uuid: string;
-  name: string;
-  /** Parent name; null for a root. */
-  parent: string | null;
-  /** Null = inherited from the parent (MN-46). */
-  subscriptionPlan: string | null;
-}
-
-export interface SimInventoryView {
-  deviceCount(): number;
-  organizationCount(): number;
-  device(name: string): SimDeviceView | undefined;
-  organizations(): SimOrganizationView[];
-  /** Deployment tasks still PENDING or IN_PROGRESS at the clock's time. */
-  runningTasks(): number;
-}
-
-export type SimClientView = SimClientBody & { client_id: string };
 
 export interface MgmtSimulator {
   /** ZTA score messages published to this node (POST /mgmt/zta/scores), in arrival order. */

@@ -1,6 +1,7 @@
 /**
  * The import graph's check (issue 21.2): `npm run deps` (dependency-cruiser, .dependency-cruiser.cjs)
- * refuses any circle in electron/, shared/ and renderer/, type-only imports included. Prove it
+ * refuses any circle in electron/, shared/, renderer/ and packages/ (the simulators' package included),
+ * type-only imports included. Prove it
  * fires: the very command of package.json, with the project's config, over a small tree of files.
  */
 import { execFile } from 'node:child_process';
@@ -44,6 +45,8 @@ describe('the import-cycle check (npm run deps)', () => {
     put('electron/app/b.ts', 'export const b = 2;\n');
     put('renderer/features/x/Page.tsx', "import { Table } from './Table';\nexport const Page = () => <Table />;\n");
     put('renderer/features/x/Table.tsx', 'export const Table = () => <table />;\n');
+    put('packages/simulators/src/types.ts', "export type SimRole = 'admin';\n");
+    put('packages/simulators/src/store.ts', "import type { SimRole } from './types';\nexport const role: SimRole = 'admin';\n");
     const clean = await deps();
     expect(clean.out).toMatch(/no dependency violations found/);
     expect(clean.code).toBe(0);
@@ -52,10 +55,13 @@ describe('the import-cycle check (npm run deps)', () => {
     put('electron/app/b.ts', "import { a } from './a';\nexport const b = 2;\nexport const again = () => a();\n");
     put('renderer/features/x/Page.tsx', "import { Table } from './Table';\nexport type Refinements = { q: string };\nexport const Page = () => <Table />;\n");
     put('renderer/features/x/Table.tsx', "import type { Refinements } from './Page';\nexport const Table = (_p: Partial<Refinements>) => <table />;\n");
+    // And in the simulators' package: its public types taking a type back from a module that uses them.
+    put('packages/simulators/src/types.ts', "import type { role } from './store';\nexport type SimRole = 'admin';\nexport type Role = typeof role;\n");
     const circular = await deps();
     expect(circular.code).not.toBe(0);
     expect(circular.out).toMatch(/no-circular: electron\/app\/(a|b)\.ts/);
     expect(circular.out).toMatch(/no-circular: renderer\/features\/x\/(Page|Table)\.tsx/);
-    expect(circular.out).toMatch(/2 dependency violations/);
+    expect(circular.out).toMatch(/no-circular: packages\/simulators\/src\/(types|store)\.ts/);
+    expect(circular.out).toMatch(/3 dependency violations/);
   });
 });

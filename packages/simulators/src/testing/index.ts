@@ -12,7 +12,7 @@ export { LOGIN_PAGE } from '../http';
 export { ERRORS_URL } from '../errors';
 export { DEFAULT_SEED_DEVICES, DEFAULT_SEED_ORGANIZATIONS } from '../inventory';
 export { SEED_LIMITS } from '../inventory-seed';
-export { DEFAULT_ALARM_EXCHANGE, ROUTING_KEY_PATTERN, type SimAlarmControl, type SimAlarmOptions } from '../alarms';
+export { DEFAULT_ALARM_EXCHANGE, ROUTING_KEY_PATTERN, type SimAlarmControl, type SimAlarmOptions } from '../alarms/options';
 export { DEFAULT_DEPLOY_SECONDS, TASK_PENDING_MS } from '../tasks';
 export { defaultMgmtFaults, type SimFaults } from './mgmt-faults';
 export type {
