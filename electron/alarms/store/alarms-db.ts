@@ -83,37 +83,8 @@ export const ALARMS_SCHEMA_VERSION = MIGRATIONS.length;
 /** Dead letters kept (the newest); the reason is also logged. */
 export const DEAD_LETTERS_KEPT = 1000;
 
-export interface DeadLetter {
-  reason: string;
-  routingKey: string;
-  /** The start of the body as received (at most 2 KB kept). */
-  excerpt: string;
-}
-
-export interface IngestOptions {
-  /** When the batch is committed (ms). */
-  storedMs: number;
-  /** The highest message ID of the batch per node (`director_hostname`), kept for gap detection. */
-  messageIds?: ReadonlyMap<string, number>;
-  /** Move the source's cursor to this time (if later): its changes up to it are complete. */
-  cursorMs?: number;
-  deadLetters?: readonly DeadLetter[];
-}
-
-export interface IngestResult {
-  /** Status changes and handlings the store did not have. */
-  newChanges: number;
-  newHandlings: number;
-  /** Copies of what it had (second deliveries, overlapping backfills). */
-  duplicates: number;
-  /** Alarms with something new. */
-  aids: number[];
-  /** Alarms the store did not have. */
-  newAlarms: number;
-  headSeq: number;
-  /** The longest time from a new change on the node to its commit here, of the changes a broker message brought (ms). */
-  lagMs: number | null;
-}
+export type { DeadLetter, IngestOptions, IngestResult } from './ingest';
+import type { DeadLetter, IngestOptions, IngestResult } from './ingest';
 
 export interface SourceState {
   cursorMs: number;

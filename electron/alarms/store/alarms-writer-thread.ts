@@ -5,13 +5,11 @@
  * the schema and repaired the times at open; this store only writes. Every batch goes here once the
  * worker runs, so the change sequence (`headSeq`) is counted in one place.
  */
-import type { AlarmItem } from '../../../shared/model/alarms';
-import { AlarmDb, type IngestOptions, type IngestResult } from './alarms-db';
+import { AlarmDb } from './alarms-db';
+import type { AlarmWriterOps } from './ingest';
 import { serveSqlWorker } from '../../store/sql-worker-thread';
 
-export type AlarmWriterOps = {
-  ingest(source: string, items: AlarmItem[], o: IngestOptions): IngestResult;
-};
+export type { AlarmWriterOps } from './ingest';
 
 serveSqlWorker((data: { file: string }) => {
   const store = new AlarmDb(data.file, { repair: false });

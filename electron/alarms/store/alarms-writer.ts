@@ -5,8 +5,7 @@
  * started again: later batches are written on the owner's connection, as before the worker existed.
  */
 import type { AlarmItem } from '../../../shared/model/alarms';
-import type { IngestOptions, IngestResult } from './alarms-db';
-import type { AlarmWriterOps } from './alarms-writer-thread';
+import type { AlarmWriterOps, IngestOptions, IngestResult } from './ingest';
 import { SqlWorker } from '../../store/sql-worker';
 
 export class AlarmWrites {
