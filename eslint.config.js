@@ -112,7 +112,7 @@ const simulatorZones = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'dist-electron/**', 'release/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'] },
+  { ignores: ['dist/**', 'dist-electron/**', 'release/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', '.cache/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -7,7 +7,7 @@
  * (useAddressDraft); opening an alarm adds a history entry (Back closes it).
  */
 import { useCallback, useMemo } from 'react';
-import { useRouteRefinements, type AlarmRefinements } from '../../app/search';
+import { useRouteRefinements } from '../../app/search';
 import { Loading } from '../../components/QueryState';
 import { NoConnection } from '../../components/NoConnection';
 import { useInventoryProfile } from '../../app/useInventoryProfile';

@@ -4,7 +4,7 @@
  * address (app/search.ts): filters and sort act on a draft at once and reach the address once
  * input pauses (useAddressDraft); opening a host adds a history entry (Back closes it).
  */
-import { useRouteRefinements, type ZtaRefinements } from '../../app/search';
+import { useRouteRefinements } from '../../app/search';
 import { useZtaSnapshot } from '../../api/zta';
 import { LoadFailed, Loading } from '../../components/QueryState';
 import { NeverScored, NoConnectors } from './EmptyStates';
