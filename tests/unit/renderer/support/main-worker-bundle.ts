@@ -8,12 +8,14 @@
  * run builds it at most once and a changed source gets a new one. Written under a temporary name
  * and renamed, so files that build it side by side never read a half-written bundle.
  */
-import { existsSync, mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { buildSync } from 'esbuild';
+// @ts-expect-error -- a plain .mjs script without type declarations
+import { WORKER_ENTRIES, mainTarget } from '../../../../scripts/build-electron.mjs';
 
-const SOURCES = ['electron', 'shared', 'tests/unit/renderer/support'];
+const SOURCES = ['electron', 'shared', 'packages/simulators/src', 'tests/unit/renderer/support'];
 
 function fingerprint(root: string): string {
   const hash = createHash('sha256');
@@ -36,8 +38,15 @@ export function mainWorkerBundle(root: string): string {
   // Two levels below the root, as electron/app/ is: main reads ../../package.json beside its module.
   const dir = path.join(root, '.cache', 'main-worker');
   const file = path.join(dir, `main-worker-${fingerprint(root)}.mjs`);
-  if (existsSync(file)) return file;
+  const workers = Object.keys(WORKER_ENTRIES as Record<string, string>).map((name) => path.join(dir, `${name}.cjs`));
+  if (existsSync(file) && workers.every((w) => existsSync(w))) return file;
   mkdirSync(dir, { recursive: true });
+  // The workspace's own packages (the simulators: TypeScript sources) go into the bundle; every
+  // package from npm stays external.
+  const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+  const external = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies })
+    .filter((name) => !name.startsWith('@northbound/'))
+    .flatMap((name) => [name, `${name}/*`]);
   const tmp = `${file}.${process.pid}.tmp`;
   buildSync({
     absWorkingDir: root,
@@ -46,10 +55,13 @@ export function mainWorkerBundle(root: string): string {
     platform: 'node',
     format: 'esm',
     target: ['node20'],
-    packages: 'external',
+    external,
     outfile: tmp,
     logLevel: 'warning',
   });
+  // main's SQL worker threads, beside the bundle as in dist-electron/ (sql-worker.ts workerEntry
+  // looks for <name>.cjs next to the module that runs).
+  buildSync({ ...mainTarget, absWorkingDir: root, entryPoints: WORKER_ENTRIES, outdir: dir, metafile: false, sourcemap: false } as Parameters<typeof buildSync>[0]);
   renameSync(tmp, file);
   return file;
 }
