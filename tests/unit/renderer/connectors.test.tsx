@@ -5,28 +5,14 @@ import { describe, expect, it } from 'vitest';
 import type { Bridge, ConnectorStatus, CycleProgress } from '../../../shared/contract';
 import { makeScoredHosts } from '../../support/edr-fixtures';
 import { openConnectors, startDefenderForm } from './support/connector-steps';
-import { MainBridge, type DefenderSim } from './support/main-bridge';
+import { MainBridge } from './support/main-bridge';
 import { renderApp } from './support/render';
+import { saveDefender } from './support/zta-steps';
 import { rowAction } from './support/row-menu';
 
 /** Scheduled polls wait an hour: only "Poll now" starts a cycle in these tests. */
 const noPolls = { app: { edr: { firstPullDelayMs: 3_600_000, publishDelayMs: 20 } } };
 
-/** A Defender connector saved through main, polling `sim`'s tenant `index`. */
-async function defenderConnector(main: MainBridge, sim: DefenderSim, name: string, index = 0) {
-  const t = sim.tenants[index]!;
-  return main.call('connectors.save', {
-    name,
-    vendor: 'defender',
-    tenantId: t.tenantId,
-    clientId: t.clientId,
-    clientSecret: t.clientSecret,
-    apiUrl: sim.apiUrl,
-    idpUrl: sim.idpUrl,
-    tls: { mode: 'custom-ca', caName: 'defender-sim.pem', caPem: sim.certificatePem },
-    pollIntervalMinutes: 60,
-  });
-}
 
 const falconConnector = (main: MainBridge) =>
   main.call('connectors.save', { name: 'EU Falcon', vendor: 'falcon', cloudRegion: 'eu-1', tenantId: 'a1b2c3d4e5f60718293a4b5c6d7e8f90', clientId: 'fc-1', clientSecret: 'falcon-secret-1', pollIntervalMinutes: 10 });
@@ -39,7 +25,7 @@ describe('Connectors page', () => {
     await falconConnector(main);
     // The Defender app registration lacks Machine.Read.All: its cycle fails with main's reason.
     const sim = await main.defender([{ hosts: 10, permissions: ['Vulnerability.Read.All', 'Alert.Read.All'] }]);
-    const d = await defenderConnector(main, sim, 'Contoso Defender');
+    const d = await saveDefender(main, sim, 'Contoso Defender');
     const failed = main.next('edr.progress', (p) => p.connectorId === d.id && p.phase === 'failed');
     await main.call('connectors.pollNow', { connectorId: d.id });
     await failed;
@@ -77,7 +63,7 @@ describe('Connectors page', () => {
     await waitFor(() => expect(main.callsTo('connectors.list')).toHaveLength(1));
     const sim = await main.defender([{ hosts: 10 }]);
     const changed = main.next('connectors.changed');
-    await defenderConnector(main, sim, 'Contoso Defender');
+    await saveDefender(main, sim, 'Contoso Defender');
     await changed;
     release();
     expect(await screen.findByTestId('connector-row-Contoso Defender')).toBeVisible();
@@ -113,7 +99,7 @@ describe('Connectors page', () => {
     await main.addNodeProfile(node, { name: 'Ops' });
     const sim = await main.defender([{ hosts: 1200 }]);
     await main.sim(sim).set('faults.delayMs', 40);
-    await defenderConnector(main, sim, 'Contoso Defender');
+    await saveDefender(main, sim, 'Contoso Defender');
     const seen: CycleProgress[] = [];
     main.on('edr.progress', (p) => seen.push(p as CycleProgress));
 
@@ -140,7 +126,7 @@ describe('Connectors page', () => {
     const main = await MainBridge.start(noPolls);
     const sim = await main.defender([{ hosts: 500 }]);
     await main.sim(sim).set('faults.delayMs', 300);
-    const c = await defenderConnector(main, sim, 'Contoso Defender');
+    const c = await saveDefender(main, sim, 'Contoso Defender');
     const { user } = await openConnectors(main);
     const row = await screen.findByTestId('connector-row-Contoso Defender');
     await user.click(within(row).getByRole('button', { name: 'Poll now' }));
@@ -166,7 +152,7 @@ describe('Connectors page', () => {
     const main = await MainBridge.start(noPolls);
     // Added as Delegated permissions: the token carries scopes, not roles.
     const sim = await main.defender([{ hosts: 10, permissionType: 'Delegated' }]);
-    await defenderConnector(main, sim, 'Contoso Defender');
+    await saveDefender(main, sim, 'Contoso Defender');
     const { user } = await openConnectors(main);
     await rowAction(user, await screen.findByTestId('connector-row-Contoso Defender'), 'Test');
     const dialog = await screen.findByTestId('connector-test-dialog');
