@@ -13,7 +13,14 @@ import type { SessionManager } from './sessions';
 /** The stored cycle as far as the row shows it. */
 export type LastCycle = Omit<NonNullable<ConnectorStatus['lastCycle']>, 'publishError'> & { publishError: string | null };
 
+/**
+ * The store's reader sees a cycle's commit a moment before the scheduler, which learns of it from
+ * the SQL worker's reply (issue 21 item 5). Until then the cycle is still this thread's running one
+ * (Poll now joins it), so the row says `running` for it too: one answer, never "completed" beside
+ * `running: true`, and a Poll now sent after "completed" always starts a new cycle.
+ */
 export function connectorStatus(view: ConnectorView, schedule: ReturnType<EdrScheduler['status']>, last: LastCycle | undefined): ConnectorStatus {
+  const stillRunning = schedule.running && last !== undefined && schedule.progress?.cycleId === last.id;
   return {
     ...view,
     running: schedule.running,
@@ -23,9 +30,9 @@ export function connectorStatus(view: ConnectorView, schedule: ReturnType<EdrSch
       ? {
           lastCycle: {
             id: last.id,
-            status: last.status,
+            status: stillRunning ? 'running' : last.status,
             startedAt: last.startedAt,
-            finishedAt: last.finishedAt,
+            finishedAt: stillRunning ? null : last.finishedAt,
             hosts: last.hosts,
             error: last.error,
             publishedAt: last.publishedAt,
