@@ -16,7 +16,7 @@ import { NetText } from '../../components/NetText';
 import { Loading } from '../../components/QueryState';
 import { DateTime } from '../../components/Time';
 import { useTimeFormat } from '../../components/useTimeFormat';
-import { VirtualTable, type VirtualColumn } from '../../components/VirtualTable';
+import { Table, type TableColumn } from '../../components/Table';
 import { HANDLING_LABEL, isUnhandled, SeverityChip } from './labels';
 
 export interface AlarmDetailsProps {
@@ -32,13 +32,13 @@ export interface AlarmDetailsProps {
 function useHistoryColumns() {
   const tf = useTimeFormat();
   return useMemo(() => {
-    const changes: VirtualColumn<AlarmStatusChange>[] = [
+    const changes: TableColumn<AlarmStatusChange>[] = [
       { id: 'at', header: 'Time', cell: (c) => <span className="mono">{tf.dateTime(c.at)}</span> },
       { id: 'severity', header: 'Severity', cell: (c) => <SeverityChip severity={c.severity} /> },
       { id: 'text', header: 'Text', cell: (c) => <span title={netText(c.text)}><NetText text={c.text} /></span> },
       { id: 'via', header: 'Came by', cell: (c) => <span className="muted">{c.messageId !== null ? `broker #${c.messageId}` : 'REST'}</span> },
     ];
-    const handlings: VirtualColumn<AlarmHandling>[] = [
+    const handlings: TableColumn<AlarmHandling>[] = [
       { id: 'at', header: 'Time', cell: (h) => <span className="mono">{tf.dateTime(h.at)}</span> },
       { id: 'state', header: 'Handling', cell: (h) => HANDLING_LABEL[h.state] },
       { id: 'user', header: 'By', cell: (h) => <NetText text={h.user} /> },
@@ -142,7 +142,7 @@ export function AlarmDetailsDialog({ profileId, id, signedIn, onClose, onAcknowl
             <h3 id="alarm-changes-title">
               Status changes <span className="count">{formatCount(d.statusChanges.length)}</span>
             </h3>
-            <VirtualTable label="Status changes, newest first" columns={columns.changes} rows={changes} rowKey={(c) => `${c.at}|${c.severity}`} className="alarm-history alarm-changes" maxHeight={230} testId="alarm-changes" rowTestId={() => 'alarm-change'} />
+            <Table label="Status changes, newest first" columns={columns.changes} rows={changes} rowKey={(c) => `${c.at}|${c.severity}`} className="alarm-history alarm-changes" size={{ maxHeight: 230 }} testIds={{ scroll: 'alarm-changes' }} rowTestId={() => 'alarm-change'} />
           </section>
           <section aria-labelledby="alarm-handlings-title">
             <h3 id="alarm-handlings-title">
@@ -151,7 +151,7 @@ export function AlarmDetailsDialog({ profileId, id, signedIn, onClose, onAcknowl
             {handlings.length === 0 ? (
               <p className="muted">Nobody has handled this alarm yet.</p>
             ) : (
-              <VirtualTable label="Handling, newest first" columns={columns.handlings} rows={handlings} rowKey={(h) => `${h.at}|${h.state}`} className="alarm-history alarm-handlings" maxHeight={190} wrap testId="alarm-handlings" rowTestId={() => 'alarm-handling'} />
+              <Table label="Handling, newest first" columns={columns.handlings} rows={handlings} rowKey={(h) => `${h.at}|${h.state}`} className="alarm-history alarm-handlings" size={{ maxHeight: 190 }} wrap testIds={{ scroll: 'alarm-handlings' }} rowTestId={() => 'alarm-handling'} />
             )}
           </section>
         </div>

@@ -1,21 +1,21 @@
 /**
- * The live stream: a virtualized table of a connection's alarms, newest change first, over the
- * windows useAlarmWindow reads. Rows are keyed by their place in the window (a new answer rewrites
- * the rows in view in place), except a row that changed since it was last shown: keyed by its
- * change, it is drawn anew and its CSS animation highlights it once (no timer per row).
+ * The live stream: a virtualized table of a connection's alarms (components/Table.tsx), newest
+ * change first, over the windows useAlarmWindow reads. Rows are keyed by their place in the window
+ * (a new answer rewrites the rows in view in place), except a row that changed since it was last
+ * shown: keyed by its change, it is drawn anew and its CSS animation highlights it once (no timer
+ * per row).
  *
- * Keyboard (tbody): ↑/↓ or k/j move, Home/End, PageUp/PageDown, Enter opens the details, Space
- * selects, `a` acknowledges the selection (or the focused alarm). Shift+click on a checkbox
- * selects the range from the last one clicked.
+ * Keyboard (the tables' one, row-keys.ts): ↑/↓ or k/j move, Home/End, PageUp/PageDown, Enter opens
+ * the details, Space selects, `a` acknowledges the selection (or the focused alarm). Shift+click on
+ * a checkbox selects the range from the last one clicked.
  */
-import { useVirtualizer } from '@tanstack/react-virtual';
 import clsx from 'clsx';
-import { memo, useCallback, useEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
 import type { AlarmFilter, AlarmView } from '../../../shared/model/alarms';
 import { netText } from '../../../shared/text';
 import type { TimeFormat } from '../../components/format';
 import { NetText } from '../../components/NetText';
-import { onRowKeyDown } from '../../components/row-keys';
+import { Table, type TableColumn } from '../../components/Table';
 import { useTimeFormat } from '../../components/useTimeFormat';
 import { HANDLING_LABEL, SeverityChip } from './labels';
 import { useAlarmWindow } from './useAlarmWindow';
@@ -36,152 +36,95 @@ export interface AlarmTableProps {
   onShown(shown: { total: number | undefined; seq: number | undefined }): void;
 }
 
-interface RowProps {
-  row: AlarmView | undefined;
-  index: number;
-  start: number;
-  active: boolean;
-  fresh: boolean;
-  selected: boolean;
+/** What the cells read besides their alarm: the time format, the selection and the checkbox's click. */
+interface AlarmMeta {
   tf: TimeFormat;
-  onRowClick(index: number, row: AlarmView): void;
+  selected: ReadonlySet<number>;
   onCheck(index: number, row: AlarmView, e: MouseEvent<HTMLInputElement>): void;
-  onFocusRow(index: number): void;
 }
 
-const AlarmRow = memo(function AlarmRow({ row, index, start, active, fresh, selected, tf, onRowClick, onCheck, onFocusRow }: RowProps) {
-  const style = { transform: `translateY(${start}px)` };
-  if (!row) {
-    return (
-      <tr className="alarm-grid alarm-row alarm-row-loading" style={style} data-index={index} aria-rowindex={index + 2}>
-        <td className="col-loading muted">Loading…</td>
-      </tr>
-    );
-  }
-  const when = tf.dateTime(row.lastChangeAt);
-  return (
-    <tr
-      className={clsx('alarm-grid', 'alarm-row', active && 'active', fresh && 'alarm-fresh', selected && 'selected', row.cleared && 'alarm-cleared')}
-      style={style}
-      data-index={index}
-      data-testid="alarm-row"
-      data-alarm={row.id}
-      data-fresh={fresh ? 'true' : undefined}
-      aria-rowindex={index + 2}
-      aria-selected={selected}
-      tabIndex={active ? 0 : -1}
-      onClick={() => onRowClick(index, row)}
-      onFocus={() => onFocusRow(index)}
-    >
-      <td className="col-select" onClick={(e) => e.stopPropagation()}>
-        <input type="checkbox" checked={selected} tabIndex={-1} aria-label={`Select ${netText(row.type)} on ${netText(row.deviceName)} ${netText(row.object)}`} onChange={() => undefined} onClick={(e) => onCheck(index, row, e)} />
-      </td>
-      <td className="col-severity">
-        <SeverityChip severity={row.severity} />
-      </td>
-      <td className="col-time mono">
+/** A text cell: clipped to its column, the whole text on hover where it is long. */
+const text = (id: string, header: string, pick: (row: AlarmView) => string, more: { mono?: boolean; hover?: boolean } = {}): TableColumn<AlarmView, AlarmMeta> => ({
+  id,
+  header,
+  className: `col-${id}${more.mono ? ' mono' : ''}`,
+  cell: (row) => (
+    <span title={more.hover ? netText(pick(row)) : undefined}>
+      <NetText text={pick(row)} />
+    </span>
+  ),
+});
+
+const COLUMNS: readonly TableColumn<AlarmView, AlarmMeta>[] = [
+  {
+    id: 'select',
+    header: <span className="sr-only">Selected</span>,
+    className: 'col-select',
+    ownClicks: true,
+    cell: (row, m, index) => (
+      <input type="checkbox" checked={m.selected.has(row.id)} tabIndex={-1} aria-label={`Select ${netText(row.type)} on ${netText(row.deviceName)} ${netText(row.object)}`} onChange={() => undefined} onClick={(e) => m.onCheck(index, row, e)} />
+    ),
+  },
+  { id: 'severity', header: 'Severity', className: 'col-severity', cell: (row) => <SeverityChip severity={row.severity} /> },
+  {
+    id: 'time',
+    header: 'Last change',
+    className: 'col-time mono',
+    cell: (row, m) => {
+      const when = m.tf.dateTime(row.lastChangeAt);
+      return (
         <time dateTime={row.lastChangeAt} title={when}>
           {when.slice(5, 19)}
         </time>
-      </td>
-      <td className="col-device">
-        <span>
-          <NetText text={row.deviceName} />
+      );
+    },
+  },
+  text('device', 'Device', (r) => r.deviceName),
+  text('object', 'Object', (r) => r.object, { mono: true }),
+  text('type', 'Type', (r) => r.type),
+  text('text', 'Text', (r) => r.text, { hover: true }),
+  text('org', 'Organization', (r) => r.org),
+  {
+    id: 'handling',
+    header: 'Handling',
+    className: 'col-handling',
+    cell: (row, m) =>
+      row.handling && row.handling.state !== 'none' ? (
+        <span title={`${HANDLING_LABEL[row.handling.state]} by ${netText(row.handling.user)} at ${m.tf.dateTime(row.handling.at)}${row.handling.description ? `: ${netText(row.handling.description)}` : ''}`}>
+          <bdi>{`${row.handling.state} · ${netText(row.handling.user)}`}</bdi>
         </span>
-      </td>
-      <td className="col-object mono">
-        <span>
-          <NetText text={row.object} />
-        </span>
-      </td>
-      <td className="col-type">
-        <span>
-          <NetText text={row.type} />
-        </span>
-      </td>
-      <td className="col-text" title={netText(row.text)}>
-        <span>
-          <NetText text={row.text} />
-        </span>
-      </td>
-      <td className="col-org">
-        <span>
-          <NetText text={row.org} />
-        </span>
-      </td>
-      <td className="col-handling">
-        {row.handling && row.handling.state !== 'none' ? (
-          <span title={`${HANDLING_LABEL[row.handling.state]} by ${netText(row.handling.user)} at ${tf.dateTime(row.handling.at)}${row.handling.description ? `: ${netText(row.handling.description)}` : ''}`}>
-            <bdi>{`${row.handling.state} · ${netText(row.handling.user)}`}</bdi>
-          </span>
-        ) : (
-          <span className="muted">—</span>
-        )}
-      </td>
-    </tr>
-  );
-});
+      ) : (
+        <span className="muted">—</span>
+      ),
+  },
+];
+
+const CLASSES = { scroll: 'alarm-scroll', table: 'alarm-table', grid: 'alarm-grid', row: 'alarm-row', loading: 'alarm-row-loading' };
+const TEST_IDS = { scroll: 'alarm-scroll', table: 'alarm-table' };
+const rowTestId = () => 'alarm-row';
+const OWN_KEYS = ['a'] as const;
+const none = (
+  <p className="alarm-none muted" data-testid="alarm-none">
+    No alarm matches these filters.
+  </p>
+);
 
 export const AlarmTable = memo(function AlarmTable({ profileId, filter, paused, selected, onSelect, onOpen, onAcknowledge, onShown }: AlarmTableProps) {
-  const scrollRef = useRef<HTMLDivElement>(null);
   const [range, setRange] = useState({ start: 0, end: 40 });
   const w = useAlarmWindow(profileId, filter, range, paused);
-  const count = w.total ?? 0;
-  const [active, setActive] = useState(0);
-  const activeRow = Math.min(active, Math.max(0, count - 1));
   const anchor = useRef<number | undefined>(undefined);
-  const focusPending = useRef(false);
   const tf = useTimeFormat();
-
-  // No React Compiler here: reading the virtualizer during render is how TanStack Virtual works.
-  const virtualizer = useVirtualizer({
-    count,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 10,
-    initialRect: { width: 1000, height: 600 },
-    onChange: (v) => {
-      const items = v.getVirtualItems();
-      const start = items[0]?.index ?? 0;
-      const end = items[items.length - 1]?.index ?? 0;
-      setRange((r) => (r.start === start && r.end === end ? r : { start, end }));
-    },
-  });
-  const items = virtualizer.getVirtualItems();
 
   const { total, seq } = w;
   useEffect(() => onShown({ total, seq }), [onShown, total, seq]);
-
-  // A new filter starts at the top.
+  // A new filter starts at the top (the table's `answer`), and a range starts anew.
   useEffect(() => {
-    const el = scrollRef.current;
-    if (el && el.scrollTop !== 0) el.scrollTo?.({ top: 0 });
-    setActive(0);
     anchor.current = undefined;
   }, [filter]);
 
-  useEffect(() => {
-    if (!focusPending.current) return;
-    const el = scrollRef.current?.querySelector<HTMLElement>(`tr[data-index="${activeRow}"]`);
-    if (el) {
-      focusPending.current = false;
-      el.focus();
-    }
-  });
+  const onRange = useCallback((r: { start: number; end: number }) => setRange((old) => (old.start === r.start && old.end === r.end ? old : r)), []);
 
-  const moveTo = (next: number) => {
-    const target = Math.max(0, Math.min(count - 1, next));
-    setActive(target);
-    focusPending.current = true;
-    virtualizer.scrollToIndex(target, { align: 'auto' });
-  };
-
-  const rowClick = (index: number, row: AlarmView) => {
-    setActive(index);
-    onOpen(row.id);
-  };
   const check = (index: number, row: AlarmView, e: MouseEvent<HTMLInputElement>) => {
-    setActive(index);
     const on = !selected.has(row.id);
     if (e.shiftKey && anchor.current !== undefined) {
       // The range from the last checkbox clicked, of the rows read (a range never reaches rows not shown).
@@ -195,82 +138,49 @@ export const AlarmTable = memo(function AlarmTable({ profileId, filter, paused, 
     } else onSelect([row], on);
     anchor.current = index;
   };
-  // The memoized rows get handlers that never change and call the latest ones.
-  const latest = useRef({ rowClick, check });
+  // The cells get a handler that never changes and calls the latest one.
+  const latest = useRef(check);
   useEffect(() => {
-    latest.current = { rowClick, check };
+    latest.current = check;
   });
-  const onRowClick = useCallback((index: number, row: AlarmView) => latest.current.rowClick(index, row), []);
-  const onCheck = useCallback((index: number, row: AlarmView, e: MouseEvent<HTMLInputElement>) => latest.current.check(index, row, e), []);
+  const onCheck = useCallback((index: number, row: AlarmView, e: MouseEvent<HTMLInputElement>) => latest.current(index, row, e), []);
+  const meta = useMemo<AlarmMeta>(() => ({ tf, selected, onCheck }), [tf, selected, onCheck]);
 
-  // The tables' one keyboard (row-keys.ts); a row still loading takes no action.
-  const onKeyDown = (e: KeyboardEvent<HTMLTableSectionElement>) => {
-    const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 600) / ROW_HEIGHT) - 1);
-    const loaded = (i: number, act: (row: AlarmView) => void) => {
-      const row = w.rowAt(i);
-      if (row) act(row);
-    };
-    onRowKeyDown(e, { active: activeRow, count, page, own: ['a'] }, {
-      moveTo,
-      open: (i) => loaded(i, (row) => onOpen(row.id)),
-      select: (i) =>
-        loaded(i, (row) => {
-          onSelect([row], !selected.has(row.id));
-          anchor.current = i;
-        }),
-      own: (_key, i) => loaded(i, onAcknowledge),
-    });
-  };
+  const rowAttributes = useCallback(
+    (row: AlarmView, index: number) => {
+      const fresh = w.isFresh(index);
+      return { className: clsx(fresh && 'alarm-fresh', row.cleared && 'alarm-cleared'), selected: selected.has(row.id), data: { 'data-alarm': String(row.id), 'data-fresh': fresh ? 'true' : undefined } };
+    },
+    [w, selected],
+  );
+  // A changed row is drawn anew (its highlight plays once); the others keep their element.
+  const freshKey = useCallback((row: AlarmView, index: number) => (w.isFresh(index) ? `fresh:${row.id}:${row.lastChangeAt}:${row.handling?.at ?? ''}` : undefined), [w]);
 
   return (
-    <div className={clsx('alarm-scroll', w.stale && 'stale')} ref={scrollRef} data-testid="alarm-scroll">
-      <table className="table alarm-table" aria-label="Alarm stream, newest change first" aria-rowcount={count + 1} data-testid="alarm-table">
-        <thead>
-          <tr className="alarm-grid" aria-rowindex={1}>
-            <th className="col-select">
-              <span className="sr-only">Selected</span>
-            </th>
-            <th className="col-severity">Severity</th>
-            <th className="col-time" title={`Times in ${tf.zoneLabel()}`}>
-              Last change
-            </th>
-            <th className="col-device">Device</th>
-            <th className="col-object">Object</th>
-            <th className="col-type">Type</th>
-            <th className="col-text">Text</th>
-            <th className="col-org">Organization</th>
-            <th className="col-handling">Handling</th>
-          </tr>
-        </thead>
-        <tbody style={{ height: virtualizer.getTotalSize() }} onKeyDown={onKeyDown}>
-          {items.map((item) => {
-            const row = w.rowAt(item.index);
-            const fresh = w.isFresh(item.index);
-            // A changed row is drawn anew (its highlight plays once); the others keep their element.
-            const key = fresh && row ? `fresh:${row.id}:${row.lastChangeAt}:${row.handling?.at ?? ''}` : item.index;
-            return (
-              <AlarmRow
-                key={key}
-                row={row}
-                index={item.index}
-                start={item.start}
-                active={item.index === activeRow}
-                fresh={fresh}
-                selected={!!row && selected.has(row.id)}
-                tf={tf}
-                onRowClick={onRowClick}
-                onCheck={onCheck}
-                onFocusRow={setActive}
-              />
-            );
-          })}
-        </tbody>
-      </table>
-      {w.total === 0 ? (
-        <p className="alarm-none muted" data-testid="alarm-none">
-          No alarm matches these filters.
-        </p>
-      ) : null}
-    </div>
+    <Table<AlarmView, AlarmMeta>
+      label="Alarm stream, newest change first"
+      columns={COLUMNS}
+      count={total ?? 0}
+      rowAt={w.rowAt}
+      meta={meta}
+      answer={filter}
+      onOpen={(row) => onOpen(row.id)}
+      onSelect={(row, i) => {
+        onSelect([row], !selected.has(row.id));
+        anchor.current = i;
+      }}
+      ownKeys={OWN_KEYS}
+      onOwnKey={(_key, row) => onAcknowledge(row)}
+      rowHeight={ROW_HEIGHT}
+      overscan={10}
+      freshKey={freshKey}
+      stale={w.stale}
+      classes={CLASSES}
+      testIds={TEST_IDS}
+      rowTestId={rowTestId}
+      rowAttributes={rowAttributes}
+      empty={total === 0 ? none : null}
+      onRange={onRange}
+    />
   );
 });

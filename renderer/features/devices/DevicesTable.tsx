@@ -1,34 +1,34 @@
 /**
- * The devices table: the shared sortable virtualized table (components/DataTable.tsx, its fast
+ * The devices table: the app's one virtualized table (components/Table.tsx, its fast
  * path described there) over the devices' index. Search, filters and sorting run on the
  * precomputed index (device-index.ts); the table asks for the devices of the rows in view only.
  * Narrow containers hide the least important columns first (container queries in
  * devices-table.css; the name, Status and Reachability always stay).
  */
-import { createColumnHelper } from '@tanstack/react-table';
-import { useCallback } from 'react';
+import { useCallback, type ReactNode } from 'react';
 import type { DeviceView } from '../../../shared/model/inventory';
-import { DataTable } from '../../components/DataTable';
+import { Table, type TableColumn } from '../../components/Table';
 import { countryLabel, serialOf, type DeviceIndex, type DeviceSort, type SortKey } from './device-index';
 import { ReachChip, StatusChip, SyncChip } from '../../components/StatusChip';
 
 export const ROW_HEIGHT = 36;
-const col = createColumnHelper<DeviceView>();
+/** A column whose cells and header carry `col-<id>` (the widths and container queries of devices-table.css). */
+const col = (id: SortKey, header: string, cell: (d: DeviceView) => ReactNode): TableColumn<DeviceView> => ({ id, header, cell, className: `col-${id}` });
 
 /** A value the node did not send (a real node's list carries no organization, group or serial). */
 const unknown = <span className="muted" title="Not in the node's list; open the device to fetch its record">—</span>;
 const orUnknown = (v: string | null, className?: string) => (v ? <span className={className} title={v}>{v}</span> : unknown);
 
-const columns = [
-  col.accessor('deviceName', { header: 'Device name', cell: (c) => <span className="strong">{c.getValue()}</span> }),
-  col.accessor('siteId', { header: 'Site ID', cell: (c) => orUnknown(c.getValue(), 'mono') }),
-  col.accessor('orgName', { header: 'Organization', cell: (c) => orUnknown(c.getValue()) }),
-  col.accessor('deviceGroup', { header: 'Device group', cell: (c) => orUnknown(c.getValue()) }),
-  col.accessor((d) => d.locationInfo?.country ?? '', { id: 'country', header: 'Country', cell: (c) => orUnknown(countryLabel(c.getValue())) }),
-  col.accessor((d) => serialOf(d), { id: 'serialNumber', header: 'Serial number', cell: (c) => orUnknown(c.getValue(), 'mono') }),
-  col.accessor('deploymentStatus', { header: 'Status', cell: (c) => <StatusChip status={c.getValue()} /> }),
-  col.accessor((d) => d.appliance?.reachability, { id: 'reachability', header: 'Reachability', cell: (c) => <ReachChip value={c.getValue()} /> }),
-  col.accessor((d) => d.appliance?.configSync, { id: 'configSync', header: 'Config sync', cell: (c) => <SyncChip value={c.getValue()} /> }),
+const columns: readonly TableColumn<DeviceView>[] = [
+  col('deviceName', 'Device name', (d) => <span className="strong">{d.deviceName}</span>),
+  col('siteId', 'Site ID', (d) => orUnknown(d.siteId, 'mono')),
+  col('orgName', 'Organization', (d) => orUnknown(d.orgName)),
+  col('deviceGroup', 'Device group', (d) => orUnknown(d.deviceGroup)),
+  col('country', 'Country', (d) => orUnknown(countryLabel(d.locationInfo?.country ?? ''))),
+  col('serialNumber', 'Serial number', (d) => orUnknown(serialOf(d), 'mono')),
+  col('deploymentStatus', 'Status', (d) => <StatusChip status={d.deploymentStatus} />),
+  col('reachability', 'Reachability', (d) => <ReachChip value={d.appliance?.reachability} />),
+  col('configSync', 'Config sync', (d) => <SyncChip value={d.appliance?.configSync} />),
 ];
 
 export interface DevicesTableProps {
@@ -43,14 +43,15 @@ export interface DevicesTableProps {
 }
 
 const CLASSES = { scroll: 'devices-scroll', table: 'devices-table', grid: 'devices-grid', row: 'device-row' };
-const TEST_IDS = { scroll: 'devices-scroll', table: 'devices-table', row: 'device-row' };
+const TEST_IDS = { scroll: 'devices-scroll', table: 'devices-table' };
+const rowTestId = () => 'device-row';
 const rowAttributes = (d: DeviceView) => ({ data: { 'data-device': d.deviceName } });
 const none = <p className="devices-none muted">No device matches.</p>;
 
 export function DevicesTable({ index, rows, sort, onSort, onOpen, stale }: DevicesTableProps) {
   const rowAt = useCallback((i: number) => index.devices[rows[i]!]!, [index, rows]);
   return (
-    <DataTable<DeviceView, SortKey>
+    <Table<DeviceView, undefined, SortKey>
       label="Devices"
       columns={columns}
       count={rows.length}
@@ -63,6 +64,7 @@ export function DevicesTable({ index, rows, sort, onSort, onOpen, stale }: Devic
       rowHeight={ROW_HEIGHT}
       classes={CLASSES}
       testIds={TEST_IDS}
+      rowTestId={rowTestId}
       rowAttributes={rowAttributes}
       empty={none}
     />

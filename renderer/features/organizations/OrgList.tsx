@@ -1,11 +1,11 @@
 /**
  * The organizations as a table, in hierarchy order: parent, own plan, plan in force (and where it
- * comes from), children, devices. Virtualized with the app's shared fast path (VirtualTable):
+ * comes from), children, devices. Virtualized with the app's one virtualized table (components/Table.tsx):
  * thousands of organizations, a search per keystroke, only the rows in view in the DOM.
  */
 import type { OrganizationView } from '../../../shared/model/inventory';
 import { formatCount } from '../../components/format';
-import { VirtualTable, type VirtualColumn } from '../../components/VirtualTable';
+import { Table, type TableColumn } from '../../components/Table';
 
 const dash = <span className="muted">—</span>;
 const notCounted = (
@@ -14,7 +14,7 @@ const notCounted = (
   </span>
 );
 
-const baseColumns: VirtualColumn<OrganizationView>[] = [
+const baseColumns: TableColumn<OrganizationView>[] = [
   {
     id: 'name',
     header: 'Name',
@@ -38,7 +38,7 @@ const baseColumns: VirtualColumn<OrganizationView>[] = [
   },
   { id: 'children', header: 'Children', className: 'num', cell: (o) => formatCount(o.children) },
 ];
-const devicesColumn = (known: boolean): VirtualColumn<OrganizationView> => ({ id: 'devices', header: 'Devices', className: 'num', cell: (o) => (known ? formatCount(o.devices) : notCounted) });
+const devicesColumn = (known: boolean): TableColumn<OrganizationView> => ({ id: 'devices', header: 'Devices', className: 'num', cell: (o) => (known ? formatCount(o.devices) : notCounted) });
 // Stable per value: the memoized rows compare their columns by identity.
 const columnsKnown = [...baseColumns, devicesColumn(true)];
 const columnsUnknown = [...baseColumns, devicesColumn(false)];
@@ -46,16 +46,16 @@ const columnsUnknown = [...baseColumns, devicesColumn(false)];
 export function OrgList({ orgs, devicesKnown = true, stale }: { orgs: readonly OrganizationView[]; devicesKnown?: boolean; stale?: boolean }) {
   if (orgs.length === 0) return <p className="empty">No organization matches.</p>;
   return (
-    <VirtualTable
+    <Table
       label="Organizations"
       className="org-table"
       columns={devicesKnown ? columnsKnown : columnsUnknown}
       rows={orgs}
       rowKey={(o) => o.name}
       rowHeight={36}
-      fill
+      size="fill"
       stale={stale}
-      testId="org-list"
+      testIds={{ scroll: 'org-list' }}
       rowTestId={(o) => `org-row-${o.name}`}
     />
   );

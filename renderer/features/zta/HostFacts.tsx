@@ -9,7 +9,7 @@ import type { ReactNode } from 'react';
 import type { FalconAssessment, HostRecord } from '../../../shared/model/edr';
 import { FALCON_PROFILES } from '../../../shared/risk';
 import { DateTime } from '../../components/Time';
-import { VirtualTable } from '../../components/VirtualTable';
+import { Table } from '../../components/Table';
 import { vendorShort, words } from '../../components/zta-labels';
 
 const text = (v: string | number | boolean | null | undefined): ReactNode =>
@@ -86,7 +86,7 @@ export function Vulnerabilities({ list, count }: { list: Cve[] | undefined; coun
       ) : list.length === 0 ? (
         <p className="muted">Defender lists no vulnerability on this machine.</p>
       ) : (
-        <VirtualTable
+        <Table
           label="Vulnerabilities"
           columns={[
             { id: 'cve', header: 'CVE', cell: (v: Cve) => <span className="mono">{v.cveId}</span> },
@@ -96,8 +96,8 @@ export function Vulnerabilities({ list, count }: { list: Cve[] | undefined; coun
           rows={[...list].sort((a, b) => (b.cvss ?? -1) - (a.cvss ?? -1))}
           rowKey={(v) => v.cveId}
           template="minmax(150px, 1fr) 70px 100px"
-          maxHeight={240}
-          testId="zta-cve-table"
+          size={{ maxHeight: 240 }}
+          testIds={{ scroll: 'zta-cve-table' }}
           rowTestId={() => 'zta-cve'}
         />
       )}

@@ -1,6 +1,6 @@
 /**
- * The assessment-by-host table: the shared sortable virtualized table (components/DataTable.tsx,
- * the devices table's fast path) over the snapshot's index. Filtering and sorting run on the index
+ * The assessment-by-host table: the app's one virtualized table (components/Table.tsx, its fast
+ * path) over the snapshot's index. Filtering and sorting run on the index
  * (zta-index.ts); the table asks for the hosts of the rows in view only (`snapshotRow` of ~40
  * rows), so 100,000 hosts cost nothing per render, and a new answer rewrites the rows in view in
  * place. Keyboard: the focused row moves with the arrows, Home/End and PageUp/PageDown; Enter
@@ -8,10 +8,10 @@
  */
 import { memo, useCallback, useMemo } from 'react';
 import { snapshotRow, type ZtaRow, type ZtaSnapshot } from '../../../shared/model/zta';
-import { DataTable, type DataSort } from '../../components/DataTable';
+import { Table, type TableSort } from '../../components/Table';
 import { useNow } from '../../components/useNow';
 import { useTimeFormat } from '../../components/useTimeFormat';
-import { HOST_COLUMNS, hostCell, sameHostCell, type HostCell } from './host-columns';
+import { HOST_COLUMNS, hostCell, sameHostCell, type HostCell, type HostMeta } from './host-columns';
 import type { ZtaSort, ZtaSortKey } from './zta-index';
 
 export const ROW_HEIGHT = 36;
@@ -33,43 +33,42 @@ export interface HostTableProps {
 }
 
 const CLASSES = { scroll: 'zta-scroll', table: 'zta-table', grid: 'zta-grid', row: 'zta-row' };
-const TEST_IDS = { scroll: 'zta-scroll', table: 'zta-table', row: 'zta-row' };
+const TEST_IDS = { scroll: 'zta-scroll', table: 'zta-table' };
+const rowTestId = () => 'zta-row';
 const rowAttributes = (c: HostCell) => ({ className: c.stored ? 'zta-row-changed' : undefined, data: { 'data-host': c.row.hostId } });
-const headerTitle = (column: { columnDef: { meta?: { title?: string } } }) => column.columnDef.meta?.title;
 const none = <p className="zta-none muted">No host matches these filters.</p>;
 
 /** Memoised: typing in the search box re-renders the page at once, the table only when its rows arrive. */
 export const HostTable = memo(function HostTable({ shown, stored, rows, sort, onSort, onOpen, visible, stale }: HostTableProps) {
   const rowAt = useCallback((i: number) => hostCell(shown, stored, snapshotRow(shown, rows[i]!)), [shown, stored, rows]);
   const open = useCallback((c: HostCell) => onOpen(c.row), [onOpen]);
-  const columnVisibility = useMemo(() => Object.fromEntries(HOST_COLUMNS.map((c) => [c.id!, visible.has(c.id as ZtaSortKey)])), [visible]);
-  const template = useMemo(() => HOST_COLUMNS.filter((c) => visible.has(c.id as ZtaSortKey)).map((c) => c.meta!.width).join(' '), [visible]);
+  const columns = useMemo(() => HOST_COLUMNS.filter((c) => visible.has(c.id)), [visible]);
+  const template = useMemo(() => columns.map((c) => c.width).join(' '), [columns]);
   // The window's time formatter and clock, read once by the table rather than by every cell.
   const tf = useTimeFormat();
   const now = useNow();
-  const meta = useMemo(() => ({ tf, now }), [tf, now]);
+  const meta = useMemo<HostMeta>(() => ({ tf, now }), [tf, now]);
   // Back to the top when a filter or the sort changes what is shown, not when the what-if only rescored.
   const answer = `${rows.length}:${rows[0] ?? -1}:${sort.key}:${sort.desc}`;
   return (
-    <DataTable<HostCell, ZtaSortKey>
+    <Table<HostCell, HostMeta, ZtaSortKey>
       label="Assessment by host"
-      columns={HOST_COLUMNS}
+      columns={columns}
       count={rows.length}
       rowAt={rowAt}
       sameItem={sameHostCell}
       answer={answer}
-      sort={sort as DataSort<ZtaSortKey>}
+      sort={sort as TableSort<ZtaSortKey>}
       onSort={onSort}
       onOpen={open}
-      columnVisibility={columnVisibility}
       template={template}
       meta={meta}
       stale={stale}
       rowHeight={ROW_HEIGHT}
       classes={CLASSES}
       testIds={TEST_IDS}
+      rowTestId={rowTestId}
       rowAttributes={rowAttributes}
-      headerTitle={headerTitle}
       empty={none}
     />
   );

@@ -5,7 +5,7 @@
  * level, exposure, health, AV status and CVEs; Falcon's sensor) come into view when a platform or
  * a vendor is chosen, those the chosen hosts report (EDR-Z3).
  */
-import { createColumnHelper } from '@tanstack/react-table';
+import type { TableColumn } from '../../components/Table';
 import type { RiskBand } from '../../../shared/model/edr';
 import { BANDS, type ZtaRow, type ZtaSnapshot } from '../../../shared/model/zta';
 import { agoText, type TimeFormat } from '../../components/format';
@@ -37,20 +37,16 @@ export const sameHostCell = (a: HostCell, b: HostCell) => a.row.index === b.row.
 export const ATTRIBUTE_COLUMNS = ['riskLevel', 'exposure', 'health', 'avStatus', 'cves', 'sensor'] as const satisfies readonly ZtaSortKey[];
 export type AttributeColumn = (typeof ATTRIBUTE_COLUMNS)[number];
 
-declare module '@tanstack/react-table' {
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars
-  interface TableMeta<TData> {
-    /** The window's time formatter and clock, read once by the table rather than by every cell. */
-    tf?: TimeFormat;
-    now?: number;
-  }
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars
-  interface ColumnMeta<TData, TValue> {
-    /** The column's track in the rows' CSS grid. */
-    width: string;
-    /** What the header means, on hover. */
-    title?: string;
-  }
+/** The window's time formatter and clock, read once by the table rather than by every cell. */
+export interface HostMeta {
+  tf: TimeFormat;
+  now: number;
+}
+
+/** A column of the table: its id is the sort key, and its width its track in the rows' CSS grid. */
+export interface HostColumn extends TableColumn<HostCell, HostMeta> {
+  id: ZtaSortKey;
+  width: string;
 }
 
 const none = (title: string) => (
@@ -88,11 +84,11 @@ function Word({ value }: { value: string | null }) {
   return value === null ? none('Not reported') : <span className={`zta-value tone-${WORD_TONE[value] ?? ''}`}>{words(value)}</span>;
 }
 
-function LastSeen({ iso, tf, now }: { iso: string | null; tf: TimeFormat | undefined; now: number | undefined }) {
+function LastSeen({ iso, tf, now }: { iso: string | null; tf: TimeFormat; now: number }) {
   if (!iso) return none('Never seen, or no time given');
   return (
-    <time dateTime={iso} title={tf ? `Last seen ${tf.dateTime(iso)}` : undefined}>
-      {agoText(iso, now ?? Date.parse(iso))}
+    <time dateTime={iso} title={`Last seen ${tf.dateTime(iso)}`}>
+      {agoText(iso, now)}
     </time>
   );
 }
@@ -111,44 +107,29 @@ function Score({ cell }: { cell: HostCell }) {
 const SENSOR_WORDS = ['', 'not running', 'reduced functionality', 'running'] as const;
 const SENSOR_TONE = ['', 'danger', 'warn', 'ok'] as const;
 
-const col = createColumnHelper<HostCell>();
+const col = (id: ZtaSortKey, header: string, width: string, cell: HostColumn['cell'], more: { title?: string; descFirst?: boolean } = {}): HostColumn => ({ id, header, width, cell, className: `col-${id}`, ...more });
 
-export const HOST_COLUMNS = [
-  col.accessor((c) => c.row.hostId, { id: 'hostId', header: 'Host ID', cell: (c) => <span className="mono zta-hostid" title={c.row.original.row.hostId}>{c.row.original.row.hostId}</span>, meta: { width: 'minmax(120px, 1.1fr)' } }),
-  col.accessor((c) => c.row.hostname, { id: 'hostname', header: 'Hostname', cell: (c) => <span className="strong" title={c.row.original.row.hostname}>{c.row.original.row.hostname}</span>, meta: { width: 'minmax(130px, 1.2fr)' } }),
-  col.accessor((c) => c.row.vendor, { id: 'vendor', header: 'Vendor', cell: (c) => vendorShort[c.row.original.row.vendor], meta: { width: '82px' } }),
-  col.accessor((c) => c.row.customerId, { id: 'customer', header: 'Customer ID', cell: (c) => <span className="mono" title={c.row.original.row.customerId}>{c.row.original.row.customerId}</span>, meta: { width: 'minmax(100px, 1fr)' } }),
-  col.accessor((c) => c.row.platform, { id: 'platform', header: 'Platform', cell: (c) => c.row.original.row.platform, meta: { width: '84px' } }),
-  col.accessor((c) => c.row.osAssessment, {
-    id: 'osAssessment',
-    header: 'OS assessment',
-    cell: (c) => <Assessment value={c.row.original.row.osAssessment} vendor={c.row.original.row.vendor} />,
-    meta: { width: '96px', title: 'Falcon: its OS assessment (1–100, higher is better). Defender: its exposure level.' },
-  }),
-  col.accessor((c) => c.row.sensorAssessment, {
-    id: 'sensorAssessment',
-    header: 'Sensor assessment',
-    cell: (c) => <Assessment value={c.row.original.row.sensorAssessment} vendor={c.row.original.row.vendor} />,
-    meta: { width: '96px', title: 'Falcon: its sensor assessment (1–100, higher is better). Defender: its health status.' },
-  }),
-  col.accessor((c) => c.row.overallAssessment, {
-    id: 'overallAssessment',
-    header: 'Overall assessment',
-    cell: (c) => <Assessment value={c.row.original.row.overallAssessment} vendor={c.row.original.row.vendor} />,
-    meta: { width: '96px', title: 'Falcon: its overall ZTA (1–100, higher is better). Defender: its risk level.' },
-  }),
-  col.accessor((c) => c.row.score, { id: 'score', header: 'Risk score', cell: (c) => <Score cell={c.row.original} />, sortDescFirst: true, meta: { width: '84px', title: 'The console’s risk score, 0–100, higher is riskier' } }),
-  col.accessor((c) => c.row.band, { id: 'band', header: 'Band', cell: (c) => <BandChip band={c.row.original.row.band} />, sortDescFirst: true, meta: { width: '118px' } }),
-  col.accessor((c) => c.row.lastSeen, { id: 'lastSeen', header: 'Last seen', cell: (c) => <LastSeen iso={c.row.original.row.lastSeen} tf={c.table.options.meta?.tf} now={c.table.options.meta?.now} />, sortDescFirst: true, meta: { width: '104px' } }),
-  col.accessor((c) => c.row.riskLevel, { id: 'riskLevel', header: 'Risk level', cell: (c) => <Word value={c.row.original.row.riskLevel} />, sortDescFirst: true, meta: { width: '96px', title: 'Defender’s risk level of the machine' } }),
-  col.accessor((c) => c.row.exposure, { id: 'exposure', header: 'Exposure', cell: (c) => <Word value={c.row.original.row.exposure} />, sortDescFirst: true, meta: { width: '90px', title: 'Defender’s exposure level' } }),
-  col.accessor((c) => c.row.health, { id: 'health', header: 'Health', cell: (c) => <Word value={c.row.original.row.health} />, meta: { width: '130px', title: 'Defender’s health status' } }),
-  col.accessor((c) => c.row.avStatus, { id: 'avStatus', header: 'AV status', cell: (c) => <Word value={c.row.original.row.avStatus} />, meta: { width: '104px', title: 'Defender’s antivirus status' } }),
-  col.accessor((c) => c.criticalCves, {
-    id: 'cves',
-    header: 'CVEs',
-    cell: (c) => {
-      const { criticalCves, cveCount } = c.row.original;
+export const HOST_COLUMNS: readonly HostColumn[] = [
+  col('hostId', 'Host ID', 'minmax(120px, 1.1fr)', (c) => <span className="mono zta-hostid" title={c.row.hostId}>{c.row.hostId}</span>),
+  col('hostname', 'Hostname', 'minmax(130px, 1.2fr)', (c) => <span className="strong" title={c.row.hostname}>{c.row.hostname}</span>),
+  col('vendor', 'Vendor', '82px', (c) => vendorShort[c.row.vendor]),
+  col('customer', 'Customer ID', 'minmax(100px, 1fr)', (c) => <span className="mono" title={c.row.customerId}>{c.row.customerId}</span>),
+  col('platform', 'Platform', '84px', (c) => c.row.platform),
+  col('osAssessment', 'OS assessment', '96px', (c) => <Assessment value={c.row.osAssessment} vendor={c.row.vendor} />, { title: 'Falcon: its OS assessment (1–100, higher is better). Defender: its exposure level.' }),
+  col('sensorAssessment', 'Sensor assessment', '96px', (c) => <Assessment value={c.row.sensorAssessment} vendor={c.row.vendor} />, { title: 'Falcon: its sensor assessment (1–100, higher is better). Defender: its health status.' }),
+  col('overallAssessment', 'Overall assessment', '96px', (c) => <Assessment value={c.row.overallAssessment} vendor={c.row.vendor} />, { title: 'Falcon: its overall ZTA (1–100, higher is better). Defender: its risk level.' }),
+  col('score', 'Risk score', '84px', (c) => <Score cell={c} />, { descFirst: true, title: 'The console’s risk score, 0–100, higher is riskier' }),
+  col('band', 'Band', '118px', (c) => <BandChip band={c.row.band} />, { descFirst: true }),
+  col('lastSeen', 'Last seen', '104px', (c, m) => <LastSeen iso={c.row.lastSeen} tf={m.tf} now={m.now} />, { descFirst: true }),
+  col('riskLevel', 'Risk level', '96px', (c) => <Word value={c.row.riskLevel} />, { descFirst: true, title: 'Defender’s risk level of the machine' }),
+  col('exposure', 'Exposure', '90px', (c) => <Word value={c.row.exposure} />, { descFirst: true, title: 'Defender’s exposure level' }),
+  col('health', 'Health', '130px', (c) => <Word value={c.row.health} />, { title: 'Defender’s health status' }),
+  col('avStatus', 'AV status', '104px', (c) => <Word value={c.row.avStatus} />, { title: 'Defender’s antivirus status' }),
+  col(
+    'cves',
+    'CVEs',
+    '76px',
+    ({ criticalCves, cveCount }) => {
       if (cveCount === null) return none('No vulnerability list');
       return (
         <span title={`${criticalCves ?? 0} critical of ${cveCount} CVEs`}>
@@ -156,17 +137,10 @@ export const HOST_COLUMNS = [
         </span>
       );
     },
-    sortDescFirst: true,
-    meta: { width: '76px', title: 'Critical CVEs / all CVEs (Defender)' },
-  }),
-  col.accessor((c) => c.sensor, {
-    id: 'sensor',
-    header: 'Sensor',
-    cell: (c) => {
-      const s = c.row.original.sensor;
-      return s === 0 ? none('No sensor state (not Falcon)') : <span className={`zta-value tone-${SENSOR_TONE[s]}`}>{SENSOR_WORDS[s]}</span>;
-    },
-    meta: { width: '118px', title: 'Falcon sensor: running (seen within 24 h), in reduced functionality mode, or not running' },
+    { descFirst: true, title: 'Critical CVEs / all CVEs (Defender)' },
+  ),
+  col('sensor', 'Sensor', '118px', ({ sensor }) => (sensor === 0 ? none('No sensor state (not Falcon)') : <span className={`zta-value tone-${SENSOR_TONE[sensor]}`}>{SENSOR_WORDS[sensor]}</span>), {
+    title: 'Falcon sensor: running (seen within 24 h), in reduced functionality mode, or not running',
   }),
 ];
 

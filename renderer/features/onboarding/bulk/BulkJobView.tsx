@@ -5,7 +5,7 @@
 import clsx from 'clsx';
 import { useMemo, useState } from 'react';
 import type { BulkJobState, BulkRowOutcome, BulkRowResult } from '../../../../shared/model/inventory';
-import { VirtualTable, type VirtualColumn } from '../../../components/VirtualTable';
+import { Table, type TableColumn } from '../../../components/Table';
 import { formatCount } from '../../../components/format';
 
 const outcomeChip: Record<BulkRowOutcome, string | undefined> = {
@@ -18,7 +18,7 @@ const outcomeChip: Record<BulkRowOutcome, string | undefined> = {
   valid: 'chip-ok',
 };
 
-const columns: VirtualColumn<BulkRowResult>[] = [
+const columns: TableColumn<BulkRowResult>[] = [
   { id: 'line', header: 'Line', cell: (r) => <span className="mono">{r.line}</span> },
   { id: 'device', header: 'Device', cell: (r) => <span className="mono">{r.deviceName}</span> },
   { id: 'result', header: 'Result', cell: (r) => <span className={clsx('chip', 'status-chip', outcomeChip[r.outcome])}>{r.outcome}</span> },
@@ -88,7 +88,7 @@ export function BulkJobView({ job, rows, notSent }: { job: BulkJobState; rows: r
         <input type="checkbox" checked={filtered} onChange={(e) => setOnlyFailed(e.target.checked)} disabled={!failed.length} />
         Only failed rows ({formatCount(failed.length)})
       </label>
-      <VirtualTable label="Row results" columns={columns} rows={shown} rowKey={(r) => r.line} template="56px minmax(120px, 1fr) 100px minmax(220px, 2.5fr)" wrap maxHeight={300} testId="bulk-results" rowTestId={(r) => `bulk-row-${r.line}`} />
+      <Table label="Row results" columns={columns} rows={shown} rowKey={(r) => r.line} template="56px minmax(120px, 1fr) 100px minmax(220px, 2.5fr)" wrap size={{ maxHeight: 300 }} testIds={{ scroll: 'bulk-results' }} rowTestId={(r) => `bulk-row-${r.line}`} />
     </div>
   );
 }

@@ -5,7 +5,7 @@
 import { Download, FileSpreadsheet } from 'lucide-react';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { ChoiceOption } from '../../../components/Field';
-import { VirtualTable, type VirtualColumn } from '../../../components/VirtualTable';
+import { Table, type TableColumn } from '../../../components/Table';
 import { formatBytes, formatCount } from '../../../components/format';
 import { templateCsv, type ParsedCsv, type RowIssue } from './csv';
 import type { Delimiter } from './csv-read';
@@ -16,7 +16,7 @@ export interface BulkOptions {
   concurrency: 1 | 4 | 10;
 }
 
-const issueColumns: VirtualColumn<RowIssue>[] = [
+const issueColumns: TableColumn<RowIssue>[] = [
   { id: 'line', header: 'Line', cell: (r) => <span className="mono">{r.line}</span> },
   { id: 'device', header: 'Device', cell: (r) => <span className="mono">{r.deviceName || '—'}</span> },
   { id: 'column', header: 'Column', cell: (r) => (r.column ? <code>{r.column}</code> : <span className="muted">whole line</span>) },
@@ -99,15 +99,15 @@ export function BulkPrepare({ file, parsed, parsing, onFile, options, onOptions 
               {plural(issues.length, 'problem', 'problems')} below. Fix them in the file and choose it again, or start with the {plural(parsed!.valid.length, 'valid row', 'valid rows')}.
             </span>
           </p>
-          <VirtualTable
+          <Table
             label={`Problems in the file (${formatCount(issues.length)})`}
             columns={issueColumns}
             rows={issues}
             rowKey={(r) => `${r.line}:${r.field}:${r.message}`}
             template="56px minmax(90px, 1fr) minmax(90px, 0.8fr) minmax(220px, 3fr)"
             wrap
-            maxHeight={260}
-            testId="csv-issue-list"
+            size={{ maxHeight: 260 }}
+            testIds={{ scroll: 'csv-issue-list' }}
             rowTestId={(r) => `csv-issue-${r.line}`}
           />
         </div>
