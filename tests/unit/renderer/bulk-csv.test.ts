@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MAX_FILE_BYTES } from '../../../renderer/features/onboarding/bulk/csv-bytes';
-import { parseCsvBytes, parseDeviceCsv, readDeviceCsvFile } from '../../../renderer/features/onboarding/bulk/csv';
+import { parseDeviceCsv } from '../../../renderer/features/onboarding/bulk/csv';
+import { parseCsvBytes, readDeviceCsvFile } from '../../../renderer/features/onboarding/bulk/csv-file';
 import { findQuoteProblems, parseRows, readRows } from '../../../renderer/features/onboarding/bulk/csv-read';
 import { bytesOf as bytes, xlsxBytes, zipOf as zip } from './support/files';
 

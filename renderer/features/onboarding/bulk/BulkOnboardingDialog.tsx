@@ -21,7 +21,9 @@ import { formatCount } from '../../../components/format';
 import { BulkJobView } from './BulkJobView';
 import { useBulkSession } from './bulk-session';
 import { BulkPrepare, type BulkOptions } from './BulkPrepare';
-import { readDeviceCsvFile, refusedCsv, resultsCsv, type ParsedCsv } from './csv';
+import { refusedCsv, type ParsedCsv } from './csv';
+import { resultsCsv } from './csv-export';
+import { readDeviceCsvFile } from './csv-file';
 
 /** Rows of earlier runs with the current run's outcomes laid over them, by line. */
 function overlay(earlier: readonly BulkRowResult[], current: readonly BulkRowResult[] | undefined): readonly BulkRowResult[] {

@@ -7,7 +7,8 @@ import { useEffect, useId, useMemo, useState } from 'react';
 import { ChoiceOption } from '../../../components/Field';
 import { Table, type TableColumn } from '../../../components/Table';
 import { formatBytes, formatCount } from '../../../components/format';
-import { templateCsv, type ParsedCsv, type RowIssue } from './csv';
+import type { ParsedCsv, RowIssue } from './csv';
+import { templateCsv } from './csv-export';
 import type { Delimiter } from './csv-read';
 
 export interface BulkOptions {

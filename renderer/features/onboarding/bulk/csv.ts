@@ -8,11 +8,13 @@
  * DeviceRecord schema (one problem per column), and names and site IDs must be unique within the
  * file (the first occurrence wins, later ones are reported). Line numbers are the file's own
  * (the header is line 1; a quoted value spanning lines counts them all).
+ *
+ * The jobs around the parse have files of their own: the chosen file (csv-file.ts: its size, and
+ * its bytes as text, csv-bytes.ts), text into rows (csv-read.ts), and the CSVs the dialog writes
+ * (csv-export.ts: the template and the results).
  */
-import { toCsv } from '../../../../shared/csv';
 import { formatCount } from '../../../components/format';
-import { CSV_COLUMNS, DeviceRecord, type BulkJobState } from '../../../../shared/model/inventory';
-import { MAX_FILE_BYTES, decodeCsvBytes } from './csv-bytes';
+import { CSV_COLUMNS, DeviceRecord } from '../../../../shared/model/inventory';
 import { detectDelimiter, readRows, type Delimiter, type QuoteProblem, type RawRow } from './csv-read';
 
 export type CsvColumn = (typeof CSV_COLUMNS)[number];
@@ -45,31 +47,12 @@ export interface ParsedCsv {
 
 export const MAX_ROWS = 20_000;
 
-const EXAMPLE: CsvValues = { deviceName: 'branch-berlin-01', siteId: '117', orgName: 'Acme', serialNumber: 'SN-4C1D-0001', deviceGroup: 'branch-small', country: 'DE', latitude: '52.52', longitude: '13.405' };
-
-/** The header and one example row. */
-export const templateCsv = (): string => toCsv([CSV_COLUMNS, CSV_COLUMNS.map((c) => EXAMPLE[c])]);
-
 const DELIMITER_NAME: Record<Delimiter, string> = { ',': 'comma', ';': 'semicolon', '\t': 'tab' };
 
 const nothing = (delimiter: Delimiter): ParsedCsv => ({ records: [], valid: [], issues: [], badLines: new Set(), ignoredColumns: [], delimiter });
 
 /** A file that cannot be used at all, and why. */
 export const refusedCsv = (fileError: string, delimiter: Delimiter = ','): ParsedCsv => ({ ...nothing(delimiter), fileError });
-
-/** The chosen file, refused when it is too large or not text, else parsed. */
-export async function readDeviceCsvFile(file: Blob): Promise<ParsedCsv> {
-  if (file.size > MAX_FILE_BYTES) {
-    return refusedCsv(`The file is ${Math.round(file.size / 1024 / 1024)} MB; a CSV of ${formatCount(MAX_ROWS)} devices is a few MB. Choose the CSV file, or split it.`);
-  }
-  return parseCsvBytes(new Uint8Array(await file.arrayBuffer()));
-}
-
-/** The file's bytes: refused when they are not UTF-8 text (csv-bytes.ts), else parsed. */
-export function parseCsvBytes(bytes: Uint8Array): ParsedCsv {
-  const decoded = decodeCsvBytes(bytes);
-  return 'refused' in decoded ? refusedCsv(decoded.refused) : parseDeviceCsv(decoded.text);
-}
 
 const list = (items: readonly string[]) => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`);
 const squash = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
@@ -196,22 +179,4 @@ export function parseDeviceCsv(input: string): ParsedCsv {
   }
   if (result.valid.length > MAX_ROWS) result.fileError = `The file has ${formatCount(result.valid.length)} valid rows; at most ${formatCount(MAX_ROWS)} go in one run. Split the file.`;
   return result;
-}
-
-/**
- * Every line of the file with what became of it: the job's outcome, or why it was not sent. The
- * values are the operator's file as read, so they go through the one CSV writer like any export.
- */
-export function resultsCsv(parsed: ParsedCsv, job: BulkJobState | undefined): string {
-  const outcome = new Map(job?.rows.map((r) => [r.line, r]) ?? []);
-  const issues = new Map<number, string[]>();
-  for (const i of parsed.issues) issues.set(i.line, [...(issues.get(i.line) ?? []), i.field ? `${i.field}: ${i.message}` : i.message]);
-  const data = parsed.records.map((r) => {
-    const o = outcome.get(r.line);
-    const bad = issues.get(r.line);
-    const result = bad ? 'invalid' : (o?.outcome ?? 'not sent');
-    const message = bad ? bad.join('; ') : o?.message ? (o.field ? `${o.field}: ${o.message}` : o.message) : '';
-    return [r.line, ...CSV_COLUMNS.map((c) => r.values[c]), result, message];
-  });
-  return toCsv([['line', ...CSV_COLUMNS, 'result', 'message'], ...data]);
 }
