@@ -47,8 +47,12 @@ export function clipText(s: string, max: number): string {
   // Never split a surrogate pair.
   const c = s.charCodeAt(end - 1);
   if (c >= 0xd800 && c <= 0xdbff) end -= 1;
-  return `${s.slice(0, end)}…(+${(s.length - end).toLocaleString('en-US')} characters)`;
+  return `${s.slice(0, end)}…(+${formatCount(s.length - end)} characters)`;
 }
 
 /** A field from the network as a page shows it: bidi controls visible, and clipped when `max` is given. */
 export const netText = (s: string, max?: number): string => showBidi(max === undefined ? s : clipText(s, max));
+
+const COUNT = new Intl.NumberFormat('en');
+/** 1234 → "1,234": every count the app writes, in main and in the window (one formatter, made once). */
+export const formatCount = (n: number): string => COUNT.format(n);

@@ -228,6 +228,5 @@ export function agoText(iso: string, now: number): string {
   return h < 48 ? `${h} h ago` : `${Math.floor(h / 24)} d ago`;
 }
 
-const COUNT = new Intl.NumberFormat('en');
-/** 1234 → "1,234" (grouping as the operator's locale writes it, English by default). One formatter: `toLocaleString` builds one per call. */
-export const formatCount = (n: number): string => COUNT.format(n);
+/** 1234 → "1,234" (shared/text.ts: the one count formatter of main and the window). */
+export { formatCount } from '../../shared/text';

@@ -5,6 +5,7 @@
  * how long it was (`boundText`); the decision is SIZE-1 in docs/spec-decisions.md. Keep every
  * such limit here, and read network text through these functions only.
  */
+import { formatCount } from '../text';
 
 export const LIMITS = {
   /** Names and short words: device, organization, user, group, host, OS, tag, CVE ID, status words. */
@@ -26,10 +27,9 @@ export const LIMITS = {
   notificationName: 40,
 } as const;
 
-const count = (n: number) => n.toLocaleString('en-US');
 
 /** The mark a cut text ends in: `… [truncated, 10,485,760 characters]`. */
-export const truncationMark = (length: number): string => `… [truncated, ${count(length)} characters]`;
+export const truncationMark = (length: number): string => `… [truncated, ${formatCount(length)} characters]`;
 
 /** The first `n` UTF-16 units of `s`, one shorter if that would split a surrogate pair. */
 function head(s: string, n: number): string {
