@@ -28,7 +28,7 @@ describe('FalconConnector.poll', () => {
     expect(rig.sim.stats.calls).toEqual({
       '/oauth2/token': 1,
       '/devices/queries/devices-scroll/v1': 3,
-      '/devices/entities/devices/v2': 6,
+      '/devices/entities/devices/v2': 12,
       '/zero-trust-assessment/entities/assessments/v1': 120,
     });
     expect(rig.sim.stats.r429).toBe(0);
@@ -51,7 +51,7 @@ describe('FalconConnector.poll', () => {
     expect(stale.every((x) => !x.falcon!.sensorRunning)).toBe(true);
   }, 90_000);
 
-  it('with onHosts hands each merged chunk out (≤ 2,000 hosts) with at most the next one under way, and keeps none', async () => {
+  it('with onHosts hands each merged chunk out a details call’s worth at a time (1,000 hosts) with at most the next chunk under way, and keeps none', async () => {
     rig = await startRig({ hosts: 12_000 });
     const c = rig.connector();
     const batches: { size: number; detailCallsSoFar: number }[] = [];
@@ -63,11 +63,13 @@ describe('FalconConnector.poll', () => {
       },
     });
     expect(returned).toEqual([]);
-    expect(batches.map((b) => b.size)).toEqual([2_000, 2_000, 2_000, 2_000, 2_000, 2_000]);
-    // Batch k (from 0) is handed out once its own details arrived, and before chunk k + 2 is asked for.
+    expect(batches.map((b) => b.size)).toEqual(Array(12).fill(1_000));
+    // Batch k (from 0) belongs to chunk c = k / 2 (2,000 hosts, two details calls): it is handed out
+    // once its chunk's details arrived, and before chunk c + 2 is asked for.
     batches.forEach((b, k) => {
-      expect(b.detailCallsSoFar).toBeGreaterThanOrEqual(k + 1);
-      expect(b.detailCallsSoFar).toBeLessThanOrEqual(k + 2);
+      const c = Math.floor(k / 2);
+      expect(b.detailCallsSoFar).toBeGreaterThanOrEqual(2 * (c + 1));
+      expect(b.detailCallsSoFar).toBeLessThanOrEqual(2 * (c + 2));
     });
     expectEveryHost(rig, all, 12_000);
     expect(c.lastPoll).toMatchObject({ hosts: 12_000, listed: 12_000 });
@@ -78,7 +80,7 @@ describe('FalconConnector.poll', () => {
     const c = rig.connector();
     const refused = new Error('refused by the consumer');
     await expect(c.poll({ onHosts: () => Promise.reject(refused) })).rejects.toBe(refused);
-    expect(rig.sim.stats.calls['/devices/entities/devices/v2']).toBeLessThanOrEqual(2);
+    expect(rig.sim.stats.calls['/devices/entities/devices/v2']).toBeLessThanOrEqual(4);
     // Chunks 3 to 6 were never asked for: at most the first two chunks' 20 ZTA calls each.
     expect(rig.sim.stats.calls['/zero-trust-assessment/entities/assessments/v1'] ?? 0).toBeLessThanOrEqual(40);
   }, 90_000);
