@@ -213,7 +213,8 @@ export class EdrDb {
     let result: T;
     this.checkpointer.beforeCommit();
     try {
-      result = this.db.transaction(work)();
+      // IMMEDIATE: see edr-writer-thread.ts (another connection's write never fails the commit).
+      result = this.db.transaction(work).immediate();
     } catch (e) {
       this.staging.forgetDigests();
       throw e;

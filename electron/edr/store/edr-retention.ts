@@ -13,6 +13,7 @@ export { DEFAULT_RETENTION_DAYS, type PruneResult } from './edr-store';
 /** `onHosts`: called inside the transaction with the keys of the hosts that go (staging forgets them). */
 export function pruneEdrStore(db: Database.Database, now: Date, days: number, onHosts?: (hids: number[]) => void): PruneResult {
   const cutoff = new Date(now.getTime() - days * 86_400_000).toISOString();
+  // IMMEDIATE: it reads before it deletes; another connection's write in between must not fail it (edr-writer-thread.ts).
   return db.transaction((): PruneResult => {
     db.exec('CREATE TEMP TABLE IF NOT EXISTS pruned_cycles (id INTEGER PRIMARY KEY); DELETE FROM pruned_cycles;');
     db.prepare(
@@ -37,5 +38,5 @@ export function pruneEdrStore(db: Database.Database, now: Date, days: number, on
       )
       .run({ cutoff }).changes;
     return { cycles, hosts, changes };
-  })();
+  }).immediate();
 }

@@ -30,11 +30,16 @@ export function edrWriterOps(db: Database.Database) {
     commit(cycleId: number, atIso: string): number {
       let hosts: number;
       try {
-        hosts = db.transaction(() => {
-          const n = staging.promote(cycleId);
-          finish.run(atIso, n, cycleId);
-          return n;
-        })();
+        // IMMEDIATE: the write lock is taken at BEGIN (waiting out main's short writes) rather than
+        // at the first write after a read, where a write main committed meanwhile fails it at once
+        // with "database is locked" (SQLITE_BUSY_SNAPSHOT; seen in CI on 2026-11-28).
+        hosts = db
+          .transaction(() => {
+            const n = staging.promote(cycleId);
+            finish.run(atIso, n, cycleId);
+            return n;
+          })
+          .immediate();
       } catch (e) {
         staging.forgetDigests();
         throw e;

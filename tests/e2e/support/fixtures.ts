@@ -82,11 +82,12 @@ export function recordReceived(page: Page): string[] {
 /**
  * Clicks "Open demo workspace" on the welcome page and waits until the demo's OAuth connection is
  * signed in. The demo starts its simulators first (loaded on first use), which on a busy machine
- * takes longer than an expectation's default 5 s.
+ * takes longer than an expectation's default 5 s; the first start in a Playwright worker also
+ * compiles the simulators' sources (two workers starting at once took over 15 s in CI).
  */
 export async function openDemoWorkspace(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Open demo workspace' }).click();
-  await expect(page.getByTestId('profile-row-Demo node (OAuth)').getByTestId('session-badge')).toHaveAttribute('data-state', 'signed-in', { timeout: 15_000 });
+  await expect(page.getByTestId('profile-row-Demo node (OAuth)').getByTestId('session-badge')).toHaveAttribute('data-state', 'signed-in', { timeout: 45_000 });
 }
 
 export { expect };
