@@ -8,6 +8,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { ConnectorStatus } from '../../../shared/contract';
 import { defenderTenant, startDefenderSimulator, type DefenderSimulator } from '@northbound/simulators/testing/defender';
 import { startAppHarness, type AppHarness } from '../../support/app-harness';
+import { defenderConnectorSave } from '../../support/edr-fixtures';
 import { until } from '../../support/until';
 
 const tenant = defenderTenant({ hosts: 40, seed: 5 });
@@ -24,16 +25,7 @@ afterAll(async () => {
 });
 
 it('a cycle committed but not yet answered reads running, Poll now joins it; once answered, Poll now starts the next', async () => {
-  const saved = await h.call<{ id: string }>('connectors.save', {
-    vendor: 'defender',
-    tenantId: tenant.tenantId,
-    clientId: tenant.clientId,
-    clientSecret: tenant.clientSecret,
-    apiUrl: sim.apiUrl,
-    idpUrl: sim.idpUrl,
-    tls: { mode: 'custom-ca', caName: 'ca.pem', caPem: sim.certificatePem },
-    pollIntervalMinutes: 60,
-  });
+  const saved = await h.call<{ id: string }>('connectors.save', defenderConnectorSave(sim, tenant));
   const store = h.app.edr.store;
   const commit = store.commitCycle.bind(store);
   let release!: () => void;
