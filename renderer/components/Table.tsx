@@ -329,9 +329,10 @@ export function Table<T, M = undefined, K extends string = string>(props: TableP
   const rowStyle = useMemo<CSSProperties | undefined>(() => (template ? { gridTemplateColumns: template } : undefined), [template]);
 
   const moveTo = (next: number) => {
-    setFocus({ answer, index: Math.max(0, Math.min(count - 1, next)) });
+    const target = Math.max(0, Math.min(count - 1, next));
+    setFocus({ answer, index: target });
     focusPending.current = true;
-    virtualizer.scrollToIndex(Math.max(0, Math.min(count - 1, next)), { align: 'auto' });
+    virtualizer.scrollToIndex(target, { align: 'auto' });
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTableSectionElement>) => {
