@@ -38,6 +38,7 @@ try {
     if (!input.cycle) {
       process.stdout.write(`${JSON.stringify({ loaded: true })}\n`);
     } else {
+      let started = performance.now();
       let maxStaged = 0;
       let storingAt = 0;
       let commitMs = 0;
@@ -49,7 +50,7 @@ try {
         if (event !== 'edr.progress') return;
         const progress = p as CycleProgress;
         phases.add(progress.phase);
-        if (process.env.NB_BENCH_TRACE) process.stderr.write(`${progress.phase} ${progress.done}/${progress.total} heap ${Math.round(process.memoryUsage().heapUsed / 2 ** 20)} rss ${Math.round(process.memoryUsage().rss / 2 ** 20)}\n`);
+        if (process.env.NB_BENCH_TRACE) process.stderr.write(`${Math.round(performance.now() - started)} ms ${progress.phase} ${progress.done}/${progress.total} heap ${Math.round(process.memoryUsage().heapUsed / 2 ** 20)} rss ${Math.round(process.memoryUsage().rss / 2 ** 20)}\n`);
         if (progress.phase === 'scoring') maxStaged = Math.max(maxStaged, progress.done);
         // The commit runs between these two events (synchronous, on this thread).
         if (progress.phase === 'storing') {
@@ -69,7 +70,7 @@ try {
         for (const k of Object.keys(peak) as Array<keyof typeof peak>) peak[k] = Math.max(peak[k], m[k] / 2 ** 20);
       }, 50);
       const stalls = watchStalls();
-      const started = performance.now();
+      started = performance.now();
       const cycleId = await app.edr.scheduler.runNow(connector.id);
       const ms = Math.round(performance.now() - started);
       const stall = stalls.stop();

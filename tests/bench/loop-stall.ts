@@ -18,6 +18,8 @@ export interface StallReport {
   /** Main's thread on a CPU within the longest stall; the longest CPU time between two turns; stalls with ≥ 50 ms of it (Linux; else undefined). */
   longestStallCpuMs?: number;
   longestCpuMs?: number;
+  /** When the longest CPU run ended, ms since the probe started. */
+  longestCpuAtMs?: number;
   cpuOver50?: number;
 }
 
@@ -39,6 +41,7 @@ export function watchStalls(tickMs = 5): { stop(): StallReport; mark(): StallRep
   let longestAt = 0;
   let longestStallCpu = 0;
   let longestCpu = 0;
+  let longestCpuAt = 0;
   let over50 = 0;
   let cpuOver50 = 0;
   const sample = () => {
@@ -50,7 +53,10 @@ export function watchStalls(tickMs = 5): { stop(): StallReport; mark(): StallRep
     lastCpu = cpu;
     if (stall >= 50) over50 += 1;
     if (ran >= 50) cpuOver50 += 1;
-    longestCpu = Math.max(longestCpu, ran);
+    if (ran > longestCpu) {
+      longestCpu = ran;
+      longestCpuAt = now - start;
+    }
     if (stall > longest) {
       longest = stall;
       longestAt = now - start;
@@ -62,7 +68,7 @@ export function watchStalls(tickMs = 5): { stop(): StallReport; mark(): StallRep
     longestMs: Math.max(0, longest),
     over50,
     longestAtMs: longestAt,
-    ...(lastCpu === undefined ? {} : { longestStallCpuMs: longestStallCpu, longestCpuMs: longestCpu, cpuOver50 }),
+    ...(lastCpu === undefined ? {} : { longestStallCpuMs: longestStallCpu, longestCpuMs: longestCpu, longestCpuAtMs: longestCpuAt, cpuOver50 }),
   });
   return {
     mark: report,

@@ -321,7 +321,19 @@ export class EdrDb {
     return this.stmt.history.all(connectorId, hostId, limit) as Array<{ cycleId: number; score: number; band: RiskBand; scoredAt: string }>;
   }
 
-  /** Deletes what is older than `days` (edr-retention.ts). */
+  /**
+   * Retention for the app: on the cycle writer's thread when it runs (a prune of a large store is a
+   * write that takes longer than main may wait), else on this connection.
+   */
+  async pruneOffMain(now: Date, days: number): Promise<PruneResult> {
+    const onWorker = this.writes.prune(now, days);
+    if (!onWorker) return this.prune(now, days);
+    const { gone, ...r } = await onWorker;
+    if (gone.length) this.staging.forgetHosts(gone);
+    return r;
+  }
+
+  /** Deletes what is older than `days` (edr-retention.ts), on this connection. */
   prune(now: Date, days: number): PruneResult {
     let gone: number[] = [];
     const r = pruneEdrStore(this.db, now, days, (hids) => (gone = hids));

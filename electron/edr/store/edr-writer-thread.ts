@@ -8,6 +8,8 @@
 import type Database from 'better-sqlite3';
 import type { ScoredHost } from '../../../shared/model/edr';
 import { EdrStaging } from './edr-staging';
+import { pruneEdrStore } from './edr-retention';
+import type { PruneResult } from './edr-store';
 import { serveSqlWorker } from '../../store/sql-worker-thread';
 import { openPrivateDatabase } from '../../store/sqlite';
 
@@ -52,6 +54,13 @@ export function edrWriterOps(db: Database.Database) {
     },
     forgetHosts(hids: number[]): void {
       staging.forgetHosts(hids);
+    },
+    /** Retention (edr-retention.ts) on this connection, in order with the commits; answers the keys of the hosts that went too. */
+    prune(atIso: string, days: number): PruneResult & { gone: number[] } {
+      let gone: number[] = [];
+      const r = pruneEdrStore(db, new Date(atIso), days, (hids) => (gone = hids));
+      if (gone.length) staging.forgetHosts(gone);
+      return { ...r, gone };
     },
   };
 }

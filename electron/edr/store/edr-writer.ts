@@ -7,6 +7,7 @@
  */
 import type { ScoredHost } from '../../../shared/model/edr';
 import type { EdrWriterOps, StagedCounts } from './edr-writer-thread';
+import type { PruneResult } from './edr-store';
 import { SqlWorker } from '../../store/sql-worker';
 
 export class EdrCycleWriter {
@@ -54,6 +55,11 @@ export class EdrCycleWriter {
 
   forgetHosts(hids: number[]): void {
     if (this.worker.running) this.worker.call('forgetHosts', hids).catch(() => undefined);
+  }
+
+  /** Retention on the worker's connection; the worker's staging forgets the hosts that went. */
+  prune(at: Date, days: number): Promise<PruneResult & { gone: number[] }> {
+    return this.worker.call('prune', at.toISOString(), days);
   }
 
   /** Rows staged (of one cycle or all), as the worker last answered. */
@@ -112,6 +118,11 @@ export class OffMainWrites {
 
   forgetHosts(hids: number[]): void {
     this.current?.forgetHosts(hids);
+  }
+
+  /** Retention on the running worker, or undefined: none runs, the owner prunes on its own connection. */
+  prune(at: Date, days: number): Promise<PruneResult & { gone: number[] }> | undefined {
+    return this.current?.running ? this.current.prune(at, days) : undefined;
   }
 
   close(): Promise<void> {

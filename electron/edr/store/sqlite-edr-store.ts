@@ -116,7 +116,7 @@ export class SqliteEdrStore implements EdrStore {
   }
 
   async prune(now: Date, days: number) {
-    return this.db.prune(now, days);
+    return this.db.pruneOffMain(now, days);
   }
 
   async close() {

@@ -90,6 +90,41 @@ describe('the EDR store’s cycle writes on a worker thread', () => {
     expect(store.stagedCount()).toBe(0);
   });
 
+  it('retention runs on the worker: the owner’s loop turns while it deletes, and a host that went is new again to the next cycle', async () => {
+    const { store } = openStore(true);
+    const day = (d: number) => new Date(Date.UTC(2026, 9, 1 + d, 12));
+    const run = async (hosts: ScoredHost[], at: Date) => {
+      const id = store.beginCycle('conn-1', 'defender', 't1', at);
+      await store.stageBatch(id, 'conn-1', hosts);
+      await store.completeCycle(id, at);
+      return id;
+    };
+    // 6,000 hosts; 40 days later a cycle sees only the first 3,000: the other 3,000 are past 30 days.
+    await run(makeScoredHosts(6_000), day(0));
+    const second = await run(makeScoredHosts(3_000, { cycleSalt: 1 }), day(40));
+    expect(store.writes.writer(second)).toBeUndefined();
+    let turns = 0;
+    let spinning = true;
+    const spin = () => {
+      turns += 1;
+      if (spinning) setImmediate(spin);
+    };
+    setImmediate(spin);
+    const pruning = store.pruneOffMain(day(41), 30);
+    const before = turns;
+    const r = await pruning;
+    spinning = false;
+    // On the owner's connection the deletes would have held the loop from the call to its answer.
+    expect(turns).toBeGreaterThan(before);
+    expect(r).toMatchObject({ cycles: 1, hosts: 3_000 });
+    expect(store.latestScores({ limit: 100_000 })).toHaveLength(3_000);
+    // The worker's staging forgot the hosts that went: seen again, they are stored as new hosts.
+    const third = await run(makeScoredHosts(6_000, { cycleSalt: 2 }), day(42));
+    expect(store.cycleSummary(third).hosts).toBe(6_000);
+    expect(store.latestScores({ limit: 100_000 })).toHaveLength(6_000);
+    expect(store.history('conn-1', `m${(5_999).toString(16).padStart(8, '0')}`)).toHaveLength(1);
+  });
+
   it('a write that fails comes back as the call’s rejection, and the cycle fails as on the owner’s thread', async () => {
     const { store } = openStore(true);
     const id = store.beginCycle('conn-1', 'defender', 't1', new Date());
