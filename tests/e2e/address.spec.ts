@@ -79,60 +79,65 @@ test('a reload returns to the same page, filters and opened device; back goes to
   expect(hash(page)).toContain(`device=${other.deviceName}`);
 });
 
-for (const scheme of ['light', 'dark'] as const) {
-  test(`the connection picker, the command palette and the shortcuts dialog in ${scheme}`, async ({ page, nb }) => {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.setViewportSize({ width: 1280, height: 800 });
-    await page.goto(nb.host.url);
-    await openDemoWorkspace(page);
-    await dismissToasts(page);
-    // The first visit to Devices fetches the demo's devices (the palette searches them).
-    await page.keyboard.press('Control+3');
-    await expect(page.getByTestId('devices-count')).toHaveText(/^\d[\d,]* devices$/, { timeout: 20_000 });
+test(`the connection picker, the command palette and the shortcuts dialog in light and dark`, async ({ page, nb }) => {
+  /** The window as it is now, in light and in dark (it follows the system's scheme). */
+  const shot = async (name: string) => {
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await expect(page.locator('html')).toHaveAttribute('data-theme', scheme);
+      await nb.shot(page, `address-${scheme}-${name}`);
+    }
+  };
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(nb.host.url);
+  await openDemoWorkspace(page);
+  await dismissToasts(page);
+  // The first visit to Devices fetches the demo's devices (the palette searches them).
+  await page.keyboard.press('Control+3');
+  await expect(page.getByTestId('devices-count')).toHaveText(/^\d[\d,]* devices$/, { timeout: 20_000 });
 
-    await page.getByTestId('connection-picker').click();
-    const list = page.getByTestId('connection-picker-list');
-    await expect(list.getByRole('option')).toHaveCount(2);
-    await expect(list.getByRole('option', { name: /Demo node \(OAuth\)/ })).toHaveAttribute('aria-selected', 'true');
-    await nb.shot(page, `address-${scheme}-02-connection-picker`);
-    // Choosing the other connection puts it in the header and the address, and focus back on the picker.
-    await list.getByRole('combobox').fill('basic');
-    await page.keyboard.press('Enter');
-    await expect(list).toHaveCount(0);
-    await expect(page.getByTestId('active-connection')).toHaveText('Demo node (basic auth)');
-    await expect(page.getByTestId('connection-picker')).toBeFocused();
-    const demo = await nb.harness.call<{ profileId: string; oauthProfileId: string }>('demo.status');
-    expect(hash(page)).toContain(`connection=${demo.profileId}`);
+  await page.getByTestId('connection-picker').click();
+  const list = page.getByTestId('connection-picker-list');
+  await expect(list.getByRole('option')).toHaveCount(2);
+  await expect(list.getByRole('option', { name: /Demo node \(OAuth\)/ })).toHaveAttribute('aria-selected', 'true');
+  await shot('02-connection-picker');
+  // Choosing the other connection puts it in the header and the address, and focus back on the picker.
+  await list.getByRole('combobox').fill('basic');
+  await page.keyboard.press('Enter');
+  await expect(list).toHaveCount(0);
+  await expect(page.getByTestId('active-connection')).toHaveText('Demo node (basic auth)');
+  await expect(page.getByTestId('connection-picker')).toBeFocused();
+  const demo = await nb.harness.call<{ profileId: string; oauthProfileId: string }>('demo.status');
+  expect(hash(page)).toContain(`connection=${demo.profileId}`);
 
-    // The palette chooses a connection too.
-    await page.keyboard.press('Control+k');
-    const palette = page.getByTestId('command-palette');
-    await palette.getByRole('combobox').fill('Demo node (OAuth)');
-    await page.keyboard.press('Enter');
-    await expect(page.getByTestId('active-connection')).toHaveText('Demo node (OAuth)');
-    expect(hash(page)).toContain(`connection=${demo.oauthProfileId}`);
+  // The palette chooses a connection too.
+  await page.keyboard.press('Control+k');
+  const palette = page.getByTestId('command-palette');
+  await palette.getByRole('combobox').fill('Demo node (OAuth)');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('active-connection')).toHaveText('Demo node (OAuth)');
+  expect(hash(page)).toContain(`connection=${demo.oauthProfileId}`);
 
-    await page.keyboard.press('Control+k');
-    await palette.getByRole('combobox').fill('ams');
-    await expect(palette.getByRole('option').first()).toBeVisible();
-    await nb.shot(page, `address-${scheme}-03-command-palette`);
-    await page.keyboard.press('Escape');
-    await expect(palette).toHaveCount(0);
+  await page.keyboard.press('Control+k');
+  await palette.getByRole('combobox').fill('ams');
+  await expect(palette.getByRole('option').first()).toBeVisible();
+  await shot('03-command-palette');
+  await page.keyboard.press('Escape');
+  await expect(palette).toHaveCount(0);
 
-    await page.getByRole('heading', { level: 1 }).click();
-    await page.keyboard.press('?');
-    await expect(page.getByTestId('shortcuts-dialog')).toBeVisible();
-    await nb.shot(page, `address-${scheme}-04-shortcuts`);
-    await page.keyboard.press('Escape');
-    await expect(page.getByTestId('shortcuts-dialog')).toHaveCount(0);
+  await page.getByRole('heading', { level: 1 }).click();
+  await page.keyboard.press('?');
+  await expect(page.getByTestId('shortcuts-dialog')).toBeVisible();
+  await shot('04-shortcuts');
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('shortcuts-dialog')).toHaveCount(0);
 
-    // The header holds its title, the palette button and the picker in a narrow window too.
-    await page.setViewportSize({ width: 1024, height: 700 });
-    await page.keyboard.press('Control+3');
-    await expect(page.getByTestId('devices-count')).toBeVisible();
-    const header = await page.getByRole('banner').boundingBox();
-    const picker = await page.getByTestId('connection-picker').boundingBox();
-    expect(picker!.x + picker!.width).toBeLessThanOrEqual(header!.x + header!.width);
-    await nb.shot(page, `address-${scheme}-05-devices-1024`);
-  });
-}
+  // The header holds its title, the palette button and the picker in a narrow window too.
+  await page.setViewportSize({ width: 1024, height: 700 });
+  await page.keyboard.press('Control+3');
+  await expect(page.getByTestId('devices-count')).toBeVisible();
+  const header = await page.getByRole('banner').boundingBox();
+  const picker = await page.getByTestId('connection-picker').boundingBox();
+  expect(picker!.x + picker!.width).toBeLessThanOrEqual(header!.x + header!.width);
+  await shot('05-devices-1024');
+});

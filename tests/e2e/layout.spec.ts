@@ -43,86 +43,92 @@ async function expectInView(page: Page, target: Locator) {
   expect.soft(box && box.x + box.width, 'right edge inside the window').toBeLessThanOrEqual(page.viewportSize()!.width);
 }
 
-for (const scheme of ['light', 'dark'] as const) {
-  test(`pages hold at 1440×900 and 1024×700 in ${scheme}`, async ({ page, nb }) => {
-    test.setTimeout(120_000);
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.setViewportSize(SIZES[0]);
-    await page.goto(nb.host.url);
-    await openDemoWorkspace(page);
-    const oauthProfileId = nb.harness.app.demo.status().oauthProfileId!;
-    for (const name of ['ci-robot', 'backup-exporter-with-a-long-name']) {
-      await nb.harness.call('oauthClients.create', { profileId: oauthProfileId, body: { ...defaultOAuthClientBody(), name, description: `${name} for the layout test` } });
-    }
-    await nb.harness.call('inventory.refresh', { profileId: oauthProfileId, what: 'all' });
-    // The demo's welcome toast would cover the corner of every screenshot.
-    await page.locator('[data-sonner-toast]').getByRole('button', { name: /close/i }).click();
-    await expect(page.locator('[data-sonner-toast]')).toHaveCount(0);
+// The schemes differ in colours only (renderer/styles/tokens.css): the layout is checked once,
+// and each picture is taken in light and in dark.
+test(`pages hold at 1440×900 and 1024×700`, async ({ page, nb }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize(SIZES[0]);
+  await page.goto(nb.host.url);
+  await openDemoWorkspace(page);
+  const oauthProfileId = nb.harness.app.demo.status().oauthProfileId!;
+  for (const name of ['ci-robot', 'backup-exporter-with-a-long-name']) {
+    await nb.harness.call('oauthClients.create', { profileId: oauthProfileId, body: { ...defaultOAuthClientBody(), name, description: `${name} for the layout test` } });
+  }
+  await nb.harness.call('inventory.refresh', { profileId: oauthProfileId, what: 'all' });
+  // The demo's welcome toast would cover the corner of every screenshot.
+  await page.locator('[data-sonner-toast]').getByRole('button', { name: /close/i }).click();
+  await expect(page.locator('[data-sonner-toast]')).toHaveCount(0);
 
-    for (const size of SIZES) {
-      await page.setViewportSize(size);
-      const narrow = size.width < 1440;
-      /** The least important columns give way first in the narrow window (C-27), and only there. */
-      const givesWay = async (header: Locator) => (narrow ? expect(header).toBeHidden() : expect(header).toBeVisible());
-      const shot = (name: string) => nb.shot(page, `layout-${scheme}-${size.width}-${name}`);
-
-      await page.keyboard.press('Control+2');
-      await page.getByRole('tab', { name: 'Profiles' }).click();
-      const rows = page.getByTestId(/^profile-row-/);
-      await expect(rows.first()).toBeVisible();
-      await expectNoHorizontalScroll(page);
-      await expectHeaderHolds(page);
-      for (const row of await rows.all()) {
-        await expectInView(page, row.getByTestId('session-badge'));
-        await expectInView(page, row.getByRole('button', { name: /^(Sign in|Sign out)$/ }));
-        await expectInView(page, row.getByRole('button', { name: 'More actions' }));
+  for (const size of SIZES) {
+    await page.setViewportSize(size);
+    const narrow = size.width < 1440;
+    /** The least important columns give way first in the narrow window (C-27), and only there. */
+    const givesWay = async (header: Locator) => (narrow ? expect(header).toBeHidden() : expect(header).toBeVisible());
+    const shot = async (name: string) => {
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await expect(page.locator('html')).toHaveAttribute('data-theme', scheme);
+        await nb.shot(page, `layout-${scheme}-${size.width}-${name}`);
       }
-      // The menu opens inside the window, beside its button; Escape gives the focus back.
-      const more = rows.first().getByRole('button', { name: 'More actions' });
-      await more.click();
-      await expectInView(page, page.getByRole('menu'));
-      await shot('connections-menu');
-      await page.keyboard.press('Escape');
-      await expect(page.getByRole('menu')).toHaveCount(0);
-      await expect(more).toBeFocused();
+      await page.emulateMedia({ colorScheme: 'light' });
+    };
 
-      await page.getByRole('tab', { name: 'OAuth clients' }).click();
-      const client = page.getByTestId('oauth-client-row-backup-exporter-with-a-long-name');
-      await expect(client).toBeVisible();
-      await expectNoHorizontalScroll(page);
-      await expectInView(page, page.getByRole('columnheader', { name: 'Status' }));
-      await expectInView(page, client.getByRole('button', { name: /^Edit/ }));
-      await givesWay(page.getByRole('columnheader', { name: 'Source' }));
-      await expect(page.getByRole('columnheader', { name: 'Client ID' })).toBeVisible();
-
-      await page.keyboard.press('Control+3');
-      await expect(page.getByTestId('devices-count')).toHaveText('400 devices', { timeout: 20_000 });
-      await expectNoHorizontalScroll(page);
-      await expectInView(page, page.getByRole('columnheader', { name: 'Status', exact: true }));
-      await expectInView(page, page.getByTestId('device-row').first().locator('.status-chip').first());
-      await expectInView(page, page.getByRole('button', { name: 'Onboard device' }));
-      for (const column of ['Country', 'Serial number', 'Device group']) await givesWay(page.getByRole('columnheader', { name: column }));
-      await expect(page.getByRole('columnheader', { name: 'Organization' })).toBeVisible();
-
-      await page.keyboard.press('Control+4');
-      await expect(page.getByTestId('org-tree')).toBeVisible();
-      await expectNoHorizontalScroll(page);
-      await expectHeaderHolds(page);
-      await page.getByRole('button', { name: 'List' }).click();
-      await expect(page.getByTestId('org-list')).toBeVisible();
-      await expectNoHorizontalScroll(page);
-      await givesWay(page.getByRole('columnheader', { name: 'Parent' }));
-      await expectInView(page, page.getByRole('columnheader', { name: 'Devices' }));
-      await page.getByRole('button', { name: 'Tree' }).click();
-
-      await page.keyboard.press('Control+7');
-      const connector = page.getByTestId(/^connector-row-/).first();
-      await expect(connector).toBeVisible();
-      await expectNoHorizontalScroll(page);
-      for (const row of await page.getByTestId(/^connector-row-/).all()) {
-        await expectInView(page, row.getByRole('button', { name: /^(Poll now|Cancel poll)$/ }));
-        await expectInView(page, row.getByRole('button', { name: 'More actions' }));
-      }
+    await page.keyboard.press('Control+2');
+    await page.getByRole('tab', { name: 'Profiles' }).click();
+    const rows = page.getByTestId(/^profile-row-/);
+    await expect(rows.first()).toBeVisible();
+    await expectNoHorizontalScroll(page);
+    await expectHeaderHolds(page);
+    for (const row of await rows.all()) {
+      await expectInView(page, row.getByTestId('session-badge'));
+      await expectInView(page, row.getByRole('button', { name: /^(Sign in|Sign out)$/ }));
+      await expectInView(page, row.getByRole('button', { name: 'More actions' }));
     }
-  });
-}
+    // The menu opens inside the window, beside its button; Escape gives the focus back.
+    const more = rows.first().getByRole('button', { name: 'More actions' });
+    await more.click();
+    await expectInView(page, page.getByRole('menu'));
+    await shot('connections-menu');
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('menu')).toHaveCount(0);
+    await expect(more).toBeFocused();
+
+    await page.getByRole('tab', { name: 'OAuth clients' }).click();
+    const client = page.getByTestId('oauth-client-row-backup-exporter-with-a-long-name');
+    await expect(client).toBeVisible();
+    await expectNoHorizontalScroll(page);
+    await expectInView(page, page.getByRole('columnheader', { name: 'Status' }));
+    await expectInView(page, client.getByRole('button', { name: /^Edit/ }));
+    await givesWay(page.getByRole('columnheader', { name: 'Source' }));
+    await expect(page.getByRole('columnheader', { name: 'Client ID' })).toBeVisible();
+
+    await page.keyboard.press('Control+3');
+    await expect(page.getByTestId('devices-count')).toHaveText('400 devices', { timeout: 20_000 });
+    await expectNoHorizontalScroll(page);
+    await expectInView(page, page.getByRole('columnheader', { name: 'Status', exact: true }));
+    await expectInView(page, page.getByTestId('device-row').first().locator('.status-chip').first());
+    await expectInView(page, page.getByRole('button', { name: 'Onboard device' }));
+    for (const column of ['Country', 'Serial number', 'Device group']) await givesWay(page.getByRole('columnheader', { name: column }));
+    await expect(page.getByRole('columnheader', { name: 'Organization' })).toBeVisible();
+
+    await page.keyboard.press('Control+4');
+    await expect(page.getByTestId('org-tree')).toBeVisible();
+    await expectNoHorizontalScroll(page);
+    await expectHeaderHolds(page);
+    await page.getByRole('button', { name: 'List' }).click();
+    await expect(page.getByTestId('org-list')).toBeVisible();
+    await expectNoHorizontalScroll(page);
+    await givesWay(page.getByRole('columnheader', { name: 'Parent' }));
+    await expectInView(page, page.getByRole('columnheader', { name: 'Devices' }));
+    await page.getByRole('button', { name: 'Tree' }).click();
+
+    await page.keyboard.press('Control+7');
+    const connector = page.getByTestId(/^connector-row-/).first();
+    await expect(connector).toBeVisible();
+    await expectNoHorizontalScroll(page);
+    for (const row of await page.getByTestId(/^connector-row-/).all()) {
+      await expectInView(page, row.getByRole('button', { name: /^(Poll now|Cancel poll)$/ }));
+      await expectInView(page, row.getByRole('button', { name: 'More actions' }));
+    }
+  }
+});

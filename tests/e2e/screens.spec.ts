@@ -40,98 +40,106 @@ async function seed(nb: Northbound) {
   await expect.poll(async () => (await connectors()).find((c) => c.id === falcon.id)?.lastCycle?.status, { timeout: 30_000 }).toBe('completed');
 }
 
-for (const scheme of ['light', 'dark'] as const) {
-  test(`every page at 1440×900 and 1024×700 in ${scheme}`, async ({ page, nb }) => {
-    test.setTimeout(120_000);
-    const problems: string[] = [];
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-    page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(`console: ${m.text()}`);
-    });
+const SCHEMES = ['light', 'dark'] as const;
+
+/** The window as it is now, in light and in dark (it follows the system's scheme): `name(scheme)` names each picture. */
+async function shotBoth(page: Page, nb: Northbound, name: (scheme: (typeof SCHEMES)[number]) => string) {
+  for (const scheme of SCHEMES) {
     await page.emulateMedia({ colorScheme: scheme });
-    await page.goto(nb.host.url);
-    for (const size of SIZES) {
-      await page.setViewportSize(size);
-      await expect(page.getByRole('heading', { name: 'Welcome to Northbound' })).toBeVisible();
-      await nb.shot(page, `screens-${size.width}-${scheme}-welcome`);
-    }
-    await openDemoWorkspace(page);
-    await seed(nb);
-    for (const size of SIZES) {
-      await page.setViewportSize(size);
-      await page.keyboard.press('Control+2');
-      await heading(page, 'Connections');
-      for (const close of await page.getByRole('button', { name: 'Close toast' }).all()) await close.click().catch(() => undefined);
-      await expect(page.getByRole('button', { name: 'Close toast' })).toHaveCount(0);
-      const shot = async (name: string) => {
-        // The pointer rests on the sidebar's empty foot: no row shows its hover state.
-        await page.mouse.move(10, size.height - 10);
-        return nb.shot(page, `screens-${size.width}-${scheme}-${name}`);
-      };
-
-      await page.keyboard.press('Control+1');
-      await heading(page, 'Overview');
-      await expect(page.getByTestId('devices-total')).toBeVisible({ timeout: 20_000 });
-      await expect(page.getByTestId('connector-health-Demo Falcon tenant')).toHaveAttribute('data-health', 'online');
-      await shot('overview');
-      await page.keyboard.press('Control+2');
-      await heading(page, 'Connections');
-
-      await page.getByRole('tab', { name: 'Profiles' }).click();
-      await expect(page.getByTestId('profile-row-Demo node (OAuth)').getByTestId('session-badge')).toHaveAttribute('data-state', 'signed-in');
-      await shot('connections');
-      await page.getByRole('tab', { name: 'OAuth clients' }).click();
-      await expect(page.getByTestId('oauth-client-row-backup-exporter')).toBeVisible();
-      await shot('oauth-clients');
-      await page.getByRole('tab', { name: 'Syslog servers' }).click();
-      await expect(page.getByTestId('syslog-row-syslog.example.net:514')).toBeVisible();
-      await shot('syslog');
-
-      await page.keyboard.press('Control+3');
-      await heading(page, 'Devices');
-      await expect(page.getByTestId('devices-count')).toHaveText('400 devices');
-      await shot('devices');
-
-      await page.keyboard.press('Control+4');
-      await heading(page, 'Organizations');
-      await expect(page.getByTestId('org-tree')).toBeVisible();
-      await shot('organizations');
-      await page.getByRole('button', { name: 'List' }).click();
-      await expect(page.getByTestId('org-list')).toBeVisible();
-      await shot('organizations-list');
-      await page.getByRole('button', { name: 'Tree' }).click();
-
-      await page.keyboard.press('Control+5');
-      await heading(page, 'Alarms');
-      await expect(page.getByTestId('alarm-row').first()).toBeVisible();
-      await expect(page.getByTestId('alarm-source')).toHaveAttribute('data-health', 'live');
-      await expect(page.getByTestId('alarm-rate').locator('svg.recharts-surface')).toBeVisible();
-      await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
-      await shot('alarms');
-      await page.getByTestId('alarm-row').first().click();
-      await expect(page.getByTestId('alarm-change').first()).toBeVisible();
-      await shot('alarm-details');
-      await page.keyboard.press('Escape');
-      await expect(page.getByTestId('alarm-details')).toHaveCount(0);
-      await page.keyboard.press('Control+6');
-      await heading(page, 'ZTA');
-      await shot('zta');
-
-      await page.keyboard.press('Control+7');
-      await heading(page, 'Connectors');
-      await expect(page.getByTestId('connector-row-Demo Falcon tenant').getByTestId('connector-last-cycle').getByText('completed')).toBeVisible();
-      await expect(page.getByTestId('connector-row-Demo Defender tenant')).toBeVisible();
-      await shot('connectors');
-
-      await page.keyboard.press('Control+8');
-      await heading(page, 'Settings');
-      await expect(page.getByTestId('app-info')).toContainText('Browser mode');
-      await shot('settings');
-      // The page scrolls inside its frame: its end is a second picture.
-      await page.locator('.content').evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
-      await expect(page.getByRole('heading', { name: 'Data folder' })).toBeInViewport();
-      await shot('settings-end');
-    }
-    expect(problems).toEqual([]);
-  });
+    await expect(page.locator('html')).toHaveAttribute('data-theme', scheme);
+    await nb.shot(page, name(scheme));
+  }
 }
+
+test(`every page at 1440×900 and 1024×700 in light and dark`, async ({ page, nb }) => {
+  test.setTimeout(180_000);
+  const problems: string[] = [];
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+  });
+  await page.goto(nb.host.url);
+  for (const size of SIZES) {
+    await page.setViewportSize(size);
+    await expect(page.getByRole('heading', { name: 'Welcome to Northbound' })).toBeVisible();
+    await shotBoth(page, nb, (scheme) => `screens-${size.width}-${scheme}-welcome`);
+  }
+  await openDemoWorkspace(page);
+  await seed(nb);
+  for (const size of SIZES) {
+    await page.setViewportSize(size);
+    await page.keyboard.press('Control+2');
+    await heading(page, 'Connections');
+    for (const close of await page.getByRole('button', { name: 'Close toast' }).all()) await close.click().catch(() => undefined);
+    await expect(page.getByRole('button', { name: 'Close toast' })).toHaveCount(0);
+    const shot = async (name: string) => {
+      // The pointer rests on the sidebar's empty foot: no row shows its hover state.
+      await page.mouse.move(10, size.height - 10);
+      await shotBoth(page, nb, (scheme) => `screens-${size.width}-${scheme}-${name}`);
+    };
+
+    await page.keyboard.press('Control+1');
+    await heading(page, 'Overview');
+    await expect(page.getByTestId('devices-total')).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByTestId('connector-health-Demo Falcon tenant')).toHaveAttribute('data-health', 'online');
+    await shot('overview');
+    await page.keyboard.press('Control+2');
+    await heading(page, 'Connections');
+
+    await page.getByRole('tab', { name: 'Profiles' }).click();
+    await expect(page.getByTestId('profile-row-Demo node (OAuth)').getByTestId('session-badge')).toHaveAttribute('data-state', 'signed-in');
+    await shot('connections');
+    await page.getByRole('tab', { name: 'OAuth clients' }).click();
+    await expect(page.getByTestId('oauth-client-row-backup-exporter')).toBeVisible();
+    await shot('oauth-clients');
+    await page.getByRole('tab', { name: 'Syslog servers' }).click();
+    await expect(page.getByTestId('syslog-row-syslog.example.net:514')).toBeVisible();
+    await shot('syslog');
+
+    await page.keyboard.press('Control+3');
+    await heading(page, 'Devices');
+    await expect(page.getByTestId('devices-count')).toHaveText('400 devices');
+    await shot('devices');
+
+    await page.keyboard.press('Control+4');
+    await heading(page, 'Organizations');
+    await expect(page.getByTestId('org-tree')).toBeVisible();
+    await shot('organizations');
+    await page.getByRole('button', { name: 'List' }).click();
+    await expect(page.getByTestId('org-list')).toBeVisible();
+    await shot('organizations-list');
+    await page.getByRole('button', { name: 'Tree' }).click();
+
+    await page.keyboard.press('Control+5');
+    await heading(page, 'Alarms');
+    await expect(page.getByTestId('alarm-row').first()).toBeVisible();
+    await expect(page.getByTestId('alarm-source')).toHaveAttribute('data-health', 'live');
+    await expect(page.getByTestId('alarm-rate').locator('svg.recharts-surface')).toBeVisible();
+    await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
+    await shot('alarms');
+    await page.getByTestId('alarm-row').first().click();
+    await expect(page.getByTestId('alarm-change').first()).toBeVisible();
+    await shot('alarm-details');
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('alarm-details')).toHaveCount(0);
+    await page.keyboard.press('Control+6');
+    await heading(page, 'ZTA');
+    await shot('zta');
+
+    await page.keyboard.press('Control+7');
+    await heading(page, 'Connectors');
+    await expect(page.getByTestId('connector-row-Demo Falcon tenant').getByTestId('connector-last-cycle').getByText('completed')).toBeVisible();
+    await expect(page.getByTestId('connector-row-Demo Defender tenant')).toBeVisible();
+    await shot('connectors');
+
+    await page.keyboard.press('Control+8');
+    await heading(page, 'Settings');
+    await expect(page.getByTestId('app-info')).toContainText('Browser mode');
+    await shot('settings');
+    // The page scrolls inside its frame: its end is a second picture.
+    await page.locator('.content').evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+    await expect(page.getByRole('heading', { name: 'Data folder' })).toBeInViewport();
+    await shot('settings-end');
+  }
+  expect(problems).toEqual([]);
+});
