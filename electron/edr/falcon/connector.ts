@@ -33,8 +33,11 @@ export const FALCON_PATHS = {
  * 400 MB for 30 more calls (1,070 instead of 1,040, +3 % on the rate-limit floor).
  */
 export const FALCON_BATCH = { scroll: 5000, details: 2000, devices: 1000, zta: 100 } as const;
-/** Resolves on a later turn of the event loop (after what is waiting to run, e.g. a window request). */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+/**
+ * Resolves on a later turn of the event loop, after the timers and the I/O waiting meanwhile (a
+ * window request): a timer, not setImmediate, which would run before the loop polls again.
+ */
+const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 /** Spec 3: up to 10 concurrent calls. */
 export const MAX_CONCURRENCY = 10;
 
@@ -225,6 +228,8 @@ export class FalconConnector {
           throw e;
         });
         next = start + FALCON_BATCH.details < ids.length ? fetchChunk(start + FALCON_BATCH.details) : undefined;
+        // The chunk's last answer was read and parsed in this turn; its merge and scoring take the next.
+        await nextTurn();
         const { devices, byAid } = current;
         counts.invalid += current.invalid;
         counts.missing += current.size - devices.length;
