@@ -23,6 +23,9 @@ const bridge = h.exposed[BRIDGE_KEY] as Bridge;
 const emitter = () => h.ipc.emitter as EventEmitter;
 
 describe('preload', () => {
+  // One mocked ipcRenderer serves every test: each counts its own calls.
+  beforeEach(() => h.ipc.invoke.mockClear());
+
   it('exposes only invoke and on, under the contract key, frozen', () => {
     expect(Object.keys(h.exposed)).toEqual([BRIDGE_KEY]);
     expect(Object.keys(bridge).sort()).toEqual(['invoke', 'on']);
@@ -36,7 +39,6 @@ describe('preload', () => {
   });
 
   it('refuses unknown channels without touching IPC', async () => {
-    h.ipc.invoke.mockClear();
     for (const c of ['electron-store-get-data', 'event', '__proto__', 'toString', '']) {
       await expect(bridge.invoke(c, {})).resolves.toMatchObject({ ok: false, error: { code: 'channel.unknown' } });
     }
