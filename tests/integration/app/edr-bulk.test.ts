@@ -17,6 +17,13 @@ const doc = {
   ],
 };
 
+/** A document with the given entries, as the window would pass its text. */
+const docText = (...connectors: object[]) => JSON.stringify({ ...doc, connectors });
+/** The tenant IDs of the connectors a bulk import made. */
+const bulkTenants = async () =>
+  (await h.call<Array<{ tenantId: string; source: string }>>('connectors.list')).filter((c) => c.source === 'bulk').map((c) => c.tenantId);
+
+// One app serves every test, so each test registers tenants of its own: none sees another's connectors.
 beforeAll(async () => {
   h = await startAppHarness({ openDemo: true, app: { edr: { firstPullDelayMs: 3_600_000 } } });
   dir = mkdtempSync(path.join(os.tmpdir(), 'nb-bulk-'));
@@ -28,14 +35,15 @@ afterAll(async () => {
 
 describe('bulk connector registration', () => {
   it('imports the document the management node serves, reporting the bad entry by index', async () => {
+    const bulkBefore = await bulkTenants();
     h.app.demo.simulator!.edrConnectorDocument.current = doc;
     const demoProfile = h.app.demo.status().oauthProfileId!;
     const results = await h.call<Array<{ index: number; ok: boolean; error?: { issues: Array<{ path: string }> } }>>('connectors.importBulk', { source: 'node', profileId: demoProfile });
     expect(results.map((r) => r.ok)).toEqual([true, false, true]);
     expect(results[1]!.error?.issues[0]?.path).toBe('pollIntervalMinutes');
     const list = await h.call<Array<{ tenantId: string; source: string; pollIntervalMinutes: number; cloudRegion?: string }>>('connectors.list');
-    // The demo workspace's own two connectors (source 'ui') stay as they are.
-    expect(list.filter((c) => c.source === 'bulk').map((c) => [c.tenantId, c.source])).toEqual([
+    // The demo workspace's own two connectors (source 'ui') stay as they are: the import added exactly these bulk ones.
+    expect(list.filter((c) => c.source === 'bulk' && !bulkBefore.includes(c.tenantId)).map((c) => [c.tenantId, c.source])).toEqual([
       ['cid-alpha', 'bulk'],
       ['contoso.onmicrosoft.com', 'bulk'],
     ]);
@@ -43,25 +51,31 @@ describe('bulk connector registration', () => {
   });
 
   it('registering again updates instead of duplicating; moving an existing connector to another region is refused', async () => {
+    const falconEntry = { ...doc.connectors[0], tenantId: 'cid-again' };
+    const first = await h.call<Array<{ ok: boolean; action?: string }>>('connectors.importBulk', { source: 'document', text: docText(falconEntry) });
+    expect(first).toEqual([expect.objectContaining({ ok: true, action: 'created' })]);
     const again = await h.call<Array<{ ok: boolean; action?: string }>>('connectors.importBulk', {
       source: 'document',
-      text: JSON.stringify({ ...doc, connectors: [{ ...doc.connectors[0], pollIntervalMinutes: 30 }] }),
+      text: docText({ ...falconEntry, pollIntervalMinutes: 30 }),
     });
     expect(again).toEqual([expect.objectContaining({ ok: true, action: 'updated' })]);
     const moved = await h.call<Array<{ ok: boolean; error?: { message: string; issues: Array<{ path: string }> } }>>('connectors.importBulk', {
       source: 'document',
-      text: JSON.stringify({ ...doc, connectors: [{ ...doc.connectors[0], cloudRegion: 'us-2' }] }),
+      text: docText({ ...falconEntry, cloudRegion: 'us-2' }),
     });
     expect(moved).toEqual([expect.objectContaining({ ok: false, error: expect.objectContaining({ message: expect.stringMatching(/never moves a connector/) }) })]);
-    const falcon = (await h.call<Array<{ tenantId: string; cloudRegion?: string; pollIntervalMinutes: number; hasClientSecret: boolean }>>('connectors.list')).filter((c) => c.tenantId === 'cid-alpha');
+    const falcon = (await h.call<Array<{ tenantId: string; cloudRegion?: string; pollIntervalMinutes: number; hasClientSecret: boolean }>>('connectors.list')).filter((c) => c.tenantId === 'cid-again');
     expect(falcon).toEqual([expect.objectContaining({ cloudRegion: 'eu-1', pollIntervalMinutes: 30, hasClientSecret: true })]);
   });
 
   it('imports the text of a document the window read from a picked file', async () => {
-    const text = JSON.stringify({ ...doc, connectors: [{ ...doc.connectors[2], pollIntervalMinutes: 120 }] });
+    const defenderEntry = { ...doc.connectors[2], tenantId: 'fabrikam.onmicrosoft.com' };
+    // Registered once first, so the picked file's document updates it.
+    await h.call('connectors.importBulk', { source: 'document', text: docText(defenderEntry) });
+    const text = docText({ ...defenderEntry, pollIntervalMinutes: 120 });
     const results = await h.call<Array<{ ok: boolean; action?: string; tenantId?: string }>>('connectors.importBulk', { source: 'document', name: 'connectors.json', text });
-    expect(results).toEqual([expect.objectContaining({ ok: true, action: 'updated', tenantId: 'contoso.onmicrosoft.com' })]);
-    const contoso = (await h.call<Array<{ tenantId: string; pollIntervalMinutes: number }>>('connectors.list')).filter((c) => c.tenantId === 'contoso.onmicrosoft.com');
+    expect(results).toEqual([expect.objectContaining({ ok: true, action: 'updated', tenantId: 'fabrikam.onmicrosoft.com' })]);
+    const contoso = (await h.call<Array<{ tenantId: string; pollIntervalMinutes: number }>>('connectors.list')).filter((c) => c.tenantId === 'fabrikam.onmicrosoft.com');
     expect(contoso).toEqual([expect.objectContaining({ pollIntervalMinutes: 120 })]);
     expect((await h.callRaw('connectors.importBulk', { source: 'document', text: '[1,' })).error?.message).toMatch(/not valid JSON/);
     expect((await h.callRaw('connectors.importBulk', { source: 'document', text: '' })).error?.message).toMatch(/empty/);
@@ -81,7 +95,16 @@ describe('bulk connector registration', () => {
     expect((await h.callRaw('connectors.importBulk', { source: 'document', text: '{"connectors":[]}' })).error?.code).toBe('request.invalid');
   });
 
-  it('never returns the imported secrets', () => {
+  it('never returns the imported secrets', async () => {
+    // Its own imports carry the secret, from the node and from a document, so the check never runs on nothing.
+    const entry = { ...doc.connectors[0], tenantId: 'cid-secret' };
+    h.app.demo.simulator!.edrConnectorDocument.current = { ...doc, connectors: [entry] };
+    const demoProfile = h.app.demo.status().oauthProfileId!;
+    expect(await h.call('connectors.importBulk', { source: 'node', profileId: demoProfile })).toEqual([expect.objectContaining({ ok: true })]);
+    expect(await h.call('connectors.importBulk', { source: 'document', text: docText({ ...entry, pollIntervalMinutes: 30 }) })).toEqual([
+      expect.objectContaining({ ok: true, action: 'updated' }),
+    ]);
+    expect((await bulkTenants()).filter((t) => t === 'cid-secret')).toHaveLength(1);
     for (const text of [...h.answers, ...h.pushed]) expect(text.includes(SECRET)).toBe(false);
   });
 });
