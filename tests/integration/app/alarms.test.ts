@@ -3,7 +3,7 @@
  * no broker configured), the alarm channels read the store, acknowledge and clear round-trip to the
  * simulated node, events reach the window, and the renderer's requests are checked.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AlarmDetail, AlarmPage, AlarmRate, AlarmSourceStatus, AlarmSummary } from '../../../shared/model/alarms';
 import type { MgmtSimulator } from '@northbound/simulators/demo';
 import { startAppHarness, type AppHarness } from '../../support/app-harness';
@@ -20,10 +20,21 @@ beforeAll(async () => {
   sim.alarms.generator.stop(true);
   profileId = h.app.demo.status().oauthProfileId!;
   await h.call('session.signIn', { profileId });
+  // Alarms for every test to read, whichever runs first.
+  sim.alarms.generator.step(40);
 });
 afterAll(async () => h?.close());
 
 const page = (filter: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) => h.call<AlarmPage>('alarms.list', { profileId, filter, ...extra });
+/** The status changes the node holds (its message IDs count handlings too, which are no change). */
+const nodeChanges = () => sim.alarms.model.all().reduce((n, a) => n + a.changes.length, 0);
+/** What every test starts from: the source live and every status change the node holds stored. */
+const caughtUp = () =>
+  until('the source live with every change stored', async () => {
+    const s = await h.call<AlarmSourceStatus>('alarms.status', { profileId });
+    return s.state === 'live' && s.stored.changes === nodeChanges();
+  });
+beforeEach(caughtUp);
 
 describe('alarms in the app', () => {
   it('start polling when the connection signs in and store every change the node made', async () => {
@@ -33,7 +44,7 @@ describe('alarms in the app', () => {
     });
     expect(status).toMatchObject({ source: 'poll', connected: true, broker: null });
     sim.alarms.generator.step(40);
-    const changes = sim.alarms.lastMessageId();
+    const changes = nodeChanges();
     await until('every change stored', async () => (await h.call<AlarmSourceStatus>('alarms.status', { profileId })).stored.changes === changes);
     const all = await page({ cleared: 'all' }, { limit: 1000 });
     expect(all.total).toBe(sim.alarms.model.count);
@@ -75,6 +86,9 @@ describe('alarms in the app', () => {
   });
 
   it('filter to alarms nobody handled, and to those that changed after a page was read', async () => {
+    // One active alarm handled already, so the filter has one to leave out.
+    const handled = (await page({ unacked: true }, { limit: 1000 })).rows.at(-1)!;
+    await h.call('alarms.acknowledge', { profileId, ids: [handled.id], note: 'handled before' });
     const before = await page({}, { limit: 1000 });
     const unacked = await page({ unacked: true }, { limit: 1000 });
     expect(unacked.rows.every((r) => r.handling === null || r.handling.state === 'none')).toBe(true);
@@ -177,13 +191,19 @@ describe('alarms in the app', () => {
 
   it('stop the source when the connection signs out; the stored alarms stay readable', async () => {
     await h.call('session.signOut', { profileId });
-    const status = await until('the source to stop', async () => {
-      const s = await h.call<AlarmSourceStatus>('alarms.status', { profileId });
-      return s.source === 'none' && s;
-    });
-    expect(status.stored.changes).toBeGreaterThan(0);
-    expect((await page({ cleared: 'all' })).total).toBeGreaterThan(0);
-    const ack = await h.callRaw('alarms.acknowledge', { profileId, ids: [1] });
-    expect(ack.error?.code).toBe('session.not_signed_in');
+    try {
+      const status = await until('the source to stop', async () => {
+        const s = await h.call<AlarmSourceStatus>('alarms.status', { profileId });
+        return s.source === 'none' && s;
+      });
+      expect(status.stored.changes).toBeGreaterThan(0);
+      expect((await page({ cleared: 'all' })).total).toBeGreaterThan(0);
+      const ack = await h.callRaw('alarms.acknowledge', { profileId, ids: [1] });
+      expect(ack.error?.code).toBe('session.not_signed_in');
+    } finally {
+      // Signed in again for the tests that run after this one.
+      await h.call('session.signIn', { profileId });
+      await caughtUp();
+    }
   });
 });
