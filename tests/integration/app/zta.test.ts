@@ -18,28 +18,47 @@ import { defenderConnectorSave, edrDb } from '../../support/edr-fixtures';
 import { until } from '../../support/until';
 
 const tenant = defenderTenant({ hosts: 200, seed: 11 });
-let sim: DefenderSimulator;
+
+const completed = (app: AppHarness, cycleId: number) =>
+  until(`cycle ${cycleId} completed`, () => app.pushed.some((p) => p.includes('"edr.progress"') && p.includes(`"cycleId":${cycleId}`) && p.includes('"phase":"completed"')), 30_000);
+
+interface World {
+  sim: DefenderSimulator;
+  h: AppHarness;
+  dataDir: string;
+  connectorId: string;
+  firstCycle: number;
+}
+
+/** A Defender simulator and the app on a data folder of its own, with one connector polled once. */
+async function startWorld(): Promise<World> {
+  const sim = await startDefenderSimulator({ tenants: [tenant] });
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'nb-zta-'));
+  const h = await startAppHarness({ dataDir, openDemo: true, app: { demoEdr: false, edr: { publishDelayMs: 20, firstPullDelayMs: 600_000 } } });
+  const saved = await h.call<{ id: string }>('connectors.save', defenderConnectorSave(sim, tenant, { name: 'Contoso Defender' }));
+  const firstCycle = (await h.call<{ cycleId: number }>('connectors.pollNow', { connectorId: saved.id })).cycleId;
+  await completed(h, firstCycle);
+  return { sim, h, dataDir, connectorId: saved.id, firstCycle };
+}
+
+async function closeWorld(w: World | undefined) {
+  await w?.h.close();
+  await w?.sim.close();
+  if (w) await rm(w.dataDir, { recursive: true, force: true });
+}
+
+// The shared world holds one poll and is only read; the tests that rescore or take the vendor away start their own.
+let world: World;
 let h: AppHarness;
 let dataDir: string;
 let connectorId = '';
 let firstCycle = 0;
 
-const completed = (cycleId: number) => until(`cycle ${cycleId} completed`, () => h.pushed.some((p) => p.includes('"edr.progress"') && p.includes(`"cycleId":${cycleId}`) && p.includes('"phase":"completed"')), 30_000);
-
 beforeAll(async () => {
-  sim = await startDefenderSimulator({ tenants: [tenant] });
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'nb-zta-'));
-  h = await startAppHarness({ dataDir, openDemo: true, app: { demoEdr: false, edr: { publishDelayMs: 20, firstPullDelayMs: 600_000 } } });
-  const saved = await h.call<{ id: string }>('connectors.save', defenderConnectorSave(sim, tenant, { name: 'Contoso Defender' }));
-  connectorId = saved.id;
-  firstCycle = (await h.call<{ cycleId: number }>('connectors.pollNow', { connectorId })).cycleId;
-  await completed(firstCycle);
+  world = await startWorld();
+  ({ h, dataDir, connectorId, firstCycle } = world);
 });
-afterAll(async () => {
-  await h?.close();
-  await sim?.close();
-  await rm(dataDir, { recursive: true, force: true });
-});
+afterAll(async () => closeWorld(world));
 
 describe('ZTA dashboard channels', () => {
   it('the snapshot holds every host of the newest cycle with its attributes, as of that cycle', async () => {
@@ -77,30 +96,37 @@ describe('ZTA dashboard channels', () => {
   });
 
   it('the what-if’s Save stores the weights and rescores the stored hosts as a cycle of its own, published like a poll', async () => {
-    const refused = await h.callRaw('zta.applyRisk', { connectorId, risk: { weights: { critical: 70, operational: 40 } } });
-    expect(refused.ok).toBe(false);
-    expect(refused.error?.message).toContain('Weights must total 100 %');
+    // A world of its own: the rescore makes a newer cycle and history points the other tests do not expect.
+    const w = await startWorld();
+    const { h, connectorId, firstCycle } = w;
+    try {
+      const refused = await h.callRaw('zta.applyRisk', { connectorId, risk: { weights: { critical: 70, operational: 40 } } });
+      expect(refused.ok).toBe(false);
+      expect(refused.error?.message).toContain('Weights must total 100 %');
 
-    const before = await h.call<ZtaSnapshot>('zta.snapshot');
-    const { cycleId } = await h.call<{ cycleId: number }>('zta.applyRisk', { connectorId, risk: { weights: { critical: 100, operational: 0 } } });
-    await completed(cycleId);
-    const after = await h.call<ZtaSnapshot>('zta.snapshot');
-    expect(after.connectors[0]).toMatchObject({ cycleId, kind: 'rescore', hosts: 200 });
-    // The facts did not change, the scores did: a host with operational points only now scores lower.
-    expect(after.rows.score).not.toEqual(before.rows.score);
-    expect(h.app.edr.registry.get(connectorId).risk).toEqual({ weights: { critical: 100, operational: 0 } });
-    const demo = h.app.demo.simulator!;
-    await until('the rescored cycle published', () => demo.receivedScores.some((r) => r.message.cycleId === cycleId), 10_000);
-    // Hosts whose score moved have a second history point.
-    const moved = after.rows.hostId.findIndex((id, i) => before.rows.score[before.rows.hostId.indexOf(id)] !== after.rows.score[i]);
-    const d = await h.call<ZtaHostDetail>('zta.host', { connectorId, hostId: after.rows.hostId[moved]! });
-    expect(d.history.map((p) => [p.cycleId, p.kind])).toEqual([
-      [firstCycle, 'poll'],
-      [cycleId, 'rescore'],
-    ]);
-    const overview = await h.call<ZtaOverview>('zta.overview', {});
-    expect(overview.trend).toHaveLength(2);
-    expect(overview.changes.moved).toBeGreaterThan(0);
+      const before = await h.call<ZtaSnapshot>('zta.snapshot');
+      const { cycleId } = await h.call<{ cycleId: number }>('zta.applyRisk', { connectorId, risk: { weights: { critical: 100, operational: 0 } } });
+      await completed(h, cycleId);
+      const after = await h.call<ZtaSnapshot>('zta.snapshot');
+      expect(after.connectors[0]).toMatchObject({ cycleId, kind: 'rescore', hosts: 200 });
+      // The facts did not change, the scores did: a host with operational points only now scores lower.
+      expect(after.rows.score).not.toEqual(before.rows.score);
+      expect(h.app.edr.registry.get(connectorId).risk).toEqual({ weights: { critical: 100, operational: 0 } });
+      const demo = h.app.demo.simulator!;
+      await until('the rescored cycle published', () => demo.receivedScores.some((r) => r.message.cycleId === cycleId), 10_000);
+      // Hosts whose score moved have a second history point.
+      const moved = after.rows.hostId.findIndex((id, i) => before.rows.score[before.rows.hostId.indexOf(id)] !== after.rows.score[i]);
+      const d = await h.call<ZtaHostDetail>('zta.host', { connectorId, hostId: after.rows.hostId[moved]! });
+      expect(d.history.map((p) => [p.cycleId, p.kind])).toEqual([
+        [firstCycle, 'poll'],
+        [cycleId, 'rescore'],
+      ]);
+      const overview = await h.call<ZtaOverview>('zta.overview', {});
+      expect(overview.trend).toHaveLength(2);
+      expect(overview.changes.moved).toBeGreaterThan(0);
+    } finally {
+      await closeWorld(w);
+    }
   });
 
   it('exports the filtered view to CSV and JSON with the table’s rows, offered once for download', async () => {
@@ -130,19 +156,26 @@ describe('ZTA dashboard channels', () => {
   });
 
   it('with the vendor gone the connector is offline and the last good data stands; a restart reviews it offline', async () => {
-    const before = await h.call<ZtaSnapshot>('zta.snapshot');
-    await sim.close();
-    const { cycleId } = await h.call<{ cycleId: number }>('connectors.pollNow', { connectorId });
-    await until('the poll failed', () => h.pushed.some((p) => p.includes(`"cycleId":${cycleId}`) && p.includes('"phase":"failed"')), 60_000);
-    const s = await h.call<ZtaSnapshot>('zta.snapshot');
-    expect(s.connectors[0]).toMatchObject({ health: 'offline', cycleId: before.connectors[0]!.cycleId, asOf: before.asOf, lastError: expect.any(String) });
-    expect(s.rows.score).toEqual(before.rows.score);
+    // A world of its own: it closes the vendor and restarts the app.
+    const w = await startWorld();
+    const { sim, dataDir, connectorId } = w;
+    try {
+      const before = await w.h.call<ZtaSnapshot>('zta.snapshot');
+      await sim.close();
+      const { cycleId } = await w.h.call<{ cycleId: number }>('connectors.pollNow', { connectorId });
+      await until('the poll failed', () => w.h.pushed.some((p) => p.includes(`"cycleId":${cycleId}`) && p.includes('"phase":"failed"')), 60_000);
+      const s = await w.h.call<ZtaSnapshot>('zta.snapshot');
+      expect(s.connectors[0]).toMatchObject({ health: 'offline', cycleId: before.connectors[0]!.cycleId, asOf: before.asOf, lastError: expect.any(String) });
+      expect(s.rows.score).toEqual(before.rows.score);
 
-    await h.close();
-    h = await startAppHarness({ dataDir, app: { demoEdr: false, edr: { firstPullDelayMs: 600_000 } } });
-    const again = await h.call<ZtaSnapshot>('zta.snapshot');
-    expect(again.asOf).toBe(before.asOf);
-    expect(again.rows.hostId).toEqual(before.rows.hostId);
-    expect(again.connectors[0]).toMatchObject({ health: 'offline' });
+      await w.h.close();
+      w.h = await startAppHarness({ dataDir, app: { demoEdr: false, edr: { firstPullDelayMs: 600_000 } } });
+      const again = await w.h.call<ZtaSnapshot>('zta.snapshot');
+      expect(again.asOf).toBe(before.asOf);
+      expect(again.rows.hostId).toEqual(before.rows.hostId);
+      expect(again.connectors[0]).toMatchObject({ health: 'offline' });
+    } finally {
+      await closeWorld(w);
+    }
   });
 });
