@@ -25,12 +25,17 @@ const registeredTenant = defenderTenant({ hosts: 30, seed: 6 });
 let sim: DefenderSimulator;
 let tmp: string;
 let caFile: string;
+/** A folder the CLI polled `tenant` into once (40 hosts), only read by the tests. */
+let polled: string;
 
 beforeAll(async () => {
   sim = await startDefenderSimulator({ tenants: [tenant, registeredTenant] });
   tmp = mkdtempSync(path.join(os.tmpdir(), 'nb-zta-cli-'));
   caFile = path.join(tmp, 'sim-ca.pem');
   writeFileSync(caFile, sim.certificatePem);
+  polled = path.join(tmp, 'polled');
+  const r = await poll(tenant, polled);
+  if (r.code !== 0) throw new Error(`the fixture poll failed: ${r.stderr}`);
 });
 afterAll(async () => {
   await sim?.close();
@@ -82,38 +87,44 @@ const csvRecords = (text: string) => Papa.parse<Record<string, string>>(text.tri
 const asCsv = (r: Record<string, string | number | null>) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v === null ? '' : String(v)]));
 
 describe('edr poll --data-dir and zta export', () => {
-  const dir = () => path.join(tmp, 'unregistered');
-
   it('stores each cycle as the app does: a second cycle writes history only for what changed, and the app shows the tenant', async () => {
-    const first = await poll(tenant, dir(), '--summary');
-    expect(first.code, first.stderr).toBe(0);
-    const s1 = JSON.parse(first.stdout.trim()) as { summary: { hosts: number; scored: number; connectorId: string; cycleId: number } };
-    expect(s1.summary).toMatchObject({ hosts: 40, scored: 40, connectorId: cliConnectorId('defender', tenant.tenantId) });
-    expect(first.stderr).toContain(`stored as cycle ${s1.summary.cycleId} of Microsoft Defender · ${tenant.tenantId} (not registered) in ${path.join(dir(), 'edr.db')}`);
-    // Every host is new: each gets its first history row.
-    expect(stored(dir(), s1.summary.cycleId)).toEqual({ connectorId: s1.summary.connectorId, status: 'completed', kind: 'poll', hosts: 40, changes: 40 });
-    const before = await appSnapshot(dir());
+    // A folder of its own; the tenant grows during the test and is set back after it.
+    const dir = () => path.join(tmp, 'two-cycles');
+    sim.tenants[0]!.hosts = 40;
+    try {
+      const first = await poll(tenant, dir(), '--summary');
+      expect(first.code, first.stderr).toBe(0);
+      const s1 = JSON.parse(first.stdout.trim()) as { summary: { hosts: number; scored: number; connectorId: string; cycleId: number } };
+      expect(s1.summary).toMatchObject({ hosts: 40, scored: 40, connectorId: cliConnectorId('defender', tenant.tenantId) });
+      expect(first.stderr).toContain(`stored as cycle ${s1.summary.cycleId} of Microsoft Defender · ${tenant.tenantId} (not registered) in ${path.join(dir(), 'edr.db')}`);
+      // Every host is new: each gets its first history row.
+      expect(stored(dir(), s1.summary.cycleId)).toEqual({ connectorId: s1.summary.connectorId, status: 'completed', kind: 'poll', hosts: 40, changes: 40 });
+      const before = await appSnapshot(dir());
 
-    // Five machines join the tenant; the other 40 are as they were.
-    sim.tenants[0]!.hosts = 45;
-    const second = await poll(tenant, dir(), '--summary');
-    expect(second.code, second.stderr).toBe(0);
-    const s2 = JSON.parse(second.stdout.trim()) as { summary: { hosts: number; cycleId: number; connectorId: string } };
-    expect(s2.summary).toMatchObject({ hosts: 45, connectorId: s1.summary.connectorId });
-    const after = await appSnapshot(dir());
-    expect(after.connectors).toEqual([
-      expect.objectContaining({ connectorId: s1.summary.connectorId, name: `Microsoft Defender · ${tenant.tenantId}`, vendor: 'defender', tenantId: tenant.tenantId, cycleId: s2.summary.cycleId, kind: 'poll', hosts: 45, health: 'online' }),
-    ]);
-    expect(after.rows.hostId).toHaveLength(45);
-    // History rows: the five new hosts, and any host whose score or band moved between the cycles.
-    const was = new Map(before.rows.hostId.map((id, i) => [id, `${before.rows.score[i]}/${before.rows.band[i]}`]));
-    const moved = after.rows.hostId.filter((id, i) => was.get(id) !== `${after.rows.score[i]}/${after.rows.band[i]}`).length;
-    expect(moved).toBeGreaterThanOrEqual(5);
-    expect(moved).toBeLessThan(10);
-    expect(stored(dir(), s2.summary.cycleId)).toMatchObject({ status: 'completed', hosts: 45, changes: moved });
+      // Five machines join the tenant; the other 40 are as they were.
+      sim.tenants[0]!.hosts = 45;
+      const second = await poll(tenant, dir(), '--summary');
+      expect(second.code, second.stderr).toBe(0);
+      const s2 = JSON.parse(second.stdout.trim()) as { summary: { hosts: number; cycleId: number; connectorId: string } };
+      expect(s2.summary).toMatchObject({ hosts: 45, connectorId: s1.summary.connectorId });
+      const after = await appSnapshot(dir());
+      expect(after.connectors).toEqual([
+        expect.objectContaining({ connectorId: s1.summary.connectorId, name: `Microsoft Defender · ${tenant.tenantId}`, vendor: 'defender', tenantId: tenant.tenantId, cycleId: s2.summary.cycleId, kind: 'poll', hosts: 45, health: 'online' }),
+      ]);
+      expect(after.rows.hostId).toHaveLength(45);
+      // History rows: the five new hosts, and any host whose score or band moved between the cycles.
+      const was = new Map(before.rows.hostId.map((id, i) => [id, `${before.rows.score[i]}/${before.rows.band[i]}`]));
+      const moved = after.rows.hostId.filter((id, i) => was.get(id) !== `${after.rows.score[i]}/${after.rows.band[i]}`).length;
+      expect(moved).toBeGreaterThanOrEqual(5);
+      expect(moved).toBeLessThan(10);
+      expect(stored(dir(), s2.summary.cycleId)).toMatchObject({ status: 'completed', hosts: 45, changes: moved });
+    } finally {
+      sim.tenants[0]!.hosts = 40;
+    }
   });
 
   it('exports the stored scores as CSV and JSON with the app export’s rows and columns, filtered by customer, platform and band', async () => {
+    const dir = () => polled;
     const s = await appSnapshot(dir());
     const cases: Array<{ flags: string[]; filter: ZtaFilter }> = [
       { flags: [], filter: {} },
@@ -127,7 +138,7 @@ describe('edr poll --data-dir and zta export', () => {
       expect(csv.code, csv.stderr).toBe(0);
       expect(csv.stdout.split('\r\n')[0]).toBe(EXPORT_COLUMNS.map(([, name]) => name).join(','));
       expect(csvRecords(csv.stdout)).toEqual(expected.map(asCsv));
-      expect(csv.stderr).toBe(`zta export: ${expected.length} of 45 hosts (csv), 1 connector(s), as of ${s.asOf}\n`);
+      expect(csv.stderr).toBe(`zta export: ${expected.length} of 40 hosts (csv), 1 connector(s), as of ${s.asOf}\n`);
       const json = await run(['zta', 'export', '--data-dir', dir(), '--format', 'json', '--no-progress', ...flags]);
       expect(json.code, json.stderr).toBe(0);
       expect(json.stderr).toBe('');
@@ -141,7 +152,7 @@ describe('edr poll --data-dir and zta export', () => {
   });
 
   it('refuses wrong options in words that name the flag, and a folder with no scores', async () => {
-    const bad = await run(['zta', 'export', '--data-dir', dir(), '--format', 'xml', '--platform', 'Amiga', '--band', 'Scary']);
+    const bad = await run(['zta', 'export', '--data-dir', polled, '--format', 'xml', '--platform', 'Amiga', '--band', 'Scary']);
     expect(bad.code).toBe(2);
     expect(bad.stdout).toBe('');
     expect(bad.stderr).toContain('Choose the format: csv or json. (--format)');
@@ -154,7 +165,11 @@ describe('edr poll --data-dir and zta export', () => {
   });
 
   it('in the app, a tenant only the CLI polled opens its hosts, has no risk settings of its own, and gives way once registered', async () => {
-    const h = await startAppHarness({ dataDir: dir(), app: { demoEdr: false, edr: { firstPullDelayMs: 600_000 } } });
+    // A folder of its own: the test registers the tenant in it.
+    const dataDir = path.join(tmp, 'registered-later');
+    const polledHere = await poll(tenant, dataDir);
+    expect(polledHere.code, polledHere.stderr).toBe(0);
+    const h = await startAppHarness({ dataDir, app: { demoEdr: false, edr: { firstPullDelayMs: 600_000 } } });
     try {
       const s = await h.call<ZtaSnapshot>('zta.snapshot');
       const connectorId = cliConnectorId('defender', tenant.tenantId);
