@@ -4,6 +4,7 @@
  * COMPLETED and a failed one (task.progress events, stored status), tasks.get, syslog servers.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_SEED_DEVICES } from '@northbound/simulators/testing';
 import type { DeviceView, SyslogServer, TaskStatus } from '../../../shared/model/inventory';
 import { AppError } from '../../../shared/model/errors';
 import { startWorld, until, type World } from './world';
@@ -25,33 +26,52 @@ const record = (name: string, siteId: string, patch: Record<string, unknown> = {
   locationInfo: { country: 'de', latitude: '52.52', longitude: '13.405' },
   ...patch,
 });
+/** A device of its own for a test: stored on the node with a site ID no other test takes. */
+const onboardOwn = async (name: string, siteId: string) => w.h.call<DeviceView>('devices.onboard', { profileId: w.profileId, device: record(name, siteId) });
+/** MN-43 over the node's devices as they are now: the lowest whole number ≥ 1 no device uses. */
+const lowestFreeSiteId = async () => {
+  await w.h.call('inventory.refresh', { profileId: w.profileId, what: 'devices' });
+  const names = (await w.h.call<{ items: DeviceView[] }>('inventory.devices', { profileId: w.profileId })).items.map((d) => d.deviceName);
+  expect(names.length).toBe(w.sim.inventory.deviceCount());
+  const used = new Set(names.map((n) => Number(w.sim.inventory.device(n)!.siteId)));
+  let n = 1;
+  while (used.has(n)) n += 1;
+  return String(n);
+};
 const issues = (e: { details?: Record<string, unknown> } | undefined) => e?.details?.issues as Array<{ path: string; message: string }> | undefined;
 
 describe('onboarding one device', () => {
+  // Site IDs: the seed takes 1..60; only the onboarding test below takes the lowest free one (61
+  // when it runs first), every other test's device has a site ID of its own from 500 up, so the
+  // tests pass alone and in any order.
   it('suggests the next free site ID', async () => {
-    expect(await w.h.call('devices.nextSiteId', { profileId: w.profileId })).toEqual({ siteId: '61' });
+    const expected = await lowestFreeSiteId();
+    expect(Number(expected)).toBeGreaterThan(DEFAULT_SEED_DEVICES);
+    expect(await w.h.call('devices.nextSiteId', { profileId: w.profileId })).toEqual({ siteId: expected });
   });
 
   it('onboards a device: stored with status saved, country upper case, inventory.changed', async () => {
-    const d = await w.h.call<DeviceView>('devices.onboard', { profileId: w.profileId, device: record('berlin-edge-01', '61') });
-    expect(d).toMatchObject({ ...record('berlin-edge-01', '61'), locationInfo: { country: 'DE', latitude: '52.52', longitude: '13.405' }, deploymentStatus: 'saved', lastTaskId: null });
-    expect(w.sim.inventory.device('berlin-edge-01')).toMatchObject({ siteId: '61', deploymentStatus: 'SAVED' });
+    const { siteId } = await w.h.call<{ siteId: string }>('devices.nextSiteId', { profileId: w.profileId });
+    const d = await w.h.call<DeviceView>('devices.onboard', { profileId: w.profileId, device: record('berlin-edge-01', siteId) });
+    expect(d).toMatchObject({ ...record('berlin-edge-01', siteId), locationInfo: { country: 'DE', latitude: '52.52', longitude: '13.405' }, deploymentStatus: 'saved', lastTaskId: null });
+    expect(w.sim.inventory.device('berlin-edge-01')).toMatchObject({ siteId, deploymentStatus: 'SAVED' });
     const stored = await w.h.call<{ items: DeviceView[] }>('inventory.devices', { profileId: w.profileId });
     expect(stored.items).toContainEqual(d);
     expect(w.events('inventory.changed')).toContainEqual({ profileId: w.profileId, what: ['devices'], counts: { devices: stored.items.length, organizations: expect.any(Number) } });
-    expect(await w.h.call('devices.nextSiteId', { profileId: w.profileId })).toEqual({ siteId: '62' });
+    expect(await w.h.call('devices.nextSiteId', { profileId: w.profileId })).toEqual({ siteId: String(Number(siteId) + 1) });
   });
 
   it('puts "site ID in use" (HTTP 500, code 0) on siteId', async () => {
-    const res = await w.h.callRaw('devices.onboard', { profileId: w.profileId, device: record('berlin-edge-02', '61') });
+    await onboardOwn('lyon-edge-01', '501');
+    const res = await w.h.callRaw('devices.onboard', { profileId: w.profileId, device: record('berlin-edge-02', '501') });
     expect(res.ok).toBe(false);
     expect(res.error?.code).toBe('api.0');
-    expect(issues(res.error)).toEqual([{ path: 'siteId', message: 'Site ID 61 is already used by device berlin-edge-01 on the node.' }]);
+    expect(issues(res.error)).toEqual([{ path: 'siteId', message: 'Site ID 501 is already used by device lyon-edge-01 on the node.' }]);
     expect(w.sim.inventory.device('berlin-edge-02')).toBeUndefined();
   });
 
   it('puts an unknown organization (4016) on orgName', async () => {
-    const res = await w.h.callRaw('devices.onboard', { profileId: w.profileId, device: record('berlin-edge-03', '63', { orgName: 'No-Such-Org' }) });
+    const res = await w.h.callRaw('devices.onboard', { profileId: w.profileId, device: record('berlin-edge-03', '503', { orgName: 'No-Such-Org' }) });
     expect(res.error?.code).toBe('api.4016');
     expect(issues(res.error)).toEqual([{ path: 'orgName', message: 'There is no organization named No-Such-Org on the node.' }]);
   });
@@ -59,7 +79,7 @@ describe('onboarding one device', () => {
   it('puts a field the node refuses (4017 with a field path) on that field', async () => {
     // The contract refuses this record before sending; a node with stricter rules would refuse it
     // itself. The service path sends it as it is, to prove the mapping on the simulator's answer.
-    const bad = { ...record('berlin-edge-04', '64'), locationInfo: { country: 'XX', latitude: '52.52', longitude: '13.405' } };
+    const bad = { ...record('berlin-edge-04', '504'), locationInfo: { country: 'XX', latitude: '52.52', longitude: '13.405' } };
     const e = await w.h.app.inventory.onboard(w.profileId, bad).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(AppError);
     expect((e as AppError).code).toBe('api.4017');
@@ -69,15 +89,17 @@ describe('onboarding one device', () => {
   });
 
   it('fetches one device fresh from the node', async () => {
-    expect(await w.h.call<DeviceView>('devices.get', { profileId: w.profileId, deviceName: 'berlin-edge-01' })).toMatchObject({ deviceName: 'berlin-edge-01', deploymentStatus: 'saved' });
+    await onboardOwn('hamburg-edge-01', '505');
+    expect(await w.h.call<DeviceView>('devices.get', { profileId: w.profileId, deviceName: 'hamburg-edge-01' })).toMatchObject({ deviceName: 'hamburg-edge-01', deploymentStatus: 'saved' });
     const missing = await w.h.callRaw('devices.get', { profileId: w.profileId, deviceName: 'nope-01' });
     // The node's VOAEException 404 (a Spring-style body), with its own words.
     expect(missing.error).toMatchObject({ code: 'http.404', message: expect.stringContaining('device work flow nope-01 does not exist') });
   });
 
   it('deploys and follows the task to COMPLETED through task.progress events', async () => {
-    const t = await w.h.call<TaskStatus>('devices.deploy', { profileId: w.profileId, deviceName: 'berlin-edge-01' });
-    expect(t).toMatchObject({ profileId: w.profileId, deviceName: 'berlin-edge-01', state: 'pending', percent: 0 });
+    await onboardOwn('munich-edge-01', '506');
+    const t = await w.h.call<TaskStatus>('devices.deploy', { profileId: w.profileId, deviceName: 'munich-edge-01' });
+    expect(t).toMatchObject({ profileId: w.profileId, deviceName: 'munich-edge-01', state: 'pending', percent: 0 });
     const progress = () => w.events<TaskStatus>('task.progress').filter((p) => p.taskId === t.taskId);
     await until('the task to complete', () => progress().some((p) => p.state === 'completed'));
     const states = progress().map((p) => `${p.state}:${p.percent}`);
@@ -87,19 +109,19 @@ describe('onboarding one device', () => {
     expect(progress().at(-1)!.message).toMatch(/completed/);
     const percents = progress().map((p) => p.percent);
     expect(percents).toEqual([...percents].sort((a, b) => a - b));
-    expect(w.sim.inventory.device('berlin-edge-01')?.deploymentStatus).toBe('DEPLOYED');
-    const stored = (await w.h.call<{ items: DeviceView[] }>('inventory.devices', { profileId: w.profileId })).items.find((d) => d.deviceName === 'berlin-edge-01');
+    expect(w.sim.inventory.device('munich-edge-01')?.deploymentStatus).toBe('DEPLOYED');
+    const stored = (await w.h.call<{ items: DeviceView[] }>('inventory.devices', { profileId: w.profileId })).items.find((d) => d.deviceName === 'munich-edge-01');
     expect(stored).toMatchObject({ deploymentStatus: 'deployed', lastTaskId: t.taskId });
     const done = await w.h.call<TaskStatus>('tasks.get', { profileId: w.profileId, taskId: t.taskId });
     expect(done).toMatchObject({ state: 'completed', percent: 100, endedAt: expect.any(String) });
     // The step log: the console's request, then every node message with the node's own time, in order.
     expect(done.steps.map((s) => [s.timeFrom, s.message.replace(/:.*/, '')])).toEqual([
-      ['console', `Deployment of berlin-edge-01 requested (task ${t.taskId}).`],
-      ['node', 'Deployment of berlin-edge-01 queued.'],
+      ['console', `Deployment of munich-edge-01 requested (task ${t.taskId}).`],
+      ['node', 'Deployment of munich-edge-01 queued.'],
       ['node', 'Staging'],
       ['node', 'Configuration'],
       ['node', 'Verification'],
-      ['node', 'Deployment of berlin-edge-01 completed.'],
+      ['node', 'Deployment of munich-edge-01 completed.'],
     ]);
     const times = done.steps.slice(1).map((s) => Date.parse(s.at));
     expect(times).toEqual([...times].sort((a, b) => a - b));
@@ -107,7 +129,7 @@ describe('onboarding one device', () => {
   });
 
   it('follows a failed deployment to FAILED with the node’s error message', async () => {
-    await w.h.call('devices.onboard', { profileId: w.profileId, device: record('paris-edge-01', '70') });
+    await onboardOwn('paris-edge-01', '507');
     w.sim.faults.deployFailures = 1;
     const t = await w.h.call<TaskStatus>('devices.deploy', { profileId: w.profileId, deviceName: 'paris-edge-01' });
     const end = await until('the task to fail', () => w.events<TaskStatus>('task.progress').find((p) => p.taskId === t.taskId && p.state === 'failed'));
@@ -140,22 +162,26 @@ describe('syslog servers', () => {
   });
 
   it('an OAuth connection reaches the configuration API on the basic-auth port, as the same user (spec 4.1, C-9)', async () => {
+    // The servers on the node as the basic-auth profile reads them (other tests of this file add some).
+    const onNode = await w.h.call<SyslogServer[]>('syslog.list', { profileId: basic });
     const before = w.sim.stats.requests.filter((r) => r.path.startsWith('/api/')).length;
-    expect(await w.h.call('syslog.list', { profileId: w.profileId })).toEqual([]);
+    expect(await w.h.call('syslog.list', { profileId: w.profileId })).toEqual(onNode);
     const calls = w.sim.stats.requests.filter((r) => r.path.startsWith('/api/')).slice(before);
     expect(calls.map((r) => [r.port, r.status])).toEqual([['basic', 200]]);
   });
 
   it('creates a server and answers the new list', async () => {
-    expect(await w.h.call('syslog.list', { profileId: basic })).toEqual([]);
+    const before = await w.h.call<SyslogServer[]>('syslog.list', { profileId: basic });
+    expect(before.map((s) => s.host)).not.toContain('logs.example.net');
     const list = await w.h.call<SyslogServer[]>('syslog.create', { profileId: basic, server: { host: 'logs.example.net', port: 514, enabled: true } });
-    expect(list).toEqual([{ host: 'logs.example.net', port: 514, enabled: true }]);
+    expect(list).toEqual([...before, { host: 'logs.example.net', port: 514, enabled: true }]);
     const dup = await w.h.callRaw('syslog.create', { profileId: basic, server: { host: 'logs.example.net', port: 6514, enabled: true } });
     expect(dup.error?.code).toBe('yang.data-exists');
     expect(issues(dup.error)?.[0]?.path).toBe('host');
   });
 
   it('puts a malformed port on port', async () => {
+    const servers = await w.h.call<SyslogServer[]>('syslog.list', { profileId: basic });
     // Through the contract a port outside 1-65535 never leaves main.
     const before = w.sim.stats.count('POST', '/api/config/system/syslog-servers');
     const refused = await w.h.callRaw('syslog.create', { profileId: basic, server: { host: 'logs2', port: 70000, enabled: true } });
@@ -165,6 +191,6 @@ describe('syslog servers', () => {
     const e = await w.h.app.inventory.syslogCreate(basic, { host: 'logs2', port: 70000, enabled: true }).catch((x: unknown) => x);
     expect((e as AppError).code).toBe('yang.malformed-message');
     expect(issues(e as AppError)).toEqual([{ path: 'port', message: '"70000" is not a valid port value (1-65535).' }]);
-    expect(await w.h.call('syslog.list', { profileId: basic })).toHaveLength(1);
+    expect(await w.h.call('syslog.list', { profileId: basic })).toEqual(servers);
   });
 });
