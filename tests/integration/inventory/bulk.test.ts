@@ -54,8 +54,10 @@ async function run(rows: ReturnType<typeof file>, opts: { dryRun?: boolean; depl
   }, 60_000);
 }
 
-const hundred = () => {
-  const rows = file(1, 100);
+// Each test has devices of its own (names bulk-<k>, site IDs 1000 + k, k ranges apart), so that
+// the tests pass alone and in any order: 1-100, 200-210, 300-499, 600-603, 700-799, 800-804.
+const hundred = (from: number) => {
+  const rows = file(from, 100);
   rows[8]!.device.locationInfo.country = 'XX'; // line 10: refused by the record's rules
   rows[38]!.device.orgName = 'No-Such-Org'; // line 40: the node answers 4016
   rows[68]!.device.siteId = '5'; // line 70: a seeded device holds site ID 5 (HTTP 500, code 0)
@@ -67,7 +69,7 @@ describe('bulk onboarding', () => {
     w.sim.faults.dataDelayMs = 15;
     maxInFlight = 0;
     const putsBefore = w.sim.stats.count('PUT', '/mgmt/sdwan/workflow/devices/device/');
-    const end = await run(hundred(), { concurrency: 4 });
+    const end = await run(hundred(1), { concurrency: 4 });
     w.sim.faults.dataDelayMs = 0;
     expect(end).toMatchObject({ state: 'completed', total: 100, done: 100, counts: { onboarded: 97, failed: 3, skipped: 0 } });
     const failed = end.rows.filter((r) => r.outcome === 'failed');
@@ -94,12 +96,15 @@ describe('bulk onboarding', () => {
     expect([...merged.values()].sort((a, b) => a.line - b.line)).toEqual(end.rows);
     expect(events.reduce((n, e) => n + e.rows.length, 0)).toBeLessThan(200);
     const stored = await w.h.call<{ items: Array<{ deviceName: string }> }>('inventory.devices', { profileId: w.profileId });
-    expect(stored.items.filter((d) => d.deviceName.startsWith('bulk-'))).toHaveLength(97);
+    const names = new Set(hundred(1).map((r) => r.device.deviceName));
+    expect(stored.items.filter((d) => names.has(d.deviceName))).toHaveLength(97);
   });
 
   it('running the same file again sends nothing: the 97 are skipped, the 3 fail again', async () => {
+    const first = await run(hundred(700), { concurrency: 4 });
+    expect(first.counts).toMatchObject({ onboarded: 97, failed: 3 });
     const puts = w.sim.stats.count('PUT', '/');
-    const end = await run(hundred(), { concurrency: 4 });
+    const end = await run(hundred(700), { concurrency: 4 });
     expect(end.counts).toMatchObject({ skipped: 97, failed: 3, onboarded: 0 });
     // The two rows the node refused are sent again (they might pass now); nothing else is.
     expect(w.sim.stats.count('PUT', '/') - puts).toBe(2);
@@ -107,7 +112,9 @@ describe('bulk onboarding', () => {
   });
 
   it('a dry run reads and compares only; what it predicts the node would refuse is a data error', async () => {
-    const rows = [...hundred().slice(0, 5), ...file(200, 5).map((r, i) => ({ ...r, line: 7 + i }))];
+    const onNode = file(800, 5);
+    expect((await run(onNode)).counts).toMatchObject({ onboarded: 5 });
+    const rows = [...onNode, ...file(200, 5).map((r, i) => ({ ...r, line: 7 + i }))];
     rows.push({ ...row(210, 12), device: { ...row(210, 12).device, orgName: 'No-Such-Org' } });
     const writes = w.sim.stats.count('PUT', '/') + w.sim.stats.count('POST', '/');
     const end = await run(rows, { dryRun: true });
