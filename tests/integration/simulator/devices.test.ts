@@ -6,9 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Answer, type Harness } from './harness';
 
+const SEED = { seedOrganizations: 14, seedDevices: 60 };
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness({ seedOrganizations: 14, seedDevices: 60 });
+  h = await startHarness(SEED);
 });
 afterAll(async () => {
   await h.close();
@@ -45,18 +46,24 @@ const statusOf = async (name: string) => ((await h.call('basic', 'GET', `${DEVIC
 
 describe('device records (MN-40, MN-41, issue 8)', () => {
   it('list records: five strings; seeds are Deployed, Saved or Failed, last changed by Administrator', async () => {
-    const all = (await h.call('basic', 'GET', `${DEVICES}?limit=500`, { basic: admin() })).json[LIST] as Array<Record<string, unknown>>;
-    expect(all).toHaveLength(60);
-    for (const d of all) {
-      expect(Object.keys(d)).toEqual(['deviceName', 'lastModifiedBy', 'lastModifiedTime', 'siteId', 'workflowStatus']);
-      expect(d.lastModifiedBy).toBe('Administrator');
-      expect(d.lastModifiedTime).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+0000$/);
-      expect(d.siteId).toMatch(/^\d+$/);
+    // A node of its own with the same seed: the other tests add devices and change a seeded one.
+    const seeded = await startHarness(SEED);
+    try {
+      const all = (await seeded.call('basic', 'GET', `${DEVICES}?limit=500`, { basic: seeded.user('admin') })).json[LIST] as Array<Record<string, unknown>>;
+      expect(all).toHaveLength(60);
+      for (const d of all) {
+        expect(Object.keys(d)).toEqual(['deviceName', 'lastModifiedBy', 'lastModifiedTime', 'siteId', 'workflowStatus']);
+        expect(d.lastModifiedBy).toBe('Administrator');
+        expect(d.lastModifiedTime).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+0000$/);
+        expect(d.siteId).toMatch(/^\d+$/);
+      }
+      expect(new Set(all.map((d) => d.workflowStatus))).toEqual(new Set(['Deployed', 'Saved', 'Failed']));
+      // the recorded order: case-insensitive by device name
+      const names = all.map((d) => d.deviceName as string);
+      expect(names).toEqual([...names].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase())));
+    } finally {
+      await seeded.close();
     }
-    expect(new Set(all.map((d) => d.workflowStatus))).toEqual(new Set(['Deployed', 'Saved', 'Failed']));
-    // the recorded order: case-insensitive by device name
-    const names = all.map((d) => d.deviceName as string);
-    expect(names).toEqual([...names].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase())));
   });
 
   it('GET one device: the workflow object under the wrapper key, siteId and coordinates numbers, empty address parts', async () => {
