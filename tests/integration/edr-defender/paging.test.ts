@@ -3,7 +3,7 @@
  * ($top=5000 by default, then the absolute @odata.nextLink; two at the maximum $top=10000) and a
  * few bulk export pages; no 429 arrives.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HostRecord } from '../../../shared/model/edr';
 import type { DefenderConnector } from '../../../electron/edr/defender';
 import type { DefenderSimulator } from '@northbound/simulators/testing/defender';
@@ -16,11 +16,17 @@ let connector: DefenderConnector;
 
 beforeAll(async () => {
   sim = await startSim({ tenants: [big], dataAnchorMs: ANCHOR });
-  connector = connectorFor(sim, big);
 });
 afterAll(async () => {
-  await connector.close();
   await sim.close();
+});
+// Each test counts the simulator's calls and reads the connector's report (one token) of its own.
+beforeEach(() => {
+  sim.stats.reset();
+  connector = connectorFor(sim, big);
+});
+afterEach(async () => {
+  await connector.close();
 });
 
 describe('Defender paging past 10 000 devices (documented limits)', () => {
