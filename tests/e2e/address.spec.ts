@@ -8,7 +8,7 @@
 import type { Page } from '@playwright/test';
 import type { DeviceView } from '../../shared/model/inventory';
 import { expect, openDemoWorkspace, test, type Northbound } from './support/fixtures';
-import { dismissToasts } from './support/shots';
+import { dismissToasts, shotInBothSchemes } from './support/shots';
 
 test.use({ appOptions: { demoInventory: { devices: 300, organizations: 12 } } });
 
@@ -80,14 +80,7 @@ test('a reload returns to the same page, filters and opened device; back goes to
 });
 
 test(`the connection picker, the command palette and the shortcuts dialog in light and dark`, async ({ page, nb }) => {
-  /** The window as it is now, in light and in dark (it follows the system's scheme). */
-  const shot = async (name: string) => {
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      await expect(page.locator('html')).toHaveAttribute('data-theme', scheme);
-      await nb.shot(page, `address-${scheme}-${name}`);
-    }
-  };
+  const shot = (name: string) => shotInBothSchemes(page, nb, (scheme) => `address-${scheme}-${name}`);
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto(nb.host.url);
   await openDemoWorkspace(page);

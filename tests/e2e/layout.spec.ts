@@ -10,6 +10,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { defaultOAuthClientBody } from '../../shared/model/oauth-client';
 import { expect, openDemoWorkspace, test } from './support/fixtures';
+import { shotInBothSchemes } from './support/shots';
 
 test.use({ appOptions: { demoInventory: { devices: 400, organizations: 30 } } });
 
@@ -64,14 +65,7 @@ test(`pages hold at 1440×900 and 1024×700`, async ({ page, nb }) => {
     const narrow = size.width < 1440;
     /** The least important columns give way first in the narrow window (C-27), and only there. */
     const givesWay = async (header: Locator) => (narrow ? expect(header).toBeHidden() : expect(header).toBeVisible());
-    const shot = async (name: string) => {
-      for (const scheme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme: scheme });
-        await expect(page.locator('html')).toHaveAttribute('data-theme', scheme);
-        await nb.shot(page, `layout-${scheme}-${size.width}-${name}`);
-      }
-      await page.emulateMedia({ colorScheme: 'light' });
-    };
+    const shot = (name: string) => shotInBothSchemes(page, nb, (scheme) => `layout-${scheme}-${size.width}-${name}`);
 
     await page.keyboard.press('Control+2');
     await page.getByRole('tab', { name: 'Profiles' }).click();

@@ -9,6 +9,7 @@
 import type { Page } from '@playwright/test';
 import { defaultOAuthClientBody } from '../../shared/model/oauth-client';
 import { expect, openDemoWorkspace, test, type Northbound } from './support/fixtures';
+import { shotInBothSchemes } from './support/shots';
 
 test.use({ appOptions: { demoInventory: { devices: 400, organizations: 30 }, edr: { firstPullDelayMs: 600_000, publishDelayMs: 50 } } });
 
@@ -40,17 +41,6 @@ async function seed(nb: Northbound) {
   await expect.poll(async () => (await connectors()).find((c) => c.id === falcon.id)?.lastCycle?.status, { timeout: 30_000 }).toBe('completed');
 }
 
-const SCHEMES = ['light', 'dark'] as const;
-
-/** The window as it is now, in light and in dark (it follows the system's scheme): `name(scheme)` names each picture. */
-async function shotBoth(page: Page, nb: Northbound, name: (scheme: (typeof SCHEMES)[number]) => string) {
-  for (const scheme of SCHEMES) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await expect(page.locator('html')).toHaveAttribute('data-theme', scheme);
-    await nb.shot(page, name(scheme));
-  }
-}
-
 test(`every page at 1440×900 and 1024×700 in light and dark`, async ({ page, nb }) => {
   test.setTimeout(180_000);
   const problems: string[] = [];
@@ -62,7 +52,7 @@ test(`every page at 1440×900 and 1024×700 in light and dark`, async ({ page, n
   for (const size of SIZES) {
     await page.setViewportSize(size);
     await expect(page.getByRole('heading', { name: 'Welcome to Northbound' })).toBeVisible();
-    await shotBoth(page, nb, (scheme) => `screens-${size.width}-${scheme}-welcome`);
+    await shotInBothSchemes(page, nb, (scheme) => `screens-${size.width}-${scheme}-welcome`);
   }
   await openDemoWorkspace(page);
   await seed(nb);
@@ -75,7 +65,7 @@ test(`every page at 1440×900 and 1024×700 in light and dark`, async ({ page, n
     const shot = async (name: string) => {
       // The pointer rests on the sidebar's empty foot: no row shows its hover state.
       await page.mouse.move(10, size.height - 10);
-      await shotBoth(page, nb, (scheme) => `screens-${size.width}-${scheme}-${name}`);
+      await shotInBothSchemes(page, nb, (scheme) => `screens-${size.width}-${scheme}-${name}`);
     };
 
     await page.keyboard.press('Control+1');

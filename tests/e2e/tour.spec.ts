@@ -7,6 +7,7 @@
 import type { Page } from '@playwright/test';
 import { expect, openDemoWorkspace, test } from './support/fixtures';
 import { rowAction } from './support/row-menu';
+import { shotInBothSchemes } from './support/shots';
 
 test.use({ appOptions: { demoInventory: { devices: 400, organizations: 30 }, edr: { publishDelayMs: 50 } } });
 
@@ -17,14 +18,9 @@ test(`every page renders in light and dark without window errors`, async ({ page
     if (m.type() === 'error') problems.push(`console: ${m.text()}`);
   });
   let n = 0;
-  /** The window as it is now, in light and in dark (it follows the system's scheme). */
-  const shot = async (name: string) => {
+  const shot = (name: string) => {
     const step = String(++n).padStart(2, '0');
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      await expect(page.locator('html')).toHaveAttribute('data-theme', scheme);
-      await nb.shot(page, `tour-${scheme}-${step}-${name}`);
-    }
+    return shotInBothSchemes(page, nb, (scheme) => `tour-${scheme}-${step}-${name}`);
   };
   const heading = (name: string) => expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();
 

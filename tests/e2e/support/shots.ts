@@ -25,11 +25,19 @@ export function shooter(page: Page, nb: Northbound, prefix: string, options: Sho
     const step = String(++n).padStart(2, '0');
     if (options.settle) await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
     if (options.restPointer ?? true) await page.mouse.move(10, 890);
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      await expect(page.locator('html')).toHaveAttribute('data-theme', scheme);
-      await nb.shot(page, `${prefix}-${scheme}-${step}-${name}`);
-    }
-    await page.emulateMedia({ colorScheme: 'light' });
+    await shotInBothSchemes(page, nb, (scheme) => `${prefix}-${scheme}-${step}-${name}`);
   };
+}
+
+/**
+ * The window as it is now, in light and then in dark (it follows the system's scheme), named
+ * `name(scheme)`; the window is left in light. The schemes differ in colours only.
+ */
+export async function shotInBothSchemes(page: Page, nb: Northbound, name: (scheme: 'light' | 'dark') => string): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await expect(page.locator('html')).toHaveAttribute('data-theme', scheme);
+    await nb.shot(page, name(scheme));
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
 }
