@@ -37,6 +37,8 @@ export async function shotInBothSchemes(page: Page, nb: Northbound, name: (schem
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await expect(page.locator('html')).toHaveAttribute('data-theme', scheme);
+    // Buttons fade their colours (components.css): a picture right after the switch caught them half way.
+    await page.evaluate(() => Promise.all(document.getAnimations().filter((a) => a instanceof CSSTransition).map((a) => a.finished.catch(() => undefined))));
     await nb.shot(page, name(scheme));
   }
   await page.emulateMedia({ colorScheme: 'light' });
