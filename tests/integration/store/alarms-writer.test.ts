@@ -13,6 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AlarmDb } from '../../../electron/alarms/store/alarms-db';
 import { SqlWorkerStopped } from '../../../electron/store/sql-worker';
 import type { AlarmItem } from '../../../shared/model/alarms';
+import { countTurns } from '../../support/loop-turns';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -62,18 +63,12 @@ describe('the alarm store’s batches on a worker thread', () => {
   it('the owner’s event loop turns while a batch is written', async () => {
     const store = openStore(true);
     await store.ingestBatch('p1', batch(1, 1), { storedMs: T });
-    let turns = 0;
-    let spinning = true;
-    const spin = () => {
-      turns += 1;
-      if (spinning) setImmediate(spin);
-    };
-    setImmediate(spin);
+    const loop = countTurns();
     const writing = store.ingestBatch('p1', batch(500, 5, 10), { storedMs: T + 1 });
-    const before = turns;
+    const before = loop.turns;
     await writing;
-    spinning = false;
-    expect(turns).toBeGreaterThan(before);
+    loop.stop();
+    expect(loop.turns).toBeGreaterThan(before);
     expect(store.counts('p1')).toEqual({ alarms: 500, changes: 2_500 });
   });
 

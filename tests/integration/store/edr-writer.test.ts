@@ -13,6 +13,7 @@ import { EdrDb } from '../../../electron/edr/store/edr-db';
 import { SqlWorkerStopped } from '../../../electron/store/sql-worker';
 import type { ScoredHost } from '../../../shared/model/edr';
 import { makeScoredHosts } from '../../support/edr-fixtures';
+import { countTurns } from '../../support/loop-turns';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -69,23 +70,17 @@ describe('the EDR store’s cycle writes on a worker thread', () => {
 
   it('the owner’s event loop turns while a cycle is staged and committed', async () => {
     const { store } = openStore(true);
-    let turns = 0;
-    let spinning = true;
-    const spin = () => {
-      turns += 1;
-      if (spinning) setImmediate(spin);
-    };
     const hosts = makeScoredHosts(5_000);
     const id = store.beginCycle('conn-1', 'defender', 't1', new Date());
     await store.stageBatch(id, 'conn-1', hosts);
     expect(store.stagedCount(id)).toBe(5_000);
-    setImmediate(spin);
+    const loop = countTurns();
     const committing = store.completeCycle(id, new Date());
-    const before = turns;
+    const before = loop.turns;
     await committing;
-    spinning = false;
+    loop.stop();
     // On the owner's thread the commit would have held the loop from the call to its answer.
-    expect(turns).toBeGreaterThan(before);
+    expect(loop.turns).toBeGreaterThan(before);
     expect(store.cycleSummary(id).hosts).toBe(5_000);
     expect(store.stagedCount()).toBe(0);
   });
@@ -103,19 +98,13 @@ describe('the EDR store’s cycle writes on a worker thread', () => {
     await run(makeScoredHosts(6_000), day(0));
     const second = await run(makeScoredHosts(3_000, { cycleSalt: 1 }), day(40));
     expect(store.writes.writer(second)).toBeUndefined();
-    let turns = 0;
-    let spinning = true;
-    const spin = () => {
-      turns += 1;
-      if (spinning) setImmediate(spin);
-    };
-    setImmediate(spin);
+    const loop = countTurns();
     const pruning = store.pruneOffMain(day(41), 30);
-    const before = turns;
+    const before = loop.turns;
     const r = await pruning;
-    spinning = false;
+    loop.stop();
     // On the owner's connection the deletes would have held the loop from the call to its answer.
-    expect(turns).toBeGreaterThan(before);
+    expect(loop.turns).toBeGreaterThan(before);
     expect(r).toMatchObject({ cycles: 1, hosts: 3_000 });
     expect(store.latestScores({ limit: 100_000 })).toHaveLength(3_000);
     // The worker's staging forgot the hosts that went: seen again, they are stored as new hosts.
