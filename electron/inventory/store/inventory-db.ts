@@ -152,9 +152,15 @@ const stepsOf = (json: string): TaskStep[] => {
   }
 };
 
+/**
+ * A row's stored appliance state (its time is the list's). Built once: zod compiles a schema on its
+ * first parse, and building it for every row compiled it for every row (about 0.3 ms each).
+ */
+const StoredAppliance = ApplianceState.omit({ fetchedAt: true });
+
 const applianceOf = (json: string | null, fetchedAt: string | null): ApplianceState | null => {
   if (!json || !fetchedAt) return null;
-  const parsed = ApplianceState.omit({ fetchedAt: true }).safeParse(JSON.parse(json));
+  const parsed = StoredAppliance.safeParse(JSON.parse(json));
   return parsed.success ? { ...parsed.data, fetchedAt } : null;
 };
 
