@@ -5,7 +5,6 @@
 import { createHashHistory, type RouterHistory } from '@tanstack/react-router';
 import { configure, render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach } from 'vitest';
 import { ApiProvider } from '../../../../renderer/api/ApiProvider';
 import { createClient } from '../../../../renderer/api/client';
 import { createQueryClient } from '../../../../renderer/api/query-client';
@@ -14,7 +13,7 @@ import { reportError } from '../../../../renderer/app/report-error';
 import { useBulkSessions } from '../../../../renderer/features/onboarding/bulk/bulk-session';
 import { useUi } from '../../../../renderer/stores/ui';
 import type { Bridge } from '../../../../shared/contract';
-import { closeAll, type MainBridge } from './main-bridge';
+import type { MainBridge } from './main-bridge';
 import { installBrowserGaps } from './browser-gaps';
 
 // The window waits on a real main in a worker: a 2,000-device list takes 0.5–1 s to load alone and
@@ -25,12 +24,10 @@ configure({ asyncUtilTimeout: 5_000 });
 const initialUi = useUi.getState();
 const histories: RouterHistory[] = [];
 
-// Every main and simulator a test started stops after it (the worker stays for the file);
-// the window's address stops being watched by the routers of the test.
-afterEach(async () => {
+/** The routers of the test stop watching the window's address (support/setup.ts, after each test). */
+export function destroyHistories(): void {
   for (const h of histories.splice(0)) h.destroy();
-  await closeAll();
-});
+}
 
 export function resetUi(): void {
   useUi.setState(initialUi, true);
