@@ -130,13 +130,19 @@ describe('organizations', () => {
 
 describe('devices', () => {
   it('lists seeded devices with paging', async () => {
-    const r = await h.call('basic', 'GET', `${DEVICES}?offset=0&limit=3`, { basic: h.user('viewer') });
-    expect(r.json.totalCount).toBe(7);
-    expect(r.json[LIST]).toHaveLength(3);
-    expect(Object.keys(r.json[LIST][0])).toEqual(['deviceName', 'lastModifiedBy', 'lastModifiedTime', 'siteId', 'workflowStatus']);
-    const rest = await h.call('basic', 'GET', `${DEVICES}?offset=3&limit=3`, { basic: h.user('viewer') });
-    const names = [...r.json[LIST], ...rest.json[LIST]].map((d: { deviceName: string }) => d.deviceName);
-    expect(new Set(names).size).toBe(6);
+    // Its own node: the tests below add devices to the file's.
+    const own = await startHarness({ seedOrganizations: 5, seedDevices: 7 });
+    try {
+      const r = await own.call('basic', 'GET', `${DEVICES}?offset=0&limit=3`, { basic: own.user('viewer') });
+      expect(r.json.totalCount).toBe(7);
+      expect(r.json[LIST]).toHaveLength(3);
+      expect(Object.keys(r.json[LIST][0])).toEqual(['deviceName', 'lastModifiedBy', 'lastModifiedTime', 'siteId', 'workflowStatus']);
+      const rest = await own.call('basic', 'GET', `${DEVICES}?offset=3&limit=3`, { basic: own.user('viewer') });
+      const names = [...r.json[LIST], ...rest.json[LIST]].map((d: { deviceName: string }) => d.deviceName);
+      expect(new Set(names).size).toBe(6);
+    } finally {
+      await own.close();
+    }
   });
 
   it('PUT creates and updates a device (200)', async () => {
