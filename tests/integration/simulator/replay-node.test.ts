@@ -89,10 +89,12 @@ describe('replay node', () => {
   it('records every request with port, method, path, query, headers and body', async () => {
     const before = node.requests.length;
     await call('basic', 'GET', `${REPLAY_PATHS.appliances}?offset=25&limit=25`);
+    const token = JSON.stringify({ client_id: 'c', client_secret: 's', username: 'u', password: 'p', grant_type: 'password' });
+    await call('oauth', 'POST', REPLAY_PATHS.token, { 'content-type': 'application/json' }, token);
     expect(node.requests.slice(before)).toEqual([
       expect.objectContaining({ port: 'basic', method: 'GET', path: REPLAY_PATHS.appliances, query: 'offset=25&limit=25', body: '', headers: expect.objectContaining({ authorization: BASIC }) }),
+      expect.objectContaining({ port: 'oauth', method: 'POST', path: REPLAY_PATHS.token, query: '', body: token }),
     ]);
-    expect(node.requests.some((r) => r.port === 'oauth' && r.path === '/auth/token' && r.body.includes('grant_type'))).toBe(true);
   });
 
   it('defaults: false serves only the given routes; no OAuth port unless asked', async () => {
