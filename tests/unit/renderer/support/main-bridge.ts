@@ -4,9 +4,10 @@
  * Bridge crosses to it the way the preload and the browser host do: every request and answer is
  * structured-cloned, events arrive from main's own event hub. Nodes and vendors are the
  * project's simulators on loopback, started in the worker by `node()`, `falcon()` and
- * `defender()`, and reached with `sim()`. One worker serves a test file; each test gets a fresh
- * main (its own data folder). `closeAll()` (run after each test by support/render.tsx) stops
- * everything a test started.
+ * `defender()`, and reached with `sim()`. One worker thread serves every file a vitest worker
+ * runs (the renderer project keeps its modules across files); each test gets a fresh main (its
+ * own data folder). `closeAll()` (run after each test by support/setup.ts) stops everything a
+ * test started.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
