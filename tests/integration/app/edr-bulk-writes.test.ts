@@ -85,17 +85,34 @@ describe('connectors.importBulk writes once', () => {
   });
 
   it('the secrets are in the vault file: a restart reads them back, the later of two for one connector', async () => {
-    const dataDir = h.dataDir;
-    await h.app.shutdown();
-    const again = await startAppHarness({ dataDir, app: { edr: { firstPullDelayMs: 3_600_000 } } });
+    // An app of its own: a restart of the file's would take it from the other test.
+    const options = { app: { edr: { firstPullDelayMs: 3_600_000 } } };
+    const first = await startAppHarness(options);
+    const dataDir = first.dataDir;
     try {
-      const byTenant = new Map(again.app.edr.registry.list().map((c) => [c.tenantId, c]));
-      expect(await again.app.edr.registry.getSecret(byTenant.get('cid-3')!)).toBe('Bulk-Secret-3');
-      expect(await again.app.edr.registry.getSecret(byTenant.get('cid-5')!)).toBe('Bulk-Secret-5-again');
-      expect(await again.app.edr.registry.getSecret(byTenant.get(`cid-${N - 1}`)!)).toBe(`Bulk-Secret-${N - 1}`);
-      expect(await again.app.edr.registry.getSecret(byTenant.get('cid-9000')!)).toBe('Bulk-Secret-9000');
+      await first.call('connectors.save', falcon(9000));
+      const entries = [falcon(3), falcon(5), falcon(5, { clientSecret: 'Bulk-Secret-5-again' }), falcon(N - 1), falcon(9000, { clientSecret: undefined, name: 'Renamed' })];
+      const results = await first.call<Result[]>('connectors.importBulk', { source: 'document', text: JSON.stringify({ version: 1, connectors: entries }) });
+      expect(results.map((r) => [r.ok, r.action])).toEqual([
+        [true, 'created'],
+        [true, 'created'],
+        [true, 'updated'],
+        [true, 'created'],
+        [true, 'updated'],
+      ]);
+      await first.app.shutdown();
+      const again = await startAppHarness({ dataDir, ...options });
+      try {
+        const byTenant = new Map(again.app.edr.registry.list().map((c) => [c.tenantId, c]));
+        expect(await again.app.edr.registry.getSecret(byTenant.get('cid-3')!)).toBe('Bulk-Secret-3');
+        expect(await again.app.edr.registry.getSecret(byTenant.get('cid-5')!)).toBe('Bulk-Secret-5-again');
+        expect(await again.app.edr.registry.getSecret(byTenant.get(`cid-${N - 1}`)!)).toBe(`Bulk-Secret-${N - 1}`);
+        expect(await again.app.edr.registry.getSecret(byTenant.get('cid-9000')!)).toBe('Bulk-Secret-9000');
+      } finally {
+        await again.app.shutdown();
+      }
     } finally {
-      await again.app.shutdown();
+      await fsp.rm(dataDir, { recursive: true, force: true });
     }
   });
 });
