@@ -14,8 +14,6 @@ export default defineConfig({
     // Vitest's default is one worker fewer than the cores: on the 2-core CI machine that is one file
     // at a time, while most files wait on sockets, brokers and child processes. Two keep both busy.
     maxWorkers: 2,
-    // The renderer tests' main, bundled once per run instead of loaded through tsx in every file.
-    globalSetup: ['tests/unit/renderer/support/main-worker-bundle.ts'],
     env: { ELECTRON_OVERRIDE_DIST_PATH: '/nonexistent-electron-dist' },
     projects: [
       {
@@ -39,6 +37,8 @@ export default defineConfig({
         test: {
           name: 'renderer',
           include: [renderer],
+          // Their main, bundled once per run instead of loaded through tsx in every file.
+          globalSetup: ['tests/unit/renderer/support/main-worker-bundle.ts'],
           isolate: false,
           setupFiles: ['tests/unit/renderer/support/setup.ts'],
           env: { RTL_SKIP_AUTO_CLEANUP: 'true' },
