@@ -20,6 +20,9 @@ export default defineConfig({
   ],
   use: {
     headless: true,
+    // A click or fill that cannot happen fails in its own words within 15 s, not at the test's
+    // timeout with the step it hung on hidden behind a later one.
+    actionTimeout: 15_000,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {

@@ -5,10 +5,18 @@
 import type { Page } from '@playwright/test';
 import { expect, type Northbound } from './fixtures';
 
-/** The toasts would cover part of the screenshots. */
+/**
+ * The toasts would cover part of the screenshots. Always the first close button, a bounded click at
+ * a time: a list taken once goes stale as toasts close (by click or on their own), and a click on
+ * its second entry once one toast was left waited for a button that no longer existed until the
+ * test's whole budget was gone (CI, stop 27).
+ */
 export async function dismissToasts(page: Page): Promise<void> {
-  for (const close of await page.getByRole('button', { name: 'Close toast' }).all()) await close.click().catch(() => undefined);
-  await expect(page.getByRole('button', { name: 'Close toast' })).toHaveCount(0);
+  const close = page.getByRole('button', { name: 'Close toast' });
+  await expect(async () => {
+    if ((await close.count()) > 0) await close.first().click({ timeout: 2_000 });
+    await expect(close).toHaveCount(0, { timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
 }
 
 export interface ShooterOptions {
