@@ -86,9 +86,22 @@ export function backoffMs(attempt: number, p: Pick<RetryPolicy, 'baseDelayMs' | 
   return Math.round(ceiling / 2 + random() * (ceiling / 2));
 }
 
-/** Transport failures worth another try: unreachable, reset, timeout. Never TLS trust failures. */
+/** Errors a retry loop has already given up on; see `retriesSpent`. */
+const spent = new WeakSet<object>();
+
+/**
+ * Marks a failure whose own retries are spent (a token fetch that gave up after its attempts), so
+ * that the call around it fails too instead of starting another budget: one budget per failure,
+ * not one per layer (a token endpoint that could not be reached cost 6 × 6 attempts).
+ */
+export function retriesSpent<E>(e: E): E {
+  if (typeof e === 'object' && e !== null) spent.add(e);
+  return e;
+}
+
+/** Transport failures worth another try: unreachable, reset, timeout. Never TLS trust failures, nor one whose retries are spent. */
 export function isTransient(e: unknown): boolean {
-  return isAppError(e) && (e.code === ErrorCodes.network || e.code === ErrorCodes.timeout);
+  return isAppError(e) && (e.code === ErrorCodes.network || e.code === ErrorCodes.timeout) && !spent.has(e);
 }
 
 /** HTTP statuses worth another try (5xx; 408 request timeout). */

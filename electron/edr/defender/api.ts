@@ -9,7 +9,7 @@ import type { Logger } from '../../log';
 import type { HttpClient, HttpResponse } from '../../net/http-client';
 import { DefenderErrorCodes, apiError, unexpectedResponse, type ApiErrorBody } from './errors';
 import type { LimiterClock, SlidingWindowLimiter } from './limiter';
-import { backoffMs, isTransientStatus, withRetries } from '../../net/retry';
+import { backoffMs, isTransientStatus, retriesSpent, withRetries } from '../../net/retry';
 import { parseRetryAfter } from './retry';
 import type { TokenProvider } from './token';
 import type { EndpointClass, RetryPolicy } from './types';
@@ -57,7 +57,10 @@ export class DefenderApi {
     let throttles = 0;
     return withRetries<unknown>(
       async () => {
-        const token = await this.o.tokens.get(signal);
+        // The token fetch has retried on its own: its failure ends this call too.
+        const token = await this.o.tokens.get(signal).catch((e: unknown) => {
+          throw retriesSpent(e);
+        });
         const release = await this.o.limiters[cls].acquire(signal);
         this.counters.calls[cls] += 1;
         let res: HttpResponse;

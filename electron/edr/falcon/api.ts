@@ -9,7 +9,7 @@ import type { HttpClient, HttpResponse } from '../../net';
 import type { FalconAuth } from './auth';
 import { forbiddenError, rateLimitedError, requestRejectedError, tokenRejectedError, unavailableError, vendorMessage } from './errors';
 import type { RatePacer } from './pacer';
-import { isTransient, withRetries, type RetryPolicy } from '../../net/retry';
+import { isTransient, retriesSpent, withRetries, type RetryPolicy } from '../../net/retry';
 
 export interface FalconEnvelope {
   meta?: { pagination?: { offset?: unknown; total?: unknown; expires_at?: unknown; limit?: unknown } };
@@ -65,7 +65,10 @@ export class FalconApi {
     return withRetries<{ status: number; envelope: FalconEnvelope }>(
       async () => {
         const ticket = await this.o.pacer.acquire(signal);
-        const tok = await this.o.auth.token(signal);
+        // The token fetch has retried on its own: its failure ends this call too.
+        const tok = await this.o.auth.token(signal).catch((e: unknown) => {
+          throw retriesSpent(e);
+        });
         let res: HttpResponse;
         try {
           this.stats.calls += 1;
