@@ -25,6 +25,8 @@ export default defineConfig({
           // app, simulators and data folder, so no state crosses files (a shuffled run checks).
           isolate: false,
           include: ['tests/unit/**/*.test.{ts,tsx}', 'tests/integration/**/*.test.{ts,tsx}'],
+          // The shared RabbitMQ broker is started by the first file that needs it and stopped here.
+          globalSetup: ['tests/support/rabbitmq-teardown.ts'],
           exclude: [renderer],
         },
       },

@@ -8,7 +8,7 @@ import amqp from 'amqplib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AlarmSource } from '../../../electron/alarms/source';
 import { laterStore } from '../../support/alarm-fixtures';
-import { ensureRabbitMq } from '../../support/rabbitmq';
+import { ensureRabbitMq, RABBITMQ_START_MS } from '../../support/rabbitmq';
 import { until } from '../../support/until';
 import { exactlyOnce, startAlarmWorld, storedIds, type AlarmWorld } from './world';
 
@@ -25,7 +25,7 @@ beforeAll(async () => {
   const conn = await amqp.connect(url);
   channelProto = Object.getPrototypeOf(await conn.createChannel()) as typeof channelProto;
   await conn.close();
-});
+}, RABBITMQ_START_MS + 10_000);
 
 afterAll(async () => {
   vi.restoreAllMocks();

@@ -10,7 +10,7 @@ import amqp from 'amqplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AlarmSource } from '../../../electron/alarms/source';
 import { DEFAULT_DIRECTOR_HOSTNAME } from '@northbound/simulators/testing/alarms';
-import { ensureRabbitMq } from '../../support/rabbitmq';
+import { ensureRabbitMq, RABBITMQ_START_MS } from '../../support/rabbitmq';
 import { until } from '../../support/until';
 import { startAlarmWorld, storedIds, type AlarmWorld } from './world';
 
@@ -22,7 +22,7 @@ const run = `${process.pid}.${Date.now()}`;
 
 beforeAll(async () => {
   url = (await ensureRabbitMq()).url;
-});
+}, RABBITMQ_START_MS + 10_000);
 
 afterAll(async () => {
   for (const s of sources) await s.stop();

@@ -12,12 +12,12 @@ import { ALARM_EXCHANGE_KEY } from '../../../electron/app/services';
 import type { AlarmDetail, AlarmNotification, AlarmPage, AlarmSourceStatus } from '../../../shared/model/alarms';
 import { isTruncated, LIMITS } from '../../../shared/model/limits';
 import { startAppHarness, type AppHarness } from '../../support/app-harness';
-import { ensureRabbitMq } from '../../support/rabbitmq';
+import { ensureRabbitMq, RABBITMQ_START_MS } from '../../support/rabbitmq';
 import { until } from '../../support/until';
 
 const exchange = `nb.test.sizes.${process.pid}.${Date.now()}`;
 let h: AppHarness;
-let broker: { url: string; stop(): Promise<void> };
+let broker: { url: string };
 let profileId = '';
 let queue = '';
 
@@ -35,7 +35,7 @@ beforeAll(async () => {
     return s.connected && s.state === 'live' && s;
   }, 30_000);
   queue = st.queue!;
-}, 60_000);
+}, RABBITMQ_START_MS + 60_000);
 
 afterAll(async () => {
   await h?.close();
@@ -44,7 +44,6 @@ afterAll(async () => {
   if (queue) await ch.deleteQueue(queue).catch(() => undefined);
   await ch.deleteExchange(exchange).catch(() => undefined);
   await conn.close();
-  await broker?.stop();
 }, 30_000);
 
 const nodeTime = (ms: number) => new Date(ms).toISOString().replace('Z', '+0000');

@@ -16,7 +16,7 @@ import { startMgmtSimulator, type MgmtSimulator } from '@northbound/simulators/t
 import { EdrDb } from '../../../electron/edr/store/edr-db';
 import { SqliteEdrStore } from '../../../electron/edr/store/sqlite-edr-store';
 import { makeScoredHosts } from '../../support/edr-fixtures';
-import { ensureRabbitMq } from '../../support/rabbitmq';
+import { ensureRabbitMq, RABBITMQ_START_MS } from '../../support/rabbitmq';
 
 let broker: Awaited<ReturnType<typeof ensureRabbitMq>>;
 let sim: MgmtSimulator;
@@ -44,7 +44,7 @@ beforeAll(async () => {
   await ch.assertExchange(exchange, 'topic', { durable: true });
   await ch.assertQueue(queue, { exclusive: true });
   await ch.bindQueue(queue, exchange, 'zta.scores.#');
-}, 120_000);
+}, RABBITMQ_START_MS + 30_000);
 
 afterAll(async () => {
   await ch?.close().catch(() => undefined);
@@ -53,7 +53,6 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
   await client?.close();
   await sim?.close();
-  await broker?.stop();
 }, 90_000);
 
 async function drain(): Promise<ScoreMessage[]> {
