@@ -5,7 +5,7 @@
  * parent and plan. Screenshots: tests/e2e/screenshots/40-*.png.
  */
 import { mgmtFixtures, startReplayNode, type ReplayNode } from '../support/replay-node';
-import { expect, test } from './support/fixtures';
+import { expect, openApp, test } from './support/fixtures';
 
 let node: ReplayNode;
 test.beforeEach(async () => {
@@ -28,7 +28,7 @@ test('a real node’s devices with their state, and its organizations with paren
   });
   await nb.harness.call('session.signIn', { profileId: profile.id });
   await page.setViewportSize({ width: 1440, height: 900 });
-  await page.goto(nb.host.url);
+  await openApp(page, nb);
   await page.keyboard.press('Control+3');
   await expect(page.getByRole('heading', { name: 'Devices', level: 1 })).toBeVisible();
   await page.getByRole('button', { name: 'Refresh' }).click();

@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 import Papa from 'papaparse';
 import { makeRowFilter, type ZtaHostDetail, type ZtaSnapshot } from '../../shared/model/zta';
 import { exportedRows } from '../../electron/edr/zta-export';
-import { expect, openDemoWorkspace, test } from './support/fixtures';
+import { expect, openApp, openDemoWorkspace, test } from './support/fixtures';
 import { dismissToasts, shooter } from './support/shots';
 
 test.use({ appOptions: { edr: { firstPullDelayMs: 300, publishDelayMs: 300 } } });
@@ -130,7 +130,7 @@ test('ZTA dashboard: filter, explain, what-if and save, export, then review offl
   // A poll now fails: the vendor cannot be reached, the connector is offline, its data stands.
   const { cycleId } = await nb.harness.call<{ cycleId: number }>('connectors.pollNow', { connectorId: s.connectors[falcon]!.connectorId });
   await expect.poll(() => nb.harness.pushed.some((p) => p.includes(`"cycleId":${cycleId}`) && p.includes('"phase":"failed"')), { timeout: 60_000 }).toBe(true);
-  await page.goto(nb.host.url);
+  await openApp(page, nb);
   await page.keyboard.press('Control+6');
   await expect(page.getByTestId('zta-count')).toHaveText('500 hosts', { timeout: 15_000 });
   const offline = page.getByTestId('zta-connector-Demo Falcon tenant');

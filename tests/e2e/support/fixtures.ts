@@ -79,6 +79,12 @@ export function recordReceived(page: Page): string[] {
   return received;
 }
 
+/** Opens the app at the host's address and waits for its first page: a shortcut pressed earlier is lost. */
+export async function openApp(page: Page, nb: Northbound): Promise<void> {
+  await page.goto(nb.host.url);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+}
+
 /**
  * Clicks "Open demo workspace" on the welcome page and waits until the demo's OAuth connection is
  * signed in. The demo starts its simulators first (loaded on first use), which on a busy machine
