@@ -9,6 +9,7 @@
  * within the longest stall. Cheap enough to run beside the work it watches.
  */
 import { readFileSync } from 'node:fs';
+import { PerformanceObserver, constants } from 'node:perf_hooks';
 
 export interface StallReport {
   longestMs: number;
@@ -21,7 +22,18 @@ export interface StallReport {
   /** When the longest CPU run ended, ms since the probe started. */
   longestCpuAtMs?: number;
   cpuOver50?: number;
+  /** The longest garbage collection pause meanwhile (V8 stops the thread), its kind, and pauses ≥ 50 ms. */
+  longestGcMs: number;
+  longestGcKind: string;
+  gcOver50: number;
 }
+
+const GC_KINDS: Record<number, string> = {
+  [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major',
+  [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor',
+  [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental',
+  [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak callbacks',
+};
 
 const schedstat = `/proc/self/task/${process.pid}/schedstat`;
 /** Main thread's run time so far, ms (undefined where /proc is missing). */
@@ -63,12 +75,28 @@ export function watchStalls(tickMs = 5): { stop(): StallReport; mark(): StallRep
       longestStallCpu = ran;
     }
   };
+  let longestGc = 0;
+  let longestGcKind = '';
+  let gcOver50 = 0;
+  const gc = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      if (e.duration >= 50) gcOver50 += 1;
+      if (e.duration > longestGc) {
+        longestGc = e.duration;
+        longestGcKind = GC_KINDS[((e as unknown as { detail?: { kind?: number } }).detail)?.kind ?? -1] ?? 'other';
+      }
+    }
+  });
+  gc.observe({ entryTypes: ['gc'] });
   const timer = setInterval(sample, tickMs);
   const report = (): StallReport => ({
     longestMs: Math.max(0, longest),
     over50,
     longestAtMs: longestAt,
     ...(lastCpu === undefined ? {} : { longestStallCpuMs: longestStallCpu, longestCpuMs: longestCpu, longestCpuAtMs: longestCpuAt, cpuOver50 }),
+    longestGcMs: longestGc,
+    longestGcKind,
+    gcOver50,
   });
   return {
     mark: report,
@@ -76,6 +104,7 @@ export function watchStalls(tickMs = 5): { stop(): StallReport; mark(): StallRep
     stop() {
       sample();
       clearInterval(timer);
+      gc.disconnect();
       return report();
     },
   };

@@ -42,7 +42,8 @@ function stallLine(vendor: string, a: AppCycleBench): string {
 /** A stall report (loop-stall.ts): wall time, and main's own CPU time (what the worker removes; the rest is waiting for a CPU on a shared machine). */
 function describeStall(s: StallReport): string {
   const cpu = s.longestCpuMs === undefined ? '' : ` (main's thread on a CPU ${fmt(s.longestStallCpuMs ?? 0, 1)} ms of it); longest time main's thread ran without turning its loop ${fmt(s.longestCpuMs, 1)} ms${s.longestCpuAtMs === undefined ? '' : `, ${fmt(s.longestCpuAtMs / 1000, 1)} s in`} (${s.cpuOver50} times ≥ 50 ms)`;
-  return `main's longest event-loop stall ${fmt(s.longestMs, 1)} ms (target < 50 ms; ${s.over50} stalls ≥ 50 ms)${cpu}`;
+  const gc = `; longest garbage collection pause ${fmt(s.longestGcMs, 1)} ms${s.longestGcKind ? ` (${s.longestGcKind})` : ''}, ${s.gcOver50} ≥ 50 ms`;
+  return `main's longest event-loop stall ${fmt(s.longestMs, 1)} ms (target < 50 ms; ${s.over50} stalls ≥ 50 ms)${cpu}${gc}`;
 }
 
 async function main(): Promise<void> {
