@@ -64,6 +64,8 @@ export function watchStalls(tickMs = 5): { stop(): StallReport; mark(): StallRep
     last = now;
     lastCpu = cpu;
     if (stall >= 50) over50 += 1;
+    // NB_BENCH_STALLS=1: each stall of 30 ms or more on stderr, when it ended and main's CPU in it.
+    if (stall >= 30 && process.env.NB_BENCH_STALLS) process.stderr.write(`stall ${stall.toFixed(1)} ms at ${(now - start).toFixed(0)} ms, main on a CPU ${ran.toFixed(1)} ms\n`);
     if (ran >= 50) cpuOver50 += 1;
     if (ran > longestCpu) {
       longestCpu = ran;

@@ -55,7 +55,11 @@ export interface PrivateRabbitMq {
   destroy(): Promise<void>;
 }
 
-export async function startPrivateRabbitMq(o: { startTimeoutMs?: number } = {}): Promise<PrivateRabbitMq> {
+/**
+ * `nice`: run the node at that niceness (a bench's broker stands in for the management node's, on
+ * another machine: it should not take the CPU the measured app needs).
+ */
+export async function startPrivateRabbitMq(o: { startTimeoutMs?: number; nice?: number } = {}): Promise<PrivateRabbitMq> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'nb-rabbit-'));
   const port = await freePort();
   const distPort = await freePort();
@@ -86,7 +90,8 @@ export async function startPrivateRabbitMq(o: { startTimeoutMs?: number } = {}):
 
   const start = async () => {
     const out = openSync(path.join(dir, 'server.out'), 'a');
-    child = spawn(tool('rabbitmq-server'), [], { env, stdio: ['ignore', out, out] });
+    // Through nice(1): the server and every thread it starts run at that niceness (the PID stays the node's).
+    child = o.nice === undefined ? spawn(tool('rabbitmq-server'), [], { env, stdio: ['ignore', out, out] }) : spawn('nice', ['-n', String(o.nice), tool('rabbitmq-server')], { env, stdio: ['ignore', out, out] });
     closeSync(out);
     const c = child;
     exited = new Promise((resolve) => c.once('exit', () => resolve()));
