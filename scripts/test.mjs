@@ -11,7 +11,9 @@
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 
-const npx = (args) => ({ cmd: process.execPath, args: [new URL('../node_modules/.bin/' + args[0], import.meta.url).pathname, ...args.slice(1)] });
+// `npm exec` finds the local binaries on every platform (node_modules/.bin holds shell scripts on Windows).
+const windows = process.platform === 'win32';
+const npx = (args) => ({ cmd: windows ? 'npm.cmd' : 'npm', args: ['exec', '--no', '--', ...args] });
 const PARTS = {
   lint: npx(['eslint', '.']),
   typecheck: npx(['tsc', '--noEmit', '-p', '.']),
@@ -28,7 +30,7 @@ function run(name, { stream }) {
   const { cmd, args } = PARTS[name];
   const started = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { stdio: stream ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, { stdio: stream ? 'inherit' : ['ignore', 'pipe', 'pipe'], shell: windows });
     const out = [];
     child.stdout?.on('data', (d) => out.push(d));
     child.stderr?.on('data', (d) => out.push(d));
