@@ -134,3 +134,32 @@ test(`the connection picker, the command palette and the shortcuts dialog in lig
   expect(picker!.x + picker!.width).toBeLessThanOrEqual(header!.x + header!.width);
   await shot('05-devices-1024');
 });
+
+test('Enter right after typing in the palette goes to what was typed, even on a slow machine', async ({ page, nb }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(nb.host.url);
+  await openDemoWorkspace(page);
+  await dismissToasts(page);
+  await page.keyboard.press('Control+3');
+  await expect(page.getByTestId('devices-count')).toHaveText(/^\d[\d,]* devices$/, { timeout: 20_000 });
+  const devices = await storedDevices(nb);
+  const target = devices[devices.length - 1]!;
+  // A slow machine: the palette's results lag the typing (they follow a deferred query). An Enter
+  // that came before them ran what an earlier list had highlighted (a CI run: the other connection).
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 6 });
+  for (const [typed, expected] of [
+    ['Demo node (basic auth)', { connection: 'Demo node (basic auth)' }],
+    ['Demo node (OAuth)', { connection: 'Demo node (OAuth)' }],
+    // The OAuth connection's devices (the basic one is signed out).
+    [target.deviceName, { device: target.deviceName }],
+  ] as const) {
+    await page.keyboard.press('Control+k');
+    await page.getByTestId('command-palette').getByRole('combobox').fill(typed);
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('command-palette')).toHaveCount(0, { timeout: 15_000 });
+    if ('connection' in expected) await expect(page.getByTestId('active-connection')).toHaveText(expected.connection, { timeout: 15_000 });
+    else await expect(page.getByTestId('device-details')).toContainText(expected.device, { timeout: 15_000 });
+  }
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+});

@@ -44,13 +44,25 @@ export function CommandPalette({ onClose }: { onClose(): void }) {
   // Bumped by a group whose results changed (a list can arrive after the query, e.g. the devices).
   const [resultsVersion, setResultsVersion] = useState(0);
   const onResults = useCallback(() => setResultsVersion((v) => v + 1), []);
+  // Enter pressed while the list still shows an earlier query's results: it goes to the typed
+  // query's best match once the list has it, not to what an older list had highlighted.
+  const enterPending = useRef(false);
   useLayoutEffect(() => {
-    const items = [...(listRef.current?.querySelectorAll('[cmdk-item]') ?? [])].map((el) => el.getAttribute('data-value') ?? '');
-    if (highlightedFor.current === settled && items.includes(value)) return;
-    highlightedFor.current = settled;
-    const first = items[0] ?? '';
-    if (first !== value) setValue(first);
-  }, [settled, value, resultsVersion]);
+    const elements = [...(listRef.current?.querySelectorAll<HTMLElement>('[cmdk-item]') ?? [])];
+    const items = elements.map((el) => el.getAttribute('data-value') ?? '');
+    let highlighted = value;
+    if (!(highlightedFor.current === settled && items.includes(value))) {
+      highlightedFor.current = settled;
+      highlighted = items[0] ?? '';
+      if (highlighted !== value) setValue(highlighted);
+    }
+    // Once the list shows the typed query's results (a group's may come a moment after the query).
+    const target = enterPending.current && settled === query.trim() ? elements.find((el) => el.getAttribute('data-value') === highlighted) : undefined;
+    if (target) {
+      enterPending.current = false;
+      target.click();
+    }
+  }, [settled, value, resultsVersion, query]);
 
   // Where focus was when the palette opened (read before its input takes focus), to return it there.
   const [previous] = useState(() => document.activeElement as HTMLElement | null);
@@ -60,6 +72,15 @@ export function CommandPalette({ onClose }: { onClose(): void }) {
     },
     [previous],
   );
+
+  // Before cmdk sees it: an Enter that would act on a list not yet caught up with the typing waits for it.
+  const onKeyDownCapture = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.key === 'Enter' && settled !== query.trim()) {
+      e.preventDefault();
+      e.stopPropagation();
+      enterPending.current = true;
+    }
+  };
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (e.key === 'Escape') {
@@ -84,11 +105,20 @@ export function CommandPalette({ onClose }: { onClose(): void }) {
         if (e.target === e.currentTarget) onClose();
       }}
     >
-      <div role="dialog" aria-modal="true" aria-label="Command palette" className="palette" data-testid="command-palette" onKeyDown={onKeyDown}>
+      <div role="dialog" aria-modal="true" aria-label="Command palette" className="palette" data-testid="command-palette" onKeyDownCapture={onKeyDownCapture} onKeyDown={onKeyDown}>
         <Command label="Command palette" shouldFilter={false} loop vimBindings={false} value={value} onValueChange={setValue}>
           <div className="command-input">
             <Search size={16} aria-hidden="true" />
-            <Command.Input autoFocus value={query} onValueChange={setQuery} placeholder="Go to a page, a connection or a device…" />
+            <Command.Input
+              autoFocus
+              value={query}
+              onValueChange={(q) => {
+                // Typing after an Enter that waits for its results takes that Enter back.
+                enterPending.current = false;
+                setQuery(q);
+              }}
+              placeholder="Go to a page, a connection or a device…"
+            />
           </div>
           <Command.List ref={listRef} label="Results" className="command-list palette-list">
             <Command.Empty className="command-empty">Nothing matches “{query.trim()}”.</Command.Empty>
