@@ -83,7 +83,7 @@ export async function benchDefenderAppCycle(hosts: number): Promise<AppCycleBenc
 }
 
 /** Niceness of the simulator's own process in the Falcon cycle: the vendor's work is not the app's. */
-export const SIMULATOR_NICE = 10;
+const SIMULATOR_NICE = 10;
 
 /**
  * The simulator in a process of its own at niceness SIMULATOR_NICE (falcon-sim-process.ts): in the

@@ -19,6 +19,16 @@ async function storedDevices(nb: Northbound): Promise<DeviceView[]> {
   return (await nb.harness.call<{ items: DeviceView[] }>('inventory.devices', { profileId: demo.oauthProfileId })).items;
 }
 const heading = (page: Page, name: string) => expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();
+/** The demo workspace open at 1280×800, toasts gone, and its devices fetched (the palette searches them). */
+async function demoWithDevices(page: Page, nb: Northbound): Promise<void> {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(nb.host.url);
+  await openDemoWorkspace(page);
+  await dismissToasts(page);
+  // The first visit to Devices fetches the demo's devices.
+  await page.keyboard.press('Control+3');
+  await expect(page.getByTestId('devices-count')).toHaveText(/^\d[\d,]* devices$/, { timeout: 20_000 });
+}
 
 test('a reload returns to the same page, filters and opened device; back goes to the previous page; Ctrl+K opens a device by name', async ({ page, nb }) => {
   await page.goto(nb.host.url);
@@ -81,13 +91,7 @@ test('a reload returns to the same page, filters and opened device; back goes to
 
 test(`the connection picker, the command palette and the shortcuts dialog in light and dark`, async ({ page, nb }) => {
   const shot = (name: string) => shotInBothSchemes(page, nb, (scheme) => `address-${scheme}-${name}`);
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.goto(nb.host.url);
-  await openDemoWorkspace(page);
-  await dismissToasts(page);
-  // The first visit to Devices fetches the demo's devices (the palette searches them).
-  await page.keyboard.press('Control+3');
-  await expect(page.getByTestId('devices-count')).toHaveText(/^\d[\d,]* devices$/, { timeout: 20_000 });
+  await demoWithDevices(page, nb);
 
   await page.getByTestId('connection-picker').click();
   const list = page.getByTestId('connection-picker-list');
@@ -136,12 +140,7 @@ test(`the connection picker, the command palette and the shortcuts dialog in lig
 });
 
 test('Enter right after typing in the palette goes to what was typed, even on a slow machine', async ({ page, nb }) => {
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.goto(nb.host.url);
-  await openDemoWorkspace(page);
-  await dismissToasts(page);
-  await page.keyboard.press('Control+3');
-  await expect(page.getByTestId('devices-count')).toHaveText(/^\d[\d,]* devices$/, { timeout: 20_000 });
+  await demoWithDevices(page, nb);
   const devices = await storedDevices(nb);
   const target = devices[devices.length - 1]!;
   // A slow machine: the palette's results lag the typing (they follow a deferred query). An Enter

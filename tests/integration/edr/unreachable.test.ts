@@ -39,23 +39,14 @@ async function dropEverything(): Promise<{ url: string; connections: () => numbe
   return { url: `https://127.0.0.1:${(server.address() as net.AddressInfo).port}`, connections: () => connections };
 }
 
-async function failure(p: Promise<unknown>): Promise<Error> {
-  try {
-    await p;
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error('the poll succeeded against an endpoint that drops every connection');
-}
-
 describe('a vendor that cannot be reached', () => {
   it('Falcon: the poll fails after one token fetch’s attempts', async () => {
     const endpoint = await dropEverything();
     const f = new FalconConnector({ tenantId: 't', clientId: 'c', clientSecret: () => 's', cloudRegion: 'us-1', baseUrl: endpoint.url, tls: { mode: 'system' }, retry: fast });
     closers.push(() => f.close());
-    const e = await failure(f.poll({ onProgress: () => undefined }));
+    const e = await f.poll({ onProgress: () => undefined }).catch((x: unknown) => x as Error);
     expect(isAppError(e) && e.code).toBe('net.unreachable');
-    expect(e.message).toMatch(new RegExp(`/oauth2/token after ${ATTEMPTS} attempts`));
+    expect((e as Error).message).toMatch(new RegExp(`/oauth2/token after ${ATTEMPTS} attempts`));
     expect(endpoint.connections()).toBe(ATTEMPTS);
   });
 
@@ -71,7 +62,7 @@ describe('a vendor that cannot be reached', () => {
       retry: fast,
     });
     closers.push(() => d.close());
-    const e = await failure(d.poll({ onProgress: () => undefined }));
+    const e = await d.poll({ onProgress: () => undefined }).catch((x: unknown) => x as Error);
     expect(isAppError(e)).toBe(true);
     expect(endpoint.connections()).toBe(ATTEMPTS);
   });
@@ -84,7 +75,7 @@ describe('a vendor that cannot be reached', () => {
     const tokens = new TokenProvider({ http, idpUrl: endpoint.url, tenantId: 't', clientId: 'c', secrets: { getClientSecret: async () => 's' }, resource: DEFENDER_RESOURCE, now: Date.now, logger: silentLogger, retry });
     const limiter = () => new SlidingWindowLimiter([{ calls: 100, windowMs: 1_000 }], realClock());
     const api = new DefenderApi({ http, apiUrl: endpoint.url, tokens, limiters: { machines: limiter(), vulnerabilities: limiter(), bulk: limiter() }, clock: realClock(), retry, rateScale: 1, logger: silentLogger });
-    const e = await failure(api.getJson('machines', api.url('/api/machines'), 'listed the devices'));
+    const e = await api.getJson('machines', api.url('/api/machines'), 'listed the devices').catch((x: unknown) => x as Error);
     expect(isAppError(e) && e.code).toBe('net.unreachable');
     expect(endpoint.connections()).toBe(ATTEMPTS);
   });
