@@ -8,9 +8,11 @@ import Database from 'better-sqlite3';
 import { createRequire } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
 import { DONE, READY, type CheckpointerData, type CheckpointResult } from './checkpointer';
+import { lowerThisThreadPriority } from './thread-priority';
 
 const port = parentPort;
 if (!port) throw new Error('checkpointer-thread runs in a worker thread.');
+lowerThisThreadPriority();
 const data = workerData as CheckpointerData;
 const shared = new Int32Array(data.shared);
 const Sqlite = data.module ? (createRequire(import.meta.url)(data.module) as typeof Database) : Database;

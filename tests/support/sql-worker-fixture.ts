@@ -2,8 +2,10 @@
  * A worker entry for tests/unit/store/sql-worker.test.ts, served as the product's are
  * (serveSqlWorker): its own connection to the test's WAL database, a table `t (id INTEGER PRIMARY
  * KEY, v TEXT NOT NULL)`, and operations that write, fail as SQLite fails, and end the thread as a
- * crash does.
+ * crash does, and the thread's id and priority.
  */
+import { readlinkSync } from 'node:fs';
+import os from 'node:os';
 import { serveSqlWorker } from '../../electron/store/sql-worker-thread';
 import { openPrivateDatabase } from '../../electron/store/sqlite';
 
@@ -12,6 +14,8 @@ export type FixtureOps = {
   insert(rows: Array<{ id: number; v: string | null }>): number;
   /** The thread ends at once, as when it crashes (exit code 7). */
   crash(): never;
+  /** Linux: this thread's id (from /proc/thread-self) and its nice value as it reads it. */
+  thread(): { tid: number; nice: number };
 };
 
 serveSqlWorker((data: { file: string }) => {
@@ -26,6 +30,10 @@ serveSqlWorker((data: { file: string }) => {
       return rows.length;
     },
     crash: () => process.exit(7),
+    thread: () => {
+      const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+      return { tid, nice: os.getPriority(tid) };
+    },
   };
   return { ops, close: () => db.close() };
 });

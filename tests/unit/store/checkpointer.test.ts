@@ -2,9 +2,9 @@
  * The WAL checkpoint off the owner's thread (electron/store/checkpointer.ts): started by a big
  * commit, it copies the WAL back on its own connection, the owner's connection stops checkpointing
  * itself, staging does not take it for another writer, and a worker that cannot start leaves the
- * owner checkpointing as before.
+ * owner checkpointing as before; its thread runs below main's priority.
  */
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -57,7 +57,29 @@ function cycle(store: EdrDb, hosts: ScoredHost[]): number {
 
 const rescored = (hosts: ScoredHost[], salt: number) => makeScoredHosts(hosts.length, { cycleSalt: salt });
 
+/** This process's threads (Linux) with their nice values, seen from outside (the kernel's). */
+function threads(): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const t of readdirSync('/proc/self/task')) {
+    try {
+      out.set(Number(t), os.getPriority(Number(t)));
+    } catch {
+      // Ended meanwhile.
+    }
+  }
+  return out;
+}
+
 describe('the WAL checkpoint on a worker thread', () => {
+  it('runs below main’s priority (its thread’s nice value is main’s + 10; Linux)', async () => {
+    const before = threads();
+    const { ckpt } = owner();
+    await started(ckpt);
+    const started_ = [...threads()].filter(([tid]) => !before.has(tid));
+    expect(started_.map(([, nice]) => nice)).toContain(Math.min(19, os.getPriority() + 10));
+    expect(os.getPriority()).toBe(before.get(process.pid));
+  });
+
   it('starts at a big commit; later commits are copied back by the worker, and the stored cycle reads the same', async () => {
     const file = tempFile();
     const store = new EdrDb(file);

@@ -3,7 +3,7 @@
  * connection to the owner's WAL database, in the order asked; an error comes back as an Error with
  * SQLite's message and the worker goes on; a worker that crashes fails what was in flight and every
  * later call with SqlWorkerStopped, tells the owner once, and what it committed stays; `close`
- * lets what was asked finish first.
+ * lets what was asked finish first; its thread runs below main's priority.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -11,6 +11,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SqlWorker, SqlWorkerStopped } from '../../../electron/store/sql-worker';
+import { BACKGROUND_NICE_STEP } from '../../../electron/store/thread-priority';
 import type { FixtureOps } from '../../support/sql-worker-fixture';
 
 const entry = path.resolve('tests/support/sql-worker-fixture.ts');
@@ -84,6 +85,17 @@ describe('the SQL worker', () => {
     expect(worker.running).toBe(false);
     await expect(worker.call('insert', [{ id: 99, v: 'late' }])).rejects.toThrow(/stopped: closed/);
     expect(crashes).toEqual([]);
+  });
+
+  it('runs below main’s priority: the thread’s nice value is main’s + 10, main’s own is untouched (Linux)', async () => {
+    const mainNice = os.getPriority();
+    const { worker } = open();
+    const { tid, nice } = await worker.call('thread');
+    expect(tid).not.toBe(process.pid);
+    expect(nice).toBe(Math.min(19, mainNice + BACKGROUND_NICE_STEP));
+    // Seen from main, by the thread's id: the kernel's value, not what the worker believes.
+    expect(os.getPriority(tid)).toBe(nice);
+    expect(os.getPriority()).toBe(mainNice);
   });
 
   it('an unknown operation is refused as an error', async () => {
