@@ -45,6 +45,7 @@ export const WORKER_ENTRIES = {
   'edr-writer-thread': 'electron/edr/store/edr-writer-thread.ts',
   'checkpointer-thread': 'electron/store/checkpointer-thread.ts',
   'alarms-writer-thread': 'electron/alarms/store/alarms-writer-thread.ts',
+  'falcon-parse-thread': 'electron/edr/falcon/falcon-parse-thread.ts',
 };
 
 /** The main bundle's options (exported for tests/unit/app/bundle.test.ts, which builds it in memory). */

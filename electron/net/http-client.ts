@@ -45,6 +45,12 @@ export interface HttpRequest {
   accept?: string;
   timeoutMs?: number;
   signal?: AbortSignal;
+  /**
+   * Keep a successful answer as bytes (`HttpResponse.bytes`, its own ArrayBuffer, transferable to
+   * a worker) instead of decoding it on this thread: `body` is then '' below status 300. An answer
+   * of 300 or more is small and read here (errors), so `body` has its text and `bytes` is there too.
+   */
+  bytes?: boolean;
 }
 
 export interface HttpResponse {
@@ -54,6 +60,8 @@ export interface HttpResponse {
   /** The media type without parameters, lower case ('' when absent). */
   contentType: string;
   body: string;
+  /** The answer as bytes, when the request asked for them (`HttpRequest.bytes`). */
+  bytes?: Uint8Array;
   url: string;
   durationMs: number;
 }
@@ -149,13 +157,15 @@ export class HttpClient {
           onRetry: () => this.logger.debug('http retry after a connection reset', { method: req.method, url: `${url.origin}${url.pathname}` }),
         },
       );
-      const text = await this.readBody(res.body, ep);
+      const raw = await this.readBody(res.body, ep, req.bytes === true);
       const flat = flattenHeaders(res.headers);
+      const decode = !req.bytes || res.statusCode < 200 || res.statusCode >= 300;
       const response: HttpResponse = {
         status: res.statusCode,
         headers: flat,
         contentType: (flat['content-type'] ?? '').split(';')[0]!.trim().toLowerCase(),
-        body: text,
+        body: decode ? Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8') : '',
+        ...(req.bytes ? { bytes: raw } : {}),
         url: url.toString(),
         durationMs: Math.round(performance.now() - started),
       };
@@ -173,8 +183,12 @@ export class HttpClient {
     }
   }
 
-  private async readBody(body: AsyncIterable<Uint8Array>, ep: Endpoint): Promise<string> {
-    const chunks: Buffer[] = [];
+  /**
+   * The whole body in one Uint8Array. `own`: over an ArrayBuffer of its own, never a view of a
+   * pool's (it may be transferred to a worker); else a view when it came in one chunk.
+   */
+  private async readBody(body: AsyncIterable<Uint8Array>, ep: Endpoint, own: boolean): Promise<Uint8Array> {
+    const chunks: Uint8Array[] = [];
     let size = 0;
     for await (const chunk of body) {
       size += chunk.byteLength;
@@ -183,10 +197,17 @@ export class HttpClient {
           details: { host: ep.host, port: ep.port },
         });
       }
-      // A view, not a copy: the body is copied once, by concat (or not at all when it came in one chunk).
-      chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+      chunks.push(chunk);
     }
-    return (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)).toString('utf8');
+    if (!own && chunks.length === 1) return chunks[0]!;
+    // Copied once, into a buffer of its own.
+    const out = new Uint8Array(size);
+    let at = 0;
+    for (const c of chunks) {
+      out.set(c, at);
+      at += c.byteLength;
+    }
+    return out;
   }
 
   private explain(e: unknown, ep: Endpoint, timeoutMs: number): Promise<AppError> {

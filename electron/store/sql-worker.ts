@@ -12,6 +12,9 @@
  * transaction cut short is rolled back at the next open). `close` asks the worker to finish what was
  * asked before, close its connection and end, and resolves once it has.
  *
+ * Not only SQL: the protocol serves any thread of named operations (the Falcon parser,
+ * edr/falcon/falcon-parser.ts, reads vendor answers on one).
+ *
  * The worker's code is a module of its own (an entry beside main's in the Electron bundle,
  * scripts/build-electron.mjs): `workerEntry` finds it next to the running module, `<name>.cjs` in the
  * bundle, `<name>.ts` under tsx or vitest (loaded through tsx).
@@ -109,14 +112,28 @@ export class SqlWorker<Ops extends SqlOps> {
     return this.send(op, args) as Promise<Result<Ops[K]>>;
   }
 
-  private send(op: string, args: unknown[]): Promise<unknown> {
+  /** As `call`, moving `transfer` (e.g. a body's ArrayBuffer) to the worker instead of copying it: it is gone here afterwards. */
+  callMoving<K extends keyof Ops & string>(transfer: ArrayBuffer[], op: K, ...args: Parameters<Ops[K]>): Promise<Result<Ops[K]>> {
+    return this.send(op, args, transfer) as Promise<Result<Ops[K]>>;
+  }
+
+  private send(op: string, args: unknown[], transfer: ArrayBuffer[] = []): Promise<unknown> {
     if (this.stoppedWhy !== undefined) return Promise.reject(new SqlWorkerStopped(this.stoppedWhy));
     const id = this.next++;
     const request: SqlRequest = { id, op, args };
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage(request);
+      this.worker.postMessage(request, transfer);
     });
+  }
+
+  /** Whether the thread keeps the process alive (default: it does); an idle, optional thread unrefs itself. */
+  ref(): void {
+    this.worker.ref();
+  }
+
+  unref(): void {
+    this.worker.unref();
   }
 
   /** Lets what was asked before finish, closes the worker's connection and ends it. */

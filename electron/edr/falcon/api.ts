@@ -9,21 +9,23 @@ import type { HttpClient, HttpResponse } from '../../net';
 import type { FalconAuth } from './auth';
 import { forbiddenError, rateLimitedError, requestRejectedError, tokenRejectedError, unavailableError, vendorMessage } from './errors';
 import type { RatePacer } from './pacer';
+import { parseEnvelope, type FalconEnvelope } from './read';
 import { isTransient, retriesSpent, withRetries, type RetryPolicy } from '../../net/retry';
 
-export interface FalconEnvelope {
-  meta?: { pagination?: { offset?: unknown; total?: unknown; expires_at?: unknown; limit?: unknown } };
-  resources?: unknown[] | null;
-  errors?: { code?: number; message?: string; id?: string }[] | null;
-}
+export type { FalconEnvelope };
 
-export interface FalconCall {
+export interface FalconCall<E extends Omit<FalconEnvelope, 'resources'> = FalconEnvelope> {
   method: 'GET' | 'POST';
   path: string;
   query?: [string, string][];
   json?: unknown;
   /** Entity lookups answer 404 when none of the ids has a record; that is data, not an error. */
   allow404?: boolean;
+  /**
+   * Reads the answer's bytes instead of parsing it here (the details answers, on the parser
+   * thread: falcon-parser.ts); undefined is an unreadable answer, a throw (the thread stopped) asks again.
+   */
+  read?: (bytes: Uint8Array) => Promise<E | undefined>;
 }
 
 export interface FalconApiStats {
@@ -42,27 +44,16 @@ export interface FalconApiOptions {
   logger: Logger;
 }
 
-function parseEnvelope(body: string): FalconEnvelope | undefined {
-  try {
-    const j = JSON.parse(body) as unknown;
-    if (!j || typeof j !== 'object' || Array.isArray(j)) return undefined;
-    const r = (j as FalconEnvelope).resources;
-    return r === undefined || r === null || Array.isArray(r) ? (j as FalconEnvelope) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 export class FalconApi {
   readonly stats: FalconApiStats = { calls: 0, r429: 0, retries: 0, unauthorized: 0 };
 
   constructor(private readonly o: FalconApiOptions) {}
 
-  async call(req: FalconCall, signal?: AbortSignal): Promise<{ status: number; envelope: FalconEnvelope }> {
+  async call<E extends Omit<FalconEnvelope, 'resources'> = FalconEnvelope>(req: FalconCall<E>, signal?: AbortSignal): Promise<{ status: number; envelope: E }> {
     const qs = req.query && req.query.length > 0 ? `?${new URLSearchParams(req.query).toString()}` : '';
     const unavailable = (why: string) => (tries: number) => unavailableError(req.path, tries, why);
     let waits = 0;
-    return withRetries<{ status: number; envelope: FalconEnvelope }>(
+    return withRetries<{ status: number; envelope: E }>(
       async () => {
         const ticket = await this.o.pacer.acquire(signal);
         // The token fetch has retried on its own: its failure ends this call too.
@@ -77,6 +68,7 @@ export class FalconApi {
             url: `${tok.baseUrl}${req.path}${qs}`,
             headers: { authorization: `Bearer ${tok.token}` },
             ...(req.json !== undefined ? { json: req.json } : {}),
+            ...(req.read ? { bytes: true } : {}),
             signal,
           });
         } catch (e) {
@@ -102,7 +94,15 @@ export class FalconApi {
         if (s >= 500) return { kind: 'retry', why: `HTTP ${s}`, exhausted: unavailable(`HTTP ${s}`) };
         if (s === 403) throw forbiddenError(req.path, vendorMessage(res.body));
         if ((s >= 200 && s < 300) || (s === 404 && req.allow404)) {
-          const envelope = parseEnvelope(res.body);
+          let envelope: E | undefined;
+          if (req.read) {
+            try {
+              envelope = await req.read(res.bytes!);
+            } catch (e) {
+              const why = e instanceof Error ? e.message : String(e);
+              return { kind: 'retry', why, exhausted: unavailable(why) };
+            }
+          } else envelope = parseEnvelope(res.body) as E | undefined;
           if (envelope) return { kind: 'done', value: { status: s, envelope } };
           return { kind: 'retry', why: 'an unreadable JSON answer', exhausted: unavailable('an unreadable JSON answer') };
         }

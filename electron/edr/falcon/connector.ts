@@ -3,9 +3,9 @@
  * from the scroll query (no 10,000 cap), details from POST /devices/entities/devices/v2 (1,000
  * per call; the API takes up to 5,000), assessments from the ZTA entities endpoint (100 per call);
  * each 2,000-host chunk is merged into HostRecords while the next one is fetched, so raw vendor
- * data of at most two chunks exists at a time. A details answer is read, parsed and checked in
- * one turn of main's event loop: 1,000 records (a few MB of JSON) keep that turn near 25 ms, where
- * 2,000 held the window for 80 ms and more (issue 21 item 5, EDR-F5).
+ * data of at most two chunks exists at a time. A details answer (1,000 records, a few MB of JSON)
+ * is parsed and checked on the parser thread (falcon-parser.ts): on main it held the window for
+ * 25-40 ms a call (issue 21 item 5, EDR-F5).
  */
 import { AppError } from '../../../shared/model/errors';
 import type { FalconAssessment, HostRecord } from '../../../shared/model/edr';
@@ -14,7 +14,8 @@ import { silentLogger, type Logger } from '../../log';
 import { HttpClient } from '../../net';
 import { FalconApi, type FalconEnvelope } from './api';
 import { FalconAuth } from './auth';
-import { DEFAULT_SENSOR_WINDOW_MS, parseAssessments, parseDevices, toHostRecord } from './merge';
+import { DEFAULT_SENSOR_WINDOW_MS, parseAssessments, toHostRecord } from './merge';
+import { sharedFalconParser, type FalconParser } from './falcon-parser';
 import { RatePacer } from './pacer';
 import type { FalconCloud, FalconCloudSetting } from './regions';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry';
@@ -71,6 +72,8 @@ export interface FalconConnectorOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** An HttpClient to share (closed by its owner); by default the connector makes and closes its own. */
   http?: HttpClient;
+  /** Where details answers are read; default the process's parser thread. */
+  parser?: FalconParser;
 }
 
 export interface FalconPollProgress {
@@ -125,6 +128,7 @@ export class FalconConnector {
   private readonly limiter: Limiter;
   private readonly now: () => number;
   private readonly logger: Logger;
+  private readonly parser: FalconParser;
   lastPoll: FalconPollSummary | undefined;
 
   constructor(private readonly o: FalconConnectorOptions) {
@@ -152,6 +156,7 @@ export class FalconConnector {
     });
     this.api = new FalconApi({ http: this.http, auth: this.auth, pacer: this.pacer, retry, sleep, logger: this.logger });
     this.limiter = new Limiter(concurrency);
+    this.parser = o.parser ?? sharedFalconParser();
   }
 
   /** The cloud in use (after autodiscovery, the discovered one). */
@@ -200,13 +205,9 @@ export class FalconConnector {
           Promise.all(
             chunks(chunk, FALCON_BATCH.devices).map((batch) =>
               this.limiter
-                .run(() => this.api.call({ method: 'POST', path: FALCON_PATHS.devices, json: { ids: batch }, allow404: true }, signal))
-                // The answer's read and JSON.parse took this turn; its checks take the next, so main's
-                // loop turns between the two (issue 21 item 5: no turn of 50 ms or more).
-                .then(async (r) => {
-                  await nextTurn();
-                  return parseDevices(r.envelope.resources ?? []);
-                }),
+                // Read and checked on the parser thread, not here (falcon-parser.ts).
+                .run(() => this.api.call({ method: 'POST', path: FALCON_PATHS.devices, json: { ids: batch }, allow404: true, read: (bytes) => this.parser.devices(bytes) }, signal))
+                .then((r) => ({ devices: r.envelope.devices, invalid: r.envelope.invalid })),
             ),
           ).then((parts) => ({ devices: parts.flatMap((x) => x.devices), invalid: parts.reduce((n, x) => n + x.invalid, 0) })),
           Promise.all(

@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { HostRecord } from '../../../shared/model/edr';
 import type { FalconPollProgress } from '../../../electron/edr/falcon';
+import { FalconParser } from '../../../electron/edr/falcon/falcon-parser';
 import { startRig, type Rig } from './helpers';
 
 let rig: Rig | undefined;
@@ -20,9 +21,12 @@ const expectEveryHost = (r: Rig, hosts: HostRecord[], n: number) => {
 describe('FalconConnector.poll', () => {
   it('lists 12,000 hosts through the scroll endpoint in a healthy cycle with no 429', async () => {
     rig = await startRig({ hosts: 12_000 });
-    const c = rig.connector();
+    const parser = new FalconParser();
+    const c = rig.connector({ parser });
     const progress: FalconPollProgress[] = [];
-    const hosts = await c.poll({ onProgress: (p) => progress.push(p) });
+    const hosts = await c.poll({ onProgress: (p) => progress.push(p) }).finally(() => parser.close());
+    // Every details answer was read on the parser thread, none on main.
+    expect(parser.stats).toEqual({ onThread: 12, onMain: 0 });
 
     expectEveryHost(rig, hosts, 12_000);
     expect(rig.sim.stats.calls).toEqual({
@@ -144,6 +148,18 @@ describe('FalconConnector.poll', () => {
 });
 
 describe('FalconConnector.poll edge cases', () => {
+  it('a parser thread that cannot start: the answer it had is asked again, the rest are read on main, every host arrives', async () => {
+    rig = await startRig({ hosts: 3_000 });
+    const parser = new FalconParser({ entry: '/nonexistent/falcon-parse-thread.cjs' });
+    const c = rig.connector({ parser });
+    const hosts = await c.poll();
+    expectEveryHost(rig, hosts, 3_000);
+    expect(parser.threaded).toBe(false);
+    expect(parser.stats).toEqual({ onThread: 0, onMain: 3 });
+    expect(rig.sim.stats.calls['/devices/entities/devices/v2']).toBeGreaterThan(3);
+    expect(c.lastPoll!.retries).toBeGreaterThan(0);
+  }, 90_000);
+
   it('polls an empty tenant to an empty list with a single scroll call', async () => {
     rig = await startRig({ hosts: 0 });
     const c = rig.connector();

@@ -21,6 +21,19 @@ beforeAll(async () => {
     seen.push({ method: req.method, url: req.url, headers: req.headers, body });
     if (req.url === '/slow') return void setTimeout(() => res.end('{}'), 2_000);
     if (req.url === '/big') return void res.end('x'.repeat(2048));
+    if (req.url === '/chunks') {
+      // Several writes: the client gets the body in more than one chunk.
+      res.setHeader('content-type', 'application/json');
+      res.write('{"resources":["');
+      return void setTimeout(() => {
+        res.write('é'.repeat(100_000));
+        setTimeout(() => res.end('"]}'), 20);
+      }, 20);
+    }
+    if (req.url === '/denied') {
+      res.statusCode = 403;
+      return void res.end('{"errors":[{"message":"access denied, authorization failed"}]}');
+    }
     res.setHeader('content-type', 'application/json; charset=utf-8');
     res.end(JSON.stringify({ ok: true }));
   });
@@ -40,6 +53,29 @@ describe('HttpClient', () => {
     const req = seen.at(-1)!;
     expect(req.headers).toMatchObject({ 'content-type': 'application/json', accept: 'application/json', authorization: 'Bearer t' });
     expect(req.body).toBe('{"a":1}');
+    await http.close();
+  });
+
+  it('bytes: a successful answer stays bytes over a buffer of its own (transferable), not decoded; an error answer is text too', async () => {
+    const http = new HttpClient({ tls: pinned() });
+    const res = await http.request({ method: 'GET', url: `${server.url}/chunks`, bytes: true });
+    expect(res.status).toBe(200);
+    expect(res.body).toBe('');
+    const bytes = res.bytes!;
+    expect(bytes.byteOffset).toBe(0);
+    expect(bytes.buffer.byteLength).toBe(bytes.byteLength);
+    expect(JSON.parse(Buffer.from(bytes).toString('utf8'))).toEqual({ resources: ['é'.repeat(100_000)] });
+    // Moved to a worker, the buffer is gone here: it was nobody else's.
+    const { port1, port2 } = new MessageChannel();
+    port1.postMessage(bytes, [bytes.buffer as ArrayBuffer]);
+    expect(bytes.byteLength).toBe(0);
+    port1.close();
+    port2.close();
+
+    const denied = await http.request({ method: 'GET', url: `${server.url}/denied`, bytes: true });
+    expect(denied).toMatchObject({ status: 403, body: '{"errors":[{"message":"access denied, authorization failed"}]}' });
+    // Without it, the same answer is text as always.
+    expect((await http.request({ method: 'GET', url: `${server.url}/chunks` })).body).toBe(`{"resources":["${'é'.repeat(100_000)}"]}`);
     await http.close();
   });
 
