@@ -83,8 +83,9 @@ export function runMeasuredProcess(argv: string[], env: Record<string, string>, 
       tail = (tail + d).slice(-8192);
     });
     child.stderr.setEncoding('utf8');
+    // The child's last 8 KB of stderr (NB_BENCH_STDERR_KB=N keeps more, for a whole trace).
     child.stderr.on('data', (d: string) => {
-      stderr = (stderr + d).slice(-8192);
+      stderr = (stderr + d).slice(-Number(process.env.NB_BENCH_STDERR_KB ?? 8) * 1024);
     });
     const sampler = setInterval(() => {
       if (child.pid) void vmHwmKb(child.pid).then((kb) => (hwmKb = Math.max(hwmKb, kb)));

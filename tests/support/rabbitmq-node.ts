@@ -32,7 +32,8 @@ export function freePort(): Promise<number> {
   });
 }
 
-const portOpen = (port: number) =>
+/** Whether something accepts connections on 127.0.0.1:`port` (a second at most). */
+export const portOpen = (port: number) =>
   new Promise<boolean>((resolve) => {
     const s = net.connect({ host: '127.0.0.1', port }, () => (s.end(), resolve(true)));
     s.on('error', () => resolve(false));

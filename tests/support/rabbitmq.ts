@@ -8,10 +8,10 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { portOpen } from './rabbitmq-node';
 
 const run = promisify(execFile);
 export const AMQP_URL = 'amqp://guest:guest@127.0.0.1:5672';
@@ -21,13 +21,6 @@ const LOCK = path.join(os.tmpdir(), 'northbound-tests-rabbitmq.lock');
 const STARTED = path.join(os.tmpdir(), 'northbound-tests-rabbitmq.started');
 /** What a start may take: about 9 s on a quiet machine, more under a loaded test run. */
 export const RABBITMQ_START_MS = 90_000;
-
-const portOpen = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const s = net.connect({ host: '127.0.0.1', port }, () => (s.end(), resolve(true)));
-    s.on('error', () => resolve(false));
-    s.setTimeout(1000, () => (s.destroy(), resolve(false)));
-  });
 
 const alive = (pid: number) => {
   try {
