@@ -40,7 +40,7 @@ export const CLOSE_OP = '__close';
 
 /** The worker stopped (crashed, terminated, closed): no request runs on it any more. */
 export class SqlWorkerStopped extends Error {
-  constructor(why: string) {
+  constructor(readonly why: string) {
     super(`The SQL worker stopped: ${why}`);
     this.name = 'SqlWorkerStopped';
   }

@@ -99,7 +99,8 @@ async function main(): Promise<void> {
   if (want('main-stall')) {
     // Issue 21 item 5: main's event loop while the app writes (target: no stall ≥ 50 ms). Also run by `falcon` (its app line) and here alone.
     // Each run on its own (a stall is also time waiting for a CPU, so one run is one draw): NB_BENCH_STALL_RUNS, default 3.
-    const runs = Math.max(1, Number(process.env.NB_BENCH_STALL_RUNS ?? 3));
+    const asked = Number(process.env.NB_BENCH_STALL_RUNS);
+    const runs = Number.isInteger(asked) && asked >= 1 ? asked : 3;
     const stalls: number[] = [];
     for (let i = 0; i < runs; i++) {
       const f = await benchFalconAppCycle(100_000);

@@ -14,8 +14,8 @@ export type FixtureOps = {
   insert(rows: Array<{ id: number; v: string | null }>): number;
   /** The thread ends at once, as when it crashes (exit code 7). */
   crash(): never;
-  /** Linux: this thread's id (from /proc/thread-self) and its nice value as it reads it. */
-  thread(): { tid: number; nice: number };
+  /** Linux: this thread's id (from /proc/thread-self) and its nice value; elsewhere the process's nice value. */
+  thread(): { tid: number | undefined; nice: number };
 };
 
 serveSqlWorker((data: { file: string }) => {
@@ -31,6 +31,8 @@ serveSqlWorker((data: { file: string }) => {
     },
     crash: () => process.exit(7),
     thread: () => {
+      // Elsewhere a thread has no nice value of its own: the process's.
+      if (process.platform !== 'linux') return { tid: undefined, nice: os.getPriority() };
       const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
       return { tid, nice: os.getPriority(tid) };
     },

@@ -10,6 +10,7 @@ import type { FalconAuth } from './auth';
 import { forbiddenError, rateLimitedError, requestRejectedError, tokenRejectedError, unavailableError, vendorMessage } from './errors';
 import type { RatePacer } from './pacer';
 import { parseEnvelope, type FalconEnvelope } from './read';
+import { ParserStopped } from './falcon-parser';
 import { isTransient, retriesSpent, withRetries, type RetryPolicy } from '../../net/retry';
 
 export type { FalconEnvelope };
@@ -99,8 +100,9 @@ export class FalconApi {
             try {
               envelope = await req.read(res.bytes!);
             } catch (e) {
-              const why = e instanceof Error ? e.message : String(e);
-              return { kind: 'retry', why, exhausted: unavailable(why) };
+              // Only a reader that stopped with the answer on it asks again; anything else is our fault, not Falcon's.
+              if (!(e instanceof ParserStopped)) throw e;
+              return { kind: 'retry', why: e.message, exhausted: () => e };
             }
           } else envelope = parseEnvelope(res.body) as E | undefined;
           if (envelope) return { kind: 'done', value: { status: s, envelope } };

@@ -156,7 +156,7 @@ export class FalconConnector {
     });
     this.api = new FalconApi({ http: this.http, auth: this.auth, pacer: this.pacer, retry, sleep, logger: this.logger });
     this.limiter = new Limiter(concurrency);
-    this.parser = o.parser ?? sharedFalconParser();
+    this.parser = o.parser ?? sharedFalconParser(o.logger);
   }
 
   /** The cloud in use (after autodiscovery, the discovered one). */

@@ -160,6 +160,15 @@ describe('FalconConnector.poll edge cases', () => {
     expect(c.lastPoll!.retries).toBeGreaterThan(0);
   }, 90_000);
 
+  it('a reader that fails for its own reasons is not taken for Falcon being unreachable: the poll fails with that error after one details call', async () => {
+    rig = await startRig({ hosts: 1_000 });
+    const broken = new FalconParser({ start: () => { throw new Error('not used'); } });
+    broken.devices = () => Promise.reject(new TypeError('a bug in the reader'));
+    const c = rig.connector({ parser: broken });
+    await expect(c.poll()).rejects.toThrow(new TypeError('a bug in the reader'));
+    expect(rig.sim.stats.calls['/devices/entities/devices/v2']).toBe(1);
+  }, 90_000);
+
   it('polls an empty tenant to an empty list with a single scroll call', async () => {
     rig = await startRig({ hosts: 0 });
     const c = rig.connector();

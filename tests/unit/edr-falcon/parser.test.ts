@@ -1,11 +1,14 @@
 /**
  * The Falcon parser thread (electron/edr/falcon/falcon-parser.ts): a details answer's bytes move to
  * the thread and come back as the same checked devices main would have read; an unreadable answer
- * is undefined (the call retries); a thread that cannot run makes that answer ask again and every
- * later one read on main; an idle thread is closed and a later answer starts a new one.
+ * is undefined (the call retries); a thread that cannot run makes that answer ask again and later
+ * ones read on main (with a warning) until a thread is tried again; an idle thread is closed and a
+ * later answer starts a new one; a thread keeps the process alive exactly while answers are on it.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FalconParser, ParserStopped } from '../../../electron/edr/falcon/falcon-parser';
+import { createMemoryLogger } from '../../../electron/log';
+import { SqlWorker } from '../../../electron/store/sql-worker';
 import { readDevicesAnswer } from '../../../electron/edr/falcon/read';
 
 const parsers: FalconParser[] = [];
@@ -56,13 +59,62 @@ describe('FalconParser', () => {
     expect(p.stats.onThread).toBe(2);
   });
 
-  it('a thread that cannot run: that answer asks again (ParserStopped), later ones are read on main', async () => {
-    const p = parser({ entry: '/nonexistent/falcon-parse-thread.cjs' });
-    await expect(p.devices(answer([device(1)]))).rejects.toBeInstanceOf(ParserStopped);
+  it('a thread that cannot run: that answer asks again (ParserStopped), later ones are read on main with a warning, and after a while a thread is tried again', async () => {
+    let now = 1_000_000;
+    const logger = createMemoryLogger('warn');
+    const p = parser({ entry: '/nonexistent/falcon-parse-thread.cjs', logger, now: () => now, retryThreadMs: 60_000 });
+    const stopped = await p.devices(answer([device(1)])).catch((e: unknown) => e);
+    expect(stopped).toBeInstanceOf(ParserStopped);
+    // In words, without the store's "SQL worker".
+    expect((stopped as Error).message).toMatch(/^The thread that reads Falcon's answers stopped \(.+\); the answer is asked for again\.$/);
+    expect((stopped as Error).message).not.toMatch(/SQL/);
     expect(p.threaded).toBe(false);
+    expect(logger.lines.filter((l) => l.includes('read on main'))).toHaveLength(1);
     const got = await p.devices(answer([device(1), device(2)]));
     expect(got!.devices.map((d) => d.device_id)).toEqual(['d1', 'd2']);
     expect(p.stats).toEqual({ onThread: 0, onMain: 1 });
+    now += 60_000;
+    expect(p.threaded).toBe(true);
+    await expect(p.devices(answer([device(3)]))).rejects.toBeInstanceOf(ParserStopped);
+  });
+
+  it('a thread the system refuses to start: answers are read on main at once', async () => {
+    const p = parser({
+      start: () => {
+        throw Object.assign(new Error('Worker initialization failure: 11'), { code: 'ERR_WORKER_INIT_FAILED' });
+      },
+    });
+    const got = await p.devices(answer([device(7)]));
+    expect(got!.devices[0]!.device_id).toBe('d7');
+    expect(p.stats).toEqual({ onThread: 0, onMain: 1 });
+    expect(p.threaded).toBe(false);
+  });
+
+  it('a thread keeps the process alive only while answers are on it, also one started while a closed thread still had one', async () => {
+    const held = new Map<unknown, number>();
+    const ref = vi.spyOn(SqlWorker.prototype, 'ref').mockImplementation(function (this: unknown) {
+      held.set(this, (held.get(this) ?? 0) + 1);
+    });
+    const unref = vi.spyOn(SqlWorker.prototype, 'unref').mockImplementation(function (this: unknown) {
+      held.set(this, (held.get(this) ?? 0) - 1);
+    });
+    try {
+      const p = parser();
+      const big = answer(Array.from({ length: 20_000 }, (_, i) => device(i)));
+      const a = p.devices(big);
+      // Shutdown while A is on the first thread; B starts a second one meanwhile.
+      const closing = p.close();
+      const b = p.devices(answer([device(1)]));
+      const workers = [...held.keys()];
+      expect(workers).toHaveLength(2);
+      // Started unref'd (-1), then ref'd for the answer on it (+1): both threads hold the process.
+      expect(workers.map((w) => held.get(w))).toEqual([0, 0]);
+      await Promise.all([a, b, closing]);
+      expect(workers.map((w) => held.get(w))).toEqual([-1, -1]);
+    } finally {
+      ref.mockRestore();
+      unref.mockRestore();
+    }
   });
 
   it('closes an idle thread; the next answer starts another', async () => {
