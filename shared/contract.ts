@@ -127,8 +127,12 @@ export type ConnectorStatus = z.infer<typeof ConnectorStatus>;
 
 export const ConnectorTestResult = z.object({
   ok: z.boolean(),
-  /** One line per check (token, permissions, region, a first page of hosts). */
-  checks: z.array(z.object({ name: z.string(), ok: z.boolean(), message: z.string(), hint: z.string().optional() })),
+  /**
+   * One line per check, named for what it calls (the token, each permission, each API the poll
+   * reads), in order. `ok` only when its call succeeded; `ran: false` when it could not run (an
+   * earlier check it needs failed, or nothing to ask about): not passed, not failed.
+   */
+  checks: z.array(z.object({ name: z.string(), ok: z.boolean(), ran: z.boolean().optional(), message: z.string(), hint: z.string().optional() })),
 });
 export type ConnectorTestResult = z.infer<typeof ConnectorTestResult>;
 

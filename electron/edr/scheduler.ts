@@ -34,7 +34,7 @@ export interface ConnectorRuntime {
     onHosts?: (batch: HostRecord[]) => void | Promise<void>;
   }): Promise<HostRecord[]>;
   /** Credentials, permissions and region, without polling (the Connectors page's Test). */
-  test?(signal?: AbortSignal): Promise<{ ok: boolean; checks: Array<{ name: string; ok: boolean; message: string; hint?: string }> }>;
+  test?(signal?: AbortSignal): Promise<{ ok: boolean; checks: Array<{ name: string; ok: boolean; ran?: boolean; message: string; hint?: string }> }>;
   close?(): Promise<void>;
 }
 

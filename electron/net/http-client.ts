@@ -21,6 +21,8 @@ export interface HttpClientOptions {
   logger?: Logger;
   /** Upper bound of a response body. Default 16 MiB. */
   maxBodyBytes?: number;
+  /** Who this client talks to at a host, in words, for the hints of its errors (net-errors.ts); default the management node. */
+  peer?: string | ((host: string) => string | undefined);
   /** Reads the presented certificate after a trust failure (tests may replace it). */
   probe?: CertificateProbe;
   /**
@@ -104,7 +106,9 @@ export class HttpClient {
 
   async request(req: HttpRequest): Promise<HttpResponse> {
     const url = new URL(req.url);
-    const ep: Endpoint = { host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port) || (url.protocol === 'https:' ? 443 : 80) };
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    const peer = typeof this.options.peer === 'function' ? this.options.peer(host) : this.options.peer;
+    const ep: Endpoint = { host, port: Number(url.port) || (url.protocol === 'https:' ? 443 : 80), ...(peer ? { peer } : {}) };
     const timeoutMs = req.timeoutMs ?? this.timeoutMs;
     if (this.closed) throw new AppError(ErrorCodes.cancelled, 'The connection was closed.', 'Open the connection again.');
     if (req.signal?.aborted) throw cancelledError();

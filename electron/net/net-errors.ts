@@ -9,6 +9,18 @@ import { PinMismatchError } from './tls-options';
 export interface Endpoint {
   host: string;
   port: number;
+  /**
+   * Who answers there, in words, for the hints (e.g. "CrowdStrike Falcon", "Microsoft Entra ID").
+   * Unset: the management node, the client's first use.
+   */
+  peer?: string;
+}
+
+/** What to check when `ep` cannot be reached, in terms of who should be there. */
+function reachHint(ep: Endpoint, code?: string): string {
+  if (!ep.peer) return code === 'ENOTFOUND' ? 'Is the host name right? Is it in your DNS?' : 'Is the host and port right? Is the node up?';
+  if (code === 'ENOTFOUND') return `Check the address of ${ep.peer} (${ep.host} is not a name your DNS knows).`;
+  return `Is ${ep.host}:${ep.port} the address of ${ep.peer}? Can this machine reach it (DNS, proxy, firewall)?`;
 }
 
 /** OpenSSL verification results (err.code) that mean "this certificate is not trusted". */
@@ -68,7 +80,8 @@ export const isVerifyFailure = (code: string | undefined) => !!code && code in V
 
 export function timeoutError(ep: Endpoint, timeoutMs: number | undefined, cause?: unknown): AppError {
   const secs = timeoutMs !== undefined ? ` within ${Math.max(1, Math.round(timeoutMs / 1000))} s` : ' in time';
-  return new AppError(ErrorCodes.timeout, `${ep.host}:${ep.port} did not answer${secs}.`, 'Is the host and port right? Is the node up, or busy? Try again in a moment.', {
+  const hint = ep.peer ? `${reachHint(ep)} It may be busy: try again in a moment.` : 'Is the host and port right? Is the node up, or busy? Try again in a moment.';
+  return new AppError(ErrorCodes.timeout, `${ep.host}:${ep.port} did not answer${secs}.`, hint, {
     details: { host: ep.host, port: ep.port, ...(timeoutMs !== undefined ? { timeoutMs } : {}) },
     cause,
   });
@@ -99,26 +112,27 @@ export function transportError(e: unknown, ep: Endpoint & { timeoutMs?: number }
   }
   if (code && TIMEOUTS.has(code)) return timeoutError(ep, ep.timeoutMs, e);
   if (code && code in UNREACHABLE) {
-    return new AppError(ErrorCodes.network, `Cannot reach ${where}: ${UNREACHABLE[code]}.`, 'Is the host and port right? Is the node up?', {
+    return new AppError(ErrorCodes.network, `Cannot reach ${where}: ${UNREACHABLE[code]}.`, reachHint(ep, code), {
       details: { host: ep.host, port: ep.port, reason: code },
       cause: e,
     });
   }
   if (code && (code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_') || code === 'EPROTO')) {
-    return new AppError(ErrorCodes.tlsFailed, `The secure connection to ${where} failed (${code}).`, 'Check that this is the HTTPS port of the management node (9182 or 9183) and not a plain HTTP port.', {
+    const hint = ep.peer ? `Check that ${where} is the HTTPS address of ${ep.peer}, not a plain HTTP port or a proxy.` : 'Check that this is the HTTPS port of the management node (9182 or 9183) and not a plain HTTP port.';
+    return new AppError(ErrorCodes.tlsFailed, `The secure connection to ${where} failed (${code}).`, hint, {
       details: { host: ep.host, port: ep.port, reason: code },
       cause: e,
     });
   }
   const generic = (e as { code?: unknown })?.code;
   if (generic === 'UND_ERR_SOCKET' || generic === 'UND_ERR_CLOSED') {
-    return new AppError(ErrorCodes.network, `The connection to ${where} was closed unexpectedly.`, 'Is the host and port right? Is the node up?', {
+    return new AppError(ErrorCodes.network, `The connection to ${where} was closed unexpectedly.`, reachHint(ep), {
       details: { host: ep.host, port: ep.port, reason: generic },
       cause: e,
     });
   }
   const message = e instanceof Error ? e.message : String(e);
-  return new AppError(ErrorCodes.network, `The request to ${where} failed: ${message}`, 'Is the host and port right? Is the node up?', {
+  return new AppError(ErrorCodes.network, `The request to ${where} failed: ${message}`, reachHint(ep), {
     details: { host: ep.host, port: ep.port, ...(code ? { reason: code } : {}) },
     cause: e,
   });

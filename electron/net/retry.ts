@@ -99,9 +99,15 @@ export function retriesSpent<E>(e: E): E {
   return e;
 }
 
-/** Transport failures worth another try: unreachable, reset, timeout. Never TLS trust failures, nor one whose retries are spent. */
+/**
+ * Transport failures worth another try: unreachable, reset, timeout. Never TLS trust failures, nor
+ * one whose retries are spent, nor a host name the DNS says does not exist (ENOTFOUND: asking again
+ * gets the same answer; a DNS that did not answer is EAI_AGAIN, and is tried again).
+ */
 export function isTransient(e: unknown): boolean {
-  return isAppError(e) && (e.code === ErrorCodes.network || e.code === ErrorCodes.timeout) && !spent.has(e);
+  if (!isAppError(e) || spent.has(e)) return false;
+  if ((e.details as { reason?: unknown } | undefined)?.reason === 'ENOTFOUND') return false;
+  return e.code === ErrorCodes.network || e.code === ErrorCodes.timeout;
 }
 
 /** HTTP statuses worth another try (5xx; 408 request timeout). */

@@ -75,6 +75,37 @@ test('Test checks the token and the five Defender permissions', async ({ page, n
   expectNoSecrets(nb, received);
 });
 
+test('a connector whose sign-in host does not resolve fails Test within 2 s, and no check that did not run passes', async ({ page, nb }) => {
+  const received = recordReceived(page);
+  await openConnectors(page, nb);
+  await page.getByRole('button', { name: 'Add connector' }).click();
+  const form = page.getByTestId('connector-form');
+  await form.getByLabel(/Microsoft Defender/).check();
+  await form.getByLabel('Name').fill('Unresolvable tenant');
+  await form.getByLabel('Tenant ID').fill('contoso.onmicrosoft.com');
+  await form.getByLabel('Client ID').fill('8a7c2f4e-0000-4000-8000-000000000002');
+  await form.getByLabel('Client secret').fill('E2e-Unresolvable-Defender-Secret-552');
+  await form.getByLabel('Poll interval (minutes)').fill('60');
+  await form.getByRole('button', { name: 'Advanced' }).click();
+  await form.getByLabel('Identity provider URL').fill('https://login.no-such-tenant.invalid');
+  await form.getByRole('button', { name: 'Save' }).click();
+  const row = page.getByTestId('connector-row-Unresolvable tenant');
+  await expect(row).toBeVisible();
+  await rowAction(row, 'Test');
+  const testDialog = page.getByTestId('connector-test-dialog');
+  // The name does not resolve: answered at once, not after retries.
+  await expect(testDialog.getByText('1 of 1 checks failed; 3 not run.')).toBeVisible({ timeout: 2_000 });
+  await expect(testDialog.getByTestId('check-Token')).toHaveAttribute('data-state', 'failed');
+  await expect(testDialog.getByTestId('check-Token')).toContainText('does not resolve');
+  await expect(testDialog.getByTestId('check-Token')).toContainText('Microsoft Entra ID sign-in');
+  for (const name of ['Permissions', 'Devices API', 'Vulnerabilities export API']) await expect(testDialog.getByTestId(`check-${name}`)).toHaveAttribute('data-state', 'not-run');
+  await expect(testDialog.locator('[data-state="passed"]')).toHaveCount(0);
+  await expect(testDialog).not.toContainText(/\bnode\b/);
+  await nb.shot(page, '13b-connector-test-unresolvable');
+  await testDialog.getByRole('button', { name: 'Close' }).last().click();
+  expectNoSecrets(nb, received, ['E2e-Unresolvable-Defender-Secret-552']);
+});
+
 test('the bulk push from the demo node updates both connectors', async ({ page, nb }) => {
   const received = recordReceived(page);
   const { falcon } = await openConnectors(page, nb);

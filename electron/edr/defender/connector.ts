@@ -77,7 +77,10 @@ export class DefenderConnector {
     this.concurrency = Math.max(1, Math.min(MAX_CONCURRENCY, Math.floor(o.concurrency ?? MAX_CONCURRENCY)));
     const rateScale = o.rateScale ?? 1;
     if (!(rateScale > 0)) throw new RangeError('rateScale must be a positive number.');
-    this.http = new HttpClient({ tls: o.tls ?? { mode: 'system' }, timeoutMs: o.timeoutMs ?? 60_000, maxBodyBytes: o.maxBodyBytes ?? 64 * 1024 * 1024, logger: this.logger.child('http') });
+    // Errors' hints name who should answer at each host: the sign-in (Entra ID) or the Defender API.
+    const idpHost = URL.canParse(o.idpUrl ?? DEFAULT_IDP_URL) ? new URL(o.idpUrl ?? DEFAULT_IDP_URL).hostname : '';
+    const peer = (host: string) => (host === idpHost ? 'the Microsoft Entra ID sign-in' : 'the Microsoft Defender for Endpoint API');
+    this.http = new HttpClient({ tls: o.tls ?? { mode: 'system' }, timeoutMs: o.timeoutMs ?? 60_000, maxBodyBytes: o.maxBodyBytes ?? 64 * 1024 * 1024, logger: this.logger.child('http'), peer });
     const tokenOpts = { http: this.http, idpUrl: o.idpUrl ?? DEFAULT_IDP_URL, tenantId: o.tenantId, clientId: o.clientId, secrets: o.secrets, now: this.clock.now, logger: this.logger, retry: this.retry };
     this.tokens = new TokenProvider({ ...tokenOpts, resource: DEFENDER_RESOURCE });
     this.mcasTokens = new TokenProvider({ ...tokenOpts, resource: MCAS_RESOURCE });
@@ -103,6 +106,29 @@ export class DefenderConnector {
     this.tokens.clear();
     this.mcasTokens.clear();
     return diagnose({ defender: this.tokens, mcas: this.mcasTokens }, this.clientId, signal);
+  }
+
+  /**
+   * Connector Test's API checks: one small page of each API the poll reads, through the same calls
+   * (limits, retries, a 403 explained from the token). Resolves to what was seen, or rejects with
+   * the call's error.
+   */
+  async probeMachines(signal?: AbortSignal): Promise<number> {
+    try {
+      return (await this.api.page('machines', this.api.url('/api/machines?$top=1'), 'listed the devices', signal)).value.length;
+    } catch (e) {
+      // The API answers 404 when the tenant has no recent devices: read, and none.
+      if (isAppError(e) && e.status === 404) return 0;
+      throw await this.explain(e, 'machines');
+    }
+  }
+
+  async probeVulnerabilities(signal?: AbortSignal): Promise<number> {
+    try {
+      return (await this.api.page('bulk', this.api.url('/api/machines/SoftwareVulnerabilitiesByMachine?pageSize=1'), 'read the vulnerabilities export', signal)).value.length;
+    } catch (e) {
+      throw await this.explain(e, 'bulk');
+    }
   }
 
   /** Pages of Machine entities ($top 5,000 by default, at most 10,000, following @odata.nextLink). */

@@ -138,7 +138,7 @@ export class FalconConnector {
     const retry: RetryPolicy = { ...DEFAULT_RETRY, ...o.retry };
     const sleep = o.sleep ?? defaultSleep;
     this.ownsHttp = !o.http;
-    this.http = o.http ?? new HttpClient({ tls: o.tls, timeoutMs: o.timeoutMs ?? 30_000, logger: this.logger, maxBodyBytes: 64 * 1024 * 1024 });
+    this.http = o.http ?? new HttpClient({ tls: o.tls, timeoutMs: o.timeoutMs ?? 30_000, logger: this.logger, maxBodyBytes: 64 * 1024 * 1024, peer: 'the CrowdStrike Falcon API' });
     this.pacer = new RatePacer({ maxInFlight: concurrency, windowMs: o.rateWindowMs ?? 60_000, enabled: o.pacing ?? true, now: this.now, sleep });
     this.auth = new FalconAuth({
       http: this.http,
@@ -164,14 +164,32 @@ export class FalconConnector {
     return this.auth.region();
   }
 
-  /** Credentials, region and both scopes, with one small call each; the number of hosts. */
-  async testConnection(signal?: AbortSignal): Promise<{ region: FalconCloud; baseUrl: string; hosts: number }> {
+  /** Connector Test, step by step: a token (the region it found), then each API the poll reads. */
+  async signIn(signal?: AbortSignal): Promise<{ region: FalconCloud; baseUrl: string }> {
     const tok = await this.auth.token(signal);
+    return { region: tok.region, baseUrl: tok.baseUrl };
+  }
+
+  /** Hosts (devices:read): how many, and the first one's id to ask the ZTA API about. */
+  async probeHosts(signal?: AbortSignal): Promise<{ hosts: number; first: string | undefined }> {
     const { envelope } = await this.api.call({ method: 'GET', path: FALCON_PATHS.query, query: [['limit', '1']] }, signal);
     const first = strings(envelope.resources)[0];
-    if (first) await this.api.call({ method: 'GET', path: FALCON_PATHS.zta, query: [['ids', first]], allow404: true }, signal);
     const total = Number(envelope.meta?.pagination?.total);
-    return { region: tok.region, baseUrl: tok.baseUrl, hosts: Number.isFinite(total) ? total : strings(envelope.resources).length };
+    return { hosts: Number.isFinite(total) ? total : strings(envelope.resources).length, first };
+  }
+
+  /** Zero Trust Assessment (zero-trust-assessment:read) of one host: whether it has one. */
+  async probeAssessment(hostId: string, signal?: AbortSignal): Promise<boolean> {
+    const { status, envelope } = await this.api.call({ method: 'GET', path: FALCON_PATHS.zta, query: [['ids', hostId]], allow404: true }, signal);
+    return status !== 404 && (envelope.resources?.length ?? 0) > 0;
+  }
+
+  /** Credentials, region and both scopes, with one small call each; the number of hosts. */
+  async testConnection(signal?: AbortSignal): Promise<{ region: FalconCloud; baseUrl: string; hosts: number }> {
+    const t = await this.signIn(signal);
+    const h = await this.probeHosts(signal);
+    if (h.first) await this.probeAssessment(h.first, signal);
+    return { ...t, hosts: h.hosts };
   }
 
   /**

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpClient } from '../../../electron/net/http-client';
 import { inspectCertificate, probeCertificate } from '../../../electron/net/probe';
 import { transportError } from '../../../electron/net/net-errors';
+import { isTransient } from '../../../electron/net/retry';
 import { makeCert, startTlsServer, type TestCert } from './tls-fixture';
 
 let cert: TestCert;
@@ -164,6 +165,22 @@ describe('HttpClient', () => {
     const http = new HttpClient({ tls: pinned(), timeoutMs: 200 });
     await expect(http.request({ method: 'GET', url: `${server.url}/slow` })).rejects.toMatchObject({ code: 'net.timeout' });
     await http.close();
+  });
+
+  it('the hints name who should answer there (peer), never the node, and a name that does not resolve is not worth another try', async () => {
+    const port = await freePort();
+    const http = new HttpClient({ tls: pinned(), peer: (host) => (host === '127.0.0.1' ? 'the Example API' : 'the Example sign-in') });
+    const refused = await http.request({ method: 'GET', url: `https://127.0.0.1:${port}/` }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: 'net.unreachable', hint: `Is 127.0.0.1:${port} the address of the Example API? Can this machine reach it (DNS, proxy, firewall)?` });
+    expect(isTransient(refused)).toBe(true);
+    const unknown = await http.request({ method: 'GET', url: 'https://login.no-such-host.invalid/' }).catch((e: unknown) => e);
+    expect(unknown).toMatchObject({ code: 'net.unreachable', message: 'Cannot reach login.no-such-host.invalid:443: the host name does not resolve.', hint: 'Check the address of the Example sign-in (login.no-such-host.invalid is not a name your DNS knows).' });
+    expect(isTransient(unknown)).toBe(false);
+    await http.close();
+    // Without a peer: the management node's client, as before.
+    const node = new HttpClient({ tls: pinned() });
+    await expect(node.request({ method: 'GET', url: 'https://node.no-such-host.invalid:9182/' })).rejects.toMatchObject({ hint: 'Is the host name right? Is it in your DNS?' });
+    await node.close();
   });
 
   it('a refused port is net.unreachable with the hint', async () => {
