@@ -78,9 +78,23 @@ const common = {
   risk: RiskOverridesInput.optional(),
 };
 
+/** The vendors' own formats (issue 22.4), checked before a save so a typo is named at its field, not by a failed poll. */
+const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+/** A Falcon CID: 32 hex digits, optionally "-" and the two-character checksum the console shows with it. */
+export const FALCON_CID = /^[0-9a-fA-F]{32}(-[0-9a-fA-F]{2})?$/;
+/** A Falcon API client ID: 32 hex digits. */
+export const FALCON_CLIENT_ID = /^[0-9a-fA-F]{32}$/;
+/** A verified domain of an Entra tenant (contoso.onmicrosoft.com, contoso.com). */
+const DOMAIN = /^(?=.{4,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
+
 export const FalconConnectorInput = z.object({
   ...common,
   vendor: z.literal('falcon'),
+  tenantId: z
+    .string()
+    .trim()
+    .regex(FALCON_CID, 'Enter the Falcon customer ID (CID): 32 hexadecimal digits, with or without the "-" and two-character checksum the Falcon console shows after it.'),
+  clientId: z.string().trim().regex(FALCON_CLIENT_ID, 'Enter the API client ID: 32 hexadecimal digits, as the Falcon console shows it under API clients and keys.'),
   cloudRegion: FalconRegion.default('autodiscover'),
   pollIntervalMinutes: pollInterval.default(FALCON_DEFAULT_POLL),
 });
@@ -94,7 +108,8 @@ export const DefenderConnectorInput = z.object({
   tenantId: z
     .string()
     .trim()
-    .regex(/^[0-9a-fA-F-]{36}$|^[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/, 'Enter the Entra tenant ID (a GUID) or its primary domain (contoso.onmicrosoft.com).'),
+    .refine((v) => GUID.test(v) || DOMAIN.test(v), 'Enter the Entra tenant ID (a GUID) or one of its verified domains (contoso.onmicrosoft.com).'),
+  clientId: z.string().trim().regex(GUID, 'Enter the application (client) ID: the GUID of the app registration in Microsoft Entra ID.'),
 });
 
 export const ConnectorInput = z.discriminatedUnion('vendor', [FalconConnectorInput, DefenderConnectorInput]);

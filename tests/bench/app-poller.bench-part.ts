@@ -134,6 +134,6 @@ export async function benchFalconAppCycle(hosts: number, rateLimit = 6_000): Pro
 
 /** Peak RSS of the app poller child that loads the app and registers a connector, without a cycle. */
 export async function appPollerBaselineRssMb(): Promise<number> {
-  const { run } = await runApp({ vendor: 'falcon', tenantId: 'cid-baseline', clientId: 'baseline', cloudRegion: 'us-1', apiUrl: 'https://127.0.0.1:9', tls: { mode: 'system' } }, 'Baseline-Secret-123', false);
+  const { run } = await runApp({ vendor: 'falcon', tenantId: 'b'.repeat(32), clientId: 'f'.repeat(32), cloudRegion: 'us-1', apiUrl: 'https://127.0.0.1:9', tls: { mode: 'system' } }, 'Baseline-Secret-123', false);
   return run.peakRssMb;
 }

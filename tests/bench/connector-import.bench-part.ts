@@ -26,8 +26,8 @@ export async function benchConnectorImport(entries: number): Promise<ConnectorIm
   try {
     const connectors = Array.from({ length: entries }, (_, i) =>
       i % 2 === 0
-        ? { vendor: 'falcon', tenantId: `cid-${i}`, clientId: `fc-${i}`, clientSecret: `Falcon-Secret-${i}`, cloudRegion: 'eu-1' }
-        : { vendor: 'defender', tenantId: `tenant-${i}.onmicrosoft.com`, clientId: `app-${i}`, clientSecret: `Defender-Secret-${i}`, pollIntervalMinutes: 60 },
+        ? { vendor: 'falcon', tenantId: String(i).padStart(32, 'c'), clientId: String(i).padStart(32, 'f'), clientSecret: `Falcon-Secret-${i}`, cloudRegion: 'eu-1' }
+        : { vendor: 'defender', tenantId: `tenant-${i}.onmicrosoft.com`, clientId: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, clientSecret: `Defender-Secret-${i}`, pollIntervalMinutes: 60 },
     );
     const text = JSON.stringify({ version: 1, connectors });
     const run = async () => {

@@ -54,7 +54,7 @@ test('an empty connector form names each field in words, with no request', async
   // A value of the wrong form is named in words too, still before any request.
   await form.getByLabel('Tenant ID').fill('not a tenant');
   await form.getByLabel('Poll interval (minutes)').fill('5');
-  await expect(form.getByText('Enter the Entra tenant ID (a GUID) or its primary domain (contoso.onmicrosoft.com).')).toBeVisible();
+  await expect(form.getByText('Enter the Entra tenant ID (a GUID) or one of its verified domains (contoso.onmicrosoft.com).')).toBeVisible();
   await expect(form.getByText("The poll interval is at least 10 minutes (the vendors' limits).")).toBeVisible();
   expect(invoked.slice(before)).toEqual([]);
 });

@@ -28,7 +28,7 @@ function freeze(cycleId: number, completedCycleId: number): never {
 
 const store = new EdrDb(file, { offMain: mode === 'off-main' });
 const registry = new ConnectorRegistry(memorySettings(), memoryVault());
-const { connector } = await registry.register({ vendor: 'falcon', tenantId: 'cid-crash', clientId: 'c', clientSecret: 'Secret-Value-123', pollIntervalMinutes: 10 });
+const { connector } = await registry.register({ vendor: 'falcon', tenantId: 'cf5600af585f4af1430d5a17f3742616', clientId: '2e7d2c03a9507ae265ecf5b5356885a5', clientSecret: 'Secret-Value-123', pollIntervalMinutes: 10 });
 let cycles = 0;
 let completed = 0;
 const scheduler = new EdrScheduler({

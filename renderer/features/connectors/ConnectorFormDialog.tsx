@@ -16,8 +16,8 @@ import { regionLabel, vendorLabel } from '../../components/connector-labels';
 import { RiskSettingsFields } from '../../components/RiskSettingsFields';
 
 const vendors: { id: Vendor; hint: string }[] = [
-  { id: 'falcon', hint: 'API client from the Falcon console (Hosts: read, Zero Trust Assessment: read).' },
-  { id: 'defender', hint: 'Entra ID app registration with Machine.Read.All and Vulnerability.Read.All.' },
+  { id: 'falcon', hint: 'API client from the Falcon console with Hosts: Read and Zero Trust Assessment: Read.' },
+  { id: 'defender', hint: 'Entra ID app registration with five Application permissions and admin consent: Machine.Read.All, Vulnerability.Read.All, Alert.Read.All, discovery.manage, discovery.read.' },
 ];
 
 export function ConnectorFormDialog({ connector, onClose }: { connector?: ConnectorView | undefined; onClose(): void }) {

@@ -43,7 +43,7 @@ const state = (r: ConnectorTestResult) => r.checks.map((c) => [c.name, c.ok ? 'p
 async function testFalcon(client: number, extra: Record<string, unknown> = {}): Promise<ConnectorTestResult> {
   const c = falcon.clients[client]!;
   const tls = { mode: 'custom-ca', caName: 'sim.pem', caPem: falcon.certificatePem };
-  const saved = await h.call<{ id: string }>('connectors.save', { vendor: 'falcon', tenantId: `falcon-${client}`, clientId: c.clientId, clientSecret: c.clientSecret, cloudRegion: 'us-1', apiUrl: falcon.baseUrl('us-1'), tls, pollIntervalMinutes: 60, ...extra });
+  const saved = await h.call<{ id: string }>('connectors.save', { vendor: 'falcon', tenantId: c.cid, clientId: c.clientId, clientSecret: c.clientSecret, cloudRegion: 'us-1', apiUrl: falcon.baseUrl('us-1'), tls, pollIntervalMinutes: 60, ...extra });
   return h.call<ConnectorTestResult>('connectors.test', { connectorId: saved.id });
 }
 

@@ -20,7 +20,9 @@ afterAll(async () => {
 });
 
 const N = 120;
-const falcon = (i: number, extra: Record<string, unknown> = {}) => ({ vendor: 'falcon', tenantId: `cid-${i}`, clientId: `fc-${i}`, clientSecret: `Bulk-Secret-${i}`, cloudRegion: 'eu-1', ...extra });
+/** Entry i's CID and API client ID, in Falcon's format (32 hex digits). */
+const cid = (i: number) => String(i).padStart(32, 'c');
+const falcon = (i: number, extra: Record<string, unknown> = {}) => ({ vendor: 'falcon', tenantId: cid(i), clientId: String(i).padStart(32, 'f'), clientSecret: `Bulk-Secret-${i}`, cloudRegion: 'eu-1', ...extra });
 
 type Result = { index: number; ok: boolean; id?: string; action?: string; tenantId?: string; error?: { message: string; issues: Array<{ path: string }> } };
 
@@ -34,7 +36,7 @@ describe('connectors.importBulk writes once', () => {
 
     const entries: unknown[] = Array.from({ length: N }, (_, i) => falcon(i));
     entries.push(
-      { vendor: 'falcon', tenantId: 'cid-bad', clientId: 'x', clientSecret: 's', cloudRegion: 'eu-1', pollIntervalMinutes: 7 }, // N: a bad interval
+      { vendor: 'falcon', tenantId: '0bce50ba31eec400f6575834f82562fa', clientId: '2d711642b726b04401627ca9fbac32f5', clientSecret: 's', cloudRegion: 'eu-1', pollIntervalMinutes: 7 }, // N: a bad interval
       falcon(3, { clientSecret: undefined, pollIntervalMinutes: 60 }), // N+1: updates entry 3 of this document, keeping its secret
       falcon(4, { cloudRegion: 'us-2' }), // N+2: would move entry 4 of this document: refused
       falcon(5, { clientSecret: 'Bulk-Secret-5-again' }), // N+3: updates entry 5 with a new secret
@@ -78,9 +80,9 @@ describe('connectors.importBulk writes once', () => {
     const list = await h.call<Array<{ id: string; tenantId: string; name: string; pollIntervalMinutes: number; cloudRegion?: string; hasClientSecret: boolean }>>('connectors.list');
     expect(list).toHaveLength(N + 1);
     expect(list[0]).toMatchObject({ id: before.id, name: 'Renamed', cloudRegion: 'eu-1' });
-    expect(list.find((c) => c.tenantId === 'cid-3')).toMatchObject({ pollIntervalMinutes: 60, hasClientSecret: true });
-    expect(list.find((c) => c.tenantId === 'cid-4')).toMatchObject({ cloudRegion: 'eu-1' });
-    expect(list.some((c) => c.tenantId === 'cid-bad' || c.tenantId === 'cid-9001')).toBe(false);
+    expect(list.find((c) => c.tenantId === cid(3))).toMatchObject({ pollIntervalMinutes: 60, hasClientSecret: true });
+    expect(list.find((c) => c.tenantId === cid(4))).toMatchObject({ cloudRegion: 'eu-1' });
+    expect(list.some((c) => c.tenantId === '0bce50ba31eec400f6575834f82562fa' || c.tenantId === cid(9001))).toBe(false);
     expect(list.every((c) => c.hasClientSecret)).toBe(true);
   });
 
@@ -104,10 +106,10 @@ describe('connectors.importBulk writes once', () => {
       const again = await startAppHarness({ dataDir, ...options });
       try {
         const byTenant = new Map(again.app.edr.registry.list().map((c) => [c.tenantId, c]));
-        expect(await again.app.edr.registry.getSecret(byTenant.get('cid-3')!)).toBe('Bulk-Secret-3');
-        expect(await again.app.edr.registry.getSecret(byTenant.get('cid-5')!)).toBe('Bulk-Secret-5-again');
-        expect(await again.app.edr.registry.getSecret(byTenant.get(`cid-${N - 1}`)!)).toBe(`Bulk-Secret-${N - 1}`);
-        expect(await again.app.edr.registry.getSecret(byTenant.get('cid-9000')!)).toBe('Bulk-Secret-9000');
+        expect(await again.app.edr.registry.getSecret(byTenant.get(cid(3))!)).toBe('Bulk-Secret-3');
+        expect(await again.app.edr.registry.getSecret(byTenant.get(cid(5))!)).toBe('Bulk-Secret-5-again');
+        expect(await again.app.edr.registry.getSecret(byTenant.get(cid(N - 1))!)).toBe(`Bulk-Secret-${N - 1}`);
+        expect(await again.app.edr.registry.getSecret(byTenant.get(cid(9000))!)).toBe('Bulk-Secret-9000');
       } finally {
         await again.app.shutdown();
       }

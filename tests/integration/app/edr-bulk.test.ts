@@ -11,9 +11,9 @@ const SECRET = 'Bulk-Falcon-Secret-Value-77';
 const doc = {
   version: 1,
   connectors: [
-    { vendor: 'falcon', tenantId: 'cid-alpha', clientId: 'fc-1', clientSecret: SECRET, cloudRegion: 'eu-1' },
-    { vendor: 'defender', tenantId: '3f1c2b6e-1d3a-4c5b-9e8f-7a6b5c4d3e2f', clientId: 'app-1', clientSecret: 'Bulk-Defender-Secret-88' },
-    { vendor: 'defender', tenantId: 'contoso.onmicrosoft.com', clientId: 'app-2', clientSecret: 'Bulk-Defender-Secret-99', pollIntervalMinutes: 60 },
+    { vendor: 'falcon', tenantId: '0d5cc78be7dce6808675db15caff785b', clientId: 'e020ea474eadb81232f488287ff3257a', clientSecret: SECRET, cloudRegion: 'eu-1' },
+    { vendor: 'defender', tenantId: '3f1c2b6e-1d3a-4c5b-9e8f-7a6b5c4d3e2f', clientId: 'fe9643fa-ccd2-4235-881c-49a705ef7e01', clientSecret: 'Bulk-Defender-Secret-88' },
+    { vendor: 'defender', tenantId: 'contoso.onmicrosoft.com', clientId: 'd5f15945-bf56-4b68-87ef-3d591339aefa', clientSecret: 'Bulk-Defender-Secret-99', pollIntervalMinutes: 60 },
   ],
 };
 
@@ -44,14 +44,14 @@ describe('bulk connector registration', () => {
     const list = await h.call<Array<{ tenantId: string; source: string; pollIntervalMinutes: number; cloudRegion?: string }>>('connectors.list');
     // The demo workspace's own two connectors (source 'ui') stay as they are: the import added exactly these bulk ones.
     expect(list.filter((c) => c.source === 'bulk' && !bulkBefore.includes(c.tenantId)).map((c) => [c.tenantId, c.source])).toEqual([
-      ['cid-alpha', 'bulk'],
+      ['0d5cc78be7dce6808675db15caff785b', 'bulk'],
       ['contoso.onmicrosoft.com', 'bulk'],
     ]);
-    expect(list.find((c) => c.tenantId === 'cid-alpha')).toMatchObject({ pollIntervalMinutes: 10, cloudRegion: 'eu-1' });
+    expect(list.find((c) => c.tenantId === '0d5cc78be7dce6808675db15caff785b')).toMatchObject({ pollIntervalMinutes: 10, cloudRegion: 'eu-1' });
   });
 
   it('registering again updates instead of duplicating; moving an existing connector to another region is refused', async () => {
-    const falconEntry = { ...doc.connectors[0], tenantId: 'cid-again' };
+    const falconEntry = { ...doc.connectors[0], tenantId: '75baa800a257d24a157e7a0e6c50fcac' };
     const first = await h.call<Array<{ ok: boolean; action?: string }>>('connectors.importBulk', { source: 'document', text: docText(falconEntry) });
     expect(first).toEqual([expect.objectContaining({ ok: true, action: 'created' })]);
     const again = await h.call<Array<{ ok: boolean; action?: string }>>('connectors.importBulk', {
@@ -64,7 +64,7 @@ describe('bulk connector registration', () => {
       text: docText({ ...falconEntry, cloudRegion: 'us-2' }),
     });
     expect(moved).toEqual([expect.objectContaining({ ok: false, error: expect.objectContaining({ message: expect.stringMatching(/never moves a connector/) }) })]);
-    const falcon = (await h.call<Array<{ tenantId: string; cloudRegion?: string; pollIntervalMinutes: number; hasClientSecret: boolean }>>('connectors.list')).filter((c) => c.tenantId === 'cid-again');
+    const falcon = (await h.call<Array<{ tenantId: string; cloudRegion?: string; pollIntervalMinutes: number; hasClientSecret: boolean }>>('connectors.list')).filter((c) => c.tenantId === '75baa800a257d24a157e7a0e6c50fcac');
     expect(falcon).toEqual([expect.objectContaining({ cloudRegion: 'eu-1', pollIntervalMinutes: 30, hasClientSecret: true })]);
   });
 
@@ -85,7 +85,7 @@ describe('bulk connector registration', () => {
     writeFileSync(path.join(dir, 'good.json'), JSON.stringify(doc));
     const byPath = await h.callRaw('connectors.importBulk', { source: 'file', path: path.join(dir, 'good.json') });
     expect(byPath.error?.code).toBe('request.invalid');
-    expect(byPath.error?.message).not.toContain('cid-alpha');
+    expect(byPath.error?.message).not.toContain('0d5cc78be7dce6808675db15caff785b');
     const shadowLike = await h.callRaw('connectors.importBulk', { source: 'document', text: 'root:*:20240:0:99999:7:::' });
     expect(shadowLike.error?.message).toMatch(/not valid JSON/);
     expect(JSON.stringify(shadowLike.error)).not.toContain('root');
@@ -97,14 +97,14 @@ describe('bulk connector registration', () => {
 
   it('never returns the imported secrets', async () => {
     // Its own imports carry the secret, from the node and from a document, so the check never runs on nothing.
-    const entry = { ...doc.connectors[0], tenantId: 'cid-secret' };
+    const entry = { ...doc.connectors[0], tenantId: 'd9ec7cd0b597a4360f27aac137fa887e' };
     h.app.demo.simulator!.edrConnectorDocument.current = { ...doc, connectors: [entry] };
     const demoProfile = h.app.demo.status().oauthProfileId!;
     expect(await h.call('connectors.importBulk', { source: 'node', profileId: demoProfile })).toEqual([expect.objectContaining({ ok: true })]);
     expect(await h.call('connectors.importBulk', { source: 'document', text: docText({ ...entry, pollIntervalMinutes: 30 }) })).toEqual([
       expect.objectContaining({ ok: true, action: 'updated' }),
     ]);
-    expect((await bulkTenants()).filter((t) => t === 'cid-secret')).toHaveLength(1);
+    expect((await bulkTenants()).filter((t) => t === 'd9ec7cd0b597a4360f27aac137fa887e')).toHaveLength(1);
     for (const text of [...h.answers, ...h.pushed]) expect(text.includes(SECRET)).toBe(false);
   });
 });

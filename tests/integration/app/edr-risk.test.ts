@@ -130,17 +130,17 @@ describe('per-tenant risk scoring configuration', () => {
     const doc = {
       version: 1,
       connectors: [
-        { vendor: 'falcon', tenantId: 'cid-risk-1', clientId: 'fc-1', clientSecret: 'Bulk-Falcon-Secret-1', risk: { falcon: { postureMinOverall: 85, noAssessmentScore: 90 }, bands: [15, 35, 55, 75] } },
-        { vendor: 'defender', tenantId: 'contoso.onmicrosoft.com', clientId: 'app-2', clientSecret: 'Bulk-Defender-Secret-2', pollIntervalMinutes: 60, risk: { weights: { critical: 50, operational: 50 } } },
-        { vendor: 'falcon', tenantId: 'cid-risk-2', clientId: 'fc-2', clientSecret: 'Bulk-Falcon-Secret-3', risk: { bands: [15, 35, 55, 100] } },
+        { vendor: 'falcon', tenantId: '4fd94508190a1c4c53605dc21a1f07bf', clientId: 'e020ea474eadb81232f488287ff3257a', clientSecret: 'Bulk-Falcon-Secret-1', risk: { falcon: { postureMinOverall: 85, noAssessmentScore: 90 }, bands: [15, 35, 55, 75] } },
+        { vendor: 'defender', tenantId: 'contoso.onmicrosoft.com', clientId: 'd5f15945-bf56-4b68-87ef-3d591339aefa', clientSecret: 'Bulk-Defender-Secret-2', pollIntervalMinutes: 60, risk: { weights: { critical: 50, operational: 50 } } },
+        { vendor: 'falcon', tenantId: '6ac89c173b30926693e42ee52a11e485', clientId: 'd13b4c1d38ec1159041850ec156921d2', clientSecret: 'Bulk-Falcon-Secret-3', risk: { bands: [15, 35, 55, 100] } },
       ],
     };
     const results = await h.call<Array<{ index: number; ok: boolean; error?: { issues: Array<{ path: string }> } }>>('connectors.importBulk', { source: 'document', name: 'connectors.json', text: JSON.stringify(doc) });
     expect(results.map((r) => r.ok)).toEqual([true, true, false]);
     expect(results[2]?.error?.issues.map((i) => i.path)).toEqual(['risk.bands']);
     const list = await h.call<ConnectorStatus[]>('connectors.list');
-    expect(list.find((c) => c.tenantId === 'cid-risk-1')).toMatchObject({ source: 'bulk', risk: doc.connectors[0]!.risk });
+    expect(list.find((c) => c.tenantId === '4fd94508190a1c4c53605dc21a1f07bf')).toMatchObject({ source: 'bulk', risk: doc.connectors[0]!.risk });
     expect(list.find((c) => c.tenantId === 'contoso.onmicrosoft.com')).toMatchObject({ source: 'bulk', risk: { weights: { critical: 50, operational: 50 } } });
-    expect(list.some((c) => c.tenantId === 'cid-risk-2')).toBe(false);
+    expect(list.some((c) => c.tenantId === '6ac89c173b30926693e42ee52a11e485')).toBe(false);
   });
 });

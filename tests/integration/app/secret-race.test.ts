@@ -89,7 +89,7 @@ const sentTo = (secret: string) => held.seen.filter((t) => t.includes(secret) ||
 /** The connector as the node's bulk document gives it (its real endpoint, system trust). */
 const vendors = {
   falcon: {
-    home: { vendor: 'falcon', tenantId: '0123456789abcdef0123456789abcdef', clientId: 'falcon-client-1', cloudRegion: 'us-1', pollIntervalMinutes: 30 },
+    home: { vendor: 'falcon', tenantId: '0123456789abcdef0123456789abcdef', clientId: '4046f1b3edcfbfe7c43efd755cfa4167', cloudRegion: 'us-1', pollIntervalMinutes: 30 },
     away: (url: string) => ({ apiUrl: url }),
   },
   defender: {

@@ -3,8 +3,8 @@ import { ConnectorRegistry } from '../../../electron/edr/registry';
 import { memorySettings, memoryVault } from '../../support/memory-ports';
 
 const TENANT = '0f9c2b6e-1d3a-4c5b-9e8f-7a6b5c4d3e2f';
-const defender = { vendor: 'defender', tenantId: TENANT, clientId: 'app-1', clientSecret: 'Def-Secret-Value-1', pollIntervalMinutes: 30 };
-const falcon = { vendor: 'falcon', tenantId: 'cid-42', clientId: 'falcon-client', clientSecret: 'Falcon-Secret-Value-2' };
+const defender = { vendor: 'defender', tenantId: TENANT, clientId: 'fe9643fa-ccd2-4235-881c-49a705ef7e01', clientSecret: 'Def-Secret-Value-1', pollIntervalMinutes: 30 };
+const falcon = { vendor: 'falcon', tenantId: '6606d5918768259d6ad47e9100b32f51', clientId: '0fc04dde95f3fa7727a4fb1b6076f5ac', clientSecret: 'Falcon-Secret-Value-2' };
 
 describe('connector registry', () => {
   it('stores a connector with its secret in the vault only, and Falcon defaults (10 minutes, autodiscover)', async () => {
@@ -39,6 +39,14 @@ describe('connector registry', () => {
     await expect(reg.register({ ...falcon, clientSecret: undefined })).rejects.toMatchObject({ details: { issues: [{ path: 'clientSecret' }] } });
     await expect(reg.register({ ...falcon, apiUrl: 'http://plain.example' })).rejects.toMatchObject({ details: { issues: [{ path: 'apiUrl' }] } });
     await expect(reg.register({ vendor: 'sentinelone', tenantId: 'x' })).rejects.toMatchObject({ code: 'request.invalid' });
+    // The vendors' formats (issue 22.4): a Falcon CID and API client ID are 32 hex digits (the CID may carry its checksum); Entra IDs are GUIDs.
+    await expect(reg.register({ ...falcon, tenantId: 'cid-42' })).rejects.toMatchObject({ details: { issues: [{ path: 'tenantId', message: expect.stringContaining('customer ID (CID): 32 hexadecimal digits') }] } });
+    await expect(reg.register({ ...falcon, clientId: 'falcon-client' })).rejects.toMatchObject({ details: { issues: [{ path: 'clientId', message: expect.stringContaining('API client ID: 32 hexadecimal digits') }] } });
+    await expect(reg.register({ ...defender, clientId: 'app-1' })).rejects.toMatchObject({ details: { issues: [{ path: 'clientId', message: expect.stringContaining('GUID of the app registration') }] } });
+    await expect(reg.register({ ...defender, tenantId: 'contoso' })).rejects.toMatchObject({ details: { issues: [{ path: 'tenantId' }] } });
+    expect(reg.list()).toEqual([]);
+    const withChecksum = await reg.register({ ...falcon, tenantId: `${falcon.tenantId.toUpperCase()}-7F` });
+    expect(withChecksum.action).toBe('created');
   });
 
   it('one connector per vendor and tenant: registering again updates it and keeps the secret when none is given', async () => {

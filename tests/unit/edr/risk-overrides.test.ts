@@ -20,8 +20,8 @@ import { memorySettings, memoryVault } from '../../support/memory-ports';
 import { edrDb } from '../../support/edr-fixtures';
 
 const TENANT = '0f9c2b6e-1d3a-4c5b-9e8f-7a6b5c4d3e2f';
-const defender = { vendor: 'defender', tenantId: TENANT, clientId: 'app-1', clientSecret: 'Def-Secret-Value-1', pollIntervalMinutes: 30 } as const;
-const falcon = { vendor: 'falcon', tenantId: 'cid-42', clientId: 'falcon-client', clientSecret: 'Falcon-Secret-Value-2' } as const;
+const defender = { vendor: 'defender', tenantId: TENANT, clientId: 'fe9643fa-ccd2-4235-881c-49a705ef7e01', clientSecret: 'Def-Secret-Value-1', pollIntervalMinutes: 30 } as const;
+const falcon = { vendor: 'falcon', tenantId: '6606d5918768259d6ad47e9100b32f51', clientId: '0fc04dde95f3fa7727a4fb1b6076f5ac', clientSecret: 'Falcon-Secret-Value-2' } as const;
 
 const issuesOf = (input: unknown) => {
   const r = ConnectorInput.safeParse(input);
@@ -112,14 +112,14 @@ describe('registry: risk stored with the connector', () => {
       connectors: [
         { ...defender, risk: { weights: { critical: 50, operational: 50 }, points: { criticalCves: { perCve: 20 } } } },
         { ...falcon, risk: { falcon: { postureMinOverall: 80 } } },
-        { ...falcon, tenantId: 'cid-43', risk: { falcon: { noAssessmentScore: 'high' } } },
+        { ...falcon, tenantId: 'd0a63cc6b963929985da3a1b3ce71e77', risk: { falcon: { noAssessmentScore: 'high' } } },
       ],
     });
     expect(results.map((r) => r.ok)).toEqual([true, true, false]);
     expect(results[2]).toMatchObject({ index: 2, error: { issues: [{ path: 'risk.falcon.noAssessmentScore' }] } });
     const byTenant = new Map(reg.list().map((c) => [c.tenantId, c]));
     expect(byTenant.get(TENANT)).toMatchObject({ source: 'bulk', risk: { weights: { critical: 50, operational: 50 }, points: { criticalCves: { perCve: 20 } } } });
-    expect(byTenant.get('cid-42')?.risk).toEqual({ falcon: { postureMinOverall: 80 } });
+    expect(byTenant.get('6606d5918768259d6ad47e9100b32f51')?.risk).toEqual({ falcon: { postureMinOverall: 80 } });
   });
 });
 

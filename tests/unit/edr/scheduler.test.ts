@@ -32,7 +32,7 @@ const byHostnameLength: Score = (h) => ({ score: h.hostname.length, band: 'Trust
 
 async function setup(runtime: ConnectorRuntime, interval = 10, score: Score = byHostnameLength) {
   const registry = new ConnectorRegistry(memorySettings(), memoryVault());
-  const { connector } = await registry.register({ vendor: 'falcon', tenantId: 'cid-1', clientId: 'c', clientSecret: 'Secret-Value-123', pollIntervalMinutes: interval });
+  const { connector } = await registry.register({ vendor: 'falcon', tenantId: 'a7e4b19a5b7721ad42279aef0d12274e', clientId: '2e7d2c03a9507ae265ecf5b5356885a5', clientSecret: 'Secret-Value-123', pollIntervalMinutes: interval });
   const published: number[] = [];
   const progress: CycleProgress[] = [];
   const scheduler = new EdrScheduler({
@@ -81,7 +81,7 @@ describe('EDR scheduler', () => {
     await vi.advanceTimersByTimeAsync(5_000);
     expect(scheduler.status(connector.id).running).toBe(true);
     // A rename: same endpoint, the cycle goes on.
-    await registry.register({ id: connector.id, vendor: 'falcon', tenantId: 'cid-1', clientId: 'c', name: 'Renamed', pollIntervalMinutes: 10 });
+    await registry.register({ id: connector.id, vendor: 'falcon', tenantId: 'a7e4b19a5b7721ad42279aef0d12274e', clientId: '2e7d2c03a9507ae265ecf5b5356885a5', name: 'Renamed', pollIntervalMinutes: 10 });
     release();
     const first = await scheduler.runNow(connector.id);
     expect(store.lastCycle(connector.id)).toMatchObject({ id: first, status: 'completed' });
@@ -102,7 +102,7 @@ describe('EDR scheduler', () => {
     scheduler.start();
     await vi.advanceTimersByTimeAsync(5_000);
     const running = scheduler.runNow(connector.id);
-    await registry.register({ id: connector.id, vendor: 'falcon', tenantId: 'cid-1', clientId: 'c', apiUrl: 'https://127.0.0.1:9', clientSecret: 'Other-Secret-456', pollIntervalMinutes: 10 });
+    await registry.register({ id: connector.id, vendor: 'falcon', tenantId: 'a7e4b19a5b7721ad42279aef0d12274e', clientId: '2e7d2c03a9507ae265ecf5b5356885a5', apiUrl: 'https://127.0.0.1:9', clientSecret: 'Other-Secret-456', pollIntervalMinutes: 10 });
     await expect(running).rejects.toThrow(/cancelled/);
     expect(store.lastCycle(connector.id)).toMatchObject({ status: 'cancelled', error: expect.stringMatching(/moved to another address/) });
     await scheduler.stop();

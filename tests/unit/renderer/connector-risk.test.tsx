@@ -23,7 +23,7 @@ async function customDefender() {
     name: 'Contoso Defender',
     vendor: 'defender',
     tenantId: 'contoso.onmicrosoft.com',
-    clientId: 'app-1',
+    clientId: 'fe9643fa-ccd2-4235-881c-49a705ef7e01',
     clientSecret: 'first-secret',
     pollIntervalMinutes: 60,
     risk: { weights: { critical: 70, operational: 30 }, points: { riskScore: { High: 50 } } },
@@ -165,7 +165,7 @@ describe('connector form: risk scoring', () => {
     expect(within(form).queryByLabelText('Critical risk (%)')).toBeNull();
     expect(within(form).getByTestId('risk-summary')).toHaveTextContent('Defaults');
     await user.type(within(form).getByLabelText('Tenant ID'), 'a1b2c3d4e5f60718293a4b5c6d7e8f90');
-    await user.type(within(form).getByLabelText('Client ID'), 'fc-1');
+    await user.type(within(form).getByLabelText('Client ID'), 'e020ea474eadb81232f488287ff3257a');
     await user.type(within(form).getByLabelText('Client secret'), 'secret-value-2');
     await user.type(within(form).getByLabelText('Min overall ZTA'), '85');
     await user.type(within(form).getByLabelText('Suspicious up to'), '75');

@@ -15,7 +15,7 @@ const noPolls = { app: { edr: { firstPullDelayMs: 3_600_000, publishDelayMs: 20 
 
 
 const falconConnector = (main: MainBridge) =>
-  main.call('connectors.save', { name: 'EU Falcon', vendor: 'falcon', cloudRegion: 'eu-1', tenantId: 'a1b2c3d4e5f60718293a4b5c6d7e8f90', clientId: 'fc-1', clientSecret: 'falcon-secret-1', pollIntervalMinutes: 10 });
+  main.call('connectors.save', { name: 'EU Falcon', vendor: 'falcon', cloudRegion: 'eu-1', tenantId: 'a1b2c3d4e5f60718293a4b5c6d7e8f90', clientId: 'e020ea474eadb81232f488287ff3257a', clientSecret: 'falcon-secret-1', pollIntervalMinutes: 10 });
 
 const statusOf = async (main: MainBridge, id: string): Promise<ConnectorStatus> => (await main.call('connectors.list')).find((c) => c.id === id)!;
 
@@ -72,8 +72,8 @@ describe('Connectors page', () => {
 
   it('says in words that the last cycle was interrupted when the app stopped during it, and how many scores it kept', async () => {
     let main = await MainBridge.start(noPolls);
-    const early = await main.call('connectors.save', { name: 'Killed early', vendor: 'defender', tenantId: 'early.onmicrosoft.com', clientId: 'a', clientSecret: 's-1', pollIntervalMinutes: 60 });
-    const late = await main.call('connectors.save', { name: 'Killed late', vendor: 'defender', tenantId: 'late.onmicrosoft.com', clientId: 'b', clientSecret: 's-2', pollIntervalMinutes: 60 });
+    const early = await main.call('connectors.save', { name: 'Killed early', vendor: 'defender', tenantId: 'early.onmicrosoft.com', clientId: 'f52d6323-1eb0-4baa-8689-ec9147e4b131', clientSecret: 's-1', pollIntervalMinutes: 60 });
+    const late = await main.call('connectors.save', { name: 'Killed late', vendor: 'defender', tenantId: 'late.onmicrosoft.com', clientId: '0b407281-768f-4e83-8afe-f47ed464b657', clientSecret: 's-2', pollIntervalMinutes: 60 });
     // What a process killed during two cycles leaves in edr.db: two cycles still running, one with 40 scores written.
     await main.appCall('edr.store.beginCycle', early.id, 'defender', early.tenantId, new Date());
     const lateCycle = await main.appCall<number>('edr.store.beginCycle', late.id, 'defender', late.tenantId, new Date());
@@ -204,15 +204,15 @@ describe('Import connectors (bulk push)', () => {
   const doc = {
     version: 1,
     connectors: [
-      { vendor: 'falcon', tenantId: 'cid-alpha', clientId: 'fc-1', clientSecret: 'x-secret-1', cloudRegion: 'eu-1' },
-      { vendor: 'defender', tenantId: 'not a tenant', clientId: 'app-1', clientSecret: 'x-secret-2', pollIntervalMinutes: 5 },
-      { vendor: 'defender', tenantId: 'contoso.onmicrosoft.com', clientId: 'app-2', clientSecret: 'x-secret-3', pollIntervalMinutes: 60 },
+      { vendor: 'falcon', tenantId: '0d5cc78be7dce6808675db15caff785b', clientId: 'e020ea474eadb81232f488287ff3257a', clientSecret: 'x-secret-1', cloudRegion: 'eu-1' },
+      { vendor: 'defender', tenantId: 'not a tenant', clientId: 'fe9643fa-ccd2-4235-881c-49a705ef7e01', clientSecret: 'x-secret-2', pollIntervalMinutes: 5 },
+      { vendor: 'defender', tenantId: 'contoso.onmicrosoft.com', clientId: 'd5f15945-bf56-4b68-87ef-3d591339aefa', clientSecret: 'x-secret-3', pollIntervalMinutes: 60 },
     ],
   };
 
   it('imports a picked JSON file and lists each entry, refused ones with the fields to fix', async () => {
     const main = await MainBridge.start(noPolls);
-    await main.call('connectors.save', { name: 'Contoso', vendor: 'defender', tenantId: 'contoso.onmicrosoft.com', clientId: 'app-0', clientSecret: 'x-secret-0', pollIntervalMinutes: 60 });
+    await main.call('connectors.save', { name: 'Contoso', vendor: 'defender', tenantId: 'contoso.onmicrosoft.com', clientId: 'f8c02e60-1db1-4561-8575-9af815a2d0da', clientSecret: 'x-secret-0', pollIntervalMinutes: 60 });
     const { user } = await openConnectors(main);
     await user.click(await screen.findByRole('button', { name: 'Import…' }));
     const dialog = screen.getByTestId('import-connectors-dialog');
@@ -235,7 +235,7 @@ describe('Import connectors (bulk push)', () => {
     expect(screen.getAllByText('bulk')).toHaveLength(2);
     expect(main.callsTo('connectors.importBulk')).toEqual([expect.objectContaining({ source: 'document', name: 'connectors.json' })]);
     const stored = await main.call('connectors.list');
-    expect(stored.map((c) => [c.tenantId, c.source]).sort()).toEqual([['cid-alpha', 'bulk'], ['contoso.onmicrosoft.com', 'bulk']]);
+    expect(stored.map((c) => [c.tenantId, c.source]).sort()).toEqual([['0d5cc78be7dce6808675db15caff785b', 'bulk'], ['contoso.onmicrosoft.com', 'bulk']]);
   });
 
   it('imports from a signed-in management node', async () => {
@@ -251,7 +251,7 @@ describe('Import connectors (bulk push)', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Import' }));
     expect(await within(dialog).findByTestId('import-summary')).toHaveTextContent('1 entry: 1 created, 0 updated, 0 refused.');
     expect(main.callsTo('connectors.importBulk')).toEqual([{ source: 'node', profileId: ops.id }]);
-    expect((await main.call('connectors.list')).map((c) => c.tenantId)).toEqual(['cid-alpha']);
+    expect((await main.call('connectors.list')).map((c) => c.tenantId)).toEqual(['0d5cc78be7dce6808675db15caff785b']);
   });
 
   it('a document that is not JSON is explained in the dialog, which stays open to pick another file', async () => {

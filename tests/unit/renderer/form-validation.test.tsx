@@ -5,6 +5,8 @@
  * secret is asked for by main's own rule; the import names the entry and the field in words.
  */
 import '@testing-library/jest-dom/vitest';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { openConnectors } from './support/connector-steps';
@@ -43,7 +45,7 @@ describe('connector form: every field checked in the window first', () => {
 
     // Filled in, the same form goes to main once, and main agrees.
     await user.type(within(form).getByLabelText('Tenant ID'), 'contoso.onmicrosoft.com');
-    await user.type(within(form).getByLabelText('Client ID'), 'app-1');
+    await user.type(within(form).getByLabelText('Client ID'), 'fe9643fa-ccd2-4235-881c-49a705ef7e01');
     await user.type(within(form).getByLabelText('Client secret'), 'defender-secret');
     await user.type(within(form).getByLabelText('Poll interval (minutes)'), '15');
     await user.click(within(form).getByRole('button', { name: 'Save' }));
@@ -57,30 +59,65 @@ describe('connector form: every field checked in the window first', () => {
     const form = screen.getByTestId('connector-form');
     await user.click(within(form).getByLabelText(/Microsoft Defender/));
     await user.type(within(form).getByLabelText('Tenant ID'), 'not a tenant');
-    await user.type(within(form).getByLabelText('Client ID'), 'x'.repeat(129));
+    await user.type(within(form).getByLabelText('Client ID'), 'app-1');
     await user.type(within(form).getByLabelText('Poll interval (minutes)'), '5');
     await user.click(within(form).getByRole('button', { name: 'Save' }));
-    expect(await within(form).findByText('Enter the Entra tenant ID (a GUID) or its primary domain (contoso.onmicrosoft.com).')).toBeVisible();
-    expect(within(form).getByText('The client ID can be at most 128 characters long.')).toBeVisible();
+    expect(await within(form).findByText('Enter the Entra tenant ID (a GUID) or one of its verified domains (contoso.onmicrosoft.com).')).toBeVisible();
+    expect(within(form).getByText('Enter the application (client) ID: the GUID of the app registration in Microsoft Entra ID.')).toBeVisible();
     expect(within(form).getByText("The poll interval is at least 10 minutes (the vendors' limits).")).toBeVisible();
     expect(within(form).getByText('Enter the client secret.')).toBeVisible();
     expect(main.callsTo('connectors.save')).toHaveLength(0);
   });
 
+  it('the form asks for the permissions and scopes the README lists, each of them', async () => {
+    const readme = readFileSync(path.resolve('README.md'), 'utf8').replace(/\s+/g, ' ');
+    const defender = /the five \*\*Application\*\* permissions \(([^)]+)\)/.exec(readme)![1]!.split(/,\s*/);
+    const falcon = [...readme.matchAll(/\*(Hosts: Read|Zero Trust Assessment: Read)\*/g)].map((m) => m[1]!);
+    expect(defender).toHaveLength(5);
+    expect(falcon).toHaveLength(2);
+    const main = await MainBridge.start(noPolls);
+    const { user } = await openConnectors(main);
+    await user.click(await screen.findByRole('button', { name: 'Add connector' }));
+    const form = screen.getByTestId('connector-form');
+    for (const name of [...defender, ...falcon]) expect(form.textContent).toContain(name);
+  });
+
+  it('Falcon IDs are checked as Falcon writes them: a CID of 32 hex digits (its checksum optional), an API client ID of 32 hex digits', async () => {
+    const main = await MainBridge.start(noPolls);
+    const { user } = await openConnectors(main);
+    await user.click(await screen.findByRole('button', { name: 'Add connector' }));
+    const form = screen.getByTestId('connector-form');
+    await user.click(within(form).getByLabelText(/CrowdStrike Falcon/));
+    await user.type(within(form).getByLabelText('Tenant ID'), '0123456789ABCDEF0123456789ABCDE');
+    await user.type(within(form).getByLabelText('Client ID'), '8a7c2f4e-0000-4000-8000-000000000001');
+    await user.type(within(form).getByLabelText('Client secret'), 'falcon-secret-1');
+    await user.click(within(form).getByRole('button', { name: 'Save' }));
+    expect(await within(form).findByText('Enter the Falcon customer ID (CID): 32 hexadecimal digits, with or without the "-" and two-character checksum the Falcon console shows after it.')).toBeVisible();
+    expect(within(form).getByText('Enter the API client ID: 32 hexadecimal digits, as the Falcon console shows it under API clients and keys.')).toBeVisible();
+    expect(main.callsTo('connectors.save')).toHaveLength(0);
+    // As the console shows them, checksum included: saved.
+    await user.clear(within(form).getByLabelText('Tenant ID'));
+    await user.type(within(form).getByLabelText('Tenant ID'), '0123456789ABCDEF0123456789ABCDEF-A7');
+    await user.clear(within(form).getByLabelText('Client ID'));
+    await user.type(within(form).getByLabelText('Client ID'), '8a7c2f4e00004000800000000000000a');
+    await user.click(within(form).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(main.callsTo('connectors.save')).toHaveLength(1));
+  });
+
   it('a new form for a registered tenant keeps its stored secret, as main does', async () => {
     const main = await MainBridge.start(noPolls);
-    await main.call('connectors.save', { name: 'Contoso', vendor: 'defender', tenantId: 'contoso.onmicrosoft.com', clientId: 'app-1', clientSecret: 'stored-secret', pollIntervalMinutes: 60 });
+    await main.call('connectors.save', { name: 'Contoso', vendor: 'defender', tenantId: 'contoso.onmicrosoft.com', clientId: 'fe9643fa-ccd2-4235-881c-49a705ef7e01', clientSecret: 'stored-secret', pollIntervalMinutes: 60 });
     const { user } = await openConnectors(main);
     await screen.findByTestId('connector-row-Contoso');
     await user.click(screen.getByRole('button', { name: 'Add connector' }));
     const form = screen.getByTestId('connector-form');
     await user.click(within(form).getByLabelText(/Microsoft Defender/));
     await user.type(within(form).getByLabelText('Tenant ID'), 'Contoso.onmicrosoft.com');
-    await user.type(within(form).getByLabelText('Client ID'), 'app-2');
+    await user.type(within(form).getByLabelText('Client ID'), 'd5f15945-bf56-4b68-87ef-3d591339aefa');
     await user.type(within(form).getByLabelText('Poll interval (minutes)'), '30');
     expect(await within(form).findByText(/This tenant is registered already/)).toBeVisible();
     await user.click(within(form).getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(main.answersTo('connectors.save')).toEqual([expect.objectContaining({ ok: true, value: expect.objectContaining({ clientId: 'app-2', hasClientSecret: true }) })]));
+    await waitFor(() => expect(main.answersTo('connectors.save')).toEqual([expect.objectContaining({ ok: true, value: expect.objectContaining({ clientId: 'd5f15945-bf56-4b68-87ef-3d591339aefa', hasClientSecret: true }) })]));
     expect(main.callsTo('connectors.save')[0]).not.toHaveProperty('clientSecret');
   });
 });
@@ -100,10 +137,10 @@ describe('import: the entry and the field in words', () => {
     const dialog = await upload(main, {
       version: 1,
       connectors: [
-        { name: 'Alpha Falcon', vendor: 'falcon', tenantId: 'cid-alpha', clientId: 'fc-1', clientSecret: 'secret-1' },
+        { name: 'Alpha Falcon', vendor: 'falcon', tenantId: '0d5cc78be7dce6808675db15caff785b', clientId: 'e020ea474eadb81232f488287ff3257a', clientSecret: 'secret-1' },
         { name: 'Lab Defender', vendor: 'defender', tenantId: 'lab.onmicrosoft.com', clientSecret: 'secret-2', pollIntervalMinutes: 5 },
-        { vendor: 'crowdstrike', tenantId: 'cid-x' },
-        { name: 'Beta Falcon', vendor: 'falcon', tenantId: 'cid-beta', clientId: 'fc-2' },
+        { vendor: 'crowdstrike', tenantId: 'ef4313c4cf79ca8d09ee095a6b9bc5ad' },
+        { name: 'Beta Falcon', vendor: 'falcon', tenantId: 'de55986808d0f44c61a1a4ab99ec1ab6', clientId: 'd13b4c1d38ec1159041850ec156921d2' },
       ],
     });
     expect(await within(dialog).findByTestId('import-summary')).toHaveTextContent('4 entries: 1 created, 0 updated, 3 refused.');
@@ -117,7 +154,7 @@ describe('import: the entry and the field in words', () => {
 
     const unknown = within(dialog).getByTestId('import-result-3');
     expect(unknown).toHaveTextContent('#3');
-    expect(unknown).toHaveTextContent('cid-x');
+    expect(unknown).toHaveTextContent('ef4313c4cf79ca8d09ee095a6b9bc5ad');
     expect(within(unknown).getByText(/^Choose a vendor: CrowdStrike Falcon or Microsoft Defender\./)).toBeVisible();
 
     // Main's client-secret rule, in the same words as the form's.

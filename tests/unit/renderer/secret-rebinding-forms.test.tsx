@@ -72,7 +72,7 @@ describe('connector form: secret bound to the tenant and address', () => {
   it('asks for the secret again before saving when the API address changes', async () => {
     // No scheduled poll: the connector's vendor is not reachable from a test.
     const main = await MainBridge.start({ app: { edr: { firstPullDelayMs: 3_600_000 } } });
-    await main.call('connectors.save', { name: 'Contoso Defender', vendor: 'defender', tenantId: 'contoso.onmicrosoft.com', clientId: 'app-1', clientSecret: 'first-secret', pollIntervalMinutes: 60 });
+    await main.call('connectors.save', { name: 'Contoso Defender', vendor: 'defender', tenantId: 'contoso.onmicrosoft.com', clientId: 'fe9643fa-ccd2-4235-881c-49a705ef7e01', clientSecret: 'first-secret', pollIntervalMinutes: 60 });
     const { user } = await openConnectors(main);
     await rowAction(user, await screen.findByTestId('connector-row-Contoso Defender'), 'Edit');
     const form = await screen.findByTestId('connector-form');

@@ -33,7 +33,7 @@ describe('a secret bound to its endpoint', () => {
     const settings = memorySettings();
     const vault = memoryVault();
     const reg = new ConnectorRegistry(settings, vault);
-    const { connector } = await reg.register({ vendor: 'falcon', tenantId: '0123456789abcdef0123456789abcdef', clientId: 'c', clientSecret: 'New-Secret-1', pollIntervalMinutes: 10 });
+    const { connector } = await reg.register({ vendor: 'falcon', tenantId: '0123456789abcdef0123456789abcdef', clientId: '2e7d2c03a9507ae265ecf5b5356885a5', clientSecret: 'New-Secret-1', pollIntervalMinutes: 10 });
     await vault.set(`connector:${connector.id}:clientSecret`, 'Legacy-Secret-1');
     expect(await reg.getSecret(connector)).toBe('Legacy-Secret-1');
     expect((await reg.view(connector)).hasClientSecret).toBe(true);

@@ -72,7 +72,7 @@ describe('the error map, issue by issue', () => {
 
   it('choices: enums, discriminators and literals name the values as the forms do', () => {
     expect(messages(ConnectorInput, { vendor: 'crowdstrike' })).toEqual({ vendor: 'Choose a vendor: CrowdStrike Falcon or Microsoft Defender.' });
-    expect(messages(ConnectorInput, { vendor: 'falcon', tenantId: 't', clientId: 'c', cloudRegion: 'mars' })).toEqual({
+    expect(messages(ConnectorInput, { vendor: 'falcon', tenantId: 'e3b98a4da31a127d4bde6e43033f66ba', clientId: '2e7d2c03a9507ae265ecf5b5356885a5', cloudRegion: 'mars' })).toEqual({
       cloudRegion: 'Choose a cloud region: US-1, US-2, EU-1, US-GOV-1 or Autodiscover.',
     });
     expect(messages(BulkConnectorDocument, { version: 2, connectors: [{}] })).toEqual({ version: "The document's version must be 1." });
@@ -97,13 +97,13 @@ describe('the error map, issue by issue', () => {
   });
 
   it('a schema’s own messages keep priority, the poll interval’s verbatim', () => {
-    const poll = (pollIntervalMinutes: unknown) => messages(ConnectorInput, { vendor: 'defender', tenantId: 'contoso.onmicrosoft.com', clientId: 'c', pollIntervalMinutes });
+    const poll = (pollIntervalMinutes: unknown) => messages(ConnectorInput, { vendor: 'defender', tenantId: 'contoso.onmicrosoft.com', clientId: '3e399c46-e965-4dad-8e7e-51c0c0fa5ac9', pollIntervalMinutes });
     expect(poll(5)).toEqual({ pollIntervalMinutes: "The poll interval is at least 10 minutes (the vendors' limits)." });
     expect(poll(1441)).toEqual({ pollIntervalMinutes: 'The poll interval is at most 1440 minutes (once a day).' });
     expect(poll(undefined)).toEqual({ pollIntervalMinutes: 'Enter the poll interval in minutes (10 to 1440).' });
     expect(poll(10.5)).toEqual({ pollIntervalMinutes: 'The poll interval is a whole number of minutes.' });
-    expect(messages(ConnectorInput, { vendor: 'defender', tenantId: 'not a tenant', clientId: 'c', pollIntervalMinutes: 60 })).toEqual({
-      tenantId: 'Enter the Entra tenant ID (a GUID) or its primary domain (contoso.onmicrosoft.com).',
+    expect(messages(ConnectorInput, { vendor: 'defender', tenantId: 'not a tenant', clientId: '3e399c46-e965-4dad-8e7e-51c0c0fa5ac9', pollIntervalMinutes: 60 })).toEqual({
+      tenantId: 'Enter the Entra tenant ID (a GUID) or one of its verified domains (contoso.onmicrosoft.com).',
     });
     expect(only(z.object({ name: z.string().min(3, 'Three letters at least.') }), { name: 'a' })).toBe('Three letters at least.');
     expect(only(z.object({ name: z.string({ error: 'Give it a name.' }) }), {})).toBe('Give it a name.');

@@ -15,7 +15,7 @@ export async function startDefenderForm(user: ReturnType<typeof renderApp>['user
   const form = screen.getByTestId('connector-form');
   await user.click(within(form).getByLabelText(/Microsoft Defender/));
   await user.type(within(form).getByLabelText('Tenant ID'), 'contoso.onmicrosoft.com');
-  await user.type(within(form).getByLabelText('Client ID'), 'app-1');
+  await user.type(within(form).getByLabelText('Client ID'), 'fe9643fa-ccd2-4235-881c-49a705ef7e01');
   await user.type(within(form).getByLabelText('Client secret'), secret);
   return form;
 }
