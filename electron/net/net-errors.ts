@@ -105,7 +105,10 @@ export function transportError(e: unknown, ep: Endpoint & { timeoutMs?: number }
   const where = `${ep.host}:${ep.port}`;
   if (err instanceof PinMismatchError) return pinMismatchError(ep, err.expected, err.actual, undefined, e);
   if (code && isVerifyFailure(code)) {
-    return new AppError(ErrorCodes.tlsUntrusted, `The certificate of ${where} is not trusted: ${VERIFY_REASONS[code]}. Nothing was sent.`, 'Compare the fingerprint with the node’s and trust it, or choose the CA file.', {
+    const hint = ep.peer
+      ? `Is ${where} the address of ${ep.peer}? If a proxy or a private CA signs its certificates, choose that CA file for the connector.`
+      : 'Compare the fingerprint with the node’s and trust it, or choose the CA file.';
+    return new AppError(ErrorCodes.tlsUntrusted, `The certificate of ${where} is not trusted: ${VERIFY_REASONS[code]}. Nothing was sent.`, hint, {
       details: { host: ep.host, port: ep.port, reason: code },
       cause: e,
     });

@@ -112,6 +112,12 @@ describe('HttpClient', () => {
     expect((err as { details: { certificate: { fingerprint256: string; selfSigned: boolean } } }).details.certificate).toMatchObject({ fingerprint256: cert.fingerprint256, selfSigned: true, trustedBySystem: false });
     expect(seen.length).toBe(before); // nothing reached the server
     await http.close();
+    // A vendor's client: the hint speaks of the vendor and the connector's CA file, not of a node.
+    const vendor = new HttpClient({ tls: { mode: 'system' }, peer: 'the Example API' });
+    const vendorErr = await vendor.request({ method: 'GET', url: `${server.url}/` }).catch((e: unknown) => e);
+    expect(vendorErr).toMatchObject({ code: 'tls.untrusted', hint: expect.stringContaining('the Example API') });
+    expect((vendorErr as Error & { hint: string }).hint).not.toMatch(/node/);
+    await vendor.close();
   });
 
   it('pinned without a pin: tls.untrusted with the probed certificate', async () => {
