@@ -126,7 +126,7 @@ export function addAlarmCommands(program: Command): void {
       const { openAlarmStore } = await import('./alarms/store/sqlite-alarm-store');
       const store = openAlarmStore(file);
       try {
-        for await (const piece of alarmExportPieces(store, flags.format, since)) {
+        for await (const piece of alarmExportPieces(store, flags.format, since, await connectionNames(flags.dataDir))) {
           if (!process.stdout.write(piece.text)) await new Promise((resolve) => process.stdout.once('drain', resolve));
         }
       } finally {
@@ -230,4 +230,17 @@ async function follow(flags: FollowFlags): Promise<void> {
   await client.signOut().catch(() => undefined);
   await client.close();
   process.stderr.write('alarms follow: stopped.\n');
+}
+
+/** The data folder's connections by id, for the export's `sourceName` (none when it has no settings). */
+async function connectionNames(dataDir: string): Promise<Map<string, string>> {
+  const { openConfSettings, SETTINGS_FILE } = await import('./store/settings');
+  const names = new Map<string, string>();
+  if (!existsSync(path.join(dataDir, SETTINGS_FILE))) return names;
+  const profiles = openConfSettings(dataDir, createStreamLogger(process.stderr, 'warn')).get<unknown>('profiles');
+  for (const p of Array.isArray(profiles) ? profiles : []) {
+    const { id, name } = (p ?? {}) as { id?: unknown; name?: unknown };
+    if (typeof id === 'string' && typeof name === 'string') names.set(id, name);
+  }
+  return names;
 }

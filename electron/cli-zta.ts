@@ -85,7 +85,7 @@ export function addZtaCommands(program: Command): void {
       if (!existsSync(file)) {
         throw new CliFailure(
           `There is no edr.db in ${dataDir}: no scores were ever stored there.\nGive --data-dir the app's data folder (its Settings page shows it), or fill one with \`northbound edr poll --once … --data-dir ${flags.dataDir}\`.`,
-          2,
+          1,
         );
       }
       const logger = createStreamLogger(process.stderr, 'warn');

@@ -11,6 +11,7 @@ import type { AlarmStore } from './store/alarm-store';
 export type AlarmExportFormat = 'jsonl' | 'csv';
 export const ALARM_EXPORT_COLUMNS = [
   'source',
+  'sourceName',
   'id',
   'device',
   'deviceName',
@@ -30,10 +31,11 @@ export const ALARM_EXPORT_COLUMNS = [
 ] as const;
 const CHUNK = 1_000;
 
-type ExportRow = AlarmView & { source: string };
+type ExportRow = AlarmView & { source: string; sourceName?: string };
 
 const flat = (r: ExportRow): Record<(typeof ALARM_EXPORT_COLUMNS)[number], string | number | boolean> => ({
   source: r.source,
+  sourceName: r.sourceName ?? '',
   id: r.id,
   device: r.device,
   deviceName: r.deviceName,
@@ -53,7 +55,12 @@ const flat = (r: ExportRow): Record<(typeof ALARM_EXPORT_COLUMNS)[number], strin
 });
 
 /** The export in pieces of text, each with the rows it carries. */
-export async function* alarmExportPieces(store: Pick<AlarmStore, 'exportAlarms'>, format: AlarmExportFormat, sinceMs = 0): AsyncGenerator<{ text: string; rows: number }> {
+/**
+ * `sourceNames`: the connections of the data folder by id (its settings): `source` is the id the
+ * alarms were stored under, `sourceName` the connection's name where it is known ('' otherwise,
+ * e.g. a source `alarms follow` filled).
+ */
+export async function* alarmExportPieces(store: Pick<AlarmStore, 'exportAlarms'>, format: AlarmExportFormat, sinceMs = 0, sourceNames: ReadonlyMap<string, string> = new Map()): AsyncGenerator<{ text: string; rows: number }> {
   if (format === 'csv') yield { text: csvLine(ALARM_EXPORT_COLUMNS), rows: 0 };
   let chunk: ExportRow[] = [];
   const out = (rows: ExportRow[]) =>
@@ -65,7 +72,9 @@ export async function* alarmExportPieces(store: Pick<AlarmStore, 'exportAlarms'>
           }),
         )
       : `${rows.map((r) => JSON.stringify(r)).join('\n')}\n`;
-  for await (const row of store.exportAlarms(sinceMs)) {
+  for await (const stored of store.exportAlarms(sinceMs)) {
+    const name = sourceNames.get(stored.source);
+    const row: ExportRow = name === undefined ? stored : { ...stored, sourceName: name };
     chunk.push(row);
     if (chunk.length >= CHUNK) {
       yield { text: out(chunk), rows: chunk.length };

@@ -4,11 +4,13 @@
  * wrong options or refused credentials end with the exit codes the help promises.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../../electron/log';
+import { openConfSettings } from '../../../electron/store/settings';
 import { controlChars } from '../../support/control-chars';
 import { openAlarmStore } from '../../support/alarm-fixtures';
 import { until } from '../../support/until';
@@ -57,9 +59,10 @@ describe('northbound alarms', () => {
     const csv = run(['alarms', 'export', '--data-dir', dataDir, '--format', 'csv', '--since', '1h']);
     expect(await csv.exit).toBe(0);
     const lines = csv.stdout().trim().split('\r\n');
-    expect(lines[0]).toMatch(/^source,id,device,deviceName,org,object,type,specificProblem,severity,/);
+    expect(lines[0]).toMatch(/^source,sourceName,id,device,deviceName,org,object,type,specificProblem,severity,/);
     expect(lines.length).toBeGreaterThan(1);
-    expect(lines[1]).toMatch(/^node:127\.0\.0\.1:\d+,\d+,/);
+    // Filled by `alarms follow`: no connection of the folder's by that id, so no name.
+    expect(lines[1]).toMatch(/^node:127\.0\.0\.1:\d+,,\d+,/);
   }, 90_000);
 
   it('export --format csv writes a device\'s formula with a line break, and its terminal escapes, as text', async () => {
@@ -86,6 +89,30 @@ describe('northbound alarms', () => {
     expect(controlChars(csv.stdout())).toEqual([]);
     const [row] = Papa.parse<Record<string, string>>(csv.stdout().trim(), { header: true, delimiter: ',' }).data;
     expect(row).toMatchObject({ text: `'${text}`, deviceName: "'@SUM(1)\r\n\\u001B]0;owned\\u0007", org: "'-1+2\n" });
+  }, 30_000);
+
+  it('export names the connection an alarm came from (sourceName) when the folder\'s settings know it', async () => {
+    const dataDir = path.join(dir, 'named');
+    await mkdir(dataDir, { recursive: true });
+    openConfSettings(dataDir, silentLogger).set('profiles', [{ id: 'c0ffee00-0000-4000-8000-000000000001', name: 'Lab node (OAuth)' }]);
+    const store = openAlarmStore(path.join(dataDir, 'alarms.db'));
+    const at = Date.now() - 60_000;
+    for (const source of ['c0ffee00-0000-4000-8000-000000000001', 'c0ffee00-0000-4000-8000-000000000002']) {
+      await store.ingest(
+        source,
+        [{ head: { device: 'dev-1', deviceName: 'branch-1', org: 'Acme', object: 'vni-0/3', type: 'interface', specificProblem: 'down', severity: 'major', cleared: false, text: 'Interface vni-0/3 is down', lastChangeMs: at }, changes: [{ eventMs: at, severity: 'major', text: 'Interface vni-0/3 is down' }], handlings: [], messageId: null }],
+        { storedMs: at },
+      );
+    }
+    await store.close();
+    const csv = run(['alarms', 'export', '--data-dir', dataDir, '--format', 'csv']);
+    expect(await csv.exit).toBe(0);
+    const rows = Papa.parse<Record<string, string>>(csv.stdout().trim(), { header: true, delimiter: ',' }).data;
+    expect(rows.map((r) => [r.source, r.sourceName]).sort()).toEqual([
+      ['c0ffee00-0000-4000-8000-000000000001', 'Lab node (OAuth)'],
+      // A connection deleted since: its id, and no name.
+      ['c0ffee00-0000-4000-8000-000000000002', ''],
+    ]);
   }, 30_000);
 
   it('ends with 2 on wrong options and 1 when the node refuses the credentials', async () => {

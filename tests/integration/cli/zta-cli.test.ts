@@ -151,7 +151,7 @@ describe('edr poll --data-dir and zta export', () => {
     expect((JSON.parse(highRisk.stdout) as { rows: unknown[] }).rows).toEqual(narrow);
   });
 
-  it('refuses wrong options in words that name the flag, and a folder with no scores', async () => {
+  it('refuses wrong options in words that name the flag (exit 2), and a folder with no scores (exit 1, as its help says)', async () => {
     const bad = await run(['zta', 'export', '--data-dir', polled, '--format', 'xml', '--platform', 'Amiga', '--band', 'Scary']);
     expect(bad.code).toBe(2);
     expect(bad.stdout).toBe('');
@@ -160,7 +160,8 @@ describe('edr poll --data-dir and zta export', () => {
     expect(bad.stderr).toContain('Choose a band: “Trustworthy”, “Low Risk”, “Moderate Risk”, “Suspicious” or “High Risk”. (--band)');
     const empty = path.join(tmp, 'empty');
     const none = await run(['zta', 'export', '--data-dir', empty, '--format', 'csv']);
-    expect(none.code).toBe(2);
+    // As its help says (and as `alarms export` does): 1, the folder could not be read; 2 is for wrong options.
+    expect(none.code).toBe(1);
     expect(none.stderr).toContain(`There is no edr.db in ${empty}`);
   });
 

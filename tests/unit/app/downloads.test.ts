@@ -1,7 +1,8 @@
 /**
  * Browser mode's exports/ (issue 20.9): the data folder's rule is 0700 for folders, so the folder
  * main writes exports into is created owner-only, and one an older version left wider (with its
- * files) is gone before the first export is written.
+ * files) is gone before the first export is written; once the last offered file is taken, the
+ * folder goes too.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -36,5 +37,26 @@ describe('the exports folder', () => {
     await downloads.pathFor('json');
     expect(existsSync(path.join(old, 'stale.csv'))).toBe(false);
     expect(statSync(old).mode & 0o777).toBe(0o700);
+  });
+
+  it('goes once the last offered file was taken, not while another is offered or being written', async () => {
+    const dir = dataDir();
+    const downloads = new Downloads(dir);
+    const folder = path.join(dir, 'exports');
+    const first = await downloads.pathFor('csv');
+    writeFileSync(first, 'a,b\n');
+    const second = await downloads.pathFor('json');
+    writeFileSync(second, '{}');
+    const firstUrl = downloads.offer({ file: first, name: 'zta.csv', type: 'text/csv' });
+    // The second is still being written: taking the first leaves the folder.
+    await downloads.take(firstUrl.split('/').pop()!)!.discard();
+    expect(existsSync(first)).toBe(false);
+    expect(existsSync(folder)).toBe(true);
+    const secondUrl = downloads.offer({ file: second, name: 'zta.json', type: 'application/json' });
+    await downloads.take(secondUrl.split('/').pop()!)!.discard();
+    expect(existsSync(folder)).toBe(false);
+    // A later export makes it again.
+    expect(path.dirname(await downloads.pathFor('csv'))).toBe(folder);
+    expect(statSync(folder).mode & 0o777).toBe(0o700);
   });
 });
