@@ -4,13 +4,14 @@
  * tenant lands on the same connector and its history grows like the app's. The ZTA views show
  * such a connector from the store alone, until the tenant is registered in the app.
  */
+import { tenantOf } from '../../shared/model/connector-secret';
 import type { Vendor } from '../../shared/model/edr';
 
 const PREFIX = 'cli-';
 
 export function cliConnectorId(vendor: Vendor, tenantId: string): string {
-  // Tenants are matched case-insensitively (findRegisteredConnector): one id per tenant however it was typed.
-  return `${PREFIX}${vendor}-${tenantId.trim().toLowerCase()}`;
+  // Tenants are matched as tenantOf compares them (findRegisteredConnector): one id per tenant however it was typed.
+  return `${PREFIX}${vendor}-${tenantOf(vendor, tenantId)}`;
 }
 
 /** Whether a stored connector id is one `cliConnectorId` made (the app's connectors have UUIDs). */

@@ -4,9 +4,11 @@
  * answers on `all`, the first match by ID or by vendor and tenant, from maps instead of a scan;
  * `put` adds a connector or replaces the one with its ID, in place.
  */
+import { tenantOf } from '../../shared/model/connector-secret';
+
 type Registered = { id: string; vendor: string; tenantId: string };
 
-const tenantKey = (vendor: string, tenant: string) => JSON.stringify([vendor, tenant]);
+const tenantKey = (vendor: string, tenant: string) => JSON.stringify([vendor, tenantOf(vendor, tenant)]);
 
 export class RegisteredList<T extends Registered> {
   private readonly byId = new Map<string, number>();
@@ -17,7 +19,7 @@ export class RegisteredList<T extends Registered> {
   }
 
   find(input: { id?: string | undefined; vendor: string; tenantId: string }): T | undefined {
-    const at = input.id ? this.byId.get(input.id) : this.byTenant.get(tenantKey(input.vendor, input.tenantId.trim().toLowerCase()));
+    const at = input.id ? this.byId.get(input.id) : this.byTenant.get(tenantKey(input.vendor, input.tenantId));
     return at === undefined ? undefined : this.all[at];
   }
 
@@ -31,7 +33,7 @@ export class RegisteredList<T extends Registered> {
     const before = this.all[at]!;
     this.all[at] = connector;
     // Another vendor or tenant (not one a bulk push makes): which entry is first for each may change.
-    if (tenantKey(before.vendor, before.tenantId.toLowerCase()) !== tenantKey(connector.vendor, connector.tenantId.toLowerCase())) this.index();
+    if (tenantKey(before.vendor, before.tenantId) !== tenantKey(connector.vendor, connector.tenantId)) this.index();
   }
 
   private index(): void {
@@ -42,7 +44,7 @@ export class RegisteredList<T extends Registered> {
 
   private add(c: T, at: number): void {
     if (!this.byId.has(c.id)) this.byId.set(c.id, at);
-    const key = tenantKey(c.vendor, c.tenantId.toLowerCase());
+    const key = tenantKey(c.vendor, c.tenantId);
     if (!this.byTenant.has(key)) this.byTenant.set(key, at);
   }
 }

@@ -5,6 +5,15 @@
  * asks for the secret before the round trip exactly when main would refuse the save without it.
  */
 
+/**
+ * A tenant as one comparable value: without case, and a Falcon CID without the "-XX" checksum the
+ * console shows after it (the same tenant typed with and without it is one connector).
+ */
+export const tenantOf = (vendor: string, tenantId: string): string => {
+  const t = tenantId.trim().toLowerCase();
+  return vendor === 'falcon' ? t.replace(/^([0-9a-f]{32})-[0-9a-f]{2}$/, '$1') : t;
+};
+
 /** Everything that decides where a connector's secret is sent. */
 export interface ConnectorEndpoint {
   vendor: string;
@@ -14,9 +23,9 @@ export interface ConnectorEndpoint {
   idpUrl?: string | undefined;
 }
 
-/** The endpoint as one comparable value: tenant IDs compare without case, Falcon's region defaults to autodiscover. */
+/** The endpoint as one comparable value: tenants as `tenantOf` compares them, Falcon's region defaults to autodiscover. */
 export const connectorEndpointKey = (c: ConnectorEndpoint): string =>
-  JSON.stringify([c.vendor, c.tenantId.trim().toLowerCase(), c.vendor === 'falcon' ? (c.cloudRegion ?? 'autodiscover') : '', c.apiUrl ?? '', c.vendor === 'defender' ? (c.idpUrl ?? '') : '']);
+  JSON.stringify([c.vendor, tenantOf(c.vendor, c.tenantId), c.vendor === 'falcon' ? (c.cloudRegion ?? 'autodiscover') : '', c.apiUrl ?? '', c.vendor === 'defender' ? (c.idpUrl ?? '') : '']);
 
 /**
  * The registered connector a save updates: the one with its ID, or (a save without ID) the one of
@@ -27,8 +36,8 @@ export function findRegisteredConnector<T extends { id: string; vendor: string; 
   input: { id?: string | undefined; vendor: string; tenantId: string },
 ): T | undefined {
   if (input.id) return registered.find((x) => x.id === input.id);
-  const tenant = input.tenantId.trim().toLowerCase();
-  return registered.find((x) => x.vendor === input.vendor && x.tenantId.toLowerCase() === tenant);
+  const tenant = tenantOf(input.vendor, input.tenantId);
+  return registered.find((x) => x.vendor === input.vendor && tenantOf(x.vendor, x.tenantId) === tenant);
 }
 
 export type ClientSecretNeed = 'missing' | 'endpoint-changed' | 'trust-changed';

@@ -47,6 +47,10 @@ describe('connector registry', () => {
     expect(reg.list()).toEqual([]);
     const withChecksum = await reg.register({ ...falcon, tenantId: `${falcon.tenantId.toUpperCase()}-7F` });
     expect(withChecksum.action).toBe('created');
+    // The same CID without its checksum (or in other case) is the same tenant: updated, not a second connector.
+    const plain = await reg.register({ ...falcon, clientSecret: undefined, pollIntervalMinutes: 30 });
+    expect(plain).toMatchObject({ action: 'updated', connector: { id: withChecksum.connector.id, pollIntervalMinutes: 30 } });
+    expect(reg.list()).toHaveLength(1);
   });
 
   it('one connector per vendor and tenant: registering again updates it and keeps the secret when none is given', async () => {
