@@ -107,6 +107,21 @@ export function DeviceDetailsDialog({ profile, device, signedIn, onClose }: { pr
   );
 }
 
+/**
+ * The node's own word beside a chip, only when it says more than the chip: "REACHABLE" beside
+ * "reachable" is noise, a value the chip does not know (shown as "unknown") is not.
+ */
+export function NodeWord({ raw, shown }: { raw: string | null | undefined; shown: string | undefined }) {
+  if (!raw) return null;
+  const same = (x: string) => x.toLowerCase().replace(/[\s_-]+/g, ' ').trim();
+  if (shown && same(raw) === same(shown)) return null;
+  return (
+    <span className="muted mono" title="As the node reports it">
+      {raw}
+    </span>
+  );
+}
+
 /** The device's state on the node (appliance list): reachability, sync, software, hardware, alarms, and how old that is. */
 function ApplianceSection({ device }: { device: DeviceView }) {
   const now = useNow();
@@ -131,11 +146,11 @@ function ApplianceSection({ device }: { device: DeviceView }) {
       <dl className="details">
         <dt>Reachability</dt>
         <dd>
-          <ReachChip value={a.reachability} /> {a.pingStatus ? <span className="muted mono">{a.pingStatus}</span> : null}
+          <ReachChip value={a.reachability} /> <NodeWord raw={a.pingStatus} shown={a.reachability} />
         </dd>
         <dt>Config sync</dt>
         <dd>
-          <SyncChip value={a.configSync} /> {a.syncStatus ? <span className="muted mono">{a.syncStatus}</span> : null}
+          <SyncChip value={a.configSync} /> <NodeWord raw={a.syncStatus} shown={a.configSync} />
         </dd>
         <dt>Software</dt>
         <dd className="mono">{a.softwareVersion ?? '—'}</dd>

@@ -57,6 +57,21 @@ export function AlarmsTile({ alarms, connection }: { alarms: OverviewAlarms; con
   );
 }
 
+/**
+ * How many of a severity's active alarms nobody acknowledged, in words that cannot be read as a
+ * second count beside the first ("5  5 unacknowledged"): all, none, or how many; nothing when none
+ * is active.
+ */
+function UnackedOf({ severity, active, unacknowledged }: { severity: ActiveSeverity; active: number; unacknowledged: number }) {
+  if (active === 0) return <span className="ov-sub" aria-hidden="true" />;
+  if (unacknowledged === 0) return <span className="ov-sub" data-testid={`alarms-${severity}-unacked`}>all acknowledged</span>;
+  return (
+    <AlarmsLink to={{ severity: [severity], ack: 'unacked' }} className="ov-sub" testId={`alarms-${severity}-unacked`} title={`Open the active ${severity} alarms nobody acknowledged`}>
+      {unacknowledged >= active ? 'all unacknowledged' : `${formatCount(unacknowledged)} unacknowledged`}
+    </AlarmsLink>
+  );
+}
+
 /** The severities, and on hover (or the button) the organizations behind them. */
 function Breakdown({ alarms }: { alarms: Extract<OverviewAlarms, { state: 'known' }> }) {
   const [open, setOpen] = useState(false);
@@ -71,9 +86,7 @@ function Breakdown({ alarms }: { alarms: Extract<OverviewAlarms, { state: 'known
             <AlarmsLink to={{ severity: [s] }} className="ov-count" testId={`alarms-${s}`} title={`Open the active ${s} alarms`}>
               {formatCount(alarms.active[s])}
             </AlarmsLink>
-            <AlarmsLink to={{ severity: [s], ack: 'unacked' }} className="ov-sub" testId={`alarms-${s}-unacked`} title={`Open the active ${s} alarms nobody acknowledged`}>
-              {formatCount(alarms.unacknowledged[s])} unacknowledged
-            </AlarmsLink>
+            <UnackedOf severity={s} active={alarms.active[s]} unacknowledged={alarms.unacknowledged[s]} />
           </li>
         ))}
       </ul>

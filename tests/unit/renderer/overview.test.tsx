@@ -94,6 +94,11 @@ describe('the Overview', () => {
     await waitFor(() => expect(within(alarms).getByTestId('alarms-active')).toHaveTextContent(`${count(list.length)} active`));
     for (const s of ['critical', 'major', 'minor', 'warning', 'indeterminate'] as const) {
       expect(within(alarms).getByTestId(`alarms-${s}`)).toHaveTextContent(String(list.filter((a) => a.severity === s).length));
+      // Beside the count, words that cannot be read as a second count (issue 22.13: "5  5 unacknowledged").
+      const active = o.alarms.active[s];
+      const unacked = o.alarms.unacknowledged[s];
+      const sub = within(alarms).queryByTestId(`alarms-${s}-unacked`)?.textContent ?? '';
+      expect(sub).toBe(active === 0 ? '' : unacked === 0 ? 'all acknowledged' : unacked >= active ? 'all unacknowledged' : `${unacked} unacknowledged`);
     }
     expect(within(alarms).getByTestId('tile-asof')).toHaveTextContent(/^as of \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}.* · live \(polling the node\)/);
 

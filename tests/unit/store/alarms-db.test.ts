@@ -175,7 +175,7 @@ describe('reads', () => {
     };
     const csv = await text(alarmExportPieces(new SqliteAlarmStore(store), 'csv'));
     const lines = csv.split('\r\n');
-    expect(lines[0]).toBe('source,id,device,deviceName,org,object,type,specificProblem,severity,cleared,text,lastChangeAt,changes,handlingState,handlingUser,handlingAt,handlingDescription');
+    expect(lines[0]).toBe('source,sourceName,id,device,deviceName,org,object,type,specificProblem,severity,cleared,text,lastChangeAt,changes,handlingState,handlingUser,handlingAt,handlingDescription');
     expect(lines).toHaveLength(6); // header, 4 alarms, the final line break
     expect(csv).toContain(`"'=HYPERLINK(""x"")"`);
     const jsonl = await text(alarmExportPieces(new SqliteAlarmStore(store), 'jsonl', T + 2));
