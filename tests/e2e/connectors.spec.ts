@@ -27,6 +27,18 @@ async function openConnectors(page: Page, nb: Northbound): Promise<{ falcon: Loc
   return { falcon, defender };
 }
 
+/** Opens "Add connector", picks Defender and fills the Contoso tenant with this client, secret and poll interval; answers the form. */
+async function fillDefenderForm(page: Page, v: { clientId: string; secret: string; poll: string }): Promise<Locator> {
+  await page.getByRole('button', { name: 'Add connector' }).click();
+  const form = page.getByTestId('connector-form');
+  await form.getByLabel(/Microsoft Defender/).check();
+  await form.getByLabel('Tenant ID').fill('contoso.onmicrosoft.com');
+  await form.getByLabel('Client ID').fill(v.clientId);
+  await form.getByLabel('Client secret').fill(v.secret);
+  await form.getByLabel('Poll interval (minutes)').fill(v.poll);
+  return form;
+}
+
 /** No connector secret (nor `extra`) is in anything the host sent. */
 function expectNoSecrets(nb: Northbound, received: string[], extra: string[] = []) {
   const secrets = nb.harness.app.demo.edr!.bulkDocument().connectors.map((c) => String(c.clientSecret));
@@ -78,14 +90,8 @@ test('Test checks the token and the five Defender permissions', async ({ page, n
 test('a connector whose sign-in host does not resolve fails Test within 2 s, and no check that did not run passes', async ({ page, nb }) => {
   const received = recordReceived(page);
   await openConnectors(page, nb);
-  await page.getByRole('button', { name: 'Add connector' }).click();
-  const form = page.getByTestId('connector-form');
-  await form.getByLabel(/Microsoft Defender/).check();
+  const form = await fillDefenderForm(page, { clientId: '8a7c2f4e-0000-4000-8000-000000000002', secret: 'E2e-Unresolvable-Defender-Secret-552', poll: '60' });
   await form.getByLabel('Name').fill('Unresolvable tenant');
-  await form.getByLabel('Tenant ID').fill('contoso.onmicrosoft.com');
-  await form.getByLabel('Client ID').fill('8a7c2f4e-0000-4000-8000-000000000002');
-  await form.getByLabel('Client secret').fill('E2e-Unresolvable-Defender-Secret-552');
-  await form.getByLabel('Poll interval (minutes)').fill('60');
   await form.getByRole('button', { name: 'Advanced' }).click();
   await form.getByLabel('Identity provider URL').fill('https://login.no-such-tenant.invalid');
   await form.getByRole('button', { name: 'Save' }).click();
@@ -123,13 +129,7 @@ test('the bulk push from the demo node updates both connectors', async ({ page, 
 test('a Defender connector without a valid poll interval is refused in place; nothing typed is lost', async ({ page, nb }) => {
   const received = recordReceived(page);
   await openConnectors(page, nb);
-  await page.getByRole('button', { name: 'Add connector' }).click();
-  const form = page.getByTestId('connector-form');
-  await form.getByLabel(/Microsoft Defender/).check();
-  await form.getByLabel('Tenant ID').fill('contoso.onmicrosoft.com');
-  await form.getByLabel('Client ID').fill('8a7c2f4e-0000-4000-8000-000000000001');
-  await form.getByLabel('Client secret').fill('E2e-Unused-Defender-Secret-551');
-  await form.getByLabel('Poll interval (minutes)').fill('');
+  const form = await fillDefenderForm(page, { clientId: '8a7c2f4e-0000-4000-8000-000000000001', secret: 'E2e-Unused-Defender-Secret-551', poll: '' });
   await form.getByRole('button', { name: 'Save' }).click();
   await expect(form.getByText('Enter the poll interval in minutes (10 to 1440).')).toBeVisible();
   await expect(form.getByLabel('Tenant ID')).toHaveValue('contoso.onmicrosoft.com');

@@ -184,14 +184,6 @@ export class FalconConnector {
     return status !== 404 && (envelope.resources?.length ?? 0) > 0;
   }
 
-  /** Credentials, region and both scopes, with one small call each; the number of hosts. */
-  async testConnection(signal?: AbortSignal): Promise<{ region: FalconCloud; baseUrl: string; hosts: number }> {
-    const t = await this.signIn(signal);
-    const h = await this.probeHosts(signal);
-    if (h.first) await this.probeAssessment(h.first, signal);
-    return { ...t, hosts: h.hosts };
-  }
-
   /**
    * One full cycle: every host of the tenant with its assessment (or null), or an AppError. With
    * `onHosts` each merged chunk (≤ 2,000 hosts) goes there as soon as it is complete and is not

@@ -51,7 +51,8 @@ describe('cloud region', () => {
     rig.sim.faults.wrongRegionAs308 = true;
     try {
       const c = rig.connector({ cloudRegion: 'autodiscover' });
-      expect(await c.testConnection()).toEqual({ region: 'eu-1', baseUrl: rig.sim.baseUrl('eu-1'), hosts: 250 });
+      expect(await c.signIn()).toEqual({ region: 'eu-1', baseUrl: rig.sim.baseUrl('eu-1') });
+      expect((await c.probeHosts()).hosts).toBe(250);
     } finally {
       rig.sim.faults.wrongRegionAs308 = false;
     }

@@ -8,7 +8,7 @@ import '@testing-library/jest-dom/vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { emptyRiskForm, riskFormValues, riskOverrides, riskSummary } from '../../../renderer/components/risk-form';
-import { openConnectors, startDefenderForm } from './support/connector-steps';
+import { openConnectors, startConnectorForm, startDefenderForm } from './support/connector-steps';
 import { answering, MainBridge } from './support/main-bridge';
 import { rowAction } from './support/row-menu';
 import { renderApp } from './support/render';
@@ -156,9 +156,7 @@ describe('connector form: risk scoring', () => {
   it('Falcon shows its own settings; only they are sent, never hidden Defender values', async () => {
     const main = await MainBridge.start(noPolls);
     const { user } = await openConnectors(main);
-    await user.click(await screen.findByRole('button', { name: 'Add connector' }));
-    const form = screen.getByTestId('connector-form');
-    await user.click(within(form).getByLabelText(/Microsoft Defender/));
+    const form = await startConnectorForm(user, /Microsoft Defender/);
     await user.click(within(form).getByRole('button', { name: 'Risk scoring' }));
     await user.type(within(form).getByLabelText('Critical risk (%)'), '90');
     await user.click(within(form).getByLabelText(/CrowdStrike Falcon/));

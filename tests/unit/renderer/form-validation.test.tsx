@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { openConnectors } from './support/connector-steps';
+import { openConnectors, startConnectorForm } from './support/connector-steps';
 import { MainBridge } from './support/main-bridge';
 
 /** Scheduled polls wait an hour: no cycle runs in these tests. */
@@ -55,9 +55,7 @@ describe('connector form: every field checked in the window first', () => {
   it('a wrong value is named in words too, before any request', async () => {
     const main = await MainBridge.start(noPolls);
     const { user } = await openConnectors(main);
-    await user.click(await screen.findByRole('button', { name: 'Add connector' }));
-    const form = screen.getByTestId('connector-form');
-    await user.click(within(form).getByLabelText(/Microsoft Defender/));
+    const form = await startConnectorForm(user, /Microsoft Defender/);
     await user.type(within(form).getByLabelText('Tenant ID'), 'not a tenant');
     await user.type(within(form).getByLabelText('Client ID'), 'app-1');
     await user.type(within(form).getByLabelText('Poll interval (minutes)'), '5');
@@ -85,9 +83,7 @@ describe('connector form: every field checked in the window first', () => {
   it('Falcon IDs are checked as Falcon writes them: a CID of 32 hex digits (its checksum optional), an API client ID of 32 hex digits', async () => {
     const main = await MainBridge.start(noPolls);
     const { user } = await openConnectors(main);
-    await user.click(await screen.findByRole('button', { name: 'Add connector' }));
-    const form = screen.getByTestId('connector-form');
-    await user.click(within(form).getByLabelText(/CrowdStrike Falcon/));
+    const form = await startConnectorForm(user, /CrowdStrike Falcon/);
     await user.type(within(form).getByLabelText('Tenant ID'), '0123456789ABCDEF0123456789ABCDE');
     await user.type(within(form).getByLabelText('Client ID'), '8a7c2f4e-0000-4000-8000-000000000001');
     await user.type(within(form).getByLabelText('Client secret'), 'falcon-secret-1');
@@ -109,9 +105,7 @@ describe('connector form: every field checked in the window first', () => {
     await main.call('connectors.save', { name: 'Contoso', vendor: 'defender', tenantId: 'contoso.onmicrosoft.com', clientId: 'fe9643fa-ccd2-4235-881c-49a705ef7e01', clientSecret: 'stored-secret', pollIntervalMinutes: 60 });
     const { user } = await openConnectors(main);
     await screen.findByTestId('connector-row-Contoso');
-    await user.click(screen.getByRole('button', { name: 'Add connector' }));
-    const form = screen.getByTestId('connector-form');
-    await user.click(within(form).getByLabelText(/Microsoft Defender/));
+    const form = await startConnectorForm(user, /Microsoft Defender/);
     await user.type(within(form).getByLabelText('Tenant ID'), 'Contoso.onmicrosoft.com');
     await user.type(within(form).getByLabelText('Client ID'), 'd5f15945-bf56-4b68-87ef-3d591339aefa');
     await user.type(within(form).getByLabelText('Poll interval (minutes)'), '30');
