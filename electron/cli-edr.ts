@@ -8,7 +8,7 @@
 import type { Command } from 'commander';
 import path from 'node:path';
 import { ConnectorInput } from '../shared/model/connector';
-import type { HostRecord, RiskBand } from '../shared/model/edr';
+import { NOT_ASSESSED, type HostRecord, type RiskBand } from '../shared/model/edr';
 import { AppError } from '../shared/model/errors';
 import { issueText, orList } from '../shared/validation/error-map';
 import { compileRiskConfig, defaultRiskConfig, scoreHost, type HostScore } from '../shared/risk';
@@ -171,16 +171,20 @@ export function addEdrCommands(program: Command): void {
       const sharedTerminal = !!(process.stdout.isTTY && process.stderr.isTTY);
       try {
         const config = compileRiskConfig(defaultRiskConfig);
-        const bands: Record<RiskBand, number> = { Trustworthy: 0, 'Low Risk': 0, 'Moderate Risk': 0, Suspicious: 0, 'High Risk': 0 };
+        const bands: Record<RiskBand, number> = { Trustworthy: 0, 'Low Risk': 0, 'Moderate Risk': 0, Suspicious: 0, 'High Risk': 0, 'Not assessed': 0 };
         let hosts = 0;
         let sum = 0;
         let scored = 0;
+        let assessed = 0;
         let out = '';
         const add = (h: HostRecord, s: HostScore) => {
           bands[s.band] += 1;
-          sum += s.score;
+          if (s.band !== NOT_ASSESSED) {
+            sum += s.score;
+            assessed += 1;
+          }
           scored += 1;
-          if (!flags.summary) out += `${JSON.stringify({ hostId: h.hostId, hostname: h.hostname, customer: h.customerId, platform: h.platform, score: s.score, band: s.band, contributions: s.contributions, ...(s.profiles ? { profiles: s.profiles } : {}) })}\n`;
+          if (!flags.summary) out += `${JSON.stringify({ hostId: h.hostId, hostname: h.hostname, customer: h.customerId, platform: h.platform, score: s.band === NOT_ASSESSED ? null : s.score, band: s.band, contributions: s.contributions, ...(s.profiles ? { profiles: s.profiles } : {}) })}\n`;
         };
         // Hosts arrive in batches and are scored and printed as they come: nothing is kept.
         const flush = async (batch: readonly HostRecord[]) => {
@@ -237,7 +241,7 @@ export function addEdrCommands(program: Command): void {
         progress?.finish({ hosts, scored, skipped });
         if (stored && flags.progress) process.stderr.write(`stored as cycle ${stored.cycleId} of ${folder!.connector.name} (${folder!.registered ? 'registered' : 'not registered'}) in ${path.join(path.resolve(flags.dataDir!), 'edr.db')}\n`);
         process.stdout.write(
-          `${JSON.stringify({ summary: { vendor: c.vendor, tenantId: c.tenantId, hosts, scored, skipped, meanScore: scored ? Math.round((sum / scored) * 100) / 100 : 0, bands, ms: Math.round(performance.now() - started), ...(stored ?? {}) } })}\n`,
+          `${JSON.stringify({ summary: { vendor: c.vendor, tenantId: c.tenantId, hosts, scored, skipped, meanScore: assessed ? Math.round((sum / assessed) * 100) / 100 : 0, bands, ms: Math.round(performance.now() - started), ...(stored ?? {}) } })}\n`,
         );
       } catch (e) {
         progress?.abandon();

@@ -60,7 +60,7 @@ export function addZtaCommands(program: Command): void {
     .requiredOption('--format <format>', 'csv or json')
     .option('--customer <id>', 'only this customer (Defender: the tenant ID; Falcon: the CID)')
     .option('--platform <platform>', 'only this platform: Windows, Mac, Linux or Other')
-    .option('--band <band>', 'only this band: Trustworthy, "Low Risk", "Moderate Risk", Suspicious or "High Risk" (high-risk works too)')
+    .option('--band <band>', 'only this band: Trustworthy, "Low Risk", "Moderate Risk", Suspicious, "High Risk" or "Not assessed" (high-risk, not-assessed work too)')
     .option('--no-progress', 'no account on stderr (errors are still printed)')
     .addHelpText(
       'after',

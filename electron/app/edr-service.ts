@@ -10,6 +10,7 @@ import type { ConnectorStatus, CycleProgress } from '../../shared/contract';
 import type { HostRecord } from '../../shared/model/edr';
 import type { PublicationUpdate, PublicationView } from '../../shared/model/settings';
 import { scoreHost } from '../../shared/risk';
+import { notAssessedOf } from '../../shared/model/connector';
 import { ScorePublisher } from '../edr/publisher';
 import { ConnectorRegistry, type StoredConnector } from '../edr/registry';
 import { EdrScheduler, type ConnectorRuntime } from '../edr/scheduler';
@@ -67,6 +68,7 @@ export class EdrService {
       store: this.store,
       targets: () => publicationTargets(this.publication, o.sessions),
       logger: logger.child('publish'),
+      notAssessed: (id) => notAssessedOf(this.registry.list().find((c) => c.id === id) ?? {}),
       // The Connectors page shows "published" (or why not) as soon as an attempt ends.
       onSettled: (cycle) => events.emit('connectors.changed', { ids: [cycle.connectorId] }),
     });

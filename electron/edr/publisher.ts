@@ -4,7 +4,8 @@
  * docs/spec-decisions.md (EDR-P1..P3). Each (cycle, target) is marked in the store when sent, so
  * a retry after a partial failure never sends a cycle twice to the same target.
  */
-import type { RiskBand, Vendor } from '../../shared/model/edr';
+import { DEFAULT_NOT_ASSESSED, type NotAssessedPublication } from '../../shared/model/connector';
+import { NOT_ASSESSED, type RiskBand, type Vendor } from '../../shared/model/edr';
 import type { Logger } from '../log';
 import type { CycleHost, CycleRow, EdrStore } from './store/edr-store';
 import { withRetries, type RetryPolicy } from '../net/retry';
@@ -23,9 +24,29 @@ export interface ScoreMessage {
   collectedAt: string;
   part: number;
   parts: number;
-  summary: { hosts: number; meanScore: number; bands: Record<RiskBand, number> };
-  /** `profiles` (Falcon only): the predefined profiles of spec 2.4 by identifier, true when the host passes. */
-  hosts: CycleHost[];
+  /**
+   * The cycle's hosts: `bands` counts Not assessed apart, `meanScore` is over the assessed hosts,
+   * and `notAssessed` says what was done with those (EDR-N2).
+   */
+  summary: { hosts: number; meanScore: number; bands: Record<RiskBand, number>; notAssessed: NotAssessedPublication };
+  /**
+   * `profiles` (Falcon only): the predefined profiles of spec 2.4 by identifier, true when the host
+   * passes. A host not assessed is here only under `fail-closed`: as High Risk, score 100, `assessed: false`.
+   */
+  hosts: PublishedHost[];
+}
+
+/** One host as published: `assessed` is false for a host its vendor has not assessed, sent fail-closed. */
+export type PublishedHost = CycleHost & { assessed: boolean };
+
+/** A cycle's hosts as a connector publishes them under its choice for hosts not assessed (EDR-N2). */
+export function publishedHosts(hosts: readonly CycleHost[], notAssessed: NotAssessedPublication): PublishedHost[] {
+  const out: PublishedHost[] = [];
+  for (const h of hosts) {
+    if (h.band !== NOT_ASSESSED) out.push({ ...h, assessed: true });
+    else if (notAssessed === 'fail-closed') out.push({ ...h, score: 100, band: 'High Risk', assessed: false });
+  }
+  return out;
 }
 
 export interface PublishTarget {
@@ -35,9 +56,9 @@ export interface PublishTarget {
   close?(): Promise<void>;
 }
 
-export async function buildMessages(store: Pick<EdrStore, 'cycleHosts' | 'cycleSummary'>, cycle: CycleRow): Promise<ScoreMessage[]> {
-  const hosts = await store.cycleHosts(cycle.id);
-  const summary = await store.cycleSummary(cycle.id);
+export async function buildMessages(store: Pick<EdrStore, 'cycleHosts' | 'cycleSummary'>, cycle: CycleRow, notAssessed: NotAssessedPublication = DEFAULT_NOT_ASSESSED): Promise<ScoreMessage[]> {
+  const hosts = publishedHosts(await store.cycleHosts(cycle.id), notAssessed);
+  const summary = { ...(await store.cycleSummary(cycle.id)), notAssessed };
   const parts = Math.max(1, Math.ceil(hosts.length / HOSTS_PER_MESSAGE));
   const out: ScoreMessage[] = [];
   for (let part = 0; part < parts; part++) {
@@ -69,6 +90,8 @@ export interface PublisherOptions {
   retryDelayMs?: number;
   /** Injected by tests (net/retry's jitter). */
   random?: () => number;
+  /** The connector's choice for hosts not assessed (EDR-N2); absent: fail-closed. */
+  notAssessed?: (connectorId: string) => NotAssessedPublication;
   /** After every attempt on a cycle, published or not (the app refreshes the connector's status). */
   onSettled?: (cycle: CycleRow) => void;
 }
@@ -114,7 +137,7 @@ export class ScorePublisher {
       logger.info('no publication target; the cycle stays pending', { cycleId });
       return;
     }
-    const messages = await buildMessages(store, cycle);
+    const messages = await buildMessages(store, cycle, this.o.notAssessed?.(cycle.connectorId) ?? DEFAULT_NOT_ASSESSED);
     const failures: string[] = [];
     for (const target of targets) {
       if (await store.targetPublished(cycleId, target.name)) continue;

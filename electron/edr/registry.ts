@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { BulkConnectorDocument, ConnectorInput, ConnectorView, FalconRegion, RiskOverridesInput, compactRiskOverrides } from '../../shared/model/connector';
+import { BulkConnectorDocument, ConnectorInput, ConnectorView, FalconRegion, RiskOverridesInput, compactRiskOverrides, notAssessedOf } from '../../shared/model/connector';
 import { CLIENT_SECRET_MESSAGES, clientSecretNeed, connectorEndpointKey } from '../../shared/model/connector-secret';
 import { TlsTrust } from '../../shared/model/profile';
 import { resolveTrust, sameTrust, trustKey } from '../net/trust-binding';
@@ -177,6 +177,7 @@ export class ConnectorRegistry {
       ...(c.vendor === 'defender' && c.idpUrl ? { idpUrl: c.idpUrl } : {}),
       tls,
       ...(risk ? { risk } : {}),
+      notAssessed: c.notAssessed ?? notAssessedOf(existing ?? {}),
       source,
       createdAt: existing?.createdAt ?? at,
       updatedAt: at,

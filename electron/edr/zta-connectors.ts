@@ -11,7 +11,7 @@ import type { EdrScheduler } from './scheduler';
 import type { EdrStore, LatestCycle } from './store/edr-store';
 
 /** A connector as the views know it: registered, or only stored by the CLI (no risk overrides then). */
-export type ShownConnector = Pick<StoredConnector, 'id' | 'name' | 'vendor' | 'tenantId' | 'risk'>;
+export type ShownConnector = Pick<StoredConnector, 'id' | 'name' | 'vendor' | 'tenantId' | 'risk' | 'notAssessed'>;
 
 export interface ZtaConnectorDeps {
   store: EdrStore;

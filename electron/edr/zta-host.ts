@@ -1,4 +1,6 @@
 /** One host's page on the ZTA dashboard (issue 11): its record, latest score, contributions and history. */
+import { notAssessedOf } from '../../shared/model/connector';
+import { NOT_ASSESSED } from '../../shared/model/edr';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
 import type { ZtaHostDetail } from '../../shared/model/zta';
 import { defaultRiskConfig, tenantRiskConfig } from '../../shared/risk';
@@ -15,14 +17,15 @@ export async function ztaHostDetail(d: ZtaConnectorDeps, connectorId: string, ho
     connectorId,
     connectorName: c.name,
     host: row.host,
-    score: row.score,
+    score: row.band === NOT_ASSESSED ? null : row.score,
     band: row.band,
+    notAssessed: notAssessedOf(c),
     scoredAt: row.scoredAt,
     cycleId: row.cycleId,
     asOf: newest?.finishedAt ?? null,
     contributions: row.contributions,
     profiles: row.profiles,
-    history: await d.store.scoreHistory(connectorId, hostId),
+    history: (await d.store.scoreHistory(connectorId, hostId)).map((p) => (p.band === NOT_ASSESSED ? { ...p, score: null } : p)),
     bandEdges: [...(config.ok ? config.value.bands : defaultRiskConfig.bands)] as [number, number, number, number],
   };
 }

@@ -1,6 +1,6 @@
 /** Words the connectors page shows for vendor, region, phase and times. */
 import type { CycleProgress, CycleState } from '../../shared/contract';
-import type { FalconRegion } from '../../shared/model/connector';
+import type { FalconRegion, NotAssessedPublication } from '../../shared/model/connector';
 import type { Vendor } from '../../shared/model/edr';
 import { formatCount, formatDuration } from './format';
 import { REGION_LABELS, VENDOR_LABELS } from '../../shared/validation/labels';
@@ -10,6 +10,20 @@ export { agoText } from './format';
 /** The same words the validation messages use (shared/validation/labels.ts). */
 export const vendorLabel: Record<Vendor, string> = VENDOR_LABELS;
 export const regionLabel: Record<FalconRegion, string> = REGION_LABELS;
+
+/** A connector's choice for hosts its vendor has not assessed (EDR-N2): the form's option, the row's word, what it means. */
+export const NOT_ASSESSED_CHOICES: Record<NotAssessedPublication, { option: string; short: string; hint: string }> = {
+  'fail-closed': {
+    option: 'Publish as High Risk (fail-closed, default)',
+    short: 'published as High Risk',
+    hint: 'Hosts the vendor has not assessed yet are published to the SD-WAN as High Risk (score 100, assessed: false): zero trust, nothing unvouched-for passes as safe.',
+  },
+  withhold: {
+    option: 'Withhold: publish nothing for them',
+    short: 'withheld',
+    hint: 'Hosts the vendor has not assessed yet are left out of what is published: the SD-WAN’s own rule for a host without a score applies to them.',
+  },
+};
 
 export const phaseLabel: Record<CycleProgress['phase'], string> = {
   starting: 'starting',

@@ -71,7 +71,6 @@ export const RISK_FIELDS: readonly RiskField[] = [
   f('falcon', ['falcon', 'postureMinOverall'], 'Min overall ZTA'),
   f('falcon', ['falcon', 'postureMinSensorConfig'], 'Min sensor ZTA'),
   f('falcon', ['falcon', 'postureMinOs'], 'Min OS ZTA'),
-  f('falcon', ['falcon', 'noAssessmentScore'], 'Score without assessment'),
 ];
 
 /** The groups each vendor's scoring uses (Falcon: its ZTA mapping and the bands). */
@@ -180,12 +179,12 @@ export function riskSummary(values: RiskFormValues | undefined, vendor: Vendor):
   if (inactivityDayEdges) parts.push(`inactivity days ${eff('edges').join('/')}`);
   if (o.bands) parts.push(`bands ${eff('bands').join('/')}`);
   if (o.falcon) {
-    const [overall, sensor, os, none] = eff('falcon');
-    const { noAssessmentScore, ...posture } = o.falcon;
+    const [overall, sensor, os] = eff('falcon');
+    // A stored `noAssessmentScore` is no longer used (EDR-N2): not a customisation to show.
+    const { noAssessmentScore: _unused, ...posture } = o.falcon;
     if (Object.keys(posture).length) parts.push(`posture ${overall}/${sensor}/${os}`);
-    if (noAssessmentScore !== undefined) parts.push(`no assessment ${none}`);
   }
-  return `Custom: ${parts.join(' · ')}`;
+  return parts.length ? `Custom: ${parts.join(' · ')}` : 'Defaults';
 }
 
 /** "Inactive < 1 day", "Inactive 1–3 days" … "Inactive > 14 days" under the effective day edges. */

@@ -21,4 +21,4 @@ export function words(value: string): string {
 }
 
 /** Score as the table shows it: one decimal. */
-export const scoreText = (score: number) => score.toFixed(1);
+export const scoreText = (score: number | null) => (score === null ? '—' : score.toFixed(1));

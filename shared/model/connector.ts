@@ -62,6 +62,17 @@ export function compactRiskOverrides(overrides: RiskConfigOverrides | undefined)
   return compact(overrides) as RiskConfigOverrides | undefined;
 }
 
+/**
+ * What a connector publishes for a host its vendor has not assessed (EDR-N2): `fail-closed` (the
+ * default, zero trust) publishes it as High Risk, score 100, marked `assessed: false`; `withhold`
+ * publishes nothing for it, so the SD-WAN's own rule for a host without a score applies.
+ */
+export const NotAssessedPublication = z.enum(['fail-closed', 'withhold'], { error: 'Choose what to publish for hosts not assessed: fail-closed or withhold.' });
+export type NotAssessedPublication = z.infer<typeof NotAssessedPublication>;
+export const DEFAULT_NOT_ASSESSED: NotAssessedPublication = 'fail-closed';
+/** A connector's choice (absent in connectors stored before it existed: the default). */
+export const notAssessedOf = (c: { notAssessed?: NotAssessedPublication | undefined }): NotAssessedPublication => c.notAssessed ?? DEFAULT_NOT_ASSESSED;
+
 const common = {
   id: z.string().optional(),
   name: z.string().trim().max(80, 'Keep the name under 80 characters.').optional(),
@@ -76,6 +87,8 @@ const common = {
   tls: TlsTrustInput.optional(),
   /** Per-tenant risk scoring (spec 2.3): only what differs from the defaults; absent = defaults. */
   risk: RiskOverridesInput.optional(),
+  /** Absent keeps the stored choice (fail-closed for a new connector). */
+  notAssessed: NotAssessedPublication.optional(),
 };
 
 /** The vendors' own formats (issue 22.4), checked before a save so a typo is named at its field, not by a failed poll. */
@@ -131,6 +144,8 @@ export const ConnectorView = z.object({
   hasClientSecret: z.boolean(),
   /** The tenant's risk scoring overrides as stored; absent = the documented defaults. */
   risk: RiskOverridesView.optional(),
+  /** What is published for hosts not assessed (absent: fail-closed, `notAssessedOf`). */
+  notAssessed: NotAssessedPublication.optional(),
   source: z.enum(['ui', 'bulk']),
   createdAt: z.string(),
   updatedAt: z.string(),

@@ -87,8 +87,18 @@ export const HostRecord = z.object({
 });
 export type HostRecord = z.infer<typeof HostRecord>;
 
-export const RiskBand = z.enum(['Trustworthy', 'Low Risk', 'Moderate Risk', 'Suspicious', 'High Risk']);
+/**
+ * Where a host stands: one of the spec's five score bands (spec 2.3), or **Not assessed** when its
+ * vendor has not assessed it (Falcon without a Zero Trust Assessment, Defender without the fields
+ * its score needs; EDR-N1). Not assessed is last, so a band's index in RISK_BANDS is the same here;
+ * it is counted apart from the score bands wherever bands are counted.
+ */
+export const RiskBand = z.enum(['Trustworthy', 'Low Risk', 'Moderate Risk', 'Suspicious', 'High Risk', 'Not assessed']);
 export type RiskBand = z.infer<typeof RiskBand>;
+/** The band of a host its vendor has not assessed (EDR-N1). */
+export const NOT_ASSESSED = 'Not assessed' satisfies RiskBand;
+/** The five bands a score falls in (spec 2.3), without Not assessed. */
+export type ScoreBand = Exclude<RiskBand, typeof NOT_ASSESSED>;
 
 /** One indicator's share of a score, so the UI can explain it. */
 export const Contribution = z.object({

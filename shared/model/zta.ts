@@ -5,6 +5,7 @@
  * Decisions: docs/spec-decisions.md EDR-H* and EDR-Z*.
  */
 import { z } from 'zod';
+import { NotAssessedPublication } from './connector';
 import {
   Contribution,
   DefenderAvStatus,
@@ -14,12 +15,15 @@ import {
   DefenderRiskScore,
   HostRecord,
   Platform,
+  NOT_ASSESSED,
   RiskBand,
   Vendor,
 } from './edr';
 
 export const PLATFORMS = Platform.options;
 export const BANDS = RiskBand.options;
+/** Not assessed's index in BANDS (the band column of a snapshot holds indexes). */
+export const NOT_ASSESSED_BAND = BANDS.indexOf(NOT_ASSESSED);
 
 /** How a connector's data stands (EDR-Z10): `offline` = its vendor could not be reached, the last good data stands. */
 export const ConnectorHealth = z.enum(['never', 'online', 'running', 'offline', 'failing']);
@@ -110,7 +114,8 @@ export interface ZtaRow {
   osAssessment: number | string | null;
   sensorAssessment: number | string | null;
   overallAssessment: number | string | null;
-  score: number;
+  /** Null for a host not assessed: it has no score (EDR-N1). */
+  score: number | null;
   band: RiskBand;
   lastSeen: string | null;
   riskLevel: string | null;
@@ -142,7 +147,7 @@ export function snapshotRow(s: ZtaSnapshot, i: number): ZtaRow {
     osAssessment: defender ? exposure : (r.osAssessment[i] ?? null),
     sensorAssessment: defender ? health : (r.sensorAssessment[i] ?? null),
     overallAssessment: defender ? riskLevel : (r.overallAssessment[i] ?? null),
-    score: r.score[i]!,
+    score: r.band[i] === NOT_ASSESSED_BAND ? null : r.score[i]!,
     band: BANDS[r.band[i]!] ?? 'Trustworthy',
     lastSeen: r.lastSeen[i] ?? null,
     riskLevel,
@@ -185,14 +190,16 @@ export function makeRowFilter(s: ZtaSnapshot, f: ZtaFilter): (i: number) => bool
 
 /**
  * The indexes of the snapshot's rows the filter passes, in the table's default order: riskiest
- * first, then by hostname (the export and the report's riskiest hosts use this one order).
+ * first, then by hostname, hosts not assessed (no score, EDR-N1) after all others (the export and
+ * the report's riskiest hosts use this one order).
  */
 export function rowsInOrder(s: ZtaSnapshot, filter: ZtaFilter): number[] {
   const keep = makeRowFilter(s, filter);
   const out: number[] = [];
   for (let i = 0; i < s.rows.hostId.length; i++) if (keep(i)) out.push(i);
-  const { score, hostname } = s.rows;
-  return out.sort((a, b) => score[b]! - score[a]! || (hostname[a]! < hostname[b]! ? -1 : hostname[a]! > hostname[b]! ? 1 : 0));
+  const { score, band, hostname } = s.rows;
+  const rank = (i: number) => (band[i] === NOT_ASSESSED_BAND ? -1 : score[i]!);
+  return out.sort((a, b) => rank(b) - rank(a) || (hostname[a]! < hostname[b]! ? -1 : hostname[a]! > hostname[b]! ? 1 : 0));
 }
 
 /** The export's columns (CSV header and JSON keys), in order (issue 11.7). */
@@ -217,15 +224,18 @@ export function exportRecord(row: ZtaRow): Record<string, string | number | null
   return out;
 }
 
-/** A host's score at each completed cycle of its connector (a step: it holds until it moves). */
-export const HistoryPoint = z.object({ cycleId: z.number(), at: z.string(), score: z.number(), band: RiskBand, kind: z.enum(['poll', 'rescore']) });
+/** A host's score at each completed cycle of its connector (a step: it holds until it moves); null while it was not assessed. */
+export const HistoryPoint = z.object({ cycleId: z.number(), at: z.string(), score: z.number().nullable(), band: RiskBand, kind: z.enum(['poll', 'rescore']) });
 
 export const ZtaHostDetail = z.object({
   connectorId: z.string(),
   connectorName: z.string(),
   host: HostRecord,
-  score: z.number(),
+  /** Null for a host not assessed (EDR-N1). */
+  score: z.number().nullable(),
   band: RiskBand,
+  /** What its connector publishes for it while it is not assessed (EDR-N2). */
+  notAssessed: NotAssessedPublication,
   scoredAt: z.string(),
   cycleId: z.number(),
   asOf: z.string().nullable(),
@@ -238,9 +248,10 @@ export const ZtaHostDetail = z.object({
 });
 export type ZtaHostDetail = z.infer<typeof ZtaHostDetail>;
 
-const BandCounts = z.object({ Trustworthy: int, 'Low Risk': int, 'Moderate Risk': int, Suspicious: int, 'High Risk': int });
+/** Hosts per band, Not assessed counted apart from the five score bands (EDR-N1). */
+const BandCounts = z.object({ Trustworthy: int, 'Low Risk': int, 'Moderate Risk': int, Suspicious: int, 'High Risk': int, 'Not assessed': int });
 export type BandCounts = z.infer<typeof BandCounts>;
-export const emptyBandCounts = (): BandCounts => ({ Trustworthy: 0, 'Low Risk': 0, 'Moderate Risk': 0, Suspicious: 0, 'High Risk': 0 });
+export const emptyBandCounts = (): BandCounts => ({ Trustworthy: 0, 'Low Risk': 0, 'Moderate Risk': 0, Suspicious: 0, 'High Risk': 0, 'Not assessed': 0 });
 
 export const TrendPoint = z.object({ at: z.string(), bands: BandCounts });
 export const HostMove = z.object({

@@ -4,13 +4,24 @@
  * (EDR-S4): 20.49 is Trustworthy, 20.5 is Low Risk. Every real number lands in exactly one band;
  * values below 0 band as Trustworthy and above 100 as High Risk (scoring never produces them).
  */
-import type { RiskBand } from '../model/edr';
+import type { RiskBand, ScoreBand } from '../model/edr';
 import { defaultRiskConfig, type RiskBandEdges } from './config';
 
-export const RISK_BANDS: readonly RiskBand[] = Object.freeze(['Trustworthy', 'Low Risk', 'Moderate Risk', 'Suspicious', 'High Risk'] as const);
+/** The five bands of a score (spec 2.3); RiskBand adds Not assessed after them. */
+export const RISK_BANDS: readonly ScoreBand[] = Object.freeze(['Trustworthy', 'Low Risk', 'Moderate Risk', 'Suspicious', 'High Risk'] as const);
+
+/** Not assessed's place in RiskBand's options (after the five score bands). */
+export const NOT_ASSESSED_INDEX = 5;
+
+/**
+ * The score stored for a host its vendor has not assessed (EDR-N1): what zero trust assumes of a
+ * host nobody vouches for, and what a fail-closed connector publishes for it. No view shows it as a
+ * score: the band says Not assessed, and means, movers and the riskiest hosts leave such hosts out.
+ */
+export const NOT_ASSESSED_SCORE = 100;
 
 /** The band of a 0..100 score under `edges` (inclusive upper bounds of the first four bands). */
-export function bandFor(score: number, edges: RiskBandEdges = defaultRiskConfig.bands): RiskBand {
+export function bandFor(score: number, edges: RiskBandEdges = defaultRiskConfig.bands): ScoreBand {
   if (Number.isNaN(score)) throw new RangeError('A risk score must be a number.');
   return RISK_BANDS[bandIndexFor(score, edges)]!;
 }
@@ -28,7 +39,7 @@ export function bandIndexFor(score: number, edges: RiskBandEdges): number {
 
 /** The whole-score range of a band as the spec's table writes it, e.g. Low Risk = { min: 21, max: 40 }. */
 export function bandRange(band: RiskBand, edges: RiskBandEdges = defaultRiskConfig.bands): { min: number; max: number } {
-  const i = RISK_BANDS.indexOf(band);
+  const i = RISK_BANDS.indexOf(band as ScoreBand);
   if (i < 0) throw new RangeError(`Unknown risk band: ${String(band)}.`);
   const min = i === 0 ? 0 : (edges[i - 1] as number) + 1;
   const max = i === 4 ? 100 : (edges[i] as number);

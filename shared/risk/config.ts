@@ -133,8 +133,11 @@ export const FalconRiskConfig = z.strictObject({
   postureMinSensorConfig: zta('Falcon posture: minimum sensor ZTA'),
   /** ... and os >= this (0 = not checked). */
   postureMinOs: zta('Falcon posture: minimum OS ZTA'),
-  /** Risk score of a host Falcon has no assessment for yet. */
-  noAssessmentScore: zta('Falcon: score without assessment'),
+  /**
+   * Superseded (EDR-N1, N2): a host Falcon has not assessed is Not assessed, and what is published for
+   * it is the connector's choice. Still accepted so that configurations stored before load; not used.
+   */
+  noAssessmentScore: zta('Falcon: score without assessment').optional(),
 });
 export type FalconRiskConfig = z.infer<typeof FalconRiskConfig>;
 
@@ -165,7 +168,7 @@ export const defaultRiskConfig: RiskConfig = deepFreeze({
   },
   thresholds: { inactivityDayEdges: [1, 4, 8, 15], criticalCvss: 9.0, criticalCveCap: 5 },
   bands: [20, 40, 60, 80],
-  falcon: { postureMinOverall: 70, postureMinSensorConfig: 70, postureMinOs: 0, noAssessmentScore: 100 },
+  falcon: { postureMinOverall: 70, postureMinSensorConfig: 70, postureMinOs: 0 },
 });
 
 /** Configurations known to be valid (returned by `parseRiskConfig`, or the defaults). They are frozen. */

@@ -13,8 +13,8 @@
  * - inactivity: whole days elapsed between lastSeen and the cycle time (floored; a lastSeen in the
  *   future counts as 0 days); a null or unreadable lastSeen counts as "more than 14 days".
  */
-import { DefenderAvStatus, DefenderExposureLevel, DefenderHealthStatus, DefenderOnboardingStatus, DefenderRiskScore, type Contribution, type DefenderFacts, type RiskBand } from '../model/edr';
-import { bandFor, bandIndexFor, roundScore } from './bands';
+import { DefenderAvStatus, DefenderExposureLevel, DefenderHealthStatus, DefenderOnboardingStatus, DefenderRiskScore, NOT_ASSESSED, type Contribution, type DefenderFacts, type RiskBand } from '../model/edr';
+import { NOT_ASSESSED_INDEX, NOT_ASSESSED_SCORE, bandFor, bandIndexFor, roundScore } from './bands';
 import { compileRiskConfig, criticalCveEntry, type CompiledRiskConfig, type IndicatorEntry, type IndicatorTable } from './compile';
 import type { RiskConfig } from './config';
 import { parseTimestamp } from './time';
@@ -99,11 +99,30 @@ function cveEntry(c: CompiledRiskConfig, count: number): IndicatorEntry {
 }
 
 /**
+ * A device Defender has not assessed (EDR-N1): it reported none of risk score, exposure level, AV
+ * status and health status, the device state the critical and health indicators read (Defender for
+ * Endpoint Plan 2 provides them). Scored from its inactivity and CVEs alone it would look
+ * trustworthy for want of data; it is Not assessed instead. Onboarding status alone is not an
+ * assessment (Defender lists devices it only discovered).
+ */
+export const defenderNotAssessed = (f: DefenderFacts): boolean => f.riskScore === null && f.exposureLevel === null && f.avStatus === null && f.healthStatus === null;
+
+/** Why a Defender device is Not assessed: its only contribution (shared, frozen). */
+export const DEFENDER_NOT_ASSESSED: Contribution = Object.freeze({
+  indicator: 'assessment',
+  group: 'critical',
+  points: 0,
+  scoreShare: 0,
+  detail: 'Not assessed: Defender reported no risk score, exposure level, AV status or health status for this device (they come with Defender for Endpoint Plan 2)',
+});
+
+/**
  * Scores one Defender device at the cycle time `now`. The contributions are shared, frozen
  * objects (see compile.ts); the array holding them is the result's own.
  */
 export function scoreDefenderHost(facts: DefenderFacts, config: RiskConfig | CompiledRiskConfig, now: Date | number): RiskResult {
   const c = compileRiskConfig(config);
+  if (defenderNotAssessed(facts)) return { score: NOT_ASSESSED_SCORE, band: NOT_ASSESSED, contributions: [DEFENDER_NOT_ASSESSED] };
   const risk = lookup(c.riskScore, facts.riskScore);
   const exposure = lookup(c.exposureLevel, facts.exposureLevel);
   const av = lookup(c.avStatus, facts.avStatus);
@@ -196,6 +215,11 @@ export function scorePreparedDefender(p: PreparedDefenderHosts, config: RiskConf
   const score = new Float64Array(p.count);
   const band = new Uint8Array(p.count);
   for (let i = 0; i < p.count; i++) {
+    if (vRisk[i] === MISSING && vExposure[i] === MISSING && vAv[i] === MISSING && vHealth[i] === MISSING) {
+      score[i] = NOT_ASSESSED_SCORE;
+      band[i] = NOT_ASSESSED_INDEX;
+      continue;
+    }
     const bucket = bucketOfSeen(p.seen[i]!, nowMs, c.inactivityEdges);
     const list = p.vulnerabilities.size > 0 ? p.vulnerabilities.get(i) : undefined;
     const critical = list ? countAtLeast(list, c.criticalCvss) : p.critical[i]!;

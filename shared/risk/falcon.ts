@@ -4,9 +4,10 @@
  * in `HostRecord.falcon.assessment`). The console's 0..100 risk score, higher is riskier, is
  * derived from the vendor's overall score only (EDR-S6):
  *
- *   risk = 100 - overall          (no assessment yet: `falcon.noAssessmentScore`, default 100)
+ *   risk = 100 - overall
  *
- * and banded by the table of spec 2.3. The OS and sensor assessments are part of the vendor's
+ * and banded by the table of spec 2.3. A host without an assessment yet is Not assessed (EDR-N1):
+ * it has no score of its own, and what is published for it is its connector's choice. The OS and sensor assessments are part of the vendor's
  * overall; they are listed as contributions with a share of 0 so the UI shows all three.
  *
  * The two predefined profiles of spec 2.4 (EDR-S7):
@@ -16,8 +17,8 @@
  *   `postureMinSensorConfig` (70) and os >= `postureMinOs` (0, i.e. not checked). Whether the
  *   sensor runs is the software profile's question; a rule can require both.
  */
-import type { Contribution, FalconFacts } from '../model/edr';
-import { bandFor, roundScore } from './bands';
+import { NOT_ASSESSED, type Contribution, type FalconFacts } from '../model/edr';
+import { NOT_ASSESSED_SCORE, bandFor, roundScore } from './bands';
 import { compileRiskConfig, type CompiledRiskConfig } from './compile';
 import type { FalconRiskConfig, RiskConfig } from './config';
 import type { RiskResult } from './defender';
@@ -56,22 +57,26 @@ export function evaluateFalconProfiles(facts: FalconFacts, config: RiskConfig | 
   return { [FALCON_SOFTWARE_PROFILE_ID]: falconSoftwareProfile(facts), [FALCON_POSTURE_PROFILE_ID]: falconPostureProfile(facts, f) };
 }
 
+/** Why a Falcon host is Not assessed: its only contribution (shared, frozen). */
+export const FALCON_NOT_ASSESSED: Contribution = Object.freeze({
+  indicator: 'assessment',
+  group: 'falcon',
+  points: 0,
+  scoreShare: 0,
+  detail: 'Not assessed: Falcon has no Zero Trust Assessment for this host yet (a new sensor is usually assessed within a day)',
+});
+
 /** Scores one Falcon host: risk from the overall ZTA, contributions explaining it, profiles evaluated. */
 export function scoreFalconHost(facts: FalconFacts, config: RiskConfig | CompiledRiskConfig): RiskResult {
   const c = compileRiskConfig(config);
   const a = facts.assessment;
-  let score: number;
-  let contributions: Contribution[];
-  if (a === null) {
-    score = roundScore(c.falcon.noAssessmentScore);
-    contributions = [{ indicator: 'assessment', group: 'falcon', points: 0, scoreShare: score, detail: `No Zero Trust Assessment from Falcon yet (scored ${score})` }];
-  } else {
-    score = falconRiskFromOverall(a.overall);
-    contributions = [
-      { indicator: 'overall', group: 'falcon', points: a.overall, scoreShare: score, detail: `Falcon overall ZTA ${a.overall} of 100 (higher is better): risk 100 - ${a.overall} = ${score}` },
-      { indicator: 'os', group: 'falcon', points: a.os, scoreShare: 0, detail: `Falcon OS assessment ${a.os} (part of the vendor's overall)` },
-      { indicator: 'sensor_config', group: 'falcon', points: a.sensor_config, scoreShare: 0, detail: `Falcon sensor assessment ${a.sensor_config} (part of the vendor's overall)` },
-    ];
-  }
-  return { score, band: bandFor(score, c.bands), contributions, profiles: evaluateFalconProfiles(facts, c) };
+  const profiles = evaluateFalconProfiles(facts, c);
+  if (a === null) return { score: NOT_ASSESSED_SCORE, band: NOT_ASSESSED, contributions: [FALCON_NOT_ASSESSED], profiles };
+  const score = falconRiskFromOverall(a.overall);
+  const contributions: Contribution[] = [
+    { indicator: 'overall', group: 'falcon', points: a.overall, scoreShare: score, detail: `Falcon overall ZTA ${a.overall} of 100 (higher is better): risk 100 - ${a.overall} = ${score}` },
+    { indicator: 'os', group: 'falcon', points: a.os, scoreShare: 0, detail: `Falcon OS assessment ${a.os} (part of the vendor's overall)` },
+    { indicator: 'sensor_config', group: 'falcon', points: a.sensor_config, scoreShare: 0, detail: `Falcon sensor assessment ${a.sensor_config} (part of the vendor's overall)` },
+  ];
+  return { score, band: bandFor(score, c.bands), contributions, profiles };
 }

@@ -9,7 +9,7 @@ import type { RiskConfig } from './config';
 import { scoreDefenderHost, type RiskResult } from './defender';
 import { scoreFalconHost } from './falcon';
 
-export { RISK_BANDS, bandFor, bandIndexFor, bandRange, roundScore } from './bands';
+export { NOT_ASSESSED_INDEX, NOT_ASSESSED_SCORE, RISK_BANDS, bandFor, bandIndexFor, bandRange, roundScore } from './bands';
 export { compileRiskConfig, type CompiledRiskConfig } from './compile';
 export {
   FalconRiskConfig,
@@ -32,6 +32,8 @@ export {
 export {
   DEFENDER_INDICATORS,
   countCriticalCves,
+  DEFENDER_NOT_ASSESSED,
+  defenderNotAssessed,
   defenderSubScores,
   inactivityBucket,
   prepareDefenderHosts,
@@ -43,6 +45,7 @@ export {
   type RiskResult,
 } from './defender';
 export {
+  FALCON_NOT_ASSESSED,
   FALCON_POSTURE_OBJECT_ID,
   FALCON_POSTURE_PROFILE_ID,
   FALCON_PROFILES,

@@ -6,7 +6,7 @@
  * visible in one transaction; `writeScores` stages and promotes a whole cycle at once (tests, CLI).
  */
 import type Database from 'better-sqlite3';
-import type { Contribution, HostRecord, RiskBand, ScoredHost, Vendor } from '../../../shared/model/edr';
+import { NOT_ASSESSED, type Contribution, type HostRecord, type RiskBand, type ScoredHost, type Vendor } from '../../../shared/model/edr';
 import { EDR_MIGRATIONS, adoptEdrStore } from './edr-schema';
 import { pruneEdrStore } from './edr-retention';
 import type { CycleHost, CycleKind, CycleRow, CycleStatus, CycleSummary, PruneResult } from './edr-store';
@@ -249,15 +249,19 @@ export class EdrDb {
 
   /** Band counts and mean score of one cycle (what is published), from the cycle's aggregates. */
   cycleSummary(cycleId: number): CycleSummary {
-    const bands: Record<RiskBand, number> = { Trustworthy: 0, 'Low Risk': 0, 'Moderate Risk': 0, Suspicious: 0, 'High Risk': 0 };
+    const bands: Record<RiskBand, number> = { Trustworthy: 0, 'Low Risk': 0, 'Moderate Risk': 0, Suspicious: 0, 'High Risk': 0, 'Not assessed': 0 };
     let sum = 0;
     let n = 0;
+    let assessed = 0;
     for (const row of this.stmt.cycleBands.all(cycleId) as Array<{ band: RiskBand; hosts: number; sum: number }>) {
       bands[row.band] += row.hosts;
-      sum += row.sum;
       n += row.hosts;
+      // The mean is of the scores the hosts have: one not assessed has none (EDR-N1).
+      if (row.band === NOT_ASSESSED) continue;
+      sum += row.sum;
+      assessed += row.hosts;
     }
-    return { hosts: n, meanScore: n ? Math.round((sum / n) * 100) / 100 : 0, bands };
+    return { hosts: n, meanScore: assessed ? Math.round((sum / assessed) * 100) / 100 : 0, bands };
   }
 
   /** Every scored host of one cycle (what a publication carries), with the Falcon profile results when there are some. */

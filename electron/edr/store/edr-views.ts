@@ -5,7 +5,7 @@
  * aggregates) and what changed in each connector's newest cycle.
  */
 import type Database from 'better-sqlite3';
-import type { HostRecord, RiskBand } from '../../../shared/model/edr';
+import { NOT_ASSESSED, type HostRecord, type RiskBand } from '../../../shared/model/edr';
 import { BANDS, ENUMS, PLATFORMS, emptyBandCounts, type HostMove, type ZtaChanges, type ZtaColumns } from '../../../shared/model/zta';
 import type { LatestCycle } from './edr-store';
 
@@ -199,7 +199,8 @@ export class EdrViews {
       if (r.band !== 'High Risk' && from.band === 'High Risk') out.leftHighRisk.push(m);
     }
     out.moved = moves.length;
-    out.biggestMovers = moves.sort((a, b) => Math.abs(b.to.score - b.from!.score) - Math.abs(a.to.score - a.from!.score) || a.hostname.localeCompare(b.hostname)).slice(0, top);
+    // A host not assessed on either side has no score to have moved by (EDR-N1).
+    out.biggestMovers = moves.filter((m) => m.to.band !== NOT_ASSESSED && m.from!.band !== NOT_ASSESSED).sort((a, b) => Math.abs(b.to.score - b.from!.score) - Math.abs(a.to.score - a.from!.score) || a.hostname.localeCompare(b.hostname)).slice(0, top);
     return out;
   }
 }

@@ -3,7 +3,7 @@ import { ChevronDown, ChevronRight } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { useForm, useWatch, type FieldPath } from 'react-hook-form';
 import { toast } from 'sonner';
-import { FALCON_DEFAULT_POLL, FalconRegion, POLL_MAX, POLL_MIN, type ConnectorView, type ParsedConnectorInput } from '../../../shared/model/connector';
+import { FALCON_DEFAULT_POLL, FalconRegion, NotAssessedPublication, POLL_MAX, POLL_MIN, type ConnectorView, type ParsedConnectorInput } from '../../../shared/model/connector';
 import type { Vendor } from '../../../shared/model/edr';
 import { useSaveConnector, useConnectors } from '../../api/connectors';
 import { serverIssues } from '../../app/server-issues';
@@ -12,7 +12,7 @@ import { useDiscardGuard } from '../../components/DiscardGuard';
 import { ChoiceOption, SelectField, SwitchField, TextField } from '../../components/Field';
 import { Spinner } from '../../components/Spinner';
 import { connectorDefaults, connectorResolver, secretNeedOf, toSaveRequest, type ConnectorFormValues } from './connector-form';
-import { regionLabel, vendorLabel } from '../../components/connector-labels';
+import { NOT_ASSESSED_CHOICES, regionLabel, vendorLabel } from '../../components/connector-labels';
 import { RiskSettingsFields } from '../../components/RiskSettingsFields';
 
 const vendors: { id: Vendor; hint: string }[] = [
@@ -38,6 +38,7 @@ export function ConnectorFormDialog({ connector, onClose }: { connector?: Connec
   const dirty = formState.isDirty;
   const { requestClose, guard } = useDiscardGuard(() => dirty, onClose);
   const vendor = useWatch({ control, name: 'vendor' });
+  const notAssessed = useWatch({ control, name: 'notAssessed' });
   const [advanced, setAdvanced] = useState(!!(connector?.apiUrl ?? connector?.idpUrl));
   const showAdvanced = advanced || !!errors.apiUrl || !!errors.idpUrl;
 
@@ -144,6 +145,19 @@ export function ConnectorFormDialog({ connector, onClose }: { connector?: Connec
               hint={vendor === 'falcon' ? `${POLL_MIN} to ${POLL_MAX}; default ${FALCON_DEFAULT_POLL}.` : `${POLL_MIN} to ${POLL_MAX}; required for Defender.`}
             />
             <SwitchField label="Enabled" hint="Poll on schedule." {...register('enabled')} className="span-2 connector-enabled-field" />
+            <SelectField
+              label="Hosts not assessed"
+              {...register('notAssessed')}
+              error={errors.notAssessed?.message}
+              className="span-all connector-not-assessed-field"
+              hint={`What the SD-WAN receives for a host ${vendor === 'falcon' ? 'Falcon has no Zero Trust Assessment for' : 'Defender reported no risk, exposure, AV or health state for'} yet. ${NOT_ASSESSED_CHOICES[notAssessed ?? 'fail-closed'].hint}`}
+            >
+              {NotAssessedPublication.options.map((o) => (
+                <option key={o} value={o}>
+                  {NOT_ASSESSED_CHOICES[o].option}
+                </option>
+              ))}
+            </SelectField>
           </div>
           <div className="disclosure">
             <button type="button" className="button button-ghost button-small" aria-expanded={showAdvanced} aria-controls="connector-advanced" onClick={() => setAdvanced(!showAdvanced)}>

@@ -1,12 +1,13 @@
 import { Activity, Pencil, Play, Square, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import type { ConnectorStatus } from '../../../shared/contract';
+import { notAssessedOf } from '../../../shared/model/connector';
 import { useCancelConnectorPoll, usePollConnectorNow, useSetConnectorEnabled, useTestConnector } from '../../api/connectors';
 import { RowMenu } from '../../components/RowMenu';
 import { Spinner } from '../../components/Spinner';
 import { ConnectorTestDialog } from './ConnectorTestDialog';
 import { CycleStatus } from './CycleStatus';
-import { pollEvery, regionLabel, vendorLabel } from '../../components/connector-labels';
+import { NOT_ASSESSED_CHOICES, pollEvery, regionLabel, vendorLabel } from '../../components/connector-labels';
 
 export interface RowActions {
   edit(connector: ConnectorStatus): void;
@@ -42,6 +43,9 @@ export function ConnectorRow({ connector, actions }: { connector: ConnectorStatu
         <span className="connector-facts">
           {connector.vendor === 'falcon' && connector.cloudRegion ? <span>Region {regionLabel[connector.cloudRegion]}</span> : null}
           <span>Polls {pollEvery(connector.pollIntervalMinutes)}</span>
+          <span data-testid="connector-not-assessed" title={NOT_ASSESSED_CHOICES[notAssessedOf(connector)].hint}>
+            Not assessed: {NOT_ASSESSED_CHOICES[notAssessedOf(connector)].short}
+          </span>
           {!connector.hasClientSecret ? <span className="chip chip-warn">no secret</span> : null}
         </span>
       </div>

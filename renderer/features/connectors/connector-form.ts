@@ -7,7 +7,7 @@
  */
 import type { FieldErrors, Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { ConnectorInput, FALCON_DEFAULT_POLL, type ConnectorView, type FalconRegion, type ParsedConnectorInput } from '../../../shared/model/connector';
+import { ConnectorInput, DEFAULT_NOT_ASSESSED, FALCON_DEFAULT_POLL, notAssessedOf, type ConnectorView, type FalconRegion, type NotAssessedPublication, type ParsedConnectorInput } from '../../../shared/model/connector';
 import { CLIENT_SECRET_MESSAGES, clientSecretNeed, findRegisteredConnector, type ClientSecretNeed } from '../../../shared/model/connector-secret';
 import type { Vendor } from '../../../shared/model/edr';
 import { emptyRiskForm, riskFormValues, riskOverrides, type RiskFormValues } from '../../components/risk-form';
@@ -23,6 +23,8 @@ export interface ConnectorFormValues {
   pollIntervalMinutes?: number | undefined;
   apiUrl?: string | undefined;
   idpUrl?: string | undefined;
+  /** What is published for hosts not assessed (EDR-N2). */
+  notAssessed: NotAssessedPublication;
   risk: RiskFormValues;
 }
 
@@ -85,7 +87,7 @@ export function connectorResolver(registered: readonly ConnectorView[], editing:
 }
 
 export function connectorDefaults(view?: ConnectorView): ConnectorFormValues {
-  if (!view) return { vendor: 'falcon', name: '', enabled: true, tenantId: '', clientId: '', clientSecret: '', cloudRegion: 'autodiscover', pollIntervalMinutes: FALCON_DEFAULT_POLL, apiUrl: '', idpUrl: '', risk: emptyRiskForm() };
+  if (!view) return { vendor: 'falcon', name: '', enabled: true, tenantId: '', clientId: '', clientSecret: '', cloudRegion: 'autodiscover', pollIntervalMinutes: FALCON_DEFAULT_POLL, apiUrl: '', idpUrl: '', notAssessed: DEFAULT_NOT_ASSESSED, risk: emptyRiskForm() };
   return {
     vendor: view.vendor,
     name: view.name,
@@ -97,6 +99,7 @@ export function connectorDefaults(view?: ConnectorView): ConnectorFormValues {
     pollIntervalMinutes: view.pollIntervalMinutes,
     apiUrl: view.apiUrl ?? '',
     idpUrl: view.idpUrl ?? '',
+    notAssessed: notAssessedOf(view),
     risk: riskFormValues(view.risk),
   };
 }

@@ -7,6 +7,7 @@ import { Link } from '@tanstack/react-router';
 import { ShieldCheck } from 'lucide-react';
 import { memo } from 'react';
 import { Area, AreaChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { NOT_ASSESSED } from '../../../shared/model/edr';
 import type { OverviewRisk } from '../../../shared/model/overview';
 import { BANDS } from '../../../shared/model/zta';
 import { formatCount } from '../../components/format';
@@ -77,11 +78,22 @@ export function RiskTile({ risk }: { risk: OverviewRisk }) {
             <Link to="/zta" search={{ band: 'High Risk' }} className="ov-bignum ov-bignum-danger" data-testid="risk-high" title="Open the hosts in High Risk">
               <strong>{formatCount(risk.bands['High Risk'])}</strong> in High Risk
             </Link>
+            {risk.bands[NOT_ASSESSED] > 0 ? (
+              <Link
+                to="/zta"
+                search={{ band: NOT_ASSESSED }}
+                className="ov-bignum ov-bignum-muted"
+                data-testid="risk-not-assessed"
+                title="Open the hosts their vendor has not assessed yet: they have no score, and are counted apart from the bands"
+              >
+                <strong>{formatCount(risk.bands[NOT_ASSESSED])}</strong> not assessed
+              </Link>
+            ) : null}
           </p>
           <BandBar risk={risk} />
           <ul className="ov-band-list" aria-label="Hosts per band">
             {BANDS.map((b) => (
-              <li key={b}>
+              <li key={b} className={b === NOT_ASSESSED ? 'ov-band-apart' : undefined}>
                 <Link to="/zta" search={{ band: b }} className={`ov-band ${bandClass(b)}`} data-testid={`risk-band-${b}`} title={`Open the hosts in ${b}`}>
                   <span className="zta-swatch" aria-hidden="true" />
                   {b} <strong>{formatCount(risk.bands[b])}</strong>

@@ -70,14 +70,15 @@ export const ChangesCard = memo(function ChangesCard({ overview, onOpen }: { ove
   );
 });
 
-export const RiskiestCard = memo(function RiskiestCard({ hosts, onOpen, whatIf }: { hosts: ZtaRow[]; onOpen(hostId: string): void; whatIf: boolean }) {
+/** `unscored`: hosts match the filters, but none has a score (all not assessed). */
+export const RiskiestCard = memo(function RiskiestCard({ hosts, unscored, onOpen, whatIf }: { hosts: ZtaRow[]; unscored: boolean; onOpen(hostId: string): void; whatIf: boolean }) {
   return (
     <section className="zta-card zta-riskiest" aria-labelledby="zta-riskiest-title" data-testid="zta-riskiest">
       <header className="zta-card-head">
         <h3 id="zta-riskiest-title">Riskiest hosts {whatIf ? <span className="chip chip-accent">what-if</span> : null}</h3>
       </header>
       {hosts.length === 0 ? (
-        <p className="muted zta-card-note">No host matches these filters.</p>
+        <p className="muted zta-card-note">{unscored ? 'The hosts these filters show are not assessed: with no score, none is among the riskiest.' : 'No host matches these filters.'}</p>
       ) : (
         <ol className="zta-list zta-card-body">
           {hosts.map((h) => (

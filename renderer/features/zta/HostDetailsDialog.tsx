@@ -19,7 +19,7 @@ export interface OpenedHost {
   hostname: string;
 }
 
-export function HostDetailsDialog({ host, onClose, whatIf }: { host: OpenedHost; onClose(): void; whatIf?: { score: number; band: string } | undefined }) {
+export function HostDetailsDialog({ host, onClose, whatIf }: { host: OpenedHost; onClose(): void; whatIf?: { score: number | null; band: string } | undefined }) {
   const q = useZtaHost(host.connectorId, host.hostId);
   const d = q.data;
   return (
@@ -28,7 +28,7 @@ export function HostDetailsDialog({ host, onClose, whatIf }: { host: OpenedHost;
       description={
         d ? (
           <>
-            <span className="mono">{d.host.hostId}</span> · {vendorShort[d.host.vendor]} · {d.connectorName} · {d.host.platform} · <BandChip band={d.band} /> <strong>{scoreText(d.score)}</strong> · <AsOf iso={d.asOf} />
+            <span className="mono">{d.host.hostId}</span> · {vendorShort[d.host.vendor]} · {d.connectorName} · {d.host.platform} · <BandChip band={d.band} /> {d.score === null ? null : <strong>{scoreText(d.score)}</strong>} · <AsOf iso={d.asOf} />
           </>
         ) : (
           <span className="mono">{host.hostId}</span>
@@ -47,14 +47,14 @@ export function HostDetailsDialog({ host, onClose, whatIf }: { host: OpenedHost;
         </div>
       ) : d ? (
         <div className="zta-host">
-          {whatIf ? (
+          {whatIf && whatIf.score !== null ? (
             <p className="zta-whatif-note" role="note">
               Under the what-if’s settings this host would score <strong>{scoreText(whatIf.score)}</strong> ({whatIf.band}). What follows is the stored score.
             </p>
           ) : null}
           <div className="zta-host-columns">
             <div>
-              <WhyBand score={d.score} band={d.band} edges={d.bandEdges} contributions={d.contributions} />
+              <WhyBand score={d.score} band={d.band} edges={d.bandEdges} contributions={d.contributions} notAssessed={d.notAssessed} />
               <ScoreHistory history={d.history} edges={d.bandEdges} />
             </div>
             <div>

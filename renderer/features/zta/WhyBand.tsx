@@ -3,8 +3,9 @@
  * then each contribution drawn as a bar on the same scale, largest first, in words (explain.ts);
  * what added nothing is listed after.
  */
-import type { Contribution, RiskBand } from '../../../shared/model/edr';
-import { BANDS } from '../../../shared/model/zta';
+import type { NotAssessedPublication } from '../../../shared/model/connector';
+import { NOT_ASSESSED, type Contribution, type RiskBand } from '../../../shared/model/edr';
+import { RISK_BANDS } from '../../../shared/risk/bands';
 import { bandSentence, reasons } from './explain';
 import { bandColor } from '../../components/zta-labels';
 
@@ -14,7 +15,7 @@ function BandScale({ score, edges }: { score: number; edges: Edges }) {
   const bounds = [0, ...edges.map((e) => e + 0.5), 100];
   return (
     <div className="zta-scale" role="img" aria-label={`Score ${score.toFixed(1)} on the 0 to 100 scale`}>
-      {BANDS.map((b, i) => (
+      {RISK_BANDS.map((b, i) => (
         <span key={b} className="zta-scale-band" style={{ left: `${bounds[i]}%`, width: `${bounds[i + 1]! - bounds[i]!}%`, background: bandColor(b) }} title={b} />
       ))}
       <span className="zta-scale-mark" style={{ left: `${Math.max(0, Math.min(100, score))}%` }} />
@@ -22,7 +23,43 @@ function BandScale({ score, edges }: { score: number; edges: Edges }) {
   );
 }
 
-export function WhyBand({ score, band, edges, contributions }: { score: number; band: RiskBand; edges: Edges; contributions: readonly Contribution[] }) {
+/** What a connector publishes for a host not assessed, in words (EDR-N2). */
+export const NOT_ASSESSED_PUBLISHED: Record<NotAssessedPublication, string> = {
+  'fail-closed': 'Published to the SD-WAN as High Risk (score 100): fail-closed, the zero trust default.',
+  withhold: 'Not published to the SD-WAN: the connector withholds hosts not assessed, so the SD-WAN’s own rule for a host without a score applies.',
+};
+
+function NotAssessedWhy({ contributions, published }: { contributions: readonly Contribution[]; published: NotAssessedPublication }) {
+  return (
+    <section className="zta-why" aria-labelledby="zta-why-title" data-testid="zta-why">
+      <h3 id="zta-why-title">Why this host is Not assessed</h3>
+      {contributions.map((c) => (
+        <p key={c.indicator} data-testid="zta-not-assessed-reason">
+          {c.detail.replace(/^Not assessed: /, '').replace(/^./, (x) => x.toUpperCase())}.
+        </p>
+      ))}
+      <p className="muted">It has no score of its own, and is counted apart from the five bands, never among the riskiest hosts.</p>
+      <p data-testid="zta-not-assessed-published">
+        {NOT_ASSESSED_PUBLISHED[published]} <span className="muted">The connector’s choice, on the Connectors page.</span>
+      </p>
+    </section>
+  );
+}
+
+export function WhyBand({
+  score,
+  band,
+  edges,
+  contributions,
+  notAssessed,
+}: {
+  score: number | null;
+  band: RiskBand;
+  edges: Edges;
+  contributions: readonly Contribution[];
+  notAssessed: NotAssessedPublication;
+}) {
+  if (band === NOT_ASSESSED || score === null) return <NotAssessedWhy contributions={contributions} published={notAssessed} />;
   const { counted, nothing } = reasons(contributions);
   return (
     <section className="zta-why" aria-labelledby="zta-why-title" data-testid="zta-why">

@@ -155,7 +155,7 @@ export function ZtaDashboard({ snapshot: s, view, refine, openedHost, openHost, 
           <DistributionCard shown={charted.zview.snapshot} rows={charted.matching.anyBand} band={filter.band ?? ''} whatIf={!!result} customerChosen={!!filter.customer} onPick={pick} />
           <TrendCard trend={overview.data?.trend} />
           <ChangesCard overview={overview.data} onOpen={openHost} />
-          <RiskiestCard hosts={top} onOpen={openHost} whatIf={!!result} />
+          <RiskiestCard hosts={top} unscored={top.length === 0 && chartedRows.length > 0} onOpen={openHost} whatIf={!!result} />
         </div>
         <HostTable
           shown={shown}

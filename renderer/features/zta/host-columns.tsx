@@ -95,6 +95,13 @@ function LastSeen({ iso, tf, now }: { iso: string | null; tf: TimeFormat; now: n
 
 function Score({ cell }: { cell: HostCell }) {
   const { score } = cell.row;
+  if (score === null) {
+    return (
+      <span className="zta-score muted" title="Not assessed: its vendor has not assessed this host, so it has no score">
+        —
+      </span>
+    );
+  }
   if (!cell.stored) return <span className="zta-score">{scoreText(score)}</span>;
   const up = score > cell.stored.score;
   return (

@@ -119,7 +119,7 @@ export function rescoreSnapshot(s: ZtaSnapshot, connector: number, config: RiskC
   const whatIfBy = new Int32Array(BANDS.length);
   let bandChanged = 0;
   let scoreChanged = 0;
-  // RISK_BANDS (the batch's band numbers) and BANDS (the snapshot's) are the same list, RiskBand's.
+  // The batch's band numbers are BANDS' (the snapshot's): RISK_BANDS, then Not assessed (NOT_ASSESSED_INDEX).
   const batch = defender ? scorePreparedDefender(defender, compiled, at) : undefined;
   for (let k = 0; k < rows.length; k++) {
     const i = rows[k]!;

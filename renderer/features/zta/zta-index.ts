@@ -13,7 +13,7 @@
  * text instead of lower-casing each row again (the same answer; tests/unit/renderer/zta-index.test.ts
  * checks every combination against `makeRowFilter`).
  */
-import { BANDS, ENUMS, PLATFORMS, makeRowFilter, type ZtaFilter, type ZtaSnapshot } from '../../../shared/model/zta';
+import { BANDS, ENUMS, NOT_ASSESSED_BAND, PLATFORMS, makeRowFilter, type ZtaFilter, type ZtaSnapshot } from '../../../shared/model/zta';
 import { parseTimestamp } from '../../../shared/risk/time';
 import { bucketOrder, numericOrder, stringOrder } from './row-order';
 
@@ -173,7 +173,8 @@ function buildOrder(view: ZtaView, key: ZtaSortKey, desc: boolean): Int32Array {
       return bucketOrder(byName, ASSESSMENT_BUCKETS, assessmentBuckets(vendorOf, r[key], defender), desc);
     }
     case 'score':
-      return bucketOrder(byName, 10_001, (i) => Math.max(0, Math.min(10_000, Math.round(r.score[i]! * 100))), desc);
+      // A host not assessed has no score (EDR-N1): below every score, so last when riskiest come first.
+      return bucketOrder(byName, 10_002, (i) => (r.band[i] === NOT_ASSESSED_BAND ? 0 : 1 + Math.max(0, Math.min(10_000, Math.round(r.score[i]! * 100)))), desc);
     case 'band':
       return bucketOrder(byName, BANDS.length, (i) => r.band[i]!, desc);
     case 'lastSeen': {
@@ -305,9 +306,10 @@ export function filterRows(view: ZtaView, order: Int32Array, f: ZtaFilter): Filt
   return { rows: buffer.slice(0, k), anyBand };
 }
 
-/** The `top` riskiest of `rows` (score descending, ties by hostname), in one pass. */
+/** The `top` riskiest of `rows` (score descending, ties by hostname), in one pass; hosts not assessed have no score and are not among them. */
 export function riskiest(view: ZtaView, rows: Int32Array, top = 10): number[] {
   const score = view.snapshot.rows.score;
+  const band = view.snapshot.rows.band;
   const rank = view.index.nameRank;
   const out: number[] = [];
   // The last kept host's score and name rank: most rows fall below it and cost one comparison.
@@ -315,6 +317,7 @@ export function riskiest(view: ZtaView, rows: Int32Array, top = 10): number[] {
   let lastRank = -1;
   for (let p = 0; p < rows.length; p++) {
     const i = rows[p]!;
+    if (band[i] === NOT_ASSESSED_BAND) continue;
     const si = score[i]!;
     if (out.length === top && (si < lastScore || (si === lastScore && rank[i]! >= lastRank))) continue;
     let k = Math.min(out.length, top - 1);

@@ -88,7 +88,7 @@ describe('ZTA dashboard channels', () => {
     const d = await h.call<ZtaHostDetail>('zta.host', { connectorId, hostId });
     expect(d.host.defender?.vulnerabilities?.length).toBe(s.rows.cveCount[i]);
     expect(d.host.defender?.vulnerabilities?.[0]).toEqual({ cveId: expect.stringMatching(/^CVE-/), cvss: expect.any(Number), severity: expect.stringMatching(/Critical|High|Medium|Low/) });
-    expect(d.contributions.reduce((a, c) => a + c.scoreShare, 0)).toBeCloseTo(d.score, 1);
+    expect(d.contributions.reduce((a, c) => a + c.scoreShare, 0)).toBeCloseTo(d.score!, 1);
     expect(d.history).toEqual([{ cycleId: firstCycle, at: s.asOf, score: d.score, band: d.band, kind: 'poll' }]);
     expect(d.bandEdges).toEqual([20, 40, 60, 80]);
     const missing = await h.callRaw('zta.host', { connectorId, hostId: 'no-such-host' });

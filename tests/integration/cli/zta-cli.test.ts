@@ -157,7 +157,7 @@ describe('edr poll --data-dir and zta export', () => {
     expect(bad.stdout).toBe('');
     expect(bad.stderr).toContain('Choose the format: csv or json. (--format)');
     expect(bad.stderr).toContain('Choose a platform: “Windows”, “Mac”, “Linux” or “Other”. (--platform)');
-    expect(bad.stderr).toContain('Choose a band: “Trustworthy”, “Low Risk”, “Moderate Risk”, “Suspicious” or “High Risk”. (--band)');
+    expect(bad.stderr).toContain('Choose a band: “Trustworthy”, “Low Risk”, “Moderate Risk”, “Suspicious”, “High Risk” or “Not assessed”. (--band)');
     const empty = path.join(tmp, 'empty');
     const none = await run(['zta', 'export', '--data-dir', empty, '--format', 'csv']);
     // As its help says (and as `alarms export` does): 1, the folder could not be read; 2 is for wrong options.

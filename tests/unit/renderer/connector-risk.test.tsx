@@ -191,11 +191,13 @@ describe('risk-form: boxes ↔ overrides', () => {
   });
 
   it('round-trips stored overrides and summarises them', () => {
-    const stored = { weights: { critical: 50, operational: 50 }, thresholds: { criticalCveCap: 3, inactivityDayEdges: [2, 5, 9, 20] as [number, number, number, number] }, falcon: { noAssessmentScore: 80 } };
+    const stored = { weights: { critical: 50, operational: 50 }, thresholds: { criticalCveCap: 3, inactivityDayEdges: [2, 5, 9, 20] as [number, number, number, number] }, falcon: { postureMinOverall: 80, noAssessmentScore: 80 } };
     const v = riskFormValues(stored);
     expect(v.weights).toEqual({ critical: '50', operational: '50' });
     expect(riskOverrides(v, 'defender')).toEqual({ weights: stored.weights, thresholds: stored.thresholds });
     expect(riskSummary(v, 'defender')).toBe('Custom: weights 50/50 · 1 threshold · inactivity days 2/5/9/20');
-    expect(riskSummary(v, 'falcon')).toBe('Custom: no assessment 80');
+    // A stored noAssessmentScore is superseded (EDR-N2): not shown, not sent back.
+    expect(riskSummary(v, 'falcon')).toBe('Custom: posture 80/70/0');
+    expect(riskOverrides(v, 'falcon')).toEqual({ falcon: { postureMinOverall: 80 } });
   });
 });

@@ -37,17 +37,20 @@ const s = snapshot([
   [0, 'h3', 'globex', 'Windows', 50, 'Moderate Risk'],
   [1, 'h4', 'globex', 'Windows', 90, 'High Risk'],
   [1, 'h5', 'globex', 'Linux', 30, 'Low Risk'],
+  // Falcon has not assessed it: stored at 100, counted apart, never among the riskiest (EDR-N1).
+  [1, 'h6', 'globex', 'Windows', 100, 'Not assessed'],
 ]);
 
 const move = (connectorId: string, hostId: string): HostMove => ({ connectorId, hostId, hostname: hostId, customerId: 'acme', from: { score: 10, band: 'Trustworthy' }, to: { score: 90, band: 'High Risk' } });
 
 describe('risk report model', () => {
-  it('counts the filtered hosts per band and per customer, and lists the riskiest in the table’s order', () => {
+  it('counts the filtered hosts per band and per customer, Not assessed apart, and lists the riskiest in the table’s order', () => {
     const all = buildReport(s, {});
-    expect(all.total).toBe(5);
-    expect(all.bands).toEqual({ Trustworthy: 1, 'Low Risk': 1, 'Moderate Risk': 1, Suspicious: 0, 'High Risk': 2 });
+    expect(all.total).toBe(6);
+    expect(all.bands).toEqual({ Trustworthy: 1, 'Low Risk': 1, 'Moderate Risk': 1, Suspicious: 0, 'High Risk': 2, 'Not assessed': 1 });
+    expect(all.customers.find((c) => c.customerId === 'globex')?.bands['Not assessed']).toBe(1);
     expect(all.customers.map((c) => [c.customerId, c.total])).toEqual([
-      ['globex', 3],
+      ['globex', 4],
       ['acme', 2],
     ]);
     // Equal scores by hostname.
@@ -55,7 +58,7 @@ describe('risk report model', () => {
     expect(all.asOf).toBe('2026-11-25T10:00:00.000Z');
 
     const windowsFalcon = buildReport(s, { platform: 'Windows', vendor: 'falcon' });
-    expect(windowsFalcon).toMatchObject({ total: 1, connectors: [expect.objectContaining({ connectorId: 'f' })], asOf: '2026-11-25T09:00:00.000Z' });
+    expect(windowsFalcon).toMatchObject({ total: 2, connectors: [expect.objectContaining({ connectorId: 'f' })], asOf: '2026-11-25T09:00:00.000Z' });
     expect(windowsFalcon.riskiest.map((r) => r.hostId)).toEqual(['h4']);
   });
 

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { exportedRows } from '../../../electron/edr/zta-export';
-import { BANDS, makeRowFilter, PLATFORMS, snapshotRow, type ZtaFilter } from '../../../shared/model/zta';
+import { BANDS, NOT_ASSESSED_BAND, makeRowFilter, PLATFORMS, snapshotRow, type ZtaFilter } from '../../../shared/model/zta';
 import { defaultRiskConfig, scoreHost, tenantRiskConfigOrThrow } from '../../../shared/risk';
 import { distribution } from '../../../renderer/features/zta/distribution';
 import { attributePresence } from '../../../renderer/features/zta/host-columns';
@@ -64,9 +64,12 @@ describe('ZTA index', () => {
       }
     }
     const score = sortOrder(view, { key: 'score', desc: true });
+    // Hosts not assessed have no score: after every scored host, by name (EDR-N1).
+    const rank = (i: number) => (s.rows.band[i] === NOT_ASSESSED_BAND ? -1 : s.rows.score[i]!);
+    expect(score.some((i) => s.rows.band[i] === NOT_ASSESSED_BAND)).toBe(true);
     for (let p = 1; p < score.length; p++) {
       const [a, b] = [score[p - 1]!, score[p]!];
-      expect(s.rows.score[a]! > s.rows.score[b]! || (s.rows.score[a] === s.rows.score[b] && cmpName(a, b) < 0)).toBe(true);
+      expect(rank(a) > rank(b) || (rank(a) === rank(b) && cmpName(a, b) < 0)).toBe(true);
     }
     const names = sortOrder(view, { key: 'hostname', desc: false });
     for (let p = 1; p < names.length; p++) expect(cmpName(names[p - 1]!, names[p]!)).toBeLessThan(0);
@@ -124,14 +127,15 @@ describe('ZTA index', () => {
     expect(knownFilter(s, { customer: 'cid-1', connector: 'c-falcon' })).toEqual({ customer: 'cid-1', connector: 'c-falcon' });
   });
 
-  it('picks the riskiest hosts in one pass: the head of the score order', () => {
+  it('picks the riskiest hosts in one pass: the head of the score order, never a host not assessed', () => {
     // Whatever order the rows come in, ties of score are broken by hostname, as the export's order
-    // does; a top longer than the rows keeps them all.
+    // does; a top longer than the rows keeps every scored one; a host not assessed has no score to rank.
     for (const sort of [{ key: 'hostname', desc: true }, { key: 'hostId', desc: false }] as const) {
       const order = sortOrder(view, sort);
       for (const f of FILTERS) {
         const rows = filterRows(view, order, f).rows;
-        for (const top of [1, 10, 250]) expect(riskiest(view, rows, top)).toEqual(exportedRows(s, f).slice(0, top));
+        const scored = exportedRows(s, f).filter((i) => s.rows.band[i] !== NOT_ASSESSED_BAND);
+        for (const top of [1, 10, 250]) expect(riskiest(view, rows, top)).toEqual(scored.slice(0, top));
       }
     }
   });
@@ -186,11 +190,12 @@ describe('what-if rescoring', () => {
     for (let i = 0; i < s.rows.hostId.length; i++) {
       const shown = snapshotRow(r.snapshot, i);
       if (s.rows.connector[i] !== defender) {
-        expect(shown.score).toBe(s.rows.score[i]);
+        expect([shown.score, shown.band]).toEqual([snapshotRow(s, i).score, snapshotRow(s, i).band]);
         continue;
       }
       const expected = scoreHost(recordAt(s, i, 7), config, at);
-      expect([shown.score, shown.band]).toEqual([expected.score, expected.band]);
+      expect([r.snapshot.rows.score[i], shown.band]).toEqual([expected.score, expected.band]);
+      if (expected.band === 'Not assessed') expect(shown.score).toBeNull();
       if (shown.band !== snapshotRow(s, i).band) moved += 1;
     }
     expect(r.bandChanged).toBe(moved);
@@ -201,13 +206,16 @@ describe('what-if rescoring', () => {
     const v = ztaViewOf(s, r.snapshot);
     expect(v.index).toBe(view.index);
     const top = sortOrder(v, { key: 'score', desc: true })[0]!;
-    expect(r.snapshot.rows.score[top]).toBe(Math.max(...r.snapshot.rows.score));
+    expect(r.snapshot.rows.score[top]).toBe(Math.max(...r.snapshot.rows.score.filter((_, i) => r.snapshot.rows.band[i] !== NOT_ASSESSED_BAND)));
   });
 
-  it('reads a Falcon tenant’s score of an unassessed host from its settings', () => {
-    const r = rescoreSnapshot(s, falcon, tenantRiskConfigOrThrow({ falcon: { noAssessmentScore: 50 } }));
-    const unassessed = s.rows.overallAssessment.findIndex((v, i) => v === null && s.rows.connector[i] === falcon);
-    expect(snapshotRow(r.snapshot, unassessed)).toMatchObject({ score: 50, band: 'Moderate Risk' });
-    expect(r.scoreChanged).toBe(s.rows.overallAssessment.filter((v, i) => v === null && s.rows.connector[i] === falcon).length);
+  it('keeps a Falcon host without an assessment Not assessed under any settings, counted apart', () => {
+    const r = rescoreSnapshot(s, falcon, tenantRiskConfigOrThrow({ bands: [10, 20, 30, 40], falcon: { postureMinOverall: 90, noAssessmentScore: 50 } }));
+    const unassessed = s.rows.overallAssessment.flatMap((v, i) => (v === null && s.rows.connector[i] === falcon ? [i] : []));
+    expect(unassessed.length).toBeGreaterThan(0);
+    for (const i of unassessed) expect(snapshotRow(r.snapshot, i).band).toBe('Not assessed');
+    expect(r.whatIf['Not assessed']).toBe(unassessed.length);
+    expect(r.stored['Not assessed']).toBe(unassessed.length);
+    expect(r.bandChanged).toBeGreaterThan(0); // the new edges move assessed hosts
   });
 });

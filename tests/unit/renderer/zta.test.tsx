@@ -105,16 +105,16 @@ describe('ZTA dashboard over two polled tenants', () => {
     // Opened at an address (a new window: the first one closed, or both would follow the one
     // address): the same view and the host open; a platform it does not know is no filter.
     unmount();
-    const hostId = expectedRows(s, { band: 'High Risk' })[0]!;
-    const again = renderApp(fx.main, { at: `/zta?platform=BeOS&band=High+Risk&sort=lastSeen&order=asc&host=${hostId}` });
+    const hostId = expectedRows(s, { band: 'Suspicious' })[0]!;
+    const again = renderApp(fx.main, { at: `/zta?platform=BeOS&band=Suspicious&sort=lastSeen&order=asc&host=${hostId}` });
     const dialog = await screen.findByTestId('zta-host');
     expect(within(dialog).getByRole('heading', { name: s.rows.hostname[s.rows.hostId.indexOf(hostId)]! })).toBeVisible();
     await again.user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByTestId('zta-host')).toBeNull());
     expect(screen.getByLabelText('Platform')).toHaveValue('');
-    expect(screen.getByLabelText('Band')).toHaveValue('High Risk');
+    expect(screen.getByLabelText('Band')).toHaveValue('Suspicious');
     expect(screen.getByRole('columnheader', { name: /Last seen/ })).toHaveAttribute('aria-sort', 'ascending');
-    expect(screen.getByTestId('zta-count')).toHaveTextContent(`${count(expectedRows(s, { band: 'High Risk' }).length)} of 120`);
+    expect(screen.getByTestId('zta-count')).toHaveTextContent(`${count(expectedRows(s, { band: 'Suspicious' }).length)} of 120`);
     await waitFor(() => expect(address()).not.toContain('BeOS'));
   });
 
@@ -150,7 +150,7 @@ describe('ZTA dashboard over two polled tenants', () => {
     const dialog = await screen.findByTestId('zta-host');
     const why = await within(dialog).findByTestId('zta-why');
     expect(within(why).getByRole('heading')).toHaveTextContent(`Why this host is ${d.band}`);
-    expect(why).toHaveTextContent(`Score ${d.score.toFixed(1)} is ${d.band}`);
+    expect(why).toHaveTextContent(`Score ${d.score!.toFixed(1)} is ${d.band}`);
     const reasons = within(why).getAllByTestId('zta-reason');
     expect(reasons.map((r) => r.querySelector('strong')!.textContent)).toEqual(counted.map((c) => c.detail));
     const widths = reasons.map((r) => parseFloat((r.querySelector('.zta-reason-bar span') as HTMLElement).style.width));

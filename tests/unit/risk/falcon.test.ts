@@ -57,11 +57,13 @@ describe('Falcon risk (vendor A)', () => {
     expect(scoreFalconHost(falcon({ assessment: assessment(overall) }), defaultRiskConfig)).toMatchObject({ score: risk, band });
   });
 
-  it('scores a host without an assessment with the configured score (100 by default)', () => {
+  it('calls a host without an assessment Not assessed, says why, and still evaluates its profiles; a stored noAssessmentScore changes nothing', () => {
     const r = scoreFalconHost(falcon({ assessment: null }), defaultRiskConfig);
-    expect(r).toMatchObject({ score: 100, band: 'High Risk' });
-    expect(r.contributions).toEqual([{ indicator: 'assessment', group: 'falcon', points: 0, scoreShare: 100, detail: 'No Zero Trust Assessment from Falcon yet (scored 100)' }]);
-    expect(scoreFalconHost(falcon({ assessment: null }), tenantRiskConfigOrThrow({ falcon: { noAssessmentScore: 50 } })).score).toBe(50);
+    expect(r.band).toBe('Not assessed');
+    expect(r.contributions).toEqual([{ indicator: 'assessment', group: 'falcon', points: 0, scoreShare: 0, detail: expect.stringMatching(/^Not assessed: Falcon has no Zero Trust Assessment/) }]);
+    expect(r.profiles).toEqual({ [FALCON_SOFTWARE_PROFILE_ID]: true, [FALCON_POSTURE_PROFILE_ID]: false });
+    // Configurations stored before EDR-N2 still load; the old setting no longer turns "not assessed" into a score.
+    expect(scoreFalconHost(falcon({ assessment: null }), tenantRiskConfigOrThrow({ falcon: { noAssessmentScore: 50 } }))).toMatchObject({ band: 'Not assessed', score: r.score });
   });
 
   it('is monotone: a higher overall never gives a higher risk; within 0..100 and banded consistently', () => {

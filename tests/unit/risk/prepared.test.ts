@@ -5,8 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { DefenderFacts } from '../../../shared/model/edr';
-import { RISK_BANDS, bandFor, defaultRiskConfig, parseRiskConfig, prepareDefenderHosts, scoreDefenderHost, scorePreparedDefender, type RiskConfig } from '../../../shared/risk/index';
+import { RiskBand, type DefenderFacts } from '../../../shared/model/edr';
+import { bandFor, defaultRiskConfig, parseRiskConfig, prepareDefenderHosts, scoreDefenderHost, scorePreparedDefender, type RiskConfig } from '../../../shared/risk/index';
 import { NOW, arbConfig, arbFacts, cleanFacts } from './fixtures';
 
 /** A value the vendor may add after this code was written (the tables score it 0). */
@@ -62,7 +62,7 @@ describe('prepared Defender scoring (the what-if)', () => {
           hosts.forEach((facts, i) => {
             const expected = scoreDefenderHost(facts, config, NOW);
             expect(score[i]).toBe(expected.score);
-            expect(RISK_BANDS[band[i]!]).toBe(expected.band);
+            expect(RiskBand.options[band[i]!]).toBe(expected.band);
           });
         }
       }),
@@ -88,6 +88,6 @@ describe('prepared Defender scoring (the what-if)', () => {
     const prepared = prepareDefenderHosts([cleanFacts({ riskScore: 'High', exposureLevel: 'High', avStatus: 'Disabled' })]);
     const { score, band } = scorePreparedDefender(prepared, defaultRiskConfig, NOW);
     expect(score[0]).toBeGreaterThan(0);
-    expect(RISK_BANDS[band[0]!]).toBe(bandFor(score[0]!, defaultRiskConfig.bands));
+    expect(RiskBand.options[band[0]!]).toBe(bandFor(score[0]!, defaultRiskConfig.bands));
   });
 });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { DefenderFacts } from '../../../shared/model/edr';
-import { bandFor, defaultRiskConfig, defenderSubScores, scoreDefenderHost } from '../../../shared/risk/index';
+import { bandFor, defaultRiskConfig, defenderNotAssessed, defenderSubScores, scoreDefenderHost } from '../../../shared/risk/index';
 import { NOW, arbAge, arbAv, arbConfig, arbCves, arbExposure, arbFacts, arbHealth, arbOnboarding, arbRiskScore, iso, referenceScore } from './fixtures';
 
 const anyConfig = fc.oneof(fc.constant(defaultRiskConfig), arbConfig);
@@ -47,11 +47,32 @@ const orders: Record<string, fc.Arbitrary<Pair>> = {
   'critical CVEs (fewer < more)': fc.tuple(arbCves, arbCves).map(([x, y]) => [{ criticalCveCount: Math.min(x, y) }, { criticalCveCount: Math.max(x, y) }] as Pair),
 };
 
+/** The properties of a score are of devices Defender assessed: one it did not has no score (EDR-N1, tested below). */
+function scoreAssessed(...args: Parameters<typeof scoreDefenderHost>): ReturnType<typeof scoreDefenderHost> {
+  fc.pre(!defenderNotAssessed(args[0]));
+  return scoreDefenderHost(...args);
+}
+
 describe('Defender score properties', () => {
+  it('is Not assessed exactly when Defender reported none of risk score, exposure, AV status and health, whatever else it reported', () => {
+    const none = { riskScore: null, exposureLevel: null, avStatus: null, healthStatus: null };
+    fc.assert(
+      fc.property(arbFacts, anyConfig, fc.boolean(), (f, c, strip) => {
+        const facts = strip ? { ...f, ...none } : f;
+        const r = scoreDefenderHost(facts, c, NOW);
+        const expected = facts.riskScore === null && facts.exposureLevel === null && facts.avStatus === null && facts.healthStatus === null;
+        expect(r.band === 'Not assessed').toBe(expected);
+        if (expected) expect(r.contributions).toEqual([expect.objectContaining({ indicator: 'assessment', scoreShare: 0, detail: expect.stringContaining('Not assessed') })]);
+        else expect(r.band).toBe(bandFor(r.score, c.bands));
+      }),
+      runs,
+    );
+  });
+
   it('is always within [0, 100], with two decimals, and banded by bandFor', () => {
     fc.assert(
       fc.property(arbFacts, anyConfig, (f, c) => {
-        const r = scoreDefenderHost(f, c, NOW);
+        const r = scoreAssessed(f, c, NOW);
         expect(r.score).toBeGreaterThanOrEqual(0);
         expect(r.score).toBeLessThanOrEqual(100);
         expect(Math.round(r.score * 100) / 100).toBe(r.score);
@@ -80,7 +101,7 @@ describe('Defender score properties', () => {
         const ref = referenceScore(f, c, NOW);
         const s = defenderSubScores(f, c, NOW);
         // The score is rounded to 2 decimals: at most half a hundredth away (60.874999… may round to 60.88).
-        expect(Math.abs(scoreDefenderHost(f, c, NOW).score - ref.score)).toBeLessThanOrEqual(0.005 + 1e-9);
+        expect(Math.abs(scoreAssessed(f, c, NOW).score - ref.score)).toBeLessThanOrEqual(0.005 + 1e-9);
         expect(s.critical).toBeCloseTo(ref.critical, 9);
         expect(s.operational).toBeCloseTo(ref.operational, 9);
       }),
@@ -91,7 +112,7 @@ describe('Defender score properties', () => {
   it('keeps contributions that add up to the score (within 0.01), one per indicator', () => {
     fc.assert(
       fc.property(arbFacts, anyConfig, (f, c) => {
-        const r = scoreDefenderHost(f, c, NOW);
+        const r = scoreAssessed(f, c, NOW);
         expect(r.contributions).toHaveLength(7);
         const sum = r.contributions.reduce((acc, x) => acc + x.scoreShare, 0);
         expect(Math.abs(sum - r.score)).toBeLessThanOrEqual(0.01);
@@ -109,8 +130,8 @@ describe('Defender score properties', () => {
     it(`is monotone in ${name}: a worse value never lowers the score or its share`, () => {
       fc.assert(
         fc.property(arbFacts, anyConfig, pairs, (f, c, [better, worse]) => {
-          const a = scoreDefenderHost({ ...f, ...better }, c, NOW);
-          const b = scoreDefenderHost({ ...f, ...worse }, c, NOW);
+          const a = scoreAssessed({ ...f, ...better }, c, NOW);
+          const b = scoreAssessed({ ...f, ...worse }, c, NOW);
           expect(b.score).toBeGreaterThanOrEqual(a.score);
           a.contributions.forEach((x, i) => {
             const y = b.contributions[i];
@@ -128,7 +149,7 @@ describe('Defender score properties', () => {
       fc.property(arbFacts, anyConfig, all, (f, c, ps) => {
         const better = Object.assign({}, f, ...ps.map((p) => p[0])) as DefenderFacts;
         const worse = Object.assign({}, f, ...ps.map((p) => p[1])) as DefenderFacts;
-        expect(scoreDefenderHost(worse, c, NOW).score).toBeGreaterThanOrEqual(scoreDefenderHost(better, c, NOW).score);
+        expect(scoreAssessed(worse, c, NOW).score).toBeGreaterThanOrEqual(scoreAssessed(better, c, NOW).score);
       }),
       runs,
     );
@@ -137,7 +158,7 @@ describe('Defender score properties', () => {
   it('is monotone in time: the same device scores no lower later', () => {
     fc.assert(
       fc.property(arbFacts, anyConfig, fc.nat({ max: 30 * 86_400_000 }), (f, c, later) => {
-        expect(scoreDefenderHost(f, c, NOW + later).score).toBeGreaterThanOrEqual(scoreDefenderHost(f, c, NOW).score);
+        expect(scoreAssessed(f, c, NOW + later).score).toBeGreaterThanOrEqual(scoreAssessed(f, c, NOW).score);
       }),
       runs,
     );

@@ -10,6 +10,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EDR_MIGRATIONS, EDR_SCHEMA_VERSION, EdrDb } from '../../../electron/edr/store/edr-db';
 import type { ScoredHost } from '../../../shared/model/edr';
+import { emptyBandCounts } from '../../../shared/model/zta';
 import { makeScoredHosts } from '../../support/edr-fixtures';
 
 const dirs: string[] = [];
@@ -96,7 +97,7 @@ describe('EdrDb history by change', () => {
     const id = store.beginCycle('conn-1', 'defender', 't1', new Date(Date.UTC(2026, 10, 22)));
     for (const h of hosts) store.writeScores(id, 'conn-1', [h]);
     store.finishCycle(id, 'completed', { hosts: 6, at: new Date(Date.UTC(2026, 10, 22, 0, 1)) });
-    const bands = { Trustworthy: 0, 'Low Risk': 0, 'Moderate Risk': 0, Suspicious: 0, 'High Risk': 0 };
+    const bands = emptyBandCounts();
     for (const h of hosts) bands[h.band] += 1;
     expect(store.cycleSummary(id)).toMatchObject({ hosts: 6, bands });
   });

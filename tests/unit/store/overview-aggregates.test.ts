@@ -166,6 +166,6 @@ describe('edr.db: the Overview counts', () => {
     expect(latest).toHaveLength(165);
     for (const b of BANDS) expect(totals[b]).toBe(latest.filter((h) => h.band === b).length);
     expect(totals['High Risk']).toBeGreaterThan(0);
-    expect(store.views.bandTotals([])).toEqual({ Trustworthy: 0, 'Low Risk': 0, 'Moderate Risk': 0, Suspicious: 0, 'High Risk': 0 });
+    expect(store.views.bandTotals([])).toEqual({ Trustworthy: 0, 'Low Risk': 0, 'Moderate Risk': 0, Suspicious: 0, 'High Risk': 0, 'Not assessed': 0 });
   });
 });

@@ -7,6 +7,7 @@ import { DateTime } from '../../../components/Time';
 import { BAND_COLORS, percent, reasonsOf, REPORT_FIELD_MAX, type CustomerBands } from './report-model';
 import { hostKey } from './useReportData';
 import { formatCount } from '../../../components/format';
+import { scoreText } from '../../../components/zta-labels';
 
 const VENDOR = { defender: 'Microsoft Defender', falcon: 'CrowdStrike Falcon' } as const;
 
@@ -178,7 +179,7 @@ export function RiskiestTable({ rows, reasons }: { rows: readonly ZtaRow[]; reas
                 <Net text={r.hostId} />
               </div>
             </td>
-            <td className="num strong">{r.score.toFixed(1)}</td>
+            <td className="num strong">{scoreText(r.score)}</td>
             <td className="nowrap">
               <BandDot band={r.band} /> {r.band}
             </td>
