@@ -6,6 +6,7 @@
  *   northbound edr poll --once --vendor defender|falcon … [--data-dir DIR] (cli-edr.ts)
  *   northbound zta export --data-dir DIR --format csv|json [--customer C] [--platform P] [--band B] (cli-zta.ts)
  *   northbound alarms follow|export … (cli-alarms.ts)
+ *   northbound audit export --data-dir DIR [--format jsonl|csv] (cli-audit.ts)
  * Machine-readable output goes to stdout, everything for the person at the terminal to stderr.
  */
 import { Command, InvalidArgumentError } from 'commander';
@@ -17,6 +18,7 @@ import { createStreamLogger, type LogLevel } from './log';
 import { addEdrCommands } from './cli-edr';
 import { addZtaCommands } from './cli-zta';
 import { addAlarmCommands } from './cli-alarms';
+import { addAuditCommands } from './cli-audit';
 import { parseAmqpUrl } from '../shared/model/settings';
 import { CliFailure, describeFailure, listenFailure } from './cli-errors';
 import type { EdrSimulators } from './cli-simulate-edr';
@@ -232,6 +234,7 @@ export function buildCli(): Command {
   addEdrCommands(program);
   addZtaCommands(program);
   addAlarmCommands(program);
+  addAuditCommands(program);
   return program;
 }
 

@@ -61,6 +61,7 @@ export const CHANNEL_NAMES = [
   'alarms.status',
   'overview.get',
   'overview.badges',
+  'activity.list',
 ] as const;
 
 export const EVENT_NAMES = [
@@ -78,6 +79,7 @@ export const EVENT_NAMES = [
   'alarms.changed',
   'alarms.status',
   'alarms.notification',
+  'activity.changed',
 ] as const;
 
 const channelSet: ReadonlySet<string> = new Set(CHANNEL_NAMES);

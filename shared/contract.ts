@@ -16,6 +16,7 @@ import type { BRIDGE_NAME, CHANNEL_NAMES, EVENT_NAMES } from './contract-names';
 import { ztaChannels, ztaEvents } from './contract-zta';
 import { alarmChannels, alarmEvents } from './contract-alarms';
 import { overviewChannels } from './contract-overview';
+import { activityChannels, activityEvents } from './contract-activity';
 import { BulkJobState, BulkRowInput, DeviceRecord, DeviceView, OrganizationView, Snapshot, SyslogServer, TaskStatus } from './model/inventory';
 
 /**
@@ -226,6 +227,8 @@ export const channels = {
       rows: z.array(BulkRowInput).min(1, 'The file has no device rows.').max(20_000, 'At most 20,000 rows per run.'),
       dryRun: z.boolean().default(false),
       deploy: z.boolean().default(false),
+      /** A row whose device is on the node with another record replaces it only when this is true (issue 22.3); else it is skipped. */
+      replace: z.boolean().default(false),
       concurrency: z.number().int().min(1).max(10).default(4),
     }).strict(),
     BulkJobState,
@@ -243,6 +246,7 @@ export const channels = {
   ...mapChannels(ztaChannels),
   ...mapChannels(alarmChannels),
   ...mapChannels(overviewChannels),
+  ...mapChannels(activityChannels),
 } as const;
 
 export const events = {
@@ -270,6 +274,7 @@ export const events = {
   notice: z.object({ level: z.enum(['info', 'warning', 'error']), message: z.string(), hint: z.string().optional(), code: z.string().optional() }),
   ...ztaEvents,
   ...alarmEvents,
+  ...activityEvents,
 } as const;
 
 export type Channels = typeof channels;

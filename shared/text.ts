@@ -56,3 +56,6 @@ export const netText = (s: string, max?: number): string => showBidi(max === und
 const COUNT = new Intl.NumberFormat('en');
 /** 1234 → "1,234": every count the app writes, in main and in the window (one formatter, made once). */
 export const formatCount = (n: number): string => COUNT.format(n);
+
+/** "1 row", "2,500 rows": a count with the word for it (`many` defaults to `one` + "s"). */
+export const countOf = (n: number, one: string, many = `${one}s`): string => `${formatCount(n)} ${n === 1 ? one : many}`;

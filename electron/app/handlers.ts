@@ -13,6 +13,7 @@ import { createZtaHandlers, type ZtaHandlerDeps } from './zta-handlers';
 import { createSettingsHandlers, type SettingsHandlerDeps } from './settings-handlers';
 import { createAlarmHandlers, type AlarmHandlerDeps } from './alarm-handlers';
 import { createOverviewHandlers, type OverviewHandlerDeps } from './overview-handlers';
+import type { ActivityDb } from '../store/activity-db';
 
 /** app.info and demo.*: what the platform says of itself, whether any connection exists, and the demo workspace. */
 export interface AppHandlerDeps {
@@ -32,6 +33,8 @@ export interface HandlerDeps {
   zta: ZtaHandlerDeps;
   alarms: AlarmHandlerDeps;
   overview: OverviewHandlerDeps;
+  /** The activity log and how long it is kept (days). */
+  activity: { db: Pick<ActivityDb, 'list'>; keptDays(): number };
 }
 
 export function createHandlers(d: HandlerDeps): Handlers {
@@ -47,5 +50,6 @@ export function createHandlers(d: HandlerDeps): Handlers {
     ...createZtaHandlers(d.zta),
     ...createAlarmHandlers(d.alarms),
     ...createOverviewHandlers(d.overview),
+    'activity.list': async (q) => ({ ...d.activity.db.list(q), kept: { days: d.activity.keptDays() } }),
   };
 }

@@ -16,7 +16,16 @@ export interface Router {
   invoke(channel: string, request: unknown): Promise<Result<unknown>>;
 }
 
-export function createRouter(handlers: Handlers, logger: Logger): Router {
+/**
+ * Told of every request that passed its schema (the activity log): `started` before its handler
+ * runs (what it answers is handed back to `ended`), `ended` with the answer or the error.
+ */
+export interface RequestObserver {
+  started(channel: ChannelName, request: unknown): unknown;
+  ended(channel: ChannelName, request: unknown, before: unknown, value: unknown, error?: AppErrorShape): void;
+}
+
+export function createRouter(handlers: Handlers, logger: Logger, observer?: RequestObserver): Router {
   return {
     async invoke(channel, request) {
       if (!isChannelName(channel)) {
@@ -25,6 +34,7 @@ export function createRouter(handlers: Handlers, logger: Logger): Router {
       const spec = channels[channel];
       const parsed = spec.request.safeParse(request ?? {});
       if (!parsed.success) return { ok: false, error: issuesToError(parsed.error.issues) };
+      const before = observer?.started(channel, parsed.data);
       try {
         const handler = handlers[channel] as (r: unknown) => Promise<unknown>;
         const value = await handler(parsed.data);
@@ -33,9 +43,12 @@ export function createRouter(handlers: Handlers, logger: Logger): Router {
           logger.error('handler answered outside its schema', { channel, issues: out.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`) });
           return { ok: false, error: { code: ErrorCodes.internal, message: 'The app produced an answer it could not use.', hint: 'This is a bug; the log has the details.' } };
         }
+        observer?.ended(channel, parsed.data, before, out.data);
         return { ok: true, value: out.data };
       } catch (e) {
-        return { ok: false, error: toErrorShape(e, logger, channel) };
+        const error = toErrorShape(e, logger, channel);
+        observer?.ended(channel, parsed.data, before, undefined, error);
+        return { ok: false, error };
       }
     },
   };

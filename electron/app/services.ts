@@ -25,6 +25,8 @@ import { Downloads } from './downloads';
 import { AlarmService } from '../alarms/service';
 import { openAlarmStore } from '../alarms/store/sqlite-alarm-store';
 import { AppSettings } from '../store/app-settings';
+import { ActivityDb } from '../store/activity-db';
+import { ActivityLog } from './activity';
 import { amqpUrlWithoutPassword } from '../../shared/model/settings';
 import { DEFAULT_ALARM_EXCHANGE } from '../../shared/model/alarms';
 
@@ -149,6 +151,31 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
     onProgress: (job) => events.emit('zta.export.progress', job),
   });
   const overview = new OverviewService({ profiles, sessions, alarms, edr, inventory, demo });
+  // The activity log (issue 22.2): every operator write, kept like the other histories.
+  const activityDb = new ActivityDb(path.join(adapters.dataDir, 'activity.db'));
+  const activityDays = () => Math.max(appSettings.current().alarmHistoryDays, appSettings.current().riskHistoryDays);
+  const pruneActivity = () => {
+    try {
+      activityDb.prune(activityDays(), new Date());
+    } catch (e) {
+      logger.error('activity retention failed', { error: e instanceof Error ? e.message : String(e) });
+    }
+  };
+  pruneActivity();
+  const activityRetention = setInterval(pruneActivity, 3_600_000);
+  activityRetention.unref();
+  const activityLog = new ActivityLog({
+    db: activityDb,
+    logger: logger.child('activity'),
+    context: {
+      profile: (id) => {
+        const p = profiles.list().find((x) => x.id === id);
+        return p ? { name: p.name, username: p.username } : undefined;
+      },
+      connector: (id) => edr.registry.list().find((c) => c.id === id)?.name,
+    },
+    onRecorded: (entry) => events.emit('activity.changed', { entry }),
+  });
   const handlers = createHandlers({
     app: {
       info: () => ({
@@ -198,8 +225,9 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
     zta: { zta: edr.zta, exports: ztaExports, printToPdf: adapters.printToPdf?.bind(adapters), saveFile: adapters.saveFile?.bind(adapters) },
     alarms: { alarms, profiles },
     overview: { overview },
+    activity: { db: activityDb, keptDays: activityDays },
   });
-  const router = createRouter(handlers, logger.child('router'));
+  const router = createRouter(handlers, logger.child('router'), activityLog);
 
   // A demo workspace that was open last time opens again (its simulators live in this process).
   if (options.openDemo || demo.hasDemoProfiles()) {
@@ -222,10 +250,12 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
     async shutdown() {
       if (closed) return;
       closed = true;
+      clearInterval(activityRetention);
       await edr.stop();
       await Promise.all([bulk.close(), inventory.close(), alarms.close()]);
       await sessions.closeAll(2000);
       await demo.close();
+      activityDb.close();
     },
   };
 }

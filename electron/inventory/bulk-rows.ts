@@ -5,6 +5,7 @@
  */
 import type { ParsedRequestOf } from '../../shared/contract';
 import { DeviceRecord, type BulkRowResult } from '../../shared/model/inventory';
+import type { FieldChange } from './node-api';
 
 export interface Row {
   result: BulkRowResult;
@@ -16,6 +17,8 @@ export interface Row {
    * status): the row's worker reads the record first, then skips, deploys only, or sends.
    */
   check?: boolean;
+  /** On the node with another record, and the job replaces: what changes (the result says "Replaced"). */
+  replacing?: FieldChange[];
 }
 
 /** DeviceRecord on every row; a device name or site ID used twice in the file fails the later row. */

@@ -12,10 +12,10 @@
 import { randomUUID } from 'node:crypto';
 import type { EmitEvent, ParsedRequestOf } from '../../shared/contract';
 import { AppError, ErrorCodes, endsSession, isTransportFailure } from '../../shared/model/errors';
-import type { BulkJobState, BulkRowOutcome, DeviceRecord, DeviceView, TaskStatus } from '../../shared/model/inventory';
+import type { BulkJobState, BulkRowOutcome, BulkRowResult, DeviceRecord, DeviceView, TaskStatus } from '../../shared/model/inventory';
 import type { Logger } from '../log';
 import { validateRows, type Row } from './bulk-rows';
-import { recordKnown, sameRecord } from './node-api';
+import { changeText, recordDiff, recordKnown, type FieldChange } from './node-api';
 import { abortable } from '../net/retry';
 import type { FollowOutcome } from './tasks';
 import { throttle, type Throttled } from '../throttle';
@@ -99,7 +99,7 @@ export class BulkJobs {
       }
     }
     const job: Job = {
-      head: { jobId: randomUUID(), profileId: req.profileId, dryRun: req.dryRun, deploy: req.deploy, concurrency: req.concurrency, state: 'running', total: req.rows.length, startedAt: new Date().toISOString(), finishedAt: null },
+      head: { jobId: randomUUID(), profileId: req.profileId, dryRun: req.dryRun, deploy: req.deploy, replace: req.replace, concurrency: req.concurrency, state: 'running', total: req.rows.length, startedAt: new Date().toISOString(), finishedAt: null },
       rows: validateRows(req.rows),
       changed: new Set(),
       progress: throttle(() => this.emitProgress(job), this.intervalMs),
@@ -111,7 +111,7 @@ export class BulkJobs {
       finished: Promise.resolve(),
     };
     this.jobs.set(job.head.jobId, job);
-    this.o.logger.info('bulk onboarding started', { jobId: job.head.jobId, profileId: req.profileId, rows: req.rows.length, dryRun: req.dryRun, deploy: req.deploy, concurrency: req.concurrency });
+    this.o.logger.info('bulk onboarding started', { jobId: job.head.jobId, profileId: req.profileId, rows: req.rows.length, dryRun: req.dryRun, deploy: req.deploy, replace: req.replace, concurrency: req.concurrency });
     job.finished = this.run(job).catch((e: unknown) => this.o.logger.error('bulk job failed unexpectedly', { jobId: job.head.jobId, error: messageOf(e) }));
     return snapshot(job, job.rows);
   }
@@ -185,17 +185,31 @@ export class BulkJobs {
         job.queue.push(i);
         return;
       }
-      const identical = there !== undefined && sameRecord(rec, there);
-      const needsDeploy = job.head.deploy && identical && (there.deploymentStatus === 'saved' || there.deploymentStatus === 'failed');
-      if (identical && !needsDeploy) return this.set(job, i, 'skipped', `Already on the node with this record (${there.deploymentStatus}).`);
+      const diff = there === undefined ? undefined : recordDiff(rec, there);
+      const identical = diff !== undefined && diff.length === 0;
+      const needsDeploy = job.head.deploy && identical && (there!.deploymentStatus === 'saved' || there!.deploymentStatus === 'failed');
+      if (identical && !needsDeploy) return this.setSame(job, i, there!);
+      if (diff && diff.length > 0 && !job.head.replace) return this.setExists(job, i, diff);
+      if (diff && diff.length > 0) row.replacing = diff;
       if (!orgs) {
         row.deployOnly = needsDeploy;
         job.queue.push(i);
         return;
       }
       if (!this.predictable(job, i, rec, orgs, siteHolder)) return;
-      this.setValid(job, i, needsDeploy, there !== undefined);
+      this.setValid(job, i, needsDeploy, row.replacing);
     });
+  }
+
+  /** Already on the node with this record: nothing to send. */
+  private setSame(job: Job, i: number, there: DeviceView): void {
+    this.set(job, i, 'skipped', `Already on the node with this record (${there.deploymentStatus}).`, undefined, undefined, { change: 'same' });
+  }
+
+  /** On the node with another record, and the job does not replace: left alone, with what differs (issue 22.3). */
+  private setExists(job: Job, i: number, diff: FieldChange[]): void {
+    const verb = job.head.dryRun ? 'Would be skipped' : 'Skipped';
+    this.set(job, i, 'skipped', `${verb} (exists): the node has this device with another ${changeText(diff)}. Choose “Replace devices that exist” to send it.`, undefined, undefined, { change: 'exists', differs: diff });
   }
 
   /**
@@ -210,9 +224,9 @@ export class BulkJobs {
     return false;
   }
 
-  private setValid(job: Job, i: number, needsDeploy: boolean, onNode: boolean): void {
-    const what = needsDeploy ? 'would be deployed' : onNode ? 'would replace the record on the node' : 'would be onboarded';
-    this.set(job, i, 'valid', `Valid; ${what}${job.head.deploy && !needsDeploy ? ' and deployed' : ''}.`);
+  private setValid(job: Job, i: number, needsDeploy: boolean, replacing: FieldChange[] | undefined): void {
+    const what = needsDeploy ? 'would be deployed' : replacing ? `would replace the device on the node (${changeText(replacing)})` : 'would be created';
+    this.set(job, i, 'valid', `Valid; ${what}${job.head.deploy && !needsDeploy ? ' and deployed' : ''}.`, undefined, undefined, needsDeploy ? { change: 'same' } : replacing ? { change: 'replaced', differs: replacing } : { change: 'created' });
   }
 
   private async runRow(job: Job, i: number): Promise<void> {
@@ -224,25 +238,30 @@ export class BulkJobs {
     try {
       if (row.check) {
         const there = await this.o.ports.readDevice(profileId, rec.deviceName);
-        const identical = sameRecord(rec, there);
-        const needsDeploy = job.head.deploy && identical && (there.deploymentStatus === 'saved' || there.deploymentStatus === 'failed');
-        if (identical && !needsDeploy) return this.set(job, i, 'skipped', `Already on the node with this record (${there.deploymentStatus}).`);
-        if (job.head.dryRun) return this.setValid(job, i, needsDeploy, true);
+        const diff = recordDiff(rec, there);
+        const needsDeploy = job.head.deploy && diff.length === 0 && (there.deploymentStatus === 'saved' || there.deploymentStatus === 'failed');
+        if (diff.length === 0 && !needsDeploy) return this.setSame(job, i, there);
+        if (diff.length > 0 && !job.head.replace) return this.setExists(job, i, diff);
+        if (diff.length > 0) row.replacing = diff;
+        if (job.head.dryRun) return this.setValid(job, i, needsDeploy, row.replacing);
         row.deployOnly = needsDeploy;
       }
+      // What the row did to the node's device of its name, said in every result from here on.
+      const change = row.deployOnly ? ({ change: 'same' } as const) : row.replacing ? ({ change: 'replaced', differs: row.replacing } as const) : ({ change: 'created' } as const);
+      const done = row.deployOnly ? 'Already on the node' : row.replacing ? `Replaced (${changeText(row.replacing)})` : 'Created';
       if (!row.deployOnly) await this.o.ports.putDevice(profileId, rec);
       job.transportFailures = 0;
-      if (!job.head.deploy) return this.set(job, i, 'onboarded', 'Onboarded.');
+      if (!job.head.deploy) return this.set(job, i, 'onboarded', `${done}.`, undefined, undefined, change);
       stage = 'deploy';
-      this.set(job, i, 'pending', row.deployOnly ? 'Already on the node; deploying…' : 'Onboarded; deploying…');
+      this.set(job, i, 'pending', `${done}; deploying…`, undefined, undefined, change);
       const { task, outcome } = await this.o.ports.startDeploy(profileId, rec.deviceName);
       const end = await outcome;
-      if (end.finished && end.task.state === 'completed') return this.set(job, i, 'deployed', `Deployed (task ${task.taskId}).`);
-      if (end.finished) return this.set(job, i, 'failed', `Onboarded, but the deployment failed (task ${task.taskId}): ${end.task.message || 'no reason given'}`);
-      this.set(job, i, 'onboarded', `Onboarded; deployment task ${task.taskId} was at ${end.task.percent} % when the console stopped following it (${end.reason ?? 'no answer'}).`);
+      if (end.finished && end.task.state === 'completed') return this.set(job, i, 'deployed', `${done}; deployed (task ${task.taskId}).`, undefined, undefined, change);
+      if (end.finished) return this.set(job, i, 'failed', `${done}, but the deployment failed (task ${task.taskId}): ${end.task.message || 'no reason given'}`, undefined, undefined, change);
+      this.set(job, i, 'onboarded', `${done}; deployment task ${task.taskId} was at ${end.task.percent} % when the console stopped following it (${end.reason ?? 'no answer'}).`, undefined, undefined, change);
     } catch (e) {
       const issue = issuesOf(e)[0];
-      const prefix = stage === 'deploy' ? 'Onboarded, but the deployment could not start: ' : '';
+      const prefix = stage === 'deploy' ? `${row.replacing ? 'Replaced' : 'Created'}, but the deployment could not start: ` : '';
       this.set(job, i, 'failed', `${prefix}${messageOf(e)}`, stage === 'put' ? issue?.path : undefined);
       const code = e instanceof AppError ? e.code : '';
       job.transportFailures = isTransportFailure(code) ? job.transportFailures + 1 : 0;
@@ -284,9 +303,9 @@ export class BulkJobs {
     for (const j of finished.slice(0, Math.max(0, finished.length - this.keep))) this.jobs.delete(j.head.jobId);
   }
 
-  private set(job: Job, i: number, outcome: BulkRowOutcome, message?: string, field?: string, dataError?: boolean): void {
+  private set(job: Job, i: number, outcome: BulkRowOutcome, message?: string, field?: string, dataError?: boolean, change?: Pick<BulkRowResult, 'change' | 'differs'>): void {
     const row = job.rows[i] as Row;
-    row.result = { line: row.result.line, deviceName: row.result.deviceName, outcome, ...(message ? { message } : {}), ...(field ? { field } : {}), ...(dataError ? { dataError } : {}) };
+    row.result = { line: row.result.line, deviceName: row.result.deviceName, outcome, ...(message ? { message } : {}), ...(field ? { field } : {}), ...(dataError ? { dataError } : {}), ...(change ?? {}) };
     job.changed.add(i);
     job.progress.call();
   }

@@ -133,23 +133,44 @@ export const deviceBody = (d: DeviceRecord, namespace = DEFAULT_NAMESPACE) => ({
 /** True when the stored device holds its whole record (not only what the node's list says). */
 export const recordKnown = (d: DeviceView): boolean => d.siteId !== null && d.orgName !== null && d.serialNumber !== null && d.deviceGroup !== null && d.locationInfo !== null;
 
+/** One field in which a file's record differs from the device on the node: the label, the node's value, the file's. */
+export interface FieldChange {
+  field: string;
+  node: string;
+  file: string;
+}
+
+/**
+ * The fields in which record `a` differs from the stored device `b`, in the form's order (a field
+ * the node's list did not give counts as differing, shown as "—"). Numbers compare as numbers,
+ * the country code in any case.
+ */
+export function recordDiff(a: DeviceRecord, b: DeviceView): FieldChange[] {
+  const out: FieldChange[] = [];
+  const text = (v: string | null | undefined) => (v === null || v === undefined || v === '' ? '—' : v);
+  const check = (field: string, node: string | null | undefined, file: string, same: (x: string) => boolean) => {
+    if (node === null || node === undefined || !same(node)) out.push({ field, node: text(node), file: text(file) });
+  };
+  check('site ID', b.siteId, a.siteId, (x) => Number(x) === Number(a.siteId));
+  check('organization', b.orgName, a.orgName, (x) => x === a.orgName);
+  check('serial number', b.serialNumber, a.serialNumber, (x) => x === a.serialNumber);
+  check('device group', b.deviceGroup, a.deviceGroup, (x) => x === a.deviceGroup);
+  const loc = b.locationInfo;
+  check('country', loc?.country, a.locationInfo.country, (x) => x.toUpperCase() === a.locationInfo.country.toUpperCase());
+  check('latitude', loc?.latitude, a.locationInfo.latitude, (x) => Number(x) === Number(a.locationInfo.latitude));
+  check('longitude', loc?.longitude, a.locationInfo.longitude, (x) => Number(x) === Number(a.locationInfo.longitude));
+  return out;
+}
+
+/** "serial number SN-1 → SN-2; device group — → Branch" (what a replace would change). */
+export const changeText = (changes: readonly FieldChange[]): string => changes.map((c) => `${c.field} ${c.node} → ${c.file}`).join('; ');
+
 /**
  * A record and a stored device the node would treat as the same (MN-48: running a file again
  * does no work). A stored device whose record is not known whole (only listed) is never the same.
  */
 export function sameRecord(a: DeviceRecord, b: DeviceView): boolean {
-  return (
-    a.deviceName === b.deviceName &&
-    b.siteId !== null &&
-    Number(a.siteId) === Number(b.siteId) &&
-    a.orgName === b.orgName &&
-    a.serialNumber === b.serialNumber &&
-    a.deviceGroup === b.deviceGroup &&
-    b.locationInfo !== null &&
-    a.locationInfo.country.toUpperCase() === b.locationInfo.country.toUpperCase() &&
-    Number(a.locationInfo.latitude) === Number(b.locationInfo.latitude) &&
-    Number(a.locationInfo.longitude) === Number(b.locationInfo.longitude)
-  );
+  return a.deviceName === b.deviceName && recordDiff(a, b).length === 0;
 }
 
 /** MN-43: `{"AvailableIDResponseModel": {"branchId": n}}`. */

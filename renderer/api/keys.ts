@@ -26,6 +26,9 @@ export const keys = {
   ztaHost: (connectorId: string, hostId: string) => ['zta', { read: 'host', connectorId, hostId }] as const,
   /** The Overview page and the sidebar's badges (refreshed together by events); objects second, as for zta. */
   overview: ['overview'] as const,
+  /** The activity log's pages (refreshed by `activity.changed`); the filter object second. */
+  activity: ['activity'] as const,
+  activityPage: (filter: object) => ['activity', filter] as const,
   overviewPage: (profileId: string | undefined) => ['overview', { read: 'page', profileId }] as const,
   overviewBadges: (profileId: string | undefined) => ['overview', { read: 'badges', profileId }] as const,
   /** Every stored read of a connection's alarms (renderer/api/alarms.ts); each follows `alarms.changed` by itself. */

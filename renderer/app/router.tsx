@@ -11,7 +11,7 @@
  *   /zta            ?customer &platform &band &vendor &connector &q &sort &order &host (details open)
  *   /zta/report     ?customer &platform &band &vendor &connector &q (the dashboard's filters) &print=1
  *   /alarms         ?severity (comma list) &org &device &type &q &state=open|cleared|all &ack=all|unacked &alarm (details open)
- *   /connectors, /settings
+ *   /connectors, /settings, /activity
  *   every page      ?connection=<profile id> (the header's choice, kept across pages)
  *
  * The search of each route is checked by search.ts: a bad or stale value falls back to its default.
@@ -29,6 +29,7 @@ import { OnboardingWizard } from '../features/onboarding/OnboardingWizard';
 import { OrganizationsPage } from '../features/organizations/OrganizationsPage';
 import { OverviewPage } from '../features/overview/OverviewPage';
 import { SettingsPage } from '../features/settings/SettingsPage';
+import { ActivityPage } from '../features/activity/ActivityPage';
 import { SyslogPage } from '../features/syslog/SyslogPage';
 import { ReportPage } from '../features/zta/report/ReportPage';
 import { reportSearch, type ReportSearch } from '../features/zta/report/report-search';
@@ -128,8 +129,9 @@ const ztaReportRoute = createRoute({
 
 const connectorsRoute = createRoute({ getParentRoute: () => rootRoute, path: 'connectors', component: ConnectorsPage });
 const settingsRoute = createRoute({ getParentRoute: () => rootRoute, path: 'settings', component: SettingsPage });
+const activityRoute = createRoute({ getParentRoute: () => rootRoute, path: 'activity', component: ActivityPage });
 
-const routeTree = rootRoute.addChildren([indexRoute, overviewRoute, connectionsRoute, devicesRoute, organizationsRoute, alarmsRoute, ztaRoute, ztaReportRoute, connectorsRoute, settingsRoute]);
+const routeTree = rootRoute.addChildren([indexRoute, overviewRoute, connectionsRoute, devicesRoute, organizationsRoute, alarmsRoute, ztaRoute, ztaReportRoute, connectorsRoute, settingsRoute, activityRoute]);
 
 export function createAppRouter(history: RouterHistory) {
   return createRouter({ routeTree, history, parseSearch, stringifySearch, scrollRestoration: false, InnerWrap: Shell });

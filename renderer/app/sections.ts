@@ -1,7 +1,7 @@
-import { Bell, Building2, Cable, LayoutDashboard, Plug, Router, Settings, ShieldCheck, type LucideIcon } from 'lucide-react';
+import { Bell, Building2, Cable, History, LayoutDashboard, Plug, Router, Settings, ShieldCheck, type LucideIcon } from 'lucide-react';
 
-/** The pages, in sidebar (and Ctrl+1…8) order; each is a route at `/<id>` (router.tsx). */
-export const sections = ['overview', 'connections', 'devices', 'organizations', 'alarms', 'zta', 'connectors', 'settings'] as const;
+/** The pages, in sidebar (and Ctrl+1…9) order; each is a route at `/<id>` (router.tsx). */
+export const sections = ['overview', 'connections', 'devices', 'organizations', 'alarms', 'zta', 'connectors', 'settings', 'activity'] as const;
 export type Section = (typeof sections)[number];
 export type SectionPath = `/${Section}`;
 
@@ -21,6 +21,7 @@ export const sectionMeta: SectionMeta[] = [
   { id: 'zta', path: '/zta', label: 'ZTA', icon: ShieldCheck },
   { id: 'connectors', path: '/connectors', label: 'Connectors', icon: Plug },
   { id: 'settings', path: '/settings', label: 'Settings', icon: Settings },
+  { id: 'activity', path: '/activity', label: 'Activity', icon: History },
 ];
 
 /** The section a path shows (the first segment), if any. */

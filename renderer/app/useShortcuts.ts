@@ -15,7 +15,7 @@ function isTextEntry(el: Element | null): boolean {
 const modalOpen = () => document.querySelector('[aria-modal="true"]') !== null;
 
 /**
- * The window's shortcuts (listed in shortcuts.ts): Ctrl+1…8 (⌘ on macOS) go to a page and
+ * The window's shortcuts (listed in shortcuts.ts): Ctrl+1…9 (⌘ on macOS) go to a page and
  * Ctrl+K toggles the command palette, unless a dialog is open; `?` outside a text field lists
  * them all.
  */

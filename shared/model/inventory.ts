@@ -219,6 +219,14 @@ export const BulkRowResult = z.object({
   outcome: BulkRowOutcome,
   /** Why it failed or was skipped; for a failure also the field when known. */
   message: z.string().optional(),
+  /**
+   * What the row does to the node's device of its name (issue 22.3): `created` (there was none),
+   * `replaced` (there was one with another record, and the operator chose replace), `exists` (there
+   * is one with another record and it was left alone: skipped), `same` (there is one with this record).
+   */
+  change: z.enum(['created', 'replaced', 'exists', 'same']).optional(),
+  /** For `replaced` and `exists`: the fields that differ, the node's value and the file's. */
+  differs: z.array(z.object({ field: z.string(), node: z.string(), file: z.string() })).optional(),
   field: z.string().optional(),
   /**
    * The console's own checks refused the row's data (its record's rules, a name or site ID used
@@ -234,6 +242,8 @@ export const BulkJobState = z.object({
   profileId: z.string(),
   dryRun: z.boolean(),
   deploy: z.boolean(),
+  /** Rows whose device is on the node with another record replace it (the operator's choice; default: skipped). */
+  replace: z.boolean(),
   concurrency: z.number().int(),
   state: z.enum(['running', 'completed', 'cancelled', 'failed']),
   total: z.number().int(),

@@ -7,6 +7,9 @@
  * dark (tests/e2e/screenshots/alarms-<scheme>-NN-<step>.png).
  */
 import type { Page } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
 import type { AlarmPage, AlarmSummary } from '../../shared/model/alarms';
 import type { MgmtSimulator } from '@northbound/simulators/demo';
 import { expect, openDemoWorkspace, test } from './support/fixtures';
@@ -128,7 +131,7 @@ test('Alarms: a live stream, counters and chart, pause, filters, acknowledge wit
   await dismissToasts(page);
   await shot('details-acknowledged');
 
-  // Clear asks first; the node marks it cleared with the note, and it leaves the open stream.
+  // Clear asks first; the node marks it cleared, keeps its text, and records who cleared it and why; it leaves the open stream.
   await details.getByRole('button', { name: /Clear/ }).click();
   const confirm = page.getByTestId('alarm-clear-dialog');
   await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
@@ -136,9 +139,13 @@ test('Alarms: a live stream, counters and chart, pause, filters, acknowledge wit
   await shot('clear-confirm');
   await confirm.getByRole('button', { name: 'Clear' }).click();
   await expect(confirm).toHaveCount(0);
-  expect(sim.alarms.model.get(key)!.changes.at(-1)).toMatchObject({ perceivedSeverity: 'cleared', alarmText: 'Optic replaced' });
-  await expect(details.getByTestId('alarm-detail-text')).toHaveText('Optic replaced');
+  expect(sim.alarms.model.get(key)!.changes.at(-1)).toMatchObject({ perceivedSeverity: 'cleared', alarmText: 'Interface ge-0/0/47 down (e2e)' });
+  expect(sim.alarms.model.get(key)!.handlings.at(-1)).toMatchObject({ state: 'closed', user: handling.user, description: 'Optic replaced' });
+  await expect(details.getByTestId('alarm-detail-text')).toHaveText('Interface ge-0/0/47 down (e2e)');
+  await expect(details.getByTestId('alarm-detail-handling')).toContainText(`by ${handling.user}`);
+  await expect(details.getByTestId('alarm-detail-handling')).toContainText('“Optic replaced”');
   await expect(details.getByTestId('alarm-change')).toHaveCount(2);
+  await expect(details.getByTestId('alarm-handling')).toHaveCount(2);
   await expect(details.getByRole('button', { name: /Clear/ })).toBeDisabled();
   await dismissToasts(page);
   await shot('details-cleared');
@@ -148,4 +155,37 @@ test('Alarms: a live stream, counters and chart, pause, filters, acknowledge wit
   // The counters follow: the critical count is the store's again (the pause's steps moved it too).
   await expect(criticalCount(page)).toHaveText(String((await summary()).totals.critical));
   await shot('cleared-gone');
+
+  // `alarms export` carries the clear: the alarm's own text, who closed it and the note.
+  const exported = cli(['alarms', 'export', '--data-dir', nb.harness.dataDir, '--format', 'jsonl'])
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { id: number; text: string; handling: { state: string; user: string; description: string } | null });
+  expect(exported.find((a) => a.id === raised.id)).toMatchObject({ text: 'Interface ge-0/0/47 down (e2e)', handling: { state: 'closed', user: handling.user, description: 'Optic replaced' } });
+
+  // The activity log lists both writes, newest first, with the desk's account and the node's; `audit export` prints them.
+  await page.goto(`${nb.host.url.split('#')[0]}#/activity`);
+  const rows = page.getByTestId('activity-row');
+  await expect(rows.first()).toHaveAttribute('data-action', 'alarms.clear');
+  await expect(rows.first()).toContainText('Cleared 1 alarm');
+  await expect(rows.first()).toContainText('Optic replaced');
+  await expect(rows.first()).toContainText(os.userInfo().username);
+  await expect(page.locator('[data-testid="activity-row"][data-action="alarms.acknowledge"]').first()).toContainText('Fibre cut on the ring, crew on site');
+  await page.getByLabel('Search the activity').fill('optic');
+  await expect(rows).toHaveCount(1);
+  await page.getByLabel('Search the activity').fill('');
+  await shot('activity');
+  const audit = cli(['audit', 'export', '--data-dir', nb.harness.dataDir])
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { action: string; detail: string; outcome: string });
+  expect(audit.filter((e) => e.action.startsWith('alarms.')).slice(-2)).toEqual([
+    expect.objectContaining({ action: 'alarms.acknowledge', detail: 'Fibre cut on the ring, crew on site', outcome: 'ok' }),
+    expect.objectContaining({ action: 'alarms.clear', detail: 'Optic replaced', outcome: 'ok' }),
+  ]);
 });
+
+/** The CLI on this data folder (its stdout), as an operator runs it. */
+function cli(args: string[]): string {
+  return execFileSync(process.execPath, [path.resolve('bin/northbound.mjs'), ...args], { encoding: 'utf8' });
+}

@@ -8,6 +8,7 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, openDemoWorkspace, test } from './support/fixtures';
+import { dismissToasts } from './support/shots';
 import type { Northbound } from './support/fixtures';
 
 /** Opens the demo workspace and waits until its OAuth connection is signed in. */
@@ -125,13 +126,70 @@ test('a CSV of 100 rows with 3 bad ones reports the 3 and onboards the other 97'
   await dialog.getByRole('button', { name: 'Start (97 devices)' }).click();
   await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Start' }).click();
   await expect(dialog.getByTestId('bulk-job')).toHaveAttribute('data-state', 'completed', { timeout: 30_000 });
-  await expect(dialog.getByTestId('bulk-counts')).toContainText('97 onboarded');
+  await expect(dialog.getByTestId('bulk-counts')).toContainText('97 created');
   await expect(dialog.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
   await page.waitForTimeout(400); // the bar's width transition
   await nb.shot(page, '26-csv-results');
   expect(sim.inventory.deviceCount()).toBe(before + 97);
   expect(sim.inventory.device('e2e-shop-009')).toBeUndefined();
   expect(sim.inventory.device('e2e-shop-010')).toMatchObject({ siteId: '5010', locationInfo: { country: 'FR' } });
+});
+
+test('a CSV that would change a device that exists is flagged in the dry run and skipped unless the operator chose replace', async ({ page, nb }) => {
+  const sim = await openDemoDevices(page, nb);
+  const org = sim.inventory.organizations().find((o) => o.parent !== null)!.name;
+  const csv = (serial: string) => Buffer.from(`deviceName,siteId,orgName,serialNumber,deviceGroup,country,latitude,longitude\ne2e-replace-01,5901,${org},${serial},e2e-shops,FR,48.8566,2.3522\n`);
+  const dialog = page.getByTestId('bulk-onboarding');
+  const confirmDialog = page.getByTestId('confirm-dialog');
+  const row = dialog.getByTestId('bulk-row-2');
+  const choose = async (serial: string) => {
+    await dialog.getByTestId('csv-file').setInputFiles({ name: `replace-${serial}.csv`, mimeType: 'text/csv', buffer: csv(serial) });
+    await expect(dialog.getByTestId('csv-summary')).toContainText('1 row');
+  };
+
+  // The device is created by a first file.
+  await page.getByRole('button', { name: 'Bulk onboard (CSV)…' }).click();
+  await choose('SN-OLD');
+  await dialog.getByRole('button', { name: 'Start (1 device)' }).click();
+  await confirmDialog.getByRole('button', { name: 'Start' }).click();
+  await expect(row).toContainText('created', { timeout: 20_000 });
+  expect(sim.inventory.device('e2e-replace-01')).toMatchObject({ serialNumber: 'SN-OLD' });
+
+  // A second file with another serial: the dry run flags the row with what differs.
+  await dialog.getByRole('button', { name: 'Another file' }).click();
+  await choose('SN-NEW');
+  await dialog.getByRole('checkbox', { name: /^Dry run/ }).check();
+  await dialog.getByRole('button', { name: 'Start dry run (1 device)' }).click();
+  await expect(row).toContainText('skipped (exists)', { timeout: 20_000 });
+  await expect(row).toContainText('serial number SN-OLD → SN-NEW');
+  await dismissToasts(page);
+  await nb.shot(page, '26b-csv-dry-run-exists');
+
+  // Onboard for real without replace: the confirmation says it is left alone, and it is.
+  await dialog.getByRole('button', { name: 'Onboard for real' }).click();
+  await expect(confirmDialog.getByTestId('bulk-confirm-replace')).toContainText('left as they are');
+  await expect(confirmDialog.getByTestId('bulk-confirm-replace')).toContainText('the dry run found 1 such row');
+  await confirmDialog.getByRole('button', { name: 'Start' }).click();
+  await expect(dialog.getByTestId('bulk-job')).toHaveAttribute('data-state', 'completed', { timeout: 20_000 });
+  await expect(row).toContainText('skipped (exists)');
+  await expect(dialog.getByTestId('bulk-counts')).toContainText('1 skipped (exists)');
+  expect(sim.inventory.device('e2e-replace-01')).toMatchObject({ serialNumber: 'SN-OLD' });
+
+  // With "Replace devices that exist" chosen, it is replaced and says so.
+  await dialog.getByRole('button', { name: 'Another file' }).click();
+  await choose('SN-NEW');
+  await dialog.getByRole('checkbox', { name: /^Dry run/ }).uncheck(); // the dialog kept the dry run's choice
+  await dialog.getByRole('checkbox', { name: /^Replace devices that exist/ }).check();
+  await dialog.getByRole('button', { name: 'Start (1 device)' }).click();
+  await expect(confirmDialog.getByTestId('bulk-confirm-replace')).toContainText('Devices already on the node with another record are replaced');
+  await nb.shot(page, '26c-csv-confirm-replace');
+  await confirmDialog.getByRole('button', { name: 'Start' }).click();
+  await expect(dialog.getByTestId('bulk-job')).toHaveAttribute('data-state', 'completed', { timeout: 20_000 });
+  await expect(row).toContainText('replaced');
+  await expect(row).toContainText('Replaced (serial number SN-OLD → SN-NEW).');
+  await expect(dialog.getByTestId('bulk-counts')).toContainText('1 replaced');
+  expect(sim.inventory.device('e2e-replace-01')).toMatchObject({ serialNumber: 'SN-NEW' });
+  await nb.shot(page, '26d-csv-replaced');
 });
 
 test('the organization tree shows the hierarchy and where each plan comes from', async ({ page, nb }) => {

@@ -113,15 +113,20 @@ describe('alarms in the app', () => {
     expect((await page({ unacked: true }, { limit: 1000 })).rows.map((r) => r.id)).not.toContain(a!.id);
   });
 
-  it('clear a selection on the node and store the cleared state', async () => {
+  it('clear a selection on the node and store the cleared state: the alarm keeps its text, the clear is a handling with who and why', async () => {
     const rows = (await page({}, { limit: 3 })).rows;
     const res = await h.call<{ updated: number }>('alarms.clear', { profileId, ids: rows.map((r) => r.id), note: 'Fixed on site' });
     expect(res.updated).toBe(rows.length);
     for (const r of rows) {
       const onNode = sim.alarms.model.get({ deviceName: r.deviceName, object: r.object, type: r.type, specificProblem: r.specificProblem })!;
-      expect(onNode.changes.at(-1)).toMatchObject({ perceivedSeverity: 'cleared', alarmText: 'Fixed on site' });
+      expect(onNode.changes.at(-1)).toMatchObject({ perceivedSeverity: 'cleared', alarmText: r.text });
+      // The node names the signed-in operator (the demo's OAuth client acts for its user).
+      const user = onNode.handlings.at(-1)?.user ?? '';
+      expect(user).toMatch(/\S/);
+      expect(onNode.handlings.at(-1)).toMatchObject({ state: 'closed', description: 'Fixed on site' });
       const d = await h.call<AlarmDetail>('alarms.get', { profileId, id: r.id });
-      expect(d).toMatchObject({ cleared: true, severity: 'cleared', text: 'Fixed on site' });
+      expect(d).toMatchObject({ cleared: true, severity: 'cleared', text: r.text, handling: { state: 'closed', user, description: 'Fixed on site' } });
+      expect(d.handlings.at(-1)).toMatchObject({ state: 'closed', user, description: 'Fixed on site' });
     }
     const activeIds = (await page({}, { limit: 1000 })).rows.map((r) => r.id);
     for (const r of rows) expect(activeIds).not.toContain(r.id);

@@ -19,7 +19,7 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-type Rec = { deviceName: string; object: string; type: string; 'specific-problem': string; org: string; lastPerceivedSeverity: string; isCleared: boolean; lastStatusChangeTimeStamp: string; statusChanges: Array<{ eventTime: string; perceivedSeverity: string; alarmText: string }>; alarmHandlings: unknown[] };
+type Rec = { deviceName: string; object: string; type: string; 'specific-problem': string; org: string; lastAlarmText: string; lastPerceivedSeverity: string; isCleared: boolean; lastStatusChangeTimeStamp: string; statusChanges: Array<{ eventTime: string; perceivedSeverity: string; alarmText: string }>; alarmHandlings: unknown[] };
 const list = async (query: string): Promise<{ totalCount: number; records: Rec[] }> => {
   const r = await get(`/mgmt/fault/alarms/page?${query}`);
   expect(r.status, r.text).toBe(200);
@@ -117,10 +117,12 @@ describe('handle and clear', () => {
     expect(h.sim.alarms.lastMessageId()).toBe(before);
   });
 
-  it('clears with a note as a status change; clearing a cleared alarm changes nothing', async () => {
+  it('clears as a status change that keeps the alarm’s text and a handling closed with the note; clearing a cleared alarm changes nothing', async () => {
     const target = (await list('limit=1&is_cleared=false')).records[0]!;
     const r = await post('/mgmt/fault/alarm/clear', { alarms: [keyOf(target)], description: 'Fixed' });
-    expect(r.json[ALARM_LIST_KEY][0]).toMatchObject({ isCleared: true, lastPerceivedSeverity: 'cleared', lastAlarmText: 'Fixed' });
+    const cleared = r.json[ALARM_LIST_KEY][0];
+    expect(cleared).toMatchObject({ isCleared: true, lastPerceivedSeverity: 'cleared', lastAlarmText: target.lastAlarmText });
+    expect(cleared.alarmHandlings.at(-1)).toMatchObject({ state: 'closed', description: 'Fixed', user: admin.username });
     const after = h.sim.alarms.lastMessageId();
     await post('/mgmt/fault/alarm/clear', { alarms: [keyOf(target)] });
     expect(h.sim.alarms.lastMessageId()).toBe(after);

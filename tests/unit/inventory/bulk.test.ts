@@ -9,8 +9,8 @@ let h: ServiceHarness;
 afterEach(async () => h?.close());
 
 const rowsFor = (from: number, to: number, org = 'Org-A') => Array.from({ length: to - from + 1 }, (_, k) => ({ line: k + 2, device: deviceFields(from + k, org) }));
-const start = (rows: ReturnType<typeof rowsFor>, opts: { dryRun?: boolean; deploy?: boolean; concurrency?: number } = {}) =>
-  h.jobs.start({ profileId: 'p1', rows, dryRun: opts.dryRun ?? false, deploy: opts.deploy ?? false, concurrency: opts.concurrency ?? 4 });
+const start = (rows: ReturnType<typeof rowsFor>, opts: { dryRun?: boolean; deploy?: boolean; replace?: boolean; concurrency?: number } = {}) =>
+  h.jobs.start({ profileId: 'p1', rows, dryRun: opts.dryRun ?? false, deploy: opts.deploy ?? false, replace: opts.replace ?? false, concurrency: opts.concurrency ?? 4 });
 
 function finished(jobId: string): Promise<BulkJobState> {
   return until(`job ${jobId} to end`, () => {
@@ -69,11 +69,23 @@ describe('bulk onboarding', () => {
     const second = await finished(start(rows).jobId);
     expect(second).toMatchObject({ state: 'completed', counts: { skipped: 30, onboarded: 0 } });
     expect(h.node.count('PUT')).toBe(puts);
-    // One changed record is sent again, the rest skipped.
+    // A changed record of a device that exists is not sent unless the operator chose replace (issue 22.3).
+    const oldSerial = rows[2]!.device.serialNumber;
     rows[2]!.device.serialNumber = 'SN-NEW';
     const third = await finished(start(rows).jobId);
-    expect(third.counts).toMatchObject({ skipped: 29, onboarded: 1 });
-    expect(byLine(third).get(4)).toMatchObject({ outcome: 'onboarded' });
+    expect(third.counts).toMatchObject({ skipped: 30, onboarded: 0 });
+    expect(h.node.count('PUT')).toBe(puts);
+    expect(byLine(third).get(4)).toMatchObject({ outcome: 'skipped', change: 'exists', differs: [{ field: 'serial number', node: oldSerial, file: 'SN-NEW' }] });
+    expect(byLine(third).get(4)!.message).toBe(`Skipped (exists): the node has this device with another serial number ${oldSerial} → SN-NEW. Choose “Replace devices that exist” to send it.`);
+    expect(byLine(third).get(5)).toMatchObject({ outcome: 'skipped', change: 'same' });
+    // With replace: that row is sent and says so; the others are still skipped.
+    const fourth = await finished(start(rows, { replace: true }).jobId);
+    expect(fourth).toMatchObject({ replace: true, counts: { skipped: 29, onboarded: 1 } });
+    expect(h.node.count('PUT')).toBe(puts + 1);
+    expect(byLine(fourth).get(4)).toMatchObject({ outcome: 'onboarded', change: 'replaced', message: `Replaced (serial number ${oldSerial} → SN-NEW).` });
+    // A new device says it was created.
+    const fifth = await finished(start([...rows, { line: 32, device: deviceFields(500) }]).jobId);
+    expect(byLine(fifth).get(32)).toMatchObject({ outcome: 'onboarded', change: 'created', message: 'Created.' });
   });
 
   it('a dry run validates and compares, sends nothing, and predicts refusals', async () => {
@@ -87,10 +99,16 @@ describe('bulk onboarding', () => {
     const before = h.node.calls.length;
     const end = await finished(start(rows, { dryRun: true }).jobId);
     expect(h.node.calls.slice(before).every((c) => c.startsWith('GET '))).toBe(true);
-    expect(end).toMatchObject({ state: 'completed', dryRun: true, counts: { skipped: 3, valid: 2, failed: 3, onboarded: 0 } });
+    expect(end).toMatchObject({ state: 'completed', dryRun: true, counts: { skipped: 4, valid: 1, failed: 3, onboarded: 0 } });
     const r = byLine(end);
-    expect(r.get(3)).toMatchObject({ outcome: 'valid' });
-    expect(r.get(3)!.message).toContain('replace');
+    // The device that exists with another record is listed with what differs, and would be skipped…
+    expect(r.get(3)).toMatchObject({ outcome: 'skipped', change: 'exists', differs: [expect.objectContaining({ field: 'serial number', file: 'changed' })] });
+    expect(r.get(3)!.message).toMatch(/^Would be skipped \(exists\): the node has this device with another serial number .* → changed\./);
+    expect(r.get(6)).toMatchObject({ outcome: 'valid', change: 'created' });
+    // … unless the operator chose replace.
+    const replacing = byLine(await finished(start(rows, { dryRun: true, replace: true }).jobId));
+    expect(replacing.get(3)).toMatchObject({ outcome: 'valid', change: 'replaced' });
+    expect(replacing.get(3)!.message).toMatch(/^Valid; would replace the device on the node \(serial number .* → changed\)\.$/);
     expect(r.get(7)).toMatchObject({ outcome: 'failed', field: 'orgName' });
     expect(r.get(8)).toMatchObject({ outcome: 'failed', field: 'siteId' });
     expect(r.get(9)).toMatchObject({ outcome: 'failed', field: 'locationInfo.latitude' });

@@ -115,7 +115,7 @@ describe('closing', () => {
     // From now on the node takes a minute per answer: only closing can end the work (within the test's timeout).
     h.node.delayMs = 60_000;
     const refresh = h.service.refresh('p1', 'devices').catch((e: unknown) => e);
-    const job = h.jobs.start({ profileId: 'p1', rows: [{ line: 2, device: deviceFields(6000) }], dryRun: false, deploy: false, concurrency: 1 });
+    const job = h.jobs.start({ profileId: 'p1', rows: [{ line: 2, device: deviceFields(6000) }], dryRun: false, deploy: false, replace: false, concurrency: 1 });
     await until('the refresh to be waiting on the node', () => h.node.calls.some((c) => c.startsWith('GET /mgmt/sdwan/workflow/devices?')));
     await Promise.all([h.jobs.close(), h.service.close()]);
     expect(await refresh).toMatchObject({ code: 'cancelled' });

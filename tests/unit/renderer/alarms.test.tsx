@@ -198,8 +198,12 @@ describe('the alarm stream', () => {
     await am.sim.set('faults.failingPaths', []);
     await user.click(within(confirm).getByRole('button', { name: 'Clear' }));
     await waitFor(() => expect(screen.queryByTestId('alarm-clear-dialog')).toBeNull());
-    expect((await onNode(am, target)).changes.at(-1)).toMatchObject({ perceivedSeverity: 'cleared', alarmText: 'Replaced the optic' });
-    await waitFor(() => expect(within(details).getByTestId('alarm-detail-text')).toHaveTextContent('Replaced the optic'));
+    const onNodeNow = await onNode(am, target);
+    expect(onNodeNow.changes.at(-1)).toMatchObject({ perceivedSeverity: 'cleared', alarmText: onNodeNow.changes.at(-2)?.alarmText });
+    expect(onNodeNow.handlings.at(-1)).toMatchObject({ state: 'closed', description: 'Replaced the optic' });
+    // The alarm keeps its own text; the handling says who cleared it and why.
+    await waitFor(() => expect(within(details).getByTestId('alarm-detail-handling')).toHaveTextContent('“Replaced the optic”'));
+    expect(within(details).getByTestId('alarm-detail-text')).toHaveTextContent(onNodeNow.changes.at(-2)!.alarmText);
     expect(within(details).getByRole('button', { name: /Clear/ })).toBeDisabled();
     await user.keyboard('{Escape}');
     // Cleared: no longer among the open alarms.

@@ -147,10 +147,10 @@ describe('Bulk onboarding dialog', () => {
 
     await waitFor(() => expect(job).toHaveAttribute('data-state', 'completed'), { timeout: 15_000 });
     expect(job).not.toHaveTextContent('in flight');
-    expect(within(job).getByTestId('bulk-counts')).toHaveTextContent('95 onboarded');
+    expect(within(job).getByTestId('bulk-counts')).toHaveTextContent('95 created');
     expect(within(job).getByTestId('bulk-counts')).toHaveTextContent('2 failed');
     expect(within(job).getByTestId('bulk-counts')).toHaveTextContent('3 not sent');
-    expect(within(job).getByTestId('bulk-row-2')).toHaveTextContent('onboarded');
+    expect(within(job).getByTestId('bulk-row-2')).toHaveTextContent('createdCreated.');
     expect(within(job).queryByTestId('bulk-row-61')).toBeNull(); // virtualized: far below the window
     await user.click(within(job).getByRole('checkbox', { name: 'Only failed rows (2)' }));
     expect(within(job).getByTestId('bulk-row-61')).toHaveTextContent('failed');
@@ -169,7 +169,7 @@ describe('Bulk onboarding dialog', () => {
     expect(results).toHaveLength(101);
     expect(results.find((r) => r[0] === '10')?.slice(-2)).toEqual(['invalid', 'country: This is not an ISO 3166-1 country code.']);
     expect(results.find((r) => r[0] === '31')?.slice(-2)).toEqual(['failed', `siteId: ${refusal.message}`]);
-    expect(results.find((r) => r[0] === '3')?.[9]).toBe('onboarded');
+    expect(results.find((r) => r[0] === '3')?.[9]).toBe('created');
 
     // The two old devices move to other site IDs on the node; the retry sends just those rows as a new job.
     await put('old-1030', '5030');
@@ -183,18 +183,18 @@ describe('Bulk onboarding dialog', () => {
     // The first job shows "completed" too until the retry's job replaces it: wait for the retry's own counts.
     await waitFor(
       () => {
-        expect(d.getByTestId('bulk-counts')).toHaveTextContent('2 onboarded');
+        expect(d.getByTestId('bulk-counts')).toHaveTextContent('2 created');
         expect(d.getByTestId('bulk-job')).toHaveAttribute('data-state', 'completed');
       },
       { timeout: 10_000 },
     );
     expect(await main.sim(node).call('inventory.device', 'shop-060')).toMatchObject({ siteId: '1060' });
     expect(d.getByRole('checkbox', { name: 'Only failed rows (0)' })).toBeDisabled();
-    expect(d.getByTestId('bulk-row-2')).toHaveTextContent('onboarded');
+    expect(d.getByTestId('bulk-row-2')).toHaveTextContent('created');
     await user.click(d.getByRole('button', { name: 'Download results' }));
     const after = Papa.parse<string[]>((await blobs[blobs.length - 1]!.text()).trim()).data;
-    expect(after.filter((r) => r[9] === 'onboarded')).toHaveLength(97);
-    expect(after.find((r) => r[0] === '61')?.[9]).toBe('onboarded');
+    expect(after.filter((r) => r[9] === 'created')).toHaveLength(97);
+    expect(after.find((r) => r[0] === '61')?.[9]).toBe('created');
     expect(d.queryByRole('button', { name: /Retry failed rows/ })).toBeNull();
   });
 
@@ -242,7 +242,7 @@ x",SN-4,"grp\x1b]0;t\x07",DE,48.1,11.6`].join('\r\n');
     d = within(screen.getByTestId('bulk-onboarding'));
     expect(d.getByTestId('bulk-job')).toHaveAttribute('data-state', 'running');
     await waitFor(() => expect(d.getByTestId('bulk-job')).toHaveAttribute('data-state', 'completed'), { timeout: 15_000 });
-    expect(d.getByTestId('bulk-counts')).toHaveTextContent('95 onboarded');
+    expect(d.getByTestId('bulk-counts')).toHaveTextContent('95 created');
     expect(main.callsTo('onboarding.start')).toHaveLength(1);
 
     await user.click(d.getByRole('button', { name: 'Done' }));
@@ -311,7 +311,7 @@ describe('What the dialog says about a file', () => {
     await waitFor(() => expect(fx.main.callsTo('onboarding.start')).toHaveLength(2));
     await waitFor(() => expect(d.getByTestId('bulk-job')).toHaveAttribute('data-state', 'completed'), { timeout: 15_000 });
     // Two rows' site IDs are taken on the node: the same data fails the same way, so no retry.
-    expect(d.getByTestId('bulk-counts')).toHaveTextContent('95 valid');
+    expect(d.getByTestId('bulk-counts')).toHaveTextContent('95 would create');
     expect(d.getByTestId('bulk-counts')).toHaveTextContent('2 failed');
     expect((await jobOf(fx.main, 1)).rows.filter((r) => r.outcome === 'failed').map((r) => [r.line, r.dataError])).toEqual([
       [31, true],

@@ -33,6 +33,7 @@ describe('inventory cache', () => {
     profileId: 'ops',
     dryRun: false,
     deploy: false,
+    replace: false,
     concurrency: 4,
     state: 'running',
     total: 3,

@@ -34,13 +34,13 @@ describe('app shell and first run', () => {
     expect(screen.queryByRole('heading', { name: 'Welcome to Northbound' })).toBeNull();
   });
 
-  it('has the eight sections as links to their addresses, Overview first', async () => {
+  it('has the nine sections as links to their addresses, Overview first', async () => {
     const { user } = renderApp(await MainBridge.start());
     const nav = screen.getByRole('navigation', { name: 'Sections' });
     const links = within(nav).getAllByRole('link');
-    expect(links.map((b) => b.textContent)).toEqual(['Overview', 'Connections', 'Devices', 'Organizations', 'Alarms', 'ZTA', 'Connectors', 'Settings']);
-    expect(links.map((a) => a.getAttribute('href'))).toEqual(['/#/overview', '/#/connections', '/#/devices', '/#/organizations', '/#/alarms', '/#/zta', '/#/connectors', '/#/settings']);
-    expect(links.map((a) => a.getAttribute('title'))).toEqual(['Overview (Ctrl+1)', 'Connections (Ctrl+2)', 'Devices (Ctrl+3)', 'Organizations (Ctrl+4)', 'Alarms (Ctrl+5)', 'ZTA (Ctrl+6)', 'Connectors (Ctrl+7)', 'Settings (Ctrl+8)']);
+    expect(links.map((b) => b.textContent)).toEqual(['Overview', 'Connections', 'Devices', 'Organizations', 'Alarms', 'ZTA', 'Connectors', 'Settings', 'Activity']);
+    expect(links.map((a) => a.getAttribute('href'))).toEqual(['/#/overview', '/#/connections', '/#/devices', '/#/organizations', '/#/alarms', '/#/zta', '/#/connectors', '/#/settings', '/#/activity']);
+    expect(links.map((a) => a.getAttribute('title'))).toEqual(['Overview (Ctrl+1)', 'Connections (Ctrl+2)', 'Devices (Ctrl+3)', 'Organizations (Ctrl+4)', 'Alarms (Ctrl+5)', 'ZTA (Ctrl+6)', 'Connectors (Ctrl+7)', 'Settings (Ctrl+8)', 'Activity (Ctrl+9)']);
     await user.click(within(nav).getByRole('link', { name: /Alarms/ }));
     expect(await screen.findByRole('heading', { name: 'Alarms', level: 1 })).toBeVisible();
     expect(within(nav).getByRole('link', { name: /Alarms/ })).toHaveAttribute('aria-current', 'page');

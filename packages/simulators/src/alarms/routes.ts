@@ -161,11 +161,16 @@ export function alarmRoutes(ctx: SimContext, alarms: SimAlarms, hasOrganization:
     return json(200, listBody(targets));
   };
 
-  // Clearing an alarm that is cleared already changes nothing (MN-AL5).
+  // A clear is a `cleared` status change that keeps the alarm's own text, and a handling (closed,
+  // the user, the note) that says who cleared it and why. An alarm cleared already is left (MN-AL5).
   const clear: Handler = (req) => {
     const { alarms: targets, description } = readAction(req.body, alarms, false);
     const user = req.principal?.username ?? 'Administrator';
-    for (const a of targets) if (!isCleared(a)) alarms.change(a, 'cleared', description || `Cleared by ${user}`, user);
+    for (const a of targets) {
+      if (isCleared(a)) continue;
+      alarms.change(a, 'cleared', a.changes.at(-1)?.alarmText ?? '', user);
+      alarms.handle(a, 'closed', description, user);
+    }
     return json(200, listBody(targets));
   };
 

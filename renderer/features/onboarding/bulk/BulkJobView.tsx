@@ -7,6 +7,7 @@ import { useMemo, useState } from 'react';
 import type { BulkJobState, BulkRowOutcome, BulkRowResult } from '../../../../shared/model/inventory';
 import { Table, type TableColumn } from '../../../components/Table';
 import { formatCount } from '../../../components/format';
+import { resultLabel } from './bulk-result';
 
 const outcomeChip: Record<BulkRowOutcome, string | undefined> = {
   pending: undefined,
@@ -21,7 +22,11 @@ const outcomeChip: Record<BulkRowOutcome, string | undefined> = {
 const columns: TableColumn<BulkRowResult>[] = [
   { id: 'line', header: 'Line', cell: (r) => <span className="mono">{r.line}</span> },
   { id: 'device', header: 'Device', cell: (r) => <span className="mono">{r.deviceName}</span> },
-  { id: 'result', header: 'Result', cell: (r) => <span className={clsx('chip', 'status-chip', outcomeChip[r.outcome])}>{r.outcome}</span> },
+  {
+    id: 'result',
+    header: 'Result',
+    cell: (r) => <span className={clsx('chip', 'status-chip', r.change === 'exists' || (r.change === 'replaced' && r.outcome !== 'failed') ? 'chip-warn' : outcomeChip[r.outcome])}>{resultLabel(r)}</span>,
+  },
   {
     id: 'message',
     header: 'Message',
@@ -32,6 +37,32 @@ const columns: TableColumn<BulkRowResult>[] = [
   },
 ];
 
+/** What the counters say: by what each row did to the node (created, replaced, left alone), then failures; zeros of the rarer ones left out. */
+function countsOf(job: BulkJobState, rows: readonly BulkRowResult[]): Array<[string, number]> {
+  const n = (f: (r: BulkRowResult) => boolean) => rows.reduce((k, r) => k + (f(r) ? 1 : 0), 0);
+  const sent = (r: BulkRowResult) => r.outcome === 'onboarded' || r.outcome === 'deployed';
+  const c = job.counts;
+  const exists = n((r) => r.outcome === 'skipped' && r.change === 'exists');
+  const out: Array<[string, number]> = job.dryRun
+    ? [
+        ['would create', n((r) => r.outcome === 'valid' && r.change === 'created')],
+        ['would replace', n((r) => r.outcome === 'valid' && r.change === 'replaced')],
+        ['skipped (exists)', exists],
+        ['unchanged', c.skipped - exists],
+        ['failed', c.failed],
+      ]
+    : [
+        ['created', n((r) => sent(r) && r.change === 'created')],
+        ['replaced', n((r) => sent(r) && r.change === 'replaced')],
+        ...(job.deploy ? ([['deployed', c.deployed]] as Array<[string, number]>) : []),
+        ['skipped (exists)', exists],
+        ['unchanged', c.skipped - exists],
+        ['failed', c.failed],
+      ];
+  out.push(['cancelled', c.cancelled]);
+  return out.filter(([k, v], i) => v > 0 || i === 0 || k === 'failed');
+}
+
 const stateChip = { running: 'chip-accent', completed: 'chip-ok', cancelled: 'chip-warn', failed: 'chip-danger' } as const;
 
 export function BulkJobView({ job, rows, notSent }: { job: BulkJobState; rows: readonly BulkRowResult[]; notSent: number }) {
@@ -40,20 +71,8 @@ export function BulkJobView({ job, rows, notSent }: { job: BulkJobState; rows: r
   const filtered = onlyFailed && failed.length > 0;
   const shown = filtered ? failed : rows;
   const percent = job.total ? Math.min(100, Math.round((job.done / job.total) * 100)) : 0;
-  const c = job.counts;
-  const parts: [string, number][] = job.dryRun
-    ? [
-        ['valid', c.valid],
-        ['failed', c.failed],
-        ['cancelled', c.cancelled],
-      ]
-    : [
-        ['onboarded', c.onboarded],
-        ...(job.deploy ? ([['deployed', c.deployed]] as [string, number][]) : []),
-        ['skipped', c.skipped],
-        ['failed', c.failed],
-        ['cancelled', c.cancelled],
-      ];
+  // This job's rows (a retry's view also lists the earlier run's, which its counters do not count).
+  const parts = useMemo(() => countsOf(job, job.rows), [job]);
   return (
     <div className="bulk-job" data-testid="bulk-job" data-state={job.state}>
       <div className="bulk-job-head">
@@ -64,7 +83,7 @@ export function BulkJobView({ job, rows, notSent }: { job: BulkJobState; rows: r
         </span>
         {job.state === 'running' ? <span className="muted small">up to {job.concurrency} calls in flight</span> : null}
       </div>
-      <div className={clsx('progress-bar', 'bulk-bar', 'determinate')} role="progressbar" aria-label="Bulk onboarding progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent}>
+      <div className={clsx('progress-bar', 'bulk-bar', 'determinate', job.state !== 'running' && 'settled')} role="progressbar" aria-label="Bulk onboarding progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent}>
         <span style={{ width: `${percent}%` }} />
       </div>
       <p className="bulk-counts" data-testid="bulk-counts">
@@ -88,7 +107,7 @@ export function BulkJobView({ job, rows, notSent }: { job: BulkJobState; rows: r
         <input type="checkbox" checked={filtered} onChange={(e) => setOnlyFailed(e.target.checked)} disabled={!failed.length} />
         Only failed rows ({formatCount(failed.length)})
       </label>
-      <Table label="Row results" columns={columns} rows={shown} rowKey={(r) => r.line} template="56px minmax(120px, 1fr) 100px minmax(220px, 2.5fr)" wrap size={{ maxHeight: 300 }} testIds={{ scroll: 'bulk-results' }} rowTestId={(r) => `bulk-row-${r.line}`} />
+      <Table label="Row results" columns={columns} rows={shown} rowKey={(r) => r.line} template="56px minmax(120px, 1fr) 136px minmax(220px, 2.5fr)" wrap size={{ maxHeight: 300 }} testIds={{ scroll: 'bulk-results' }} rowTestId={(r) => `bulk-row-${r.line}`} />
     </div>
   );
 }

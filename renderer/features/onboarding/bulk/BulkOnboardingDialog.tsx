@@ -24,6 +24,7 @@ import { BulkPrepare, type BulkOptions } from './BulkPrepare';
 import { refusedCsv, type ParsedCsv } from './csv';
 import { resultsCsv } from './csv-export';
 import { readDeviceCsvFile } from './csv-file';
+import { countOf as plural } from '../../../../shared/text';
 
 /** Rows of earlier runs with the current run's outcomes laid over them, by line. */
 function overlay(earlier: readonly BulkRowResult[], current: readonly BulkRowResult[] | undefined): readonly BulkRowResult[] {
@@ -64,12 +65,15 @@ export function BulkOnboardingDialog({ profile, onClose }: { profile: ProfileVie
   const run = async (lines: ParsedCsv['valid'], opts: BulkOptions, keep: readonly BulkRowResult[]) => {
     setFailure(undefined);
     try {
-      const started = await start.mutateAsync({ profileId: profile.id, rows: lines, dryRun: opts.dryRun, deploy: opts.deploy, concurrency: opts.concurrency });
+      const started = await start.mutateAsync({ profileId: profile.id, rows: lines, dryRun: opts.dryRun, deploy: opts.deploy, replace: opts.replace, concurrency: opts.concurrency });
       update({ earlier: keep, jobId: started.jobId });
     } catch (e) {
       setFailure(e instanceof AppError ? e : new AppError('internal', e instanceof Error ? e.message : String(e), 'Try again.'));
     }
   };
+
+  // Rows of the last dry run whose device is on the node with another record (the confirmation names them).
+  const exists = job?.dryRun ? rows.filter((r) => r.change === 'exists' || r.change === 'replaced').length : 0;
 
   // A run that writes to the node asks first (a dry run does not).
   const [asking, setAsking] = useState<{ lines: ParsedCsv['valid']; opts: BulkOptions; keep: readonly BulkRowResult[] }>();
@@ -83,7 +87,7 @@ export function BulkOnboardingDialog({ profile, onClose }: { profile: ProfileVie
     const lines = new Set(retryable.map((r) => r.line));
     ask(
       parsed.valid.filter((v) => lines.has(v.line)),
-      { dryRun: job.dryRun, deploy: job.deploy, concurrency: job.concurrency as BulkOptions['concurrency'] },
+      { dryRun: job.dryRun, deploy: job.deploy, replace: job.replace, concurrency: job.concurrency as BulkOptions['concurrency'] },
       rows,
     );
   };
@@ -161,8 +165,21 @@ export function BulkOnboardingDialog({ profile, onClose }: { profile: ProfileVie
           onClose={() => setAsking(undefined)}
         >
           <p>
-            Each device's record is written to {profile.name} (a device already there with another record is replaced)
+            Each new device's record is written to {profile.name}
             {asking.opts.deploy ? ' and then deployed' : ''}, {asking.opts.concurrency} at a time. Rows already on the node with the same record are skipped.
+          </p>
+          <p data-testid="bulk-confirm-replace">
+            {asking.opts.replace ? (
+              <>
+                <strong>Devices already on the node with another record are replaced</strong> by the file’s
+                {exists ? ` (the dry run found ${plural(exists, 'such row', 'such rows')})` : ''}.
+              </>
+            ) : (
+              <>
+                Devices already on the node with another record are <strong>left as they are</strong> (skipped, listed with what differs)
+                {exists ? `: the dry run found ${plural(exists, 'such row', 'such rows')}` : ''}.
+              </>
+            )}
           </p>
         </ConfirmDialog>
       ) : null}

@@ -10,10 +10,13 @@ import { formatBytes, formatCount } from '../../../components/format';
 import type { ParsedCsv, RowIssue } from './csv';
 import { templateCsv } from './csv-export';
 import type { Delimiter } from './csv-read';
+import { countOf as plural } from '../../../../shared/text';
 
 export interface BulkOptions {
   dryRun: boolean;
   deploy: boolean;
+  /** A device already on the node with another record is replaced (off: such rows are skipped and listed with what differs). */
+  replace: boolean;
   concurrency: 1 | 4 | 10;
 }
 
@@ -25,7 +28,6 @@ const issueColumns: TableColumn<RowIssue>[] = [
 ];
 
 const SEPARATED_BY: Record<Delimiter, string> = { ',': '', ';': ' Values separated by semicolons.', '\t': ' Values separated by tabs.' };
-const plural = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
 
 /** A Blob link to the template, made once and released with the dialog. */
 function TemplateLink() {
@@ -60,7 +62,7 @@ export function BulkPrepare({ file, parsed, parsing, onFile, options, onOptions 
       </div>
       <p className="field-hint">
         Header line <code>deviceName,siteId,orgName,serialNumber,deviceGroup,country,latitude,longitude</code> (any order, any letter case), one device per line; UTF-8 text, values separated by commas, semicolons or tabs. A device already on the node with
-        the same record is skipped; one with the same name is replaced.
+        the same record is left as it is; one with the same name and another record is skipped unless you choose <em>Replace devices that exist</em>.
       </p>
       {file && parsed && !parsing ? (
         <p className="bulk-summary" data-testid="csv-summary">
@@ -118,6 +120,14 @@ export function BulkPrepare({ file, parsed, parsing, onFile, options, onOptions 
         <div className="bulk-options-grid">
           <ChoiceOption type="checkbox" label="Dry run" hint="Check every row against the node without saving anything." checked={options.dryRun} onChange={(e) => onOptions({ ...options, dryRun: e.target.checked, deploy: e.target.checked ? false : options.deploy })} />
           <ChoiceOption type="checkbox" label="Deploy after onboarding" hint="Start a deployment task for each onboarded device." checked={options.deploy} disabled={options.dryRun} onChange={(e) => onOptions({ ...options, deploy: e.target.checked })} />
+          <ChoiceOption
+            type="checkbox"
+            label="Replace devices that exist"
+            hint="A row whose device is already on the node with another record replaces that record. Off: such rows are skipped and listed with the fields that differ."
+            checked={options.replace}
+            onChange={(e) => onOptions({ ...options, replace: e.target.checked })}
+            data-testid="bulk-replace"
+          />
           <div className="bulk-concurrency" role="radiogroup" aria-label="Calls in flight">
             <span className="radio-label">Calls in flight</span>
             <div className="radio-row">

@@ -17,7 +17,7 @@ export interface BulkSession {
   earlier: readonly BulkRowResult[];
 }
 
-export const NEW_BULK_SESSION: Readonly<BulkSession> = { options: { dryRun: false, deploy: false, concurrency: 4 }, earlier: [] };
+export const NEW_BULK_SESSION: Readonly<BulkSession> = { options: { dryRun: false, deploy: false, replace: false, concurrency: 4 }, earlier: [] };
 
 interface BulkSessions {
   byProfile: Record<string, BulkSession>;

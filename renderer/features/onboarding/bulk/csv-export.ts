@@ -5,6 +5,7 @@
 import { toCsv } from '../../../../shared/csv';
 import { CSV_COLUMNS, type BulkJobState } from '../../../../shared/model/inventory';
 import type { CsvValues, ParsedCsv } from './csv';
+import { resultLabel } from './bulk-result';
 
 const EXAMPLE: CsvValues = { deviceName: 'branch-berlin-01', siteId: '117', orgName: 'Acme', serialNumber: 'SN-4C1D-0001', deviceGroup: 'branch-small', country: 'DE', latitude: '52.52', longitude: '13.405' };
 
@@ -22,7 +23,7 @@ export function resultsCsv(parsed: ParsedCsv, job: BulkJobState | undefined): st
   const data = parsed.records.map((r) => {
     const o = outcome.get(r.line);
     const bad = issues.get(r.line);
-    const result = bad ? 'invalid' : (o?.outcome ?? 'not sent');
+    const result = bad ? 'invalid' : o ? resultLabel(o) : 'not sent';
     const message = bad ? bad.join('; ') : o?.message ? (o.field ? `${o.field}: ${o.message}` : o.message) : '';
     return [r.line, ...CSV_COLUMNS.map((c) => r.values[c]), result, message];
   });
