@@ -90,10 +90,25 @@ test('ZTA dashboard: filter, explain, what-if and save, export, then review offl
 
   // Save: the tenant's hosts are rescored as a cycle of their own, and the page shows it.
   await panel.getByRole('button', { name: 'Save and rescore' }).click();
+  const ask = page.getByTestId('zta-whatif-confirm');
+  await expect(ask.getByTestId('zta-whatif-consequences')).toContainText('hosts change band');
+  await expect(ask.getByTestId('zta-whatif-consequences')).toContainText('published to the SD-WAN');
+  await shot('what-if-confirm');
+  await ask.getByRole('button', { name: 'Save and rescore' }).click();
   await expect(panel).toHaveCount(0, { timeout: 30_000 });
   await expect(page.getByTestId('zta-connector-Demo Defender tenant').getByText('rescored')).toBeVisible();
   await expect.poll(() => bandTotals(page)).toEqual(previewed);
-  await expect(page.getByTestId('zta-trend')).toContainText('3 cycles');
+  // The trend is the fleet over time: the two tenants' first polls ended together (one moment), the rescore is a second point,
+  // placed at their times, counted on round steps from 0 (issue 22.5).
+  const trend = await nb.harness.call<{ trend: Array<{ at: string }> }>('zta.overview', {});
+  expect(trend.trend).toHaveLength(2);
+  await expect(page.getByTestId('zta-trend-points')).toHaveText('2 points');
+  await expect(page.getByTestId('zta-trend').getByTestId('trend-chart')).toHaveAttribute('data-ticks', '0/150/300/450/600');
+  // Seconds apart: the time axis reads in seconds, its first and last ticks the points' own times.
+  const tickTexts = () => page.getByTestId('zta-trend').locator('.recharts-cartesian-axis-tick-value').allTextContents();
+  await expect.poll(async () => (await tickTexts()).filter((t) => /^\d\d:\d\d:\d\d$/.test(t)).length).toBeGreaterThan(0);
+  // Every tick is a time (x) or a round count (y): no cycle numbers, no dates squeezed in.
+  for (const t of await tickTexts()) expect(t).toMatch(/^(\d\d:\d\d:\d\d|0|150|300|450|600)$/);
   await expect(page.getByTestId('zta-changes')).not.toContainText('0 hosts moved');
   const after = await nb.harness.call<ZtaSnapshot>('zta.snapshot');
   expect(after.connectors.find((c) => c.vendor === 'defender')).toMatchObject({ kind: 'rescore' });

@@ -19,6 +19,9 @@ const indexOf = <T extends string>(options: readonly T[], v: unknown): number | 
   return i < 0 ? null : i;
 };
 
+/** Cycles ending within this of the previous trend point are the same moment of the fleet (EDR-Z14). */
+export const TREND_MOMENT_MS = 60_000;
+
 export class EdrViews {
   private readonly stmt;
 
@@ -143,9 +146,12 @@ export class EdrViews {
   }
 
   /**
-   * Band counts over time: at each completed cycle (oldest first, the last `limit`), the sum over the
-   * chosen connectors of each one's latest cycle up to then, counting the customers and platforms
-   * asked for (from the per-cycle aggregates; no host row is read).
+   * Band counts over time (EDR-Z14): at each completed cycle (oldest first, the last `limit`), the
+   * sum over the chosen connectors of each one's latest cycle up to then, counting the customers and
+   * platforms asked for (from the per-cycle aggregates; no host row is read). Cycles of *other*
+   * connectors that end within TREND_MOMENT_MS of a moment's first cycle are that moment of the
+   * fleet (the later state stands), so tenants polled together are one point, not a climb from one
+   * tenant to both; a connector's own next cycle (a rescore seconds later) is a point of its own.
    */
   trend(f: { connectors: ReadonlySet<string>; customer?: string; platform?: string }, limit = 100) {
     const where = ['cycle_id = @cycle'];
@@ -155,13 +161,24 @@ export class EdrViews {
     const cycles = (this.stmt.trendCycles.all() as Array<{ id: number; connectorId: string; at: string }>).filter((c) => f.connectors.has(c.connectorId));
     const current = new Map<string, Record<RiskBand, number>>();
     const points: Array<{ at: string; bands: Record<RiskBand, number> }> = [];
+    let momentStart = 0;
+    const inMoment = new Set<string>();
     for (const c of cycles.slice(-limit * Math.max(1, f.connectors.size))) {
       const bands = emptyBandCounts();
       for (const row of counts.all({ cycle: c.id, customer: f.customer, platform: f.platform }) as Array<{ band: RiskBand; n: number }>) bands[row.band] = row.n;
       current.set(c.connectorId, bands);
       const sum = emptyBandCounts();
       for (const b of current.values()) for (const band of BANDS) sum[band] += b[band];
-      points.push({ at: c.at, bands: sum });
+      // Measured from the moment's first cycle; a connector's second cycle (a rescore) starts a moment of its own.
+      const t = Date.parse(c.at);
+      if (points.length > 0 && t - momentStart < TREND_MOMENT_MS && !inMoment.has(c.connectorId)) {
+        points[points.length - 1] = { at: c.at, bands: sum };
+      } else {
+        points.push({ at: c.at, bands: sum });
+        momentStart = t;
+        inMoment.clear();
+      }
+      inMoment.add(c.connectorId);
     }
     return points.slice(-limit);
   }

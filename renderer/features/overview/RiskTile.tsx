@@ -6,14 +6,15 @@
 import { Link } from '@tanstack/react-router';
 import { ShieldCheck } from 'lucide-react';
 import { memo } from 'react';
-import { Area, AreaChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { NOT_ASSESSED } from '../../../shared/model/edr';
 import type { OverviewRisk } from '../../../shared/model/overview';
 import { BANDS } from '../../../shared/model/zta';
 import { formatCount } from '../../components/format';
 import { DateTime } from '../../components/Time';
 import { useTimeFormat } from '../../components/useTimeFormat';
-import { bandClass, bandColor } from '../../components/zta-labels';
+import { bandClass } from '../../components/zta-labels';
+import { TrendAreas } from '../../components/TrendAreas';
+import { trendData } from '../../components/trend';
 import { SetupActions } from './SetupActions';
 import { AsOf } from '../../components/AsOf';
 import { Tile, TileEmpty } from './Tile';
@@ -119,29 +120,11 @@ function BandBar({ risk }: { risk: KnownRisk }) {
 
 const Trend = memo(function Trend({ trend }: { trend: KnownRisk['trend'] }) {
   const tf = useTimeFormat();
-  const first = trend.findIndex((p) => Object.values(p.bands).some((n) => n > 0));
-  const data = (first < 0 ? [] : trend.slice(first)).map((p) => ({ at: p.at, ...p.bands }));
+  const data = trendData(trend);
   return (
     <div className="ov-trend" data-testid="risk-trend">
-      <h4>
-        Bands over the last {data.length === 1 ? 'cycle' : `${data.length} cycles`}
-      </h4>
-      {data.length < 2 ? (
-        <p className="muted ov-trend-note">The trend shows from the second cycle on.</p>
-      ) : (
-        <div className="ov-chart">
-          <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 360, height: 130 }}>
-            <AreaChart data={data} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
-              <XAxis dataKey="at" tickFormatter={(v: string) => tf.dateTime(v).slice(5, 16)} tick={{ fontSize: 11, fill: 'var(--text-muted)' }} stroke="var(--border-strong)" minTickGap={28} />
-              <YAxis allowDecimals={false} width={40} tick={{ fontSize: 11, fill: 'var(--text-muted)' }} stroke="var(--border-strong)" />
-              <Tooltip labelFormatter={(v) => tf.dateTime(String(v))} contentStyle={{ background: 'var(--surface)', border: '1px solid var(--border)', borderRadius: 6, fontSize: 12 }} labelStyle={{ color: 'var(--text)' }} />
-              {BANDS.map((b) => (
-                <Area key={b} type="linear" dataKey={b} stackId="bands" stroke={bandColor(b)} fill={bandColor(b)} fillOpacity={0.55} isAnimationActive={false} />
-              ))}
-            </AreaChart>
-          </ResponsiveContainer>
-        </div>
-      )}
+      <h4>Bands over time{data.length > 1 ? <span className="muted"> · since {tf.dateTime(data[0]!.at).slice(5, 16)}</span> : null}</h4>
+      {data.length < 2 ? <p className="muted ov-trend-note">One point so far: the trend draws from the next cycle on.</p> : <TrendAreas data={data} height={130} />}
     </div>
   );
 });

@@ -7,10 +7,12 @@
  * `rescore`, published like a poll; the panel follows its progress and closes when it completed.
  */
 import { X } from 'lucide-react';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useForm, useWatch, type FieldPath } from 'react-hook-form';
 import { toast } from 'sonner';
 import type { ConnectorStatus } from '../../../shared/contract';
+import { notAssessedOf, type NotAssessedPublication } from '../../../shared/model/connector';
+import { countOf } from '../../../shared/text';
 import { BANDS, type ZtaConnector } from '../../../shared/model/zta';
 import { tenantRiskConfig, type RiskConfig } from '../../../shared/risk';
 import { useConnectors } from '../../api/connectors';
@@ -18,6 +20,7 @@ import { useApplyRisk } from '../../api/zta';
 import { reportError } from '../../app/report-error';
 import { serverIssues } from '../../app/server-issues';
 import { formatCount } from '../../components/format';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Spinner } from '../../components/Spinner';
 import { effective, fieldsOf, riskFormValues, riskOverrides } from '../../components/risk-form';
 import { RiskSettingsFields } from '../../components/RiskSettingsFields';
@@ -84,7 +87,10 @@ function WhatIfForm({ tenant, stored, onPreview, result, onClose }: WhatIfPanelP
   }, [key, trigger, formState.isDirty]);
 
   const progress = stored.running ? stored.progress : undefined;
-  const save = handleSubmit(async (parsed) => {
+  // Saving changes what the SD-WAN enforces: it is confirmed first, with the numbers that move (issue 22.9).
+  const [confirming, setConfirming] = useState<WhatIfParsed>();
+  const save = handleSubmit((parsed) => setConfirming(parsed));
+  const commit = async (parsed: WhatIfParsed) => {
     try {
       const { cycleId } = await apply.mutateAsync({ connectorId: tenant.connectorId, risk: parsed.risk ?? {} });
       toast.success(`Saved the risk settings of ${tenant.name}.`, {
@@ -96,7 +102,7 @@ function WhatIfForm({ tenant, stored, onPreview, result, onClose }: WhatIfPanelP
       if (issues.length === 0) reportError(e);
       for (const issue of issues) setError(issue.path as FieldPath<WhatIfValues>, { type: 'server', message: issue.message });
     }
-  });
+  };
 
   const critical = fieldsOf('weights').map((f) => effective(values, f))[0];
   const slider =
@@ -124,6 +130,11 @@ function WhatIfForm({ tenant, stored, onPreview, result, onClose }: WhatIfPanelP
 
   return (
     <form className="form zta-whatif-form" onSubmit={save} noValidate>
+      {confirming ? (
+        <ConfirmDialog title={`Save the risk settings of ${tenant.name} and rescore its hosts?`} confirmLabel="Save and rescore" onConfirm={() => commit(confirming)} onClose={() => setConfirming(undefined)} testId="zta-whatif-confirm">
+          <RescoreConsequences result={result} tenant={tenant} notAssessed={notAssessedOf(stored)} />
+        </ConfirmDialog>
+      ) : null}
       <WhatIfSummary result={result} valid={valid} />
       <RiskSettingsFields form={form} vendor={vendor} alwaysOpen idPrefix="whatif" weightsExtra={slider} />
       <div className="zta-whatif-actions">
@@ -140,6 +151,30 @@ function WhatIfForm({ tenant, stored, onPreview, result, onClose }: WhatIfPanelP
         </button>
       </div>
     </form>
+  );
+}
+
+/** What a save and rescore will do, in numbers: how many hosts move, High Risk before and after, and that it is published. */
+function RescoreConsequences({ result, tenant, notAssessed }: { result: WhatIfResult | undefined; tenant: ZtaConnector; notAssessed: NotAssessedPublication }) {
+  const high = (counts: WhatIfResult['stored'] | undefined) => counts?.['High Risk'] ?? 0;
+  return (
+    <div data-testid="zta-whatif-consequences">
+      {result ? (
+        <ul className="zta-whatif-consequences">
+          <li>
+            <strong>{countOf(result.bandChanged, 'host changes band', 'hosts change band')}</strong>, {countOf(result.scoreChanged, 'host changes score', 'hosts change score')} (of {formatCount(tenant.hosts)}).
+          </li>
+          <li>
+            High Risk: <strong>{formatCount(high(result.stored))}</strong> → <strong>{formatCount(high(result.whatIf))}</strong>
+            {high(result.whatIf) !== high(result.stored) ? ` (${high(result.whatIf) > high(result.stored) ? '+' : ''}${high(result.whatIf) - high(result.stored)})` : ''}.
+          </li>
+        </ul>
+      ) : null}
+      <p>
+        The settings are stored for {tenant.name}, its stored hosts are scored again as a cycle of their own, and the new scores are <strong>published to the SD-WAN</strong> about a minute later
+        (hosts not assessed {notAssessed === 'withhold' ? 'stay withheld' : 'stay High Risk, fail-closed'}): the rules that use risk scores act on them.
+      </p>
+    </div>
   );
 }
 

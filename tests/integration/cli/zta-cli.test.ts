@@ -149,7 +149,8 @@ describe('edr poll --data-dir and zta export', () => {
     const narrow = expectedRecords(s, { platform: 'Windows', band: 'High Risk' });
     const highRisk = await run(['zta', 'export', '--data-dir', dir(), '--format', 'json', '--platform', 'Windows', '--band', 'high-risk']);
     expect((JSON.parse(highRisk.stdout) as { rows: unknown[] }).rows).toEqual(narrow);
-  });
+    // Seven CLI processes, each starting tsx: about 6 s alone, over 20 s on a busy two-core CI host (stop of 29 Nov).
+  }, 60_000);
 
   it('refuses wrong options in words that name the flag (exit 2), and a folder with no scores (exit 1, as its help says)', async () => {
     const bad = await run(['zta', 'export', '--data-dir', polled, '--format', 'xml', '--platform', 'Amiga', '--band', 'Scary']);

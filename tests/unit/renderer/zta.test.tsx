@@ -253,7 +253,20 @@ describe('ZTA what-if', () => {
     await waitFor(() => expect(within(panel).getByTestId('risk-weights-total')).toHaveTextContent('Total 100 %.'));
     const previewed = Object.fromEntries(BANDS.map((b) => [b, Number(within(within(panel).getByTestId(`whatif-band-${b}`)).getAllByRole('cell')[2]!.querySelector('strong')!.textContent)]));
 
+    // Saving changes what the SD-WAN enforces: it asks first, with the numbers that move; Cancel stores nothing.
+    const changed = within(panel).getByTestId('zta-whatif-changed').textContent!;
+    const [, bandMoves] = /^([\d,]+) hosts? change/.exec(changed)!;
     await user.click(within(panel).getByRole('button', { name: 'Save and rescore' }));
+    let ask = await screen.findByTestId('zta-whatif-confirm');
+    expect(within(ask).getByTestId('zta-whatif-consequences')).toHaveTextContent(`${bandMoves} hosts change band`);
+    expect(within(ask).getByTestId('zta-whatif-consequences')).toHaveTextContent(`→ ${previewed['High Risk']}`);
+    expect(within(ask).getByTestId('zta-whatif-consequences')).toHaveTextContent('published to the SD-WAN');
+    await user.click(within(ask).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByTestId('zta-whatif-confirm')).toBeNull());
+    expect(main.callsTo('zta.applyRisk')).toEqual([]);
+    await user.click(within(panel).getByRole('button', { name: 'Save and rescore' }));
+    ask = await screen.findByTestId('zta-whatif-confirm');
+    await user.click(within(ask).getByRole('button', { name: 'Save and rescore' }));
     await waitFor(() => expect(screen.queryByTestId('zta-whatif')).toBeNull(), { timeout: 15_000 });
     expect(main.callsTo('zta.applyRisk')).toEqual([{ connectorId: defender.id, risk: { weights: { critical: 100, operational: 0 } } }]);
     const after = await main.call('zta.snapshot');

@@ -169,3 +169,30 @@ describe('edr.db: the Overview counts', () => {
     expect(store.views.bandTotals([])).toEqual({ Trustworthy: 0, 'Low Risk': 0, 'Moderate Risk': 0, Suspicious: 0, 'High Risk': 0, 'Not assessed': 0 });
   });
 });
+
+describe('edr.db: the band trend over time (EDR-Z14)', () => {
+  function cycleAt(store: EdrDb, hosts: ScoredHost[], connectorId: string, at: Date): number {
+    const id = store.beginCycle(connectorId, 'defender', connectorId, new Date(at.getTime() - 5_000));
+    store.stageScores(id, connectorId, hosts);
+    store.commitCycle(id, at);
+    return id;
+  }
+  const total = (b: Record<string, number>) => Object.values(b).reduce((x, y) => x + y, 0);
+
+  it('is one point for tenants polled together, a point of its own for a tenant’s next cycle, and carries each tenant forward', () => {
+    const store = new EdrDb(path.join(tmp(), 'edr.db'));
+    closers.push(() => store.close());
+    const t0 = Date.UTC(2026, 10, 22, 17, 25);
+    cycleAt(store, makeScoredHosts(250, { tenantId: 'a' }), 'conn-a', new Date(t0));
+    cycleAt(store, makeScoredHosts(250, { tenantId: 'b' }), 'conn-b', new Date(t0 + 2_000)); // the same moment
+    cycleAt(store, makeScoredHosts(250, { tenantId: 'a', cycleSalt: 1 }), 'conn-a', new Date(t0 + 20_000)); // a's rescore: its own point
+    cycleAt(store, makeScoredHosts(250, { tenantId: 'b', cycleSalt: 1 }), 'conn-b', new Date(t0 + 600_000)); // ten minutes later
+    const points = store.views.trend({ connectors: new Set(['conn-a', 'conn-b']) });
+    expect(points.map((p) => p.at)).toEqual([new Date(t0 + 2_000), new Date(t0 + 20_000), new Date(t0 + 600_000)].map((d) => d.toISOString()));
+    // Never a point of one tenant alone: the fleet is 500 hosts at every moment.
+    expect(points.map((p) => total(p.bands))).toEqual([500, 500, 500]);
+    // One tenant asked for: its own cycles only.
+    expect(store.views.trend({ connectors: new Set(['conn-b']) }).map((p) => total(p.bands))).toEqual([250, 250]);
+  });
+});
+

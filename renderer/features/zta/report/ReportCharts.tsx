@@ -8,6 +8,7 @@ import { Area, AreaChart, Bar, BarChart, CartesianGrid, Cell, LabelList, Legend,
 import { BANDS, type BandCounts } from '../../../../shared/model/zta';
 import { useTimeFormat } from '../../../components/useTimeFormat';
 import { BAND_COLORS } from './report-model';
+import { niceTicks, timeDomain, timeTick, trendData, trendMax } from '../../../components/trend';
 
 export const CHART_WIDTH = 680;
 const AXIS = { fontSize: 11, fill: 'currentColor' } as const;
@@ -33,22 +34,24 @@ export function BandChart({ bands }: { bands: BandCounts }) {
 
 export function TrendChart({ trend }: { trend: ReadonlyArray<{ at: string; bands: BandCounts }> }) {
   const tf = useTimeFormat();
-  // "05-01 12:54" ("12:54:30" for cycles within the hour): the zone is said once under the chart.
-  const span = trend.length ? Date.parse(trend.at(-1)!.at) - Date.parse(trend[0]!.at) : 0;
-  const label = (iso: string) => (span < 3_600_000 ? tf.time(iso) : tf.dateTime(iso).slice(5, 16));
-  const data = trend.map((p) => ({ at: label(p.at), ...p.bands }));
+  // The window's shaping (components/trend.ts): points at their times, a count axis of round steps.
+  const data = trendData(trend);
+  const ticks = niceTicks(trendMax(data));
   return (
-    <div className="report-chart" data-testid="report-trend-chart" role="img" aria-label={`Hosts per band at each of the last ${trend.length} cycles.`}>
+    <div className="report-chart" data-testid="report-trend-chart" data-ticks={ticks.join('/')} role="img" aria-label={`Hosts per band over time, ${data.length} points.`}>
       <AreaChart width={CHART_WIDTH} height={220} data={data} margin={{ top: 8, right: 12, bottom: 0, left: 0 }}>
         <CartesianGrid vertical={false} stroke="#8a94a2" strokeOpacity={0.3} />
-        <XAxis dataKey="at" tick={AXIS} tickLine={false} minTickGap={24} />
-        <YAxis allowDecimals={false} tick={AXIS} tickLine={false} axisLine={false} width={44} />
+        <XAxis dataKey="t" type="number" scale="time" domain={timeDomain(data)} tickFormatter={timeTick(tf, data)} tick={AXIS} tickLine={false} minTickGap={28} />
+        <YAxis allowDecimals={false} domain={[0, ticks[ticks.length - 1]!]} ticks={ticks} tick={AXIS} tickLine={false} axisLine={false} width={44} />
         <Legend iconType="square" wrapperStyle={{ fontSize: 11 }} itemSorter={(item) => BANDS.indexOf(item.value as (typeof BANDS)[number])} />
         {BANDS.map((b) => (
           <Area key={b} type="stepAfter" dataKey={b} stackId="bands" stroke={BAND_COLORS[b]} fill={BAND_COLORS[b]} fillOpacity={0.75} isAnimationActive={false} dot={false} />
         ))}
       </AreaChart>
-      <p className="small muted">Times in {tf.zoneLabel(trend.at(-1)?.at)}; each point is a completed cycle (polls and rescorings).</p>
+      <p className="small muted">
+        Times in {tf.zoneLabel(trend.at(-1)?.at)}; each point is the fleet at a moment: every connector’s newest completed cycle then (polls and rescorings; cycles ending within a minute are one
+        point).
+      </p>
     </div>
   );
 }
