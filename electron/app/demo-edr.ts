@@ -17,6 +17,8 @@ import { loadDemoSimulators, type SimulatorsLoader } from './demo-simulators';
 export const DEMO_DEFENDER_NAME = 'Demo Defender tenant';
 export const DEMO_FALCON_NAME = 'Demo Falcon tenant';
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
+/** The demo's EDR simulators move a few hosts each poll period (10 min, the demo connectors' interval). */
+export const DEMO_DRIFT_MS = 10 * 60_000;
 
 export class DemoEdr {
   private defender: DefenderSimulator | undefined;
@@ -45,10 +47,12 @@ export class DemoEdr {
     const cid = priorFalcon && /^[0-9a-f]{32}$/.test(priorFalcon.tenantId) ? priorFalcon.tenantId : hex(16);
     const falconClientId = priorFalcon && /^[0-9a-f]{32}$/.test(priorFalcon.clientId) ? priorFalcon.clientId : hex(16);
     try {
-      this.defender = await startDefenderSimulator({ tenants: [tenant], logger: this.logger.child('defender-sim') });
+      this.defender = await startDefenderSimulator({ tenants: [tenant], logger: this.logger.child('defender-sim'), driftEveryMs: DEMO_DRIFT_MS });
       this.falcon = await startFalconSimulator({
         regions: ['us-1'],
         clients: [{ region: 'us-1', clientId: falconClientId, tenant: { cid, hosts: this.hosts, seed: 42 } }],
+        // A few hosts' assessments move each poll period, so the demo's changes and movers are not always empty (issue 22.12).
+        driftEveryMs: DEMO_DRIFT_MS,
         logger: this.logger.child('falcon-sim'),
       });
     } catch (e) {

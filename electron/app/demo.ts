@@ -33,7 +33,8 @@ export interface DemoDeps {
 export { loadDemoSimulators, type DemoSimulators, type SimulatorsLoader } from './demo-simulators';
 
 /** The demo node's alarms: a change every two seconds or so, and now and then a flapping interface. */
-export const DEMO_ALARM_GENERATOR = { ratePerSecond: 0.5, flapEveryMs: 30_000, seed: 7 } as const;
+/** The demo's alarms: a change every 2 s around a steady 30-odd active alarms (issue 22.12), and a flapping interface now and then. */
+export const DEMO_ALARM_GENERATOR = { ratePerSecond: 0.5, flapEveryMs: 30_000, seed: 7, steadyActive: 30 } as const;
 
 export interface DemoInventorySeed {
   organizations?: number;

@@ -14,10 +14,10 @@ import type { ExportFormat, ExportJob } from '../../shared/contract-zta';
 import { csvLine, toCsv } from '../../shared/csv';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
 import { PRIVATE_DIR_MODE } from '../store/files';
-import { EXPORT_COLUMNS, exportRecord, rowsInOrder, snapshotRow, type ZtaFilter, type ZtaSnapshot } from '../../shared/model/zta';
+import { EXPORT_COLUMNS, exportFileName, exportRecord, rowsInOrder, snapshotRow, type ZtaFilter, type ZtaSnapshot } from '../../shared/model/zta';
 
 export const EXPORT_CHUNK = 2_000;
-const HEADER = EXPORT_COLUMNS.map(([, name]) => name);
+const HEADER = EXPORT_COLUMNS;
 
 /** The indexes of the snapshot's rows the filter passes, in the table's default order (the report lists the same). */
 export const exportedRows = rowsInOrder;
@@ -25,7 +25,7 @@ export const exportedRows = rowsInOrder;
 /**
  * The export as successive pieces of text, each with the number of rows it carries: a head, one
  * piece per chunk of rows, a tail. CSV: header line then records (CRLF, formulas escaped). JSON:
- * `{ exportedAt, asOf, filter, columns, rows }`.
+ * `{ exportedAt, asOf, filter, connectors, columns, rows }` (issue 22.8: it says what made it).
  */
 export function* exportPieces(s: ZtaSnapshot, rows: readonly number[], format: ExportFormat, filter: ZtaFilter, exportedAt: Date): Generator<{ text: string; rows: number }> {
   const chunks = function* () {
@@ -36,7 +36,13 @@ export function* exportPieces(s: ZtaSnapshot, rows: readonly number[], format: E
     for (const chunk of chunks()) yield { text: toCsv(chunk.map((r) => HEADER.map((h) => r[h] ?? ''))), rows: chunk.length };
     return;
   }
-  yield { text: `{"exportedAt":${JSON.stringify(exportedAt.toISOString())},"asOf":${JSON.stringify(s.asOf)},"filter":${JSON.stringify(filter)},"columns":${JSON.stringify(HEADER)},"rows":[`, rows: 0 };
+  const connectors = s.connectors
+    .filter((c) => (filter.vendor === undefined || c.vendor === filter.vendor) && (filter.connector === undefined || c.connectorId === filter.connector))
+    .map((c) => ({ name: c.name, vendor: c.vendor, tenantId: c.tenantId, asOf: c.asOf }));
+  yield {
+    text: `{"exportedAt":${JSON.stringify(exportedAt.toISOString())},"asOf":${JSON.stringify(s.asOf)},"filter":${JSON.stringify(filter)},"connectors":${JSON.stringify(connectors)},"columns":${JSON.stringify(HEADER)},"rows":[`,
+    rows: 0,
+  };
   let first = true;
   for (const chunk of chunks()) {
     yield { text: (first ? '\n' : ',\n') + chunk.map((r) => JSON.stringify(r)).join(',\n'), rows: chunk.length };
@@ -76,10 +82,11 @@ export class ZtaExports {
   async start(format: ExportFormat, filter: ZtaFilter): Promise<ExportJob> {
     const jobId = randomUUID();
     const now = this.o.now?.() ?? new Date();
-    const suggested = `northbound-zta-${now.toISOString().slice(0, 19).replace(/[:T]/g, '-')}.${format}`;
+    // The snapshot first: the file's name says the filters and the data's "as of" (issue 22.8).
+    const snapshot = await this.o.snapshot();
+    const suggested = exportFileName(snapshot, filter, format);
     const dest = await this.o.destination(jobId, suggested, format);
     if (!dest) return { jobId, format, state: 'cancelled', done: 0, total: 0, name: suggested };
-    const snapshot = await this.o.snapshot();
     const rows = exportedRows(snapshot, filter);
     const job: ExportJob = { jobId, format, state: 'running', done: 0, total: rows.length, name: dest.name };
     const abort = new AbortController();

@@ -202,26 +202,82 @@ export function rowsInOrder(s: ZtaSnapshot, filter: ZtaFilter): number[] {
   return out.sort((a, b) => rank(b) - rank(a) || (hostname[a]! < hostname[b]! ? -1 : hostname[a]! > hostname[b]! ? 1 : 0));
 }
 
-/** The export's columns (CSV header and JSON keys), in order (issue 11.7). */
+/**
+ * The export's columns (CSV header and JSON keys), in order (issue 11.7; issue 22.8: one meaning per
+ * column). Each host's connector by name; Falcon's assessments (1–100, higher is better) and
+ * Defender's words in columns named for their vendor, empty for the other vendor's hosts; `score`
+ * empty for a host not assessed.
+ */
 export const EXPORT_COLUMNS = [
-  ['hostId', 'host_id'],
-  ['hostname', 'hostname'],
-  ['vendor', 'vendor'],
-  ['customerId', 'customer_id'],
-  ['platform', 'platform'],
-  ['osAssessment', 'os_assessment'],
-  ['sensorAssessment', 'sensor_assessment'],
-  ['overallAssessment', 'overall_assessment'],
-  ['score', 'score'],
-  ['band', 'band'],
-  ['lastSeen', 'last_seen'],
-  ['asOf', 'as_of'],
-] as const satisfies ReadonlyArray<readonly [keyof ZtaRow, string]>;
+  'host_id',
+  'hostname',
+  'vendor',
+  'connector',
+  'customer_id',
+  'platform',
+  'score',
+  'band',
+  'last_seen',
+  'as_of',
+  'falcon_os_assessment',
+  'falcon_sensor_assessment',
+  'falcon_overall_assessment',
+  'defender_exposure_level',
+  'defender_health_status',
+  'defender_risk_level',
+  'defender_av_status',
+] as const;
+export type ExportColumn = (typeof EXPORT_COLUMNS)[number];
 
-export function exportRecord(row: ZtaRow): Record<string, string | number | null> {
-  const out: Record<string, string | number | null> = {};
-  for (const [key, name] of EXPORT_COLUMNS) out[name] = row[key] as string | number | null;
-  return out;
+export function exportRecord(row: ZtaRow): Record<ExportColumn, string | number | null> {
+  const falcon = row.vendor === 'falcon';
+  const defender = row.vendor === 'defender';
+  const num = (v: number | string | null) => (falcon && typeof v === 'number' ? v : null);
+  return {
+    host_id: row.hostId,
+    hostname: row.hostname,
+    vendor: row.vendor,
+    connector: row.connectorName,
+    customer_id: row.customerId,
+    platform: row.platform,
+    score: row.score,
+    band: row.band,
+    last_seen: row.lastSeen,
+    as_of: row.asOf,
+    falcon_os_assessment: num(row.osAssessment),
+    falcon_sensor_assessment: num(row.sensorAssessment),
+    falcon_overall_assessment: num(row.overallAssessment),
+    defender_exposure_level: defender ? row.exposure : null,
+    defender_health_status: defender ? row.health : null,
+    defender_risk_level: defender ? row.riskLevel : null,
+    defender_av_status: defender ? row.avStatus : null,
+  };
+}
+
+/** A piece of a file name from a value the operator or a node chose: lower case ASCII letters, digits and dashes. */
+const slug = (v: string) =>
+  v
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40) || 'x';
+
+/**
+ * The export's file name (issue 22.8): what it holds, which filters made it and as of when, e.g.
+ * `northbound-zta-band-high-risk-platform-windows-asof-20261129-0848z.csv`.
+ */
+export function exportFileName(s: Pick<ZtaSnapshot, 'asOf' | 'connectors'>, filter: ZtaFilter, format: 'csv' | 'json'): string {
+  const parts: string[] = [];
+  for (const key of ['vendor', 'connector', 'customer', 'platform', 'band', 'q'] as const) {
+    const raw = filter[key];
+    // A connector by its name (its id means nothing to whoever finds the file).
+    const v = key === 'connector' && raw !== undefined ? (s.connectors.find((c) => c.connectorId === raw)?.name ?? raw) : raw;
+    if (v !== undefined && v !== '') parts.push(`${key === 'q' ? 'search' : key}-${slug(v)}`);
+  }
+  const asOf = s.asOf;
+  const at = asOf ? `asof-${asOf.slice(0, 16).replace(/[-:]/g, '').replace('T', '-')}z` : 'no-data';
+  return `northbound-zta-${[...parts, at].join('-')}.${format}`;
 }
 
 /** A host's score at each completed cycle of its connector (a step: it holds until it moves); null while it was not assessed. */

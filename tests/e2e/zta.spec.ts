@@ -9,7 +9,7 @@
 import type { Download, Page } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
 import Papa from 'papaparse';
-import { makeRowFilter, type ZtaHostDetail, type ZtaSnapshot } from '../../shared/model/zta';
+import { exportFileName, makeRowFilter, type ZtaHostDetail, type ZtaSnapshot } from '../../shared/model/zta';
 import { exportedRows } from '../../electron/edr/zta-export';
 import { expect, openApp, openDemoWorkspace, test } from './support/fixtures';
 import { dismissToasts, shooter } from './support/shots';
@@ -125,14 +125,20 @@ test('ZTA dashboard: filter, explain, what-if and save, export, then review offl
   const table = await shownHosts(page);
   expect(table).toEqual(expected.slice(0, table.length));
   const csv = await downloaded(page, 'Export CSV');
-  expect(csv.download.suggestedFilename()).toMatch(/^northbound-zta-.*\.csv$/);
+  // The file says what made it: the filters and the data's as-of, in its name (issue 22.8).
+  expect(csv.download.suggestedFilename()).toBe(exportFileName(after, filter, 'csv'));
+  expect(csv.download.suggestedFilename()).toMatch(/^northbound-zta-vendor-defender-band-low-risk-asof-\d{8}-\d{4}z\.csv$/);
   const csvRows = Papa.parse<Record<string, string>>(csv.text.trim(), { header: true }).data;
   expect(csvRows.map((r) => r.host_id)).toEqual(expected);
   expect(new Set(csvRows.map((r) => r.band))).toEqual(new Set(['Low Risk']));
-  expect(csvRows.every((r) => r.vendor === 'defender' && r.as_of === defender.asOf)).toBe(true);
+  expect(csvRows.every((r) => r.vendor === 'defender' && r.as_of === defender.asOf && r.connector === 'Demo Defender tenant')).toBe(true);
+  // Defender's words under defender_* columns; Falcon's number columns empty for its hosts.
+  expect(csvRows.every((r) => r.defender_health_status !== '' && r.falcon_overall_assessment === '')).toBe(true);
   const json = await downloaded(page, 'Export JSON');
-  const doc = JSON.parse(json.text) as { filter: unknown; rows: Array<Record<string, unknown>> };
+  const doc = JSON.parse(json.text) as { filter: unknown; asOf: string; connectors: Array<{ name: string }>; rows: Array<Record<string, unknown>> };
   expect(doc.filter).toEqual(filter);
+  expect(doc.connectors.map((c) => c.name)).toEqual(['Demo Defender tenant']);
+  expect(json.download.suggestedFilename()).toBe(exportFileName(after, filter, 'json'));
   expect(doc.rows.map((r) => r.host_id)).toEqual(expected);
   // The first rows' scores and bands read the same in the table and in the file.
   const firstCells = await page.getByTestId('zta-row').first().getByRole('cell').allTextContents();

@@ -136,14 +136,14 @@ describe('edr poll --data-dir and zta export', () => {
       expect(expected.length, JSON.stringify(filter)).toBeGreaterThan(0);
       const csv = await run(['zta', 'export', '--data-dir', dir(), '--format', 'csv', ...flags]);
       expect(csv.code, csv.stderr).toBe(0);
-      expect(csv.stdout.split('\r\n')[0]).toBe(EXPORT_COLUMNS.map(([, name]) => name).join(','));
+      expect(csv.stdout.split('\r\n')[0]).toBe(EXPORT_COLUMNS.join(','));
       expect(csvRecords(csv.stdout)).toEqual(expected.map(asCsv));
       expect(csv.stderr).toBe(`zta export: ${expected.length} of 40 hosts (csv), 1 connector(s), as of ${s.asOf}\n`);
       const json = await run(['zta', 'export', '--data-dir', dir(), '--format', 'json', '--no-progress', ...flags]);
       expect(json.code, json.stderr).toBe(0);
       expect(json.stderr).toBe('');
       const doc = JSON.parse(json.stdout) as { asOf: string; filter: ZtaFilter; columns: string[]; rows: unknown[] };
-      expect(doc).toMatchObject({ asOf: s.asOf, filter, columns: EXPORT_COLUMNS.map(([, name]) => name) });
+      expect(doc).toMatchObject({ asOf: s.asOf, filter, columns: [...EXPORT_COLUMNS], connectors: [{ name: s.connectors[0]!.name, vendor: 'defender', asOf: s.asOf }] });
       expect(doc.rows).toEqual(expected);
     }
     const narrow = expectedRecords(s, { platform: 'Windows', band: 'High Risk' });

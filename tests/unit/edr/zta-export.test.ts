@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { controlChars } from '../../support/control-chars';
 import { exportPieces, exportedRows, ZtaExports } from '../../../electron/edr/zta-export';
 import type { ExportJob } from '../../../shared/contract-zta';
-import { COLUMN_KEYS, type ZtaColumns, type ZtaSnapshot } from '../../../shared/model/zta';
+import { COLUMN_KEYS, exportFileName, type ZtaColumns, type ZtaSnapshot } from '../../../shared/model/zta';
 
 /** A snapshot of `n` Falcon hosts; host 0 is named `names[0]`, and so on. */
 function snapshot(n: number, names: string[] = []): ZtaSnapshot {
@@ -69,22 +69,37 @@ describe('ZTA export', () => {
     const json = (JSON.parse(text(s, 'json')) as { rows: Array<Record<string, string | number | null>> }).rows;
     expect(csv).toHaveLength(4_500);
     expect(json.map((r) => r.host_id)).toEqual(csv.map((r) => r.host_id));
+    // One meaning per column (issue 22.8): Falcon's numbers under falcon_*, nothing under defender_*; the connector by name.
     expect(json[0]).toEqual({
       host_id: json[0]!.host_id,
       hostname: json[0]!.hostname,
       vendor: 'falcon',
+      connector: expect.any(String),
       customer_id: 'cid-a',
       platform: expect.stringMatching(/Windows|Mac/),
-      os_assessment: 1,
-      sensor_assessment: 1,
-      overall_assessment: 1,
       score: 99,
       band: 'High Risk',
       last_seen: '2026-11-25T08:00:00.000Z',
       as_of: '2026-11-25T08:10:00.000Z',
+      falcon_os_assessment: 1,
+      falcon_sensor_assessment: 1,
+      falcon_overall_assessment: 1,
+      defender_exposure_level: null,
+      defender_health_status: null,
+      defender_risk_level: null,
+      defender_av_status: null,
     });
+    expect(json[0]!.connector).toBe(s.connectors[0]!.name);
+    expect(Object.keys(csv[0]!)).toEqual(Object.keys(json[0]!));
     const scores = json.map((r) => r.score as number);
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
+  });
+
+  it('names the file for what it holds: the filters (a connector by its name) and the data\'s as-of', () => {
+    const s = snapshot(10);
+    expect(exportFileName(s, {}, 'csv')).toBe('northbound-zta-asof-20261125-0810z.csv');
+    expect(exportFileName(s, { platform: 'Windows', band: 'High Risk', connector: 'c1', q: 'WS 00/1' }, 'json')).toBe('northbound-zta-connector-falcon-platform-windows-band-high-risk-search-ws-00-1-asof-20261125-0810z.json');
+    expect(exportFileName({ ...s, asOf: null }, { customer: '../../etc' }, 'csv')).toBe('northbound-zta-customer-etc-no-data.csv');
   });
 
   it('a cancelled export reports its progress, ends cancelled and leaves no file', async () => {

@@ -67,8 +67,8 @@ describe('connector form: every field checked in the window first', () => {
     expect(main.callsTo('connectors.save')).toHaveLength(0);
   });
 
-  it('the form asks for the permissions and scopes the README lists, each of them', async () => {
-    const readme = readFileSync(path.resolve('README.md'), 'utf8').replace(/\s+/g, ' ');
+  it('the form asks for the permissions and scopes the user guide lists, each of them', async () => {
+    const readme = readFileSync(path.resolve('docs/user-guide.md'), 'utf8').replace(/\s+/g, ' ');
     const defender = /the five \*\*Application\*\* permissions \(([^)]+)\)/.exec(readme)![1]!.split(/,\s*/);
     const falcon = [...readme.matchAll(/\*(Hosts: Read|Zero Trust Assessment: Read)\*/g)].map((m) => m[1]!);
     expect(defender).toHaveLength(5);

@@ -20,6 +20,13 @@ export interface AlarmGeneratorOptions {
   seed?: number;
   /** Timer period (ms), default 20. */
   tickMs?: number;
+  /**
+   * Keep about this many alarms active (a steady network, issue 22.12): each change acts on an
+   * active alarm with the chance active / (active + steadyActive) — three times in four a clear —
+   * and otherwise raises one, so the count hovers near 4/3 of it instead of climbing to most slots.
+   * Unset: every change picks a random slot (raise, step or clear), as the tests expect.
+   */
+  steadyActive?: number;
 }
 
 export const DEFAULT_FLAP_DOWN_MS = 800;
@@ -103,12 +110,37 @@ export class AlarmGenerator {
     const names = this.deviceNames();
     const out: SimAlarmEvent[] = [];
     if (names.length === 0) return out;
+    const steady = this.o.steadyActive;
     for (let i = 0; i < n; i++) {
+      if (steady !== undefined) {
+        out.push(this.steadyChange(names, steady));
+        continue;
+      }
       const deviceName = names[Math.floor(this.random() * names.length)]!;
       const slot = SLOTS[Math.floor(this.random() * SLOTS.length)]!;
       out.push(this.changeSlot(deviceName, slot.type, slot.object));
     }
     return out;
+  }
+
+  /** One change of a steady network: mostly clears of active alarms when many are active, raises when few. */
+  private steadyChange(names: readonly string[], steady: number): SimAlarmEvent {
+    const devices = new Set(names);
+    const active = this.alarms.all().filter((a) => !isCleared(a) && devices.has(a.deviceName));
+    if (active.length > 0 && this.random() < active.length / (active.length + steady)) {
+      const a = active[Math.floor(this.random() * active.length)]!;
+      const type = TYPE_BY_NAME.get(a.type);
+      const key = { deviceName: a.deviceName, object: a.object, type: a.type, specificProblem: a.specificProblem };
+      if (!type || this.random() < 0.75) return this.alarms.change(key, 'cleared', type ? type.cleared(a.object) : latest(a).alarmText);
+      return this.changeSlot(a.deviceName, type, a.object);
+    }
+    // A raise: a slot that is not active (a few tries; a busy network may give a step instead).
+    for (let tries = 0; ; tries++) {
+      const deviceName = names[Math.floor(this.random() * names.length)]!;
+      const slot = SLOTS[Math.floor(this.random() * SLOTS.length)]!;
+      const existing = this.alarms.get({ deviceName, object: slot.object, type: slot.type.type, specificProblem: slot.type.specificProblem });
+      if (!existing || isCleared(existing) || tries >= 10) return this.changeSlot(deviceName, slot.type, slot.object);
+    }
   }
 
   private changeSlot(deviceName: string, type: SimAlarmType, object: string): SimAlarmEvent {

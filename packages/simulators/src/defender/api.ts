@@ -54,6 +54,8 @@ export interface ApiDeps {
   /** Where a test bends the answers (NO_DEFENDER_FAULTS: never). */
   faults: DefenderFaultHooks;
   anchorMs: number;
+  /** The machines' risk drifts per period (DefenderSimulatorOptions.driftEveryMs): the period of now. */
+  driftPeriod(): number | undefined;
   onRateLimited(): void;
 }
 
@@ -88,7 +90,8 @@ function machinesPage(deps: ApiDeps, app: DefenderTenantConfig, q: URLSearchPara
   if (top > MAX_TOP) return apiError(400, 'ODataError', `The limit of '${MAX_TOP}' for Top query has been exceeded. The value from the incoming request is '${top}'.`);
   const end = Math.min(app.hosts, skip + top);
   const value: unknown[] = [];
-  for (let i = skip; i < end; i++) value.push(machineAt(app.seed, i, deps.anchorMs, app.hostnames).record);
+  const period = deps.driftPeriod();
+  for (let i = skip; i < end; i++) value.push(machineAt(app.seed, i, deps.anchorMs, app.hostnames, period).record);
   const body: Record<string, unknown> = { '@odata.context': `${deps.apiUrl()}/api/$metadata#Machines`, value };
   if (end < app.hosts && top > 0) body['@odata.nextLink'] = `${deps.apiUrl()}/api/machines?$top=${top}&$skip=${end}`;
   return { status: 200, headers: { 'content-type': JSON_TYPE }, body };

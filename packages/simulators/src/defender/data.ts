@@ -107,8 +107,25 @@ export interface GeneratedMachine {
   record: Record<string, unknown>;
 }
 
-/** Machine i of a tenant: the Machine entity as GET /api/machines lists it; `names` replaces generated host names. */
-export function machineAt(seed: number, i: number, anchorMs: number, names?: Readonly<Record<number, string>>): GeneratedMachine {
+function drifted(risk: string, seed: number, i: number, period: number | undefined): string {
+  if (!period) return risk;
+  const h = Math.imul(seed ^ Math.imul(i + 1, 0x85ebca77) ^ Math.imul(period + 1, 0xc2b2ae3d), 0x27d4eb2f) >>> 0;
+  if (h % 1000 >= 40) return risk;
+  const at = RISK_STEPS.indexOf(risk as (typeof RISK_STEPS)[number]);
+  if (at < 0) return risk;
+  const dir = at === 0 ? 1 : at === RISK_STEPS.length - 1 ? -1 : (h >>> 12) & 1 ? 1 : -1;
+  return RISK_STEPS[at + dir]!;
+}
+
+/** A risk score a step up or down (the drift of a period). */
+const RISK_STEPS = ['None', 'Informational', 'Low', 'Medium', 'High'] as const;
+
+/**
+ * Machine i of a tenant: the Machine entity as GET /api/machines lists it; `names` replaces
+ * generated host names. With a drift `period` (> 0), about 4 % of the onboarded machines have their
+ * risk score a step up or down for that period (a living fleet, issue 22.12).
+ */
+export function machineAt(seed: number, i: number, anchorMs: number, names?: Readonly<Record<number, string>>, period?: number): GeneratedMachine {
   const r = new Rng(seed, i, 2);
   const os = r.weighted(OS);
   const id = machineId(seed, i);
@@ -141,7 +158,7 @@ export function machineAt(seed: number, i: number, anchorMs: number, names?: Rea
     deviceValue: r.weighted(DEVICE_VALUE),
     rbacGroupId: 140 + rbac,
     rbacGroupName: RBAC[rbac],
-    riskScore: onboarded ? r.weighted(RISK) : 'None',
+    riskScore: onboarded ? drifted(r.weighted(RISK), seed, i, period) : 'None',
     exposureLevel: onboarded ? r.weighted(EXPOSURE) : 'None',
     isAadJoined: aad,
     aadDeviceId: aad ? `${r.hex(8)}-${r.hex(4)}-4${r.hex(3)}-a${r.hex(3)}-${r.hex(12)}` : null,

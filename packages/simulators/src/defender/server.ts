@@ -87,7 +87,9 @@ export async function startDefenderSimulator(opts: DefenderSimulatorOptions, fau
     send(res, reply);
   };
 
-  const apiDeps: ApiDeps = { apiUrl: () => apiUrl, tenants: () => tenants, issuer, limiter, faults, anchorMs: opts.dataAnchorMs ?? clock.now(), onRateLimited: () => (stats.rateLimited += 1) };
+  const anchorMs = opts.dataAnchorMs ?? clock.now();
+  const driftPeriod = () => (opts.driftEveryMs ? Math.max(0, Math.floor((clock.now() - anchorMs) / opts.driftEveryMs)) : undefined);
+  const apiDeps: ApiDeps = { apiUrl: () => apiUrl, tenants: () => tenants, issuer, limiter, faults, anchorMs, driftPeriod, onRateLimited: () => (stats.rateLimited += 1) };
   const api = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'https://api.invalid');
     const route = routeOf(url.pathname);

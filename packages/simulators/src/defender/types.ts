@@ -71,6 +71,8 @@ export interface DefenderSimulatorOptions {
   tokenLifetimeSec?: number;
   /** The time the generated lastSeen/firstSeen values are relative to; default the clock at start. */
   dataAnchorMs?: number;
+  /** Every this many ms about 4 % of the onboarded machines' risk score moves a step for that period (the demo); unset: never. */
+  driftEveryMs?: number;
 }
 
 export interface DefenderSimulator {

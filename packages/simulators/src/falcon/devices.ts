@@ -122,5 +122,5 @@ export function postDevices(r: DataRequest): Reply {
 
 /** GET /zero-trust-assessment/entities/assessments/v1?ids=… (404 errors for hosts not assessed yet, EDR-F13). */
 export function getAssessments(r: DataRequest): Reply {
-  return entities(r, idsFromQuery(r.url), LIMITS.ztaIds, POWERED_BY.zta, (i) => assessmentJson(r.tenant, r.tenant.traits(i)), 'no Zero Trust Assessment data found for aid');
+  return entities(r, idsFromQuery(r.url), LIMITS.ztaIds, POWERED_BY.zta, (i) => assessmentJson(r.tenant, r.tenant.traits(i, r.now)), 'no Zero Trust Assessment data found for aid');
 }

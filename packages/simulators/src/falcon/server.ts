@@ -36,7 +36,7 @@ export async function startFalconSimulator(opts: FalconSimulatorOptions = {}, fa
 
   const tenants = new Map<string, SimTenant>();
   const tenant = (spec: { cid?: string; hosts: number; seed?: number }) => {
-    const t = new SimTenant({ ...spec, seed: spec.seed ?? opts.seed ?? 1 }, anchorMs);
+    const t = new SimTenant({ ...spec, seed: spec.seed ?? opts.seed ?? 1, ...(opts.driftEveryMs ? { driftEveryMs: opts.driftEveryMs } : {}) }, anchorMs);
     if (tenants.has(t.cid)) throw new Error(`Two simulated Falcon tenants share the CID ${t.cid}; give them different seeds or CIDs.`);
     tenants.set(t.cid, t);
     return t;

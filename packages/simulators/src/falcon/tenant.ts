@@ -68,7 +68,15 @@ export class SimTenant {
   private readonly tag: number;
   private readonly mask: number;
 
-  constructor(spec: { cid?: string; hosts: number; seed?: number }, readonly anchorMs: number) {
+  /**
+   * Every this many ms about 4 % of the hosts' posture moves (up or down by a fifth to a third of
+   * the scale) for that period, then comes back: a fleet that lives without drifting away (the
+   * demo, issue 22.12). Unset: the data never changes.
+   */
+  readonly driftEveryMs: number | undefined;
+
+  constructor(spec: { cid?: string; hosts: number; seed?: number; driftEveryMs?: number }, readonly anchorMs: number) {
+    this.driftEveryMs = spec.driftEveryMs;
     if (!Number.isInteger(spec.hosts) || spec.hosts < 0 || spec.hosts > MAX_SIM_HOSTS) {
       throw new RangeError(`A simulated Falcon tenant has 0 to ${MAX_SIM_HOSTS} hosts, not ${spec.hosts}.`);
     }
@@ -96,7 +104,18 @@ export class SimTenant {
     return i < this.hosts && this.deviceId(i) === deviceId ? i : undefined;
   }
 
-  traits(index: number): HostTraits {
+  /** The host's posture at `atMs`: its own, or moved for this drift period (see `driftEveryMs`). */
+  private hygieneAt(index: number, base: number, atMs: number): number {
+    const every = this.driftEveryMs;
+    if (!every || atMs <= this.anchorMs) return base;
+    const period = Math.floor((atMs - this.anchorMs) / every);
+    const h = mix32(this.seed ^ Math.imul(index + 1, 0x85ebca77) ^ Math.imul(period + 1, 0xc2b2ae3d)) >>> 0;
+    if (h % 1000 >= 40) return base;
+    const by = 0.2 + ((h >>> 10) % 1000) / 6000;
+    return Math.min(0.99, Math.max(0.05, base + (h & 1024 ? by : -by)));
+  }
+
+  traits(index: number, atMs = this.anchorMs): HostTraits {
     const r = rng(mix32(this.seed ^ Math.imul(index + 1, 0x9e3779b1)));
     const pr = r();
     const platform: SimPlatform = pr < 0.62 ? 'Windows' : pr < 0.85 ? 'Mac' : 'Linux';
@@ -117,7 +136,7 @@ export class SimTenant {
       reducedFunctionality: r() < 0.03,
       assessed: r() >= 0.07,
       contained: r() < 0.01,
-      hygiene: 0.35 + r() * 0.63,
+      hygiene: this.hygieneAt(index, 0.35 + r() * 0.63, atMs),
       serial: `${platform === 'Mac' ? 'C02' : 'PF'}${Math.floor(r() * 36 ** 6).toString(36).toUpperCase().padStart(6, '0')}`,
       r,
     };

@@ -63,6 +63,8 @@ export interface FalconSimulatorOptions {
   tokenLifetimeS?: number;
   /** Time the generated data is relative to (last_seen, first_seen); default the clock at start. */
   anchorMs?: number;
+  /** Every this many ms about 4 % of the hosts' assessments move for that period (the demo); unset: never. */
+  driftEveryMs?: number;
   clock?: SimClock;
   logger?: Logger;
 }
