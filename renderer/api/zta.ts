@@ -11,9 +11,10 @@ import { useClient } from './ApiProvider';
 import { keys } from './keys';
 
 /** Up to 100,000 hosts: fetched once and kept until an event says it changed. */
-export function useZtaSnapshot() {
+/** `enabled: false` reads nothing until needed (the palette asks only once something is typed). */
+export function useZtaSnapshot(enabled = true) {
   const client = useClient();
-  return useQuery({ queryKey: keys.ztaSnapshot, queryFn: () => client.invoke('zta.snapshot', {}), staleTime: Infinity });
+  return useQuery({ queryKey: keys.ztaSnapshot, queryFn: () => client.invoke('zta.snapshot', {}), staleTime: Infinity, enabled });
 }
 
 /** Trend and changes for the filters main applies to them (customer, platform, vendor, connector). */

@@ -117,7 +117,7 @@ export function CommandPalette({ onClose }: { onClose(): void }) {
                 enterPending.current = false;
                 setQuery(q);
               }}
-              placeholder="Go to a page, a connection or a device…"
+              placeholder="Go to a page, a connection, a device, a host or an alarm…"
             />
           </div>
           <Command.List ref={listRef} label="Results" className="command-list palette-list">

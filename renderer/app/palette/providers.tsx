@@ -2,13 +2,16 @@
  * What the command palette finds, one provider per kind of thing: pages, connections, devices,
  * alarms. A provider is a hook over the palette's query that returns at most a screenful of items,
  * so the palette stays instant whatever the size of what it searches (alarms: one query of main's
- * store for a few rows); hosts become one more entry of `PROVIDERS`.
+ * store for a few rows; hosts: one pass over the ZTA snapshot's name columns).
  */
 import { useNavigate } from '@tanstack/react-router';
-import { Bell, Cable, Router, type LucideIcon } from 'lucide-react';
+import { Bell, Cable, Router, ShieldCheck, type LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useAlarmSearch } from '../../api/alarms';
 import { useInventoryDevices } from '../../api/inventory';
+import { useZtaSnapshot } from '../../api/zta';
+import { snapshotRow } from '../../../shared/model/zta';
+import { BandChip } from '../../components/zta-labels';
 import { useProfiles, useSessions } from '../../api/connections';
 import { SessionBadge } from '../../components/SessionBadge';
 import { formatCount } from '../../components/format';
@@ -168,4 +171,48 @@ const alarms: PaletteProvider = {
   },
 };
 
-export const PROVIDERS: readonly PaletteProvider[] = [pages, connections, devices, alarms];
+/** Hosts shown at most. */
+export const HOST_RESULTS = 6;
+
+/** Hosts of every connector (the ZTA snapshot, read once something is typed), by hostname or host ID (issue 22.10). */
+const hosts: PaletteProvider = {
+  id: 'hosts',
+  heading: 'Hosts',
+  useResults(query) {
+    const snapshot = useZtaSnapshot(query !== '').data;
+    const navigate = useNavigate();
+    const pageLink = usePageLink();
+    if (!query || !snapshot) return { items: [] };
+    const q = query.toLowerCase();
+    const { hostname, hostId } = snapshot.rows;
+    const found: number[] = [];
+    let total = 0;
+    for (let i = 0; i < hostId.length; i++) {
+      if (!hostname[i]!.toLowerCase().includes(q) && !hostId[i]!.toLowerCase().includes(q)) continue;
+      total += 1;
+      if (found.length < HOST_RESULTS) found.push(i);
+    }
+    const items = found.map((i) => {
+      const row = snapshotRow(snapshot, i);
+      return {
+        id: `host:${row.connectorId}:${row.hostId}`,
+        label: row.hostname,
+        detail: (
+          <>
+            <BandChip band={row.band} />
+            <span className="muted">{row.connectorName}</span>
+          </>
+        ),
+        icon: ShieldCheck,
+        run: () => {
+          const link = pageLink('zta');
+          void navigate({ to: link.to, search: { ...link.search, q: row.hostname, host: row.hostId } });
+        },
+      };
+    });
+    const more = total - items.length;
+    return { items, note: more > 0 ? `${formatCount(more)} more — keep typing, or search on the ZTA page.` : undefined };
+  },
+};
+
+export const PROVIDERS: readonly PaletteProvider[] = [pages, connections, devices, hosts, alarms];

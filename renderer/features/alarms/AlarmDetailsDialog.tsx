@@ -4,6 +4,7 @@
  * (who, when, the note). Live: an event naming the alarm reads it again. Acknowledge and clear
  * act on it from here.
  */
+import { Link } from '@tanstack/react-router';
 import { Check, Filter, XCircle } from 'lucide-react';
 import { useMemo } from 'react';
 import type { AlarmDetail, AlarmHandling, AlarmStatusChange } from '../../../shared/model/alarms';
@@ -104,7 +105,10 @@ export function AlarmDetailsDialog({ profileId, id, signedIn, onClose, onAcknowl
             </dd>
             <dt>Device</dt>
             <dd>
-              <NetText text={d.deviceName} /> <NetText className="muted mono" text={d.device} />
+              <Link to="/devices" search={{ device: d.deviceName }} data-testid="alarm-detail-device" title={`Open ${netText(d.deviceName)} on the Devices page`}>
+                <NetText text={d.deviceName} />
+              </Link>{' '}
+              <NetText className="muted mono" text={d.device} />
             </dd>
             <dt>Organization</dt>
             <dd>

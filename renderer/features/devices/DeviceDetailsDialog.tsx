@@ -1,4 +1,5 @@
 /** One device: its record, status, the deployment (with live task progress) and a fresh read from the node. */
+import { Link } from '@tanstack/react-router';
 import { RefreshCw, Rocket } from 'lucide-react';
 import { useState } from 'react';
 import type { DeviceView } from '../../../shared/model/inventory';
@@ -161,7 +162,23 @@ function ApplianceSection({ device }: { device: DeviceView }) {
         <dt>Last update</dt>
         <dd>{a.lastUpdatedAt ? <DateTime iso={a.lastUpdatedAt} /> : '—'}</dd>
         <dt>Alarms</dt>
-        <dd data-testid="appliance-alarms">{a.alarms ? `${a.alarms.critical} critical · ${a.alarms.major} major · ${a.alarms.minor} minor · ${a.alarms.warning} warning` : '—'}</dd>
+        <dd data-testid="appliance-alarms">
+          {a.alarms ? (
+            // The node's counts, each opening the device's open alarms of that severity (issue 22.10).
+            <>
+              {(['critical', 'major', 'minor', 'warning'] as const).map((sev, k) => (
+                <span key={sev}>
+                  {k > 0 ? ' · ' : ''}
+                  <Link to="/alarms" search={{ device: device.deviceName, severity: sev }} data-testid={`appliance-alarms-${sev}`} title={`Open the ${sev} alarms of ${device.deviceName}`}>
+                    {a.alarms![sev]} {sev}
+                  </Link>
+                </span>
+              ))}
+            </>
+          ) : (
+            '—'
+          )}
+        </dd>
       </dl>
     </section>
   );

@@ -28,6 +28,13 @@ import { STEPS, emptyWizardValues, placeIssues, stepOfField, type WizardValues }
 const REVIEW = 4;
 const DEPLOY = 5;
 
+/** The stored device (another than `deviceName`) whose site ID is `siteId`, by name; undefined when none. */
+export function siteHolder(devices: readonly DeviceView[] | undefined, siteId: string, deviceName: string): string | undefined {
+  const id = Number(siteId.trim());
+  if (!devices || !Number.isFinite(id)) return undefined;
+  return devices.find((d) => d.siteId !== null && Number(d.siteId) === id && d.deviceName !== deviceName.trim())?.deviceName;
+}
+
 export function OnboardingWizard({ profile, onClose }: { profile: ProfileView; onClose(): void }) {
   const { signedIn } = useInventoryProfile();
   const form = useForm<WizardValues, unknown, DeviceRecord>({ resolver: zodResolver(DeviceRecord), defaultValues: emptyWizardValues(), mode: 'onSubmit', reValidateMode: 'onChange' });
@@ -85,7 +92,13 @@ export function OnboardingWizard({ profile, onClose }: { profile: ProfileView; o
     try {
       if (step === REVIEW) return await form.handleSubmit(submit)();
       const fields = STEPS[step]!.fields;
-      if (await form.trigger([...fields])) setStep(step + 1);
+      const valid = await form.trigger([...fields]);
+      // A site ID another stored device of this node holds is refused here, at its field, not after Onboard (issue 22.11).
+      const taken = valid && (fields as readonly string[]).includes('siteId') ? siteHolder(stored, form.getValues('siteId'), form.getValues('deviceName')) : undefined;
+      if (taken) {
+        form.setError('siteId', { type: 'taken', message: `Site ID ${form.getValues('siteId').trim()} is already used by ${taken} on ${profile.name} (as last fetched). Use next free, or another number.` });
+        form.setFocus('siteId');
+      } else if (valid) setStep(step + 1);
       else {
         const bad = fields.find((f) => form.getFieldState(f).invalid);
         if (bad && bad !== 'orgName' && bad !== 'locationInfo.country') form.setFocus(bad);

@@ -3,6 +3,7 @@
  * across cycles, what the vendor reports (attributes, CVEs or signals) and the predefined profiles.
  * Read from main's store (zta.host), so it works offline; "as of" the host's connector's newest cycle.
  */
+import { Link } from '@tanstack/react-router';
 import { AppError } from '../../../shared/model/errors';
 import { useZtaHost } from '../../api/zta';
 import { Dialog } from '../../components/Dialog';
@@ -28,7 +29,11 @@ export function HostDetailsDialog({ host, onClose, whatIf }: { host: OpenedHost;
       description={
         d ? (
           <>
-            <span className="mono">{d.host.hostId}</span> · {vendorShort[d.host.vendor]} · {d.connectorName} · {d.host.platform} · <BandChip band={d.band} /> {d.score === null ? null : <strong>{scoreText(d.score)}</strong>} · <AsOf iso={d.asOf} />
+            <span className="mono">{d.host.hostId}</span> · {vendorShort[d.host.vendor]} ·{' '}
+            <Link to="/connectors" data-testid="zta-host-connector" title={`Open the connector ${d.connectorName} on the Connectors page`}>
+              {d.connectorName}
+            </Link>{' '}
+            · {d.host.platform} · <BandChip band={d.band} /> {d.score === null ? null : <strong>{scoreText(d.score)}</strong>} · <AsOf iso={d.asOf} />
           </>
         ) : (
           <span className="mono">{host.hostId}</span>

@@ -36,12 +36,13 @@ export function ScoreHistory({ history, edges }: { history: ZtaHostDetail['histo
       {notAssessed === history.length ? null : (
         <div className="zta-chart" style={{ height: 200 }}>
           <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 560, height: 200 }}>
-            <LineChart data={history} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
+            {/* The band labels sit in the right margin, beside their lines: the score line never crosses them (issue 22.13). */}
+            <LineChart data={history} margin={{ top: 8, right: 142, bottom: 0, left: 0 }}>
               {RISK_BANDS.map((b, i) => (
                 <ReferenceArea key={b} y1={bounds[i]} y2={bounds[i + 1]} fill={bandColor(b)} fillOpacity={0.1} stroke="none" ifOverflow="hidden" />
               ))}
               {edges.map((e, i) => (
-                <ReferenceLine key={e} y={e + 0.5} stroke={bandColor(RISK_BANDS[i + 1]!)} strokeDasharray="4 3" label={{ value: `${RISK_BANDS[i + 1]} above ${e}`, position: 'insideTopLeft', fontSize: 10, fill: 'var(--text-muted)' }} />
+                <ReferenceLine key={e} y={e + 0.5} stroke={bandColor(RISK_BANDS[i + 1]!)} strokeDasharray="4 3" label={{ value: `${RISK_BANDS[i + 1]} above ${e}`, position: 'right', fontSize: 10, fill: 'var(--text-muted)' }} />
               ))}
               <XAxis dataKey="at" tickFormatter={(v: string) => tf.dateTime(v).slice(5, 16)} tick={{ fontSize: 11, fill: 'var(--text-muted)' }} stroke="var(--border-strong)" minTickGap={24} />
               <YAxis domain={[0, 100]} ticks={[0, 20, 40, 60, 80, 100]} width={36} tick={{ fontSize: 11, fill: 'var(--text-muted)' }} stroke="var(--border-strong)" />

@@ -205,6 +205,11 @@ describe('the alarm stream', () => {
     await waitFor(() => expect(within(details).getByTestId('alarm-detail-handling')).toHaveTextContent('“Replaced the optic”'));
     expect(within(details).getByTestId('alarm-detail-text')).toHaveTextContent(onNodeNow.changes.at(-2)!.alarmText);
     expect(within(details).getByRole('button', { name: /Clear/ })).toBeDisabled();
+    // The device is a link to its page (issue 22.10).
+    const href = within(details).getByTestId('alarm-detail-device').getAttribute('href')!;
+    expect(href.startsWith('/#/devices?')).toBe(true);
+    const linked = new URLSearchParams(href.split('?')[1]);
+    expect([linked.get('device'), linked.get('connection')]).toEqual([target.deviceName, am.profileId]);
     await user.keyboard('{Escape}');
     // Cleared: no longer among the open alarms.
     await waitFor(() => expect(shownIds()).not.toContain(target.id));

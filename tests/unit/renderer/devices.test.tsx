@@ -156,6 +156,11 @@ describe('Devices page with 2,000 devices from the node', () => {
     if (!a.alarms) throw new Error('the simulator reports alarm counts for every appliance');
     expect(within(dialog).getByTestId('appliance-alarms')).toHaveTextContent(`${a.alarms.critical} critical · ${a.alarms.major} major · ${a.alarms.minor} minor · ${a.alarms.warning} warning`);
     expect(within(dialog).getByText(a.softwareVersion!)).toBeVisible();
+    // Each count opens the device's alarms of that severity (issue 22.10).
+    await user.click(within(dialog).getByTestId('appliance-alarms-critical'));
+    expect(await screen.findByRole('heading', { name: 'Alarms', level: 1 })).toBeVisible();
+    const search = new URLSearchParams(window.location.hash.split('?')[1] ?? '');
+    expect([search.get('device'), search.get('severity')]).toEqual([listed.deviceName, 'critical']);
   });
 });
 

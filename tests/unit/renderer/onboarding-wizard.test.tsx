@@ -30,6 +30,9 @@ async function opsNode(opts: { fetchOrganizations?: boolean } = {}) {
   await onboard('fab-lab-1', '2', org, 'branch-small');
   await onboard('fab-lab-2', '3', org, 'branch-small');
   await onboard('other-117', '117', other, 'warehouse');
+  // Site 118 is taken on the node by another desk's onboarding: this connection's stored list does not know it.
+  const elsewhere = await main.addNodeProfile(node, { name: 'Other desk' });
+  await main.call('devices.onboard', { profileId: elsewhere.id, device: { deviceName: 'other-118', siteId: '118', orgName: other, serialNumber: 'SN-118', deviceGroup: 'warehouse', locationInfo: location } });
   if (opts.fetchOrganizations ?? true) await main.call('inventory.refresh', { profileId: ops.id, what: 'organizations' });
   const { siteId: nextSiteId } = await main.call('devices.nextSiteId', { profileId: ops.id });
   return { main, node, ops, org, other, nextSiteId };
@@ -144,22 +147,48 @@ describe('Onboarding wizard', () => {
     expect(screen.queryByTestId('onboarding-wizard')).toBeNull();
   });
 
+  it('refuses at its field, on Next, a site ID a stored device of the node holds (issue 22.11)', async () => {
+    const ops = await opsNode();
+    const { user, wizard } = await openWizard(ops.main);
+    const w = within(wizard);
+    await user.type(await w.findByRole('combobox', { name: 'Organization' }), ops.org.slice(0, 3).toLowerCase());
+    await user.click(org(wizard, ops.org));
+    await user.keyboard('{Enter}');
+    await waitFor(() => stepIs(wizard, 'Identity'));
+    await waitFor(() => expect(w.getByLabelText('Site ID')).toHaveValue(ops.nextSiteId));
+    await user.type(w.getByLabelText('Device name'), 'branch-berlin-01');
+    await user.clear(w.getByLabelText('Site ID'));
+    await user.type(w.getByLabelText('Site ID'), '117');
+    await user.type(w.getByLabelText('Serial number'), 'SN-77AB');
+    await user.keyboard('{Enter}');
+    expect(await w.findByTestId('site-id-error')).toHaveTextContent('Site ID 117 is already used by other-117 on Ops node (as last fetched). Use next free, or another number.');
+    stepIs(wizard, 'Identity');
+    expect(w.getByLabelText('Site ID')).toHaveFocus();
+    expect(ops.main.callsTo('devices.onboard')).toHaveLength(0);
+    // The device's own site ID is no conflict: the same name may keep it.
+    await user.clear(w.getByLabelText('Device name'));
+    await user.type(w.getByLabelText('Device name'), 'other-117');
+    await user.keyboard('{Enter}');
+    await waitFor(() => stepIs(wizard, 'Location'));
+  });
+
   it('puts a site ID conflict from the node under Site ID on the Identity step, with everything typed kept', async () => {
     const ops = await opsNode();
     const { main } = ops;
     const { user, wizard } = await openWizard(main);
     const w = within(wizard);
-    await fillSteps(user, wizard, ops, '117');
+    // 118 is taken on the node, not in this connection's stored list: only the node can refuse it.
+    await fillSteps(user, wizard, ops, '118');
     await user.click(w.getByRole('button', { name: 'Onboard' }));
 
     await waitFor(() => stepIs(wizard, 'Identity'));
     await waitFor(() => expect(main.answersTo('devices.onboard')).toHaveLength(1));
     const refused = main.answersTo('devices.onboard')[0]!;
     const issue = (refused.error as { details?: { issues?: Array<{ path: string; message: string }> } }).details?.issues?.find((i) => i.path.endsWith('siteId'));
-    expect(issue?.message).toMatch(/117/);
+    expect(issue?.message).toMatch(/118/);
     expect(await w.findByTestId('site-id-error')).toHaveTextContent(issue!.message);
     expect(w.getByLabelText('Site ID')).toHaveAttribute('aria-invalid', 'true');
-    expect(w.getByLabelText('Site ID')).toHaveValue('117');
+    expect(w.getByLabelText('Site ID')).toHaveValue('118');
     expect(w.getByLabelText('Device name')).toHaveValue('branch-berlin-01');
     expect(w.getByLabelText('Serial number')).toHaveValue('SN-77AB');
     expect(await main.sim(ops.node).call('inventory.device', 'branch-berlin-01')).toBeUndefined();
@@ -168,7 +197,7 @@ describe('Onboarding wizard', () => {
     expect(org(wizard, ops.org)).toHaveAttribute('aria-selected', 'true');
     await user.click(w.getByRole('button', { name: /Next/ }));
     await waitFor(() => stepIs(wizard, 'Identity'));
-    await user.click(w.getByRole('button', { name: /Next/ })); // 117 is a valid site ID: only the node refuses it
+    await user.click(w.getByRole('button', { name: /Next/ })); // 118 is a valid site ID: only the node refuses it
     await waitFor(() => stepIs(wizard, 'Location'));
     expect(w.getByLabelText('Latitude')).toHaveValue('52.52');
     expect(w.getByLabelText('Longitude')).toHaveValue('13.405');

@@ -37,6 +37,25 @@ describe('ZTA dashboard over two polled tenants', () => {
   });
   afterAll(() => fx?.main.close());
 
+  it('Ctrl+K finds a host by name among every connector’s and opens it; its connector is a link to the Connectors page (issue 22.10)', async () => {
+    const { user } = renderApp(fx.main, { at: '/overview' });
+    const i = 37;
+    const name = s.rows.hostname[i]!;
+    await user.keyboard('{Control>}k{/Control}');
+    const p = await screen.findByRole('dialog', { name: 'Command palette' });
+    await user.keyboard(name);
+    const option = await within(p).findByRole('option', { name: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) }, { timeout: 5000 });
+    expect(option.getAttribute('data-value')).toBe(`host:${s.connectors[s.rows.connector[i]!]!.connectorId}:${s.rows.hostId[i]}`);
+    await user.click(option);
+    const dialog = await screen.findByTestId('zta-host');
+    expect(within(dialog).getByRole('heading', { name })).toBeVisible();
+    expect(new URLSearchParams(window.location.hash.split('?')[1] ?? '').get('host')).toBe(s.rows.hostId[i]);
+    const connector = await within(dialog).findByTestId('zta-host-connector');
+    expect(connector).toHaveTextContent(s.connectors[s.rows.connector[i]!]!.name);
+    await user.click(connector);
+    expect(await screen.findByRole('heading', { name: 'Connectors', level: 1 })).toBeVisible();
+  });
+
   it('shows every host riskiest first, each tenant as of its cycle, and filters Customer ID then Platform with that platform’s attributes in view', async () => {
     const { user } = renderApp(fx.main, { at: '/zta' });
     expect(await screen.findByTestId('zta-count')).toHaveTextContent('120 hosts');
