@@ -6,6 +6,7 @@
  */
 import { DEFAULT_NOT_ASSESSED, type NotAssessedPublication } from '../../shared/model/connector';
 import { NOT_ASSESSED, type RiskBand, type Vendor } from '../../shared/model/edr';
+import { NOT_ASSESSED_SCORE } from '../../shared/risk/bands';
 import type { Logger } from '../log';
 import type { CycleHost, CycleRow, EdrStore } from './store/edr-store';
 import { withRetries, type RetryPolicy } from '../net/retry';
@@ -44,7 +45,7 @@ export function publishedHosts(hosts: readonly CycleHost[], notAssessed: NotAsse
   const out: PublishedHost[] = [];
   for (const h of hosts) {
     if (h.band !== NOT_ASSESSED) out.push({ ...h, assessed: true });
-    else if (notAssessed === 'fail-closed') out.push({ ...h, score: 100, band: 'High Risk', assessed: false });
+    else if (notAssessed === 'fail-closed') out.push({ ...h, score: NOT_ASSESSED_SCORE, band: 'High Risk', assessed: false });
   }
   return out;
 }

@@ -185,12 +185,9 @@ export class BulkJobs {
         job.queue.push(i);
         return;
       }
-      const diff = there === undefined ? undefined : recordDiff(rec, there);
-      const identical = diff !== undefined && diff.length === 0;
-      const needsDeploy = job.head.deploy && identical && (there!.deploymentStatus === 'saved' || there!.deploymentStatus === 'failed');
-      if (identical && !needsDeploy) return this.setSame(job, i, there!);
-      if (diff && diff.length > 0 && !job.head.replace) return this.setExists(job, i, diff);
-      if (diff && diff.length > 0) row.replacing = diff;
+      const todo = this.compareRow(job, i, row, there);
+      if (!todo) return;
+      const { needsDeploy } = todo;
       if (!orgs) {
         row.deployOnly = needsDeploy;
         job.queue.push(i);
@@ -199,6 +196,25 @@ export class BulkJobs {
       if (!this.predictable(job, i, rec, orgs, siteHolder)) return;
       this.setValid(job, i, needsDeploy, row.replacing);
     });
+  }
+
+  /**
+   * A row against the node's device of its name (from the list, or read for a row the list did not
+   * tell): settled here when the node has it with this record and nothing to deploy (unchanged), or
+   * with another record the job does not replace (exists); otherwise what is left to do, a record to
+   * replace noted on the row.
+   */
+  private compareRow(job: Job, i: number, row: Row, there: DeviceView | undefined): { needsDeploy: boolean } | undefined {
+    if (there === undefined) return { needsDeploy: false };
+    const diff = recordDiff(row.record!, there);
+    if (diff.length > 0) {
+      if (!job.head.replace) return void this.setExists(job, i, diff);
+      row.replacing = diff;
+      return { needsDeploy: false };
+    }
+    const needsDeploy = job.head.deploy && (there.deploymentStatus === 'saved' || there.deploymentStatus === 'failed');
+    if (!needsDeploy) return void this.setSame(job, i, there);
+    return { needsDeploy };
   }
 
   /** Already on the node with this record: nothing to send. */
@@ -237,14 +253,10 @@ export class BulkJobs {
     let stage: 'put' | 'deploy' = 'put';
     try {
       if (row.check) {
-        const there = await this.o.ports.readDevice(profileId, rec.deviceName);
-        const diff = recordDiff(rec, there);
-        const needsDeploy = job.head.deploy && diff.length === 0 && (there.deploymentStatus === 'saved' || there.deploymentStatus === 'failed');
-        if (diff.length === 0 && !needsDeploy) return this.setSame(job, i, there);
-        if (diff.length > 0 && !job.head.replace) return this.setExists(job, i, diff);
-        if (diff.length > 0) row.replacing = diff;
-        if (job.head.dryRun) return this.setValid(job, i, needsDeploy, row.replacing);
-        row.deployOnly = needsDeploy;
+        const todo = this.compareRow(job, i, row, await this.o.ports.readDevice(profileId, rec.deviceName));
+        if (!todo) return;
+        if (job.head.dryRun) return this.setValid(job, i, todo.needsDeploy, row.replacing);
+        row.deployOnly = todo.needsDeploy;
       }
       // What the row did to the node's device of its name, said in every result from here on.
       const change = row.deployOnly ? ({ change: 'same' } as const) : row.replacing ? ({ change: 'replaced', differs: row.replacing } as const) : ({ change: 'created' } as const);

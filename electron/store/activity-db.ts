@@ -32,6 +32,9 @@ const COLUMNS = `id, at, user, node_user AS nodeUser, action, what, object_kind 
 
 export type NewActivity = Omit<ActivityEntry, 'id'>;
 
+/** The columns a search looks in. */
+const SEARCHED = ['user', "coalesce(node_user, '')", 'what', 'object_name', 'object_id', 'detail', 'action'] as const;
+
 export interface ActivityFilter {
   limit: number;
   beforeId?: number | undefined;
@@ -65,7 +68,7 @@ export class ActivityDb {
     if (q) {
       // Plain text, not a pattern: LIKE's own characters are escaped.
       args.q = `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      where.push(`(lower(user) LIKE @q ESCAPE '\\' OR lower(coalesce(node_user, '')) LIKE @q ESCAPE '\\' OR lower(what) LIKE @q ESCAPE '\\' OR lower(object_name) LIKE @q ESCAPE '\\' OR lower(object_id) LIKE @q ESCAPE '\\' OR lower(detail) LIKE @q ESCAPE '\\' OR lower(action) LIKE @q ESCAPE '\\')`);
+      where.push(`(${SEARCHED.map((c) => `lower(${c}) LIKE @q ESCAPE '\\'`).join(' OR ')})`);
     }
     if (f.outcome) {
       args.outcome = f.outcome;

@@ -11,16 +11,18 @@ export { agoText } from './format';
 export const vendorLabel: Record<Vendor, string> = VENDOR_LABELS;
 export const regionLabel: Record<FalconRegion, string> = REGION_LABELS;
 
-/** A connector's choice for hosts its vendor has not assessed (EDR-N2): the form's option, the row's word, what it means. */
-export const NOT_ASSESSED_CHOICES: Record<NotAssessedPublication, { option: string; short: string; hint: string }> = {
+/** A connector's choice for hosts its vendor has not assessed (EDR-N2): the form's option, the row's word, what it means, and what it does to one host (its details). */
+export const NOT_ASSESSED_CHOICES: Record<NotAssessedPublication, { option: string; short: string; hint: string; forHost: string }> = {
   'fail-closed': {
     option: 'Publish as High Risk (fail-closed, default)',
     short: 'published as High Risk',
+    forHost: 'Published to the SD-WAN as High Risk (score 100): fail-closed, the zero trust default.',
     hint: 'Hosts the vendor has not assessed yet are published to the SD-WAN as High Risk (score 100, assessed: false): zero trust, nothing unvouched-for passes as safe.',
   },
   withhold: {
     option: 'Withhold: publish nothing for them',
     short: 'withheld',
+    forHost: 'Not published to the SD-WAN: the connector withholds hosts not assessed, so the SD-WAN’s own rule for a host without a score applies.',
     hint: 'Hosts the vendor has not assessed yet are left out of what is published: the SD-WAN’s own rule for a host without a score applies to them.',
   },
 };

@@ -4,7 +4,7 @@
  * each other, EDR-Z14), placed by its time on a time axis, with a count axis of round steps from 0
  * (0/150/300/450/600 for 500 hosts). One shaping for the three charts, so they never disagree.
  */
-import type { BandCounts } from '../../shared/model/zta';
+import { BANDS, type BandCounts } from '../../shared/model/zta';
 import type { TimeFormat } from './format';
 
 export interface TrendDatum extends BandCounts {
@@ -21,7 +21,7 @@ export function trendData(points: ReadonlyArray<{ at: string; bands: BandCounts 
 }
 
 /** The largest stack of a trend (all bands of one point). */
-export const trendMax = (data: readonly TrendDatum[]): number => data.reduce((m, d) => Math.max(m, d.Trustworthy + d['Low Risk'] + d['Moderate Risk'] + d.Suspicious + d['High Risk'] + d['Not assessed']), 0);
+export const trendMax = (data: readonly TrendDatum[]): number => data.reduce((m, d) => Math.max(m, BANDS.reduce((n, b) => n + d[b], 0)), 0);
 
 /**
  * Ticks of a count axis from 0 to a round value at or above `max`, in at most `most` steps of a

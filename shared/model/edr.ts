@@ -97,6 +97,8 @@ export const RiskBand = z.enum(['Trustworthy', 'Low Risk', 'Moderate Risk', 'Sus
 export type RiskBand = z.infer<typeof RiskBand>;
 /** The band of a host its vendor has not assessed (EDR-N1). */
 export const NOT_ASSESSED = 'Not assessed' satisfies RiskBand;
+/** Not assessed's place in RiskBand's options (after the five score bands): a snapshot's band column and a prepared score hold it. */
+export const NOT_ASSESSED_INDEX = RiskBand.options.indexOf(NOT_ASSESSED);
 /** The five bands a score falls in (spec 2.3), without Not assessed. */
 export type ScoreBand = Exclude<RiskBand, typeof NOT_ASSESSED>;
 

@@ -15,15 +15,15 @@ import {
   DefenderRiskScore,
   HostRecord,
   Platform,
-  NOT_ASSESSED,
+  NOT_ASSESSED_INDEX,
   RiskBand,
   Vendor,
 } from './edr';
 
 export const PLATFORMS = Platform.options;
 export const BANDS = RiskBand.options;
-/** Not assessed's index in BANDS (the band column of a snapshot holds indexes). */
-export const NOT_ASSESSED_BAND = BANDS.indexOf(NOT_ASSESSED);
+/** Not assessed's index in BANDS (RiskBand's options: the band column of a snapshot holds indexes). */
+export { NOT_ASSESSED_INDEX };
 
 /** How a connector's data stands (EDR-Z10): `offline` = its vendor could not be reached, the last good data stands. */
 export const ConnectorHealth = z.enum(['never', 'online', 'running', 'offline', 'failing']);
@@ -147,7 +147,7 @@ export function snapshotRow(s: ZtaSnapshot, i: number): ZtaRow {
     osAssessment: defender ? exposure : (r.osAssessment[i] ?? null),
     sensorAssessment: defender ? health : (r.sensorAssessment[i] ?? null),
     overallAssessment: defender ? riskLevel : (r.overallAssessment[i] ?? null),
-    score: r.band[i] === NOT_ASSESSED_BAND ? null : r.score[i]!,
+    score: r.band[i] === NOT_ASSESSED_INDEX ? null : r.score[i]!,
     band: BANDS[r.band[i]!] ?? 'Trustworthy',
     lastSeen: r.lastSeen[i] ?? null,
     riskLevel,
@@ -198,7 +198,7 @@ export function rowsInOrder(s: ZtaSnapshot, filter: ZtaFilter): number[] {
   const out: number[] = [];
   for (let i = 0; i < s.rows.hostId.length; i++) if (keep(i)) out.push(i);
   const { score, band, hostname } = s.rows;
-  const rank = (i: number) => (band[i] === NOT_ASSESSED_BAND ? -1 : score[i]!);
+  const rank = (i: number) => (band[i] === NOT_ASSESSED_INDEX ? -1 : score[i]!);
   return out.sort((a, b) => rank(b) - rank(a) || (hostname[a]! < hostname[b]! ? -1 : hostname[a]! > hostname[b]! ? 1 : 0));
 }
 

@@ -10,8 +10,6 @@ import { defaultRiskConfig, type RiskBandEdges } from './config';
 /** The five bands of a score (spec 2.3); RiskBand adds Not assessed after them. */
 export const RISK_BANDS: readonly ScoreBand[] = Object.freeze(['Trustworthy', 'Low Risk', 'Moderate Risk', 'Suspicious', 'High Risk'] as const);
 
-/** Not assessed's place in RiskBand's options (after the five score bands). */
-export const NOT_ASSESSED_INDEX = 5;
 
 /**
  * The score stored for a host its vendor has not assessed (EDR-N1): what zero trust assumes of a

@@ -13,8 +13,8 @@
  * - inactivity: whole days elapsed between lastSeen and the cycle time (floored; a lastSeen in the
  *   future counts as 0 days); a null or unreadable lastSeen counts as "more than 14 days".
  */
-import { DefenderAvStatus, DefenderExposureLevel, DefenderHealthStatus, DefenderOnboardingStatus, DefenderRiskScore, NOT_ASSESSED, type Contribution, type DefenderFacts, type RiskBand } from '../model/edr';
-import { NOT_ASSESSED_INDEX, NOT_ASSESSED_SCORE, bandFor, bandIndexFor, roundScore } from './bands';
+import { DefenderAvStatus, DefenderExposureLevel, DefenderHealthStatus, DefenderOnboardingStatus, DefenderRiskScore, NOT_ASSESSED, NOT_ASSESSED_INDEX, type Contribution, type DefenderFacts, type RiskBand } from '../model/edr';
+import { NOT_ASSESSED_SCORE, bandFor, bandIndexFor, roundScore } from './bands';
 import { compileRiskConfig, criticalCveEntry, type CompiledRiskConfig, type IndicatorEntry, type IndicatorTable } from './compile';
 import type { RiskConfig } from './config';
 import { parseTimestamp } from './time';

@@ -9,7 +9,7 @@ import type { RiskConfig } from './config';
 import { scoreDefenderHost, type RiskResult } from './defender';
 import { scoreFalconHost } from './falcon';
 
-export { NOT_ASSESSED_INDEX, NOT_ASSESSED_SCORE, RISK_BANDS, bandFor, bandIndexFor, bandRange, roundScore } from './bands';
+export { NOT_ASSESSED_SCORE, RISK_BANDS, bandFor, bandIndexFor, bandRange, roundScore } from './bands';
 export { compileRiskConfig, type CompiledRiskConfig } from './compile';
 export {
   FalconRiskConfig,

@@ -6,7 +6,7 @@
  * 1024×700, light and dark (tests/e2e/screenshots/not-assessed-*).
  */
 import type { Locator, Page } from '@playwright/test';
-import { BANDS, NOT_ASSESSED_BAND, type ZtaSnapshot } from '../../shared/model/zta';
+import { BANDS, NOT_ASSESSED_INDEX, type ZtaSnapshot } from '../../shared/model/zta';
 import { buildReport } from '../../renderer/features/zta/report/report-model';
 import { expect, openDemoWorkspace, test, type Northbound } from './support/fixtures';
 import { rowAction } from './support/row-menu';
@@ -41,7 +41,7 @@ test('hosts not assessed are counted apart on the Overview, the dashboard and th
   await expect(page.getByTestId('risk-hosts')).toContainText('500', { timeout: 60_000 });
 
   const s = await nb.harness.call<ZtaSnapshot>('zta.snapshot');
-  const unassessed = s.rows.band.filter((b) => b === NOT_ASSESSED_BAND).length;
+  const unassessed = s.rows.band.filter((b) => b === NOT_ASSESSED_INDEX).length;
   const high = s.rows.band.filter((b) => b === BANDS.indexOf('High Risk')).length;
   expect(unassessed).toBeGreaterThan(0);
 
@@ -82,7 +82,7 @@ test('hosts not assessed are counted apart on the Overview, the dashboard and th
   await expect(page.getByTestId('report-band-counts').locator('tr[data-band="Not assessed"] td').nth(1)).toHaveText(count(unassessed));
   const riskiest = await page.getByTestId('report-riskiest').locator('tbody tr').evaluateAll((trs) => trs.map((r) => r.getAttribute('data-host-id')));
   expect(riskiest).toEqual(expected.riskiest.map((r) => r.hostId));
-  const naIds = new Set(s.rows.hostId.filter((_, i) => s.rows.band[i] === NOT_ASSESSED_BAND));
+  const naIds = new Set(s.rows.hostId.filter((_, i) => s.rows.band[i] === NOT_ASSESSED_INDEX));
   expect(riskiest.some((id) => naIds.has(id!))).toBe(false);
   await shots(page, nb, '04-report', page.getByTestId('report-band-counts'));
 

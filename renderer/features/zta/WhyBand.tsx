@@ -8,6 +8,7 @@ import { NOT_ASSESSED, type Contribution, type RiskBand } from '../../../shared/
 import { RISK_BANDS } from '../../../shared/risk/bands';
 import { bandSentence, reasons } from './explain';
 import { bandColor } from '../../components/zta-labels';
+import { NOT_ASSESSED_CHOICES } from '../../components/connector-labels';
 
 type Edges = [number, number, number, number];
 
@@ -23,12 +24,6 @@ function BandScale({ score, edges }: { score: number; edges: Edges }) {
   );
 }
 
-/** What a connector publishes for a host not assessed, in words (EDR-N2). */
-export const NOT_ASSESSED_PUBLISHED: Record<NotAssessedPublication, string> = {
-  'fail-closed': 'Published to the SD-WAN as High Risk (score 100): fail-closed, the zero trust default.',
-  withhold: 'Not published to the SD-WAN: the connector withholds hosts not assessed, so the SD-WAN’s own rule for a host without a score applies.',
-};
-
 function NotAssessedWhy({ contributions, published }: { contributions: readonly Contribution[]; published: NotAssessedPublication }) {
   return (
     <section className="zta-why" aria-labelledby="zta-why-title" data-testid="zta-why">
@@ -40,7 +35,7 @@ function NotAssessedWhy({ contributions, published }: { contributions: readonly 
       ))}
       <p className="muted">It has no score of its own, and is counted apart from the five bands, never among the riskiest hosts.</p>
       <p data-testid="zta-not-assessed-published">
-        {NOT_ASSESSED_PUBLISHED[published]} <span className="muted">The connector’s choice, on the Connectors page.</span>
+        {NOT_ASSESSED_CHOICES[published].forHost} <span className="muted">The connector’s choice, on the Connectors page.</span>
       </p>
     </section>
   );

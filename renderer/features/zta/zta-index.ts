@@ -13,7 +13,7 @@
  * text instead of lower-casing each row again (the same answer; tests/unit/renderer/zta-index.test.ts
  * checks every combination against `makeRowFilter`).
  */
-import { BANDS, ENUMS, NOT_ASSESSED_BAND, PLATFORMS, makeRowFilter, type ZtaFilter, type ZtaSnapshot } from '../../../shared/model/zta';
+import { BANDS, ENUMS, NOT_ASSESSED_INDEX, PLATFORMS, makeRowFilter, type ZtaFilter, type ZtaSnapshot } from '../../../shared/model/zta';
 import { parseTimestamp } from '../../../shared/risk/time';
 import { bucketOrder, numericOrder, stringOrder } from './row-order';
 
@@ -174,7 +174,7 @@ function buildOrder(view: ZtaView, key: ZtaSortKey, desc: boolean): Int32Array {
     }
     case 'score':
       // A host not assessed has no score (EDR-N1): below every score, so last when riskiest come first.
-      return bucketOrder(byName, 10_002, (i) => (r.band[i] === NOT_ASSESSED_BAND ? 0 : 1 + Math.max(0, Math.min(10_000, Math.round(r.score[i]! * 100)))), desc);
+      return bucketOrder(byName, 10_002, (i) => (r.band[i] === NOT_ASSESSED_INDEX ? 0 : 1 + Math.max(0, Math.min(10_000, Math.round(r.score[i]! * 100)))), desc);
     case 'band':
       return bucketOrder(byName, BANDS.length, (i) => r.band[i]!, desc);
     case 'lastSeen': {
@@ -317,7 +317,7 @@ export function riskiest(view: ZtaView, rows: Int32Array, top = 10): number[] {
   let lastRank = -1;
   for (let p = 0; p < rows.length; p++) {
     const i = rows[p]!;
-    if (band[i] === NOT_ASSESSED_BAND) continue;
+    if (band[i] === NOT_ASSESSED_INDEX) continue;
     const si = score[i]!;
     if (out.length === top && (si < lastScore || (si === lastScore && rank[i]! >= lastRank))) continue;
     let k = Math.min(out.length, top - 1);

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ConnectorStatus } from '../../../shared/contract';
 import type { ConnectorView } from '../../../shared/model/connector';
 import type { Overview } from '../../../shared/model/overview';
-import { BANDS, NOT_ASSESSED_BAND, type ZtaHostDetail, type ZtaSnapshot } from '../../../shared/model/zta';
+import { BANDS, NOT_ASSESSED_INDEX, type ZtaHostDetail, type ZtaSnapshot } from '../../../shared/model/zta';
 import { startAppHarness, type AppHarness } from '../../support/app-harness';
 import { until } from '../../support/until';
 
@@ -54,9 +54,9 @@ describe('hosts not assessed', () => {
     const s = await h.call<ZtaSnapshot>('zta.snapshot');
     const ci = s.connectors.findIndex((c) => c.connectorId === falcon.id);
     const rows = s.rows.hostId.map((_, i) => i).filter((i) => s.rows.connector[i] === ci);
-    const unassessed = rows.filter((i) => s.rows.band[i] === NOT_ASSESSED_BAND);
+    const unassessed = rows.filter((i) => s.rows.band[i] === NOT_ASSESSED_INDEX);
     expect(unassessed.length).toBeGreaterThan(0);
-    for (const i of rows) expect(s.rows.band[i] === NOT_ASSESSED_BAND).toBe(s.rows.overallAssessment[i] === null);
+    for (const i of rows) expect(s.rows.band[i] === NOT_ASSESSED_INDEX).toBe(s.rows.overallAssessment[i] === null);
     const detail = await h.call<ZtaHostDetail>('zta.host', { connectorId: falcon.id, hostId: s.rows.hostId[unassessed[0]!]! });
     expect(detail).toMatchObject({ band: 'Not assessed', score: null, notAssessed: 'fail-closed' });
     expect(detail.contributions[0]?.detail).toMatch(/^Not assessed: Falcon has no Zero Trust Assessment/);
@@ -67,7 +67,7 @@ describe('hosts not assessed', () => {
     if (o.risk.state !== 'known') throw new Error('risk not known');
     const allRows = s.rows.band;
     for (const b of BANDS) expect(o.risk.bands[b], b).toBe(allRows.filter((x) => x === BANDS.indexOf(b)).length);
-    expect(o.risk.bands['Not assessed']).toBe(allRows.filter((x) => x === NOT_ASSESSED_BAND).length);
+    expect(o.risk.bands['Not assessed']).toBe(allRows.filter((x) => x === NOT_ASSESSED_INDEX).length);
 
     // Fail-closed: each is published as High Risk, score 100, marked not assessed; the summary says so.
     const ids = new Set(unassessed.map((i) => s.rows.hostId[i]!));
@@ -77,7 +77,7 @@ describe('hosts not assessed', () => {
     for (const x of sent) expect(x).toMatchObject({ band: 'High Risk', score: 100, assessed: false });
     expect(first.hosts.filter((x) => !ids.has(x.hostId)).every((x) => x.assessed && x.band !== 'Not assessed')).toBe(true);
     // The mean is of the hosts that have a score.
-    const scored = rows.filter((i) => s.rows.band[i] !== NOT_ASSESSED_BAND);
+    const scored = rows.filter((i) => s.rows.band[i] !== NOT_ASSESSED_INDEX);
     expect(first.summary.meanScore).toBeCloseTo(scored.reduce((a, i) => a + s.rows.score[i]!, 0) / scored.length, 1);
 
     // Withhold: saved on the connector (everything else as it was), the next cycle leaves them out.

@@ -53,8 +53,8 @@ const org = (root: HTMLElement, name: string) => within(root).getAllByRole('opti
 /** The current step (Next checks the step asynchronously: wait for it after an action). */
 const stepIs = (wizard: HTMLElement, label: string) => expect(within(wizard).getByRole('listitem', { current: 'step' })).toHaveTextContent(label);
 
-/** Organization → Identity → Location → Device group, filled in; ends on Review. */
-async function fillSteps(user: UserEvent, wizard: HTMLElement, ops: Ops, siteId?: string) {
+/** Organization and Identity filled in, then Enter on Identity (the caller says where that leads). */
+async function fillIdentity(user: UserEvent, wizard: HTMLElement, ops: Ops, siteId?: string) {
   const w = within(wizard);
   await user.type(await w.findByRole('combobox', { name: 'Organization' }), ops.org.slice(0, 3).toLowerCase());
   await user.click(org(wizard, ops.org));
@@ -69,6 +69,12 @@ async function fillSteps(user: UserEvent, wizard: HTMLElement, ops: Ops, siteId?
   }
   await user.type(w.getByLabelText('Serial number'), 'SN-77AB');
   await user.keyboard('{Enter}');
+}
+
+/** Organization → Identity → Location → Device group, filled in; ends on Review. */
+async function fillSteps(user: UserEvent, wizard: HTMLElement, ops: Ops, siteId?: string) {
+  const w = within(wizard);
+  await fillIdentity(user, wizard, ops, siteId);
   await waitFor(() => stepIs(wizard, 'Location'));
 
   await user.type(w.getByRole('combobox', { name: 'Country' }), 'DE');
@@ -151,16 +157,7 @@ describe('Onboarding wizard', () => {
     const ops = await opsNode();
     const { user, wizard } = await openWizard(ops.main);
     const w = within(wizard);
-    await user.type(await w.findByRole('combobox', { name: 'Organization' }), ops.org.slice(0, 3).toLowerCase());
-    await user.click(org(wizard, ops.org));
-    await user.keyboard('{Enter}');
-    await waitFor(() => stepIs(wizard, 'Identity'));
-    await waitFor(() => expect(w.getByLabelText('Site ID')).toHaveValue(ops.nextSiteId));
-    await user.type(w.getByLabelText('Device name'), 'branch-berlin-01');
-    await user.clear(w.getByLabelText('Site ID'));
-    await user.type(w.getByLabelText('Site ID'), '117');
-    await user.type(w.getByLabelText('Serial number'), 'SN-77AB');
-    await user.keyboard('{Enter}');
+    await fillIdentity(user, wizard, ops, '117');
     expect(await w.findByTestId('site-id-error')).toHaveTextContent('Site ID 117 is already used by other-117 on Ops node (as last fetched). Use next free, or another number.');
     stepIs(wizard, 'Identity');
     expect(w.getByLabelText('Site ID')).toHaveFocus();

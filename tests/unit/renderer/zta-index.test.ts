@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { exportedRows } from '../../../electron/edr/zta-export';
-import { BANDS, NOT_ASSESSED_BAND, makeRowFilter, PLATFORMS, snapshotRow, type ZtaFilter } from '../../../shared/model/zta';
+import { BANDS, NOT_ASSESSED_INDEX, makeRowFilter, PLATFORMS, snapshotRow, type ZtaFilter } from '../../../shared/model/zta';
 import { defaultRiskConfig, scoreHost, tenantRiskConfigOrThrow } from '../../../shared/risk';
 import { distribution } from '../../../renderer/features/zta/distribution';
 import { attributePresence } from '../../../renderer/features/zta/host-columns';
@@ -65,8 +65,8 @@ describe('ZTA index', () => {
     }
     const score = sortOrder(view, { key: 'score', desc: true });
     // Hosts not assessed have no score: after every scored host, by name (EDR-N1).
-    const rank = (i: number) => (s.rows.band[i] === NOT_ASSESSED_BAND ? -1 : s.rows.score[i]!);
-    expect(score.some((i) => s.rows.band[i] === NOT_ASSESSED_BAND)).toBe(true);
+    const rank = (i: number) => (s.rows.band[i] === NOT_ASSESSED_INDEX ? -1 : s.rows.score[i]!);
+    expect(score.some((i) => s.rows.band[i] === NOT_ASSESSED_INDEX)).toBe(true);
     for (let p = 1; p < score.length; p++) {
       const [a, b] = [score[p - 1]!, score[p]!];
       expect(rank(a) > rank(b) || (rank(a) === rank(b) && cmpName(a, b) < 0)).toBe(true);
@@ -134,7 +134,7 @@ describe('ZTA index', () => {
       const order = sortOrder(view, sort);
       for (const f of FILTERS) {
         const rows = filterRows(view, order, f).rows;
-        const scored = exportedRows(s, f).filter((i) => s.rows.band[i] !== NOT_ASSESSED_BAND);
+        const scored = exportedRows(s, f).filter((i) => s.rows.band[i] !== NOT_ASSESSED_INDEX);
         for (const top of [1, 10, 250]) expect(riskiest(view, rows, top)).toEqual(scored.slice(0, top));
       }
     }
@@ -206,7 +206,7 @@ describe('what-if rescoring', () => {
     const v = ztaViewOf(s, r.snapshot);
     expect(v.index).toBe(view.index);
     const top = sortOrder(v, { key: 'score', desc: true })[0]!;
-    expect(r.snapshot.rows.score[top]).toBe(Math.max(...r.snapshot.rows.score.filter((_, i) => r.snapshot.rows.band[i] !== NOT_ASSESSED_BAND)));
+    expect(r.snapshot.rows.score[top]).toBe(Math.max(...r.snapshot.rows.score.filter((_, i) => r.snapshot.rows.band[i] !== NOT_ASSESSED_INDEX)));
   });
 
   it('keeps a Falcon host without an assessment Not assessed under any settings, counted apart', () => {

@@ -111,9 +111,11 @@ export class AlarmGenerator {
     const out: SimAlarmEvent[] = [];
     if (names.length === 0) return out;
     const steady = this.o.steadyActive;
+    // A steady network acts on the alarms of the devices there are (once per call, not per change).
+    const devices = steady === undefined ? undefined : new Set(names);
     for (let i = 0; i < n; i++) {
-      if (steady !== undefined) {
-        out.push(this.steadyChange(names, steady));
+      if (devices !== undefined) {
+        out.push(this.steadyChange(names, devices, steady!));
         continue;
       }
       const deviceName = names[Math.floor(this.random() * names.length)]!;
@@ -124,8 +126,7 @@ export class AlarmGenerator {
   }
 
   /** One change of a steady network: mostly clears of active alarms when many are active, raises when few. */
-  private steadyChange(names: readonly string[], steady: number): SimAlarmEvent {
-    const devices = new Set(names);
+  private steadyChange(names: readonly string[], devices: ReadonlySet<string>, steady: number): SimAlarmEvent {
     const active = this.alarms.all().filter((a) => !isCleared(a) && devices.has(a.deviceName));
     if (active.length > 0 && this.random() < active.length / (active.length + steady)) {
       const a = active[Math.floor(this.random() * active.length)]!;

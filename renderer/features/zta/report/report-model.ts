@@ -5,7 +5,7 @@
  * expected report from the same snapshot.
  */
 import type { Contribution, RiskBand } from '../../../../shared/model/edr';
-import { BANDS, NOT_ASSESSED_BAND, emptyBandCounts, makeRowFilter, rowsInOrder, snapshotRow, type BandCounts, type ZtaChanges, type ZtaConnector, type ZtaFilter, type ZtaRow, type ZtaSnapshot } from '../../../../shared/model/zta';
+import { BANDS, NOT_ASSESSED_INDEX, emptyBandCounts, makeRowFilter, rowsInOrder, snapshotRow, type BandCounts, type ZtaChanges, type ZtaConnector, type ZtaFilter, type ZtaRow, type ZtaSnapshot } from '../../../../shared/model/zta';
 
 /** How many of the riskiest hosts the report lists, each with its reasons. */
 export const RISKIEST = 20;
@@ -72,7 +72,7 @@ export function buildReport(s: ZtaSnapshot, filter: ZtaFilter): ReportModel {
   const customers = [...perCustomer.values()].sort((a, b) => b.total - a.total || a.customerId.localeCompare(b.customerId));
   // Hosts not assessed have no score: they are counted in their own band, never among the riskiest (EDR-N1).
   const riskiest = rowsInOrder(s, filter)
-    .filter((i) => s.rows.band[i] !== NOT_ASSESSED_BAND)
+    .filter((i) => s.rows.band[i] !== NOT_ASSESSED_INDEX)
     .slice(0, RISKIEST)
     .map((i) => snapshotRow(s, i));
   return { connectors, asOf, total, bands, customers: customers.slice(0, CUSTOMERS_LISTED), moreCustomers: Math.max(0, customers.length - CUSTOMERS_LISTED), riskiest };
