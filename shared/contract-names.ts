@@ -35,6 +35,7 @@ export const CHANNEL_NAMES = [
   'inventory.refresh',
   'devices.get',
   'devices.nextSiteId',
+  'devices.groups',
   'devices.onboard',
   'devices.deploy',
   'tasks.get',

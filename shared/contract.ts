@@ -17,7 +17,7 @@ import { ztaChannels, ztaEvents } from './contract-zta';
 import { alarmChannels, alarmEvents } from './contract-alarms';
 import { overviewChannels } from './contract-overview';
 import { activityChannels, activityEvents } from './contract-activity';
-import { BulkJobState, BulkRowInput, DeviceRecord, DeviceView, OrganizationView, Snapshot, SyslogServer, TaskStatus } from './model/inventory';
+import { BulkJobState, BulkRowInput, DeviceGroups, DeviceRecord, DeviceView, OrganizationView, Snapshot, SyslogServer, TaskStatus } from './model/inventory';
 
 /**
  * Request body limits (bytes of the JSON body in browser mode). Most requests are a few hundred
@@ -215,6 +215,11 @@ export const channels = {
   ),
   'devices.get': channel(ProfileRef.extend({ deviceName: PathName('device name') }).strict(), DeviceView, 'One device, fresh from the node (and stored).'),
   'devices.nextSiteId': channel(ProfileRef, z.object({ siteId: z.string() }), 'The next free site ID (global device ID) on the node.'),
+  'devices.groups': channel(
+    ProfileRef.extend({ orgName: z.string().trim().min(1, 'Choose the organization.').max(128, 'Keep the organization name within 128 characters.') }).strict(),
+    DeviceGroups,
+    'The device groups of an organization: the node’s list, else those its stored devices use.',
+  ),
   'devices.onboard': channel(ProfileRef.extend({ device: DeviceRecord }).strict(), DeviceView, 'Create or replace a device workflow record (spec 4.2 PUT); server errors name the field.'),
   'devices.deploy': channel(
     ProfileRef.extend({ deviceName: PathName('device name') }).strict(),

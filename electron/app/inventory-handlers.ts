@@ -11,6 +11,7 @@ type InventoryHandlers = Pick<
   | 'inventory.refresh'
   | 'devices.get'
   | 'devices.nextSiteId'
+  | 'devices.groups'
   | 'devices.onboard'
   | 'devices.deploy'
   | 'tasks.get'
@@ -25,7 +26,7 @@ type InventoryHandlers = Pick<
 export interface InventoryHandlerDeps {
   inventory: Pick<
     InventoryService,
-    'devices' | 'organizations' | 'refresh' | 'getDevice' | 'nextSiteId' | 'onboard' | 'deploy' | 'task' | 'syslogList' | 'syslogCreate'
+    'devices' | 'organizations' | 'refresh' | 'getDevice' | 'nextSiteId' | 'deviceGroups' | 'onboard' | 'deploy' | 'task' | 'syslogList' | 'syslogCreate'
   >;
   bulk: Pick<BulkJobs, 'start' | 'cancel' | 'get'>;
   profiles: Pick<ProfileRepository, 'get'>;
@@ -40,6 +41,7 @@ export function createInventoryHandlers({ inventory, bulk, profiles }: Inventory
     'inventory.refresh': async ({ profileId, what }) => inventory.refresh(profileId, what),
     'devices.get': async ({ profileId, deviceName }) => inventory.getDevice(profileId, deviceName),
     'devices.nextSiteId': async ({ profileId }) => inventory.nextSiteId(profileId),
+    'devices.groups': async ({ profileId, orgName }) => inventory.deviceGroups(known(profileId), orgName),
     'devices.onboard': async ({ profileId, device }) => inventory.onboard(profileId, device),
     'devices.deploy': async ({ profileId, deviceName }) => inventory.deploy(profileId, deviceName),
     'tasks.get': async ({ profileId, taskId }) => inventory.task(known(profileId), taskId),

@@ -126,6 +126,7 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
     if (event === 'session.changed') {
       const s = payload as { profileId: string; state: string };
       alarms.onSession(s.profileId, s.state);
+      inventory.onSession(s.profileId, s.state);
     }
   });
   const bulk = new BulkJobs({ ports: bulkPorts(inventory), emit: events.emit.bind(events), logger: logger.child('bulk'), ...options.inventory });
@@ -281,5 +282,6 @@ export function bulkPorts(inventory: InventoryService): BulkPorts {
     putDevice: (profileId, record) => inventory.putDevice(profileId, record),
     startDeploy: (profileId, name) => inventory.startDeploy(profileId, name),
     devicesChanged: (profileId) => void inventory.changed(profileId, ['devices']),
+    deploymentsEnded: (profileId) => void inventory.refreshAfter(profileId),
   };
 }

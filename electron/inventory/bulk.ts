@@ -47,6 +47,8 @@ export interface BulkPorts {
   startDeploy(profileId: string, deviceName: string): Promise<{ task: TaskStatus; outcome: Promise<FollowOutcome> }>;
   /** Tells the window the stored devices changed. */
   devicesChanged(profileId: string): void;
+  /** The job's deployments ended: the device list and its state are read again (status, new appliances). */
+  deploymentsEnded(profileId: string): void;
 }
 
 export interface BulkJobsOptions extends BulkTiming {
@@ -307,6 +309,7 @@ export class BulkJobs {
     const s = snapshot(job, []);
     this.o.logger.info('bulk onboarding finished', { jobId: job.head.jobId, state: s.state, ...s.counts });
     if (!job.head.dryRun) this.o.ports.devicesChanged(job.head.profileId);
+    if (!job.head.dryRun && job.head.deploy) this.o.ports.deploymentsEnded(job.head.profileId);
     this.prune();
   }
 

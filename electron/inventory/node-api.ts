@@ -27,6 +27,25 @@ export const deviceWrapper = (namespace = DEFAULT_NAMESPACE) => `${namespace}.sd
 export const devicePath = (name: string) => `${DEVICES_PATH}/device/${pathSegment(name, 'device name')}`;
 export const deployPath = (name: string) => `${DEVICES_PATH}/device/deploy/${pathSegment(name, 'device name')}`;
 export const taskPath = (id: string) => `/mgmt/tasks/task/${pathSegment(id, 'task ID')}`;
+/** An organization's device group names (C-57): real nodes' `/nextgen` call; the spec shows none. */
+export const deviceGroupNamesPath = (orgName: string) => `/nextgen/deviceGroup/deviceGroupNames?organization=${encodeURIComponent(orgName)}`;
+
+/**
+ * The names of a device group list, read leniently (C-57): an array of names, or of records with a
+ * `name`, bare or under any one key (`{"deviceGroupNames": […]}`, `{"device-group": [{name}]}`).
+ * Blank and repeated names are dropped; the rest sorted. Anything else is an unexpected answer.
+ */
+export function readDeviceGroupNames(body: unknown): string[] {
+  let list: unknown = body;
+  if (isObject(body)) list = Object.values(body).find(Array.isArray) ?? (isObject(Object.values(body)[0]) ? Object.values(Object.values(body)[0] as object).find(Array.isArray) : undefined);
+  if (!Array.isArray(list)) throw unexpectedAnswer('a device group list');
+  const names = new Set<string>();
+  for (const item of list) {
+    const name = filled(isObject(item) ? item.name : item);
+    if (name) names.add(name.slice(0, LIMITS.name));
+  }
+  return [...names].sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+}
 
 
 /** Device workflow list: `<ns>.sdwan-device-list` on real nodes (MN-49), `devices` on older simulators. */

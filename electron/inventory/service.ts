@@ -6,7 +6,7 @@
  */
 import type { EmitEvent } from '../../shared/contract';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
-import type { DeviceRecord, DeviceView, OrganizationView, SyslogServer, TaskStatus } from '../../shared/model/inventory';
+import type { DeviceGroups, DeviceRecord, DeviceView, OrganizationView, SyslogServer, TaskStatus } from '../../shared/model/inventory';
 import type { Logger } from '../log';
 import type { InventoryKind, InventoryStore, StoredList } from './store/inventory-store';
 import { withDeviceIssues, withSyslogIssues } from './field-errors';
@@ -18,6 +18,8 @@ import {
   SYSLOG_PATH,
   deployPath,
   deviceBody,
+  deviceGroupNamesPath,
+  readDeviceGroupNames,
   DEFAULT_NAMESPACE,
   deviceFromAnswer,
   deviceFromNode,
@@ -40,7 +42,14 @@ import { throttle } from '../throttle';
 export interface InventoryTiming extends TaskTiming {
   /** Least time between two inventory.progress events of one list; default 100 ms. */
   progressIntervalMs?: number;
+  /**
+   * How often the devices' state on the node (the appliance list) is read again while signed in;
+   * default 5 min, well inside the 15 min after which the window marks it old. 0 turns it off.
+   */
+  stateRefreshMs?: number;
 }
+
+export const STATE_REFRESH_MS = 5 * 60_000;
 
 export interface InventoryServiceOptions extends InventoryTiming {
   store: InventoryStore;
@@ -71,6 +80,11 @@ export class InventoryService {
   readonly store: InventoryStore;
   private readonly follower: TaskFollower;
   private readonly refreshing = new Map<string, Promise<ListRefresh<unknown>>>();
+  /** A device list refresh queued behind the running one, per profile (refreshAfter). */
+  private readonly queued = new Map<string, Promise<void>>();
+  /** The state refresh timer of each signed-in profile. */
+  private readonly stateTimers = new Map<string, NodeJS.Timeout>();
+  private readonly stateRunning = new Set<string>();
   private readonly log: Logger;
   private readonly closing = new AbortController();
 
@@ -163,27 +177,90 @@ export class InventoryService {
   }
 
   /**
+   * After something changed on the node (a deployment ended): the device list and its state read
+   * again, starting after any refresh already running (which may have listed the old status), then
+   * the window told. One waits per profile; a second ask joins it. Failures are logged, not said:
+   * the window shows how old the list is.
+   */
+  refreshAfter(profileId: string): Promise<void> {
+    const waiting = this.queued.get(profileId);
+    if (waiting) return waiting;
+    const running = this.refreshing.get(`${profileId}\u0000devices`);
+    const work = (running ? running.then(noop, noop) : Promise.resolve())
+      .then(() => {
+        this.queued.delete(profileId);
+        return this.refreshList(profileId, 'devices');
+      })
+      .then(
+        () => this.changed(profileId, ['devices']),
+        (e: unknown) => this.log.info('device list not read again after a deployment', { profileId, error: e instanceof Error ? e.message : String(e) }),
+      );
+    this.queued.set(profileId, work);
+    return work;
+  }
+
+  /** Session changes (app/services.ts): the devices' state is read on a schedule only while signed in. */
+  onSession(profileId: string, state: string): void {
+    const every = this.o.stateRefreshMs ?? STATE_REFRESH_MS;
+    const timer = this.stateTimers.get(profileId);
+    if (state !== 'signed-in' || every <= 0 || this.closing.signal.aborted) {
+      if (timer) clearInterval(timer);
+      this.stateTimers.delete(profileId);
+      return;
+    }
+    if (timer) return;
+    const t = setInterval(() => void this.refreshState(profileId), every);
+    t.unref();
+    this.stateTimers.set(profileId, t);
+  }
+
+  /**
+   * One scheduled read of the devices' state on the node (the appliance list), for a connection
+   * whose device list is stored; skipped while a list refresh (which reads it too) runs. Quiet on
+   * failure: the age chip says how old the state is. Resolves true when it read the state.
+   */
+  async refreshState(profileId: string): Promise<boolean> {
+    if (this.stateRunning.has(profileId) || this.refreshing.has(`${profileId}\u0000devices`)) return false;
+    if ((await this.store.fetchedAt(profileId, 'devices')) === null) return false;
+    this.stateRunning.add(profileId);
+    try {
+      if (!(await this.refreshAppliances(profileId, this.closing.signal, true))) return false;
+      await this.changed(profileId, ['devices']);
+      return true;
+    } catch (e) {
+      this.log.info('device state not read on schedule', { profileId, error: e instanceof Error ? e.message : String(e) });
+      return false;
+    } finally {
+      this.stateRunning.delete(profileId);
+    }
+  }
+
+  /**
    * The appliance list completes the devices with their state on the node. A node (or a user)
    * that does not serve it keeps the devices refresh whole: the old state stays, labelled with
-   * the time it was fetched, and the operator is told why it is not newer.
+   * the time it was fetched, and the operator is told why it is not newer (unless `quiet`: a
+   * scheduled read). Resolves whether the state was read.
    */
-  private async refreshAppliances(profileId: string, signal: AbortSignal): Promise<void> {
+  private async refreshAppliances(profileId: string, signal: AbortSignal, quiet = false): Promise<boolean> {
     const logger = this.log.child('appliances');
     try {
       const r = await pageAll({ request: this.request(profileId), path: APPLIANCES_PATH, read: readAppliancesPage, signal, logger });
       const { items, unreadable } = readAll(r.items, applianceFromNode);
       this.reportUnreadable(profileId, 'appliance', unreadable, r.items);
       await this.store.replaceAppliances(profileId, items, new Date().toISOString(), unreadable.length);
+      return true;
     } catch (e) {
       if (signal.aborted || (e instanceof AppError && e.code === ErrorCodes.cancelled)) throw e;
       const at = await this.store.fetchedAt(profileId, 'appliances');
       logger.warn('appliance list not read', { profileId, error: e instanceof Error ? e.message : String(e) });
+      if (quiet) return false;
       this.o.emit('notice', {
         level: 'warning',
         message: `The devices were refreshed, but not their state on the node (reachability, sync): ${e instanceof Error ? e.message : String(e)}`,
         hint: at ? `The state shown is from ${at}.` : 'The state columns stay empty until the node serves its appliance list to this user.',
         code: 'inventory.appliances_failed',
       });
+      return false;
     }
   }
 
@@ -261,6 +338,28 @@ export class InventoryService {
     return { before, after: (await this.store.device(profileId, device.deviceName)) ?? device };
   }
 
+  /**
+   * devices.groups (C-57): the node's device groups of an organization, each with how many stored
+   * devices use it. A node that does not serve the list (404, 405, an answer that is not one), or a
+   * call that fails, gives the groups the organization's stored devices use instead, with why.
+   */
+  async deviceGroups(profileId: string, orgName: string): Promise<DeviceGroups> {
+    const stored = new Map<string, number>();
+    for (const d of (await this.store.devices(profileId)).items) if (d.orgName === orgName && d.deviceGroup) stored.set(d.deviceGroup, (stored.get(d.deviceGroup) ?? 0) + 1);
+    const withCounts = (names: Iterable<string>) => [...names].map((name) => ({ name, devices: stored.get(name) ?? 0 }));
+    try {
+      this.requireSignedIn(profileId, 'list its device groups');
+      const names = readDeviceGroupNames(await this.request(profileId)('GET', deviceGroupNamesPath(orgName)));
+      return { orgName, source: 'node', groups: withCounts(names), note: null };
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      this.log.info('device groups not listed by the node', { profileId, orgName, error: message });
+      const unserved = e instanceof AppError && (e.status === 404 || e.status === 405 || e.code === ErrorCodes.unexpectedResponse);
+      const groups = withCounts([...stored.keys()].sort((a, b) => (stored.get(b) ?? 0) - (stored.get(a) ?? 0) || a.localeCompare(b, 'en')));
+      return { orgName, source: 'stored', groups, note: unserved ? 'The node does not list device groups.' : `The node’s device groups could not be read: ${message}` };
+    }
+  }
+
   async nextSiteId(profileId: string): Promise<{ siteId: string }> {
     return { siteId: readAvailableId(await this.request(profileId)('GET', AVAILABLE_ID_PATH)) };
   }
@@ -311,6 +410,8 @@ export class InventoryService {
     void outcome.then(async (end) => {
       await this.changed(profileId, ['devices']);
       if (!end.finished) this.notUntilTheEnd(end);
+      // The node's status and the device's state after the task (a new appliance once deployed).
+      else await this.refreshAfter(profileId);
     });
     return task;
   }
@@ -365,10 +466,14 @@ export class InventoryService {
   /** Stops refreshes and following tasks (they go on on the node) and closes the store. */
   async close(): Promise<void> {
     this.closing.abort();
+    for (const t of this.stateTimers.values()) clearInterval(t);
+    this.stateTimers.clear();
     await this.follower.close();
     await this.store.close();
   }
 }
+
+const noop = () => undefined;
 
 function pick<T extends object, K extends keyof T>(o: T, keys: K[]): Partial<Pick<T, K>> {
   const out: Partial<Pick<T, K>> = {};

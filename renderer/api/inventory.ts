@@ -78,6 +78,18 @@ export function useNextSiteId(profileId: string | undefined, enabled = true) {
   });
 }
 
+/** An organization's device groups (the node's, else those its stored devices use); silent: the step says why. */
+export function useDeviceGroups(profileId: string | undefined, orgName: string | undefined) {
+  const client = useClient();
+  return useQuery({
+    queryKey: keys.deviceGroups(profileId ?? '', orgName ?? ''),
+    queryFn: profileId && orgName ? () => client.invoke('devices.groups', { profileId, orgName }) : skipToken,
+    staleTime: 30_000,
+    retry: false,
+    meta: { silent: true },
+  });
+}
+
 /** Onboards one device; the wizard puts server errors under their fields itself. */
 export function useOnboardDevice() {
   const client = useClient();

@@ -15,6 +15,7 @@ export const keys = {
   inventoryProgress: (profileId: string) => ['inventory.progress', profileId] as const,
   device: (profileId: string, deviceName: string) => ['devices.get', profileId, deviceName] as const,
   nextSiteId: (profileId: string) => ['devices.nextSiteId', profileId] as const,
+  deviceGroups: (profileId: string, orgName: string) => ['devices.groups', profileId, orgName] as const,
   task: (profileId: string, taskId: string) => ['tasks.get', profileId, taskId] as const,
   /** Not keyed by profile (a job id is no profile id for the error reporter). */
   onboardingJob: (jobId: string) => ['onboarding.get', { jobId }] as const,

@@ -152,6 +152,20 @@ export const TaskStep = z.object({
 export type TaskStep = z.infer<typeof TaskStep>;
 
 /** A node task (deployment) as the console follows it. */
+/**
+ * The device groups the onboarding wizard offers for an organization (C-57): the node's own list
+ * when it serves one, else the groups of the organization's stored devices; with how many stored
+ * devices use each (null when the stored records do not say).
+ */
+export const DeviceGroups = z.object({
+  orgName: z.string(),
+  source: z.enum(['node', 'stored']),
+  groups: z.array(z.object({ name: z.string(), devices: z.number().int().nonnegative() })),
+  /** Why the node's list is not shown (source 'stored'); null otherwise. */
+  note: z.string().nullable(),
+});
+export type DeviceGroups = z.infer<typeof DeviceGroups>;
+
 export const TaskStatus = z.object({
   profileId: z.string(),
   taskId: z.string(),

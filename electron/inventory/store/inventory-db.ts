@@ -11,6 +11,7 @@ import { ApplianceState, TaskStep, type DeploymentStatus, type DeviceView, type 
 import { organizationViews, type StoredOrganization } from '../../../shared/model/hierarchy';
 import { deploymentCounts, failedDeployments, type DeploymentCounts, type FailedDeployment } from './inventory-counts';
 import { migrate, openPrivateDatabase } from '../../store/sqlite';
+import { listedDevice } from './listed-device';
 
 export type { StoredOrganization } from '../../../shared/model/hierarchy';
 export type InventoryKind = 'devices' | 'organizations';
@@ -249,8 +250,10 @@ export class InventoryDb {
       forget: ['devices', 'organizations', 'fetches', 'tasks', 'appliances', 'node_meta'].map((t) => this.db.prepare(`DELETE FROM ${t} WHERE profile_id = ?`)),
     };
     this.replaceDeviceList = this.db.transaction((profileId: string, devices: readonly DeviceView[], fetchedAt: string, unreadable: number) => {
+      // Fields the list does not carry survive while the record is the same (listed-device.ts).
+      const stored = new Map((this.stmt.devices.all(profileId) as DeviceRow[]).map((r) => [r.device_name, deviceOf(r, null)]));
       this.stmt.deleteDevices.run(profileId);
-      for (const d of devices) this.stmt.putDevice.run(deviceParams(profileId, d));
+      for (const d of devices) this.stmt.putDevice.run(deviceParams(profileId, listedDevice(d, stored.get(d.deviceName))));
       this.stmt.fetched.run(profileId, 'devices', fetchedAt, unreadable);
     });
     this.replaceOrganizationList = this.db.transaction((profileId: string, orgs: readonly StoredOrganization[], fetchedAt: string, unreadable: number) => {
@@ -265,7 +268,10 @@ export class InventoryDb {
     });
   }
 
-  /** Replaces the profile's whole device list in one transaction (a device listed twice keeps its last record). */
+  /**
+   * Replaces the profile's whole device list in one transaction (a device listed twice keeps its last
+   * record); what a device's own record added survives while the node did not change it (listed-device.ts).
+   */
   replaceDevices(profileId: string, devices: readonly DeviceView[], fetchedAt: string, unreadable = 0): void {
     this.replaceDeviceList(profileId, devices, fetchedAt, unreadable);
   }

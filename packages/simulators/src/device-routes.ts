@@ -3,7 +3,7 @@
  * next free site ID, deployment and task status. The list, the single record and the "no such
  * device" error are in the shapes real nodes answer (issue 8, device-wire.ts).
  */
-import { DEVICE_WRAPPER, parseDevice } from './device-rules';
+import { DEVICE_WRAPPER, invalidRequest, parseDevice } from './device-rules';
 import { DEVICE_LIST_KEY, deviceListRecord, deviceWorkflowRecord } from './device-wire';
 import { CustomError, VnmsError } from './errors';
 import { json } from './http';
@@ -15,6 +15,8 @@ import { isRunning, taskBody } from './tasks';
 export const DEVICES_PATH = '/mgmt/sdwan/workflow/devices';
 export const AVAILABLE_ID_PATH = '/mgmt/sdwan/global/Branch/availableId';
 export const TASK_PATH = '/mgmt/tasks/task';
+/** Real nodes' device group names of an organization (C-57); `/nextgen` has no `/vnms` to rename. */
+export const DEVICE_GROUP_NAMES_PATH = '/nextgen/deviceGroup/deviceGroupNames';
 
 const noData = (description: string) => new CustomError(404, 4015, 'NO_DATA_FOUND', description);
 
@@ -69,8 +71,17 @@ export function deviceRoutes(ctx: SimContext, inv: SimInventory): Route[] {
     return json(200, taskBody(t, now()));
   };
 
+  // C-57: `?organization=<name>` → a JSON array of the organization's device group names.
+  const groupNames: Handler = (req) => {
+    const org = req.query.get('organization')?.trim() ?? '';
+    if (!org) throw invalidRequest('organization: name the organization whose device groups to list.');
+    if (!inv.hasOrganization(org)) throw new CustomError(404, 4016, 'ORG_NOT_FOUND', `organization: no organization named ${org}.`);
+    return json(200, inv.deviceGroupsOf(org));
+  };
+
   return [
     { pattern: DEVICES_PATH, style: 'custom', auth: 'data', methods: { GET: list } },
+    { pattern: DEVICE_GROUP_NAMES_PATH, style: 'custom', auth: 'data', methods: { GET: groupNames } },
     { pattern: `${DEVICES_PATH}/device/:name`, style: 'custom', auth: 'data', methods: { GET: getOne, PUT: put } },
     { pattern: `${DEVICES_PATH}/device/deploy/:name`, style: 'custom', auth: 'data', methods: { POST: deploy } },
     { pattern: AVAILABLE_ID_PATH, style: 'custom', auth: 'data', methods: { GET: availableId } },

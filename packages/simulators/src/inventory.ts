@@ -76,6 +76,16 @@ export class SimInventory {
     return org?.name ?? name;
   }
 
+  /**
+   * The device groups of an organization (C-57): the groups its devices are in, seeded or onboarded
+   * (a PUT with a new group makes it), sorted by name.
+   */
+  deviceGroupsOf(orgName: string): string[] {
+    const groups = new Set<string>();
+    for (const e of this.devices.all()) if (e.record.orgName === orgName) groups.add(e.record.deviceGroup);
+    return [...groups].sort((a, b) => a.localeCompare(b, 'en'));
+  }
+
   /** Starts a deployment task of the device now (the caller checked that none is running). */
   deploy(deviceName: string, fails: boolean): SimTask {
     const entry = this.devices.get(deviceName);

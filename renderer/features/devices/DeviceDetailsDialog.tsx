@@ -19,7 +19,8 @@ import { WorldPreview } from '../../components/WorldPreview';
 export function DeviceDetailsDialog({ profile, device, signedIn, onClose }: { profile: ProfileView; device: DeviceView; signedIn: boolean; onClose(): void }) {
   const deploy = useDeployDevice();
   const fresh = useDeviceFromNode(profile.id, device.deviceName);
-  const [taskId, setTaskId] = useState<string | null>(device.deploymentStatus === 'deploying' ? device.lastTaskId : null);
+  // A running deployment shows its progress, a failed one its task's error (issue 22.6).
+  const [taskId, setTaskId] = useState<string | null>(device.deploymentStatus === 'deploying' || device.deploymentStatus === 'failed' ? device.lastTaskId : null);
   const [asking, setAsking] = useState(false);
   const deploying = device.deploymentStatus === 'deploying';
   const redeploy = device.deploymentStatus !== 'saved';
@@ -92,7 +93,9 @@ export function DeviceDetailsDialog({ profile, device, signedIn, onClose }: { pr
             )}
           </dd>
           <dt>Last task</dt>
-          <dd className="mono">{device.lastTaskId ?? '—'}</dd>
+          <dd className={device.lastTaskId ? 'mono' : undefined}>
+            {device.lastTaskId ?? (device.deploymentStatus === 'failed' ? <span className="muted" data-testid="no-failed-task">Not known here: the node’s device list names no task, and this deployment was not started from this console.</span> : '—')}
+          </dd>
         </dl>
         {loc?.latitude && loc.longitude ? <WorldPreview latitude={loc.latitude} longitude={loc.longitude} label={countryLabel(loc.country)} compact /> : null}
       </div>

@@ -88,6 +88,31 @@ describe('onboarding one device', () => {
     expect(viaContract.error?.code).toBe('request.invalid');
   });
 
+  it('lists an organization’s device groups from the node, else from the stored devices with why (issue 22.11, C-57)', async () => {
+    await onboardOwn('groups-edge-01', '520');
+    const fromNode = await w.h.call<{ source: string; groups: Array<{ name: string; devices: number }>; note: string | null }>('devices.groups', { profileId: w.profileId, orgName: org });
+    expect(fromNode.source).toBe('node');
+    expect(fromNode.note).toBeNull();
+    // The node's own list holds the group of the device onboarded here, counted from the store.
+    expect(fromNode.groups).toContainEqual({ name: 'Retail', devices: expect.any(Number) });
+    expect(fromNode.groups.find((g) => g.name === 'Retail')!.devices).toBeGreaterThanOrEqual(1);
+    expect(fromNode.groups.map((g) => g.name)).toEqual([...fromNode.groups.map((g) => g.name)].sort((a, b) => a.localeCompare(b, 'en', { numeric: true })));
+
+    w.sim.faults.unservedPaths = ['/nextgen/'];
+    const unserved = await w.h.call<{ source: string; groups: Array<{ name: string }>; note: string }>('devices.groups', { profileId: w.profileId, orgName: org });
+    expect(unserved).toMatchObject({ source: 'stored', note: 'The node does not list device groups.' });
+    expect(unserved.groups.map((g) => g.name)).toContain('Retail');
+    w.sim.faults.unservedPaths = [];
+    w.sim.faults.failingPaths = ['/nextgen/'];
+    const failing = await w.h.call<{ source: string; note: string }>('devices.groups', { profileId: w.profileId, orgName: org });
+    expect(failing.source).toBe('stored');
+    expect(failing.note).toMatch(/^The node’s device groups could not be read: /);
+    w.sim.faults.failingPaths = [];
+
+    expect((await w.h.callRaw('devices.groups', { profileId: w.profileId, orgName: '  ' })).error?.code).toBe('request.invalid');
+    expect((await w.h.callRaw('devices.groups', { profileId: 'nope', orgName: org })).error?.code).toBe('not_found');
+  });
+
   it('fetches one device fresh from the node', async () => {
     await onboardOwn('hamburg-edge-01', '505');
     expect(await w.h.call<DeviceView>('devices.get', { profileId: w.profileId, deviceName: 'hamburg-edge-01' })).toMatchObject({ deviceName: 'hamburg-edge-01', deploymentStatus: 'saved' });
@@ -126,6 +151,13 @@ describe('onboarding one device', () => {
     const times = done.steps.slice(1).map((s) => Date.parse(s.at));
     expect(times).toEqual([...times].sort((a, b) => a - b));
     expect(done.steps.at(-1)!.at).toBe(new Date(Date.parse(done.endedAt!)).toISOString());
+    // Issue 22.6: with no refresh asked, the task's end reads the list and the state again: the
+    // node's status, the new appliance, and what the record fetch had added (the group) kept.
+    const after = await until('the device list read again after the task', async () => {
+      const d = (await w.h.call<{ items: DeviceView[] }>('inventory.devices', { profileId: w.profileId })).items.find((x) => x.deviceName === 'munich-edge-01');
+      return d?.appliance ? d : undefined;
+    });
+    expect(after).toMatchObject({ workflowStatus: 'Deployed', deploymentStatus: 'deployed', deviceGroup: 'Retail', serialNumber: 'SN-munich-edge-01', lastTaskId: t.taskId, appliance: { reachability: expect.stringMatching(/^(reachable|unreachable)$/) } });
   });
 
   it('follows a failed deployment to FAILED with the node’s error message', async () => {
@@ -138,6 +170,14 @@ describe('onboarding one device', () => {
     const stored = (await w.h.call<{ items: DeviceView[] }>('inventory.devices', { profileId: w.profileId })).items.find((d) => d.deviceName === 'paris-edge-01');
     expect(stored).toMatchObject({ deploymentStatus: 'failed', lastTaskId: t.taskId });
     expect(w.sim.inventory.runningTasks()).toBe(0);
+    // The list read again after the task (its status from the node) keeps the console's task, so the
+    // device's details can show why it failed (issue 22.6).
+    const after = await until('the device list read again after the task', async () => {
+      const d = (await w.h.call<{ items: DeviceView[] }>('inventory.devices', { profileId: w.profileId })).items.find((x) => x.deviceName === 'paris-edge-01');
+      return d?.workflowStatus ? d : undefined;
+    });
+    expect(after).toMatchObject({ deploymentStatus: 'failed', lastTaskId: t.taskId, deviceGroup: 'Retail' });
+    expect(await w.h.call<TaskStatus>('tasks.get', { profileId: w.profileId, taskId: t.taskId })).toMatchObject({ state: 'failed', message: expect.stringMatching(/did not acknowledge/) });
   });
 
   it('asks the node for a task it did not follow, once it is finished answers from the store', async () => {

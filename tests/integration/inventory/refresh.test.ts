@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DeviceView, OrganizationView } from '../../../shared/model/inventory';
-import { startWorld, type World } from './world';
+import { startWorld, until, type World } from './world';
 
 /** The largest seeds (MN-47). */
 const DEVICES = 20_000;
@@ -107,5 +107,24 @@ describe('inventory refresh', () => {
     expect((await w.h.call<Snap<DeviceView>>('inventory.devices', { profileId: w.profileId })).items).toHaveLength(120);
     const unknown = await w.h.callRaw('inventory.devices', { profileId: 'no-such-profile' });
     expect(unknown.error?.code).toBe('not_found');
+  });
+
+  it('reads the devices’ state on the node again on its own while signed in (issue 22.6)', async () => {
+    w = await startWorld({ sim: { seedDevices: 40 }, inventory: { stateRefreshMs: 150 } });
+    await w.h.call('inventory.refresh', { profileId: w.profileId, what: 'devices' });
+    const stored = async () => (await w.h.call<Snap<DeviceView>>('inventory.devices', { profileId: w.profileId })).items;
+    const target = (await stored()).find((d) => d.appliance?.reachability === 'reachable')!;
+    const firstAt = target.appliance!.fetchedAt;
+    const refreshes = w.sim.stats.count('GET', '/mgmt/sdwan/workflow/devices');
+    // The node now sees it unreachable; nobody asks for a refresh.
+    w.sim.faults.unreachableDevices = [target.deviceName];
+    const later = await until('the scheduled state read', async () => {
+      const d = (await stored()).find((x) => x.deviceName === target.deviceName);
+      return d?.appliance?.reachability === 'unreachable' ? d : undefined;
+    });
+    expect(Date.parse(later.appliance!.fetchedAt)).toBeGreaterThan(Date.parse(firstAt));
+    // Only the state is read on schedule, not the device list; the window is told.
+    expect(w.sim.stats.count('GET', '/mgmt/sdwan/workflow/devices')).toBe(refreshes);
+    expect(w.events<{ profileId: string; what: string[] }>('inventory.changed').filter((e) => e.profileId === w.profileId).length).toBeGreaterThanOrEqual(2);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { applianceFromNode, readAppliancesPage } from '../../../electron/inventory/appliances';
-import { deviceBody, deviceFromAnswer, deviceFromNode, organizationFromNode, readDevicesPage, readOrganizationsPage, sameRecord } from '../../../electron/inventory/node-api';
+import { deviceBody, deviceFromAnswer, deviceFromNode, deviceGroupNamesPath, organizationFromNode, readDeviceGroupNames, readDevicesPage, readOrganizationsPage, sameRecord } from '../../../electron/inventory/node-api';
 import { nodeTime } from '../../../electron/mgmt/node-answer';
 import { errorFromResponse } from '../../../electron/mgmt/errors';
 
@@ -159,5 +159,23 @@ describe('error bodies of real nodes', () => {
     expect(custom.details).toMatchObject({ nodeMessage: 'Device workflow [ CPE10] already exists' });
     // A real OAuth error stays one.
     expect(errorFromResponse(res(401, { error: 'invalid_grant', error_description: 'bad' }), { operation: 'token' }).code).toBe('oauth.invalid_grant');
+  });
+});
+
+describe('device group names (C-57)', () => {
+  it('reads a bare list, records with a name, and either under one key; drops blanks and repeats, sorts', () => {
+    expect(readDeviceGroupNames(['Retail', ' Office ', '', 'Retail', 'Branch-10', 'Branch-9'])).toEqual(['Branch-9', 'Branch-10', 'Office', 'Retail']);
+    expect(readDeviceGroupNames({ deviceGroupNames: ['b', 'a'] })).toEqual(['a', 'b']);
+    expect(readDeviceGroupNames({ 'device-group': [{ name: 'Sites', 'dg:organization': 'Root' }, { name: ' ' }, {}, { name: 7 }] })).toEqual(['7', 'Sites']);
+    expect(readDeviceGroupNames({ 'versanms.deviceGroups': { 'device-group': [{ name: 'x' }] } })).toEqual(['x']);
+    expect(readDeviceGroupNames([])).toEqual([]);
+  });
+
+  it('refuses an answer that holds no list', () => {
+    for (const body of [undefined, 'Retail', { totalCount: 3 }, null]) expect(() => readDeviceGroupNames(body)).toThrow(/device group list the console cannot read/);
+  });
+
+  it('puts the organization in the query, encoded', () => {
+    expect(deviceGroupNamesPath('Contoso EMEA&x=1')).toBe('/nextgen/deviceGroup/deviceGroupNames?organization=Contoso%20EMEA%26x%3D1');
   });
 });

@@ -1,6 +1,6 @@
 /** InventoryService against the in-memory node: refresh, single device, deploy followed, tasks, node answers read. */
 import { until } from '../../support/until';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { TaskStatus } from '../../../shared/model/inventory';
 import { readSyslogServers, taskFromNode } from '../../../electron/inventory/node-api';
 import { deviceFields, startService, type ServiceHarness } from './fake-node';
@@ -124,6 +124,33 @@ describe('closing', () => {
 });
 
 describe('node answers', () => {
+  it('reads the devices’ state on a schedule only while the session is signed in (issue 22.6)', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      h = startService({ stateRefreshMs: 60_000 });
+      const reads = vi.spyOn(h.service, 'refreshState').mockResolvedValue(true);
+      h.service.onSession('p1', 'signed-in');
+      h.service.onSession('p1', 'signed-in'); // a second sign-in event starts no second timer
+      vi.advanceTimersByTime(60_000 * 3);
+      expect(reads.mock.calls).toEqual([['p1'], ['p1'], ['p1']]);
+      h.service.onSession('p1', 'signed-out');
+      vi.advanceTimersByTime(60_000 * 3);
+      expect(reads).toHaveBeenCalledTimes(3);
+      h.service.onSession('p2', 'signed-in');
+      await h.service.close();
+      vi.advanceTimersByTime(60_000 * 3);
+      expect(reads).toHaveBeenCalledTimes(3);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('reads no state on schedule for a connection whose device list was never read', async () => {
+    h = startService();
+    expect(await h.service.refreshState('p1')).toBe(false);
+    expect(h.node.calls).toEqual([]);
+  });
+
   it('reads a task with or without the vendor prefix', () => {
     const prefixed = {
       'x-tasks.task': {

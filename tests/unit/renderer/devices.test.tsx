@@ -202,9 +202,34 @@ describe('Devices page: details, deployment, offline and first fetch', () => {
     expect(within(progress).getByRole('progressbar')).toHaveAttribute('aria-valuenow');
     expect(await within(dialog).findByText(`${name} is deployed.`, {}, { timeout: 15_000 })).toBeVisible();
     expect((await main.sim(node).call<{ deploymentStatus: string }>('inventory.device', name)).deploymentStatus).toBe('DEPLOYED');
+    // Issue 22.6: nobody clicks Refresh; the task's end brings the node's status and the device's state.
+    await waitFor(() => expect(within(dialog).getByTestId('appliance-state')).toHaveTextContent(/Reachability/), { timeout: 10_000 });
+    expect(within(dialog).getByText('Node status').nextElementSibling).toHaveTextContent('Deployed');
     await user.click(within(dialog).getByRole('button', { name: 'Close' }));
     const row = screen.getAllByTestId('device-row').find((r) => r.getAttribute('data-device') === name)!;
     await waitFor(() => expect(row.querySelector('.status-chip')).toHaveTextContent('deployed'));
+  });
+
+  it('a failed deployment shows its task’s error in the details, also after the list was read again (issue 22.6)', async () => {
+    const main = await MainBridge.start();
+    const node = await main.node({ seedDevices: 5, deploySeconds: 1 });
+    const ops = await main.addNodeProfile(node, { name: 'Ops node' });
+    await main.call('inventory.refresh', { profileId: ops.id });
+    const name = ((await main.call('inventory.devices', { profileId: ops.id })) as { items: DeviceView[] }).items.find((d) => d.deploymentStatus !== 'deploying')!.deviceName;
+    await main.sim(node).set('faults.deployFailures', 1);
+    const task = (await main.call('devices.deploy', { profileId: ops.id, deviceName: name })) as { taskId: string };
+    await waitFor(async () => expect(((await main.call('tasks.get', { profileId: ops.id, taskId: task.taskId })) as { state: string }).state).toBe('failed'), { timeout: 10_000 });
+    // Another refresh of the list (which names no task) keeps the console's task.
+    await main.call('inventory.refresh', { profileId: ops.id, what: 'devices' });
+    const { user } = await openDevices(main);
+    await screen.findByTestId('devices-count', {}, LOADED);
+    await user.click(screen.getAllByTestId('device-row').find((r) => r.getAttribute('data-device') === name)!);
+    const dialog = await screen.findByTestId('device-details');
+    expect(within(dialog).getByText('Last task').nextElementSibling).toHaveTextContent(task.taskId);
+    const outcome = await within(dialog).findByRole('alert');
+    expect(outcome).toHaveTextContent(`The deployment of ${name} failed: `);
+    expect(outcome).toHaveTextContent(/did not acknowledge/);
+    await main.close();
   });
 
   it("offers only the chosen organization's groups in the group filter", async () => {

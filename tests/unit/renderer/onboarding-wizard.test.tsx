@@ -33,6 +33,8 @@ async function opsNode(opts: { fetchOrganizations?: boolean } = {}) {
   // Site 118 is taken on the node by another desk's onboarding: this connection's stored list does not know it.
   const elsewhere = await main.addNodeProfile(node, { name: 'Other desk' });
   await main.call('devices.onboard', { profileId: elsewhere.id, device: { deviceName: 'other-118', siteId: '118', orgName: other, serialNumber: 'SN-118', deviceGroup: 'warehouse', locationInfo: location } });
+  // A group of `org` only the node knows (the other desk's device; this connection's store has none in it).
+  await main.call('devices.onboard', { profileId: elsewhere.id, device: { deviceName: 'fab-kiosk-1', siteId: '119', orgName: org, serialNumber: 'SN-119', deviceGroup: 'kiosk', locationInfo: location } });
   if (opts.fetchOrganizations ?? true) await main.call('inventory.refresh', { profileId: ops.id, what: 'organizations' });
   const { siteId: nextSiteId } = await main.call('devices.nextSiteId', { profileId: ops.id });
   return { main, node, ops, org, other, nextSiteId };
@@ -75,6 +77,25 @@ async function fillIdentity(user: UserEvent, wizard: HTMLElement, ops: Ops, site
 async function fillSteps(user: UserEvent, wizard: HTMLElement, ops: Ops, siteId?: string) {
   const w = within(wizard);
   await fillIdentity(user, wizard, ops, siteId);
+  await fillLocation(user, wizard);
+
+  // The node's groups of the organization (issue 22.11), with how many stored devices use each.
+  const suggestions = await w.findByRole('group', { name: `Device groups of ${ops.org} on the node` });
+  expect(within(suggestions).getAllByRole('button').map((b) => b.textContent?.trim())).toEqual(['branch-small 2', 'datacenter 1', 'kiosk']);
+  // Typing narrows them; a name the node does not have is pointed out, not refused.
+  await user.type(w.getByLabelText('Device group'), 'kio');
+  expect(within(suggestions).getAllByRole('button').map((b) => b.textContent?.trim())).toEqual(['kiosk']);
+  expect(w.getByTestId('group-new')).toHaveTextContent(`kio is not a group of ${ops.org} on the node yet`);
+  await user.clear(w.getByLabelText('Device group'));
+  await user.click(within(suggestions).getByRole('button', { name: /branch-small/ }));
+  expect(w.getByLabelText('Device group')).toHaveValue('branch-small');
+  await user.keyboard('{Enter}');
+  await waitFor(() => stepIs(wizard, 'Review'));
+}
+
+/** The Location step filled in from Identity's end; ends on Device group. */
+async function fillLocation(user: UserEvent, wizard: HTMLElement) {
+  const w = within(wizard);
   await waitFor(() => stepIs(wizard, 'Location'));
 
   await user.type(w.getByRole('combobox', { name: 'Country' }), 'DE');
@@ -86,13 +107,6 @@ async function fillSteps(user: UserEvent, wizard: HTMLElement, ops: Ops, siteId?
   expect(w.getByTestId('world-preview')).toHaveTextContent('Germany: 52.520°, 13.405°');
   await user.click(w.getByRole('button', { name: /Next/ }));
   await waitFor(() => stepIs(wizard, 'Device group'));
-
-  const suggestions = w.getByRole('group', { name: 'Suggested device groups' });
-  expect(within(suggestions).getAllByRole('button').map((b) => b.textContent)).toEqual(['branch-small 2', 'datacenter 1']);
-  await user.click(within(suggestions).getByRole('button', { name: /branch-small/ }));
-  expect(w.getByLabelText('Device group')).toHaveValue('branch-small');
-  await user.keyboard('{Enter}');
-  await waitFor(() => stepIs(wizard, 'Review'));
 }
 
 let restore: () => void;
@@ -167,6 +181,23 @@ describe('Onboarding wizard', () => {
     await user.type(w.getByLabelText('Device name'), 'other-117');
     await user.keyboard('{Enter}');
     await waitFor(() => stepIs(wizard, 'Location'));
+  });
+
+  it('offers the groups stored devices use, and says why, when the node does not list its groups; typing narrows them (issue 22.11)', async () => {
+    const ops = await opsNode();
+    await ops.main.sim(ops.node).set('faults.unservedPaths', ['/nextgen/']);
+    const { user, wizard } = await openWizard(ops.main);
+    const w = within(wizard);
+    await fillIdentity(user, wizard, ops);
+    await fillLocation(user, wizard);
+    const suggestions = await w.findByRole('group', { name: `Device groups stored devices of ${ops.org} use` });
+    // Most used first; the node-only "kiosk" is unknown here.
+    expect(within(suggestions).getAllByRole('button').map((b) => b.textContent?.trim())).toEqual(['branch-small 2', 'datacenter 1']);
+    expect(wizard).toHaveTextContent('The node does not list device groups.');
+    await user.type(w.getByLabelText('Device group'), 'data');
+    expect(within(suggestions).getAllByRole('button').map((b) => b.textContent?.trim())).toEqual(['datacenter 1']);
+    // Without the node's list nothing can be called new.
+    expect(w.queryByTestId('group-new')).toBeNull();
   });
 
   it('puts a site ID conflict from the node under Site ID on the Identity step, with everything typed kept', async () => {

@@ -50,6 +50,30 @@ describe('InventoryStore (SQLite): devices', () => {
     expect(store.devices('p2').items).toEqual([device(9)]);
   });
 
+  it('keeps what a record fetch added across a list refresh while the node did not change the record (issue 22.6)', () => {
+    const { store } = open();
+    // The list names only the device, site ID, status and last change (MN-40).
+    const listed = (i: number, patch: Partial<DeviceView> = {}) => device(i, { orgName: null, serialNumber: null, deviceGroup: null, locationInfo: null, lastTaskId: null, ...patch });
+    store.replaceDevices('p1', [listed(1), listed(2), listed(3), listed(4)], '2026-05-01T10:00:00.000Z');
+    // Refresh from node (MN-41) filled 1, 2 and 3; 3 also has the console's last task.
+    for (const i of [1, 2, 3]) store.upsertDevice('p1', device(i, { lastTaskId: i === 3 ? '58' : null }));
+    store.replaceDevices('p1', [listed(1), listed(2, { lastModifiedAt: '2026-05-01T10:30:00.000Z', siteId: '77' }), listed(3, { workflowStatus: 'Failed', deploymentStatus: 'failed' }), listed(4)], '2026-05-01T11:00:00.000Z');
+    const by = new Map(store.devices('p1').items.map((d) => [d.deviceName, d]));
+    // Unchanged on the node: the fetched fields stay.
+    expect(by.get('branch-00001')).toMatchObject({ orgName: 'org-1', serialNumber: 'SN1', deviceGroup: 'Retail', locationInfo: { country: 'DE', latitude: '52.52', longitude: '13.405' } });
+    // Changed on the node since (another desk replaced it): the old fields would be wrong, so they go.
+    expect(by.get('branch-00002')).toMatchObject({ siteId: '77', orgName: null, serialNumber: null, deviceGroup: null, locationInfo: null });
+    // The list's status wins; the fields and the console's last task stay.
+    expect(by.get('branch-00003')).toMatchObject({ deploymentStatus: 'failed', workflowStatus: 'Failed', deviceGroup: 'Retail', lastTaskId: '58' });
+    expect(by.get('branch-00004')).toMatchObject({ orgName: null, deviceGroup: null });
+    // Without any change time, the same site ID stands for the same record.
+    store.upsertDevice('p1', device(5, { lastModifiedAt: null }));
+    store.replaceDevices('p1', [listed(5, { lastModifiedAt: null }), listed(1)], '2026-05-01T12:00:00.000Z');
+    expect(store.device('p1', 'branch-00005')).toMatchObject({ deviceGroup: 'Retail', serialNumber: 'SN5' });
+    store.replaceDevices('p1', [listed(5, { lastModifiedAt: null, siteId: '900' })], '2026-05-01T12:30:00.000Z');
+    expect(store.device('p1', 'branch-00005')).toMatchObject({ siteId: '900', deviceGroup: null });
+  });
+
   it('upserts single devices and moves deployment status without touching the fetch time', () => {
     const { store } = open();
     store.replaceDevices('p1', [device(1)], '2026-05-01T10:00:00.000Z');

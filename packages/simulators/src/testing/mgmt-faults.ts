@@ -28,6 +28,8 @@ export interface SimFaults {
   longNames: number;
   /** Data endpoints whose path starts with one of these answer 503 (after authentication). */
   failingPaths: string[];
+  /** Data endpoints whose path starts with one of these answer 404 as an unknown path does (a node or stand-in without them). */
+  unservedPaths: string[];
   /** Devices whose appliance the appliance list shows UNREACHABLE (sync UNKNOWN), whatever their name decides. */
   unreachableDevices: string[];
 }
@@ -41,6 +43,7 @@ export const defaultMgmtFaults = (): SimFaults => ({
   deployFailures: 0,
   dataDelayMs: 0,
   failingPaths: [],
+  unservedPaths: [],
   namelessDevices: 0,
   longNames: 0,
   unreachableDevices: [],
@@ -55,6 +58,7 @@ export function mgmtFaultHooks(f: SimFaults): MgmtFaultHooks {
     intercept: () => (f.loginPage ? loginPageReply() : undefined),
     beforeData(path) {
       if (f.failingPaths.some((prefix) => path.startsWith(prefix))) throw new CustomError(503, 5030, 'SERVICE_UNAVAILABLE', `${path} is not available right now.`);
+      if (Array.isArray(f.unservedPaths) && f.unservedPaths.some((prefix) => path.startsWith(prefix))) throw new CustomError(404, 0, 'Not Found', `No resource at ${path} on this port.`);
       const delay = f.dataDelayMs;
       return Number.isFinite(delay) && delay > 0 ? new Promise((resolve) => setTimeout(resolve, delay)) : undefined;
     },
