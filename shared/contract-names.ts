@@ -39,6 +39,7 @@ export const CHANNEL_NAMES = [
   'devices.onboard',
   'devices.deploy',
   'tasks.get',
+  'tasks.lastOf',
   'onboarding.start',
   'onboarding.cancel',
   'onboarding.get',

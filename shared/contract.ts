@@ -227,6 +227,11 @@ export const channels = {
     'Deploy an onboarded device: a node task, followed by main (progress: task.progress).',
   ),
   'tasks.get': channel(ProfileRef.extend({ taskId: PathName('task ID') }).strict(), TaskStatus, 'A node task as last seen.'),
+  'tasks.lastOf': channel(
+    ProfileRef.extend({ deviceName: PathName('device name') }).strict(),
+    TaskStatus.nullable(),
+    'The last deployment task of a device: the one the console followed, else found in the node’s task list (null: none).',
+  ),
   'onboarding.start': channel(
     ProfileRef.extend({
       rows: z.array(BulkRowInput).min(1, 'The file has no device rows.').max(20_000, 'At most 20,000 rows per run.'),

@@ -15,6 +15,7 @@ type InventoryHandlers = Pick<
   | 'devices.onboard'
   | 'devices.deploy'
   | 'tasks.get'
+  | 'tasks.lastOf'
   | 'onboarding.start'
   | 'onboarding.cancel'
   | 'onboarding.get'
@@ -26,7 +27,7 @@ type InventoryHandlers = Pick<
 export interface InventoryHandlerDeps {
   inventory: Pick<
     InventoryService,
-    'devices' | 'organizations' | 'refresh' | 'getDevice' | 'nextSiteId' | 'deviceGroups' | 'onboard' | 'deploy' | 'task' | 'syslogList' | 'syslogCreate'
+    'devices' | 'organizations' | 'refresh' | 'getDevice' | 'nextSiteId' | 'deviceGroups' | 'onboard' | 'deploy' | 'task' | 'lastTaskOf' | 'syslogList' | 'syslogCreate'
   >;
   bulk: Pick<BulkJobs, 'start' | 'cancel' | 'get'>;
   profiles: Pick<ProfileRepository, 'get'>;
@@ -45,6 +46,7 @@ export function createInventoryHandlers({ inventory, bulk, profiles }: Inventory
     'devices.onboard': async ({ profileId, device }) => inventory.onboard(profileId, device),
     'devices.deploy': async ({ profileId, deviceName }) => inventory.deploy(profileId, deviceName),
     'tasks.get': async ({ profileId, taskId }) => inventory.task(known(profileId), taskId),
+    'tasks.lastOf': async ({ profileId, deviceName }) => inventory.lastTaskOf(known(profileId), deviceName),
     'onboarding.start': async (req) => {
       known(req.profileId);
       return bulk.start(req);

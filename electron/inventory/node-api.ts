@@ -267,6 +267,28 @@ export function taskFromNode(body: unknown, profileId: string, taskId: string, d
   };
 }
 
+/** The node's task list (C-56), newest first: `{"totalCount", "<ns>-tasks.task": [task, …]}`. */
+export const TASKS_PATH = '/mgmt/tasks/task';
+export const readTasksPage = (body: unknown): NodePage<unknown> => listOf(body, ['task', 'tasks'], 'a task list');
+
+/**
+ * The newest deployment task of `deviceName` in a page of the task list (C-56): named
+ * `Deploy <name>`, or naming the device as a whole word in its name or description. Undefined
+ * when none is.
+ */
+export function deploymentTaskIn(items: readonly unknown[], profileId: string, deviceName: string, seenAt: Date = new Date()): TaskStatus | undefined {
+  const word = new RegExp(`(^|[\\s"'(])${deviceName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[\\s"'),.:;])`);
+  for (const item of items) {
+    if (!isObject(item)) continue;
+    const t = unprefixed(item);
+    const id = text(t.id);
+    const named = text(t['task-name']) ?? '';
+    if (!id || !(named === `Deploy ${deviceName}` || word.test(named) || word.test(text(t['task-description']) ?? ''))) continue;
+    return taskFromNode({ task: item }, profileId, id, deviceName, undefined, seenAt);
+  }
+  return undefined;
+}
+
 /** MN-36: `{"syslog-servers": {"server": [...]}}`; entries that are not servers are left out. */
 export function readSyslogServers(body: unknown): SyslogServer[] {
   if (body === undefined) return [];

@@ -20,6 +20,9 @@ import {
   deviceBody,
   deviceGroupNamesPath,
   readDeviceGroupNames,
+  deploymentTaskIn,
+  readTasksPage,
+  TASKS_PATH,
   DEFAULT_NAMESPACE,
   deviceFromAnswer,
   deviceFromNode,
@@ -444,6 +447,36 @@ export class InventoryService {
     }
   }
 
+  /**
+   * tasks.lastOf (C-56): the device's last deployment task. The one the console knows, else the
+   * newest naming the device among the node's newest 1,000 tasks (its task list), stored and made
+   * the device's last task. Null when there is none, or the node does not list its tasks.
+   */
+  async lastTaskOf(profileId: string, deviceName: string): Promise<TaskStatus | null> {
+    const known = (await this.store.device(profileId, deviceName))?.lastTaskId;
+    if (known) return this.task(profileId, known);
+    this.requireSignedIn(profileId, `look up the last task of ${deviceName}`);
+    const request = this.request(profileId);
+    for (let offset = 0; offset < TASK_LOOKUP_MAX; offset += TASK_PAGE) {
+      let page: { items: unknown[]; total?: number };
+      try {
+        page = readTasksPage(await request('GET', `${TASKS_PATH}?offset=${offset}&limit=${TASK_PAGE}`));
+      } catch (e) {
+        if (e instanceof AppError && (e.status === 404 || e.status === 405 || e.code === ErrorCodes.unexpectedResponse)) return null;
+        throw e;
+      }
+      const found = deploymentTaskIn(page.items, profileId, deviceName);
+      if (found) {
+        await this.store.putTask(found);
+        const device = await this.store.device(profileId, deviceName);
+        if (device && (await this.store.setDeploymentStatus(profileId, deviceName, device.deploymentStatus, found.taskId))) await this.changed(profileId, ['devices']);
+        return found;
+      }
+      if (page.items.length < TASK_PAGE || (page.total !== undefined && offset + TASK_PAGE >= page.total)) return null;
+    }
+    return null;
+  }
+
   async syslogList(profileId: string): Promise<SyslogServer[]> {
     return readSyslogServers(await this.request(profileId)('GET', SYSLOG_PATH));
   }
@@ -474,6 +507,9 @@ export class InventoryService {
 }
 
 const noop = () => undefined;
+/** How far back tasks.lastOf looks in the node's task list, and its page size (MN-34's largest). */
+const TASK_LOOKUP_MAX = 1000;
+const TASK_PAGE = 500;
 
 function pick<T extends object, K extends keyof T>(o: T, keys: K[]): Partial<Pick<T, K>> {
   const out: Partial<Pick<T, K>> = {};

@@ -133,6 +133,26 @@ export function useTask(profileId: string | undefined, taskId: string | null | u
   });
 }
 
+/** A device's last deployment task looked up on the node (a failed device whose task the console never followed). */
+export function useLastTask(profileId: string | undefined, deviceName: string, enabled: boolean) {
+  const client = useClient();
+  const qc = useQueryClient();
+  return useQuery({
+    queryKey: keys.lastTask(profileId ?? '', deviceName),
+    queryFn:
+      profileId && enabled
+        ? async () => {
+            const task = await client.invoke('tasks.lastOf', { profileId, deviceName });
+            if (task) qc.setQueryData(keys.task(profileId, task.taskId), task);
+            return task;
+          }
+        : skipToken,
+    staleTime: 60_000,
+    retry: false,
+    meta: { silent: true },
+  });
+}
+
 export function useStartOnboarding() {
   const client = useClient();
   const qc = useQueryClient();

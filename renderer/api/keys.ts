@@ -17,6 +17,7 @@ export const keys = {
   nextSiteId: (profileId: string) => ['devices.nextSiteId', profileId] as const,
   deviceGroups: (profileId: string, orgName: string) => ['devices.groups', profileId, orgName] as const,
   task: (profileId: string, taskId: string) => ['tasks.get', profileId, taskId] as const,
+  lastTask: (profileId: string, deviceName: string) => ['tasks.lastOf', profileId, deviceName] as const,
   /** Not keyed by profile (a job id is no profile id for the error reporter). */
   onboardingJob: (jobId: string) => ['onboarding.get', { jobId }] as const,
   syslog: (profileId: string) => ['syslog', profileId] as const,

@@ -10,7 +10,7 @@ import { json } from './http';
 import type { SimInventory } from './inventory';
 import { listReply, pageOf } from './paging';
 import type { Handler, Route, SimContext } from './routes';
-import { isRunning, taskBody } from './tasks';
+import { isRunning, TASK_WRAPPER, taskBody } from './tasks';
 
 export const DEVICES_PATH = '/mgmt/sdwan/workflow/devices';
 export const AVAILABLE_ID_PATH = '/mgmt/sdwan/global/Branch/availableId';
@@ -64,6 +64,13 @@ export function deviceRoutes(ctx: SimContext, inv: SimInventory): Route[] {
     return json(202, { TaskResponse: { 'task-id': task.id, link: `${TASK_PATH}/${task.id}` } });
   };
 
+  // C-56: `{"totalCount", "mgmt-tasks.task": [task, …]}`, newest first, paged as the other lists.
+  const tasks: Handler = (req) => {
+    const at = now();
+    const page = pageOf(req.query, ctx.faults, (offset, size) => inv.tasks.newestFirst(offset, size)).map((t) => Object.values(taskBody(t, at))[0] as object);
+    return listReply(ctx, page.length === 0, { totalCount: inv.tasks.count, [TASK_WRAPPER]: page });
+  };
+
   const task: Handler = (req) => {
     const id = req.params.id ?? '';
     const t = inv.tasks.get(id);
@@ -85,6 +92,7 @@ export function deviceRoutes(ctx: SimContext, inv: SimInventory): Route[] {
     { pattern: `${DEVICES_PATH}/device/:name`, style: 'custom', auth: 'data', methods: { GET: getOne, PUT: put } },
     { pattern: `${DEVICES_PATH}/device/deploy/:name`, style: 'custom', auth: 'data', methods: { POST: deploy } },
     { pattern: AVAILABLE_ID_PATH, style: 'custom', auth: 'data', methods: { GET: availableId } },
+    { pattern: TASK_PATH, style: 'custom', auth: 'data', methods: { GET: tasks } },
     { pattern: `${TASK_PATH}/:id`, style: 'custom', auth: 'data', methods: { GET: task } },
   ];
 }

@@ -105,6 +105,15 @@ export class SimTasks {
     return this.tasks.get(id);
   }
 
+  get count(): number {
+    return this.tasks.size;
+  }
+
+  /** A page of the task list, newest first (C-56). */
+  newestFirst(offset: number, size: number): SimTask[] {
+    return [...this.tasks.values()].reverse().slice(offset, offset + size);
+  }
+
   runningCount(now: number): number {
     let n = 0;
     for (const t of this.tasks.values()) if (isRunning(t, now)) n += 1;

@@ -4,7 +4,7 @@ import { RefreshCw, Rocket } from 'lucide-react';
 import { useState } from 'react';
 import type { DeviceView } from '../../../shared/model/inventory';
 import type { ProfileView } from '../../../shared/model/profile';
-import { useDeployDevice, useDeviceFromNode } from '../../api/inventory';
+import { useDeployDevice, useDeviceFromNode, useLastTask } from '../../api/inventory';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Dialog } from '../../components/Dialog';
 import { Spinner } from '../../components/Spinner';
@@ -20,7 +20,11 @@ export function DeviceDetailsDialog({ profile, device, signedIn, onClose }: { pr
   const deploy = useDeployDevice();
   const fresh = useDeviceFromNode(profile.id, device.deviceName);
   // A running deployment shows its progress, a failed one its task's error (issue 22.6).
-  const [taskId, setTaskId] = useState<string | null>(device.deploymentStatus === 'deploying' || device.deploymentStatus === 'failed' ? device.lastTaskId : null);
+  const [chosenTask, setTaskId] = useState<string | null>(device.deploymentStatus === 'deploying' || device.deploymentStatus === 'failed' ? device.lastTaskId : null);
+  // A failed deployment the console never followed: its task is looked up in the node's task list.
+  const lookUp = device.deploymentStatus === 'failed' && !device.lastTaskId && signedIn;
+  const found = useLastTask(profile.id, device.deviceName, lookUp);
+  const taskId = chosenTask ?? (lookUp ? (found.data?.taskId ?? null) : null);
   const [asking, setAsking] = useState(false);
   const deploying = device.deploymentStatus === 'deploying';
   const redeploy = device.deploymentStatus !== 'saved';
@@ -94,7 +98,7 @@ export function DeviceDetailsDialog({ profile, device, signedIn, onClose }: { pr
           </dd>
           <dt>Last task</dt>
           <dd className={device.lastTaskId ? 'mono' : undefined}>
-            {device.lastTaskId ?? (device.deploymentStatus === 'failed' ? <span className="muted" data-testid="no-failed-task">Not known here: the node’s device list names no task, and this deployment was not started from this console.</span> : '—')}
+            {device.lastTaskId ?? (lookUp && found.data ? found.data.taskId : null) ?? (device.deploymentStatus === 'failed' ? <UnknownTask looking={lookUp && found.isPending} failed={found.isError} signedIn={signedIn} /> : '—')}
           </dd>
         </dl>
         {loc?.latitude && loc.longitude ? <WorldPreview latitude={loc.latitude} longitude={loc.longitude} label={countryLabel(loc.country)} compact /> : null}
@@ -108,6 +112,16 @@ export function DeviceDetailsDialog({ profile, device, signedIn, onClose }: { pr
       {!signedIn ? <p className="callout callout-info">Showing the stored record. Sign in to {profile.name} to deploy or refresh it.</p> : null}
       {taskId ? <TaskProgress key={taskId} profileId={profile.id} taskId={taskId} /> : null}
     </Dialog>
+  );
+}
+
+/** Why a failed device shows no task: still looking, the node lists none, or it could not be asked. */
+function UnknownTask({ looking, failed, signedIn }: { looking: boolean; failed: boolean; signedIn: boolean }) {
+  if (looking) return <Spinner label="Looking for the task in the node’s task list" />;
+  return (
+    <span className="muted" data-testid="no-failed-task">
+      {!signedIn ? 'Sign in to look for it in the node’s task list.' : failed ? 'The node’s task list could not be read.' : 'The node’s task list names no deployment of this device.'}
+    </span>
   );
 }
 
@@ -134,7 +148,13 @@ function ApplianceSection({ device }: { device: DeviceView }) {
     return (
       <section className="appliance-state" aria-label="State on the node" data-testid="appliance-state">
         <h3>State on the node</h3>
-        <p className="muted">The node’s appliance list has no appliance named {device.deviceName} (or it was not fetched yet).</p>
+        <p className="muted">
+          {device.deploymentStatus === 'saved'
+            ? `No appliance yet: ${device.deviceName} is saved on the node but not deployed.`
+            : device.deploymentStatus === 'failed'
+              ? `No appliance: the deployment of ${device.deviceName} did not complete.`
+              : `The node’s appliance list has no appliance named ${device.deviceName} (or it was not fetched yet).`}
+        </p>
       </section>
     );
   }

@@ -180,11 +180,35 @@ describe('onboarding one device', () => {
     expect(await w.h.call<TaskStatus>('tasks.get', { profileId: w.profileId, taskId: t.taskId })).toMatchObject({ state: 'failed', message: expect.stringMatching(/did not acknowledge/) });
   });
 
+  it('finds the last deployment task of a failed device the console never followed in the node’s task list (issue 22.6, C-56)', async () => {
+    await w.h.call('inventory.refresh', { profileId: w.profileId, what: 'devices' });
+    const items = (await w.h.call<{ items: DeviceView[] }>('inventory.devices', { profileId: w.profileId })).items;
+    // The last of the seeded failed devices (the test below takes the first).
+    const unknown = items.filter((d) => d.deploymentStatus === 'failed' && d.lastTaskId === null && !d.deviceName.includes('-edge-'));
+    expect(unknown.length).toBeGreaterThanOrEqual(2);
+    const seeded = unknown.at(-1)!;
+    const expected = w.sim.inventory.device(seeded.deviceName)!.lastTaskId!;
+    const found = await w.h.call<TaskStatus | null>('tasks.lastOf', { profileId: w.profileId, deviceName: seeded.deviceName });
+    expect(found).toMatchObject({ taskId: expected, deviceName: seeded.deviceName, state: 'failed', message: expect.stringMatching(/did not acknowledge/) });
+    // Kept: the device now names it, and it survives the next list refresh.
+    await w.h.call('inventory.refresh', { profileId: w.profileId, what: 'devices' });
+    expect((await w.h.call<{ items: DeviceView[] }>('inventory.devices', { profileId: w.profileId })).items.find((d) => d.deviceName === seeded.deviceName)?.lastTaskId).toBe(expected);
+    // A device never deployed has none; a node without a task list gives none rather than an error.
+    const saved = items.find((d) => d.deploymentStatus === 'saved' && d.lastTaskId === null)!;
+    expect(await w.h.call('tasks.lastOf', { profileId: w.profileId, deviceName: saved.deviceName })).toBeNull();
+    w.sim.faults.unservedPaths = ['/mgmt/tasks/task'];
+    try {
+      expect(await w.h.call('tasks.lastOf', { profileId: w.profileId, deviceName: unknown[0]!.deviceName })).toBeNull();
+    } finally {
+      w.sim.faults.unservedPaths = [];
+    }
+  });
+
   it('asks the node for a task it did not follow, once it is finished answers from the store', async () => {
     await w.h.call('inventory.refresh', { profileId: w.profileId, what: 'devices' });
     const items = (await w.h.call<{ items: DeviceView[] }>('inventory.devices', { profileId: w.profileId })).items;
     // The node's list carries no task IDs: the seeded failed device's task is known from the simulator.
-    const seeded = items.find((d) => d.deploymentStatus === 'failed' && !d.deviceName.includes('-edge-') && w.sim.inventory.device(d.deviceName)?.lastTaskId)!;
+    const seeded = items.find((d) => d.deploymentStatus === 'failed' && d.lastTaskId === null && !d.deviceName.includes('-edge-') && w.sim.inventory.device(d.deviceName)?.lastTaskId)!;
     const taskId = w.sim.inventory.device(seeded.deviceName)!.lastTaskId!;
     const before = w.sim.stats.count('GET', '/mgmt/tasks/task/');
     const t = await w.h.call<TaskStatus>('tasks.get', { profileId: w.profileId, taskId });

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { applianceFromNode, readAppliancesPage } from '../../../electron/inventory/appliances';
-import { deviceBody, deviceFromAnswer, deviceFromNode, deviceGroupNamesPath, organizationFromNode, readDeviceGroupNames, readDevicesPage, readOrganizationsPage, sameRecord } from '../../../electron/inventory/node-api';
+import { deploymentTaskIn, deviceBody, deviceFromAnswer, deviceFromNode, deviceGroupNamesPath, readTasksPage, organizationFromNode, readDeviceGroupNames, readDevicesPage, readOrganizationsPage, sameRecord } from '../../../electron/inventory/node-api';
 import { nodeTime } from '../../../electron/mgmt/node-answer';
 import { errorFromResponse } from '../../../electron/mgmt/errors';
 
@@ -177,5 +177,20 @@ describe('device group names (C-57)', () => {
 
   it('puts the organization in the query, encoded', () => {
     expect(deviceGroupNamesPath('Contoso EMEA&x=1')).toBe('/nextgen/deviceGroup/deviceGroupNames?organization=Contoso%20EMEA%26x%3D1');
+  });
+});
+
+describe('the task list (C-56)', () => {
+  const task = (id: string, name: string, description = '', status = 'FAILED') => ({ 'mgmt-tasks.id': id, 'mgmt-tasks.task-name': name, 'mgmt-tasks.task-description': description, 'mgmt-tasks.task-status': status, 'mgmt-tasks.errormessages': { 'mgmt-tasks.errormessage': [{ 'mgmt-tasks.message': 'No answer from the device', 'mgmt-tasks.time': '2026-11-29T10:00:00.000+0000' }] } });
+  it('reads the list under the namespaced key, with its total', () => {
+    expect(readTasksPage({ totalCount: 3, 'versanms-tasks.task': [1, 2] })).toEqual({ items: [1, 2], total: 3, namespace: 'versanms-tasks' });
+  });
+
+  it('finds the newest deployment of the device by name or by a whole word of the description, never by a longer name', () => {
+    const items = [task('9', 'Deploy branch-10'), task('8', 'Workflow', 'Deploy the workflow of "branch-1".'), task('7', 'Deploy branch-1', '', 'COMPLETED')];
+    expect(deploymentTaskIn(items, 'p1', 'branch-1')).toMatchObject({ taskId: '8', deviceName: 'branch-1', state: 'failed', message: 'No answer from the device' });
+    expect(deploymentTaskIn(items, 'p1', 'branch-10')?.taskId).toBe('9');
+    expect(deploymentTaskIn(items, 'p1', 'branch')).toBeUndefined();
+    expect(deploymentTaskIn([null, 'x', { 'mgmt-tasks.task-name': 'Deploy branch-1' }], 'p1', 'branch-1')).toBeUndefined();
   });
 });

@@ -232,6 +232,26 @@ describe('Devices page: details, deployment, offline and first fetch', () => {
     await main.close();
   });
 
+  it('a device whose deployment failed before this console looks its task up on the node and shows its error (issue 22.6)', async () => {
+    const main = await MainBridge.start();
+    const node = await main.node({ seedDevices: 30 });
+    const ops = await main.addNodeProfile(node, { name: 'Ops node' });
+    await main.call('inventory.refresh', { profileId: ops.id });
+    const failed = ((await main.call('inventory.devices', { profileId: ops.id })) as { items: DeviceView[] }).items.find((d) => d.deploymentStatus === 'failed')!;
+    expect(failed.lastTaskId).toBeNull();
+    const { user } = await openDevices(main);
+    await screen.findByTestId('devices-count', {}, LOADED);
+    await user.click(screen.getAllByTestId('device-row').find((r) => r.getAttribute('data-device') === failed.deviceName)!);
+    const dialog = await screen.findByTestId('device-details');
+    const outcome = await within(dialog).findByRole('alert', {}, { timeout: 10_000 });
+    expect(outcome).toHaveTextContent(`The deployment of ${failed.deviceName} failed: `);
+    const taskId = (await main.sim(node).call<{ lastTaskId: string }>('inventory.device', failed.deviceName)).lastTaskId;
+    expect(within(dialog).getByText('Last task').nextElementSibling).toHaveTextContent(taskId);
+    expect(main.callsTo('tasks.lastOf')).toEqual([{ profileId: ops.id, deviceName: failed.deviceName }]);
+    expect(within(dialog).getByTestId('appliance-state')).toHaveTextContent(`No appliance: the deployment of ${failed.deviceName} did not complete.`);
+    await main.close();
+  });
+
   it("offers only the chosen organization's groups in the group filter", async () => {
     const main = await MainBridge.start();
     const node = await main.node({ seedDevices: 0, seedOrganizations: 3 });
