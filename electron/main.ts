@@ -7,12 +7,16 @@ import path from 'node:path';
 import { createApp } from './app/services';
 import { createDesktopAdapters } from './platform/adapters';
 import { forwardEvents, registerIpc } from './platform/ipc';
+import { applyIdentity } from './platform/identity';
 import { installGracefulQuit, SHUTDOWN_CAP_MS } from './platform/lifecycle';
 import { createDesktopLogger } from './platform/logging';
 import { installMenu } from './platform/menu';
 import { APP_ENTRY_URL, appOriginFor, registerAppScheme, serveRenderer } from './platform/protocol';
 import { contentSecurityPolicy, guardAllWebContents, secureSession } from './platform/security';
 import { createMainWindow, focusWindow, WINDOW_TITLE } from './platform/window';
+
+// Before the lock, which Electron keys by the data folder (identity.ts).
+const identity = applyIdentity(app);
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
@@ -22,6 +26,7 @@ if (!app.requestSingleInstanceLock()) {
 
 function run(): void {
   const logger = createDesktopLogger(app.getPath('userData'));
+  if (identity.movedFrom) logger.info('data folder moved to the product’s name', { from: identity.movedFrom, to: identity.userData });
   // A packaged app never loads a URL from the environment.
   const devServerUrl = app.isPackaged ? undefined : process.env.VITE_DEV_SERVER_URL;
   const origin = appOriginFor(devServerUrl);

@@ -3,7 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { channelNames } from '../../../shared/contract';
 import type { PlatformAdapters } from '../../../electron/app/ports';
-import { createFakeElectron } from './fake-electron';
+import { readFileSync } from 'node:fs';
+import { APP_ID, DEV_DATA_FOLDER, PRODUCT_NAME } from '../../../electron/platform/identity';
+import { createFakeElectron, type FakeElectronOptions } from './fake-electron';
 
 const h = vi.hoisted(() => ({
   fake: undefined as unknown as ReturnType<typeof createFakeElectron>,
@@ -36,8 +38,9 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-async function boot(lock = true) {
-  h.fake = createFakeElectron({ lock, userData: dir });
+/** Main started on a fake Electron whose data folders are under this test's own folder. */
+async function boot(lock = true, more: Partial<FakeElectronOptions> = {}) {
+  h.fake = createFakeElectron({ lock, userData: path.join(dir, 'config', PRODUCT_NAME), ...more });
   await import('../../../electron/main');
   return h.fake;
 }
@@ -80,7 +83,7 @@ describe('electron/main.ts', () => {
     const win = await started(fake);
     const a = h.adapters!;
     expect(await a.saveFile!({ title: 'Export hosts', defaultName: 'hosts.csv', filters: [{ name: 'CSV', extensions: ['csv'] }] })).toBe('/home/op/Documents/report.pdf');
-    expect(fake.electron.dialog.showSaveDialog).toHaveBeenCalledWith(win, expect.objectContaining({ title: 'Export hosts', defaultPath: path.join(dir, 'hosts.csv') }));
+    expect(fake.electron.dialog.showSaveDialog).toHaveBeenCalledWith(win, expect.objectContaining({ title: 'Export hosts', defaultPath: '/home/op/Documents/hosts.csv' }));
 
     const pending = a.printToPdf!('#/zta/report?print=1');
     await vi.waitFor(() => expect(fake.windows).toHaveLength(2));
@@ -119,5 +122,80 @@ describe('electron/main.ts', () => {
     expect(prevented).toBe(true);
     expect(h.shutdown).toHaveBeenCalledTimes(1);
     await vi.waitFor(() => expect(fake.electron.app.quit).toHaveBeenCalled());
+  });
+
+  it('keeps Electron’s start-up order: identity, lock, scheme and sandbox before ready; sessions, protocol handlers and windows after', async () => {
+    const fake = await boot();
+    await started(fake);
+    const t = fake.timeline;
+    const at = (name: string) => t.findIndex((e) => e.startsWith(`${name}@`));
+    expect(t).toContain('setPath:userData@before');
+    expect(at('setPath:userData')).toBeLessThan(at('requestSingleInstanceLock'));
+    for (const before of ['registerSchemesAsPrivileged', 'enableSandbox', 'requestSingleInstanceLock']) expect(t).toContain(`${before}@before`);
+    for (const after of ['session.defaultSession', 'protocol.handle', 'BrowserWindow']) {
+      expect(t.filter((e) => e.startsWith(`${after}@`)).length).toBeGreaterThan(0);
+      expect(t.filter((e) => e.startsWith(`${after}@`)).every((e) => e.endsWith('@ready'))).toBe(true);
+    }
+  });
+
+  it('in development keeps its data in a folder of its own, never the installed app’s; packaged, in the product’s (issue 23.6)', async () => {
+    const dev = await boot();
+    expect(dev.electron.app.getPath('userData')).toBe(path.join(dir, 'config', DEV_DATA_FOLDER));
+    await started(dev);
+    // The vault and settings went there.
+    expect(h.adapters!.dataDir).toBe(path.join(dir, 'config', DEV_DATA_FOLDER));
+    vi.resetModules();
+    const packaged = await boot(true, { packaged: true });
+    expect(packaged.electron.app.setPath).not.toHaveBeenCalled();
+    await started(packaged);
+    expect(h.adapters!.dataDir).toBe(path.join(dir, 'config', PRODUCT_NAME));
+  });
+
+  it('tells Windows its app user model ID, the installer shortcut’s, so notifications show (issue 23.2)', async () => {
+    const platform = Object.getOwnPropertyDescriptor(process, 'platform')!;
+    Object.defineProperty(process, 'platform', { value: 'win32' });
+    try {
+      const fake = await boot();
+      expect(fake.electron.app.setAppUserModelId).toHaveBeenCalledWith(APP_ID);
+      expect(fake.timeline.indexOf('setAppUserModelId@before')).toBeGreaterThanOrEqual(0);
+    } finally {
+      Object.defineProperty(process, 'platform', platform);
+    }
+    vi.resetModules();
+    const linux = await boot();
+    expect(linux.electron.app.setAppUserModelId).not.toHaveBeenCalled();
+  });
+
+  it('the names the app goes by agree: electron-builder’s appId and productName, package.json’s productName', () => {
+    const yml = readFileSync(path.resolve(__dirname, '../../../electron-builder.yml'), 'utf8');
+    expect(/^appId:\s*(\S+)\s*$/m.exec(yml)?.[1]).toBe(APP_ID);
+    expect(/^productName:\s*(.+?)\s*$/m.exec(yml)?.[1]).toBe(PRODUCT_NAME);
+    const pkg = JSON.parse(readFileSync(path.resolve(__dirname, '../../../package.json'), 'utf8')) as { productName?: string };
+    expect(pkg.productName).toBe(PRODUCT_NAME);
+  });
+
+  it('keeps secrets with Electron 45’s asynchronous safeStorage, and with the synchronous one where a release has only that', async () => {
+    const fake = await boot();
+    await started(fake);
+    await h.adapters!.vault.set('probe', 'secret-1');
+    const ss = fake.electron.safeStorage as typeof fake.electron.safeStorage & Record<'encryptStringAsync' | 'decryptStringAsync', ReturnType<typeof vi.fn>>;
+    expect(ss.encryptStringAsync).toHaveBeenCalledWith(expect.stringContaining('secret-1'));
+    expect(ss.encryptString).not.toHaveBeenCalled();
+    expect(await h.adapters!.vault.get('probe')).toBe('secret-1');
+    expect(ss.decryptStringAsync).toHaveBeenCalled();
+    vi.resetModules();
+    rmSync(path.join(dir, 'config'), { recursive: true, force: true });
+    const old = await boot(true, { safeStorage: 'sync-only' });
+    await started(old);
+    await h.adapters!.vault.set('probe', 'secret-2');
+    expect(old.electron.safeStorage.encryptString).toHaveBeenCalledWith(expect.stringContaining('secret-2'));
+    expect(await h.adapters!.vault.get('probe')).toBe('secret-2');
+  });
+
+  it('registers each contract channel once: a second registration throws, as in Electron', async () => {
+    const fake = await boot();
+    await started(fake);
+    const channel = [...fake.handlers.keys()][0]!;
+    expect(() => fake.electron.ipcMain.handle(channel, async () => undefined)).toThrow(`Attempted to register a second handler for '${channel}'`);
   });
 });

@@ -5,7 +5,7 @@ import type { BrowserWindow } from 'electron';
 import { createFakeElectron } from './fake-electron';
 
 function setup(supported = true) {
-  const fake = createFakeElectron({ userData: '/tmp/unused' });
+  const fake = createFakeElectron({ userData: '/tmp/unused', ready: true });
   fake.electron.Notification.supported = supported;
   const win = new fake.electron.BrowserWindow({});
   const logger = createMemoryLogger();

@@ -10,7 +10,7 @@ const ROUTE = '#/zta/report?band=High+Risk&print=1';
 type FakeWindow = InstanceType<ReturnType<typeof createFakeElectron>['electron']['BrowserWindow']>;
 
 function setup(opts: { answers?: unknown[]; timeoutMs?: number; prepare?: (win: FakeWindow) => void } = {}) {
-  const fake = createFakeElectron({ userData: '/tmp/unused' });
+  const fake = createFakeElectron({ userData: '/tmp/unused', ready: true });
   const logger = createMemoryLogger();
   // Every window the printer opens answers the probe from the same script.
   const Ctor = class extends fake.electron.BrowserWindow {
@@ -89,7 +89,7 @@ describe('the risk report as PDF', () => {
 
 describe('main’s save dialog', () => {
   it('asks over the main window, starting in the documents folder, and answers the chosen file or nothing', async () => {
-    const fake = createFakeElectron({ userData: '/tmp/unused' });
+    const fake = createFakeElectron({ userData: '/tmp/unused', ready: true });
     const parent = new fake.electron.BrowserWindow({});
     const save = createSaveFile({ dialog: fake.electron.dialog as never, parent: () => parent as never, startDir: '/home/op/Documents' });
     const request = { title: 'Save the risk report', defaultName: 'northbound-risk-report.pdf', filters: [{ name: 'PDF', extensions: ['pdf'] }] };
