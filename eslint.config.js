@@ -112,7 +112,7 @@ const simulatorZones = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'dist-electron/**', 'release/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', '.cache/**'] },
+  { ignores: ['dist/**', 'dist-electron/**', 'dist-app/**', 'release/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', '.cache/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -123,8 +123,14 @@ export default tseslint.config(
     },
   },
   {
-    files: ['electron/**/*.ts', 'packages/**/*.ts', 'tests/**/*.ts', 'bin/**', 'scripts/**', '*.config.ts', 'eslint.config.js', '.dependency-cruiser.cjs'],
+    files: ['electron/**/*.ts', 'packages/**/*.ts', 'tests/**/*.ts', 'tests/**/*.cjs', 'bin/**', 'scripts/**', '*.config.ts', 'eslint.config.js', '.dependency-cruiser.cjs'],
     languageOptions: { globals: { ...globals.node } },
+  },
+  {
+    // CommonJS scripts (electron-builder hooks, the packaging test's preload and stand-in Electron).
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
     // Plain-Node services: no electron.

@@ -10,7 +10,8 @@
  * Usage: node scripts/build-electron.mjs [--watch]
  */
 import { build, context } from 'esbuild';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -104,6 +105,24 @@ function report(results) {
   }
 }
 
+/**
+ * The packages the bundles leave to run time (esbuild's external imports; node's own modules and
+ * electron aside), written to dist-electron/externals.json for scripts/stage-app.mjs.
+ */
+export function externalPackages(results) {
+  const names = new Set();
+  for (const r of results) {
+    for (const [file, meta] of Object.entries(r.metafile?.outputs ?? {})) {
+      if (!file.endsWith('.cjs') || file.endsWith('preload.cjs')) continue;
+      for (const i of meta.imports) {
+        if (!i.external || i.path.startsWith('node:') || i.path === 'electron' || builtinModules.includes(i.path)) continue;
+        names.add(i.path.startsWith('@') ? i.path.split('/').slice(0, 2).join('/') : i.path.split('/')[0]);
+      }
+    }
+  }
+  return [...names].sort();
+}
+
 /** main.cjs must not carry the simulators' fault switches (the demo imports @northbound/simulators/demo only). */
 function checkNoTestOnlyCode(results) {
   const bad = results.flatMap((r) => testOnlyInputs(r.metafile));
@@ -127,6 +146,7 @@ async function main() {
       report(results);
       checkPreload();
       checkNoTestOnlyCode(results);
+      writeFileSync(path.join(outdir, 'externals.json'), `${JSON.stringify({ packages: externalPackages(results) }, null, 2)}\n`);
     } catch (e) {
       console.error(e instanceof Error ? e.message : e);
       process.exit(1);

@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 /**
  * `npm test`: the whole suite in the least time on two cores. The unit and integration files
- * (vitest) start at once; lint, typecheck, the import graph's check and the renderer's build run one
- * after another beside them, in the time vitest's workers wait on sockets, brokers and child
+ * (vitest) start at once; lint, typecheck, the import graph's check, the renderer's build and the
+ * packaged app's smoke test (which needs that build) run one after another beside them, in the time vitest's workers wait on sockets, brokers and child
  * processes; then the end-to-end tests (Playwright). Each check's output is printed whole when it
  * ends, vitest's as it goes. The run fails if any part fails, and says which.
  *
- *   NB_TEST_SERIAL=1 npm test   one part after the other, as `npm run lint`, `typecheck`, `deps`, `test:unit`, `test:e2e`
+ *   NB_TEST_SERIAL=1 npm test   one part after the other, as `npm run lint`, `typecheck`, `deps`, `test:unit`, `test:packaging`, `test:e2e`
  */
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
@@ -22,6 +22,7 @@ const PARTS = {
   deps: script('deps'),
   'build:renderer': script('build:renderer'),
   'test:unit': script('test:unit'),
+  'test:packaging': script('test:packaging'),
   'test:e2e': npm(['exec', '--no', '--', 'playwright', 'test']),
 };
 
@@ -55,14 +56,14 @@ async function main() {
   const started = performance.now();
   const results = [];
   if (process.env.NB_TEST_SERIAL === '1') {
-    for (const name of ['lint', 'typecheck', 'deps', 'test:unit', 'build:renderer', 'test:e2e']) {
+    for (const name of ['lint', 'typecheck', 'deps', 'test:unit', 'build:renderer', 'test:packaging', 'test:e2e']) {
       const r = await run(name, { stream: true });
       results.push(r);
       if (!r.ok) break;
     }
   } else {
     const checks = (async () => {
-      for (const name of ['lint', 'typecheck', 'deps', 'build:renderer']) results.push(await run(name, { stream: false }));
+      for (const name of ['lint', 'typecheck', 'deps', 'build:renderer', 'test:packaging']) results.push(await run(name, { stream: false }));
     })();
     const unit = run('test:unit', { stream: true }).then((r) => results.push(r));
     await Promise.all([checks, unit]);

@@ -1,0 +1,2 @@
+// electron-builder's afterAllArtifactBuild hook: see package-checks.cjs.
+module.exports = require('./package-checks.cjs').afterAllArtifactBuild;
