@@ -2,7 +2,7 @@
  * Issue 22.7's pure pieces: long IDs shortened with the whole one kept for the title, customers
  * named by their connectors where the snapshot says who they are, the host table's columns fitted
  * to its width by priority (hostname, score and band always stay), the columns a view's hosts
- * share left out.
+ * share left out, and the sidebar's collapsed state (the operator's choice over the window's width).
  */
 import { describe, expect, it } from 'vitest';
 import type { ZtaSnapshot } from '../../../shared/model/zta';
@@ -12,6 +12,7 @@ import { distribution } from '../../../renderer/features/zta/distribution';
 import { attributePresence, fitColumns, HOST_COLUMNS, sharedValues } from '../../../renderer/features/zta/host-columns';
 import { visibleColumns } from '../../../renderer/features/zta/ZtaDashboard';
 import { structuralMask, ztaIndexOf } from '../../../renderer/features/zta/zta-index';
+import { sidebarCollapsed, toggledSidebar } from '../../../renderer/app/sidebar';
 import { ztaSnapshot } from './support/zta-data';
 
 const GUID = 'b0621bc9-49e9-42e7-9c1e-3a9d0f1c2b44';
@@ -153,5 +154,18 @@ describe('host table columns', () => {
     expect(mixed).toEqual({ customer: false, platform: false, vendor: undefined });
     expect(visibleColumns(new Set(), {}, mixed)).toContain('vendor');
     expect(sharedValues(s, new Uint8Array(600))).toEqual({ customer: false, platform: false, vendor: undefined });
+  });
+});
+
+describe('sidebar', () => {
+  it('collapses in a narrow window until the operator chooses, and a choice wins either way', () => {
+    expect(sidebarCollapsed('auto', true)).toBe(true);
+    expect(sidebarCollapsed('auto', false)).toBe(false);
+    expect(sidebarCollapsed('expanded', true)).toBe(false);
+    expect(sidebarCollapsed('collapsed', false)).toBe(true);
+    expect(toggledSidebar('auto', true)).toBe('expanded');
+    expect(toggledSidebar('auto', false)).toBe('collapsed');
+    expect(toggledSidebar('collapsed', true)).toBe('expanded');
+    expect(toggledSidebar('expanded', false)).toBe('collapsed');
   });
 });
