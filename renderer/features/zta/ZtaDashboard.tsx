@@ -8,7 +8,7 @@
  */
 import clsx from 'clsx';
 import { FlaskConical, X } from 'lucide-react';
-import { startTransition, useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { startTransition, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { snapshotRow, type ZtaFilter, type ZtaRow, type ZtaSnapshot } from '../../../shared/model/zta';
 import type { RiskConfig } from '../../../shared/risk';
 import { useConnectors } from '../../api/connectors';
@@ -121,6 +121,11 @@ export function ZtaDashboard({ snapshot: s, view, refine, openedHost, openHost, 
   const openedWhatIf = opened && result && result.snapshot.rows.score[opened.index] !== opened.score ? snapshotRow(result.snapshot, opened.index) : undefined;
   const whatIfTenant = whatIf ? s.connectors.find((c) => c.connectorId === whatIf.connectorId) : undefined;
 
+  const whatIfButton = useRef<HTMLButtonElement>(null);
+  const closeWhatIf = () => {
+    setWhatIf(undefined);
+    whatIfButton.current?.focus();
+  };
   const startWhatIf = () => setWhatIf({ connectorId: (filter.connector && tenants.some((t) => t.connectorId === filter.connector) ? filter.connector : tenants[0]?.connectorId) ?? '' });
 
   return (
@@ -131,7 +136,7 @@ export function ZtaDashboard({ snapshot: s, view, refine, openedHost, openHost, 
             Zero trust assessment <span className="count">{formatCount(total)}</span> <AsOf iso={s.asOf} testId="zta-asof" />
           </h2>
           <div className="toolbar-actions">
-            <button type="button" className={clsx('button', whatIf && 'button-active')} aria-pressed={!!whatIf} onClick={() => (whatIf ? setWhatIf(undefined) : startWhatIf())} disabled={tenants.length === 0}>
+            <button ref={whatIfButton} type="button" className={clsx('button', whatIf && 'button-active')} aria-pressed={!!whatIf} onClick={() => (whatIf ? setWhatIf(undefined) : startWhatIf())} disabled={tenants.length === 0}>
               <FlaskConical size={14} aria-hidden="true" />
               What-if
             </button>
@@ -186,7 +191,7 @@ export function ZtaDashboard({ snapshot: s, view, refine, openedHost, openHost, 
           onTenant={(connectorId) => setWhatIf((w) => (w?.connectorId === connectorId ? w : { connectorId }))}
           onPreview={onPreview}
           result={result}
-          onClose={() => setWhatIf(undefined)}
+          onClose={closeWhatIf}
         />
       ) : null}
       {opened ? (

@@ -253,7 +253,14 @@ describe('ZTA what-if', () => {
     const { user } = renderApp(main, { at: '/zta' });
     await screen.findByTestId('zta-count');
     const stored = bandTotals();
-    await user.click(screen.getByRole('button', { name: 'What-if' }));
+    const toggle = screen.getByRole('button', { name: 'What-if' });
+    await user.click(toggle);
+    // It takes the focus when it opens; Escape inside it closes it and gives the focus back (issue 22.7).
+    expect(await screen.findByTestId('zta-whatif')).toHaveFocus();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByTestId('zta-whatif')).toBeNull());
+    expect(toggle).toHaveFocus();
+    await user.click(toggle);
     const panel = await screen.findByTestId('zta-whatif');
     await user.selectOptions(within(panel).getByTestId('zta-whatif-tenant'), defender.id);
     // Under the stored settings nothing moves.
@@ -300,6 +307,13 @@ describe('ZTA what-if', () => {
     await user.click(within(ask).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByTestId('zta-whatif-confirm')).toBeNull());
     expect(main.callsTo('zta.applyRisk')).toEqual([]);
+    // Escape in the confirmation closes the confirmation only: the panel and its settings stay.
+    await user.click(within(panel).getByRole('button', { name: 'Save and rescore' }));
+    await screen.findByTestId('zta-whatif-confirm');
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByTestId('zta-whatif-confirm')).toBeNull());
+    expect(screen.getByTestId('zta-whatif')).toBe(panel);
+    expect(critical).toHaveValue(100);
     await user.click(within(panel).getByRole('button', { name: 'Save and rescore' }));
     ask = await screen.findByTestId('zta-whatif-confirm');
     await user.click(within(ask).getByRole('button', { name: 'Save and rescore' }));
