@@ -88,10 +88,10 @@ export const HostTable = memo(function HostTable({ shown, stored, rows, sort, on
   );
 });
 
-/** A column headed by its vendor's word when the rows are all of one vendor. */
+/** A column headed by its vendor's word, and as narrow as that needs, when the rows are all of one vendor. */
 function headedFor(c: HostColumn, vendor: Vendor | undefined): HostColumn {
-  const header = vendor ? c.headers?.[vendor] : undefined;
-  return header ? { ...c, header } : c;
+  const own = vendor ? c.byVendor?.[vendor] : undefined;
+  return own ? { ...c, header: own.header, min: own.min, width: `${own.min}px` } : c;
 }
 
 /**

@@ -38,14 +38,14 @@ const BASE_COLUMNS: readonly ZtaSortKey[] = ['hostname', 'customer', 'hostId', '
 const DEFENDER_ASSESSMENTS: readonly ZtaSortKey[] = ['riskLevel', 'exposure', 'health'];
 
 /**
- * The columns shown (EDR-Z3): the common ones; a chosen platform or vendor brings the attribute
- * columns its hosts report into view, and a column every row shares the value of leaves (chosen
+ * The columns shown (EDR-Z3): the common ones; a chosen platform, vendor or connector (one
+ * vendor's tenant) brings the attribute columns its hosts report into view, and a column every row shares the value of leaves (chosen
  * by a filter, or `shared` by the hosts shown). Over Defender's hosts alone its risk level,
  * exposure and health are the assessment columns, not repeated.
  */
 export function visibleColumns(presence: ReadonlySet<AttributeColumn>, f: ZtaFilter, shared?: SharedValues): Set<ZtaSortKey> {
   const out = new Set<ZtaSortKey>(BASE_COLUMNS);
-  if (f.platform || f.vendor) for (const a of presence) out.add(a);
+  if (f.platform || f.vendor || f.connector) for (const a of presence) out.add(a);
   if (f.customer || shared?.customer) out.delete('customer');
   if (f.platform || shared?.platform) out.delete('platform');
   if (f.vendor || shared?.vendor) out.delete('vendor');

@@ -56,7 +56,14 @@ export interface HostColumn extends TableColumn<HostCell, HostMeta> {
   width: string;
   min: number;
   priority?: number;
-  headers?: Partial<Record<Vendor, string>>;
+  /** Its header and narrowest width over rows of one vendor only. */
+  byVendor?: Partial<Record<Vendor, VendorHeader>>;
+}
+
+/** Defender's assessment columns hold its words: headed by them, and narrower than "… assessment" needs. */
+export interface VendorHeader {
+  header: string;
+  min: number;
 }
 
 const none = (title: string) => (
@@ -87,11 +94,21 @@ const zta = (v: number): Tone => (v >= 70 ? 'ok' : v >= 40 ? 'warn' : 'danger');
 function Assessment({ value, vendor }: { value: number | string | null; vendor: ZtaRow['vendor'] }) {
   if (value === null) return none(vendor === 'falcon' ? 'Falcon has not assessed this host yet' : 'Not reported by Defender');
   if (typeof value === 'number') return <span className={`zta-value tone-${zta(value)}`}>{value}</span>;
-  return <span className={`zta-value tone-${WORD_TONE[value] ?? ''}`}>{words(value)}</span>;
+  return (
+    <span className={`zta-value tone-${WORD_TONE[value] ?? ''}`} title={words(value)}>
+      {words(value)}
+    </span>
+  );
 }
 
 function Word({ value }: { value: string | null }) {
-  return value === null ? none('Not reported') : <span className={`zta-value tone-${WORD_TONE[value] ?? ''}`}>{words(value)}</span>;
+  return value === null ? (
+    none('Not reported')
+  ) : (
+    <span className={`zta-value tone-${WORD_TONE[value] ?? ''}`} title={words(value)}>
+      {words(value)}
+    </span>
+  );
 }
 
 function LastSeen({ iso, tf, now }: { iso: string | null; tf: TimeFormat; now: number }) {
@@ -136,8 +153,8 @@ interface ColumnSize {
   priority?: number;
   title?: string;
   descFirst?: boolean;
-  /** Its header over rows of one vendor only (Defender's assessments are its exposure, health and risk level). */
-  headers?: Partial<Record<Vendor, string>>;
+  /** Its header and width over rows of one vendor only (Defender's assessments are its exposure, health and risk level). */
+  byVendor?: Partial<Record<Vendor, VendorHeader>>;
 }
 
 const col = (id: ZtaSortKey, header: string, cell: HostColumn['cell'], size: ColumnSize): HostColumn => {
@@ -185,28 +202,28 @@ function Customer({ id, name }: { id: string; name: string | undefined }) {
 export const HOST_COLUMNS: readonly HostColumn[] = [
   col('hostname', 'Hostname', (c) => <span className="strong" title={c.row.hostname}>{c.row.hostname}</span>, { min: 230, grow: 3 }),
   col('customer', 'Customer', (c, m) => <Customer id={c.row.customerId} name={m.customers.get(c.row.customerId)} />, { min: 176, grow: 1, priority: 90, title: 'The customer: its connector’s name where known, its ID on hover' }),
-  col('hostId', 'Host ID', (c) => <HostId id={c.row.hostId} />, { min: 108, priority: 20 }),
+  col('hostId', 'Host ID', (c) => <HostId id={c.row.hostId} />, { min: 88, priority: 20 }),
   col('vendor', 'Vendor', (c) => vendorShort[c.row.vendor], { min: 80, priority: 30 }),
-  col('platform', 'Platform', (c) => c.row.platform, { min: 90, priority: 40 }),
+  col('platform', 'Platform', (c) => c.row.platform, { min: 84, priority: 40 }),
   col('osAssessment', 'OS assessment', (c) => <Assessment value={c.row.osAssessment} vendor={c.row.vendor} />, {
     min: 100,
     priority: 52,
     title: 'Falcon: its OS assessment (1–100, higher is better). Defender: its exposure level.',
-    headers: { defender: 'Exposure' },
+    byVendor: { defender: { header: 'Exposure', min: 92 } },
   }),
   col('sensorAssessment', 'Sensor assessment', (c) => <Assessment value={c.row.sensorAssessment} vendor={c.row.vendor} />, {
     min: 100,
     priority: 50,
     title: 'Falcon: its sensor assessment (1–100, higher is better). Defender: its health status.',
-    headers: { defender: 'Health' },
+    byVendor: { defender: { header: 'Health', min: 92 } },
   }),
   col('overallAssessment', 'Overall assessment', (c) => <Assessment value={c.row.overallAssessment} vendor={c.row.vendor} />, {
     min: 100,
     priority: 80,
     title: 'Falcon: its overall ZTA (1–100, higher is better). Defender: its risk level.',
-    headers: { defender: 'Risk level' },
+    byVendor: { defender: { header: 'Risk level', min: 92 } },
   }),
-  col('score', 'Risk score', (c) => <Score cell={c} />, { min: 76, descFirst: true, title: 'The console’s risk score, 0–100, higher is riskier' }),
+  col('score', 'Risk score', (c) => <Score cell={c} />, { min: 72, descFirst: true, title: 'The console’s risk score, 0–100, higher is riskier' }),
   col('band', 'Band', (c) => <BandChip band={c.row.band} />, { min: 126, descFirst: true }),
   col('lastSeen', 'Last seen', (c, m) => <LastSeen iso={c.row.lastSeen} tf={m.tf} now={m.now} />, { min: 96, priority: 70, descFirst: true }),
   col('riskLevel', 'Risk level', (c) => <Word value={c.row.riskLevel} />, { min: 96, priority: 60, descFirst: true, title: 'Defender’s risk level of the machine' }),

@@ -146,7 +146,10 @@ describe('host table columns', () => {
     const cols = visibleColumns(attributePresence(s, defenderOnly), { vendor: 'defender' }, shared);
     for (const c of ['avStatus', 'cves', 'customer', 'platform'] as const) expect(cols).toContain(c);
     for (const c of ['riskLevel', 'exposure', 'health', 'vendor', 'sensor'] as const) expect(cols).not.toContain(c);
-    expect(HOST_COLUMNS.filter((c) => c.headers?.defender).map((c) => c.headers!.defender)).toEqual(['Exposure', 'Health', 'Risk level']);
+    expect(HOST_COLUMNS.filter((c) => c.byVendor?.defender).map((c) => c.byVendor!.defender!.header)).toEqual(['Exposure', 'Health', 'Risk level']);
+    // A Defender connector chosen is a Defender view too.
+    const tenant = structuralMask(index, { connector: 'c-defender' });
+    expect(visibleColumns(attributePresence(s, tenant), { connector: 'c-defender' }, sharedValues(s, tenant))).toEqual(cols);
 
     const one = structuralMask(index, { customer: 'cid-1' });
     expect(sharedValues(s, one)).toEqual({ customer: true, platform: false, vendor: 'falcon' });

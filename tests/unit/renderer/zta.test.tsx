@@ -99,9 +99,9 @@ describe('ZTA dashboard over two polled tenants', () => {
     expect(shownHosts()).toEqual(macs.slice(0, shownHosts().length));
   });
 
-  it('in a table 1,000 px wide the host ID, vendor, platform and sensor assessment give way; the hostname, score and band stay', async () => {
+  it('in a table 900 px wide the host ID, vendor, platform and sensor assessment give way; the hostname, score and band stay', async () => {
     restore();
-    restore = stubScrollerSize(600, 1000);
+    restore = stubScrollerSize(600, 900);
     renderApp(fx.main, { at: '/zta' });
     expect(await screen.findByTestId('zta-count')).toHaveTextContent('120 hosts');
     expect(shownColumns()).toEqual(['Hostname', 'Customer', 'OS assessment', 'Overall assessment', 'Risk score', 'Band', 'Last seen']);
