@@ -440,8 +440,10 @@ test(`Settings`, async ({ page, nb }) => {
 test(`a narrow window: the sidebar collapsed to its icons, and the What-if over the dashboard`, async ({ page, nb }) => {
   const a = await start(page, nb);
   await page.setViewportSize({ width: 1024, height: 700 });
-  const connectors = await nb.harness.call<Array<{ id: string }>>('connectors.list');
-  for (const c of connectors) await nb.harness.call('connectors.pollNow', { connectorId: c.id });
+  // The demo registers its two connectors while the connections sign in: both, then a poll of each.
+  const connectors = () => nb.harness.call<Array<{ id: string }>>('connectors.list');
+  await expect.poll(async () => (await connectors()).length, { timeout: 20_000 }).toBe(2);
+  for (const c of await connectors()) await nb.harness.call('connectors.pollNow', { connectorId: c.id });
   await page.keyboard.press('Control+6');
   await heading(page, 'ZTA');
   await expect(page.getByTestId('zta-count')).toHaveText('500 hosts', { timeout: 60_000 });
