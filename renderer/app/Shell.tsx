@@ -12,6 +12,7 @@ import { useRememberPages } from './page-links';
 import { CommandPalette } from './palette/CommandPalette';
 import { ShortcutsDialog } from './ShortcutsDialog';
 import { Sidebar } from './Sidebar';
+import { useSidebarCollapsed } from './sidebar';
 import { useActiveProfile, useChosenConnectionId } from './useActiveProfile';
 import { useGlobalShortcuts } from './useShortcuts';
 
@@ -45,13 +46,14 @@ export function Shell({ children }: { children: ReactNode }) {
   usePinConnection();
   const overlay = useUi((s) => s.overlay);
   const setOverlay = useUi((s) => s.setOverlay);
+  const collapsed = useSidebarCollapsed();
   return (
     <>
       <a className="skip-link" href="#content" onClick={skipToContent}>
         Skip to content
       </a>
-      <div className="app">
-        <Sidebar />
+      <div className={collapsed ? 'app sidebar-collapsed' : 'app'}>
+        <Sidebar collapsed={collapsed} />
         <div className="main">
           <Header />
           <main className="content" id="content" tabIndex={-1}>

@@ -1,11 +1,12 @@
 import { Link } from '@tanstack/react-router';
-import { Waypoints } from 'lucide-react';
+import { PanelLeftClose, PanelLeftOpen, Waypoints } from 'lucide-react';
 import { useOverviewBadges } from '../api/overview';
 import { useProfiles, useSessions } from '../api/connections';
 import { formatCount } from '../components/format';
 import { usePageLinks } from './page-links';
 import { sectionMeta, type Section } from './sections';
-import { keyLabel, MOD } from './shortcuts';
+import { keyLabel, MOD, SIDEBAR_KEY } from './shortcuts';
+import { toggleSidebar } from './sidebar';
 import { useActiveProfile } from './useActiveProfile';
 
 interface Badge {
@@ -31,17 +32,25 @@ function useBadges(): Partial<Record<Section, Badge>> {
   return out;
 }
 
-/** The pages, as links (each has an address: it opens in a new browser tab too, with its filters). */
-export function Sidebar() {
+/**
+ * The pages, as links (each has an address: it opens in a new browser tab too, with its filters).
+ * Collapsed, the links show their icons only: the page's name is their hover and what a screen
+ * reader says, a badge sits on the icon.
+ */
+export function Sidebar({ collapsed }: { collapsed: boolean }) {
   const links = usePageLinks();
   const badges = useBadges();
+  const toggle = `${collapsed ? 'Expand' : 'Collapse'} the sidebar (${keyLabel([MOD, SIDEBAR_KEY])})`;
   return (
-    <nav className="sidebar" aria-label="Sections">
+    <nav className="sidebar" aria-label="Sections" data-collapsed={collapsed}>
       <div className="brand">
         <Waypoints size={18} aria-hidden="true" />
-        <span>Northbound</span>
+        <span className="brand-name">Northbound</span>
+        <button type="button" className="icon-button sidebar-toggle" onClick={toggleSidebar} aria-expanded={!collapsed} aria-controls="sidebar-sections" aria-label={collapsed ? 'Expand the sidebar' : 'Collapse the sidebar'} title={toggle} data-testid="sidebar-toggle">
+          {collapsed ? <PanelLeftOpen size={16} aria-hidden="true" /> : <PanelLeftClose size={16} aria-hidden="true" />}
+        </button>
       </div>
-      <ul>
+      <ul id="sidebar-sections">
         {sectionMeta.map((m, i) => {
           const Icon = m.icon;
           const badge = badges[m.id];
@@ -56,7 +65,7 @@ export function Sidebar() {
                 title={`${m.label} (${keyLabel([MOD, String(i + 1)])})`}
               >
                 <Icon size={16} aria-hidden="true" />
-                <span>{m.label}</span>
+                <span className="nav-label">{m.label}</span>
                 {badge ? (
                   <span className={`nav-badge nav-badge-${m.id}`} title={`${formatCount(badge.count)} ${badge.what}`} data-testid={`nav-badge-${m.id}`}>
                     <span aria-hidden="true">{formatCount(badge.count)}</span>

@@ -5,6 +5,9 @@ export const isMac = typeof navigator !== 'undefined' && /Mac/i.test(navigator.p
 /** The modifier of the window's shortcuts as shown: ⌘ on macOS, Ctrl elsewhere. */
 export const MOD = isMac ? '⌘' : 'Ctrl';
 
+/** With MOD: collapses or expands the sidebar (Ctrl+B, as in editors; the browser gives it no meaning). */
+export const SIDEBAR_KEY = 'B';
+
 export interface Shortcut {
   /** Each entry is keys pressed together; several entries are alternatives ("↑ / ↓"). */
   chords: string[][];
@@ -22,6 +25,7 @@ export const SHORTCUTS: ShortcutGroup[] = [
     shortcuts: [
       { chords: [[MOD, 'K']], what: 'Open the command palette: go to a page, a connection, a device or an alarm' },
       ...sectionMeta.map((m, i) => ({ chords: [[MOD, String(i + 1)]], what: `Go to ${m.label}` })),
+      { chords: [[MOD, SIDEBAR_KEY]], what: 'Collapse or expand the sidebar (collapsed, it shows the pages’ icons)' },
       { chords: [['?']], what: 'Show these shortcuts (outside a text field)' },
       { chords: [['Tab']], what: 'From the top of the window: “Skip to content”, past the sidebar' },
     ],

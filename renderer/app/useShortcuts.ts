@@ -3,6 +3,8 @@ import { useEffect } from 'react';
 import { useUi } from '../stores/ui';
 import { usePageLink } from './page-links';
 import { sectionMeta } from './sections';
+import { SIDEBAR_KEY } from './shortcuts';
+import { toggleSidebar } from './sidebar';
 
 /** A field where typing `?` means the character. */
 function isTextEntry(el: Element | null): boolean {
@@ -15,9 +17,9 @@ function isTextEntry(el: Element | null): boolean {
 const modalOpen = () => document.querySelector('[aria-modal="true"]') !== null;
 
 /**
- * The window's shortcuts (listed in shortcuts.ts): Ctrl+1…9 (⌘ on macOS) go to a page and
- * Ctrl+K toggles the command palette, unless a dialog is open; `?` outside a text field lists
- * them all.
+ * The window's shortcuts (listed in shortcuts.ts): Ctrl+1…9 (⌘ on macOS) go to a page, Ctrl+K
+ * toggles the command palette and Ctrl+B the sidebar, unless a dialog is open; `?` outside a text
+ * field lists them all.
  */
 export function useGlobalShortcuts() {
   const router = useRouter();
@@ -35,6 +37,12 @@ export function useGlobalShortcuts() {
           e.preventDefault();
           ui.setOverlay('palette');
         }
+        return;
+      }
+      if (mod && e.key.toLowerCase() === SIDEBAR_KEY.toLowerCase()) {
+        if (ui.dialog || ui.overlay || modalOpen()) return;
+        e.preventDefault();
+        toggleSidebar();
         return;
       }
       if (mod) {

@@ -28,17 +28,21 @@ async function writeClipboard(text: string): Promise<boolean> {
   return ok;
 }
 
+/** Copies `value` and says so in a toast (`what`: "Host ID"); true when it was copied. */
+export async function copyText(value: string, what: string): Promise<boolean> {
+  const ok = await writeClipboard(value);
+  if (ok) toast.success(`${what} copied to the clipboard.`);
+  else toast.error(`Could not copy the ${what.toLowerCase()}.`, { description: 'Select the text and copy it with Ctrl+C.' });
+  return ok;
+}
+
 /** Copies `value`; the visible text stays the same so tests and screen readers can find it. */
 export function CopyButton({ value, label, what }: { value: string; label: string; what: string }) {
   const [copied, setCopied] = useState(false);
   const copy = async () => {
-    const ok = await writeClipboard(value);
-    if (ok) {
+    if (await copyText(value, what)) {
       setCopied(true);
       setTimeout(() => setCopied(false), 2000);
-      toast.success(`${what} copied to the clipboard.`);
-    } else {
-      toast.error(`Could not copy the ${what.toLowerCase()}.`, { description: 'Select the text and copy it with Ctrl+C.' });
     }
   };
   return (

@@ -436,3 +436,21 @@ test(`Settings`, async ({ page, nb }) => {
   await a.scan('settings');
   a.expectNone();
 });
+
+test(`a narrow window: the sidebar collapsed to its icons, and the What-if over the dashboard`, async ({ page, nb }) => {
+  const a = await start(page, nb);
+  await page.setViewportSize({ width: 1024, height: 700 });
+  // The demo registers its two connectors while the connections sign in: both, then a poll of each.
+  const connectors = () => nb.harness.call<Array<{ id: string }>>('connectors.list');
+  await expect.poll(async () => (await connectors()).length, { timeout: 20_000 }).toBe(2);
+  for (const c of await connectors()) await nb.harness.call('connectors.pollNow', { connectorId: c.id });
+  await page.keyboard.press('Control+6');
+  await heading(page, 'ZTA');
+  await expect(page.getByTestId('zta-count')).toHaveText('500 hosts', { timeout: 60_000 });
+  await expect(page.getByRole('navigation', { name: 'Sections' })).toHaveAttribute('data-collapsed', 'true');
+  await a.scan('ZTA at 1024 px, the sidebar collapsed');
+  await page.getByRole('button', { name: 'What-if', exact: true }).click();
+  await expect(page.getByTestId('zta-whatif-changed')).toBeVisible();
+  await a.scan('the What-if over the dashboard at 1024 px');
+  a.expectNone();
+});

@@ -65,7 +65,7 @@ const COLUMNS: readonly TableColumn<AlarmView, AlarmMeta>[] = [
       <input type="checkbox" checked={m.selected.has(row.id)} tabIndex={-1} aria-label={`Select ${netText(row.type)} on ${netText(row.deviceName)} ${netText(row.object)}`} onChange={() => undefined} onClick={(e) => m.onCheck(index, row, e)} />
     ),
   },
-  { id: 'severity', header: 'Severity', className: 'col-severity', cell: (row) => <SeverityChip severity={row.severity} /> },
+  { id: 'severity', header: 'Severity', className: 'col-severity', cell: (row) => <SeverityChip severity={row.severity} short /> },
   {
     id: 'time',
     header: 'Last change',

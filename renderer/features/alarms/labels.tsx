@@ -5,8 +5,18 @@ import { formatCount } from '../../components/format';
 /** The severity's colour for charts (a CSS variable, so the theme decides). */
 export const severityColor = (s: AlarmSeverity) => `var(--sev-${s})`;
 
-export function SeverityChip({ severity }: { severity: AlarmSeverity }) {
-  return <span className={`chip sev-chip sev-${severity}`}>{severity}</span>;
+/** Narrow chips (the stream's column) write the longest severity short, the whole word for screen readers and on hover. */
+const SHORT: Partial<Record<AlarmSeverity, string>> = { indeterminate: 'indet.' };
+
+export function SeverityChip({ severity, short = false }: { severity: AlarmSeverity; short?: boolean }) {
+  const abbreviated = short ? SHORT[severity] : undefined;
+  if (!abbreviated) return <span className={`chip sev-chip sev-${severity}`}>{severity}</span>;
+  return (
+    <span className={`chip sev-chip sev-${severity}`} title={severity}>
+      <span aria-hidden="true">{abbreviated}</span>
+      <span className="sr-only">{severity}</span>
+    </span>
+  );
 }
 
 export const HANDLING_LABEL: Record<HandlingState, string> = {

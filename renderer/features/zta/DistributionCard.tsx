@@ -26,13 +26,33 @@ export interface DistributionCardProps {
   whatIf: boolean;
   /** With one customer chosen the card shows its platforms, unless asked otherwise. */
   customerChosen: boolean;
+  /** The customers' names where known (customer-names.ts), same index as the snapshot's customers. */
+  customerNames: ReadonlyArray<string | undefined>;
   onPick(pick: DistributionPick): void;
 }
 
-export const DistributionCard = memo(function DistributionCard({ shown, rows, band, whatIf, customerChosen, onPick }: DistributionCardProps) {
+/** Room for a label on the customer axis (px, at 11 px text); a longer name is cut with an ellipsis, the whole of it on hover. */
+const CUSTOMER_AXIS = 140;
+const LABEL_CHARS = 21;
+
+/** A category label with its whole text (a customer's name and ID) as its hover. */
+function AxisTick({ x, y, payload, titles }: { x?: number; y?: number; payload?: { value: string }; titles: ReadonlyMap<string, { label: string; title: string }> }) {
+  const t = titles.get(payload?.value ?? '');
+  const label = t?.label ?? payload?.value ?? '';
+  const shown = label.length > LABEL_CHARS ? `${label.slice(0, LABEL_CHARS - 1)}…` : label;
+  return (
+    <text x={x} y={y} dy={4} textAnchor="end" fontSize={11} fill="var(--text-muted)" data-testid="zta-distribution-label">
+      <title>{t?.title ?? label}</title>
+      {shown}
+    </text>
+  );
+}
+
+export const DistributionCard = memo(function DistributionCard({ shown, rows, band, whatIf, customerChosen, customerNames, onPick }: DistributionCardProps) {
   const [chosen, setBy] = useState<DistributionBy>();
   const by = chosen ?? (customerChosen ? 'platform' : 'customer');
-  const d = useMemo(() => distribution(shown, rows, by), [shown, rows, by]);
+  const d = useMemo(() => distribution(shown, rows, by, customerNames), [shown, rows, by, customerNames]);
+  const titles = useMemo(() => new Map(d.groups.map((g) => [g.key, { label: g.label, title: g.title }])), [d]);
   const height = Math.max(120, 28 * d.groups.length + 40);
   const pick = (g: DistributionGroup, b: RiskBand) => {
     if (g.other) return onPick({ band: b });
@@ -56,8 +76,13 @@ export const DistributionCard = memo(function DistributionCard({ shown, rows, ba
         <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 480, height: Math.min(height, 160) }}>
           <BarChart data={d.groups} layout="vertical" margin={{ top: 4, right: 12, bottom: 0, left: 4 }} barCategoryGap={4}>
             <XAxis type="number" allowDecimals={false} tick={{ fontSize: 11, fill: 'var(--text-muted)' }} stroke="var(--border-strong)" />
-            <YAxis type="category" dataKey="label" width={by === 'customer' ? 130 : 70} tick={{ fontSize: 11, fill: 'var(--text-muted)' }} stroke="var(--border-strong)" tickFormatter={(v: string) => (v.length > 18 ? `${v.slice(0, 17)}…` : v)} />
-            <Tooltip cursor={{ fill: 'var(--surface-3)' }} contentStyle={{ background: 'var(--surface)', border: '1px solid var(--border)', borderRadius: 6, fontSize: 12 }} labelStyle={{ color: 'var(--text)' }} />
+            <YAxis type="category" dataKey="key" width={by === 'customer' ? CUSTOMER_AXIS : 70} tick={<AxisTick titles={titles} />} stroke="var(--border-strong)" interval={0} />
+            <Tooltip
+              cursor={{ fill: 'var(--surface-3)' }}
+              contentStyle={{ background: 'var(--surface)', border: '1px solid var(--border)', borderRadius: 6, fontSize: 12 }}
+              labelStyle={{ color: 'var(--text)' }}
+              labelFormatter={(key) => titles.get(String(key))?.title ?? String(key)}
+            />
             {BANDS.map((b) => (
               <Bar
                 key={b}

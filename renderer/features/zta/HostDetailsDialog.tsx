@@ -20,7 +20,7 @@ export interface OpenedHost {
   hostname: string;
 }
 
-export function HostDetailsDialog({ host, onClose, whatIf }: { host: OpenedHost; onClose(): void; whatIf?: { score: number | null; band: string } | undefined }) {
+export function HostDetailsDialog({ host, onClose, whatIf, customerName }: { host: OpenedHost; onClose(): void; whatIf?: { score: number | null; band: string } | undefined; customerName?: string | undefined }) {
   const q = useZtaHost(host.connectorId, host.hostId);
   const d = q.data;
   return (
@@ -63,7 +63,7 @@ export function HostDetailsDialog({ host, onClose, whatIf }: { host: OpenedHost;
               <ScoreHistory history={d.history} edges={d.bandEdges} />
             </div>
             <div>
-              <HostAttributes host={d.host} />
+              <HostAttributes host={d.host} customerName={customerName} />
               {d.host.vendor === 'falcon' ? <Profiles profiles={d.profiles} /> : null}
             </div>
           </div>

@@ -5,9 +5,11 @@
  * profiles of spec 2.4 (Falcon hosts).
  */
 import clsx from 'clsx';
+import { Copy } from 'lucide-react';
 import type { ReactNode } from 'react';
 import type { FalconAssessment, HostRecord } from '../../../shared/model/edr';
 import { FALCON_PROFILES } from '../../../shared/risk';
+import { copyText } from '../../components/CopyButton';
 import { DateTime } from '../../components/Time';
 import { Table } from '../../components/Table';
 import { vendorShort, words } from '../../components/zta-labels';
@@ -30,14 +32,28 @@ function Attributes({ items }: { items: Array<[string, ReactNode]> }) {
 
 const time = (iso: string | null) => (iso ? <DateTime iso={iso} /> : <span className="muted">not reported</span>);
 
-export function HostAttributes({ host }: { host: HostRecord }) {
+/** A whole ID, and a button that copies it. */
+function IdValue({ id, what }: { id: string; what: string }) {
+  return (
+    <span className="zta-id-value">
+      <span className="mono">{id}</span>
+      <button type="button" className="icon-button zta-id-copy" aria-label={`Copy the ${what.toLowerCase()}`} title={`Copy the ${what.toLowerCase()}`} onClick={() => void copyText(id, what)}>
+        <Copy size={14} aria-hidden="true" />
+      </button>
+    </span>
+  );
+}
+
+/** What the vendor reports of the host; `customerName`: its customer's name where the console knows one (customer-names.ts). */
+export function HostAttributes({ host, customerName }: { host: HostRecord; customerName?: string | undefined }) {
   const d = host.defender;
   const f = host.falcon;
   const common: Array<[string, ReactNode]> = [
-    ['Host ID', <span className="mono">{host.hostId}</span>],
     ['Hostname', host.hostname],
+    ['Host ID', <IdValue id={host.hostId} what="Host ID" />],
     ['Vendor', vendorShort[host.vendor]],
-    ['Customer ID', <span className="mono">{host.customerId}</span>],
+    ...(customerName ? ([['Customer', customerName]] as Array<[string, ReactNode]>) : []),
+    ['Customer ID', <IdValue id={host.customerId} what="Customer ID" />],
     ['Platform', host.platform],
     ['OS version', text(host.osVersion)],
     ['Last seen', time(host.lastSeen)],

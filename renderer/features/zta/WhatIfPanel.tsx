@@ -7,7 +7,7 @@
  * `rescore`, published like a poll; the panel follows its progress and closes when it completed.
  */
 import { X } from 'lucide-react';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useForm, useWatch, type FieldPath } from 'react-hook-form';
 import { toast } from 'sonner';
 import type { ConnectorStatus } from '../../../shared/contract';
@@ -39,12 +39,27 @@ export interface WhatIfPanelProps {
   onClose(): void;
 }
 
+/**
+ * Beside the dashboard in a wide window; in a narrower one (below 1,280 px, zta-panels.css) a
+ * drawer over its right side, so the dashboard keeps its width (issue 22.7). Either way it is not
+ * modal: the charts and the table it changes stay in use. The focus moves into it when it opens;
+ * Escape inside it closes it (the page gives the focus back to the What-if button).
+ */
 export function WhatIfPanel(props: WhatIfPanelProps) {
   const live = useConnectors().data;
   const tenant = props.tenants.find((t) => t.connectorId === props.connectorId);
   const stored = live?.find((c) => c.id === props.connectorId);
+  const panel = useRef<HTMLElement>(null);
+  useEffect(() => panel.current?.focus(), []);
+  const { onClose } = props;
+  const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
+    // A dialog over the panel (Save and rescore's confirmation) takes its own Escape.
+    if (e.key !== 'Escape' || e.defaultPrevented || document.querySelector('[aria-modal="true"]')) return;
+    e.preventDefault();
+    onClose();
+  };
   return (
-    <aside className="zta-whatif" aria-labelledby="zta-whatif-title" data-testid="zta-whatif">
+    <aside className="zta-whatif" aria-labelledby="zta-whatif-title" data-testid="zta-whatif" ref={panel} tabIndex={-1} onKeyDown={onKeyDown}>
       <header className="zta-whatif-head">
         <h3 id="zta-whatif-title">What-if</h3>
         <button type="button" className="icon-button" onClick={props.onClose} aria-label="Close the what-if">

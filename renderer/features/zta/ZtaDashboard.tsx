@@ -8,7 +8,7 @@
  */
 import clsx from 'clsx';
 import { FlaskConical, X } from 'lucide-react';
-import { startTransition, useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { startTransition, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { snapshotRow, type ZtaFilter, type ZtaRow, type ZtaSnapshot } from '../../../shared/model/zta';
 import type { RiskConfig } from '../../../shared/risk';
 import { useConnectors } from '../../api/connectors';
@@ -17,9 +17,10 @@ import { ZTA_FILTERS, ztaFilterOf } from '../../app/search';
 import { formatCount } from '../../components/format';
 import { ChangesCard, RiskiestCard } from './ChangesCard';
 import { ConnectorStrip } from './ConnectorStrip';
+import { customerNames } from './customer-names';
 import { DistributionCard, type DistributionPick } from './DistributionCard';
 import { ExportButtons } from './ExportButtons';
-import { attributePresence, type AttributeColumn } from './host-columns';
+import { attributePresence, sharedValues, type AttributeColumn, type SharedValues } from './host-columns';
 import { HostDetailsDialog } from './HostDetailsDialog';
 import { HostTable } from './HostTable';
 import { AsOf } from '../../components/AsOf';
@@ -32,18 +33,23 @@ import type { ZtaRefinements } from '../../app/search';
 import { filterRows, knownFilter, riskiest, sortOrder, structuralMask, ztaIndexOf, ztaViewOf, type ZtaSort, type ZtaSortKey } from './zta-index';
 
 const NO_FILTERS = Object.fromEntries(ZTA_FILTERS.map((k) => [k, ''])) as Pick<ZtaRefinements, (typeof ZTA_FILTERS)[number]>;
-const BASE_COLUMNS: readonly ZtaSortKey[] = ['hostId', 'hostname', 'vendor', 'customer', 'platform', 'osAssessment', 'sensorAssessment', 'overallAssessment', 'score', 'band', 'lastSeen'];
+const BASE_COLUMNS: readonly ZtaSortKey[] = ['hostname', 'customer', 'hostId', 'vendor', 'platform', 'osAssessment', 'sensorAssessment', 'overallAssessment', 'score', 'band', 'lastSeen'];
+/** Defender's words the assessment columns already show over Defender's hosts alone (EDR-Z1). */
+const DEFENDER_ASSESSMENTS: readonly ZtaSortKey[] = ['riskLevel', 'exposure', 'health'];
 
 /**
- * The columns shown (EDR-Z3): the common ones; a chosen platform or vendor brings the attribute
- * columns its hosts report into view, and a column every row shares the value of leaves.
+ * The columns shown (EDR-Z3): the common ones; a chosen platform, vendor or connector (one
+ * vendor's tenant) brings the attribute columns its hosts report into view, and a column every row shares the value of leaves (chosen
+ * by a filter, or `shared` by the hosts shown). Over Defender's hosts alone its risk level,
+ * exposure and health are the assessment columns, not repeated.
  */
-export function visibleColumns(presence: ReadonlySet<AttributeColumn>, f: ZtaFilter): Set<ZtaSortKey> {
+export function visibleColumns(presence: ReadonlySet<AttributeColumn>, f: ZtaFilter, shared?: SharedValues): Set<ZtaSortKey> {
   const out = new Set<ZtaSortKey>(BASE_COLUMNS);
-  if (f.platform || f.vendor) for (const a of presence) out.add(a);
-  if (f.customer) out.delete('customer');
-  if (f.platform) out.delete('platform');
-  if (f.vendor) out.delete('vendor');
+  if (f.platform || f.vendor || f.connector) for (const a of presence) out.add(a);
+  if (f.customer || shared?.customer) out.delete('customer');
+  if (f.platform || shared?.platform) out.delete('platform');
+  if (f.vendor || shared?.vendor) out.delete('vendor');
+  if (shared?.vendor === 'defender') for (const a of DEFENDER_ASSESSMENTS) out.delete(a);
   return out;
 }
 
@@ -98,8 +104,11 @@ export function ZtaDashboard({ snapshot: s, view, refine, openedHost, openHost, 
 
   // The attribute columns follow the structural filters only, so typing a search never moves columns.
   const structural = useMemo(() => ({ ...(filter.customer ? { customer: filter.customer } : {}), ...(filter.platform ? { platform: filter.platform } : {}), ...(filter.vendor ? { vendor: filter.vendor } : {}), ...(filter.connector ? { connector: filter.connector } : {}) }), [filter.customer, filter.platform, filter.vendor, filter.connector]);
-  const presence = useMemo(() => attributePresence(s, structuralMask(ztaIndexOf(s), structural)), [s, structural]);
-  const visible = useMemo(() => visibleColumns(presence, structural), [presence, structural]);
+  const mask = useMemo(() => structuralMask(ztaIndexOf(s), structural), [s, structural]);
+  const presence = useMemo(() => attributePresence(s, mask), [s, mask]);
+  const shared = useMemo(() => sharedValues(s, mask), [s, mask]);
+  const visible = useMemo(() => visibleColumns(presence, structural, shared), [presence, structural, shared]);
+  const names = useMemo(() => customerNames(s), [s]);
   const overview = useZtaOverview(structural);
 
   const total = s.rows.hostId.length;
@@ -112,6 +121,11 @@ export function ZtaDashboard({ snapshot: s, view, refine, openedHost, openHost, 
   const openedWhatIf = opened && result && result.snapshot.rows.score[opened.index] !== opened.score ? snapshotRow(result.snapshot, opened.index) : undefined;
   const whatIfTenant = whatIf ? s.connectors.find((c) => c.connectorId === whatIf.connectorId) : undefined;
 
+  const whatIfButton = useRef<HTMLButtonElement>(null);
+  const closeWhatIf = () => {
+    setWhatIf(undefined);
+    whatIfButton.current?.focus();
+  };
   const startWhatIf = () => setWhatIf({ connectorId: (filter.connector && tenants.some((t) => t.connectorId === filter.connector) ? filter.connector : tenants[0]?.connectorId) ?? '' });
 
   return (
@@ -122,7 +136,7 @@ export function ZtaDashboard({ snapshot: s, view, refine, openedHost, openHost, 
             Zero trust assessment <span className="count">{formatCount(total)}</span> <AsOf iso={s.asOf} testId="zta-asof" />
           </h2>
           <div className="toolbar-actions">
-            <button type="button" className={clsx('button', whatIf && 'button-active')} aria-pressed={!!whatIf} onClick={() => (whatIf ? setWhatIf(undefined) : startWhatIf())} disabled={tenants.length === 0}>
+            <button ref={whatIfButton} type="button" className={clsx('button', whatIf && 'button-active')} aria-pressed={!!whatIf} onClick={() => (whatIf ? setWhatIf(undefined) : startWhatIf())} disabled={tenants.length === 0}>
               <FlaskConical size={14} aria-hidden="true" />
               What-if
             </button>
@@ -152,7 +166,7 @@ export function ZtaDashboard({ snapshot: s, view, refine, openedHost, openHost, 
           ) : null}
         </div>
         <div className="zta-overview">
-          <DistributionCard shown={charted.zview.snapshot} rows={charted.matching.anyBand} band={filter.band ?? ''} whatIf={!!result} customerChosen={!!filter.customer} onPick={pick} />
+          <DistributionCard shown={charted.zview.snapshot} rows={charted.matching.anyBand} band={filter.band ?? ''} whatIf={!!result} customerChosen={!!filter.customer} customerNames={names} onPick={pick} />
           <TrendCard trend={overview.data?.trend} />
           <ChangesCard overview={overview.data} onOpen={openHost} />
           <RiskiestCard hosts={top} unscored={top.length === 0 && chartedRows.length > 0} onOpen={openHost} whatIf={!!result} />
@@ -165,6 +179,8 @@ export function ZtaDashboard({ snapshot: s, view, refine, openedHost, openHost, 
           onSort={onSort}
           onOpen={onOpenRow}
           visible={visible}
+          customerNames={names}
+          vendor={shared.vendor}
           stale={deferred !== filter}
         />
       </div>
@@ -175,11 +191,11 @@ export function ZtaDashboard({ snapshot: s, view, refine, openedHost, openHost, 
           onTenant={(connectorId) => setWhatIf((w) => (w?.connectorId === connectorId ? w : { connectorId }))}
           onPreview={onPreview}
           result={result}
-          onClose={() => setWhatIf(undefined)}
+          onClose={closeWhatIf}
         />
       ) : null}
       {opened ? (
-        <HostDetailsDialog host={opened} onClose={closeHost} whatIf={openedWhatIf ? { score: openedWhatIf.score, band: openedWhatIf.band } : undefined} />
+        <HostDetailsDialog host={opened} onClose={closeHost} whatIf={openedWhatIf ? { score: openedWhatIf.score, band: openedWhatIf.band } : undefined} customerName={names[s.rows.customer[opened.index]!]} />
       ) : null}
     </div>
   );

@@ -9,7 +9,9 @@ import { Vendor } from '../../../shared/model/edr';
 import { BANDS, PLATFORMS, type ZtaSnapshot } from '../../../shared/model/zta';
 import type { ZtaSearch } from '../../app/search';
 import { formatCount } from '../../components/format';
+import { shortId } from '../../components/ids';
 import { vendorShort } from '../../components/zta-labels';
+import { connectorLabel, customerNames } from './customer-names';
 
 export type ZtaFilterValues = Pick<ZtaSearch, 'customer' | 'platform' | 'band' | 'vendor' | 'connector' | 'q'>;
 
@@ -26,16 +28,19 @@ function facetsOf(s: ZtaSnapshot): Facets {
   const names = s.customers.map(() => new Set<string>());
   const platforms = new Int32Array(PLATFORMS.length);
   const byCustomer = s.customers.map(() => new Int32Array(PLATFORMS.length));
+  const labels = s.connectors.map(connectorLabel);
   for (let i = 0; i < customer.length; i++) {
     const c = customer[i]!;
     hosts[c]! += 1;
     platforms[platform[i]!]! += 1;
     byCustomer[c]![platform[i]!]! += 1;
-    names[c]!.add(s.connectors[connector[i]!]!.name);
+    names[c]!.add(labels[connector[i]!]!);
   }
+  // Named where the console knows the name (customer-names.ts), else by the ID and its connectors.
+  const known = customerNames(s);
   const customers = s.customers
-    .map((id, k) => ({ id, label: `${id} — ${[...names[k]!].join(', ')}`, hosts: hosts[k]! }))
-    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    .map((id, k) => ({ id, label: known[k] ? `${known[k]} (${shortId(id)})` : `${shortId(id)} — ${[...names[k]!].join(', ')}`, hosts: hosts[k]! }))
+    .sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
   return { customers, platforms, byCustomer };
 }
 

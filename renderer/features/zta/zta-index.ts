@@ -16,6 +16,7 @@
 import { BANDS, ENUMS, NOT_ASSESSED_INDEX, PLATFORMS, makeRowFilter, type ZtaFilter, type ZtaSnapshot } from '../../../shared/model/zta';
 import { parseTimestamp } from '../../../shared/risk/time';
 import { bucketOrder, numericOrder, stringOrder } from './row-order';
+import { customerNames } from './customer-names';
 
 export { stringOrder } from './row-order';
 
@@ -159,7 +160,9 @@ function buildOrder(view: ZtaView, key: ZtaSortKey, desc: boolean): Int32Array {
     case 'vendor':
       return bucketOrder(byName, 2, (i) => vendorOf[i]!, desc);
     case 'customer': {
-      const names = s.customers.map((c, k) => [c, k] as const).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+      // As the table shows them: by name where one is known, else by ID.
+      const known = customerNames(s);
+      const names = s.customers.map((c, k) => [known[k] ?? c, k] as const).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]));
       const rankOf = new Int32Array(s.customers.length);
       names.forEach(([, k], pos) => (rankOf[k] = pos));
       return bucketOrder(byName, Math.max(1, s.customers.length), (i) => rankOf[r.customer[i]!] ?? 0, desc);

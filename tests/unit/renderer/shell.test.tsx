@@ -64,6 +64,32 @@ describe('app shell and first run', () => {
     expect(address()).toBe('/connections');
   });
 
+  it('collapses the sidebar to its icons by its button and by Ctrl+B, remembers the choice, and keeps the pages’ names for screen readers (issue 22.7)', async () => {
+    const { user } = renderApp(await MainBridge.start());
+    await screen.findByRole('button', { name: 'Open demo workspace' });
+    const nav = screen.getByRole('navigation', { name: 'Sections' });
+    const toggle = within(nav).getByRole('button', { name: 'Collapse the sidebar' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    expect(toggle).toHaveAttribute('title', 'Collapse the sidebar (Ctrl+B)');
+    expect(document.getElementById(toggle.getAttribute('aria-controls')!)).toBe(within(nav).getByRole('list'));
+    await user.click(toggle);
+    expect(within(nav).getByRole('button', { name: 'Expand the sidebar' })).toHaveAttribute('aria-expanded', 'false');
+    expect(nav).toHaveAttribute('data-collapsed', 'true');
+    expect(document.querySelector('.app')).toHaveClass('sidebar-collapsed');
+    expect(window.localStorage.getItem('northbound.sidebar')).toBe('collapsed');
+    // Icons only, named all the same: the label stays in the link (hidden from sight) and its title.
+    expect(within(nav).getByRole('link', { name: 'ZTA' })).toHaveAttribute('title', 'ZTA (Ctrl+6)');
+    fireEvent.keyDown(window, { key: 'b', ctrlKey: true });
+    expect(within(nav).getByRole('button', { name: 'Collapse the sidebar' })).toHaveAttribute('aria-expanded', 'true');
+    expect(window.localStorage.getItem('northbound.sidebar')).toBe('expanded');
+    // Not under a dialog: the shortcuts list is open, Ctrl+B leaves the sidebar as it is.
+    fireEvent.keyDown(window, { key: '?' });
+    const list = await screen.findByTestId('shortcuts-dialog');
+    expect(within(list).getByText('Collapse or expand the sidebar (collapsed, it shows the pages’ icons)')).toBeVisible();
+    fireEvent.keyDown(window, { key: 'b', metaKey: true });
+    expect(nav).toHaveAttribute('data-collapsed', 'false');
+  });
+
   it('shows what main reports of itself on the settings page: version, mode and where secrets are kept', async () => {
     for (const [mode, passphrase, modeText, kept] of [
       ['desktop', undefined, 'Desktop app', 'kept in memory until quit'],

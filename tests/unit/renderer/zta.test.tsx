@@ -19,8 +19,9 @@ import { MainBridge } from './support/main-bridge';
 import { address, renderApp } from './support/render';
 import { noPolls, params, pollOnce, scoredMain, shownColumns, shownHosts, type ScoredMain } from './support/zta-steps';
 
+// A table 1,400 px wide: every column fits (a narrower one is the test of its own below).
 let restore: () => void;
-beforeEach(() => (restore = stubScrollerSize(600)));
+beforeEach(() => (restore = stubScrollerSize(600, 1400)));
 afterEach(() => restore());
 
 const count = (n: number) => n.toLocaleString('en');
@@ -62,7 +63,14 @@ describe('ZTA dashboard over two polled tenants', () => {
     expect(screen.getByTestId('zta-table')).toHaveAttribute('aria-rowcount', '121');
     expect(shownHosts().slice(0, 20)).toEqual(expectedRows(s, {}).slice(0, 20));
     for (const c of s.connectors) expect(within(screen.getByTestId(`zta-connector-${c.name}`)).getByTestId('zta-connector-asof')).toHaveTextContent(/^as of \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/);
-    expect(shownColumns()).toEqual(['Host ID', 'Hostname', 'Vendor', 'Customer ID', 'Platform', 'OS assessment', 'Sensor assessment', 'Overall assessment', 'Risk score', 'Band', 'Last seen']);
+    // Names before IDs (issue 22.7): the customer is named by its connector, its ID in the title.
+    expect(shownColumns()).toEqual(['Hostname', 'Customer', 'Host ID', 'Vendor', 'Platform', 'OS assessment', 'Sensor assessment', 'Overall assessment', 'Risk score', 'Band', 'Last seen']);
+    const top = snapshotRow(s, exportedRows(s, {})[0]!);
+    const topCells = within(screen.getAllByTestId('zta-row')[0]!).getAllByRole('cell');
+    expect(topCells[1]).toHaveTextContent(top.connectorName);
+    expect(topCells[1]!.querySelector('[title]')).toHaveAttribute('title', `${top.connectorName} (${top.customerId})`);
+    expect(topCells[2]).toHaveTextContent(`${top.hostId.slice(0, 8)}…`);
+    expect(topCells[2]!.querySelector('[title]')).toHaveAttribute('title', top.hostId);
 
     // Customer first: the Defender tenant's customer; then Windows brings Defender's attributes.
     const customer = s.customers[s.rows.customer[s.rows.connector.indexOf(s.connectors.findIndex((c) => c.vendor === 'defender'))]!]!;
@@ -73,12 +81,13 @@ describe('ZTA dashboard over two polled tenants', () => {
     await user.selectOptions(screen.getByLabelText('Platform'), 'Windows');
     await waitFor(() => expect(screen.getByTestId('zta-count')).toHaveTextContent(`${windows.length} of 120`));
     expect(shownHosts()).toEqual(windows.slice(0, shownHosts().length));
-    expect(shownColumns()).toEqual(['Host ID', 'Hostname', 'Vendor', 'OS assessment', 'Sensor assessment', 'Overall assessment', 'Risk score', 'Band', 'Last seen', 'Risk level', 'Exposure', 'Health', 'AV status', 'CVEs']);
-    // Defender's own values stand in the assessment columns (EDR-Z1) and in its attribute columns.
+    // Over Defender's hosts alone the assessment columns are headed by its words (EDR-Z1), and its
+    // risk level, exposure and health are not repeated; the customer, platform and vendor every row shares leave.
+    expect(shownColumns()).toEqual(['Hostname', 'Host ID', 'Exposure', 'Health', 'Risk level', 'Risk score', 'Band', 'Last seen', 'AV status', 'CVEs']);
     const first = snapshotRow(s, exportedRows(s, { customer, platform: 'Windows' })[0]!);
     const cells = within(screen.getAllByTestId('zta-row')[0]!).getAllByRole('cell');
-    expect(cells[3]).toHaveTextContent(new RegExp(first.exposure!.replace(/([a-z])([A-Z])/g, '$1 $2'), 'i'));
-    expect(cells[10]).toHaveTextContent(new RegExp(first.exposure!.replace(/([a-z])([A-Z])/g, '$1 $2'), 'i'));
+    expect(cells[2]).toHaveTextContent(new RegExp(first.exposure!.replace(/([a-z])([A-Z])/g, '$1 $2'), 'i'));
+    expect(cells[4]).toHaveTextContent(new RegExp(first.riskLevel!.replace(/([a-z])([A-Z])/g, '$1 $2'), 'i'));
 
     // The Falcon tenant's Macs: Falcon's sensor comes into view, Defender's attributes do not.
     const falconCustomer = s.customers.find((c) => c !== customer)!;
@@ -86,8 +95,16 @@ describe('ZTA dashboard over two polled tenants', () => {
     await user.selectOptions(screen.getByLabelText('Platform'), 'Mac');
     const macs = expectedRows(s, { customer: falconCustomer, platform: 'Mac' });
     await waitFor(() => expect(screen.getByTestId('zta-count')).toHaveTextContent(`${macs.length} of 120`));
-    expect(shownColumns()).toEqual(['Host ID', 'Hostname', 'Vendor', 'OS assessment', 'Sensor assessment', 'Overall assessment', 'Risk score', 'Band', 'Last seen', 'Sensor']);
+    expect(shownColumns()).toEqual(['Hostname', 'Host ID', 'OS assessment', 'Sensor assessment', 'Overall assessment', 'Risk score', 'Band', 'Last seen', 'Sensor']);
     expect(shownHosts()).toEqual(macs.slice(0, shownHosts().length));
+  });
+
+  it('in a table 900 px wide the host ID, vendor, platform and sensor assessment give way; the hostname, score and band stay', async () => {
+    restore();
+    restore = stubScrollerSize(600, 900);
+    renderApp(fx.main, { at: '/zta' });
+    expect(await screen.findByTestId('zta-count')).toHaveTextContent('120 hosts');
+    expect(shownColumns()).toEqual(['Hostname', 'Customer', 'OS assessment', 'Overall assessment', 'Risk score', 'Band', 'Last seen']);
   });
 
   it('keeps filters, sort and the opened host in the address, and an address restores them (a bad value falls back)', async () => {
@@ -236,7 +253,14 @@ describe('ZTA what-if', () => {
     const { user } = renderApp(main, { at: '/zta' });
     await screen.findByTestId('zta-count');
     const stored = bandTotals();
-    await user.click(screen.getByRole('button', { name: 'What-if' }));
+    const toggle = screen.getByRole('button', { name: 'What-if' });
+    await user.click(toggle);
+    // It takes the focus when it opens; Escape inside it closes it and gives the focus back (issue 22.7).
+    expect(await screen.findByTestId('zta-whatif')).toHaveFocus();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByTestId('zta-whatif')).toBeNull());
+    expect(toggle).toHaveFocus();
+    await user.click(toggle);
     const panel = await screen.findByTestId('zta-whatif');
     await user.selectOptions(within(panel).getByTestId('zta-whatif-tenant'), defender.id);
     // Under the stored settings nothing moves.
@@ -283,6 +307,13 @@ describe('ZTA what-if', () => {
     await user.click(within(ask).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByTestId('zta-whatif-confirm')).toBeNull());
     expect(main.callsTo('zta.applyRisk')).toEqual([]);
+    // Escape in the confirmation closes the confirmation only: the panel and its settings stay.
+    await user.click(within(panel).getByRole('button', { name: 'Save and rescore' }));
+    await screen.findByTestId('zta-whatif-confirm');
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByTestId('zta-whatif-confirm')).toBeNull());
+    expect(screen.getByTestId('zta-whatif')).toBe(panel);
+    expect(critical).toHaveValue(100);
     await user.click(within(panel).getByRole('button', { name: 'Save and rescore' }));
     ask = await screen.findByTestId('zta-whatif-confirm');
     await user.click(within(ask).getByRole('button', { name: 'Save and rescore' }));
