@@ -44,6 +44,24 @@ const s = snapshot([
 const move = (connectorId: string, hostId: string): HostMove => ({ connectorId, hostId, hostname: hostId, customerId: 'acme', from: { score: 10, band: 'Trustworthy' }, to: { score: 90, band: 'High Risk' } });
 
 describe('risk report model', () => {
+  it('names a customer where the connectors make it known, and keeps the ID alone where not (issue 22.7)', () => {
+    const named = buildReport(
+      snapshot([
+        [0, 'h1', 'acme', 'Windows', 90, 'High Risk'],
+        [0, 'h2', 'globex', 'Windows', 10, 'Trustworthy'],
+        [1, 'h3', 'initech', 'Linux', 40, 'Low Risk'],
+      ]),
+      {},
+    );
+    // Falcon's connector carries one customer only: it names it; Defender's carries two: no name.
+    expect(named.customers.map((c) => [c.customerId, c.name])).toEqual([
+      ['acme', undefined],
+      ['globex', undefined],
+      ['initech', 'f name'],
+    ]);
+    expect([...named.customerNames]).toEqual([['initech', 'f name']]);
+  });
+
   it('counts the filtered hosts per band and per customer, Not assessed apart, and lists the riskiest in the table’s order', () => {
     const all = buildReport(s, {});
     expect(all.total).toBe(6);

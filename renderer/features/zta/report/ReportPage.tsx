@@ -129,10 +129,10 @@ export function ReportPage() {
           {overview.trend.length ? <TrendChart trend={overview.trend} /> : null}
         </Section>
         <Section id="riskiest" title={`Riskiest hosts (top ${Math.min(RISKIEST, model.total)})`} note="Why: the indicators that add most to each score, in the scoring's words, with the points each adds.">
-          {model.riskiest.length ? <RiskiestTable rows={model.riskiest} reasons={data.reasons} /> : <p className="muted">No host matches these filters.</p>}
+          {model.riskiest.length ? <RiskiestTable rows={model.riskiest} reasons={data.reasons} names={model.customerNames} /> : <p className="muted">No host matches these filters.</p>}
         </Section>
         <Section id="changes" title="Changes since the last cycle" note="Each connector's newest cycle against its previous one; the lists hold the hosts these filters show.">
-          <ChangesSection changes={changes} />
+          <ChangesSection changes={changes} names={model.customerNames} />
         </Section>
       </>
     );

@@ -90,6 +90,21 @@ export function BandTable({ bands, total }: { bands: BandCounts; total: number }
   );
 }
 
+/** A customer: its name with the ID beneath, or the ID alone when no name is known. */
+function Customer({ id, name }: { id: string; name: string | undefined }) {
+  if (!name) return <Net className="mono" text={id} />;
+  return (
+    <>
+      <div>
+        <Net text={name} />
+      </div>
+      <div className="mono small muted">
+        <Net text={id} />
+      </div>
+    </>
+  );
+}
+
 export function CustomersTable({ customers, more }: { customers: readonly CustomerBands[]; more: number }) {
   return (
     <>
@@ -110,8 +125,8 @@ export function CustomersTable({ customers, more }: { customers: readonly Custom
         <tbody>
           {customers.map((c) => (
             <tr key={c.customerId}>
-              <td className="mono">
-                <Net text={c.customerId} />
+              <td>
+                <Customer id={c.customerId} name={c.name} />
               </td>
               {BANDS.map((b) => (
                 <td key={b} className="num">
@@ -144,7 +159,7 @@ function Reasons({ contributions }: { contributions: readonly Contribution[] | u
   );
 }
 
-export function RiskiestTable({ rows, reasons }: { rows: readonly ZtaRow[]; reasons: ReadonlyMap<string, readonly Contribution[]> }) {
+export function RiskiestTable({ rows, reasons, names }: { rows: readonly ZtaRow[]; reasons: ReadonlyMap<string, readonly Contribution[]>; names: ReadonlyMap<string, string> }) {
   return (
     <table className="table report-table report-riskiest" data-testid="report-riskiest">
       <thead>
@@ -173,7 +188,7 @@ export function RiskiestTable({ rows, reasons }: { rows: readonly ZtaRow[]; reas
                 <Net text={r.hostname} />
               </div>
               <div className="small muted">
-                <Net text={r.platform} /> · customer <Net className="mono" text={r.customerId} />
+                <Net text={r.platform} /> · customer {names.get(r.customerId) ? <Net text={names.get(r.customerId)!} /> : <Net className="mono" text={r.customerId} />}
               </div>
               <div className="mono small muted">
                 <Net text={r.hostId} />
@@ -193,7 +208,7 @@ export function RiskiestTable({ rows, reasons }: { rows: readonly ZtaRow[]; reas
   );
 }
 
-function Move({ m }: { m: HostMove }) {
+function Move({ m, names }: { m: HostMove; names: ReadonlyMap<string, string> }) {
   const delta = m.to.score - (m.from?.score ?? 0);
   return (
     <tr data-host-id={m.hostId}>
@@ -201,8 +216,8 @@ function Move({ m }: { m: HostMove }) {
         <div className="strong">
           <Net text={m.hostname} />
         </div>
-        <div className="mono small muted">
-          <Net text={m.customerId} />
+        <div className="small muted">
+          {names.get(m.customerId) ? <Net text={names.get(m.customerId)!} /> : <Net className="mono" text={m.customerId} />}
         </div>
       </td>
       <td className="nowrap">{m.from ? `${m.from.score.toFixed(1)} ${m.from.band}` : 'new host'}</td>
@@ -214,7 +229,7 @@ function Move({ m }: { m: HostMove }) {
   );
 }
 
-function MovesTable({ title, moves, testId, none }: { title: string; moves: readonly HostMove[]; testId: string; none: string }) {
+function MovesTable({ title, moves, testId, none, names }: { title: string; moves: readonly HostMove[]; testId: string; none: string; names: ReadonlyMap<string, string> }) {
   return (
     <div className="report-moves" data-testid={testId}>
       <h3>
@@ -234,7 +249,7 @@ function MovesTable({ title, moves, testId, none }: { title: string; moves: read
           </thead>
           <tbody>
             {moves.map((m) => (
-              <Move key={`${m.connectorId}:${m.hostId}`} m={m} />
+              <Move key={`${m.connectorId}:${m.hostId}`} m={m} names={names} />
             ))}
           </tbody>
         </table>
@@ -245,15 +260,15 @@ function MovesTable({ title, moves, testId, none }: { title: string; moves: read
   );
 }
 
-export function ChangesSection({ changes }: { changes: ZtaChanges }) {
+export function ChangesSection({ changes, names }: { changes: ZtaChanges; names: ReadonlyMap<string, string> }) {
   return (
     <>
       <p data-testid="report-moved">
         {changes.moved ? `${formatCount(changes.moved)} host(s) of these connectors changed score in the newest cycle.` : 'No host of these connectors changed score in the newest cycle.'}
       </p>
-      <MovesTable title="Entered High Risk" moves={changes.enteredHighRisk} testId="report-entered" none="No host entered High Risk." />
-      <MovesTable title="Left High Risk" moves={changes.leftHighRisk} testId="report-left" none="No host left High Risk." />
-      <MovesTable title="Biggest movers" moves={changes.biggestMovers} testId="report-movers" none="No score moved." />
+      <MovesTable title="Entered High Risk" moves={changes.enteredHighRisk} testId="report-entered" names={names} none="No host entered High Risk." />
+      <MovesTable title="Left High Risk" moves={changes.leftHighRisk} testId="report-left" names={names} none="No host left High Risk." />
+      <MovesTable title="Biggest movers" moves={changes.biggestMovers} testId="report-movers" names={names} none="No score moved." />
     </>
   );
 }

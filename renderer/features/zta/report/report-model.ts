@@ -4,6 +4,7 @@
  * distribution (overall and per customer), and the riskiest hosts. Pure, so tests compute the
  * expected report from the same snapshot.
  */
+import { customerNames } from '../customer-names';
 import type { Contribution, RiskBand } from '../../../../shared/model/edr';
 import { BANDS, NOT_ASSESSED_INDEX, emptyBandCounts, makeRowFilter, rowsInOrder, snapshotRow, type BandCounts, type ZtaChanges, type ZtaConnector, type ZtaFilter, type ZtaRow, type ZtaSnapshot } from '../../../../shared/model/zta';
 
@@ -32,6 +33,8 @@ export const BAND_COLORS: Readonly<Record<RiskBand, string>> = {
 
 export interface CustomerBands {
   customerId: string;
+  /** The customer's name where known (customer-names.ts), else undefined: the ID is shown. */
+  name?: string;
   total: number;
   bands: BandCounts;
 }
@@ -49,6 +52,8 @@ export interface ReportModel {
   moreCustomers: number;
   /** The riskiest hosts, in the table's order. */
   riskiest: ZtaRow[];
+  /** Customer ID → name, where known (issue 22.7: names before IDs). */
+  customerNames: ReadonlyMap<string, string>;
 }
 
 export function buildReport(s: ZtaSnapshot, filter: ZtaFilter): ReportModel {
@@ -57,6 +62,7 @@ export function buildReport(s: ZtaSnapshot, filter: ZtaFilter): ReportModel {
   const keep = makeRowFilter(s, filter);
   const bands = emptyBandCounts();
   const perCustomer = new Map<number, CustomerBands>();
+  const names = customerNames(s);
   let total = 0;
   for (let i = 0; i < s.rows.hostId.length; i++) {
     if (!keep(i)) continue;
@@ -65,7 +71,7 @@ export function buildReport(s: ZtaSnapshot, filter: ZtaFilter): ReportModel {
     bands[band] += 1;
     const ci = s.rows.customer[i]!;
     let c = perCustomer.get(ci);
-    if (!c) perCustomer.set(ci, (c = { customerId: s.customers[ci] ?? '', total: 0, bands: emptyBandCounts() }));
+    if (!c) perCustomer.set(ci, (c = { customerId: s.customers[ci] ?? '', ...(names[ci] ? { name: names[ci] } : {}), total: 0, bands: emptyBandCounts() }));
     c.total += 1;
     c.bands[band] += 1;
   }
@@ -75,7 +81,9 @@ export function buildReport(s: ZtaSnapshot, filter: ZtaFilter): ReportModel {
     .filter((i) => s.rows.band[i] !== NOT_ASSESSED_INDEX)
     .slice(0, RISKIEST)
     .map((i) => snapshotRow(s, i));
-  return { connectors, asOf, total, bands, customers: customers.slice(0, CUSTOMERS_LISTED), moreCustomers: Math.max(0, customers.length - CUSTOMERS_LISTED), riskiest };
+  const named = new Map<string, string>();
+  s.customers.forEach((id, k) => names[k] && named.set(id, names[k]));
+  return { connectors, asOf, total, bands, customers: customers.slice(0, CUSTOMERS_LISTED), moreCustomers: Math.max(0, customers.length - CUSTOMERS_LISTED), riskiest, customerNames: named };
 }
 
 /**
