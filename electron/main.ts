@@ -8,6 +8,7 @@ import { createApp } from './app/services';
 import { createDesktopAdapters } from './platform/adapters';
 import { forwardEvents, registerIpc } from './platform/ipc';
 import { applyIdentity } from './platform/identity';
+import { sandboxRefusal, type SandboxRefusal } from './platform/sandbox';
 import { installGracefulQuit, SHUTDOWN_CAP_MS } from './platform/lifecycle';
 import { createDesktopLogger } from './platform/logging';
 import { installMenu } from './platform/menu';
@@ -15,18 +16,31 @@ import { APP_ENTRY_URL, appOriginFor, registerAppScheme, serveRenderer } from '.
 import { contentSecurityPolicy, guardAllWebContents, secureSession } from './platform/security';
 import { createMainWindow, focusWindow, WINDOW_TITLE } from './platform/window';
 
+// Never without Chromium's sandbox (sandbox.ts): said, then nothing else starts.
+const refusal = sandboxRefusal(app.commandLine, { packaged: app.isPackaged, env: process.env, argv: process.argv });
 // Before the lock, which Electron keys by the data folder (identity.ts).
-const identity = applyIdentity(app);
+const identity = refusal ? undefined : applyIdentity(app);
 
-if (!app.requestSingleInstanceLock()) {
+if (refusal) {
+  refuse(refusal);
+} else if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   run();
 }
 
+/** Says why the app will not start: on stderr at once, in a system dialog once ready (no window, no renderer). */
+function refuse(r: SandboxRefusal): void {
+  process.stderr.write(`${r.title}\n${r.message}\n${r.detail}\n`);
+  void app.whenReady().then(() => {
+    dialog.showMessageBoxSync({ type: 'error', title: r.title, message: r.message, detail: r.detail, buttons: ['Close'] });
+    app.exit(1);
+  });
+}
+
 function run(): void {
   const logger = createDesktopLogger(app.getPath('userData'));
-  if (identity.movedFrom) logger.info('data folder moved to the product’s name', { from: identity.movedFrom, to: identity.userData });
+  if (identity?.movedFrom) logger.info('data folder moved to the product’s name', { from: identity.movedFrom, to: identity.userData });
   // A packaged app never loads a URL from the environment.
   const devServerUrl = app.isPackaged ? undefined : process.env.VITE_DEV_SERVER_URL;
   const origin = appOriginFor(devServerUrl);

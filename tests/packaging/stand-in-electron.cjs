@@ -98,6 +98,7 @@ const defaultSession = {
 
 const app = {
   isPackaged: true,
+  commandLine: { hasSwitch: (name) => process.argv.includes(`--${name}`) },
   requestSingleInstanceLock() {
     mark('requestSingleInstanceLock');
     return true;
@@ -186,6 +187,11 @@ const electron = {
     },
     showErrorBox(title, content) {
       record.errors.push(`${title}: ${content}`);
+    },
+    showMessageBoxSync(options) {
+      requireReady('dialog.showMessageBoxSync');
+      record.errors.push(`${options.title}: ${options.message}`);
+      return 0;
     },
     async showSaveDialog() {
       requireReady('dialog.showSaveDialog');

@@ -50,6 +50,8 @@ export interface FakeElectronOptions {
   safeStorage?: 'async' | 'sync-only';
   /** The platform safeStorage behaves as (Linux: nothing is available before ready). */
   platform?: NodeJS.Platform;
+  /** Chromium switches on the command line (`app.commandLine.hasSwitch`), e.g. 'no-sandbox'. */
+  switches?: string[];
 }
 
 export function createFakeElectron(opts: FakeElectronOptions) {
@@ -148,6 +150,7 @@ export function createFakeElectron(opts: FakeElectronOptions) {
       if (isReady) throw new Error('app.enableSandbox() can only be called before app is ready');
     }),
     isPackaged: opts.packaged ?? false,
+    commandLine: { hasSwitch: vi.fn((name: string) => (opts.switches ?? []).includes(name)) },
     isReady: vi.fn(() => isReady),
     whenReady: vi.fn(() => whenReadyPromise),
     getPath: vi.fn((name: string) => {
@@ -229,6 +232,10 @@ export function createFakeElectron(opts: FakeElectronOptions) {
       }),
       // The one dialog Electron allows before ready (early errors).
       showErrorBox: vi.fn(),
+      showMessageBoxSync: vi.fn((..._args: unknown[]) => {
+        requireReady('dialog.showMessageBoxSync');
+        return 0;
+      }),
       showSaveDialog: vi.fn(async (..._args: unknown[]) => {
         requireReady('dialog.showSaveDialog');
         return { canceled: false, filePath: '/home/op/Documents/report.pdf' as string | undefined };

@@ -35,6 +35,7 @@ beforeEach(() => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'nb-main-'));
   vi.resetModules();
   h.shutdown.mockClear();
+  h.adapters = undefined;
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -197,5 +198,34 @@ describe('electron/main.ts', () => {
     await started(fake);
     const channel = [...fake.handlers.keys()][0]!;
     expect(() => fake.electron.ipcMain.handle(channel, async () => undefined)).toThrow(`Attempted to register a second handler for '${channel}'`);
+  });
+
+  it('a packaged AppImage started without the sandbox (its launcher adds --no-sandbox) refuses, says why and what to do, and starts nothing (issue 23.3)', async () => {
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    process.env.APPIMAGE = '/home/op/Apps/Northbound-0.1.0.AppImage';
+    try {
+      const fake = await boot(true, { packaged: true, switches: ['no-sandbox'] });
+      expect(fake.electron.app.requestSingleInstanceLock).not.toHaveBeenCalled();
+      expect(fake.electron.app.setPath).not.toHaveBeenCalled();
+      expect(stderr.mock.calls.map((c) => String(c[0])).join('')).toContain('Northbound cannot start from this AppImage');
+      fake.ready.resolve();
+      await vi.waitFor(() => expect(fake.electron.app.exit).toHaveBeenCalledWith(1));
+      const shown = fake.electron.dialog.showMessageBoxSync.mock.calls[0]![0] as { type: string; detail: string };
+      expect(shown.type).toBe('error');
+      expect(shown.detail).toContain('Install the .deb package');
+      expect(shown.detail).toContain('/home/op/Apps/Northbound-0.1.0.AppImage');
+      expect(fake.windows).toHaveLength(0);
+      expect(fake.handlers.size).toBe(0);
+      expect(h.adapters).toBeUndefined();
+    } finally {
+      delete process.env.APPIMAGE;
+      stderr.mockRestore();
+    }
+  });
+
+  it('started from a clone with --no-sandbox (a developer’s container), it runs', async () => {
+    const fake = await boot(true, { switches: ['no-sandbox'] });
+    await started(fake);
+    expect(fake.electron.dialog.showMessageBoxSync).not.toHaveBeenCalled();
   });
 });
