@@ -66,6 +66,7 @@ function run(): void {
 
     const adapters = await createDesktopAdapters({
       app,
+      resourcesPath: process.resourcesPath,
       safeStorage,
       dialog,
       ipcMain,

@@ -6,6 +6,10 @@
 export const CHANNEL_NAMES = [
   'app.info',
   'app.openDataDir',
+  'updates.status',
+  'updates.check',
+  'updates.download',
+  'updates.install',
   'settings.get',
   'settings.update',
   'publication.get',
@@ -70,6 +74,7 @@ export const EVENT_NAMES = [
   'session.changed',
   'profiles.changed',
   'demo.changed',
+  'updates.changed',
   'connectors.changed',
   'edr.progress',
   'inventory.progress',

@@ -3,6 +3,7 @@
  * request and its response; every pushed event has one for its payload. The Electron IPC
  * handler, the browser-mode host and the renderer client are all driven by this table.
  */
+import { UpdateStatus } from './model/updates';
 import { z } from 'zod';
 import './validation/install';
 import { AppErrorShape } from './model/errors';
@@ -144,6 +145,10 @@ export const channels = {
   'app.openDataDir': channel(Empty, z.object({ opened: z.boolean() }), "Open the app's own data folder in the file manager (desktop only; the request names no path)."),
   'settings.get': channel(Empty, Settings, 'UI settings (theme, time zone).'),
   'settings.update': channel(SettingsPatch, Settings, 'Change UI settings; fields left out keep their value.'),
+  'updates.status': channel(Empty, UpdateStatus, 'The desktop app’s updates: off, current, available, downloading, downloaded.'),
+  'updates.check': channel(Empty, UpdateStatus, 'Ask the release feed for a newer version (nothing is downloaded).'),
+  'updates.download': channel(Empty, UpdateStatus, 'Download the version a check found (progress: updates.changed).'),
+  'updates.install': channel(Empty, z.object({ installing: z.boolean() }), 'Quit and install the downloaded update.'),
   'publication.get': channel(Empty, PublicationView, 'Where risk scores are published: the RabbitMQ address (without its password) and whether the environment overrides it.'),
   'publication.update': channel(PublicationUpdate, PublicationView, 'Set or remove the RabbitMQ address; its password goes to the vault and is bound to scheme, host, port and virtual host.'),
 
@@ -263,6 +268,7 @@ export const events = {
   'session.changed': SessionStatus,
   'profiles.changed': z.object({ ids: z.array(z.string()) }),
   'demo.changed': DemoStatus,
+  'updates.changed': UpdateStatus,
   'connectors.changed': z.object({ ids: z.array(z.string()) }),
   'edr.progress': CycleProgress,
   /** Paging in devices or organizations: done of total (total null until the first page). */

@@ -1,4 +1,5 @@
 /** What the composition root needs from the platform: Electron adapters in desktop mode, Node ones elsewhere. */
+import type { UpdateStatus } from '../../shared/model/updates';
 import type { Logger } from '../log';
 import type { SettingsBackend, Vault } from '../store/ports';
 
@@ -31,4 +32,17 @@ export interface PlatformAdapters {
    * it (browser mode) main sends `alarms.notification` to the window, which uses the browser's.
    */
   notify?(title: string, body: string): void;
+  /** Desktop only: the app's updates (issue 23.7; platform/updater.ts). Browser mode has none. */
+  updater?: UpdaterPort;
+}
+
+/** What the app may ask of the desktop's updater; each answers the status after it. */
+export interface UpdaterPort {
+  status(): UpdateStatus;
+  check(): Promise<UpdateStatus>;
+  download(): Promise<UpdateStatus>;
+  /** Quits and installs the downloaded update; refuses when none is downloaded. */
+  install(): Promise<{ installing: boolean }>;
+  /** Calls `listener` with every new status; answers the unsubscribe function. */
+  onChange(listener: (s: UpdateStatus) => void): () => void;
 }

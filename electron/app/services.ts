@@ -214,6 +214,8 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
         },
       },
       openDataDir: adapters.openDataDir?.bind(adapters),
+      ...(adapters.updater ? { updater: adapters.updater } : {}),
+      version: adapters.version,
     },
     connectors: {
       registry: edr.registry,
@@ -229,6 +231,7 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
     activity: { db: activityDb, keptDays: activityDays },
   });
   const router = createRouter(handlers, logger.child('router'), activityLog);
+  adapters.updater?.onChange((s) => events.emit('updates.changed', s));
 
   // A demo workspace that was open last time opens again (its simulators live in this process).
   if (options.openDemo || demo.hasDemoProfiles()) {

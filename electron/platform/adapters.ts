@@ -14,6 +14,8 @@ import { createSafeStorageCipher, decideSecretStorage, PASSPHRASE_ENV, probeSafe
 import { createNotifier, type NotificationClass } from './notify';
 import { createReportPrinter, createSaveFile } from './report-pdf';
 import { openElectronStoreSettings } from './settings';
+import { createUpdater, readFeedConfig, type AppUpdaterLike } from './updater';
+import yaml from 'js-yaml';
 import type { BrowserWindowClass } from './window';
 
 /** Settings key remembering "keep secrets in memory, don't ask again" for a system without a keyring. */
@@ -33,7 +35,9 @@ export interface DesktopFileDeps {
 }
 
 export interface DesktopAdapterDeps {
-  app: Pick<App, 'getPath' | 'getVersion'>;
+  app: Pick<App, 'getPath' | 'getVersion'> & Partial<Pick<App, 'isPackaged'>>;
+  /** Where the packaged app's resources are (process.resourcesPath): its update feed. */
+  resourcesPath?: string;
   safeStorage: SafeStorageLike;
   dialog: MessageBox & Partial<Pick<Dialog, 'showSaveDialog'>>;
   /** The risk report's PDF and main's save dialog (exports, reports); without them files go as in browser mode. */
@@ -125,6 +129,7 @@ export async function createDesktopAdapters(d: DesktopAdapterDeps): Promise<Plat
   const shell = d.shell;
   const files = d.files;
   const showSaveDialog = d.dialog.showSaveDialog?.bind(d.dialog);
+  const updater = createDesktopUpdater(d);
   return {
     mode: 'desktop',
     dataDir,
@@ -133,6 +138,7 @@ export async function createDesktopAdapters(d: DesktopAdapterDeps): Promise<Plat
     logger: d.logger,
     version: d.app.getVersion(),
     ...(shell ? { openDataDir: () => openFolder(shell, dataDir) } : {}),
+    updater,
     ...(d.notifications ? { notify: createNotifier({ ...d.notifications, logger: d.logger.child('notify') }) } : {}),
     ...(files && showSaveDialog
       ? {
@@ -141,6 +147,27 @@ export async function createDesktopAdapters(d: DesktopAdapterDeps): Promise<Plat
         }
       : {}),
   };
+}
+
+/**
+ * The app's updates: the build's feed (resources/app-update.yml, written by electron-builder's
+ * `publish`); electron-updater is loaded only when the operator first asks. A start from a clone
+ * has none (updates come with the clone).
+ */
+function createDesktopUpdater(d: DesktopAdapterDeps) {
+  const packaged = d.app.isPackaged === true;
+  const feed = packaged ? readFeedConfig(d.resourcesPath, (text) => yaml.load(text)) : undefined;
+  const port = createUpdater({
+    updater: async () => (await import('electron-updater')).autoUpdater as unknown as AppUpdaterLike,
+    feed,
+    version: d.app.getVersion(),
+    platform: process.platform,
+    logger: d.logger.child('updates'),
+  });
+  if (packaged) return port;
+  // From a clone: the same port, off, with the reason a developer needs.
+  const status = { ...port.status(), state: 'off' as const, message: 'Started from a clone: update it with git pull and npm install.' };
+  return { ...port, status: () => status, check: async () => status, download: async () => status };
 }
 
 /** Where save dialogs start; none when the system names no documents folder. */

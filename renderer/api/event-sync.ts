@@ -69,6 +69,7 @@ export function useContractEvents(onNotice: (notice: EventPayload<'notice'>) => 
         refetch(qc, keys.overview);
       }),
       client.on('activity.changed', () => refetch(qc, keys.activity)),
+      client.on('updates.changed', (status) => qc.setQueryData(keys.updates, status)),
       client.on('connectors.changed', () => {
         refetch(qc, keys.connectors);
         // Names, risk settings or the connectors themselves changed: the dashboard shows them.

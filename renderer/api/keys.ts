@@ -6,6 +6,7 @@ export const keys = {
   profiles: ['profiles'] as const,
   sessions: ['sessions'] as const,
   demo: ['demo.status'] as const,
+  updates: ['updates.status'] as const,
   connectors: ['connectors'] as const,
   oauthClients: (profileId: string) => ['oauthClients', profileId] as const,
   tlsInspect: (profileId: string) => ['tls.inspect', profileId] as const,

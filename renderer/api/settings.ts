@@ -41,3 +41,27 @@ export function useOpenDataDir() {
   const client = useClient();
   return useMutation({ mutationFn: () => client.invoke('app.openDataDir', {}) });
 }
+
+/** The desktop app's updates (issue 23.7): kept current by `updates.changed`. */
+export function useUpdateStatus() {
+  const client = useClient();
+  return useQuery({ queryKey: keys.updates, queryFn: () => client.invoke('updates.status', {}), staleTime: Infinity });
+}
+
+/** Check, download or install: each answers the new status (install: whether the app restarts). */
+export function useUpdateAction() {
+  const client = useClient();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async (step: 'check' | 'download' | 'install') => {
+      if (step === 'install') {
+        await client.invoke('updates.install', {});
+        return undefined;
+      }
+      return client.invoke(step === 'check' ? 'updates.check' : 'updates.download', {});
+    },
+    onSuccess: (status) => {
+      if (status) qc.setQueryData(keys.updates, status);
+    },
+  });
+}

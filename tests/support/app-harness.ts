@@ -5,6 +5,7 @@ import path from 'node:path';
 import { createNodeAdapters } from '../../electron/app/node-platform';
 import { createApp, type App, type CreateAppOptions, type PlatformAdapters } from '../../electron/app/services';
 import { createLogger } from '../../electron/log';
+import type { UpdaterPort } from '../../electron/app/ports';
 
 export interface AppHarness {
   app: App;
@@ -28,11 +29,13 @@ export interface AppHarness {
  * `dataDir`: start on an existing data folder (a restart); it is left in place at close. Without
  * it the harness makes a fresh one and deletes it at close.
  */
-export async function startAppHarness(opts: { passphrase?: string; openDemo?: boolean; app?: CreateAppOptions; dataDir?: string } = {}): Promise<AppHarness> {
+export async function startAppHarness(opts: { passphrase?: string; openDemo?: boolean; app?: CreateAppOptions; dataDir?: string; updater?: UpdaterPort } = {}): Promise<AppHarness> {
   const dataDir = opts.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'nb-app-')));
   const logs: string[] = [];
   const logger = createLogger((line) => logs.push(JSON.stringify(line)), { level: 'debug' });
-  const adapters = await createNodeAdapters({ dataDir, passphrase: opts.passphrase ?? 'test-vault-passphrase-1', logger, mode: 'browser', demoPorts: { basic: 0, oauth: 0 } });
+  const node = await createNodeAdapters({ dataDir, passphrase: opts.passphrase ?? 'test-vault-passphrase-1', logger, mode: 'browser', demoPorts: { basic: 0, oauth: 0 } });
+  // A desktop's updater, when a test gives one.
+  const adapters: PlatformAdapters = opts.updater ? { ...node, updater: opts.updater } : node;
   // The demo's simulators with their fault switches (tests bend the demo node's answers).
   const app = await createApp(adapters, { openDemo: opts.openDemo ?? false, demoSimulators: () => import('@northbound/simulators/testing/demo'), ...opts.app });
   const pushed: string[] = [];

@@ -9,6 +9,7 @@ import { AlarmSettings } from './AlarmSettings';
 import { DataFolder } from './DataFolder';
 import { PublicationSettings } from './PublicationSettings';
 import { RiskHistorySetting } from './RiskHistorySetting';
+import { UpdatesSettings } from './UpdatesSettings';
 
 export function SettingsPage() {
   const theme = useUi((s) => s.theme);
@@ -57,6 +58,7 @@ export function SettingsPage() {
       <RiskHistorySetting />
       <AlarmSettings />
       <DataFolder />
+      <UpdatesSettings />
       <section className="card" aria-labelledby="about-title">
         <h2 id="about-title">About</h2>
         {i ? (

@@ -228,4 +228,15 @@ describe('electron/main.ts', () => {
     await started(fake);
     expect(fake.electron.dialog.showMessageBoxSync).not.toHaveBeenCalled();
   });
+
+  it('gives the app an updater: off from a clone, and off in a packaged build that names no feed (issue 23.7)', async () => {
+    const dev = await boot();
+    await started(dev);
+    expect(h.adapters!.updater!.status()).toMatchObject({ state: 'off', version: '0.1.0', message: expect.stringContaining('clone') });
+    vi.resetModules();
+    const packaged = await boot(true, { packaged: true });
+    await started(packaged);
+    expect(h.adapters!.updater!.status()).toMatchObject({ state: 'off', message: expect.stringContaining('names no update feed') });
+    expect(await h.adapters!.updater!.check()).toMatchObject({ state: 'off' });
+  });
 });

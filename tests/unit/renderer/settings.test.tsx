@@ -145,6 +145,18 @@ describe('data folder', () => {
   });
 });
 
+describe('updates (issue 23.7)', () => {
+  it('browser mode says the desktop app updates itself and offers no update buttons', async () => {
+    const main = await MainBridge.start();
+    await openSettings(main);
+    const updates = screen.getByTestId('updates');
+    expect(await within(updates).findByTestId('updates-state')).toHaveAttribute('data-state', 'unavailable');
+    expect(within(updates).getByTestId('updates-state')).toHaveTextContent('the desktop app updates itself');
+    expect(within(updates).queryByRole('button', { name: /Check for updates/ })).toBeNull();
+    await expect(main.call('updates.install', {})).rejects.toThrow('updates.install: request.forbidden Only the desktop app installs updates.');
+  });
+});
+
 describe('risk history', () => {
   it('keeps 90 days unless told otherwise; a wrong number is refused in the window, a right one saved to main', async () => {
     const main = await MainBridge.start();
