@@ -8,7 +8,9 @@
  */
 import type { Download, Page } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
+import net from 'node:net';
 import Papa from 'papaparse';
+import type { ConnectorStatus } from '../../shared/contract';
 import { exportFileName, makeRowFilter, type ZtaHostDetail, type ZtaSnapshot } from '../../shared/model/zta';
 import { exportedRows } from '../../electron/edr/zta-export';
 import { expect, openApp, openDemoWorkspace, test } from './support/fixtures';
@@ -147,7 +149,12 @@ test('ZTA dashboard: filter, explain, what-if and save, export, then review offl
   await shot('exported');
 
   // Restart without network (no simulators, no scheduled poll): the same data, as of its cycles.
-  await nb.restart({ demoEdr: false, edr: { firstPullDelayMs: 600_000 } });
+  // The Falcon simulator's port is held by a listener that drops every connection, from the moment
+  // the simulator freed it: a server started meanwhile (this app's next demo node, another test's)
+  // could otherwise take the port and answer the poll, which then fails otherwise than unreachable.
+  const falconUrl = (await nb.harness.call<ConnectorStatus[]>('connectors.list')).find((c) => c.vendor === 'falcon')!.apiUrl!;
+  const unreachable = net.createServer((socket) => socket.destroy());
+  await nb.restart({ demoEdr: false, edr: { firstPullDelayMs: 600_000 } }, () => new Promise<void>((resolve, reject) => unreachable.once('error', reject).listen(Number(new URL(falconUrl).port), '127.0.0.1', () => resolve())));
   // A poll now fails: the vendor cannot be reached, the connector is offline, its data stands.
   const { cycleId } = await nb.harness.call<{ cycleId: number }>('connectors.pollNow', { connectorId: s.connectors[falcon]!.connectorId });
   await expect.poll(() => nb.harness.pushed.some((p) => p.includes(`"cycleId":${cycleId}`) && p.includes('"phase":"failed"')), { timeout: 60_000 }).toBe(true);
@@ -165,4 +172,5 @@ test('ZTA dashboard: filter, explain, what-if and save, export, then review offl
   const keep = makeRowFilter(again, {});
   expect(again.rows.hostId.filter((_, i) => keep(i))).toHaveLength(500);
   await shot('offline-after-restart');
+  await new Promise((resolve) => unreachable.close(resolve));
 });

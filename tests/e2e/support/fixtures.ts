@@ -21,9 +21,10 @@ export interface Northbound {
   /**
    * Quits the app (web host and harness) and starts it again on the same data folder with `app`
    * (e.g. the EDR simulators off, as after a restart without network); `harness` and `host` are
-   * then the new ones, and the page must go to the new `host.url`.
+   * then the new ones, and the page must go to the new `host.url`. `between` runs after the old
+   * app stopped and before the new one starts (e.g. holding a port its simulator freed).
    */
-  restart(app: CreateAppOptions): Promise<void>;
+  restart(app: CreateAppOptions, between?: () => Promise<void>): Promise<void>;
 }
 
 export const SCREENSHOTS = path.resolve('tests/e2e/screenshots');
@@ -54,9 +55,10 @@ export const test = base.extend<{ nb: Northbound; appOptions: CreateAppOptions }
         await page.screenshot({ path: file, fullPage: true });
         return file;
       },
-      async restart(app) {
+      async restart(app, between) {
         await nb.host.close();
         await nb.harness.close();
+        await between?.();
         nb.harness = await startAppHarness({ dataDir, app });
         nb.host = await startHost(nb.harness);
       },
