@@ -114,7 +114,11 @@ async function rebuildForElectron(stageDir, modules) {
   await rebuild({ buildPath: stageDir, electronVersion, force: true, onlyModules: modules });
 }
 
-export async function stageApp({ stageDir = STAGE_DIR, rebuild = true, log = console.log } = {}) {
+/**
+ * `rebuildWith`: how the native modules are rebuilt for Electron (default @electron/rebuild; the
+ * test gives its own to see where it runs and what ships after it).
+ */
+export async function stageApp({ stageDir = STAGE_DIR, rebuild = true, log = console.log, rebuildWith = rebuildForElectron } = {}) {
   const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
   for (const need of ['dist/renderer/index.html', 'dist-electron/main.cjs', 'dist-electron/preload.cjs', 'dist-electron/externals.json']) {
     if (!existsSync(path.join(root, need))) throw new Error(`${need} is missing: run npm run build first.`);
@@ -146,11 +150,11 @@ export async function stageApp({ stageDir = STAGE_DIR, rebuild = true, log = con
     dependencies: Object.fromEntries(required.filter((n) => packages.includes(n)).map((n) => [n, version(n)])),
   };
   writeFileSync(path.join(stageDir, 'package.json'), JSON.stringify(manifest, null, 2));
-  if (rebuild && native.length) await rebuildForElectron(stageDir, native);
+  if (rebuild && native.length) await rebuildWith(stageDir, native);
   // Now trim the native ones as the others were.
   for (const name of native) {
     if (!rebuild) continue;
-    const tmp = path.join(stageDir, '.trim', name);
+    const tmp = path.join(stageDir, '.trim', 'node_modules', name);
     cpSync(path.join(stageDir, 'node_modules', name), tmp, { recursive: true });
     rmSync(path.join(stageDir, 'node_modules', name), { recursive: true, force: true });
     copyPackage(name, path.join(stageDir, '.trim'), stageDir);

@@ -149,4 +149,21 @@ describe('the packaged app', () => {
   it('leaves the project’s own better-sqlite3 build alone: packaging never rebuilds it for Electron (issue 23.5)', () => {
     expect(hash(nodeAddon)).toBe(addonBefore);
   });
+
+  it('rebuilds the native module in the staged copy, from its whole source, and ships what the rebuild made, trimmed (issue 23.5)', async () => {
+    const dir = path.join(tmp, 'dist-app-rebuilt');
+    const seen: Array<{ at: string; modules: string[]; hasSources: boolean }> = [];
+    // Electron's headers cannot be downloaded here: this rebuild marks the addon it "built".
+    const rebuildWith = async (at: string, modules: string[]) => {
+      seen.push({ at, modules, hasSources: existsSync(path.join(at, 'node_modules', 'better-sqlite3', 'deps')) && existsSync(path.join(at, 'node_modules', 'better-sqlite3', 'src')) });
+      const addon = path.join(at, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
+      writeFileSync(addon, Buffer.concat([readFileSync(addon), Buffer.from('built for Electron')]));
+    };
+    await stageApp({ stageDir: dir, rebuild: true, log: () => undefined, rebuildWith });
+    expect(seen).toEqual([{ at: dir, modules: ['better-sqlite3'], hasSources: true }]);
+    const shipped = path.join(dir, 'node_modules', 'better-sqlite3');
+    expect(readFileSync(path.join(shipped, 'build', 'Release', 'better_sqlite3.node')).subarray(-18).toString()).toBe('built for Electron');
+    for (const gone of ['deps', 'src', 'binding.gyp', path.join('build', 'Release', 'obj'), path.join('build', 'Release', 'test_extension.node')]) expect(existsSync(path.join(shipped, gone))).toBe(false);
+    expect(hash(nodeAddon)).toBe(addonBefore);
+  });
 });
