@@ -1,0 +1,98 @@
+/**
+ * PostgreSQL for a fleet (issue 24): the connection pool and versioned migrations, the
+ * PostgreSQL side of store/sqlite.ts. A `--database-url` names the server, the database and the
+ * user; the password never travels in it (command lines are visible to every user of a machine):
+ * it comes from an environment variable or a file. TLS follows the URL's `sslmode` as libpq reads
+ * it (`require`, `verify-ca`, `verify-full`), with a CA file when one is given.
+ *
+ * Migrations: each store names its own list (like sqlite.ts `migrate`); the steps not yet applied
+ * run in one transaction under an advisory lock of that store, so workers starting together apply
+ * each step once, and a failed step leaves the schema as it was.
+ */
+import { readFileSync } from 'node:fs';
+import pg from 'pg';
+import { AppError, ErrorCodes } from '../../shared/model/errors';
+
+export type PgPool = pg.Pool;
+
+export interface PostgresOptions {
+  /** postgres://user@host:port/database[?sslmode=…] — without a password. */
+  url: string;
+  /** The password (from NORTHBOUND_DATABASE_PASSWORD or a file), if the server asks for one. */
+  password?: string | undefined;
+  /** A PEM file of the CA that signed the server's certificate (sslmode verify-ca / verify-full). */
+  caFile?: string | undefined;
+  /** Connections the pool may open (default 10). */
+  max?: number;
+  /** Who is connecting, as the server's pg_stat_activity shows it. */
+  applicationName?: string;
+}
+
+/** The URL's parts a pool needs, checked: a clear error names what to fix. */
+export function parseDatabaseUrl(url: string): { host: string; port: number; database: string; user: string; sslmode: string | undefined } {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new AppError(ErrorCodes.validation, `The database URL ${url.replace(/:[^:@/]*@/, ':***@')} is not a URL.`, 'Write it as postgres://user@host:5432/database.');
+  }
+  if (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:') throw new AppError(ErrorCodes.validation, `The database URL must start with postgres://, not ${u.protocol}//.`, 'Write it as postgres://user@host:5432/database.');
+  if (u.password) throw new AppError(ErrorCodes.validation, 'The database URL carries a password.', 'Remove it from the URL (command lines are visible to other users) and give it in NORTHBOUND_DATABASE_PASSWORD or with --database-password-file.');
+  const database = decodeURIComponent(u.pathname.replace(/^\//, ''));
+  if (!u.hostname || !database) throw new AppError(ErrorCodes.validation, 'The database URL names no host or no database.', 'Write it as postgres://user@host:5432/database.');
+  if (!u.username) throw new AppError(ErrorCodes.validation, 'The database URL names no user.', 'Write it as postgres://user@host:5432/database.');
+  const sslmode = u.searchParams.get('sslmode') ?? undefined;
+  if (sslmode !== undefined && !['disable', 'prefer', 'require', 'verify-ca', 'verify-full'].includes(sslmode)) throw new AppError(ErrorCodes.validation, `sslmode=${sslmode} is not one PostgreSQL knows.`, 'Use disable, require, verify-ca or verify-full.');
+  return { host: u.hostname, port: u.port ? Number(u.port) : 5432, database, user: decodeURIComponent(u.username), sslmode };
+}
+
+/** TLS as the URL's sslmode asks: require encrypts; verify-ca and verify-full check the CA (and the name). */
+function tlsOf(sslmode: string | undefined, caFile: string | undefined): pg.ClientConfig['ssl'] {
+  if (!sslmode || sslmode === 'disable' || sslmode === 'prefer') return caFile ? { ca: readFileSync(caFile, 'utf8') } : false;
+  const ca = caFile ? readFileSync(caFile, 'utf8') : undefined;
+  if (sslmode === 'require') return { rejectUnauthorized: false, ...(ca ? { ca } : {}) };
+  if (sslmode === 'verify-ca') return { rejectUnauthorized: true, ...(ca ? { ca } : {}), checkServerIdentity: () => undefined };
+  return { rejectUnauthorized: true, ...(ca ? { ca } : {}) };
+}
+
+export function openPostgres(o: PostgresOptions): PgPool {
+  const p = parseDatabaseUrl(o.url);
+  return new pg.Pool({
+    host: p.host,
+    port: p.port,
+    database: p.database,
+    user: p.user,
+    ...(o.password !== undefined ? { password: o.password } : {}),
+    ssl: tlsOf(p.sslmode, o.caFile),
+    max: o.max ?? 10,
+    application_name: o.applicationName ?? 'northbound',
+    connectionTimeoutMillis: 10_000,
+  });
+}
+
+/**
+ * Applies the steps of `store` not applied yet, in order, in one transaction under the store's
+ * advisory lock; answers the version reached. A database at a newer version than these steps
+ * know (a newer Northbound migrated it) is refused: this one would misread it.
+ */
+export async function migratePg(pool: PgPool, store: string, steps: readonly string[]): Promise<number> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`northbound:migrate:${store}`]);
+    await client.query('CREATE TABLE IF NOT EXISTS northbound_migrations (store text PRIMARY KEY, version integer NOT NULL, migrated_at timestamptz NOT NULL DEFAULT now())');
+    const at = (await client.query<{ version: number }>('SELECT version FROM northbound_migrations WHERE store = $1', [store])).rows[0]?.version ?? 0;
+    if (at > steps.length) {
+      throw new AppError(ErrorCodes.internal, `The ${store} schema in this database is at version ${at}, newer than this Northbound knows (${steps.length}).`, 'Run the newer Northbound that migrated it, or update this one.');
+    }
+    for (let v = at; v < steps.length; v += 1) await client.query(steps[v]!);
+    await client.query('INSERT INTO northbound_migrations (store, version) VALUES ($1, $2) ON CONFLICT (store) DO UPDATE SET version = EXCLUDED.version, migrated_at = now()', [store, steps.length]);
+    await client.query('COMMIT');
+    return steps.length;
+  } catch (e) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw e;
+  } finally {
+    client.release();
+  }
+}
