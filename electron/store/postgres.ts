@@ -2,8 +2,11 @@
  * PostgreSQL for a fleet (issue 24): the connection pool and versioned migrations, the
  * PostgreSQL side of store/sqlite.ts. A `--database-url` names the server, the database and the
  * user; the password never travels in it (command lines are visible to every user of a machine):
- * it comes from an environment variable or a file. TLS follows the URL's `sslmode` as libpq reads
- * it (`require`, `verify-ca`, `verify-full`), with a CA file when one is given.
+ * it comes from an environment variable or a file. TLS always checks the server (house rule: never
+ * switched off): `sslmode=verify-full` (the default for any host but this machine's) checks the CA
+ * and the name, `verify-ca` the CA, against the system's CAs or a CA file; `disable` (the default on
+ * loopback) only for 127.0.0.1, ::1 or localhost. libpq's `require` and `prefer`, which encrypt
+ * without checking whom to, are refused with what to use instead.
  *
  * Migrations: each store names its own list (like sqlite.ts `migrate`); the steps not yet applied
  * run in one transaction under an advisory lock of that store, so workers starting together apply
@@ -29,7 +32,7 @@ export interface PostgresOptions {
 }
 
 /** The URL's parts a pool needs, checked: a clear error names what to fix. */
-export function parseDatabaseUrl(url: string): { host: string; port: number; database: string; user: string; sslmode: string | undefined } {
+export function parseDatabaseUrl(url: string): { host: string; port: number; database: string; user: string; sslmode: 'disable' | 'verify-ca' | 'verify-full' } {
   let u: URL;
   try {
     u = new URL(url);
@@ -41,18 +44,22 @@ export function parseDatabaseUrl(url: string): { host: string; port: number; dat
   const database = decodeURIComponent(u.pathname.replace(/^\//, ''));
   if (!u.hostname || !database) throw new AppError(ErrorCodes.validation, 'The database URL names no host or no database.', 'Write it as postgres://user@host:5432/database.');
   if (!u.username) throw new AppError(ErrorCodes.validation, 'The database URL names no user.', 'Write it as postgres://user@host:5432/database.');
-  const sslmode = u.searchParams.get('sslmode') ?? undefined;
-  if (sslmode !== undefined && !['disable', 'prefer', 'require', 'verify-ca', 'verify-full'].includes(sslmode)) throw new AppError(ErrorCodes.validation, `sslmode=${sslmode} is not one PostgreSQL knows.`, 'Use disable, require, verify-ca or verify-full.');
-  return { host: u.hostname, port: u.port ? Number(u.port) : 5432, database, user: decodeURIComponent(u.username), sslmode };
+  const host = u.hostname.replace(/^\[|\]$/g, '');
+  const loopback = host === '127.0.0.1' || host === '::1' || host === 'localhost';
+  const sslmode = u.searchParams.get('sslmode') ?? (loopback ? 'disable' : 'verify-full');
+  if (sslmode === 'require' || sslmode === 'prefer' || sslmode === 'allow') {
+    throw new AppError(ErrorCodes.validation, `sslmode=${sslmode} encrypts without checking the server's certificate.`, 'Use sslmode=verify-full (give --database-ca-file when the server\'s CA is your own), or verify-ca.');
+  }
+  if (!['disable', 'verify-ca', 'verify-full'].includes(sslmode)) throw new AppError(ErrorCodes.validation, `sslmode=${sslmode} is not one PostgreSQL knows.`, 'Use verify-full, verify-ca, or disable on this machine.');
+  if (sslmode === 'disable' && !loopback) throw new AppError(ErrorCodes.validation, `sslmode=disable would send the password and the data to ${host} unencrypted.`, 'Use sslmode=verify-full; disable is for a server on this machine only.');
+  return { host, port: u.port ? Number(u.port) : 5432, database, user: decodeURIComponent(u.username), sslmode: sslmode as 'disable' | 'verify-ca' | 'verify-full' };
 }
 
-/** TLS as the URL's sslmode asks: require encrypts; verify-ca and verify-full check the CA (and the name). */
-function tlsOf(sslmode: string | undefined, caFile: string | undefined): pg.ClientConfig['ssl'] {
-  if (!sslmode || sslmode === 'disable' || sslmode === 'prefer') return caFile ? { ca: readFileSync(caFile, 'utf8') } : false;
+/** TLS as the URL's sslmode asks: verify-full checks the CA and the name, verify-ca the CA; disable is loopback only. */
+function tlsOf(sslmode: 'disable' | 'verify-ca' | 'verify-full', caFile: string | undefined): pg.ClientConfig['ssl'] {
+  if (sslmode === 'disable') return false;
   const ca = caFile ? readFileSync(caFile, 'utf8') : undefined;
-  if (sslmode === 'require') return { rejectUnauthorized: false, ...(ca ? { ca } : {}) };
-  if (sslmode === 'verify-ca') return { rejectUnauthorized: true, ...(ca ? { ca } : {}), checkServerIdentity: () => undefined };
-  return { rejectUnauthorized: true, ...(ca ? { ca } : {}) };
+  return { ...(ca ? { ca } : {}), ...(sslmode === 'verify-ca' ? { checkServerIdentity: () => undefined } : {}) };
 }
 
 export function openPostgres(o: PostgresOptions): PgPool {

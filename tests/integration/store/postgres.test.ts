@@ -24,8 +24,12 @@ afterAll(async () => {
 
 describe('the database URL', () => {
   it('names host, port, database and user; refuses a password, another scheme or an sslmode PostgreSQL does not know, saying what to do', () => {
-    expect(parseDatabaseUrl('postgres://nb_worker@db.example:6432/northbound?sslmode=verify-full')).toEqual({ host: 'db.example', port: 6432, database: 'northbound', user: 'nb_worker', sslmode: 'verify-full' });
-    expect(parseDatabaseUrl('postgresql://nb@db/northbound').port).toBe(5432);
+    expect(parseDatabaseUrl('postgres://nb_worker@db.example:6432/northbound?sslmode=verify-ca')).toEqual({ host: 'db.example', port: 6432, database: 'northbound', user: 'nb_worker', sslmode: 'verify-ca' });
+    // TLS that checks the server by default, plain only on this machine.
+    expect(parseDatabaseUrl('postgresql://nb@db/northbound')).toMatchObject({ port: 5432, sslmode: 'verify-full' });
+    expect(parseDatabaseUrl('postgres://nb@127.0.0.1:5433/northbound').sslmode).toBe('disable');
+    expect(() => parseDatabaseUrl('postgres://nb@db.example/northbound?sslmode=require')).toThrow("sslmode=require encrypts without checking the server's certificate.");
+    expect(() => parseDatabaseUrl('postgres://nb@db.example/northbound?sslmode=disable')).toThrow('would send the password and the data to db.example unencrypted');
     expect(() => parseDatabaseUrl('postgres://nb:s3cret@db/northbound')).toThrow(expect.objectContaining({ message: 'The database URL carries a password.', hint: expect.stringContaining('NORTHBOUND_DATABASE_PASSWORD') }));
     expect(() => parseDatabaseUrl('mysql://nb@db/northbound')).toThrow('must start with postgres://');
     expect(() => parseDatabaseUrl('postgres://nb@db/northbound?sslmode=always')).toThrow('sslmode=always is not one PostgreSQL knows.');
