@@ -1,36 +1,60 @@
 /**
- * `northbound audit export --data-dir DIR [--format jsonl|csv]` (issue 22.2): the activity log of a
- * data folder — every operator write the console made, who, when, what, on which object, the
+ * `northbound audit export (--data-dir DIR | --database-url URL) [--format jsonl|csv]` (issues 22.2,
+ * 24.5): the activity log of a data folder or of a team's PostgreSQL — every operator write the console made, who, when, what, on which object, the
  * outcome — oldest first, on stdout, offline. JSON Lines, or CSV through the one CSV writer
  * (names come from nodes and operators and must never run as a spreadsheet formula).
  */
 import type { Command } from 'commander';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { csvLine, toCsv } from '../shared/csv';
 import { ACTIVITY_COLUMNS } from '../shared/model/activity';
 import { CliFailure } from './cli-errors';
+import type { ActivityStore } from './store/activity-store';
+
+/** Where the database password comes from: a file (--database-password-file) or NORTHBOUND_DATABASE_PASSWORD; never the command line. */
+export function databasePassword(file: string | undefined): string | undefined {
+  if (file) {
+    try {
+      return readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+    } catch (e) {
+      throw new CliFailure(`The password file ${file} could not be read: ${e instanceof Error ? e.message : String(e)}.`, 2);
+    }
+  }
+  return process.env.NORTHBOUND_DATABASE_PASSWORD || undefined;
+}
 
 export function addAuditCommands(program: Command): void {
   const audit = program.command('audit').description('The activity log: what operators changed through the console.');
   audit
     .command('export')
-    .description('Print the activity log on stdout (JSON Lines or CSV), oldest first; works offline.')
-    .requiredOption('--data-dir <dir>', 'the data folder (where activity.db lives)')
+    .description('Print the activity log on stdout (JSON Lines or CSV), oldest first: of a data folder (offline) or of a team\'s PostgreSQL.')
+    .option('--data-dir <dir>', 'the data folder (where activity.db lives)')
+    .option('--database-url <url>', "a team's PostgreSQL: postgres://user@host:5432/database (no password in it)")
+    .option('--database-password-file <file>', 'a file holding the database password (else NORTHBOUND_DATABASE_PASSWORD)')
+    .option('--database-ca-file <file>', "the CA of the database server's certificate (PEM), for sslmode verify-full or verify-ca")
     .option('--format <format>', 'jsonl or csv', 'jsonl')
-    .addHelpText('after', ['', 'Exit codes: 0 printed, 1 no activity log in the folder, 2 wrong options.', '', 'Example:', '  northbound audit export --data-dir ~/.northbound --format csv > activity.csv'].join('\n'))
-    .action(async (flags: { dataDir: string; format: string }) => {
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Exit codes: 0 printed, 1 no activity log there (or the database could not be reached), 2 wrong options.',
+        '',
+        'Examples:',
+        '  northbound audit export --data-dir ~/.northbound --format csv > activity.csv',
+        '  NORTHBOUND_DATABASE_PASSWORD=… northbound audit export --database-url postgres://nb_console@db.example/northbound',
+      ].join('\n'),
+    )
+    .action(async (flags: { dataDir?: string; databaseUrl?: string; databasePasswordFile?: string; databaseCaFile?: string; format: string }) => {
       if (flags.format !== 'jsonl' && flags.format !== 'csv') throw new CliFailure('--format is jsonl or csv.', 2);
-      const file = path.join(flags.dataDir, 'activity.db');
-      if (!existsSync(file)) throw new CliFailure(`There is no activity log in ${flags.dataDir} (no activity.db): the app keeps one once an operator changes something.`, 1);
-      const { ActivityDb } = await import('./store/activity-db');
-      const db = new ActivityDb(file);
+      if (!flags.dataDir === !flags.databaseUrl) throw new CliFailure('Give either --data-dir (a desk\'s log) or --database-url (a team\'s), not both.', 2);
+      const store = flags.databaseUrl ? await openTeamLog(flags.databaseUrl, databasePassword(flags.databasePasswordFile), flags.databaseCaFile) : await openDeskLog(flags.dataDir!);
       try {
         const write = async (text: string) => {
           if (!process.stdout.write(text)) await new Promise((resolve) => process.stdout.once('drain', resolve));
         };
         if (flags.format === 'csv') await write(csvLine(ACTIVITY_COLUMNS));
-        for (const rows of db.all()) {
+        for await (const rows of store.log.all()) {
           await write(
             flags.format === 'csv'
               ? toCsv(rows.map((r) => ACTIVITY_COLUMNS.map((c) => r[c] ?? '')))
@@ -38,7 +62,32 @@ export function addAuditCommands(program: Command): void {
           );
         }
       } finally {
-        db.close();
+        await store.close();
       }
     });
+}
+
+async function openDeskLog(dataDir: string): Promise<{ log: ActivityStore; close(): Promise<void> }> {
+  const file = path.join(dataDir, 'activity.db');
+  if (!existsSync(file)) throw new CliFailure(`There is no activity log in ${dataDir} (no activity.db): the app keeps one once an operator changes something.`, 1);
+  const { openSqliteActivityStore } = await import('./store/activity-store');
+  const log = openSqliteActivityStore(file);
+  return { log, close: () => log.close() };
+}
+
+async function openTeamLog(url: string, password: string | undefined, caFile: string | undefined): Promise<{ log: ActivityStore; close(): Promise<void> }> {
+  const { openPostgres } = await import('./store/postgres');
+  const { openPgActivityStore } = await import('./store/activity-pg');
+  let pool;
+  try {
+    pool = openPostgres({ url, password, caFile, max: 2, applicationName: 'northbound audit export' });
+  } catch (e) {
+    throw new CliFailure(e instanceof Error ? `${e.message}${'hint' in e ? ` ${String((e as { hint: unknown }).hint)}` : ''}` : String(e), 2);
+  }
+  try {
+    return { log: await openPgActivityStore(pool), close: () => pool.end() };
+  } catch (e) {
+    await pool.end().catch(() => undefined);
+    throw new CliFailure(`The team's database at ${url} could not be read: ${e instanceof Error ? e.message : String(e)}.`, 1);
+  }
 }

@@ -11,7 +11,7 @@ import type { ChannelName } from '../../shared/contract';
 import type { ActivityEntry } from '../../shared/model/activity';
 import { countOf as plural, formatCount } from '../../shared/text';
 import type { Logger } from '../log';
-import type { ActivityDb, NewActivity } from '../store/activity-db';
+import type { ActivityStore, NewActivity } from '../store/activity-store';
 
 export interface ActivityContext {
   /** A connection's name and the node account it signs in as. */
@@ -116,7 +116,7 @@ const WRITES: Partial<Record<ChannelName, (req: Req, res: Req | undefined, ctx: 
 export const isAuditedWrite = (channel: string): boolean => channel in WRITES;
 
 export interface ActivityLogOptions {
-  db: ActivityDb;
+  db: ActivityStore;
   context: ActivityContext;
   logger: Logger;
   now?: () => Date;
@@ -193,9 +193,11 @@ export class ActivityLog {
         outcome: error ? 'failed' : 'ok',
         detail: (error ? error.message : (d.detail ?? '')).slice(0, 4000),
       };
-      // Stored first: `f?.(x)` does not evaluate x when f is absent.
-      const stored = this.o.db.record(entry);
-      this.o.onRecorded?.(stored);
+      // Told once stored; a store that fails is logged (the write itself already happened).
+      void this.o.db.record(entry).then(
+        (stored) => this.o.onRecorded?.(stored),
+        (e: unknown) => this.o.logger.error('activity not recorded', { channel, error: e instanceof Error ? e.message : String(e) }),
+      );
     } catch (e) {
       this.o.logger.error('activity not recorded', { channel, error: e instanceof Error ? e.message : String(e) });
     }

@@ -13,7 +13,7 @@ import { createZtaHandlers, type ZtaHandlerDeps } from './zta-handlers';
 import { createSettingsHandlers, type SettingsHandlerDeps } from './settings-handlers';
 import { createAlarmHandlers, type AlarmHandlerDeps } from './alarm-handlers';
 import { createOverviewHandlers, type OverviewHandlerDeps } from './overview-handlers';
-import type { ActivityDb } from '../store/activity-db';
+import type { ActivityStore } from '../store/activity-store';
 
 /** app.info and demo.*: what the platform says of itself, whether any connection exists, and the demo workspace. */
 export interface AppHandlerDeps {
@@ -34,7 +34,7 @@ export interface HandlerDeps {
   alarms: AlarmHandlerDeps;
   overview: OverviewHandlerDeps;
   /** The activity log and how long it is kept (days). */
-  activity: { db: Pick<ActivityDb, 'list'>; keptDays(): number };
+  activity: { db: Pick<ActivityStore, 'list'>; keptDays(): number };
 }
 
 export function createHandlers(d: HandlerDeps): Handlers {
@@ -50,6 +50,6 @@ export function createHandlers(d: HandlerDeps): Handlers {
     ...createZtaHandlers(d.zta),
     ...createAlarmHandlers(d.alarms),
     ...createOverviewHandlers(d.overview),
-    'activity.list': async (q) => ({ ...d.activity.db.list(q), kept: { days: d.activity.keptDays() } }),
+    'activity.list': async (q) => ({ ...(await d.activity.db.list(q)), kept: { days: d.activity.keptDays() } }),
   };
 }

@@ -25,7 +25,7 @@ import { Downloads } from './downloads';
 import { AlarmService } from '../alarms/service';
 import { openAlarmStore } from '../alarms/store/sqlite-alarm-store';
 import { AppSettings } from '../store/app-settings';
-import { ActivityDb } from '../store/activity-db';
+import { openSqliteActivityStore } from '../store/activity-store';
 import { ActivityLog } from './activity';
 import { amqpUrlWithoutPassword } from '../../shared/model/settings';
 import { DEFAULT_ALARM_EXCHANGE } from '../../shared/model/alarms';
@@ -153,17 +153,15 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
   });
   const overview = new OverviewService({ profiles, sessions, alarms, edr, inventory, demo });
   // The activity log (issue 22.2): every operator write, kept like the other histories.
-  const activityDb = new ActivityDb(path.join(adapters.dataDir, 'activity.db'));
+  const activityDb = openSqliteActivityStore(path.join(adapters.dataDir, 'activity.db'));
   const activityDays = () => Math.max(appSettings.current().alarmHistoryDays, appSettings.current().riskHistoryDays);
-  const pruneActivity = () => {
-    try {
-      activityDb.prune(activityDays(), new Date());
-    } catch (e) {
+  const pruneActivity = () =>
+    activityDb.prune(activityDays(), new Date()).catch((e: unknown) => {
       logger.error('activity retention failed', { error: e instanceof Error ? e.message : String(e) });
-    }
-  };
-  pruneActivity();
-  const activityRetention = setInterval(pruneActivity, 3_600_000);
+      return 0;
+    });
+  await pruneActivity();
+  const activityRetention = setInterval(() => void pruneActivity(), 3_600_000);
   activityRetention.unref();
   const activityLog = new ActivityLog({
     db: activityDb,
@@ -259,7 +257,7 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
       await Promise.all([bulk.close(), inventory.close(), alarms.close()]);
       await sessions.closeAll(2000);
       await demo.close();
-      activityDb.close();
+      await activityDb.close();
     },
   };
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ActivityLog, isAuditedWrite } from '../../../electron/app/activity';
 import { createMemoryLogger } from '../../../electron/log';
-import { ActivityDb } from '../../../electron/store/activity-db';
+import { openSqliteActivityStore } from '../../../electron/store/activity-store';
 
 let dir = '';
 afterEach(() => {
@@ -14,7 +14,7 @@ afterEach(() => {
 
 function setup() {
   dir = mkdtempSync(path.join(os.tmpdir(), 'nb-activity-'));
-  const db = new ActivityDb(path.join(dir, 'activity.db'));
+  const db = openSqliteActivityStore(path.join(dir, 'activity.db'));
   const connectors = new Map([['c1', 'Falcon EU']]);
   const profiles = new Map([['p1', { name: 'Lab node', username: 'ops1' }]]);
   const logger = createMemoryLogger();
@@ -27,42 +27,31 @@ function setup() {
   return { db, log, run, connectors, profiles, logger };
 }
 
-describe('activity log', () => {
-  it('stores a write without anyone listening for it', () => {
+describe('activity log', async () => {
+  it('stores a write without anyone listening for it', async () => {
     const { db, run } = setup();
     run('connectors.setEnabled', { connectorId: 'c1', enabled: true }, {});
-    expect(db.list({ limit: 10 }).rows).toEqual([expect.objectContaining({ what: 'Enabled a connector', objectName: 'Falcon EU', at: '2026-11-29T08:00:00.000Z' })]);
+    expect((await db.list({ limit: 10 })).rows).toEqual([expect.objectContaining({ what: 'Enabled a connector', objectName: 'Falcon EU', at: '2026-11-29T08:00:00.000Z' })]);
   });
 
-  it('keeps writes only: a read, a test and a dry run leave nothing', () => {
+  it('keeps writes only: a read, a test and a dry run leave nothing', async () => {
     const { db, run, logger } = setup();
     for (const c of ['alarms.list', 'connectors.test', 'zta.snapshot', 'profiles.test', 'activity.list']) expect(isAuditedWrite(c), c).toBe(false);
     run('alarms.list', { profileId: 'p1' }, { rows: [] });
     run('onboarding.start', { profileId: 'p1', rows: [{}, {}], dryRun: true }, { jobId: 'j1' });
-    expect(db.list({ limit: 10 }).total).toBe(0);
+    expect((await db.list({ limit: 10 })).total).toBe(0);
     run('onboarding.start', { profileId: 'p1', rows: [{}, {}], dryRun: false, deploy: true }, { jobId: 'j2' });
     expect(logger.lines).toEqual([]);
-    expect(db.list({ limit: 10 }).rows).toEqual([expect.objectContaining({ action: 'onboarding.start', what: 'Started bulk onboarding with deployment', objectName: '2 rows', objectId: 'j2', user: 'alice', nodeUser: 'ops1', connection: 'Lab node' })]);
+    expect((await db.list({ limit: 10 })).rows).toEqual([expect.objectContaining({ action: 'onboarding.start', what: 'Started bulk onboarding with deployment', objectName: '2 rows', objectId: 'j2', user: 'alice', nodeUser: 'ops1', connection: 'Lab node' })]);
   });
 
-  it('names a connector or connection the write deleted as it was named before', () => {
+  it('names a connector or connection the write deleted as it was named before', async () => {
     const { db, run, connectors, profiles, logger } = setup();
     run('connectors.delete', { connectorId: 'c1' }, { deleted: true }, () => connectors.delete('c1'));
     run('profiles.delete', { profileId: 'p1' }, { deleted: true }, () => profiles.delete('p1'));
-    const [p, c] = db.list({ limit: 10 }).rows;
+    const [p, c] = (await db.list({ limit: 10 })).rows;
     expect(logger.lines).toEqual([]);
     expect(c).toMatchObject({ what: 'Deleted a connector', objectName: 'Falcon EU' });
     expect(p).toMatchObject({ what: 'Deleted a connection', objectName: 'Lab node' });
-  });
-
-  it('keeps entries for the retention days and at most the cap, oldest going first', () => {
-    const { db } = setup();
-    const at = (iso: string) => db.record({ at: iso, user: 'u', nodeUser: null, action: 'x', what: 'x', objectKind: 'k', objectId: 'i', objectName: 'n', connection: null, outcome: 'ok', detail: '' });
-    at('2026-01-01T00:00:00Z');
-    const kept = [at('2026-11-20T00:00:00Z'), at('2026-11-28T00:00:00Z'), at('2026-11-29T00:00:00Z')];
-    expect(db.prune(30, new Date('2026-11-29T08:00:00Z'))).toBe(1);
-    expect(db.list({ limit: 10 }).rows.map((r) => r.id)).toEqual(kept.map((k) => k.id).reverse());
-    expect(db.prune(30, new Date('2026-11-29T08:00:00Z'), 2)).toBe(1);
-    expect(db.list({ limit: 10 }).rows.map((r) => r.id)).toEqual([kept[2]!.id, kept[1]!.id]);
   });
 });

@@ -1,0 +1,90 @@
+/**
+ * The activity log in the fleet's PostgreSQL (issue 24.1): the same table, search, paging and
+ * retention as activity.db (activity-db.ts), so every console of a team reads one log. Its own
+ * migrations (store `activity`, postgres.ts).
+ */
+import type { ActivityEntry } from '../../shared/model/activity';
+import { MAX_ACTIVITY_ENTRIES, type ActivityFilter, type NewActivity } from './activity-db';
+import type { ActivityStore } from './activity-store';
+import { migratePg, type PgPool } from './postgres';
+
+const STEPS = [
+  `CREATE TABLE activity (
+     id bigserial PRIMARY KEY,
+     at timestamptz NOT NULL,
+     "user" text NOT NULL,
+     node_user text,
+     action text NOT NULL,
+     what text NOT NULL,
+     object_kind text NOT NULL,
+     object_id text NOT NULL,
+     object_name text NOT NULL,
+     connection text,
+     outcome text NOT NULL,
+     detail text NOT NULL
+   );
+   CREATE INDEX activity_at ON activity(at);`,
+];
+
+const COLUMNS = `id, to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at, "user", node_user AS "nodeUser", action, what, object_kind AS "objectKind", object_id AS "objectId", object_name AS "objectName", connection, outcome, detail`;
+/** The columns a search looks in (as activity.db's). */
+const SEARCHED = ['"user"', "coalesce(node_user, '')", 'what', 'object_name', 'object_id', 'detail', 'action'] as const;
+
+type Row = Omit<ActivityEntry, 'id'> & { id: string | number };
+const entryOf = (r: Row): ActivityEntry => ({ ...r, id: Number(r.id) });
+
+export async function openPgActivityStore(pool: PgPool): Promise<ActivityStore> {
+  await migratePg(pool, 'activity', STEPS);
+  return {
+    backend: 'postgres',
+    async record(e: NewActivity) {
+      const r = await pool.query<{ id: string }>(
+        `INSERT INTO activity (at, "user", node_user, action, what, object_kind, object_id, object_name, connection, outcome, detail)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
+        [e.at, e.user, e.nodeUser, e.action, e.what, e.objectKind, e.objectId, e.objectName, e.connection, e.outcome, e.detail],
+      );
+      return { id: Number(r.rows[0]!.id), ...e };
+    },
+    async list(f: ActivityFilter) {
+      const where: string[] = [];
+      const args: unknown[] = [];
+      const q = f.q?.trim();
+      if (q) {
+        // Plain text, not a pattern: LIKE's own characters are escaped.
+        args.push(`%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+        where.push(`(${SEARCHED.map((c) => `lower(${c}) LIKE $${args.length} ESCAPE '\\'`).join(' OR ')})`);
+      }
+      if (f.outcome) {
+        args.push(f.outcome);
+        where.push(`outcome = $${args.length}`);
+      }
+      const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
+      const total = Number((await pool.query<{ n: string }>(`SELECT COUNT(*) AS n FROM activity ${filter}`, args)).rows[0]!.n);
+      const pageArgs = [...args];
+      let page = filter;
+      if (f.beforeId !== undefined) {
+        pageArgs.push(f.beforeId);
+        page = `${filter ? `${filter} AND` : 'WHERE'} id < $${pageArgs.length}`;
+      }
+      pageArgs.push(f.limit);
+      const rows = (await pool.query<Row>(`SELECT ${COLUMNS} FROM activity ${page} ORDER BY id DESC LIMIT $${pageArgs.length}`, pageArgs)).rows.map(entryOf);
+      return { rows, total };
+    },
+    async *all(chunk = 1_000) {
+      let after = 0;
+      for (;;) {
+        const rows = (await pool.query<Row>(`SELECT ${COLUMNS} FROM activity WHERE id > $1 ORDER BY id LIMIT $2`, [after, chunk])).rows.map(entryOf);
+        if (rows.length === 0) return;
+        yield rows;
+        after = rows[rows.length - 1]!.id;
+      }
+    },
+    async prune(days: number, now: Date, max = MAX_ACTIVITY_ENTRIES) {
+      const cutoff = new Date(now.getTime() - days * 86_400_000).toISOString();
+      let gone = (await pool.query('DELETE FROM activity WHERE at < $1', [cutoff])).rowCount ?? 0;
+      gone += (await pool.query('DELETE FROM activity WHERE id <= (SELECT id FROM activity ORDER BY id DESC LIMIT 1 OFFSET $1)', [max])).rowCount ?? 0;
+      return gone;
+    },
+    close: async () => undefined,
+  };
+}
