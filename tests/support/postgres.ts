@@ -11,6 +11,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { afterAll, beforeAll } from 'vitest';
+import { openPostgres, type PgPool } from '../../electron/store/postgres';
 
 const run = promisify(execFile);
 
@@ -81,6 +83,47 @@ export async function startPostgres(): Promise<PgCluster> {
       stopped = true;
       await as('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
       rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A cluster for the calling test file: started before its tests, stopped (with every pool opened
+ * through it) after them. `freshDatabase` gives a test a database of its own.
+ */
+export function usePostgres() {
+  let cluster: PgCluster | undefined;
+  const pools: PgPool[] = [];
+  let made = 0;
+  beforeAll(async () => {
+    cluster = await startPostgres();
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all(pools.map((p) => p.end()));
+    await cluster?.stop();
+  });
+  const started = () => {
+    if (!cluster) throw new Error('The PostgreSQL cluster is not started: use it inside a test.');
+    return cluster;
+  };
+  const pool = (database = 'postgres', max = 4): PgPool => {
+    const p = openPostgres({ url: started().urlOf(database), max });
+    pools.push(p);
+    return p;
+  };
+  return {
+    cluster: started,
+    pool,
+    /** A new database named `<prefix>_<n>`, its URL and a pool on it. */
+    async freshDatabase(prefix: string): Promise<{ name: string; url: string; pool: PgPool }> {
+      const name = `${prefix}_${(made += 1)}`;
+      const admin = openPostgres({ url: started().url, max: 1 });
+      try {
+        await admin.query(`CREATE DATABASE ${name}`);
+      } finally {
+        await admin.end();
+      }
+      return { name, url: started().urlOf(name), pool: pool(name) };
     },
   };
 }

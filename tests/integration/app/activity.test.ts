@@ -4,7 +4,6 @@
  * a failed one too, a read or a dry run not at all — searchable, and printed the same by
  * `northbound audit export` (the CLI, on the app's data folder).
  */
-import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import Papa from 'papaparse';
@@ -15,6 +14,7 @@ import type { AlarmPage } from '../../../shared/model/alarms';
 import type { ProfileView } from '../../../shared/model/profile';
 import { startAppHarness, type AppHarness } from '../../support/app-harness';
 import { until } from '../../support/until';
+import { runCli } from '../../support/cli';
 
 let h: AppHarness;
 let profileId = '';
@@ -28,17 +28,6 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => h?.close());
 
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.resolve('bin/northbound.mjs'), ...args]);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
-    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 const list = (req: Record<string, unknown> = {}) => h.call<ActivityPage>('activity.list', req);
 
@@ -91,17 +80,17 @@ describe('the activity log', () => {
     await until('activity.changed pushed', async () => h.pushed.filter((p) => p.includes('"activity.changed"')).length >= 3 || undefined);
 
     // The CLI prints the same entries, oldest first, as JSON Lines and as CSV.
-    const jsonl = await cli(['audit', 'export', '--data-dir', h.dataDir]);
+    const jsonl = await runCli(['audit', 'export', '--data-dir', h.dataDir]);
     expect(jsonl.code).toBe(0);
     const lines = jsonl.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.slice(-3)).toEqual([cleared, disabled, failed].map(({ id: _id, ...rest }) => rest));
-    const csv = await cli(['audit', 'export', '--data-dir', h.dataDir, '--format', 'csv']);
+    const csv = await runCli(['audit', 'export', '--data-dir', h.dataDir, '--format', 'csv']);
     expect(csv.code).toBe(0);
     const rows = Papa.parse<Record<string, string>>(csv.stdout.trim(), { header: true }).data;
     expect(rows.at(-3)).toMatchObject({ user: cleared.user, nodeUser: cleared.nodeUser, action: 'alarms.clear', detail: 'Replaced the optic', outcome: 'ok' });
     expect(rows.at(-1)).toMatchObject({ nodeUser: '', outcome: 'failed' });
     // Wrong options and a folder without a log, in words and exit codes.
-    expect(await cli(['audit', 'export', '--data-dir', h.dataDir, '--format', 'xml'])).toMatchObject({ code: 2, stderr: expect.stringContaining('--format is jsonl or csv') });
-    expect(await cli(['audit', 'export', '--data-dir', path.join(h.dataDir, 'nothing-here')])).toMatchObject({ code: 1, stderr: expect.stringContaining('no activity.db') });
+    expect(await runCli(['audit', 'export', '--data-dir', h.dataDir, '--format', 'xml'])).toMatchObject({ code: 2, stderr: expect.stringContaining('--format is jsonl or csv') });
+    expect(await runCli(['audit', 'export', '--data-dir', path.join(h.dataDir, 'nothing-here')])).toMatchObject({ code: 1, stderr: expect.stringContaining('no activity.db') });
   }, 60_000);
 });

@@ -1,11 +1,11 @@
 /** `northbound edr poll --once` as an operator runs it, against the Defender and the Falcon simulators. */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defenderTenant, startDefenderSimulator, type DefenderSimulator } from '@northbound/simulators/testing/defender';
 import { startFalconSimulator, type FalconSimulator } from '@northbound/simulators/testing/falcon';
+import { runCli } from '../../support/cli';
 
 const tenant = defenderTenant({ hosts: 40, seed: 3 });
 let sim: DefenderSimulator;
@@ -29,22 +29,12 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.resolve('bin/northbound.mjs'), ...args], { env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += String(d)));
-    child.stderr.on('data', (d) => (stderr += String(d)));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 const base = () => ['edr', 'poll', '--once', '--vendor', 'defender', '--tenant-id', tenant.tenantId, '--client-id', tenant.clientId, '--client-secret-env', 'NB_TEST_SECRET', '--poll-interval', '30', '--api-url', sim.apiUrl, '--idp-url', sim.idpUrl, '--ca-file', caFile];
 
 describe('northbound edr poll', () => {
   it('prints one JSON line per scored host and a summary line', async () => {
-    const r = await run(base(), { NB_TEST_SECRET: tenant.clientSecret });
+    const r = await runCli(base(), { NB_TEST_SECRET: tenant.clientSecret });
     expect(r.stderr).not.toContain(tenant.clientSecret);
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
@@ -63,18 +53,18 @@ describe('northbound edr poll', () => {
   });
 
   it('refuses a secret on the command line and explains a wrong one', async () => {
-    const empty = await run(base(), { NB_TEST_SECRET: '' });
+    const empty = await runCli(base(), { NB_TEST_SECRET: '' });
     expect(empty.code).toBe(2);
     expect(empty.stderr).toMatch(/NB_TEST_SECRET is empty/);
-    const wrong = await run(base(), { NB_TEST_SECRET: 'not-the-secret-value' });
+    const wrong = await runCli(base(), { NB_TEST_SECRET: 'not-the-secret-value' });
     expect(wrong.code).not.toBe(0);
     expect(wrong.stderr).toMatch(/7000215|secret/i);
-    const badInterval = await run([...base().slice(0, -6), '--poll-interval', '5'], { NB_TEST_SECRET: tenant.clientSecret });
+    const badInterval = await runCli([...base().slice(0, -6), '--poll-interval', '5'], { NB_TEST_SECRET: tenant.clientSecret });
     expect(badInterval.code).toBe(2);
     // The form's sentence, pointing at the flag (not at the field's key).
     expect(badInterval.stderr).toContain("The poll interval is at least 10 minutes (the vendors' limits). (--poll-interval)");
     expect(badInterval.stderr).not.toMatch(/pollIntervalMinutes/);
-    const badVendor = await run(base().map((a) => (a === 'defender' ? 'crowdstrike' : a)), { NB_TEST_SECRET: tenant.clientSecret });
+    const badVendor = await runCli(base().map((a) => (a === 'defender' ? 'crowdstrike' : a)), { NB_TEST_SECRET: tenant.clientSecret });
     expect(badVendor.code).toBe(2);
     expect(badVendor.stderr).toContain('Choose a vendor: CrowdStrike Falcon or Microsoft Defender. (--vendor falcon or defender)');
   });
@@ -82,7 +72,7 @@ describe('northbound edr poll', () => {
   it('polls a Falcon tenant: the vendor assessments mapped to risk, with both predefined profiles per host', async () => {
     const fc = falcon.clients[0]!;
     const args = (region: string) => ['edr', 'poll', '--once', '--vendor', 'falcon', '--tenant-id', fc.cid, '--client-id', fc.clientId, '--client-secret-env', 'NB_FALCON_SECRET', '--cloud-region', region, '--api-url', falcon.baseUrl('eu-1'), '--ca-file', falconCa];
-    const r = await run(args('eu-1'), { NB_FALCON_SECRET: fc.clientSecret });
+    const r = await runCli(args('eu-1'), { NB_FALCON_SECRET: fc.clientSecret });
     expect(r.stderr).not.toContain(fc.clientSecret);
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
@@ -100,7 +90,7 @@ describe('northbound edr poll', () => {
     }
     expect(assessed).toBeGreaterThan(40);
     // The tenant lives in eu-1: a connector set to us-1 is told so, with what to change.
-    const wrong = await run(args('us-1'), { NB_FALCON_SECRET: fc.clientSecret });
+    const wrong = await runCli(args('us-1'), { NB_FALCON_SECRET: fc.clientSecret });
     expect(wrong.code).not.toBe(0);
     expect(wrong.stderr).toMatch(/eu-1/);
     // The fix is named as the flag that makes it, not as the form's field.
@@ -109,7 +99,7 @@ describe('northbound edr poll', () => {
   });
 
   it('--summary prints only the summary line on stdout; the progress goes to stderr, a line per finished phase', async () => {
-    const r = await run([...base(), '--summary'], { NB_TEST_SECRET: tenant.clientSecret });
+    const r = await runCli([...base(), '--summary'], { NB_TEST_SECRET: tenant.clientSecret });
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
@@ -123,7 +113,7 @@ describe('northbound edr poll', () => {
     expect([...at].sort((a, b) => a - b)).toEqual(at);
     expect(r.stderr).not.toContain('\x1b[');
 
-    const quiet = await run([...base(), '--summary', '--no-progress'], { NB_TEST_SECRET: tenant.clientSecret });
+    const quiet = await runCli([...base(), '--summary', '--no-progress'], { NB_TEST_SECRET: tenant.clientSecret });
     expect(quiet.code).toBe(0);
     expect(quiet.stderr).toBe('');
     expect(quiet.stdout.trim().split('\n')).toHaveLength(1);
@@ -131,7 +121,7 @@ describe('northbound edr poll', () => {
 
   it('a certificate it cannot verify is explained in flags: --ca-file, with the fingerprint to compare', async () => {
     const noCa = base().slice(0, -2);
-    const r = await run(noCa, { NB_TEST_SECRET: tenant.clientSecret });
+    const r = await runCli(noCa, { NB_TEST_SECRET: tenant.clientSecret });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/certificate of 127\.0\.0\.1:\d+ is not trusted: it is self-signed/);
     expect(r.stderr).toContain('Pass --ca-file with the PEM file of the CA that issued it');
@@ -140,13 +130,13 @@ describe('northbound edr poll', () => {
     expect(r.stderr).not.toMatch(/trust it|choose the CA file/i);
     expect(r.stderr).not.toMatch(/^\s+at /m);
 
-    const otherCa = await run([...noCa, '--ca-file', falconCa], { NB_TEST_SECRET: tenant.clientSecret });
+    const otherCa = await runCli([...noCa, '--ca-file', falconCa], { NB_TEST_SECRET: tenant.clientSecret });
     expect(otherCa.code).toBe(1);
     expect(otherCa.stderr).toContain(`The CA in --ca-file ${falconCa} did not issue this certificate`);
 
     const notPem = path.join(dir, 'not-a-ca.pem');
     writeFileSync(notPem, 'hello');
-    const bad = await run([...noCa, '--ca-file', notPem], { NB_TEST_SECRET: tenant.clientSecret });
+    const bad = await runCli([...noCa, '--ca-file', notPem], { NB_TEST_SECRET: tenant.clientSecret });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('Give --ca-file the PEM file of the CA');
   });

@@ -4,7 +4,6 @@
  * them; a tenant DIR registers keeps its connector and its risk settings), and `northbound zta
  * export` writes the stored scores back, offline, with the rows and columns of the app's export.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,6 +18,7 @@ import { EdrDb } from '../../../electron/edr/store/edr-db';
 import { startAppHarness } from '../../support/app-harness';
 import { defenderConnectorSave, makeScoredHosts } from '../../support/edr-fixtures';
 import { until } from '../../support/until';
+import { runCli } from '../../support/cli';
 
 const tenant = defenderTenant({ hosts: 40, seed: 5 });
 const registeredTenant = defenderTenant({ hosts: 30, seed: 6 });
@@ -42,19 +42,9 @@ afterAll(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.resolve('bin/northbound.mjs'), ...args], { env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += String(d)));
-    child.stderr.on('data', (d) => (stderr += String(d)));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 const poll = (t: typeof tenant, dataDir: string, ...more: string[]) =>
-  run(
+  runCli(
     ['edr', 'poll', '--once', '--vendor', 'defender', '--tenant-id', t.tenantId, '--client-id', t.clientId, '--client-secret-env', 'NB_TEST_SECRET', '--poll-interval', '30', '--api-url', sim.apiUrl, '--idp-url', sim.idpUrl, '--ca-file', caFile, '--data-dir', dataDir, ...more],
     { NB_TEST_SECRET: t.clientSecret },
   );
@@ -134,12 +124,12 @@ describe('edr poll --data-dir and zta export', () => {
     for (const { flags, filter } of cases) {
       const expected = expectedRecords(s, filter);
       expect(expected.length, JSON.stringify(filter)).toBeGreaterThan(0);
-      const csv = await run(['zta', 'export', '--data-dir', dir(), '--format', 'csv', ...flags]);
+      const csv = await runCli(['zta', 'export', '--data-dir', dir(), '--format', 'csv', ...flags]);
       expect(csv.code, csv.stderr).toBe(0);
       expect(csv.stdout.split('\r\n')[0]).toBe(EXPORT_COLUMNS.join(','));
       expect(csvRecords(csv.stdout)).toEqual(expected.map(asCsv));
       expect(csv.stderr).toBe(`zta export: ${expected.length} of 40 hosts (csv), 1 connector(s), as of ${s.asOf}\n`);
-      const json = await run(['zta', 'export', '--data-dir', dir(), '--format', 'json', '--no-progress', ...flags]);
+      const json = await runCli(['zta', 'export', '--data-dir', dir(), '--format', 'json', '--no-progress', ...flags]);
       expect(json.code, json.stderr).toBe(0);
       expect(json.stderr).toBe('');
       const doc = JSON.parse(json.stdout) as { asOf: string; filter: ZtaFilter; columns: string[]; rows: unknown[] };
@@ -147,20 +137,20 @@ describe('edr poll --data-dir and zta export', () => {
       expect(doc.rows).toEqual(expected);
     }
     const narrow = expectedRecords(s, { platform: 'Windows', band: 'High Risk' });
-    const highRisk = await run(['zta', 'export', '--data-dir', dir(), '--format', 'json', '--platform', 'Windows', '--band', 'high-risk']);
+    const highRisk = await runCli(['zta', 'export', '--data-dir', dir(), '--format', 'json', '--platform', 'Windows', '--band', 'high-risk']);
     expect((JSON.parse(highRisk.stdout) as { rows: unknown[] }).rows).toEqual(narrow);
     // Seven CLI processes, each starting tsx: about 6 s alone, over 20 s on a busy two-core CI host (stop of 29 Nov).
   }, 60_000);
 
   it('refuses wrong options in words that name the flag (exit 2), and a folder with no scores (exit 1, as its help says)', async () => {
-    const bad = await run(['zta', 'export', '--data-dir', polled, '--format', 'xml', '--platform', 'Amiga', '--band', 'Scary']);
+    const bad = await runCli(['zta', 'export', '--data-dir', polled, '--format', 'xml', '--platform', 'Amiga', '--band', 'Scary']);
     expect(bad.code).toBe(2);
     expect(bad.stdout).toBe('');
     expect(bad.stderr).toContain('Choose the format: csv or json. (--format)');
     expect(bad.stderr).toContain('Choose a platform: “Windows”, “Mac”, “Linux” or “Other”. (--platform)');
     expect(bad.stderr).toContain('Choose a band: “Trustworthy”, “Low Risk”, “Moderate Risk”, “Suspicious”, “High Risk” or “Not assessed”. (--band)');
     const empty = path.join(tmp, 'empty');
-    const none = await run(['zta', 'export', '--data-dir', empty, '--format', 'csv']);
+    const none = await runCli(['zta', 'export', '--data-dir', empty, '--format', 'csv']);
     // As its help says (and as `alarms export` does): 1, the folder could not be read; 2 is for wrong options.
     expect(none.code).toBe(1);
     expect(none.stderr).toContain(`There is no edr.db in ${empty}`);
@@ -223,7 +213,7 @@ describe('edr poll --data-dir and zta export', () => {
     store.writeScores(cycleId, connectorId, hosts);
     store.finishCycle(cycleId, 'completed', { hosts: 3, at: new Date('2026-11-22T03:00:05Z') });
     store.close();
-    const r = await run(['zta', 'export', '--data-dir', dataDir, '--format', 'csv']);
+    const r = await runCli(['zta', 'export', '--data-dir', dataDir, '--format', 'csv']);
     expect(r.code, r.stderr).toBe(0);
     // Papa's formula escape: a leading quote makes the spreadsheet show the text instead of running it.
     expect(r.stdout).toContain(`"'=HYPERLINK(""x"")"`);

@@ -4,27 +4,20 @@
  * Recording, newest-first paging with a total, search as plain text (LIKE's own characters are
  * literal), the outcome filter, the export oldest first in chunks, and retention by age and cap.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { ActivityEntry } from '../../../shared/model/activity';
 import { openPgActivityStore } from '../../../electron/store/activity-pg';
 import { openSqliteActivityStore, type ActivityStore, type NewActivity } from '../../../electron/store/activity-store';
-import { openPostgres, type PgPool } from '../../../electron/store/postgres';
-import { startPostgres, type PgCluster } from '../../support/postgres';
+import { usePostgres } from '../../support/postgres';
+import { runCli } from '../../support/cli';
 
-let cluster: PgCluster;
-const pools: PgPool[] = [];
+const pg = usePostgres();
 const dirs: string[] = [];
-let databases = 0;
-beforeAll(async () => {
-  cluster = await startPostgres();
-}, 60_000);
-afterAll(async () => {
-  await Promise.all(pools.map((p) => p.end()));
-  await cluster?.stop();
+let lastDatabase = '';
+afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
@@ -40,13 +33,9 @@ const backends: Array<[string, () => Promise<ActivityStore>]> = [
   [
     'PostgreSQL',
     async () => {
-      const name = `activity_${(databases += 1)}`;
-      const admin = openPostgres({ url: cluster.url, max: 1 });
-      await admin.query(`CREATE DATABASE ${name}`);
-      await admin.end();
-      const pool = openPostgres({ url: cluster.urlOf(name), max: 4 });
-      pools.push(pool);
-      return openPgActivityStore(pool);
+      const db = await pg.freshDatabase('activity');
+      lastDatabase = db.url;
+      return openPgActivityStore(db.pool);
     },
   ],
 ];
@@ -123,16 +112,6 @@ describe.each(backends)('activity store: %s', (_name, open) => {
   });
 });
 
-function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.resolve('bin/northbound.mjs'), ...args], { env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += String(d)));
-    child.stderr.on('data', (d) => (stderr += String(d)));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 describe('audit export --database-url (issue 24.5)', () => {
   it('prints a team’s activity log from PostgreSQL, oldest first, as the desk’s export does; refuses a password in the URL and an unreachable server clearly', async () => {
@@ -140,8 +119,8 @@ describe('audit export --database-url (issue 24.5)', () => {
     const s = await open();
     await s.record(entry({ objectName: 'first' }));
     await s.record(entry({ objectName: 'second', outcome: 'failed', detail: 'HTTP 500' }));
-    const url = cluster.urlOf(`activity_${databases}`);
-    const jsonl = await cli(['audit', 'export', '--database-url', url], { NORTHBOUND_DATABASE_PASSWORD: 'unused-by-trust' });
+    const url = lastDatabase;
+    const jsonl = await runCli(['audit', 'export', '--database-url', url], { NORTHBOUND_DATABASE_PASSWORD: 'unused-by-trust' });
     expect(jsonl.stderr).toBe('');
     expect(jsonl.code).toBe(0);
     const rows = jsonl.stdout.trim().split('\n').map((l) => JSON.parse(l) as { objectName: string; outcome: string });
@@ -149,12 +128,12 @@ describe('audit export --database-url (issue 24.5)', () => {
       ['first', 'ok'],
       ['second', 'failed'],
     ]);
-    const withPassword = await cli(['audit', 'export', '--database-url', url.replace('postgres@', 'postgres:hunter2@')]);
+    const withPassword = await runCli(['audit', 'export', '--database-url', url.replace('postgres@', 'postgres:hunter2@')]);
     expect(withPassword.code).toBe(2);
     expect(withPassword.stderr).toContain('The database URL carries a password.');
     expect(withPassword.stderr).not.toContain('hunter2');
-    expect((await cli(['audit', 'export', '--database-url', url, '--data-dir', '/tmp'])).code).toBe(2);
-    const gone = await cli(['audit', 'export', '--database-url', `postgres://postgres@127.0.0.1:1/none`]);
+    expect((await runCli(['audit', 'export', '--database-url', url, '--data-dir', '/tmp'])).code).toBe(2);
+    const gone = await runCli(['audit', 'export', '--database-url', `postgres://postgres@127.0.0.1:1/none`]);
     expect(gone.code).toBe(1);
     expect(gone.stderr).toContain("The team's database at postgres://postgres@127.0.0.1:1/none could not be read");
   }, 60_000);

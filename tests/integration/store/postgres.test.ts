@@ -3,24 +3,11 @@
  * the pool from a --database-url without a password, and versioned migrations applied once, in one
  * transaction, by several processes starting together.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migratePg, openPostgres, parseDatabaseUrl, type PgPool } from '../../../electron/store/postgres';
-import { startPostgres, type PgCluster } from '../../support/postgres';
+import { describe, expect, it } from 'vitest';
+import { migratePg, parseDatabaseUrl } from '../../../electron/store/postgres';
+import { usePostgres } from '../../support/postgres';
 
-let cluster: PgCluster;
-const pools: PgPool[] = [];
-const pool = (database = 'postgres') => {
-  const p = openPostgres({ url: cluster.urlOf(database), max: 4 });
-  pools.push(p);
-  return p;
-};
-beforeAll(async () => {
-  cluster = await startPostgres();
-}, 60_000);
-afterAll(async () => {
-  await Promise.all(pools.map((p) => p.end()));
-  await cluster?.stop();
-});
+const pg = usePostgres();
 
 describe('the database URL', () => {
   it('names host, port, database and user; refuses a password, another scheme or an sslmode PostgreSQL does not know, saying what to do', () => {
@@ -42,8 +29,8 @@ describe('migrations', () => {
   const steps = ['CREATE TABLE a (id integer PRIMARY KEY)', 'CREATE TABLE b (id integer PRIMARY KEY)'];
 
   it('apply each step once, also when three pools start together', async () => {
-    await pool().query('CREATE DATABASE migrate_once');
-    const three = [pool('migrate_once'), pool('migrate_once'), pool('migrate_once')];
+    const { name } = await pg.freshDatabase('migrate_once');
+    const three = [pg.pool(name), pg.pool(name), pg.pool(name)];
     // Re-running a step would fail (CREATE TABLE without IF NOT EXISTS): all three succeed.
     expect(await Promise.all(three.map((p) => migratePg(p, 'test', steps)))).toEqual([2, 2, 2]);
     expect(await migratePg(three[0]!, 'test', steps)).toBe(2);
@@ -54,8 +41,7 @@ describe('migrations', () => {
   });
 
   it('leave the schema as it was when a step fails, and refuse a database a newer version migrated', async () => {
-    await pool().query('CREATE DATABASE migrate_fail');
-    const p = pool('migrate_fail');
+    const { pool: p } = await pg.freshDatabase('migrate_fail');
     expect(await migratePg(p, 'test', steps.slice(0, 1))).toBe(1);
     await expect(migratePg(p, 'test', [...steps.slice(0, 1), 'CREATE TABLE b (id integer PRIMARY KEY)', 'CREATE TABLE oops ('])).rejects.toThrow(/syntax error/);
     expect((await p.query("SELECT to_regclass('public.b') AS t")).rows[0].t).toBeNull();
