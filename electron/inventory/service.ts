@@ -20,9 +20,6 @@ import {
   deviceBody,
   deviceGroupNamesPath,
   readDeviceGroupNames,
-  deploymentTaskIn,
-  readTasksPage,
-  TASKS_PATH,
   DEFAULT_NAMESPACE,
   deviceFromAnswer,
   deviceFromNode,
@@ -41,6 +38,7 @@ import { pageAll } from './paging';
 import { APPLIANCES_PATH, applianceFromNode, readAppliancesPage } from './appliances';
 import { TaskFollower, deviceStatusOf, isFinal, type FollowOutcome, type TaskTiming } from './tasks';
 import { throttle } from '../throttle';
+import { deviceGroupsOf, findDeploymentTask, PerConnectionSchedule } from './node-lookups';
 
 export interface InventoryTiming extends TaskTiming {
   /** Least time between two inventory.progress events of one list; default 100 ms. */
@@ -85,8 +83,8 @@ export class InventoryService {
   private readonly refreshing = new Map<string, Promise<ListRefresh<unknown>>>();
   /** A device list refresh queued behind the running one, per profile (refreshAfter). */
   private readonly queued = new Map<string, Promise<void>>();
-  /** The state refresh timer of each signed-in profile. */
-  private readonly stateTimers = new Map<string, NodeJS.Timeout>();
+  /** The devices' state read again on a schedule, per signed-in connection. */
+  private readonly stateSchedule: PerConnectionSchedule;
   private readonly stateRunning = new Set<string>();
   private readonly log: Logger;
   private readonly closing = new AbortController();
@@ -95,6 +93,7 @@ export class InventoryService {
     this.store = o.store;
     this.log = o.logger;
     this.follower = new TaskFollower({ store: o.store, onProgress: (t) => o.emit('task.progress', t), logger: o.logger.child('tasks'), ...pick(o, ['pollMs', 'maxMs', 'maxErrors']) });
+    this.stateSchedule = new PerConnectionSchedule(o.stateRefreshMs ?? STATE_REFRESH_MS, (profileId) => void this.refreshState(profileId));
   }
 
   request(profileId: string): NodeRequest {
@@ -204,17 +203,7 @@ export class InventoryService {
 
   /** Session changes (app/services.ts): the devices' state is read on a schedule only while signed in. */
   onSession(profileId: string, state: string): void {
-    const every = this.o.stateRefreshMs ?? STATE_REFRESH_MS;
-    const timer = this.stateTimers.get(profileId);
-    if (state !== 'signed-in' || every <= 0 || this.closing.signal.aborted) {
-      if (timer) clearInterval(timer);
-      this.stateTimers.delete(profileId);
-      return;
-    }
-    if (timer) return;
-    const t = setInterval(() => void this.refreshState(profileId), every);
-    t.unref();
-    this.stateTimers.set(profileId, t);
+    this.stateSchedule.onSession(profileId, state);
   }
 
   /**
@@ -347,20 +336,11 @@ export class InventoryService {
    * call that fails, gives the groups the organization's stored devices use instead, with why.
    */
   async deviceGroups(profileId: string, orgName: string): Promise<DeviceGroups> {
-    const stored = new Map<string, number>();
-    for (const d of (await this.store.devices(profileId)).items) if (d.orgName === orgName && d.deviceGroup) stored.set(d.deviceGroup, (stored.get(d.deviceGroup) ?? 0) + 1);
-    const withCounts = (names: Iterable<string>) => [...names].map((name) => ({ name, devices: stored.get(name) ?? 0 }));
-    try {
+    const listed = async () => {
       this.requireSignedIn(profileId, 'list its device groups');
-      const names = readDeviceGroupNames(await this.request(profileId)('GET', deviceGroupNamesPath(orgName)));
-      return { orgName, source: 'node', groups: withCounts(names), note: null };
-    } catch (e) {
-      const message = e instanceof Error ? e.message : String(e);
-      this.log.info('device groups not listed by the node', { profileId, orgName, error: message });
-      const unserved = e instanceof AppError && (e.status === 404 || e.status === 405 || e.code === ErrorCodes.unexpectedResponse);
-      const groups = withCounts([...stored.keys()].sort((a, b) => (stored.get(b) ?? 0) - (stored.get(a) ?? 0) || a.localeCompare(b, 'en')));
-      return { orgName, source: 'stored', groups, note: unserved ? 'The node does not list device groups.' : `The node’s device groups could not be read: ${message}` };
-    }
+      return readDeviceGroupNames(await this.request(profileId)('GET', deviceGroupNamesPath(orgName)));
+    };
+    return deviceGroupsOf(orgName, (await this.store.devices(profileId)).items, listed, (error) => this.log.info('device groups not listed by the node', { profileId, orgName, error }));
   }
 
   async nextSiteId(profileId: string): Promise<{ siteId: string }> {
@@ -456,25 +436,12 @@ export class InventoryService {
     const known = (await this.store.device(profileId, deviceName))?.lastTaskId;
     if (known) return this.task(profileId, known);
     this.requireSignedIn(profileId, `look up the last task of ${deviceName}`);
-    const request = this.request(profileId);
-    for (let offset = 0; offset < TASK_LOOKUP_MAX; offset += TASK_PAGE) {
-      let page: { items: unknown[]; total?: number };
-      try {
-        page = readTasksPage(await request('GET', `${TASKS_PATH}?offset=${offset}&limit=${TASK_PAGE}`));
-      } catch (e) {
-        if (e instanceof AppError && (e.status === 404 || e.status === 405 || e.code === ErrorCodes.unexpectedResponse)) return null;
-        throw e;
-      }
-      const found = deploymentTaskIn(page.items, profileId, deviceName);
-      if (found) {
-        await this.store.putTask(found);
-        const device = await this.store.device(profileId, deviceName);
-        if (device && (await this.store.setDeploymentStatus(profileId, deviceName, device.deploymentStatus, found.taskId))) await this.changed(profileId, ['devices']);
-        return found;
-      }
-      if (page.items.length < TASK_PAGE || (page.total !== undefined && offset + TASK_PAGE >= page.total)) return null;
-    }
-    return null;
+    const found = await findDeploymentTask(this.request(profileId), profileId, deviceName);
+    if (!found) return null;
+    await this.store.putTask(found);
+    const device = await this.store.device(profileId, deviceName);
+    if (device && (await this.store.setDeploymentStatus(profileId, deviceName, device.deploymentStatus, found.taskId))) await this.changed(profileId, ['devices']);
+    return found;
   }
 
   async syslogList(profileId: string): Promise<SyslogServer[]> {
@@ -499,17 +466,13 @@ export class InventoryService {
   /** Stops refreshes and following tasks (they go on on the node) and closes the store. */
   async close(): Promise<void> {
     this.closing.abort();
-    for (const t of this.stateTimers.values()) clearInterval(t);
-    this.stateTimers.clear();
+    this.stateSchedule.close();
     await this.follower.close();
     await this.store.close();
   }
 }
 
 const noop = () => undefined;
-/** How far back tasks.lastOf looks in the node's task list, and its page size (MN-34's largest). */
-const TASK_LOOKUP_MAX = 1000;
-const TASK_PAGE = 500;
 
 function pick<T extends object, K extends keyof T>(o: T, keys: K[]): Partial<Pick<T, K>> {
   const out: Partial<Pick<T, K>> = {};

@@ -12,6 +12,7 @@ import { organizationViews, type StoredOrganization } from '../../../shared/mode
 import { deploymentCounts, failedDeployments, type DeploymentCounts, type FailedDeployment } from './inventory-counts';
 import { migrate, openPrivateDatabase } from '../../store/sqlite';
 import { listedDevice } from './listed-device';
+import { MIGRATIONS } from './inventory-schema';
 
 export type { StoredOrganization } from '../../../shared/model/hierarchy';
 export type InventoryKind = 'devices' | 'organizations';
@@ -26,92 +27,7 @@ export interface StoredList<T> {
   unreadable: number;
 }
 
-/** Migrations as a versioned list (`PRAGMA user_version` = how many ran). */
-const MIGRATIONS: readonly string[] = [
-  // 1: the first schema (issue 4). IF NOT EXISTS: stores from before the version count match it.
-  `CREATE TABLE IF NOT EXISTS devices (
-  profile_id TEXT NOT NULL,
-  device_name TEXT NOT NULL,
-  site_id TEXT NOT NULL,
-  org_name TEXT NOT NULL,
-  serial_number TEXT NOT NULL,
-  device_group TEXT NOT NULL,
-  country TEXT NOT NULL,
-  latitude TEXT NOT NULL,
-  longitude TEXT NOT NULL,
-  deployment_status TEXT NOT NULL,
-  last_task_id TEXT,
-  PRIMARY KEY (profile_id, device_name)
-) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS devices_org ON devices(profile_id, org_name);
-CREATE TABLE IF NOT EXISTS organizations (
-  profile_id TEXT NOT NULL,
-  name TEXT NOT NULL,
-  uuid TEXT NOT NULL,
-  parent TEXT,
-  subscription_plan TEXT,
-  position INTEGER NOT NULL,
-  PRIMARY KEY (profile_id, name)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS fetches (
-  profile_id TEXT NOT NULL,
-  what TEXT NOT NULL,
-  fetched_at TEXT NOT NULL,
-  PRIMARY KEY (profile_id, what)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS tasks (
-  profile_id TEXT NOT NULL,
-  task_id TEXT NOT NULL,
-  device_name TEXT NOT NULL,
-  state TEXT NOT NULL,
-  percent REAL NOT NULL,
-  message TEXT NOT NULL,
-  started_at TEXT,
-  ended_at TEXT,
-  PRIMARY KEY (profile_id, task_id)
-) WITHOUT ROWID;`,
-  // 2: devices as real nodes list them (issue 8): only name, site ID, workflow status and last
-  // change are sure, the rest may be unknown (NULL); the appliance state per device; how many
-  // records of a list could not be read; what the console learned of a node (its namespace).
-  `ALTER TABLE devices RENAME TO devices_v1;
-   CREATE TABLE devices (
-     profile_id TEXT NOT NULL,
-     device_name TEXT NOT NULL,
-     site_id TEXT,
-     org_name TEXT,
-     serial_number TEXT,
-     device_group TEXT,
-     country TEXT,
-     latitude TEXT,
-     longitude TEXT,
-     deployment_status TEXT NOT NULL,
-     workflow_status TEXT,
-     last_modified_by TEXT,
-     last_modified_at TEXT,
-     last_task_id TEXT,
-     PRIMARY KEY (profile_id, device_name)
-   ) WITHOUT ROWID;
-   INSERT INTO devices (profile_id, device_name, site_id, org_name, serial_number, device_group, country, latitude, longitude, deployment_status, last_task_id)
-     SELECT profile_id, device_name, site_id, org_name, serial_number, device_group, country, latitude, longitude, deployment_status, last_task_id FROM devices_v1;
-   DROP TABLE devices_v1;
-   ALTER TABLE fetches ADD COLUMN unreadable INTEGER NOT NULL DEFAULT 0;
-   CREATE TABLE appliances (
-     profile_id TEXT NOT NULL,
-     name TEXT NOT NULL,
-     state TEXT NOT NULL,
-     PRIMARY KEY (profile_id, name)
-   ) WITHOUT ROWID;
-   CREATE TABLE node_meta (
-     profile_id TEXT NOT NULL,
-     key TEXT NOT NULL,
-     value TEXT NOT NULL,
-     PRIMARY KEY (profile_id, key)
-   ) WITHOUT ROWID;`,
-  // 3: a deployment task's step log, each message with its time (issue 10.9), as JSON.
-  `ALTER TABLE tasks ADD COLUMN steps TEXT NOT NULL DEFAULT '[]';`,
-];
-
-export const INVENTORY_SCHEMA_VERSION = MIGRATIONS.length;
+export { INVENTORY_SCHEMA_VERSION } from './inventory-schema';
 
 interface DeviceRow {
   device_name: string;
