@@ -13,8 +13,6 @@ import { withDeviceIssues, withSyslogIssues } from './field-errors';
 import type { StoredOrganization } from '../../shared/model/hierarchy';
 import {
   AVAILABLE_ID_PATH,
-  DEVICES_PATH,
-  ORGANIZATIONS_PATH,
   SYSLOG_PATH,
   deployPath,
   deviceBody,
@@ -22,22 +20,18 @@ import {
   readDeviceGroupNames,
   DEFAULT_NAMESPACE,
   deviceFromAnswer,
-  deviceFromNode,
   devicePath,
-  organizationFromNode,
   readAvailableId,
   readDeployTaskId,
-  readDevicesPage,
-  readOrganizationsPage,
   readSyslogServers,
   taskFromNode,
   taskPath,
 } from './node-api';
 import type { NodeRequest } from '../mgmt/node-answer';
-import { pageAll } from './paging';
-import { APPLIANCES_PATH, applianceFromNode, readAppliancesPage } from './appliances';
 import { TaskFollower, deviceStatusOf, isFinal, type FollowOutcome, type TaskTiming } from './tasks';
-import { throttle } from '../throttle';
+import { pageList, readAppliances, type ListPagingDeps, type ListRefresh } from './list-paging';
+
+export type { ListRefresh } from './list-paging';
 import { deviceGroupsOf, findDeploymentTask, PerConnectionSchedule } from './node-lookups';
 
 export interface InventoryTiming extends TaskTiming {
@@ -66,15 +60,6 @@ export interface RefreshResult {
   devices: number;
   organizations: number;
   fetchedAt: string;
-}
-
-/** What one paged list brought in. */
-export interface ListRefresh<T> {
-  items: T[];
-  fetchedAt: string;
-  shortRead: boolean;
-  /** Records the console could not read (left out, logged). */
-  unreadable: number;
 }
 
 export class InventoryService {
@@ -129,7 +114,7 @@ export class InventoryService {
     const key = `${profileId}\u0000${what}`;
     const running = this.refreshing.get(key);
     if (running) return running;
-    const work = this.pageList(profileId, what, this.closing.signal).finally(() => this.refreshing.delete(key));
+    const work = pageList(this.paging(profileId), profileId, what, this.closing.signal).finally(() => this.refreshing.delete(key));
     this.refreshing.set(key, work);
     return work;
   }
@@ -139,43 +124,17 @@ export class InventoryService {
     return this.o.namespaceFor?.(profileId) ?? (await this.store.nodeMeta(profileId, 'namespace')) ?? DEFAULT_NAMESPACE;
   }
 
+  /** What paging a connection's lists needs (list-paging.ts). */
+  private paging(profileId: string): ListPagingDeps {
+    // The session looked up at each call, as each list's paging did before.
+    return { store: this.store, request: (method, path, body, opts) => this.request(profileId)(method, path, body, opts), emit: this.o.emit, log: this.log, progressIntervalMs: this.o.progressIntervalMs, learnNamespace: (ns) => this.learnNamespace(profileId, ns) };
+  }
+
   /** Keeps the namespace a node's answer revealed, so the next PUT carries the wrapper it expects. */
   private async learnNamespace(profileId: string, namespace: string | undefined): Promise<void> {
     if (!namespace || (await this.store.nodeMeta(profileId, 'namespace')) === namespace) return;
     await this.store.setNodeMeta(profileId, 'namespace', namespace);
     this.log.info('node namespace learned', { profileId, namespace });
-  }
-
-  private async pageList(profileId: string, what: InventoryKind, signal: AbortSignal): Promise<ListRefresh<unknown>> {
-    const progress = throttle((done: number, total: number | null) => this.o.emit('inventory.progress', { profileId, what, done, total }), this.o.progressIntervalMs ?? 100);
-    const logger = this.log.child(what);
-    let namespace: string | undefined;
-    const read = (body: unknown) => {
-      const page = what === 'devices' ? readDevicesPage(body) : readOrganizationsPage(body);
-      namespace ??= page.namespace;
-      return page;
-    };
-    try {
-      const r = await pageAll({ request: this.request(profileId), path: what === 'devices' ? DEVICES_PATH : ORGANIZATIONS_PATH, read, signal, onProgress: progress.call, logger });
-      progress.flush();
-      await this.learnNamespace(profileId, namespace);
-      const fetchedAt = new Date().toISOString();
-      if (what === 'organizations') {
-        const { items, unreadable } = readAll(r.items, organizationFromNode);
-        this.reportUnreadable(profileId, what, unreadable, r.items);
-        await this.store.replaceOrganizations(profileId, items, fetchedAt, unreadable.length);
-        this.reportShortRead(profileId, what, r.shortRead, r.items.length, r.total);
-        return { items, fetchedAt, shortRead: r.shortRead, unreadable: unreadable.length };
-      }
-      const { items, unreadable } = readAll(r.items, deviceFromNode);
-      this.reportUnreadable(profileId, what, unreadable, r.items);
-      await this.store.replaceDevices(profileId, items, fetchedAt, unreadable.length);
-      this.reportShortRead(profileId, what, r.shortRead, r.items.length, r.total);
-      await this.refreshAppliances(profileId, signal);
-      return { items, fetchedAt, shortRead: r.shortRead, unreadable: unreadable.length };
-    } finally {
-      progress.cancel();
-    }
   }
 
   /**
@@ -216,7 +175,7 @@ export class InventoryService {
     if ((await this.store.fetchedAt(profileId, 'devices')) === null) return false;
     this.stateRunning.add(profileId);
     try {
-      if (!(await this.refreshAppliances(profileId, this.closing.signal, true))) return false;
+      if (!(await readAppliances(this.paging(profileId), profileId, this.closing.signal, true))) return false;
       await this.changed(profileId, ['devices']);
       return true;
     } catch (e) {
@@ -225,58 +184,6 @@ export class InventoryService {
     } finally {
       this.stateRunning.delete(profileId);
     }
-  }
-
-  /**
-   * The appliance list completes the devices with their state on the node. A node (or a user)
-   * that does not serve it keeps the devices refresh whole: the old state stays, labelled with
-   * the time it was fetched, and the operator is told why it is not newer (unless `quiet`: a
-   * scheduled read). Resolves whether the state was read.
-   */
-  private async refreshAppliances(profileId: string, signal: AbortSignal, quiet = false): Promise<boolean> {
-    const logger = this.log.child('appliances');
-    try {
-      const r = await pageAll({ request: this.request(profileId), path: APPLIANCES_PATH, read: readAppliancesPage, signal, logger });
-      const { items, unreadable } = readAll(r.items, applianceFromNode);
-      this.reportUnreadable(profileId, 'appliance', unreadable, r.items);
-      await this.store.replaceAppliances(profileId, items, new Date().toISOString(), unreadable.length);
-      return true;
-    } catch (e) {
-      if (signal.aborted || (e instanceof AppError && e.code === ErrorCodes.cancelled)) throw e;
-      const at = await this.store.fetchedAt(profileId, 'appliances');
-      logger.warn('appliance list not read', { profileId, error: e instanceof Error ? e.message : String(e) });
-      if (quiet) return false;
-      this.o.emit('notice', {
-        level: 'warning',
-        message: `The devices were refreshed, but not their state on the node (reachability, sync): ${e instanceof Error ? e.message : String(e)}`,
-        hint: at ? `The state shown is from ${at}.` : 'The state columns stay empty until the node serves its appliance list to this user.',
-        code: 'inventory.appliances_failed',
-      });
-      return false;
-    }
-  }
-
-  /** Records left out are counted, logged with a sample and said to the operator; never silently dropped. */
-  private reportUnreadable(profileId: string, what: string, unreadable: number[], raw: unknown[]): void {
-    if (unreadable.length === 0) return;
-    this.log.warn('records left out: the console cannot read them', { profileId, what, unreadable: unreadable.length, sample: JSON.stringify(raw[unreadable[0]!]).slice(0, 300) });
-    this.o.emit('notice', {
-      level: 'warning',
-      message: `${unreadable.length} ${what.replace(/s$/, '')} record(s) from the node could not be read and are not shown.`,
-      hint: 'The log names one of them; the node may run a release whose records this console does not know.',
-      code: 'inventory.unreadable',
-    });
-  }
-
-  private reportShortRead(profileId: string, what: InventoryKind, shortRead: boolean, received: number, total: number): void {
-    if (!shortRead) return;
-    this.log.warn('short read stored', { profileId, what, received, total });
-    this.o.emit('notice', {
-      level: 'warning',
-      message: `The node listed ${total} ${what} but stopped sending after ${received}; the stored list is incomplete.`,
-      hint: 'Refresh again later; if it stays short, show this to the node’s administrator.',
-      code: 'inventory.short_read',
-    });
   }
 
   /** inventory.refresh: pages the lists in, stores them, then says what changed. */
@@ -478,18 +385,6 @@ function pick<T extends object, K extends keyof T>(o: T, keys: K[]): Partial<Pic
   const out: Partial<Pick<T, K>> = {};
   for (const k of keys) if (o[k] !== undefined) out[k] = o[k];
   return out;
-}
-
-/** Each raw record read with `read`; the positions of those it could not read. */
-function readAll<T>(raw: readonly unknown[], read: (r: unknown) => T | undefined): { items: T[]; unreadable: number[] } {
-  const items: T[] = [];
-  const unreadable: number[] = [];
-  raw.forEach((r, i) => {
-    const item = read(r);
-    if (item === undefined) unreadable.push(i);
-    else items.push(item);
-  });
-  return { items, unreadable };
 }
 
 /** The node does not know the device: code 4015 of spec 7.1, or a plain 404 (real nodes' VNMS-style body). */
