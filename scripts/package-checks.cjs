@@ -78,4 +78,4 @@ async function afterAllArtifactBuild(result) {
   return [];
 }
 
-module.exports = { afterPack, afterAllArtifactBuild, checkPackedApp, asarPackages, INSTALLER_TARGET_MB, PAYLOAD_BUDGET_MB };
+module.exports = { afterPack, afterAllArtifactBuild, checkPackedApp, asarPackages, folderBytes, INSTALLER_TARGET_MB, PAYLOAD_BUDGET_MB };

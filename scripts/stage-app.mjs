@@ -22,9 +22,13 @@
  * Usage: node scripts/stage-app.mjs [--no-rebuild]
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import packageChecks from './package-checks.cjs';
+
+/** Bytes under a folder (package-checks.cjs measures the packed app the same way). */
+export const { folderBytes } = packageChecks;
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const STAGE_DIR = path.join(root, 'dist-app');
@@ -95,15 +99,6 @@ function trimManifest(dir, name, shipped) {
   delete pkg.devDependencies;
   delete pkg.scripts;
   writeFileSync(file, JSON.stringify(pkg, null, 2));
-}
-
-export function folderBytes(dir) {
-  let total = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, entry.name);
-    total += entry.isDirectory() ? folderBytes(p) : statSync(p).size;
-  }
-  return total;
 }
 
 /** Rebuilds the staged native modules for Electron's ABI (@electron/rebuild, in dist-app only). */
