@@ -33,9 +33,20 @@ export interface BulkResult {
 }
 
 const KEY = 'edrConnectors';
-const secretKey = (id: string) => `connector:${id}:clientSecret`;
+/** The vault key of a connector's client secret. */
+export const connectorSecretKey = (id: string) => `connector:${id}:clientSecret`;
+const secretKey = connectorSecretKey;
 /** Where a connector's secret may be sent: its endpoint and its trust (store/bound-secret.ts). */
-const bindingOf = (c: StoredConnector) => secretBinding(['edr-connector', connectorEndpointKey(c), trustKey(c.tls)]);
+export const connectorSecretBinding = (c: Pick<StoredConnector, 'vendor' | 'tenantId' | 'cloudRegion' | 'apiUrl' | 'idpUrl' | 'tls'>) => secretBinding(['edr-connector', connectorEndpointKey(c), trustKey(c.tls)]);
+const bindingOf = connectorSecretBinding;
+
+export interface RegistryOptions {
+  /**
+   * Whether a secret is stored for the connector `id` bound to `binding`, when the vault cannot be
+   * read back (a team's connectors: the secrets are sealed to the workers, fleet-connectors.ts).
+   */
+  hasSecret?: (id: string, binding: string) => Promise<boolean>;
+}
 /** A validated registration, not yet stored. */
 interface Registration {
   connector: StoredConnector;
@@ -56,6 +67,7 @@ export class ConnectorRegistry {
     private readonly settings: SettingsBackend,
     private readonly vault: Vault,
     private readonly now: () => Date = () => new Date(),
+    private readonly opts: RegistryOptions = {},
   ) {}
 
   onChange(listener: (ids: string[]) => void): () => void {
@@ -102,6 +114,7 @@ export class ConnectorRegistry {
   }
 
   private async hasSecret(c: StoredConnector): Promise<boolean> {
+    if (this.opts.hasSecret) return this.opts.hasSecret(c.id, bindingOf(c));
     return (await this.getSecret(c)) !== undefined;
   }
 

@@ -11,6 +11,9 @@ import type { Logger } from '../log';
 import type { EdrStore } from './store/edr-store';
 import type { ConnectorRegistry, StoredConnector } from './registry';
 
+/** What the scheduler reads of the registered connectors (a desk's registry, or a fleet worker's claimed ones). */
+export type ConnectorSource = Pick<ConnectorRegistry, 'list' | 'get' | 'onChange' | 'onMove'>;
+
 export type CyclePhase = 'starting' | 'devices' | 'vulnerabilities' | 'scoring' | 'storing' | 'completed' | 'failed' | 'cancelled';
 
 export interface CycleProgress {
@@ -55,7 +58,7 @@ export const realTimers: Timers = {
 };
 
 export interface SchedulerDeps {
-  registry: ConnectorRegistry;
+  registry: ConnectorSource;
   store: EdrStore;
   runtimeFor(connector: StoredConnector): ConnectorRuntime;
   score(host: HostRecord, connector: StoredConnector, now: Date): Omit<ScoredHost, 'host' | 'scoredAt'>;
@@ -66,6 +69,11 @@ export interface SchedulerDeps {
   timers?: Timers;
   firstPullDelayMs?: number;
   publishDelayMs?: number;
+  /**
+   * false: a cycle does not schedule the next one (a fleet worker: the database says when a
+   * connector is due and which worker polls it, claims.ts). Default true.
+   */
+  recurring?: boolean;
 }
 
 /** Everything of a connector that its schedule depends on (all but its risk settings). */
@@ -211,7 +219,7 @@ export class EdrScheduler {
       .finally(() => {
         slot.running = undefined;
         const current = this.slots.get(id);
-        if (current === slot && slot.connector.enabled && !this.stopped) {
+        if (current === slot && slot.connector.enabled && !this.stopped && this.d.recurring !== false) {
           const interval = slot.connector.pollIntervalMinutes * 60_000;
           // Next cycle one interval after this one started; never before this one ended. A rescore
           // leaves the next poll where it was.

@@ -85,6 +85,12 @@ export function openPostgres(o: PostgresOptions): PgPool {
 export async function migratePg(pool: PgPool, store: string, steps: readonly string[]): Promise<number> {
   const client = await pool.connect();
   try {
+    // Up to date: nothing to lock or create (a worker's or a console's role may not create tables).
+    const known = (await client.query<{ ok: boolean }>("SELECT to_regclass('northbound_migrations') IS NOT NULL AS ok")).rows[0]?.ok;
+    if (known) {
+      const version = (await client.query<{ version: number }>('SELECT version FROM northbound_migrations WHERE store = $1', [store])).rows[0]?.version ?? 0;
+      if (version === steps.length) return version;
+    }
     await client.query('BEGIN');
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`northbound:migrate:${store}`]);
     await client.query('CREATE TABLE IF NOT EXISTS northbound_migrations (store text PRIMARY KEY, version integer NOT NULL, migrated_at timestamptz NOT NULL DEFAULT now())');
@@ -98,6 +104,9 @@ export async function migratePg(pool: PgPool, store: string, steps: readonly str
     return steps.length;
   } catch (e) {
     await client.query('ROLLBACK').catch(() => undefined);
+    if ((e as { code?: string }).code === '42501') {
+      throw new AppError(ErrorCodes.forbidden, `The database user may not create or change the ${store} tables (${(e as Error).message}).`, 'Run northbound team init --database-url … as the database owner: it creates and upgrades the schema for every role.');
+    }
     throw e;
   } finally {
     client.release();

@@ -1,0 +1,172 @@
+/**
+ * Which worker polls which connector (issue 24.2, C-67): claims in `fleet_claims` taken with
+ * `FOR UPDATE SKIP LOCKED` under a lease measured by the database's clock (so workers' clocks
+ * never disagree about it). A claim is taken when the connector's poll is due and nobody holds it
+ * (or its holder's lease lapsed: the holder died, hung or lost the database), renewed while its
+ * cycle runs, and released when the cycle ends, with the next poll due one interval after the
+ * claim was taken. `fleet_workers` keeps each worker's heartbeat and what it runs.
+ */
+import type { PgPool } from '../../store/postgres';
+
+export interface Claim {
+  connectorId: string;
+  /** The worker whose lease lapsed, when the connector was taken over from one. */
+  previousWorker: string | null;
+}
+
+export interface CycleOutcome {
+  cycleId: number | null;
+  status: string;
+  error: string | null;
+}
+
+export class FleetClaims {
+  constructor(
+    private readonly pool: PgPool,
+    readonly workerId: string,
+    private readonly leaseMs: number,
+  ) {}
+
+  private get leaseSeconds(): number {
+    return this.leaseMs / 1000;
+  }
+
+  async register(info: { host: string; pid: number; concurrency: number }): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO fleet_workers (id, host, pid, concurrency) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (id) DO UPDATE SET host = EXCLUDED.host, pid = EXCLUDED.pid, concurrency = EXCLUDED.concurrency,
+         started_at = now(), heartbeat_at = now(), stopped_at = NULL, running = '{}', last_error = NULL, last_error_at = NULL`,
+      [this.workerId, info.host, info.pid, info.concurrency],
+    );
+  }
+
+  /**
+   * Takes up to `limit` due connectors nobody holds (enabled ones, oldest due first); a connector
+   * whose holder's lease lapsed is taken over.
+   */
+  async claim(limit: number): Promise<Claim[]> {
+    if (limit <= 0) return [];
+    const r = await this.pool.query<{ connector_id: string; previous: string | null }>(
+      `UPDATE fleet_claims f
+          SET worker = $1, claimed_at = now(), lease_until = now() + make_interval(secs => $2), cycle_id = NULL
+         FROM (SELECT c.connector_id, c.worker AS previous
+                 FROM fleet_claims c JOIN fleet_connectors k ON k.id = c.connector_id
+                WHERE coalesce((k.config->>'enabled')::boolean, false)
+                  AND c.due_at <= now()
+                  AND (c.worker IS NULL OR c.lease_until < now())
+                ORDER BY c.due_at
+                LIMIT $3
+                  FOR UPDATE OF c SKIP LOCKED) p
+        WHERE f.connector_id = p.connector_id
+      RETURNING f.connector_id, p.previous`,
+      [this.workerId, this.leaseSeconds, limit],
+    );
+    return r.rows.map((row) => ({ connectorId: row.connector_id, previousWorker: row.previous }));
+  }
+
+  /** Notes the cycle a claim runs (shown to consoles). */
+  async started(connectorId: string, cycleId: number): Promise<void> {
+    await this.pool.query('UPDATE fleet_claims SET cycle_id = $3 WHERE connector_id = $1 AND worker = $2', [connectorId, this.workerId, cycleId]);
+  }
+
+  /**
+   * Extends the leases of the claims this worker holds; answers the ones it no longer holds
+   * (taken over after its lease lapsed): their cycles must stop.
+   */
+  async renew(connectorIds: readonly string[]): Promise<string[]> {
+    if (connectorIds.length === 0) return [];
+    const r = await this.pool.query<{ connector_id: string }>(
+      `UPDATE fleet_claims SET lease_until = now() + make_interval(secs => $3)
+        WHERE worker = $1 AND connector_id = ANY($2::text[]) RETURNING connector_id`,
+      [this.workerId, connectorIds, this.leaseSeconds],
+    );
+    const held = new Set(r.rows.map((row) => row.connector_id));
+    return connectorIds.filter((id) => !held.has(id));
+  }
+
+  /**
+   * Releases a claim after its cycle: the next poll is due one interval after the claim was taken
+   * (`intervalMinutes`). Answers false when the claim was no longer this worker's.
+   */
+  async release(connectorId: string, intervalMinutes: number, outcome: CycleOutcome): Promise<boolean> {
+    const r = await this.pool.query(
+      `UPDATE fleet_claims
+          SET worker = NULL, lease_until = NULL, cycle_id = NULL, last_worker = $2,
+              due_at = claimed_at + make_interval(mins => $3),
+              last_cycle_id = $4, last_status = $5, last_error = $6, last_finished_at = now()
+        WHERE connector_id = $1 AND worker = $2`,
+      [connectorId, this.workerId, intervalMinutes, outcome.cycleId, outcome.status, outcome.error],
+    );
+    return (r.rowCount ?? 0) > 0;
+  }
+
+  /** Gives a claim back without a finished cycle (the worker stops): due again at once, for any worker. */
+  async handBack(connectorId: string): Promise<void> {
+    await this.pool.query('UPDATE fleet_claims SET worker = NULL, lease_until = NULL, cycle_id = NULL, last_worker = $2 WHERE connector_id = $1 AND worker = $2', [connectorId, this.workerId]);
+  }
+
+  async heartbeat(running: readonly string[], cycles: number): Promise<void> {
+    await this.pool.query('UPDATE fleet_workers SET heartbeat_at = now(), running = $2::text[], cycles = $3 WHERE id = $1', [this.workerId, running, cycles]);
+  }
+
+  async recordError(message: string): Promise<void> {
+    await this.pool.query('UPDATE fleet_workers SET last_error = $2, last_error_at = now() WHERE id = $1', [this.workerId, message]);
+  }
+
+  async stopped(): Promise<void> {
+    await this.pool.query("UPDATE fleet_workers SET stopped_at = now(), running = '{}', heartbeat_at = now() WHERE id = $1", [this.workerId]);
+  }
+}
+
+export interface ConnectorClaimRow {
+  connectorId: string;
+  name: string;
+  vendor: string;
+  tenantId: string;
+  dueAt: string;
+  worker: string | null;
+  claimedAt: string | null;
+  leaseUntil: string | null;
+  leaseLapsed: boolean;
+  cycleId: number | null;
+  lastWorker: string | null;
+  lastCycleId: number | null;
+  lastStatus: string | null;
+  lastFinishedAt: string | null;
+  lastError: string | null;
+}
+
+export interface WorkerRow {
+  id: string;
+  host: string;
+  pid: number;
+  startedAt: string;
+  heartbeatAt: string;
+  stoppedAt: string | null;
+  concurrency: number;
+  running: string[];
+  cycles: number;
+  lastError: string | null;
+}
+
+const iso = (col: string, as: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "${as}"`;
+
+/** What any console (or `team status`) shows of the fleet: each connector's claim and each worker. */
+export async function fleetStatus(pool: PgPool): Promise<{ connectors: ConnectorClaimRow[]; workers: WorkerRow[] }> {
+  const connectors = (
+    await pool.query<ConnectorClaimRow & { cycleId: string | null; lastCycleId: string | null }>(
+      `SELECT c.connector_id AS "connectorId", k.config->>'name' AS name, k.config->>'vendor' AS vendor, k.config->>'tenantId' AS "tenantId",
+              ${iso('c.due_at', 'dueAt')}, c.worker, ${iso('c.claimed_at', 'claimedAt')}, ${iso('c.lease_until', 'leaseUntil')},
+              (c.worker IS NOT NULL AND c.lease_until < now()) AS "leaseLapsed", c.cycle_id AS "cycleId", c.last_worker AS "lastWorker",
+              c.last_cycle_id AS "lastCycleId", c.last_status AS "lastStatus", ${iso('c.last_finished_at', 'lastFinishedAt')}, c.last_error AS "lastError"
+         FROM fleet_claims c JOIN fleet_connectors k ON k.id = c.connector_id ORDER BY k.config->>'name', c.connector_id`,
+    )
+  ).rows.map((r) => ({ ...r, cycleId: r.cycleId === null ? null : Number(r.cycleId), lastCycleId: r.lastCycleId === null ? null : Number(r.lastCycleId) }));
+  const workers = (
+    await pool.query<WorkerRow>(
+      `SELECT id, host, pid, ${iso('started_at', 'startedAt')}, ${iso('heartbeat_at', 'heartbeatAt')}, ${iso('stopped_at', 'stoppedAt')},
+              concurrency, running, cycles, last_error AS "lastError" FROM fleet_workers ORDER BY id`,
+    )
+  ).rows;
+  return { connectors, workers };
+}

@@ -1,0 +1,130 @@
+/**
+ * A team's EDR connectors in its PostgreSQL (issue 24.3, C-68). Registrations go through the
+ * desk's `ConnectorRegistry` (the same validation, one connector per vendor and tenant, a secret
+ * bound to its endpoint and trust, the bulk push never moving a connector) over an in-memory copy
+ * of the team's list; what it would store is written in one transaction: the connectors, and each
+ * secret typed with them sealed to the workers' public key (the writer cannot read one back).
+ *
+ * A worker reads the list and opens a connector's secret with its private key; the sealed value
+ * holds the secret bound to the endpoint and trust it was entered for (store/bound-secret.ts), so
+ * a connector moved to another address without a new secret finds none.
+ */
+import type { BulkResult, StoredConnector as StoredConnectorType } from '../registry';
+import { ConnectorRegistry, StoredConnector, connectorSecretBinding, connectorSecretKey } from '../registry';
+import { getBoundSecret } from '../../store/bound-secret';
+import type { SettingsBackend, Vault } from '../../store/ports';
+import type { PgPool } from '../../store/postgres';
+import { migratePg } from '../../store/postgres';
+import { openSealed, sealTo, type WorkerKeyPair } from '../../store/sealed-box';
+import { AppError, ErrorCodes } from '../../../shared/model/errors';
+import { FLEET_MIGRATIONS, FLEET_STORE } from './fleet-schema';
+
+const KEY = 'edrConnectors';
+
+/** Applies the fleet's migrations (a role that may create tables: team init, or the owner). */
+export function migrateFleet(pool: PgPool): Promise<number> {
+  return migratePg(pool, FLEET_STORE, FLEET_MIGRATIONS);
+}
+
+function memorySettings(initial: Record<string, unknown>): SettingsBackend {
+  const data = new Map(Object.entries(initial));
+  return { get: <T>(k: string) => data.get(k) as T | undefined, set: (k, v) => void data.set(k, v), delete: (k) => void data.delete(k) };
+}
+
+export async function workersPublicKey(pool: PgPool): Promise<string> {
+  const row = (await pool.query<{ public_key: string }>('SELECT public_key FROM fleet_keys WHERE id = 1')).rows[0];
+  if (!row) throw new AppError(ErrorCodes.notFound, "The team has no workers' key yet.", 'Run northbound team init --database-url … as the database owner first.');
+  return row.public_key;
+}
+
+export class FleetConnectors {
+  constructor(private readonly pool: PgPool) {}
+
+  async list(): Promise<StoredConnectorType[]> {
+    const rows = (await this.pool.query<{ config: unknown }>('SELECT config FROM fleet_connectors ORDER BY id')).rows;
+    return rows.flatMap((r) => {
+      const p = StoredConnector.safeParse(r.config);
+      return p.success ? [p.data] : [];
+    });
+  }
+
+  async get(id: string): Promise<StoredConnectorType | undefined> {
+    const row = (await this.pool.query<{ config: unknown }>('SELECT config FROM fleet_connectors WHERE id = $1', [id])).rows[0];
+    const p = row ? StoredConnector.safeParse(row.config) : undefined;
+    return p?.success ? p.data : undefined;
+  }
+
+  /** Bindings of the stored secrets, by connector (readable by consoles: no secret in them). */
+  private async bindings(): Promise<Map<string, string>> {
+    const rows = (await this.pool.query<{ connector_id: string; binding: string }>('SELECT connector_id, binding FROM fleet_secrets')).rows;
+    return new Map(rows.map((r) => [r.connector_id, r.binding]));
+  }
+
+  /** Has a secret stored for its endpoint and trust as registered now. */
+  async hasSecret(c: StoredConnectorType): Promise<boolean> {
+    return (await this.bindings()).get(c.id) === connectorSecretBinding(c);
+  }
+
+  /**
+   * Registers a bulk document (the desk's format, `{"version":1,"connectors":[…]}`; a secret in an
+   * entry is sealed to the workers): every entry validated on its own, what passed stored in one
+   * transaction. Answers each entry's result.
+   */
+  async registerBulk(document: unknown): Promise<BulkResult[]> {
+    const publicKey = await workersPublicKey(this.pool);
+    const bindings = await this.bindings();
+    const settings = memorySettings({ [KEY]: await this.list() });
+    const secrets = new Map<string, string>();
+    const vault: Vault = {
+      persistent: false,
+      kind: 'sealed',
+      get: async () => undefined,
+      has: async () => false,
+      set: async (k, v) => void secrets.set(k, v),
+      setMany: async (entries) => entries.forEach(([k, v]) => secrets.set(k, v)),
+      delete: async () => undefined,
+      deletePrefix: async () => undefined,
+    };
+    const registry = new ConnectorRegistry(settings, vault, () => new Date(), { hasSecret: async (id, binding) => bindings.get(id) === binding });
+    const results = await registry.registerBulk(document);
+    const next = settings.get<StoredConnectorType[]>(KEY) ?? [];
+    const touched = new Set(results.flatMap((r) => (r.ok && r.id ? [r.id] : [])));
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      for (const c of next) {
+        if (!touched.has(c.id)) continue;
+        await client.query(
+          `INSERT INTO fleet_connectors (id, config, updated_at) VALUES ($1, $2, now())
+           ON CONFLICT (id) DO UPDATE SET config = EXCLUDED.config, updated_at = now()`,
+          [c.id, JSON.stringify(c)],
+        );
+        await client.query('INSERT INTO fleet_claims (connector_id) VALUES ($1) ON CONFLICT (connector_id) DO NOTHING', [c.id]);
+        const value = secrets.get(connectorSecretKey(c.id));
+        if (value !== undefined) {
+          await client.query('DELETE FROM fleet_secrets WHERE connector_id = $1', [c.id]);
+          await client.query('INSERT INTO fleet_secrets (connector_id, binding, sealed) VALUES ($1, $2, $3)', [c.id, connectorSecretBinding(c), await sealTo(publicKey, value)]);
+        }
+      }
+      await client.query('COMMIT');
+    } catch (e) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw e;
+    } finally {
+      client.release();
+    }
+    return results;
+  }
+
+  /**
+   * A worker's view of a connector's secret: opened with the workers' key, and answered only for
+   * the endpoint and trust `c` gives (the connector as the cycle runs it).
+   */
+  async openSecret(c: StoredConnectorType, keys: WorkerKeyPair): Promise<string | undefined> {
+    const row = (await this.pool.query<{ sealed: string }>('SELECT sealed FROM fleet_secrets WHERE connector_id = $1', [c.id])).rows[0];
+    if (!row) return undefined;
+    const opened = await openSealed(keys, row.sealed);
+    if (opened === undefined) throw new AppError(ErrorCodes.missingSecret, `The client secret of ${c.name} cannot be opened with this worker's key.`, 'Give the worker the key file team init wrote for this team, or enter the secret again.');
+    return getBoundSecret({ get: async () => opened, set: async () => undefined }, connectorSecretKey(c.id), connectorSecretBinding(c));
+  }
+}
