@@ -112,3 +112,24 @@ export async function migratePg(pool: PgPool, store: string, steps: readonly str
     client.release();
   }
 }
+
+/**
+ * Runs `work` in one transaction on one connection of the pool: committed when it resolves, rolled
+ * back when it throws (the error is passed on). READ COMMITTED, PostgreSQL's default.
+ */
+export async function withTransaction<T>(pool: PgPool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  // A connection whose rollback failed is broken: it is closed, not handed back to the pool.
+  let broken = false;
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (e) {
+    await client.query('ROLLBACK').catch(() => (broken = true));
+    throw e;
+  } finally {
+    client.release(broken);
+  }
+}

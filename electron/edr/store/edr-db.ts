@@ -6,12 +6,13 @@
  * visible in one transaction; `writeScores` stages and promotes a whole cycle at once (tests, CLI).
  */
 import type Database from 'better-sqlite3';
-import { NOT_ASSESSED, type Contribution, type HostRecord, type RiskBand, type ScoredHost, type Vendor } from '../../../shared/model/edr';
+import type { Contribution, HostRecord, RiskBand, ScoredHost, Vendor } from '../../../shared/model/edr';
 import { EDR_MIGRATIONS, adoptEdrStore } from './edr-schema';
 import { pruneEdrStore } from './edr-retention';
 import type { CycleHost, CycleKind, CycleRow, CycleStatus, CycleSummary, PruneResult } from './edr-store';
 import { EdrStaging } from './edr-staging';
 import { EdrViews } from './edr-views';
+import { summaryOf, toCycle } from './edr-views-shared';
 import { withLastSeen } from './host-json';
 import { Checkpointer } from '../../store/checkpointer';
 import { OffMainWrites } from './edr-writer';
@@ -249,19 +250,7 @@ export class EdrDb {
 
   /** Band counts and mean score of one cycle (what is published), from the cycle's aggregates. */
   cycleSummary(cycleId: number): CycleSummary {
-    const bands: Record<RiskBand, number> = { Trustworthy: 0, 'Low Risk': 0, 'Moderate Risk': 0, Suspicious: 0, 'High Risk': 0, 'Not assessed': 0 };
-    let sum = 0;
-    let n = 0;
-    let assessed = 0;
-    for (const row of this.stmt.cycleBands.all(cycleId) as Array<{ band: RiskBand; hosts: number; sum: number }>) {
-      bands[row.band] += row.hosts;
-      n += row.hosts;
-      // The mean is of the scores the hosts have: one not assessed has none (EDR-N1).
-      if (row.band === NOT_ASSESSED) continue;
-      sum += row.sum;
-      assessed += row.hosts;
-    }
-    return { hosts: n, meanScore: assessed ? Math.round((sum / assessed) * 100) / 100 : 0, bands };
+    return summaryOf(this.stmt.cycleBands.all(cycleId) as Array<{ band: RiskBand; hosts: number; sum: number }>);
   }
 
   /** Every scored host of one cycle (what a publication carries), with the Falcon profile results when there are some. */
@@ -357,24 +346,3 @@ export class EdrDb {
 
 /** Each connector's newest completed cycle: the one whose hosts the views show. */
 export const LATEST_CYCLES = "SELECT MAX(id) FROM cycles WHERE status = 'completed' GROUP BY connector_id";
-
-function toCycle(r: unknown): CycleRow | undefined {
-  if (!r) return undefined;
-  const x = r as Record<string, unknown>;
-  return {
-    id: Number(x.id),
-    connectorId: String(x.connector_id),
-    vendor: x.vendor as Vendor,
-    tenantId: String(x.tenant_id),
-    startedAt: String(x.started_at),
-    finishedAt: (x.finished_at as string | null) ?? null,
-    status: x.status as CycleStatus,
-    hosts: Number(x.hosts),
-    error: (x.error as string | null) ?? null,
-    publishedAt: (x.published_at as string | null) ?? null,
-    publishAttempts: Number(x.publish_attempts),
-    publishError: (x.publish_error as string | null) ?? null,
-    kind: x.kind === 'rescore' ? 'rescore' : 'poll',
-    errorCode: (x.error_code as string | null) ?? null,
-  };
-}

@@ -5,22 +5,15 @@
  * aggregates) and what changed in each connector's newest cycle.
  */
 import type Database from 'better-sqlite3';
-import { NOT_ASSESSED, type HostRecord, type RiskBand } from '../../../shared/model/edr';
-import { BANDS, ENUMS, PLATFORMS, emptyBandCounts, type HostMove, type ZtaChanges, type ZtaColumns } from '../../../shared/model/zta';
+import type { HostRecord, RiskBand } from '../../../shared/model/edr';
+import { emptyBandCounts, type ZtaChanges, type ZtaColumns } from '../../../shared/model/zta';
 import type { LatestCycle } from './edr-store';
+import { appendRow, changesFrom, historyPoints, noChanges, trendPoints, trendWindow, type HostRow, type MoveRow } from './edr-views-shared';
+import { withLastSeen } from './host-json';
 
 export type { LatestCycle } from './edr-store';
 
-type Raw = [string, string, string, string, string, number, string, string | null, ...Array<number | string | null>];
-
-const indexOf = <T extends string>(options: readonly T[], v: unknown): number | null => {
-  if (v === null || v === undefined) return null;
-  const i = options.indexOf(v as T);
-  return i < 0 ? null : i;
-};
-
-/** Cycles ending within this of the previous trend point are the same moment of the fleet (EDR-Z14). */
-export const TREND_MOMENT_MS = 60_000;
+export { TREND_MOMENT_MS } from './edr-views-shared';
 
 export class EdrViews {
   private readonly stmt;
@@ -68,7 +61,7 @@ export class EdrViews {
            (SELECT p.score FROM score_changes p WHERE p.hid = c.hid AND p.cycle_id < c.cycle_id ORDER BY p.cycle_id DESC LIMIT 1) AS prevScore,
            (SELECT p.band FROM score_changes p WHERE p.hid = c.hid AND p.cycle_id < c.cycle_id ORDER BY p.cycle_id DESC LIMIT 1) AS prevBand
          FROM score_changes c JOIN hosts h ON h.hid = c.hid
-         WHERE h.connector_id = ? AND c.cycle_id = ?`,
+         WHERE h.connector_id = ? AND c.cycle_id = ? ORDER BY h.host_id`,
       ),
     };
   }
@@ -84,30 +77,9 @@ export class EdrViews {
    */
   appendRows(cols: ZtaColumns, cycleId: number, connector: number, customerIndex: (id: string) => number): number {
     let n = 0;
-    for (const r of this.stmt.rows.iterate({ cycle: cycleId }) as Iterable<Raw>) {
+    for (const r of this.stmt.rows.iterate({ cycle: cycleId }) as Iterable<HostRow>) {
       n += 1;
-      cols.connector.push(connector);
-      cols.hostId.push(r[1]);
-      cols.hostname.push(r[2]);
-      cols.customer.push(customerIndex(r[3]));
-      cols.platform.push(Math.max(0, PLATFORMS.indexOf(r[4] as (typeof PLATFORMS)[number])));
-      cols.score.push(r[5]);
-      cols.band.push(Math.max(0, BANDS.indexOf(r[6] as RiskBand)));
-      cols.lastSeen.push(r[7]);
-      cols.osAssessment.push(r[8] as number | null);
-      cols.sensorAssessment.push(r[9] as number | null);
-      cols.overallAssessment.push(r[10] as number | null);
-      cols.sensorRunning.push(r[11] as number | null);
-      cols.reducedFunctionality.push(r[12] as number | null);
-      cols.riskLevel.push(indexOf(ENUMS.riskLevel, r[13]));
-      cols.exposure.push(indexOf(ENUMS.exposure, r[14]));
-      cols.health.push(indexOf(ENUMS.health, r[15]));
-      cols.avStatus.push(indexOf(ENUMS.avStatus, r[16]));
-      cols.onboarding.push(indexOf(ENUMS.onboarding, r[17]));
-      cols.criticalCves.push(r[18] as number | null);
-      cols.cveCount.push(r[19] as number | null);
-      cols.maxCvss.push(r[20] as number | null);
-      cols.cvss.push(r[21] as string | null);
+      appendRow(cols, r, connector, customerIndex);
     }
     return n;
   }
@@ -115,12 +87,7 @@ export class EdrViews {
   /** Up to `limit` stored records of a cycle's hosts after `afterHostId` (a rescore reads them batch by batch). */
   storedRecords(connectorId: string, cycleId: number, afterHostId: string, limit: number): HostRecord[] {
     const rows = this.stmt.records.all(connectorId, cycleId, afterHostId, limit) as Array<{ record: string; lastSeen: string | null }>;
-    return rows.map((r) => {
-      const h = JSON.parse(r.record) as HostRecord;
-      if (h.lastSeen === r.lastSeen) return h;
-      const lastSeen = r.lastSeen;
-      return { ...h, lastSeen, ...(h.defender ? { defender: { ...h.defender, lastSeen } } : {}), ...(h.falcon ? { falcon: { ...h.falcon, lastSeen } } : {}) };
-    });
+    return rows.map((r) => withLastSeen(JSON.parse(r.record) as HostRecord, r.lastSeen));
   }
 
   /** A host's latest score, record and contributions. */
@@ -134,15 +101,7 @@ export class EdrViews {
   scoreHistory(connectorId: string, hostId: string, limit = 200): Array<{ cycleId: number; at: string; score: number; band: RiskBand; kind: 'poll' | 'rescore' }> {
     const cycles = (this.stmt.completed.all(connectorId, limit) as Array<{ id: number; at: string; kind: string }>).reverse();
     const changes = this.stmt.changesOf.all(connectorId, hostId) as Array<{ cycleId: number; score: number; band: RiskBand }>;
-    const out: Array<{ cycleId: number; at: string; score: number; band: RiskBand; kind: 'poll' | 'rescore' }> = [];
-    let k = -1;
-    for (const c of cycles) {
-      while (k + 1 < changes.length && changes[k + 1]!.cycleId <= c.id) k += 1;
-      if (k < 0) continue; // before the host's first score
-      const cur = changes[k]!;
-      out.push({ cycleId: c.id, at: c.at, score: cur.score, band: cur.band, kind: c.kind === 'rescore' ? 'rescore' : 'poll' });
-    }
-    return out;
+    return historyPoints(cycles, changes);
   }
 
   /**
@@ -159,28 +118,12 @@ export class EdrViews {
     if (f.platform !== undefined) where.push('platform = @platform');
     const counts = this.db.prepare(`SELECT band, SUM(hosts) AS n FROM cycle_bands WHERE ${where.join(' AND ')} GROUP BY band`);
     const cycles = (this.stmt.trendCycles.all() as Array<{ id: number; connectorId: string; at: string }>).filter((c) => f.connectors.has(c.connectorId));
-    const current = new Map<string, Record<RiskBand, number>>();
-    const points: Array<{ at: string; bands: Record<RiskBand, number> }> = [];
-    let momentStart = 0;
-    const inMoment = new Set<string>();
-    for (const c of cycles.slice(-limit * Math.max(1, f.connectors.size))) {
+    const bandsOf = (id: number) => {
       const bands = emptyBandCounts();
-      for (const row of counts.all({ cycle: c.id, customer: f.customer, platform: f.platform }) as Array<{ band: RiskBand; n: number }>) bands[row.band] = row.n;
-      current.set(c.connectorId, bands);
-      const sum = emptyBandCounts();
-      for (const b of current.values()) for (const band of BANDS) sum[band] += b[band];
-      // Measured from the moment's first cycle; a connector's second cycle (a rescore) starts a moment of its own.
-      const t = Date.parse(c.at);
-      if (points.length > 0 && t - momentStart < TREND_MOMENT_MS && !inMoment.has(c.connectorId)) {
-        points[points.length - 1] = { at: c.at, bands: sum };
-      } else {
-        points.push({ at: c.at, bands: sum });
-        momentStart = t;
-        inMoment.clear();
-      }
-      inMoment.add(c.connectorId);
-    }
-    return points.slice(-limit);
+      for (const row of counts.all({ cycle: id, customer: f.customer, platform: f.platform }) as Array<{ band: RiskBand; n: number }>) bands[row.band] = row.n;
+      return bands;
+    };
+    return trendPoints(trendWindow(cycles, f.connectors.size, limit), bandsOf, limit);
   }
 
   /**
@@ -201,23 +144,7 @@ export class EdrViews {
   /** What changed in a connector's newest completed cycle against its previous completed one (EDR-Z12). */
   changes(connectorId: string, cycleId: number, top = 10): ZtaChanges {
     const prev = this.stmt.previous.get(connectorId, cycleId) as number | null;
-    const out: ZtaChanges = { enteredHighRisk: [], leftHighRisk: [], biggestMovers: [], moved: 0 };
-    if (prev === null) return out;
-    const moves: HostMove[] = [];
-    for (const r of this.stmt.moves.all(connectorId, cycleId) as Array<{ hostId: string; hostname: string; customerId: string; score: number; band: RiskBand; prevScore: number | null; prevBand: RiskBand | null }>) {
-      const from = r.prevScore === null || r.prevBand === null ? null : { score: r.prevScore, band: r.prevBand };
-      const m: HostMove = { connectorId, hostId: r.hostId, hostname: r.hostname, customerId: r.customerId, from, to: { score: r.score, band: r.band } };
-      if (from === null) {
-        if (r.band === 'High Risk') out.enteredHighRisk.push(m);
-        continue; // a host new in this cycle is not a mover
-      }
-      moves.push(m);
-      if (r.band === 'High Risk' && from.band !== 'High Risk') out.enteredHighRisk.push(m);
-      if (r.band !== 'High Risk' && from.band === 'High Risk') out.leftHighRisk.push(m);
-    }
-    out.moved = moves.length;
-    // A host not assessed on either side has no score to have moved by (EDR-N1).
-    out.biggestMovers = moves.filter((m) => m.to.band !== NOT_ASSESSED && m.from!.band !== NOT_ASSESSED).sort((a, b) => Math.abs(b.to.score - b.from!.score) - Math.abs(a.to.score - a.from!.score) || a.hostname.localeCompare(b.hostname)).slice(0, top);
-    return out;
+    if (prev === null) return noChanges();
+    return changesFrom(connectorId, this.stmt.moves.all(connectorId, cycleId) as MoveRow[], top);
   }
 }

@@ -2,10 +2,10 @@
  * The EDR feature's store on SQLite (issue 21.1): `EdrStore`'s methods over edr.db (edr-db.ts),
  * each answering a Promise of what the synchronous store did; a statement that throws rejects it.
  */
-import type { HostRecord, ScoredHost, Vendor } from '../../../shared/model/edr';
+import type { ScoredHost, Vendor } from '../../../shared/model/edr';
 import type { ZtaColumns } from '../../../shared/model/zta';
 import { EdrDb } from './edr-db';
-import { withLastSeen } from './host-json';
+import { hostScoreOf } from './edr-views-shared';
 import type { CycleKind, CycleStatus, EdrStore, StoredHostScore, TrendFilter } from './edr-store';
 
 export class SqliteEdrStore implements EdrStore {
@@ -83,16 +83,7 @@ export class SqliteEdrStore implements EdrStore {
 
   async hostScore(connectorId: string, hostId: string): Promise<StoredHostScore | undefined> {
     const row = this.db.views.host(connectorId, hostId);
-    if (!row) return undefined;
-    return {
-      score: row.score,
-      band: row.band,
-      scoredAt: row.scoredAt,
-      cycleId: row.cycleId,
-      host: withLastSeen(JSON.parse(row.record) as HostRecord, row.lastSeen),
-      contributions: JSON.parse(row.contributions) as StoredHostScore['contributions'],
-      profiles: row.profiles ? (JSON.parse(row.profiles) as Record<string, boolean>) : null,
-    };
+    return row && hostScoreOf(row);
   }
 
   async scoreHistory(connectorId: string, hostId: string, limit?: number) {

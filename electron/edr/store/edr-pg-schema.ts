@@ -1,0 +1,133 @@
+/**
+ * The EDR store's schema on PostgreSQL (issue 24.1, C-61): the tables of edr.db (edr-schema.ts) in
+ * a schema of their own, `edr`, applied by `migratePg(pool, 'edr', EDR_PG_STEPS)`.
+ *
+ * - Times the store makes from a Date (a cycle's start, end, publication) are `timestamptz` and
+ *   come back as ISO text with milliseconds and Z (TS below), as the SQLite store keeps them.
+ *   Times copied from a host (`last_seen`, `scored_at`) are text as the connector gave them, in
+ *   the "C" collation, so retention's `scored_at < cutoff` compares as SQLite does (bytes).
+ * - `host_id` is in the "C" collation too: the views page and order by it, as SQLite's BINARY does.
+ * - `staged_scores` is UNLOGGED and keyed by cycle: the fleet's workers share it (a TEMP table is one
+ *   connection's), and a staged row is never visible, so it needs no WAL; a crash of the server
+ *   empties it, which only fails the cycles running then (their commit finds nothing to move). A
+ *   `light` row is a host seen as it was stored: only its key, last-seen and scoring time.
+ */
+
+/** The attribute columns `hosts` and `staged_scores` share, with their types (edr-schema.ts HOST_ATTRIBUTE_COLUMNS, in its order). */
+export const PG_ATTRIBUTES: ReadonlyArray<readonly [string, string]> = [
+  ['os_version', 'text'],
+  ['score', 'float8'],
+  ['band', 'text'],
+  ['digest', 'text'],
+  ['os_assessment', 'float8'],
+  ['sensor_assessment', 'float8'],
+  ['overall_assessment', 'float8'],
+  ['sensor_running', 'float8'],
+  ['reduced_functionality', 'float8'],
+  ['risk_level', 'text'],
+  ['exposure', 'text'],
+  ['health', 'text'],
+  ['av_status', 'text'],
+  ['onboarding', 'text'],
+  ['critical_cves', 'float8'],
+  ['cve_count', 'float8'],
+  ['max_cvss', 'float8'],
+  ['cvss', 'text'],
+];
+
+/** A host's identity columns after its key (as edr.db's). */
+export const PG_IDENTITY: ReadonlyArray<readonly [string, string]> = [
+  ['connector_id', 'text'],
+  ['host_id', 'text'],
+  ['vendor', 'text'],
+  ['hostname', 'text'],
+  ['customer_id', 'text'],
+  ['platform', 'text'],
+];
+
+const NOT_NULL = new Set(['connector_id', 'host_id', 'vendor', 'hostname', 'customer_id', 'platform', 'score', 'band', 'digest']);
+const C_COLLATED = new Set(['connector_id', 'host_id']);
+const ddl = (cols: ReadonlyArray<readonly [string, string]>, nullable = false) =>
+  cols.map(([n, t]) => `  ${n} ${t}${C_COLLATED.has(n) ? ' COLLATE "C"' : ''}${!nullable && NOT_NULL.has(n) ? ' NOT NULL' : ''},`).join('\n');
+
+/** A timestamptz column as the SQLite store's ISO text (what Date.toISOString gives). */
+export const TS = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+export const EDR_PG_STEPS: readonly string[] = [
+  `CREATE SCHEMA edr;
+CREATE TABLE edr.cycles (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  connector_id text COLLATE "C" NOT NULL,
+  vendor text NOT NULL,
+  tenant_id text NOT NULL,
+  started_at timestamptz NOT NULL,
+  finished_at timestamptz,
+  status text NOT NULL CHECK (status IN ('running', 'completed', 'failed', 'cancelled', 'interrupted')),
+  kind text NOT NULL DEFAULT 'poll' CHECK (kind IN ('poll', 'rescore')),
+  hosts integer NOT NULL DEFAULT 0,
+  error text,
+  error_code text,
+  published_at timestamptz,
+  publish_attempts integer NOT NULL DEFAULT 0,
+  publish_error text
+);
+CREATE INDEX cycles_connector ON edr.cycles (connector_id, id);
+CREATE INDEX cycles_running ON edr.cycles (connector_id) WHERE status = 'running';
+CREATE TABLE edr.hosts (
+  hid bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+${ddl(PG_IDENTITY)}
+${ddl(PG_ATTRIBUTES)}
+  UNIQUE (connector_id, host_id)
+);
+CREATE TABLE edr.host_seen (
+  hid bigint PRIMARY KEY,
+  last_cycle bigint NOT NULL,
+  last_seen text,
+  scored_at text COLLATE "C" NOT NULL
+);
+CREATE TABLE edr.host_details (
+  hid bigint PRIMARY KEY,
+  record_json text NOT NULL,
+  contributions_json text NOT NULL,
+  profiles_json text
+);
+CREATE TABLE edr.score_changes (
+  hid bigint NOT NULL,
+  cycle_id bigint NOT NULL,
+  score float8 NOT NULL,
+  band text NOT NULL,
+  scored_at text COLLATE "C" NOT NULL,
+  PRIMARY KEY (hid, cycle_id)
+);
+CREATE INDEX score_changes_cycle ON edr.score_changes (cycle_id);
+CREATE TABLE edr.cycle_bands (
+  cycle_id bigint NOT NULL,
+  customer_id text NOT NULL,
+  platform text NOT NULL,
+  band text NOT NULL,
+  hosts integer NOT NULL,
+  score_sum float8 NOT NULL,
+  PRIMARY KEY (cycle_id, customer_id, platform, band)
+);
+CREATE TABLE edr.publications (
+  cycle_id bigint NOT NULL,
+  target text NOT NULL,
+  published_at timestamptz NOT NULL,
+  PRIMARY KEY (cycle_id, target)
+);
+CREATE UNLOGGED TABLE edr.staged_scores (
+  cycle_id bigint NOT NULL,
+  host_id text COLLATE "C" NOT NULL,
+  light boolean NOT NULL,
+  -- A light row: the stored host's key; a full row: null (the commit finds or makes the host).
+  hid bigint,
+  last_seen text,
+  scored_at text NOT NULL,
+${ddl(PG_IDENTITY.filter(([n]) => n !== 'host_id'), true)}
+${ddl(PG_ATTRIBUTES, true)}
+  record_json text,
+  contributions_json text,
+  profiles_json text,
+  PRIMARY KEY (cycle_id, host_id)
+);`,
+];
