@@ -7,6 +7,7 @@
  *   northbound zta export --data-dir DIR --format csv|json [--customer C] [--platform P] [--band B] (cli-zta.ts)
  *   northbound alarms follow|export … (cli-alarms.ts)
  *   northbound audit export --data-dir DIR [--format jsonl|csv] (cli-audit.ts)
+ *   northbound team init|connectors import|status …, northbound worker … (cli-team.ts: a team's collector fleet)
  * Machine-readable output goes to stdout, everything for the person at the terminal to stderr.
  */
 import { Command, InvalidArgumentError } from 'commander';
@@ -19,6 +20,7 @@ import { addEdrCommands } from './cli-edr';
 import { addZtaCommands } from './cli-zta';
 import { addAlarmCommands } from './cli-alarms';
 import { addAuditCommands } from './cli-audit';
+import { addTeamCommands } from './cli-team';
 import { parseAmqpUrl } from '../shared/model/settings';
 import { CliFailure, describeFailure, listenFailure } from './cli-errors';
 import type { EdrSimulators } from './cli-simulate-edr';
@@ -235,6 +237,7 @@ export function buildCli(): Command {
   addZtaCommands(program);
   addAlarmCommands(program);
   addAuditCommands(program);
+  addTeamCommands(program);
   return program;
 }
 

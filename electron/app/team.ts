@@ -55,18 +55,24 @@ export async function teamInit(o: TeamInitOptions): Promise<TeamInitResult> {
     const all = `${quote(worker)}, ${quote(viewer)}, ${quote(admin)}`;
     const database = (await client.query<{ db: string }>('SELECT current_database() AS db')).rows[0]!.db;
     await client.query(`GRANT CONNECT ON DATABASE ${quote(database)} TO ${all}`);
-    await client.query(`GRANT USAGE ON SCHEMA public TO ${all}`);
-    // Workers: read and write the stores; read the connectors and their sealed secrets.
-    await client.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${quote(worker)}`);
-    await client.query(`GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA public TO ${quote(worker)}`);
+    // Every schema the stores made (public; edr): the same privileges in each.
+    const schemas = (await client.query<{ s: string }>("SELECT DISTINCT table_schema AS s FROM information_schema.tables WHERE table_schema NOT IN ('pg_catalog', 'information_schema') ORDER BY 1")).rows.map((r) => quote(r.s));
+    for (const schema of schemas) {
+      await client.query(`GRANT USAGE ON SCHEMA ${schema} TO ${all}`);
+      // Workers: read and write the stores.
+      await client.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${schema} TO ${quote(worker)}`);
+      await client.query(`GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA ${schema} TO ${quote(worker)}`);
+      // Consoles: read them.
+      await client.query(`GRANT SELECT ON ALL TABLES IN SCHEMA ${schema} TO ${quote(viewer)}`);
+      await client.query(`GRANT USAGE ON ALL SEQUENCES IN SCHEMA ${schema} TO ${quote(viewer)}`);
+    }
+    // Workers read the connectors and their sealed secrets, and never change them.
     await client.query(`REVOKE INSERT, UPDATE, DELETE ON ${CONNECTOR_TABLES.join(', ')} FROM ${quote(worker)}`);
-    await client.query(`REVOKE UPDATE ON northbound_migrations FROM ${quote(worker)}`);
-    // Consoles: read everything but a sealed secret; record what their operators do.
-    await client.query(`GRANT SELECT ON ALL TABLES IN SCHEMA public TO ${quote(viewer)}`);
+    await client.query(`REVOKE INSERT, UPDATE, DELETE ON northbound_migrations FROM ${quote(worker)}`);
+    // Consoles: never a sealed secret; they record what their operators do.
     await client.query(`REVOKE SELECT ON fleet_secrets FROM ${quote(viewer)}`);
     await client.query(`GRANT SELECT (connector_id, binding, sealed_at) ON fleet_secrets TO ${quote(viewer)}`);
     await client.query(`GRANT INSERT ON activity TO ${quote(viewer)}`);
-    await client.query(`GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO ${quote(viewer)}`);
     // Admins: consoles that register connectors and seal secrets (write, never read them).
     await client.query(`GRANT ${quote(viewer)} TO ${quote(admin)}`);
     await client.query(`GRANT INSERT, UPDATE, DELETE ON fleet_connectors TO ${quote(admin)}`);

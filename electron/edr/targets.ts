@@ -20,6 +20,9 @@ export function amqpTarget(o: AmqpTargetOptions): PublishTarget {
       // Loaded on the first send: most installations never publish to RabbitMQ.
       const { default: amqp } = await import('amqplib');
       const conn = await amqp.connect(typeof o.url === 'string' ? o.url : await o.url());
+      // A refusal (an exchange declared otherwise, a permission) closes the channel, then the
+      // connection emits it as an error: the send's own rejection says it; unheard, it would end the process.
+      conn.on('error', () => undefined);
       try {
         const ch = await conn.createConfirmChannel();
         await ch.assertExchange(exchange, 'topic', { durable: true });

@@ -29,6 +29,8 @@ export interface PostgresOptions {
   max?: number;
   /** Who is connecting, as the server's pg_stat_activity shows it. */
   applicationName?: string;
+  /** An idle connection was closed by the server (it is replaced at the next query). */
+  onIdleError?: (e: Error) => void;
 }
 
 /** The URL's parts a pool needs, checked: a clear error names what to fix. */
@@ -64,7 +66,7 @@ function tlsOf(sslmode: 'disable' | 'verify-ca' | 'verify-full', caFile: string 
 
 export function openPostgres(o: PostgresOptions): PgPool {
   const p = parseDatabaseUrl(o.url);
-  return new pg.Pool({
+  const pool = new pg.Pool({
     host: p.host,
     port: p.port,
     database: p.database,
@@ -75,6 +77,10 @@ export function openPostgres(o: PostgresOptions): PgPool {
     application_name: o.applicationName ?? 'northbound',
     connectionTimeoutMillis: 10_000,
   });
+  // An idle connection the server closed (a restart, a failover) is dropped from the pool and the
+  // next query opens another; without a listener node-postgres would end the process.
+  pool.on('error', (e) => o.onIdleError?.(e));
+  return pool;
 }
 
 /**

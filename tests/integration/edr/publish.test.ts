@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import amqp from 'amqplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ScorePublisher, type ScoreMessage } from '../../../electron/edr/publisher';
+import { buildMessages, ScorePublisher, type ScoreMessage } from '../../../electron/edr/publisher';
 import { amqpTarget, mgmtTarget } from '../../../electron/edr/targets';
 import { createMemoryLogger } from '../../../electron/log';
 import { MgmtClient } from '../../../electron/mgmt';
@@ -112,4 +112,24 @@ describe('publication', () => {
     expect(await drain()).toEqual([]);
     expect(sim.receivedScores.some((r) => r.message.cycleId === id)).toBe(false);
   });
+
+  it('an exchange the broker refuses (declared otherwise) fails the send with the broker\'s reason; the process lives on', async () => {
+    const other = `${exchange}.fanout`;
+    await ch.assertExchange(other, 'fanout', { durable: false, autoDelete: true });
+    const uncaught: unknown[] = [];
+    const onUncaught = (e: unknown) => uncaught.push(e);
+    process.on('uncaughtException', onUncaught);
+    try {
+      const target = amqpTarget({ url: broker.url, exchange: other });
+      const [message] = await buildMessages(new SqliteEdrStore(store), store.cycle(completedCycle(3))!);
+      await expect(target.send([message!])).rejects.toThrow(/PRECONDITION_FAILED|inequivalent/);
+      // The connection's own error after the refusal reaches nobody's uncaught handler.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(uncaught).toEqual([]);
+    } finally {
+      process.off('uncaughtException', onUncaught);
+      await ch.deleteExchange(other).catch(() => undefined);
+    }
+  });
 });
+

@@ -11,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FleetConnectors, migrateFleet } from '../../../electron/edr/fleet/fleet-connectors';
 import { teamInit, TEAM_ROLES } from '../../../electron/app/team';
 import { openPgActivityStore } from '../../../electron/store/activity-pg';
+import { openPgEdrStore } from '../../../electron/edr/store/edr-pg';
+import { makeScoredHosts } from '../../support/edr-fixtures';
 import { newWorkerKeyPair, readWorkerKeyFile } from '../../../electron/store/sealed-box';
 import { openPostgres, type PgPool } from '../../../electron/store/postgres';
 import { usePostgres } from '../../support/postgres';
@@ -43,7 +45,7 @@ beforeAll(async () => {
   const db = await pg.freshDatabase('team');
   owner = db.pool;
   url = db.url;
-  await teamInit({ pool: owner, keyFile: path.join(dir, 'worker.key'), migrations: [['activity', (p) => openPgActivityStore(p)], ['fleet', migrateFleet]] });
+  await teamInit({ pool: owner, keyFile: path.join(dir, 'worker.key'), migrations: [['activity', (p) => openPgActivityStore(p)], ['edr', (p) => openPgEdrStore(p)], ['fleet', migrateFleet]] });
   for (const [user, role] of [['w1', TEAM_ROLES.worker], ['alice', TEAM_ROLES.console], ['bob', TEAM_ROLES.admin]] as const) {
     await owner.query(`CREATE ROLE ${user} LOGIN IN ROLE ${role}`);
   }
@@ -102,6 +104,18 @@ describe('sealed secrets and roles', () => {
     await expect(alice.registerBulk({ version: 1, connectors: [falcon({ clientId: 'fedcba9876543210fedcba9876543210', tenantId: 'b1b2c3d4e5f60718293a4b5c6d7e8f90' })] })).rejects.toThrow(/permission denied/);
     // Nor can the admin read back what it sealed.
     await expect(as('bob').query('SELECT sealed FROM fleet_secrets')).rejects.toThrow(/permission denied/);
+  });
+
+  it('a worker writes hosts, which a console reads through the same store', async () => {
+    const worker = await openPgEdrStore(as('w1'));
+    const id = await worker.beginCycle('c1', 'falcon', 't1', new Date('2026-11-29T10:00:00Z'));
+    await worker.stageScores(id, 'c1', makeScoredHosts(5, { cycleSalt: id }));
+    expect(await worker.commitCycle(id, new Date('2026-11-29T10:01:00Z'))).toBe(5);
+    const viewer = await openPgEdrStore(as('alice'));
+    expect((await viewer.latestCycles()).map((c) => [c.connectorId, c.hosts])).toEqual([['c1', 5]]);
+    expect((await viewer.cycleHosts(id)).length).toBe(5);
+    // A console cannot write scores.
+    await expect(viewer.beginCycle('c1', 'falcon', 't1', new Date())).rejects.toThrow(/permission denied/);
   });
 
   it('a worker opens the secret with its key; another key opens nothing; a worker cannot change a connector', async () => {

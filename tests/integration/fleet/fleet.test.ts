@@ -1,0 +1,227 @@
+/**
+ * The collector fleet end to end (issue 24, must show): a private PostgreSQL cluster, a real
+ * RabbitMQ, the Falcon and Defender simulators with 30 tenants, `team init` and `team connectors
+ * import` through the command line, and 3 `northbound worker` processes. Every due poll runs on
+ * exactly one worker; one worker killed with SIGKILL mid-cycle has its cycle completed by another;
+ * every cycle is committed once and published exactly once (the messages on the exchange compared
+ * by id and content); a worker stopped with SIGTERM hands back and says so in the database.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import amqp from 'amqplib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFalconSimulator, type FalconSimulator } from '@northbound/simulators/testing/falcon';
+import { defenderTenant, startDefenderSimulator, type DefenderSimulator } from '@northbound/simulators/testing/defender';
+import type { ScoreMessage } from '../../../electron/edr/publisher';
+import { runCli } from '../../support/cli';
+import { usePostgres } from '../../support/postgres';
+import { ensureRabbitMq, RABBITMQ_START_MS } from '../../support/rabbitmq';
+import { until } from '../../support/until';
+
+const TENANTS = 15; // per vendor: 30 in all
+const HOSTS = 20;
+const pg = usePostgres();
+let dir!: string;
+let falcon!: FalconSimulator;
+let defender!: DefenderSimulator;
+let tenants!: ReturnType<typeof defenderTenant>[];
+let conn: amqp.ChannelModel | undefined;
+let ch!: amqp.Channel;
+const AMQP_ENV = { NB_TEST_AMQP_PW: 'guest' };
+const children: ChildProcess[] = [];
+
+interface CycleRow {
+  id: string;
+  connector_id: string;
+  status: string;
+  published_at: string | null;
+  hosts: number;
+}
+
+interface Worker {
+  id: string;
+  child: ChildProcess;
+  stderr: string;
+  exited: Promise<number | null>;
+}
+
+/** A team of its own: a fresh database, team init and the 30 connectors imported through the CLI, an exchange and a queue on it. */
+async function startTeam(name: string) {
+  const db = await pg.freshDatabase(name);
+  const keyFile = path.join(dir, `${name}.key`);
+  const init = await runCli(['team', 'init', '--database-url', db.url, '--key-file', keyFile]);
+  expect(init.code, init.stderr).toBe(0);
+  const doc = {
+    version: 1,
+    connectors: [
+      ...falcon.clients.map((c, i) => ({ vendor: 'falcon', name: `Falcon ${i + 1}`, tenantId: c.cid, clientId: c.clientId, clientSecret: c.clientSecret, cloudRegion: 'us-1', apiUrl: falcon.baseUrl('us-1'), tls: { mode: 'custom-ca', caName: 'sim.pem', caPem: falcon.certificatePem }, pollIntervalMinutes: 60 })),
+      ...tenants.map((t, i) => ({ vendor: 'defender', name: `Defender ${i + 1}`, tenantId: t.tenantId, clientId: t.clientId, clientSecret: t.clientSecret, apiUrl: defender.apiUrl, idpUrl: defender.idpUrl, tls: { mode: 'custom-ca', caName: 'sim.pem', caPem: defender.certificatePem }, pollIntervalMinutes: 60 })),
+    ],
+  };
+  const file = path.join(dir, `${name}.json`);
+  writeFileSync(file, JSON.stringify(doc));
+  const imported = await runCli(['team', 'connectors', 'import', '--database-url', db.url, '--file', file]);
+  expect(imported.code, imported.stderr).toBe(0);
+  expect(imported.stdout.trim().split('\n')).toHaveLength(2 * TENANTS);
+  const exchange = `northbound.zta.${name}.${process.pid}`;
+  const queue = `nb-${name}-${process.pid}`;
+  await ch.assertExchange(exchange, 'topic', { durable: true });
+  await ch.assertQueue(queue, { exclusive: true });
+  await ch.bindQueue(queue, exchange, 'zta.scores.#');
+  const received: Array<{ id: string; body: ScoreMessage }> = [];
+  await ch.consume(queue, (m) => {
+    if (m) received.push({ id: String(m.properties.messageId), body: JSON.parse(m.content.toString()) as ScoreMessage });
+  }, { noAck: true });
+
+  const worker = (id: string, extra: string[] = []): Worker => {
+    const child = spawn(
+      process.execPath,
+      [
+        path.resolve('bin/northbound.mjs'), 'worker',
+        '--database-url', db.url,
+        '--amqp-url', 'amqp://guest@127.0.0.1:5672', '--amqp-password-env', 'NB_TEST_AMQP_PW', '--amqp-exchange', exchange,
+        '--key-file', keyFile, '--worker-id', id,
+        '--concurrency', '4', '--lease-seconds', '3', '--publish-delay-seconds', '1', '--grace-seconds', '0',
+        ...extra,
+      ],
+      { env: { ...process.env, ...AMQP_ENV }, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    children.push(child);
+    const w: Worker = { id, child, stderr: '', exited: new Promise((resolve) => child.on('exit', (code) => resolve(code))) };
+    child.stderr!.on('data', (d) => (w.stderr += String(d)));
+    workers.push(w);
+    return w;
+  };
+  const workers: Worker[] = [];
+  const cycles = async () => (await db.pool.query<CycleRow>('SELECT id::text AS id, connector_id, status, published_at, hosts FROM edr.cycles ORDER BY id')).rows;
+  return { db, pool: db.pool, url: db.url, received, worker, workers, cycles };
+}
+
+type Team = Awaited<ReturnType<typeof startTeam>>;
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'nb-fleet-'));
+  const broker = await ensureRabbitMq();
+  conn = await amqp.connect(broker.url);
+  ch = await conn.createChannel();
+  falcon = await startFalconSimulator({ regions: ['us-1'], clients: Array.from({ length: TENANTS }, (_, i) => ({ region: 'us-1' as const, tenant: { hosts: HOSTS, seed: 100 + i } })) });
+  tenants = Array.from({ length: TENANTS }, (_, i) => defenderTenant({ hosts: HOSTS, seed: 200 + i }));
+  defender = await startDefenderSimulator({ tenants });
+  // Every Falcon call waits a little, so a cycle lasts long enough to be stopped in the middle.
+  Object.assign(falcon.faults, { slowCalls: 1_000_000_000, slowMs: 150 });
+}, RABBITMQ_START_MS + 60_000);
+
+afterAll(async () => {
+  for (const c of children) c.kill('SIGKILL');
+  await ch?.close().catch(() => undefined);
+  await conn?.close().catch(() => undefined);
+  await Promise.all([falcon?.close(), defender?.close()]);
+  if (dir) rmSync(dir, { recursive: true, force: true });
+}, 60_000);
+
+/** Waits until every connector has a completed, published cycle; answers the cycles (or says what was missing, with the workers' last words). */
+async function allPublished(team: Team, timeoutMs = 150_000): Promise<CycleRow[]> {
+  try {
+    return await until(
+      'every connector completed and published',
+      async () => {
+        const rows = await team.cycles();
+        const ok = new Set(rows.filter((r) => r.status === 'completed' && r.published_at).map((r) => r.connector_id));
+        return ok.size === 2 * TENANTS ? rows : undefined;
+      },
+      timeoutMs,
+    );
+  } catch (e) {
+    const rows = await team.cycles().catch(() => []);
+    const by = new Map<string, number>();
+    for (const r of rows) by.set(`${r.status}${r.published_at ? '+published' : ''}`, (by.get(`${r.status}${r.published_at ? '+published' : ''}`) ?? 0) + 1);
+    const tails = team.workers.map((w) => `--- ${w.id}\n${w.stderr.split('\n').slice(-15).join('\n')}`).join('\n');
+    throw new Error(`${(e as Error).message}: cycles ${JSON.stringify(Object.fromEntries(by))}\n${tails}`, { cause: e });
+  }
+}
+
+/** One completed cycle per connector, none running, and each completed cycle on the exchange exactly once, as stored. */
+async function expectPublishedOnce(team: Team, done: CycleRow[]) {
+  const completed = done.filter((r) => r.status === 'completed');
+  expect(completed).toHaveLength(2 * TENANTS);
+  expect(new Set(completed.map((r) => r.connector_id)).size).toBe(2 * TENANTS);
+  expect(done.filter((r) => r.status === 'running')).toEqual([]);
+  await until('every publication received', () => (new Set(team.received.map((m) => m.body.cycleId)).size >= completed.length ? true : undefined), 30_000);
+  const ids = team.received.map((m) => m.id);
+  expect(new Set(ids).size).toBe(ids.length);
+  expect(team.received.map((m) => String(m.body.cycleId)).sort()).toEqual(completed.map((r) => r.id).sort());
+  for (const m of team.received) {
+    const cycle = completed.find((r) => r.id === String(m.body.cycleId))!;
+    expect(m.id).toBe(`${cycle.connector_id}:${cycle.id}:1`);
+    expect(m.body.connectorId).toBe(cycle.connector_id);
+    expect(m.body.summary.hosts).toBe(cycle.hosts);
+    expect(m.body.hosts.length).toBe(cycle.hosts - (m.body.summary.notAssessed === 'withhold' ? m.body.summary.bands['Not assessed'] : 0));
+  }
+}
+
+describe('a fleet of workers over 30 tenants', () => {
+  it('3 workers: every due poll runs on one worker; one killed with SIGKILL mid-cycle has its tenant polled by another; every cycle committed and published once', async () => {
+    const team = await startTeam('kill');
+    const [w1] = ['w1', 'w2', 'w3'].map((id) => team.worker(id));
+    const victim = await until('w1 runs a cycle', async () => (await team.pool.query<{ connector_id: string; cycle_id: string }>("SELECT connector_id, cycle_id::text FROM fleet_claims WHERE worker = 'w1' AND cycle_id IS NOT NULL LIMIT 1")).rows[0], 60_000);
+    w1!.child.kill('SIGKILL');
+    expect(await w1!.exited).toBeNull();
+    const done = await allPublished(team);
+    await expectPublishedOnce(team, done);
+    // The victim's cycle was interrupted; another worker completed that tenant's poll.
+    expect(done.find((r) => r.id === victim.cycle_id)?.status).toBe('interrupted');
+    const claim = (await team.pool.query<{ last_worker: string; last_status: string }>('SELECT last_worker, last_status FROM fleet_claims WHERE connector_id = $1', [victim.connector_id])).rows[0]!;
+    expect(claim.last_status).toBe('completed');
+    expect(['w2', 'w3']).toContain(claim.last_worker);
+    // Every cycle that started ran on one worker: no connector had two cycles at once, and only w1's were interrupted.
+    const interrupted = done.filter((r) => r.status === 'interrupted');
+    expect(interrupted.length).toBeGreaterThan(0);
+    expect(interrupted.length).toBeLessThanOrEqual(4);
+    // The team's status (any console's view) names the workers and who polled what.
+    const status = await runCli(['team', 'status', '--database-url', team.url]);
+    expect(status.code, status.stderr).toBe(0);
+    const s = JSON.parse(status.stdout) as { connectors: Array<{ lastWorker: string; lastStatus: string }>; workers: Array<{ id: string }> };
+    expect(s.connectors).toHaveLength(2 * TENANTS);
+    expect(s.connectors.every((c) => c.lastStatus === 'completed')).toBe(true);
+    expect(new Set(s.connectors.map((c) => c.lastWorker))).toEqual(new Set(['w2', 'w3']));
+    expect(s.workers.map((w) => w.id)).toEqual(['w1', 'w2', 'w3']);
+  }, 240_000);
+
+  it('SIGTERM hands the running cycles back: the worker exits 0 marked stopped, and another worker polls those tenants', async () => {
+    const team = await startTeam('term');
+    const a = team.worker('a');
+    await until('a runs cycles', async () => Number((await team.pool.query<{ n: string }>("SELECT count(*) AS n FROM fleet_claims WHERE worker = 'a' AND cycle_id IS NOT NULL")).rows[0]!.n) > 0 || undefined, 60_000);
+    a.child.kill('SIGTERM');
+    expect(await a.exited).toBe(0);
+    expect(a.stderr).toContain('worker stopped');
+    const row = (await team.pool.query<{ stopped_at: Date | null; running: string[] }>("SELECT stopped_at, running FROM fleet_workers WHERE id = 'a'")).rows[0]!;
+    expect(row.stopped_at).not.toBeNull();
+    expect(row.running).toEqual([]);
+    // Nothing is held by the stopped worker, and its cancelled cycles never committed.
+    expect((await team.pool.query("SELECT 1 FROM fleet_claims WHERE worker = 'a'")).rowCount).toBe(0);
+    const cancelled = (await team.cycles()).filter((r) => r.status === 'cancelled');
+    expect(cancelled.length).toBeGreaterThan(0);
+    team.worker('b');
+    const done = await allPublished(team);
+    await expectPublishedOnce(team, done);
+  }, 240_000);
+
+  it('PostgreSQL stopped for 30 s mid-cycle: the workers wait, reconnect and go on; nothing lost, nothing doubled', async () => {
+    const team = await startTeam('outage');
+    const workers = ['p1', 'p2'].map((id) => team.worker(id));
+    await until('cycles under way', async () => Number((await team.pool.query<{ n: string }>('SELECT count(*) AS n FROM fleet_claims WHERE cycle_id IS NOT NULL')).rows[0]!.n) > 0 || undefined, 60_000);
+    const cluster = pg.cluster();
+    await cluster.pause();
+    await new Promise((resolve) => setTimeout(resolve, 30_000));
+    await cluster.resume();
+    const done = await allPublished(team, 180_000);
+    await expectPublishedOnce(team, done);
+    for (const w of workers) {
+      expect(w.stderr).toMatch(/could not be reached/);
+      expect(w.stderr).toMatch(/reachable again/);
+      expect(w.child.exitCode).toBeNull();
+    }
+  }, 300_000);
+});
