@@ -267,3 +267,45 @@ describe('alarm store on PostgreSQL: two collectors at once', () => {
     expect(ids.rows[0]).toEqual({ n: '1200', d: '1200' });
   }, 60_000);
 });
+
+describe('alarm store on PostgreSQL: what a fleet of collectors shares (C-66)', () => {
+  it('lets one collector at a time hold a node’s lock; another is told no at once, and may have it after', async () => {
+    const db = await pg.freshDatabase('alarms_lock');
+    const a = await openPgAlarmStore(db.pool);
+    const b = await openPgAlarmStore(pg.pool(db.name));
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let entered!: () => void;
+    const inside = new Promise<void>((r) => (entered = r));
+    const first = a.exclusive('p1', async () => {
+      entered();
+      await held;
+      return 'a';
+    });
+    await inside;
+    expect(await b.exclusive('p1', async () => 'b')).toEqual({ ran: false });
+    expect(await b.exclusive('p2', async () => 'another node')).toEqual({ ran: true, value: 'another node' });
+    release();
+    expect(await first).toEqual({ ran: true, value: 'a' });
+    expect(await b.exclusive('p1', async () => 'b')).toEqual({ ran: true, value: 'b' });
+  });
+
+  it('finds a gap over every collector’s messages only after the grace time, and closes it after a backfill', async () => {
+    const s = await openPgAlarmStore((await pg.freshDatabase('alarms_marks')).pool);
+    const mark = (id: number) => ({ director: 'd1', messageId: id, newestEventMs: T + id });
+    // Two collectors' shares of the stream: 1, 3 and 2, 5 (4 is missing).
+    await s.ingest('p1', [item({ object: 'a', changes: [[T + 1, 'major']], messageId: 1 }), item({ object: 'a', changes: [[T + 3, 'major']], messageId: 3 })], { storedMs: T, marks: [mark(1), mark(3)] });
+    await s.ingest('p1', [item({ object: 'a', changes: [[T + 2, 'minor']], messageId: 2 }), item({ object: 'a', changes: [[T + 5, 'major']], messageId: 5 })], { storedMs: T, marks: [mark(2), mark(5)] });
+    const soon = await s.checkStream('p1', { nowMs: T + 1000, graceMs: 5000 });
+    expect(soon.holes).toEqual([]);
+    expect(await s.sourceState('p1')).toMatchObject({ cursorMs: T + 3, messageIds: new Map([['d1', 3]]) });
+    const later = await s.checkStream('p1', { nowMs: T + 6000, graceMs: 5000 });
+    expect(later.holes).toEqual([{ director: 'd1', from: 4, to: 4, kind: 'gap' }]);
+    await s.closeHoles('p1', later);
+    expect((await s.sourceState('p1')).messageIds).toEqual(new Map([['d1', 5]]));
+    // The node counted from 1 again: followed, not a hole.
+    await s.ingest('p1', [item({ object: 'a', changes: [[T + 9, 'major']], messageId: 1 })], { storedMs: T + 9000, marks: [{ director: 'd1', messageId: 1, newestEventMs: T + 9 }] });
+    expect((await s.checkStream('p1', { nowMs: T + 20_000, graceMs: 5000 })).holes).toEqual([]);
+    expect(await s.sourceState('p1')).toMatchObject({ cursorMs: T + 9, messageIds: new Map([['d1', 1]]) });
+  });
+});
