@@ -50,7 +50,14 @@ export class FleetStreamCheck {
 
   /** A backfill holding the node's lock; true (nothing to retry) when another collector holds it. */
   async exclusive(reason: string, run: () => Promise<boolean>): Promise<boolean> {
-    const r = await this.o.fleet.exclusive(this.o.id, run);
+    let r: { ran: true; value: boolean } | { ran: false };
+    try {
+      r = await this.o.fleet.exclusive(this.o.id, run);
+    } catch (e) {
+      // The database cannot be reached for the lock: a failed backfill, retried with backoff.
+      this.o.logger.warn('the node’s backfill lock could not be taken; retrying', { reason, error: errorText(e) });
+      return false;
+    }
     if (r.ran) return r.value;
     this.counts.skipped += 1;
     this.o.logger.info('another collector is backfilling this node; skipped', { reason });
