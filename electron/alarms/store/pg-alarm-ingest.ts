@@ -245,6 +245,6 @@ export async function ingestPg(c: PoolClient, source: string, items: readonly Al
       [source, o.storedMs, m.map((x) => x.director), m.map((x) => x.messageId), m.map((x) => x.newestEventMs ?? null)],
     );
   }
-  const headSeq = touched.size > 0 ? Math.max(...touched.values()) : Number((await c.query<{ s: string }>('SELECT COALESCE(MAX(last_seq), 0) AS s FROM alarms')).rows[0]!.s);
+  const headSeq = touched.size > 0 ? [...touched.values()].reduce((a, b) => Math.max(a, b), 0) : Number((await c.query<{ s: string }>('SELECT COALESCE(MAX(last_seq), 0) AS s FROM alarms')).rows[0]!.s);
   return { newChanges: changeCount, newHandlings: handlingCount, duplicates, aids: [...touched.keys()], newAlarms: fresh.size, headSeq, lagMs: lag };
 }
