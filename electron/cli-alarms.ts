@@ -3,8 +3,11 @@
  * server, with the app's own services (AlarmService, AlarmSource, alarms.db).
  *   follow  consumes a node's alarms into DIR/alarms.db until SIGTERM (or Ctrl-C): from the
  *           broker (--amqp-url, --exchange) with the REST backfill, or by polling (--poll);
- *           a line per state change and one progress line per minute on stderr.
- *   export  prints the stored alarms (JSON Lines or CSV) on stdout; works offline.
+ *           a line per state change and one progress line per minute on stderr. With
+ *           --database-url instead of --data-dir it is one of a fleet of collectors (issue 24.4):
+ *           the team's PostgreSQL, the node's one queue shared, backfills under the node's lock.
+ *   export  prints the stored alarms (JSON Lines or CSV) on stdout: of a data folder (offline) or
+ *           of a team's PostgreSQL (--database-url).
  * The node's password comes from the environment variable --password-env names, never from the
  * command line; a password in --amqp-url may be given by --amqp-password-env instead.
  */
@@ -16,12 +19,13 @@ import type { EventName, EventPayload } from '../shared/contract';
 import { DEFAULT_ALARM_EXCHANGE, type AlarmSourceStatus } from '../shared/model/alarms';
 import { isAppError } from '../shared/model/errors';
 import { amqpUrlWithoutPassword, parseAmqpUrl } from '../shared/model/settings';
+import { openTeamDatabase, withDatabaseOptions, type DatabaseFlags } from './cli-database';
 import { CliFailure } from './cli-errors';
 import { createStreamLogger, registerSecret } from './log';
 import { readPemFile } from './net/pem-file';
 
-interface FollowFlags {
-  dataDir: string;
+interface FollowFlags extends DatabaseFlags {
+  dataDir?: string;
   amqpUrl?: string;
   amqpPasswordEnv?: string;
   exchange: string;
@@ -77,10 +81,10 @@ function statusLine(s: AlarmSourceStatus, added: number, sinceS: number): string
 export function addAlarmCommands(program: Command): void {
   const alarms = program.command('alarms').description('Alarms of a management node: follow them into a store, export the store.');
 
-  alarms
+  const follow = alarms
     .command('follow')
-    .description('Consume a node’s alarms into DATA-DIR/alarms.db until SIGTERM or Ctrl-C: from RabbitMQ with a REST backfill, or by polling the node.')
-    .requiredOption('--data-dir <dir>', 'where alarms.db lives (created if missing)')
+    .description('Consume a node’s alarms into DATA-DIR/alarms.db, or a team’s PostgreSQL, until SIGTERM or Ctrl-C: from RabbitMQ with a REST backfill, or by polling the node.')
+    .option('--data-dir <dir>', 'where alarms.db lives (created if missing)')
     .option('--amqp-url <url>', 'RabbitMQ address, amqp[s]://user@host:port/vhost')
     .option('--amqp-password-env <name>', 'environment variable holding the RabbitMQ password (instead of writing it in --amqp-url)')
     .option('--exchange <name>', 'the topic exchange the node publishes alarm events to', DEFAULT_ALARM_EXCHANGE)
@@ -93,13 +97,16 @@ export function addAlarmCommands(program: Command): void {
     .option('--keep-days <n>', 'days of alarm history kept in the store', days, 30)
     .option('--max-clock-skew <seconds>', 'alarm times more than this after now are set aside as implausible (the cursor never moves past it)', seconds('the clock skew', 1, 30 * 86_400), 86_400)
     .option('--progress-every <seconds>', 'seconds between two progress lines', seconds('the progress period', 1, 86_400), 60)
-    .option('--log-level <level>', 'the service log on stderr (JSON lines): debug, info, warn or error', 'warn')
+    .option('--log-level <level>', 'the service log on stderr (JSON lines): debug, info, warn or error', 'warn');
+  withDatabaseOptions(follow)
     .addHelpText(
       'after',
       [
         '',
-        'Exactly one of --amqp-url and --poll. Stops cleanly on SIGTERM or Ctrl-C; a message is',
-        'acknowledged to the broker only after it is stored, so a kill loses nothing.',
+        'Exactly one of --amqp-url and --poll, and one of --data-dir and --database-url. Stops cleanly',
+        'on SIGTERM or Ctrl-C; a message is acknowledged to the broker only after it is stored, so a',
+        'kill loses nothing. With --database-url, collectors on several hosts share the node’s one',
+        'queue (northbound.alarms.fleet.node:<host>:<port>) and store each change once.',
         'Exit codes: 0 stopped, 1 failed (e.g. the node refused the credentials), 2 wrong options.',
         '',
         'Example, against `northbound simulate --alarms --amqp-url amqp://guest:guest@127.0.0.1:5672`:',
@@ -108,25 +115,25 @@ export function addAlarmCommands(program: Command): void {
         '    --node https://127.0.0.1:9182 --username operator --password-env NB_PW --ca-file <alarms.caFile>',
       ].join('\n'),
     )
-    .action(async (flags: FollowFlags) => follow(flags));
+    .action(async (flags: FollowFlags) => runFollow(flags));
 
-  alarms
-    .command('export')
-    .description('Print the stored alarms on stdout (JSON Lines or CSV), newest change first; works offline.')
-    .requiredOption('--data-dir <dir>', 'where alarms.db lives')
+  withDatabaseOptions(
+    alarms
+      .command('export')
+      .description('Print the stored alarms on stdout (JSON Lines or CSV), newest change first: of a data folder (offline) or of a team’s PostgreSQL.')
+      .option('--data-dir <dir>', 'where alarms.db lives'),
+  )
     .option('--since <time>', 'only alarms changed since: an ISO date or time, epoch ms, or a duration back (90m, 24h, 7d)')
     .requiredOption('--format <format>', 'jsonl or csv')
-    .action(async (flags: { dataDir: string; since?: string; format: string }) => {
+    .action(async (flags: DatabaseFlags & { dataDir?: string; since?: string; format: string }) => {
       if (flags.format !== 'jsonl' && flags.format !== 'csv') throw new CliFailure('--format is jsonl or csv.', 2);
+      if (!flags.dataDir === !flags.databaseUrl) throw new CliFailure('Give either --data-dir (a desk\'s alarms) or --database-url (a team\'s), not both.', 2);
       const { parseSince, alarmExportPieces } = await import('./alarms/export');
       const since = flags.since === undefined ? 0 : parseSince(flags.since, Date.now());
       if (since === undefined) throw new CliFailure('--since is an ISO date or time (2026-05-01, 2026-05-01T12:00:00Z), epoch milliseconds, or a duration back from now (90m, 24h, 7d).', 2);
-      const file = path.join(flags.dataDir, 'alarms.db');
-      if (!existsSync(file)) throw new CliFailure(`There is no alarm store in ${flags.dataDir} (no alarms.db): run \`northbound alarms follow --data-dir ${flags.dataDir} …\` first.`, 1);
-      const { openAlarmStore } = await import('./alarms/store/sqlite-alarm-store');
-      const store = openAlarmStore(file);
+      const store = flags.databaseUrl ? await openTeamAlarms({ ...flags, databaseUrl: flags.databaseUrl }, 'northbound alarms export') : await openDeskAlarms(flags.dataDir!);
       try {
-        for await (const piece of alarmExportPieces(store, flags.format, since, await connectionNames(flags.dataDir))) {
+        for await (const piece of alarmExportPieces(store, flags.format, since, flags.dataDir ? await connectionNames(flags.dataDir) : new Map())) {
           if (!process.stdout.write(piece.text)) await new Promise((resolve) => process.stdout.once('drain', resolve));
         }
       } finally {
@@ -135,8 +142,22 @@ export function addAlarmCommands(program: Command): void {
     });
 }
 
-async function follow(flags: FollowFlags): Promise<void> {
+async function openDeskAlarms(dataDir: string) {
+  const file = path.join(dataDir, 'alarms.db');
+  if (!existsSync(file)) throw new CliFailure(`There is no alarm store in ${dataDir} (no alarms.db): run \`northbound alarms follow --data-dir ${dataDir} …\` first.`, 1);
+  const { openAlarmStore } = await import('./alarms/store/sqlite-alarm-store');
+  return openAlarmStore(file);
+}
+
+/** The team's alarm store (its migrations applied); closing it ends its pool. */
+async function openTeamAlarms(flags: DatabaseFlags & { databaseUrl: string }, applicationName: string) {
+  const { openPgAlarmStore } = await import('./alarms/store/pg-alarm-store');
+  return (await openTeamDatabase(flags, { applicationName, max: 6 }, (pool) => openPgAlarmStore(pool, { ownsPool: true }))).value;
+}
+
+async function runFollow(flags: FollowFlags): Promise<void> {
   if (Boolean(flags.amqpUrl) === flags.poll) throw new CliFailure('Give exactly one of --amqp-url (consume from RabbitMQ) and --poll (poll the node).', 2);
+  if (!flags.dataDir === !flags.databaseUrl) throw new CliFailure('Give either --data-dir (alarms.db on this host) or --database-url (a team\'s PostgreSQL, shared by a fleet of collectors), not both.', 2);
   if (!['debug', 'info', 'warn', 'error'].includes(flags.logLevel)) throw new CliFailure('--log-level is debug, info, warn or error.', 2);
   const node = nodeAddress(flags.node);
   const password = process.env[flags.passwordEnv];
@@ -166,6 +187,9 @@ async function follow(flags: FollowFlags): Promise<void> {
   const logger = createStreamLogger(process.stderr, flags.logLevel);
   const [{ openAlarmStore }, { AlarmService }, { MgmtClient }] = await Promise.all([import('./alarms/store/sqlite-alarm-store'), import('./alarms/service'), import('./mgmt')]);
   const sourceId = `node:${node.origin}`;
+  const futureSkewMs = Math.round(flags.maxClockSkew * 1000);
+  // The team's database first: a URL that cannot work ends the command before the node is asked.
+  const team = flags.databaseUrl ? await openTeamAlarms({ ...flags, databaseUrl: flags.databaseUrl }, 'northbound alarms follow') : undefined;
   const client = new MgmtClient({
     profile: { id: sourceId, host: node.host, basicPort: node.port, oauthPort: node.port, authMode: 'basic', username: flags.username, tls: caPem ? { mode: 'custom-ca', caName: flags.caFile, caPem } : { mode: 'system' } },
     secrets: { getPassword: async () => password, getClientSecret: async () => undefined },
@@ -175,6 +199,7 @@ async function follow(flags: FollowFlags): Promise<void> {
     await client.signIn();
   } catch (e) {
     await client.close();
+    await team?.close();
     const hint = isAppError(e) ? ` ${e.hint}` : '';
     throw new CliFailure(`The node at ${flags.node} refused or could not be reached: ${e instanceof Error ? e.message : String(e)}.${hint}`, 1);
   }
@@ -184,8 +209,8 @@ async function follow(flags: FollowFlags): Promise<void> {
   process.once('SIGTERM', () => stop());
   process.once('SIGINT', () => stop());
 
-  const futureSkewMs = Math.round(flags.maxClockSkew * 1000);
-  const store = openAlarmStore(path.join(flags.dataDir, 'alarms.db'), { futureSkewMs });
+  const store = team ?? openAlarmStore(path.join(flags.dataDir!, 'alarms.db'), { futureSkewMs });
+  const where = team ? `the team's database ${flags.databaseUrl}` : path.join(flags.dataDir!, 'alarms.db');
   let added = 0;
   let lastState = '';
   const service: InstanceType<typeof AlarmService> = new AlarmService({
@@ -208,10 +233,11 @@ async function follow(flags: FollowFlags): Promise<void> {
     retentionDays: () => flags.keepDays,
     pollIntervalMs: Math.round(flags.pollInterval * 1000),
     futureSkewMs,
+    ...(team ? { fleet: { store: team } } : {}),
   });
   service.start();
   process.stderr.write(
-    `Following the alarms of ${node.origin} into ${path.join(flags.dataDir, 'alarms.db')} ${amqpUrl ? `from ${amqpUrlWithoutPassword(amqpUrl)}, exchange ${flags.exchange}` : `by polling every ${flags.pollInterval} s`}. Stop with SIGTERM or Ctrl-C.\n`,
+    `Following the alarms of ${node.origin} into ${where} ${amqpUrl ? `from ${amqpUrlWithoutPassword(amqpUrl)}, exchange ${flags.exchange}` : `by polling every ${flags.pollInterval} s`}. Stop with SIGTERM or Ctrl-C.\n`,
   );
   await service.startSource(sourceId);
   let lastLine = performance.now();

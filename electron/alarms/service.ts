@@ -15,7 +15,7 @@ import { errorText } from './errors';
 import type { NodeRequest } from '../mgmt/node-answer';
 import { NodeAlarmApi } from './node-api';
 import { AlarmNotifier } from './notifier';
-import { AlarmSource, type AlarmSourceAmqp } from './source';
+import { AlarmSource, type AlarmSourceAmqp, type AlarmSourceOptions } from './source';
 
 export interface AlarmBroker {
   url: () => Promise<string>;
@@ -53,6 +53,8 @@ export interface AlarmServiceOptions {
   nameOf?(profileId: string): string | undefined;
   /** At most one notification per connection this often (default 5 s). */
   notifyEveryMs?: number;
+  /** A collector of a fleet (`alarms follow --database-url`, C-64, C-66): the node's queue is shared, gaps and backfills are the fleet's. */
+  fleet?: AlarmSourceOptions['fleet'];
 }
 
 interface Running {
@@ -144,7 +146,7 @@ export class AlarmService {
     }
     if (this.closed || this.running.has(profileId)) return;
     const installId = broker ? await this.o.store.installId() : undefined;
-    const amqp: AlarmSourceAmqp | undefined = broker && installId !== undefined ? { url: broker.url, broker: broker.broker, exchange: broker.exchange, queue: alarmQueueName(installId, profileId) } : undefined;
+    const amqp: AlarmSourceAmqp | undefined = broker && installId !== undefined ? { url: broker.url, broker: broker.broker, exchange: broker.exchange, queue: this.o.fleet ? fleetQueueName(profileId) : alarmQueueName(installId, profileId) } : undefined;
     const run = {} as Running;
     run.pendingIds = new Set();
     run.pendingChanges = 0;
@@ -166,6 +168,7 @@ export class AlarmService {
       ...(amqp ? { amqp } : {}),
       ...(this.o.pollIntervalMs ? { pollIntervalMs: this.o.pollIntervalMs } : {}),
       ...(this.o.futureSkewMs !== undefined ? { futureSkewMs: this.o.futureSkewMs } : {}),
+      ...(this.o.fleet ? { fleet: this.o.fleet } : {}),
       logger: this.o.logger.child(profileId.slice(0, 8)),
       now: this.now,
       onChanged: (c) => this.noteChanged(run, c),
@@ -331,3 +334,10 @@ export class AlarmService {
 
 /** A durable queue per console install and connection (MN-AL9): the install's id keeps two consoles from sharing one. */
 export const alarmQueueName = (installId: string, sourceId: string): string => `northbound.alarms.${installId}.${sourceId}`.slice(0, 255);
+
+/**
+ * The one durable queue of a node that a fleet of collectors shares (C-64): named after the node,
+ * not after an install, so every `alarms follow --database-url` of that node consumes from it as a
+ * competing consumer and a message goes to one of them.
+ */
+export const fleetQueueName = (sourceId: string): string => `northbound.alarms.fleet.${sourceId}`.slice(0, 255);

@@ -19,6 +19,8 @@ import { backoffMs, sleep } from '../net/retry';
 import type { AlarmStore, DeadLetter, SourceState } from './store/alarm-store';
 import { AmqpAlarmConsumer } from './amqp-consumer';
 import { backfill } from './backfill';
+import { FleetStreamCheck } from './fleet-check';
+import type { AlarmFleet } from './store/pg-alarm-store';
 import { GapTracker, StreamCursor } from './gaps';
 import type { NodeAlarmApi } from './node-api';
 import { DEFAULT_FUTURE_SKEW_MS, implausibleTime, timeWindow, type TimeWindow } from './time-window';
@@ -58,6 +60,11 @@ export interface AlarmSourceOptions {
   futureSkewMs?: number;
   /** Times before this are set aside (default 2000-01-01, before any node's retention). */
   timeFloorMs?: number;
+  /**
+   * One of a fleet of collectors on the node's queue (C-66): gaps are found over what the fleet
+   * stored, and every backfill holds the node's lock (fleet-check.ts).
+   */
+  fleet?: { store: AlarmFleet; checkEveryMs?: number; graceMs?: number };
 }
 
 type State = AlarmSourceStatus['state'];
@@ -87,6 +94,7 @@ export class AlarmSource {
   /** The source's last backfill as stored (this source is the one that records it). */
   private lastBackfill: { ms: number | null; added: number | null };
   private logBudget = { until: 0, left: 10, suppressed: 0 };
+  private readonly fleet: FleetStreamCheck | undefined;
 
   /** A source with what the store holds of it (its message IDs, lag, counts). */
   static async open(o: AlarmSourceOptions): Promise<AlarmSource> {
@@ -105,6 +113,8 @@ export class AlarmSource {
     this.lastMessageMs = o.amqp ? state.lastStoredMs : null;
     this.lastBackfill = { ms: state.lastBackfillMs, added: state.lastBackfillNew };
     this.counts = counts;
+    const f = o.fleet;
+    this.fleet = f ? new FleetStreamCheck({ id: o.id, fleet: f.store, now: this.now, logger: o.logger, backfill: (reason) => this.backfillNow(reason), ...(f.checkEveryMs !== undefined ? { everyMs: f.checkEveryMs } : {}), ...(f.graceMs !== undefined ? { graceMs: f.graceMs } : {}) }) : undefined;
   }
 
   get mode(): 'amqp' | 'poll' {
@@ -138,6 +148,7 @@ export class AlarmSource {
         },
       });
       this.consumer.start();
+      this.fleet?.start();
       this.requestBackfill('start');
     } else {
       this.pollLoop = this.poll();
@@ -152,6 +163,7 @@ export class AlarmSource {
     this.retryTimer = undefined;
     await this.consumer?.stop();
     this.consumer = undefined;
+    await this.fleet?.stop();
     await Promise.allSettled([this.backfilling, this.pollLoop]);
     this.setState('stopped');
   }
@@ -215,6 +227,7 @@ export class AlarmSource {
       if (parsed.ok && reason === undefined) items.push(parsed.value);
       else dead.push({ reason: reason!, routingKey: m.fields.routingKey, excerpt: m.content.toString('utf8', 0, 2048) });
     }
+    if (this.fleet) return this.storeFleetBatch(items, dead, window);
     const batch = this.stream.batch(items.map((i) => ({ director: i.director, messageId: i.messageId, ...(i.changes.length ? { newestEventMs: Math.max(...i.changes.map((c) => c.eventMs)) } : {}) })));
     batch.verdicts.forEach((v, k) => {
       if (v.kind === 'gap') this.o.logger.warn('alarm stream gap: messages missing, backfilling', { director: items[k]!.director, from: v.from, to: v.to, missing: v.missing });
@@ -233,6 +246,19 @@ export class AlarmSource {
       ...(batch.cursorMs !== undefined ? { cursorMs: Math.min(batch.cursorMs, window.maxMs) } : {}),
       deadLetters: dead,
     });
+    for (const d of dead) this.logSetAside(d);
+    this.setAside += dead.length;
+    if (items.length > 0) this.lastMessageMs = storedMs;
+    if (r.lagMs !== null) this.lastLagMs = r.lagMs;
+    this.noteStored(r);
+    this.o.onStatus?.(false);
+  }
+
+  /** A fleet collector's batch: its messages marked for the fleet's stream check, which alone moves the watermark and the cursor (C-66). */
+  private async storeFleetBatch(items: readonly AlarmMessageIn[], dead: DeadLetter[], window: TimeWindow): Promise<void> {
+    const marks = items.map((i) => ({ director: i.director, messageId: i.messageId, ...(i.changes.length ? { newestEventMs: Math.min(window.maxMs, Math.max(...i.changes.map((c) => c.eventMs))) } : {}) }));
+    const storedMs = this.now();
+    const r = await this.o.store.ingest(this.o.id, items, { storedMs, marks, deadLetters: dead });
     for (const d of dead) this.logSetAside(d);
     this.setAside += dead.length;
     if (items.length > 0) this.lastMessageMs = storedMs;
@@ -306,8 +332,12 @@ export class AlarmSource {
     }
   }
 
-  /** One backfill from the cursor; true when it reached the end of the node's list. */
-  private async backfillOnce(reason: string): Promise<boolean> {
+  /** One backfill from the cursor (in a fleet, holding the node's lock); true when it reached the end of the node's list. */
+  private backfillOnce(reason: string): Promise<boolean> {
+    return this.fleet ? this.fleet.exclusive(reason, () => this.backfillNow(reason)) : this.backfillNow(reason);
+  }
+
+  private async backfillNow(reason: string): Promise<boolean> {
     const token = this.stream.backfillStarted();
     const fromMs = Math.max(0, (await this.o.store.sourceState(this.o.id)).cursorMs - (this.o.marginMs ?? 5_000));
     const was = this.state;

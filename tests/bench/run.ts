@@ -15,6 +15,7 @@ import { benchZtaDashboard } from './zta-dashboard.bench-part';
 import { benchBulkOnboarding, benchCancel, benchPaging } from './inventory.bench-part';
 import { benchDevicesTable } from './devices-table.bench-part';
 import { benchAlarmStream } from './alarms.bench-part';
+import { benchAlarmFleet, benchAlarmPgIngest } from './alarms-fleet.bench-part';
 import { benchAlarmStall } from './alarm-stall.bench-part';
 import { benchOverview } from './overview.bench-part';
 import { benchAlarmPage } from './alarms-page.bench-part';
@@ -182,6 +183,21 @@ async function main(): Promise<void> {
     console.log(
       `alarms: ${fmt(a.target)} changes/s for ${a.seconds} s from the simulator through RabbitMQ into alarms.db (\`alarms follow\` in a child process): the simulator emitted ${fmt(a.emitted)} changes = ${fmt(a.rate)}/s, stored ${fmt(a.stored)}, lost ${fmt(a.lost)} (must be 0), stored twice ${fmt(a.duplicates)}; end-to-end latency p50 ${fmt(a.p50Ms)} ms, p99 ${fmt(a.p99Ms)} ms (target < 1,000 ms), worst ${fmt(a.maxMs)} ms; drained ${fmt(a.drainMs)} ms after the last change; the consumer's peak RSS ${fmt(a.peakRssMb)} MB (VmRSS sampled ${fmt(a.sampledRssMb)} MB)`,
     );
+  }
+
+  if (want('alarms-fleet')) {
+    // Issue 24.4: 1 and 2 collectors on the node's one queue into PostgreSQL, side by side. NB_BENCH_FLEET_RATE sets another rate.
+    for (const size of [500, 2_000]) {
+      const i = await benchAlarmPgIngest(size);
+      console.log(`alarms fleet, the PostgreSQL store alone: batches of ${fmt(size)} broker messages one after another: ${fmt(i.perSecond)} changes/s, ${fmt(i.batchMs, 1)} ms a batch`);
+    }
+    const rate = Number(process.env.NB_BENCH_FLEET_RATE ?? 10_000);
+    for (const n of [1, 2]) {
+      const f = await benchAlarmFleet(n, rate, 20);
+      console.log(
+        `alarms fleet, ${n} collector${n > 1 ? 's' : ''}: ${fmt(f.target)} changes/s asked of the simulator for ${f.seconds} s through RabbitMQ into PostgreSQL (\`alarms follow --database-url\` × ${n}, one queue): emitted ${fmt(f.emitted)} = ${fmt(f.rate)}/s, stored ${fmt(f.stored)} at ${fmt(f.storedRate)}/s (target ≥ 10,000/s), lost ${fmt(f.lost)} (must be 0), stored twice ${fmt(f.duplicates)}; store latency p50 ${fmt(f.p50Ms)} ms, p99 ${fmt(f.p99Ms)} ms (target < 1,000 ms), worst ${fmt(f.maxMs)} ms; drained ${fmt(f.drainMs)} ms after the last change`,
+      );
+    }
   }
 
   if (want('alarms') || want('alarms-page')) {

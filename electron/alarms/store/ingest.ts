@@ -20,6 +20,12 @@ export interface IngestOptions {
   /** Move the source's cursor to this time (if later): its changes up to it are complete. */
   cursorMs?: number;
   deadLetters?: readonly DeadLetter[];
+  /**
+   * A fleet collector's broker messages (PostgreSQL store, C-65): each recorded once by (source,
+   * director, message_id), so the fleet finds gaps over what every collector stored. The SQLite
+   * store, one consumer per queue, finds them in the stream itself and ignores these.
+   */
+  marks?: ReadonlyArray<{ director: string; messageId: number; newestEventMs?: number }>;
 }
 
 export interface IngestResult {

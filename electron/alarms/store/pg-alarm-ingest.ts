@@ -1,0 +1,250 @@
+/**
+ * A batch into the alarm store on PostgreSQL (issue 24.4): the semantics of alarms-db.ts `ingest`
+ * in one transaction of a few set-based statements (arrays through `unnest`), whatever the batch's
+ * size, so that several collectors can write one node's stream side by side.
+ *
+ * - Each change is stored once (C-65): `INSERT … ON CONFLICT (aid, event_ms) DO NOTHING`, the key
+ *   of the change itself (its alarm and its time on the node, MN-AL6), so a second delivery, the
+ *   REST copy of a change the broker brought and the same change from two collectors are one row;
+ *   a broker copy fills in the message ID a REST copy lacked.
+ * - An alarm's state is that of its newest change by the node's time, never by arrival (C-65): the
+ *   UPDATE takes a candidate only when it is newer than what the row holds, so an older change
+ *   arriving late is kept in the history and leaves the state alone.
+ * - The alarm rows of a batch are locked first, in one order every collector uses (sorted keys,
+ *   `FOR UPDATE`), so two batches of the same alarms wait for each other instead of deadlocking;
+ *   a deadlock or serialization failure anyway is retried by the caller (pg-alarm-store.ts).
+ */
+import type { PoolClient } from 'pg';
+import type { AlarmHead, AlarmItem } from '../../../shared/model/alarms';
+import type { IngestOptions, IngestResult } from './ingest';
+
+export const PG_DEAD_LETTERS_KEPT = 1000;
+
+const keyOf = (h: AlarmHead) => JSON.stringify([h.device, h.object, h.type, h.specificProblem]);
+
+interface Candidate {
+  ms: number;
+  head: AlarmHead;
+  severity: string;
+  cleared: boolean;
+  text: string;
+}
+
+interface PerAlarm {
+  aid: number;
+  fresh: boolean;
+  added: boolean;
+  best: Candidate | undefined;
+  handling: { atMs: number; state: string; user: string; description: string } | undefined;
+}
+
+export async function ingestPg(c: PoolClient, source: string, items: readonly AlarmItem[], o: IngestOptions): Promise<IngestResult> {
+  await c.query('INSERT INTO alarm_sources (source) VALUES ($1) ON CONFLICT DO NOTHING', [source]);
+  // The batch's alarms, each once, in one order for every collector (the order rows are locked in).
+  const firstHead = new Map<string, AlarmHead>();
+  for (const i of items) if (!firstHead.has(keyOf(i.head))) firstHead.set(keyOf(i.head), i.head);
+  const keys = [...firstHead.keys()].sort();
+  const heads = keys.map((k) => firstHead.get(k)!);
+  const col = <T>(f: (h: AlarmHead) => T) => heads.map(f);
+  const fresh = new Set<string>();
+  const aidOf = new Map<string, number>();
+  if (heads.length > 0) {
+    const inserted = await c.query<{ device: string; object: string; type: string; specific_problem: string }>(
+      `INSERT INTO alarms (source, device, device_name, org, object, type, specific_problem, severity, cleared, text, last_change_ms, last_seq)
+       SELECT $1, u.device, u.device_name, u.org, u.object, u.type, u.sp, u.severity, u.cleared, u.text, u.ms, 0
+       FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::boolean[], $10::text[], $11::bigint[])
+         WITH ORDINALITY AS u(device, device_name, org, object, type, sp, severity, cleared, text, ms, n)
+       ORDER BY u.n
+       ON CONFLICT (source, device, object, type, specific_problem) DO NOTHING
+       RETURNING device, object, type, specific_problem`,
+      [source, col((h) => h.device), col((h) => h.deviceName), col((h) => h.org), col((h) => h.object), col((h) => h.type), col((h) => h.specificProblem), col((h) => h.severity), col((h) => h.cleared), col((h) => h.text), col((h) => h.lastChangeMs)],
+    );
+    for (const r of inserted.rows) fresh.add(JSON.stringify([r.device, r.object, r.type, r.specific_problem]));
+    const rows = await c.query<{ aid: string; device: string; object: string; type: string; specific_problem: string }>(
+      `SELECT a.aid, a.device, a.object, a.type, a.specific_problem
+       FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS u(device, object, type, sp, n)
+       JOIN alarms a ON a.source = $1 AND a.device = u.device AND a.object = u.object AND a.type = u.type AND a.specific_problem = u.sp
+       ORDER BY u.n FOR UPDATE OF a`,
+      [source, col((h) => h.device), col((h) => h.object), col((h) => h.type), col((h) => h.specificProblem)],
+    );
+    for (const r of rows.rows) aidOf.set(JSON.stringify([r.device, r.object, r.type, r.specific_problem]), Number(r.aid));
+  }
+
+  // Changes and handlings, each once; which of them were new.
+  const ch = { aid: [] as number[], ms: [] as number[], severity: [] as string[], text: [] as string[], mid: [] as Array<number | null> };
+  const hd = { aid: [] as number[], ms: [] as number[], state: [] as string[], user: [] as string[], description: [] as string[], mid: [] as Array<number | null> };
+  for (const i of items) {
+    const aid = aidOf.get(keyOf(i.head))!;
+    for (const x of i.changes) {
+      ch.aid.push(aid);
+      ch.ms.push(x.eventMs);
+      ch.severity.push(x.severity);
+      ch.text.push(x.text);
+      ch.mid.push(i.messageId);
+    }
+    for (const x of i.handlings) {
+      hd.aid.push(aid);
+      hd.ms.push(x.atMs);
+      hd.state.push(x.state);
+      hd.user.push(x.user);
+      hd.description.push(x.description);
+      hd.mid.push(i.messageId);
+    }
+  }
+  const newChanges = new Set<string>();
+  if (ch.aid.length > 0) {
+    const r = await c.query<{ aid: string; event_ms: string }>(
+      `INSERT INTO alarm_changes (aid, event_ms, severity, text, message_id, stored_ms)
+       SELECT u.aid, u.ms, u.severity, u.text, u.mid, $6 FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::bigint[]) WITH ORDINALITY AS u(aid, ms, severity, text, mid, n)
+       ORDER BY u.n
+       ON CONFLICT (aid, event_ms) DO NOTHING RETURNING aid, event_ms`,
+      [ch.aid, ch.ms, ch.severity, ch.text, ch.mid, o.storedMs],
+    );
+    for (const x of r.rows) newChanges.add(`${x.aid}:${x.event_ms}`);
+  }
+  const newHandlings = new Set<string>();
+  if (hd.aid.length > 0) {
+    const r = await c.query<{ aid: string; at_ms: string; state: string }>(
+      `INSERT INTO alarm_handlings (aid, at_ms, state, "user", description, message_id, stored_ms)
+       SELECT u.aid, u.ms, u.state, u.usr, u.description, u.mid, $7 FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::bigint[]) WITH ORDINALITY AS u(aid, ms, state, usr, description, mid, n)
+       ORDER BY u.n
+       ON CONFLICT (aid, at_ms, state) DO NOTHING RETURNING aid, at_ms, state`,
+      [hd.aid, hd.ms, hd.state, hd.user, hd.description, hd.mid, o.storedMs],
+    );
+    for (const x of r.rows) newHandlings.add(`${x.aid}:${x.at_ms}:${x.state}`);
+  }
+
+  // Per alarm, in the batch's order: the newest state (heads and new changes, a later equal time never wins) and the latest new handling.
+  const per = new Map<number, PerAlarm>();
+  let duplicates = 0;
+  let changeCount = 0;
+  let handlingCount = 0;
+  let lag: number | null = null;
+  const fill = { changes: { aid: [] as number[], ms: [] as number[], mid: [] as number[] }, handlings: { aid: [] as number[], ms: [] as number[], state: [] as string[], mid: [] as number[] } };
+  for (const i of items) {
+    const k = keyOf(i.head);
+    const aid = aidOf.get(k)!;
+    let a = per.get(aid);
+    if (!a) per.set(aid, (a = { aid, fresh: fresh.has(k), added: false, best: undefined, handling: undefined }));
+    const take = (cand: Candidate) => {
+      if (!a.best || cand.ms > a.best.ms) a.best = cand;
+    };
+    const h = i.head;
+    take({ ms: h.lastChangeMs, head: h, severity: h.severity, cleared: h.cleared, text: h.text });
+    for (const x of i.changes) {
+      if (newChanges.delete(`${aid}:${x.eventMs}`)) {
+        a.added = true;
+        changeCount += 1;
+        if (i.messageId !== null) lag = Math.max(lag ?? 0, o.storedMs - x.eventMs);
+        take({ ms: x.eventMs, head: h, severity: x.severity, cleared: x.severity === 'cleared', text: x.text });
+      } else {
+        duplicates += 1;
+        if (i.messageId !== null) {
+          fill.changes.aid.push(aid);
+          fill.changes.ms.push(x.eventMs);
+          fill.changes.mid.push(i.messageId);
+        }
+      }
+    }
+    for (const x of i.handlings) {
+      if (newHandlings.delete(`${aid}:${x.atMs}:${x.state}`)) {
+        a.added = true;
+        handlingCount += 1;
+        if (!a.handling || x.atMs >= a.handling.atMs) a.handling = x;
+      } else {
+        duplicates += 1;
+        if (i.messageId !== null) {
+          fill.handlings.aid.push(aid);
+          fill.handlings.ms.push(x.atMs);
+          fill.handlings.state.push(x.state);
+          fill.handlings.mid.push(i.messageId);
+        }
+      }
+    }
+  }
+  if (fill.changes.aid.length > 0) {
+    await c.query(
+      `UPDATE alarm_changes c SET message_id = u.mid FROM unnest($1::bigint[], $2::bigint[], $3::bigint[]) AS u(aid, ms, mid)
+       WHERE c.aid = u.aid AND c.event_ms = u.ms AND c.message_id IS NULL`,
+      [fill.changes.aid, fill.changes.ms, fill.changes.mid],
+    );
+  }
+  if (fill.handlings.aid.length > 0) {
+    await c.query(
+      `UPDATE alarm_handlings h SET message_id = u.mid FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::bigint[]) AS u(aid, ms, state, mid)
+       WHERE h.aid = u.aid AND h.at_ms = u.ms AND h.state = u.state AND h.message_id IS NULL`,
+      [fill.handlings.aid, fill.handlings.ms, fill.handlings.state, fill.handlings.mid],
+    );
+  }
+
+  // One UPDATE for every alarm of the batch: the state only when newer by the node's time, the handling when not older; a new sequence when anything moved.
+  const rows = [...per.values()];
+  const touched = new Map<number, number>();
+  if (rows.length > 0) {
+    const r = await c.query<{ aid: string; last_seq: string }>(
+      `UPDATE alarms a SET
+         device_name = CASE WHEN u.ms > a.last_change_ms THEN u.device_name ELSE a.device_name END,
+         org = CASE WHEN u.ms > a.last_change_ms THEN u.org ELSE a.org END,
+         severity = CASE WHEN u.ms > a.last_change_ms THEN u.severity ELSE a.severity END,
+         cleared = CASE WHEN u.ms > a.last_change_ms THEN u.cleared ELSE a.cleared END,
+         text = CASE WHEN u.ms > a.last_change_ms THEN u.text ELSE a.text END,
+         last_change_ms = GREATEST(a.last_change_ms, u.ms),
+         handling_state = CASE WHEN u.h_ms IS NOT NULL AND u.h_ms >= COALESCE(a.handling_ms, -1) THEN u.h_state ELSE a.handling_state END,
+         handling_user = CASE WHEN u.h_ms IS NOT NULL AND u.h_ms >= COALESCE(a.handling_ms, -1) THEN u.h_user ELSE a.handling_user END,
+         handling_description = CASE WHEN u.h_ms IS NOT NULL AND u.h_ms >= COALESCE(a.handling_ms, -1) THEN u.h_description ELSE a.handling_description END,
+         handling_ms = CASE WHEN u.h_ms IS NOT NULL AND u.h_ms >= COALESCE(a.handling_ms, -1) THEN u.h_ms ELSE a.handling_ms END,
+         last_seq = nextval('alarm_seq')
+       FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::text[], $8::bigint[], $9::text[], $10::text[], $11::text[], $12::boolean[])
+         AS u(aid, ms, device_name, org, severity, cleared, text, h_ms, h_state, h_user, h_description, touch)
+       WHERE a.aid = u.aid AND (u.touch OR u.ms > a.last_change_ms)
+       RETURNING a.aid, a.last_seq`,
+      [
+        rows.map((x) => x.aid),
+        rows.map((x) => x.best!.ms),
+        rows.map((x) => x.best!.head.deviceName),
+        rows.map((x) => x.best!.head.org),
+        rows.map((x) => x.best!.severity),
+        rows.map((x) => x.best!.cleared),
+        rows.map((x) => x.best!.text),
+        rows.map((x) => x.handling?.atMs ?? null),
+        rows.map((x) => x.handling?.state ?? null),
+        rows.map((x) => x.handling?.user ?? null),
+        rows.map((x) => x.handling?.description ?? null),
+        rows.map((x) => x.fresh || x.added),
+      ],
+    );
+    for (const x of r.rows) touched.set(Number(x.aid), Number(x.last_seq));
+  }
+
+  if (changeCount + handlingCount > 0) {
+    await c.query('UPDATE alarm_sources SET last_stored_ms = GREATEST(COALESCE(last_stored_ms, 0), $1), last_lag_ms = $2 WHERE source = $3', [o.storedMs, lag, source]);
+  }
+  const ids = [...(o.messageIds ?? [])];
+  if (ids.length > 0) {
+    await c.query(
+      `INSERT INTO alarm_message_ids (source, director, last_id) SELECT $1, u.director, u.id FROM unnest($2::text[], $3::bigint[]) AS u(director, id)
+       ON CONFLICT (source, director) DO UPDATE SET last_id = EXCLUDED.last_id`,
+      [source, ids.map(([d]) => d), ids.map(([, id]) => id)],
+    );
+  }
+  if (o.cursorMs !== undefined) await c.query('UPDATE alarm_sources SET cursor_ms = GREATEST(cursor_ms, $1) WHERE source = $2', [o.cursorMs, source]);
+  if (o.deadLetters?.length) {
+    const d = o.deadLetters;
+    await c.query(
+      `INSERT INTO alarm_dead_letters (source, at_ms, reason, routing_key, excerpt) SELECT $1, $2, u.reason, u.rk, u.excerpt
+       FROM unnest($3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS u(reason, rk, excerpt, n) ORDER BY u.n`,
+      [source, o.storedMs, d.map((x) => x.reason), d.map((x) => x.routingKey), d.map((x) => x.excerpt.slice(0, 2048))],
+    );
+    await c.query('DELETE FROM alarm_dead_letters WHERE id <= (SELECT MAX(id) FROM alarm_dead_letters) - $1', [PG_DEAD_LETTERS_KEPT]);
+  }
+  if (o.marks?.length) {
+    const m = o.marks;
+    await c.query(
+      `INSERT INTO alarm_marks (source, director, message_id, event_ms, stored_ms) SELECT $1, u.director, u.id, u.ms, $2
+       FROM unnest($3::text[], $4::bigint[], $5::bigint[]) AS u(director, id, ms) ON CONFLICT DO NOTHING`,
+      [source, o.storedMs, m.map((x) => x.director), m.map((x) => x.messageId), m.map((x) => x.newestEventMs ?? null)],
+    );
+  }
+  const headSeq = touched.size > 0 ? [...touched.values()].reduce((a, b) => Math.max(a, b), 0) : Number((await c.query<{ s: string }>('SELECT COALESCE(MAX(last_seq), 0) AS s FROM alarms')).rows[0]!.s);
+  return { newChanges: changeCount, newHandlings: handlingCount, duplicates, aids: [...touched.keys()], newAlarms: fresh.size, headSeq, lagMs: lag };
+}

@@ -1,0 +1,60 @@
+/**
+ * A team's PostgreSQL on the command line (issue 24.5): the flags every command that reads or
+ * writes the fleet's store takes — `--database-url` (no password in it), `--database-password-file`
+ * (else NORTHBOUND_DATABASE_PASSWORD; never the command line), `--database-ca-file` — and the one
+ * way to open a store on it: a URL or option that cannot work is exit 2 with what to fix, a server
+ * that cannot be reached (or a store that cannot be opened there) exit 1 naming the URL.
+ */
+import type { Command } from 'commander';
+import { readFileSync } from 'node:fs';
+import { CliFailure } from './cli-errors';
+import type { PgPool } from './store/postgres';
+
+export interface DatabaseFlags {
+  databaseUrl?: string;
+  databasePasswordFile?: string;
+  databaseCaFile?: string;
+}
+
+/** Adds the three database options to `cmd`. */
+export function withDatabaseOptions(cmd: Command): Command {
+  return cmd
+    .option('--database-url <url>', "a team's PostgreSQL: postgres://user@host:5432/database (no password in it)")
+    .option('--database-password-file <file>', 'a file holding the database password (else NORTHBOUND_DATABASE_PASSWORD)')
+    .option('--database-ca-file <file>', "the CA of the database server's certificate (PEM), for sslmode verify-full or verify-ca");
+}
+
+/** Where the database password comes from: a file (--database-password-file) or NORTHBOUND_DATABASE_PASSWORD; never the command line. */
+export function databasePassword(file: string | undefined): string | undefined {
+  if (file) {
+    try {
+      return readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+    } catch (e) {
+      throw new CliFailure(`The password file ${file} could not be read: ${e instanceof Error ? e.message : String(e)}.`, 2);
+    }
+  }
+  return process.env.NORTHBOUND_DATABASE_PASSWORD || undefined;
+}
+
+/**
+ * A pool on the team's database and what `open` makes of it (a store, its migrations applied);
+ * the pool is ended when `open` fails. `close` ends it.
+ */
+export async function openTeamDatabase<T>(flags: DatabaseFlags & { databaseUrl: string }, o: { applicationName: string; max: number }, open: (pool: PgPool) => Promise<T>): Promise<{ value: T; pool: PgPool; close(): Promise<void> }> {
+  const { openPostgres } = await import('./store/postgres');
+  const password = databasePassword(flags.databasePasswordFile);
+  let pool: PgPool;
+  try {
+    pool = openPostgres({ url: flags.databaseUrl, password, caFile: flags.databaseCaFile, max: o.max, applicationName: o.applicationName });
+  } catch (e) {
+    throw new CliFailure(e instanceof Error ? `${e.message}${'hint' in e ? ` ${String((e as { hint: unknown }).hint)}` : ''}` : String(e), 2);
+  }
+  // An idle connection the server closed (a restart) must not end the process: the pool drops it.
+  pool.on('error', () => undefined);
+  try {
+    return { value: await open(pool), pool, close: () => pool.end() };
+  } catch (e) {
+    await pool.end().catch(() => undefined);
+    throw new CliFailure(`The team's database at ${flags.databaseUrl} could not be read: ${e instanceof Error ? e.message : String(e)}.`, 1);
+  }
+}

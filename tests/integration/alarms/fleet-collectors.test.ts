@@ -1,0 +1,151 @@
+/**
+ * Issue 24.4, must show: a fleet of two collectors (`northbound alarms follow --database-url`, real
+ * child processes) on one node's queue, storing into a real PostgreSQL (a private cluster), fed by
+ * the node simulator through a real RabbitMQ (a node of this test's own). One collector is killed
+ * with SIGKILL mid-stream, then the broker restarts under the other: every change the node emitted
+ * is stored exactly once (the stored message IDs compared with what the simulator emitted), and
+ * `alarms export --database-url` prints it alarm by alarm as the node's own record says.
+ */
+import amqp from 'amqplib';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fleetQueueName } from '../../../electron/alarms/service';
+import type { PgPool } from '../../../electron/store/postgres';
+import { runCli } from '../../support/cli';
+import { usePostgres } from '../../support/postgres';
+import { startPrivateRabbitMq, type PrivateRabbitMq } from '../../support/rabbitmq-node';
+import { until } from '../../support/until';
+import { startAlarmWorld, type AlarmWorld } from './world';
+
+const bin = path.resolve('bin/northbound.mjs');
+const EXCHANGE = 'nb.test.fleet';
+const pg = usePostgres();
+let rabbit: PrivateRabbitMq;
+let w: AlarmWorld;
+let caFile = '';
+const children: ChildProcessWithoutNullStreams[] = [];
+
+beforeAll(async () => {
+  rabbit = await startPrivateRabbitMq();
+  w = await startAlarmWorld({ generator: { ratePerSecond: 150 }, amqp: { url: rabbit.url, exchange: EXCHANGE } });
+  caFile = path.join(w.dir, 'node-ca.pem');
+  await writeFile(caFile, w.sim.certificatePem);
+}, 150_000);
+
+afterAll(async () => {
+  try {
+    for (const c of children) if (c.exitCode === null && c.signalCode === null && c.pid !== undefined) process.kill(c.pid, 'SIGKILL');
+    await w?.close();
+  } finally {
+    await rabbit?.destroy();
+  }
+}, 120_000);
+
+function collector(databaseUrl: string) {
+  const child = spawn(
+    process.execPath,
+    [bin, 'alarms', 'follow', '--database-url', databaseUrl, '--amqp-url', rabbit.url, '--exchange', EXCHANGE, '--node', w.sim.basicUrl, '--username', w.operator.username, '--password-env', 'NB_TEST_NODE_PW', '--ca-file', caFile, '--progress-every', '1'],
+    { env: { ...process.env, NB_TEST_NODE_PW: w.operator.password, ELECTRON_OVERRIDE_DIST_PATH: '/nonexistent' } },
+  );
+  children.push(child);
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += String(d)));
+  child.stdout.resume();
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, exit, stderr: () => stderr };
+}
+
+/** What the team's database holds by message ID. */
+async function storedIds(pool: PgPool) {
+  const all = 'SELECT message_id FROM alarm_changes UNION ALL SELECT message_id FROM alarm_handlings';
+  const t = (await pool.query<Record<string, string | null>>(`SELECT COUNT(*) AS rows, COUNT(*) FILTER (WHERE message_id IS NULL) AS without, COUNT(DISTINCT message_id) AS distinct_, MIN(message_id) AS min, MAX(message_id) AS max FROM (${all}) x`)).rows[0]!;
+  const twice = (await pool.query<{ message_id: string }>(`SELECT message_id FROM (${all}) x WHERE message_id IS NOT NULL GROUP BY message_id HAVING COUNT(*) > 1 LIMIT 20`)).rows.map((r) => Number(r.message_id));
+  const n = (v: string | null | undefined) => (v === null || v === undefined ? null : Number(v));
+  return { rows: n(t.rows)!, withoutId: n(t.without)!, distinct: n(t.distinct_)!, min: n(t.min), max: n(t.max), twice };
+}
+
+/** Changes a collector's progress lines say it stored. */
+const storedBy = (stderr: string) => [...stderr.matchAll(/amqp \w+(?: \(not connected\))?, \+(\d+) changes/g)].reduce((s, m) => s + Number(m[1]), 0);
+
+describe('alarms follow --database-url: a fleet of collectors', () => {
+  it('two collectors share the node’s queue; one killed with SIGKILL, the broker restarted: every change stored exactly once', async () => {
+    const db = await pg.freshDatabase('fleet');
+    const sim = w.sim;
+    const a = collector(db.url);
+    const b = collector(db.url);
+    const queue = fleetQueueName(`node:${new URL(sim.basicUrl).host}`);
+    for (const [name, c] of [['first', a], ['second', b]] as const) {
+      await until(`the ${name} collector to consume`, () => c.stderr().includes(`amqp live (queue ${queue})`) || (c.child.exitCode !== null && Promise.reject(new Error(c.stderr()))), 60_000);
+    }
+    expect(a.stderr()).toContain(`into the team's database ${db.url} from`);
+    // One queue, named after the node, with both collectors on it.
+    const conn = await amqp.connect(rabbit.url);
+    conn.on('error', () => undefined);
+    const ch = await conn.createChannel();
+    expect(await ch.checkQueue(queue)).toMatchObject({ queue, consumerCount: 2 });
+    sim.alarms.generator.start();
+    // Both consume (competing consumers on one queue).
+    await until('both collectors to store', () => sim.alarms.lastMessageId() >= 300 && storedBy(a.stderr()) > 0 && storedBy(b.stderr()) > 0, 30_000);
+    // Messages the broker drops (the queue unbound a while): no collector sees the hole in its own
+    // share of the stream; the fleet's check over what both stored finds it and one backfills it.
+    await ch.unbindQueue(queue, EXCHANGE, '#');
+    const atUnbind = sim.alarms.lastMessageId();
+    await until('messages the broker drops', () => sim.alarms.lastMessageId() >= atUnbind + 40, 20_000);
+    sim.alarms.generator.stop();
+    await sim.alarms.published(20_000);
+    await ch.bindQueue(queue, EXCHANGE, '#');
+    await conn.close();
+    sim.alarms.generator.start();
+    await until('changes after the hole', () => sim.alarms.lastMessageId() >= atUnbind + 140, 20_000);
+    // Closed by the fleet's stream check (nothing else backfills before the broker restart below).
+    await until('the hole backfilled by REST', async () => (await storedIds(db.pool)).withoutId >= 40, 30_000);
+    a.child.kill('SIGKILL');
+    expect(await a.exit).toBeNull();
+    const atKill = sim.alarms.lastMessageId();
+    await until('changes after the kill', () => sim.alarms.lastMessageId() >= atKill + 200, 20_000);
+    // The broker restarts under the collector left.
+    await rabbit.stop();
+    const atStop = sim.alarms.lastMessageId();
+    await until('changes while the broker is down', () => sim.alarms.lastMessageId() >= atStop + 150, 20_000);
+    await rabbit.start();
+    await until('the collector to reconnect', () => (b.stderr().match(/alarms follow: amqp live \(queue/g) ?? []).length >= 2, 60_000);
+    await until('the node to publish again', () => sim.alarms.publisher?.connected, 60_000);
+    const atBack = sim.alarms.lastMessageId();
+    await until('changes after the broker restart', () => sim.alarms.lastMessageId() >= atBack + 150, 20_000);
+    sim.alarms.generator.stop();
+    const emitted = sim.alarms.lastMessageId();
+    await sim.alarms.published(60_000);
+    // Each change once: what the broker lost came by REST (without its message ID), every other with its own.
+    const stored = await until(`all ${emitted} changes stored`, async () => {
+      const s = await storedIds(db.pool);
+      return s.rows === emitted && s.max === emitted && s;
+    }, 90_000);
+    expect(stored).toMatchObject({ rows: emitted, min: 1, max: emitted, twice: [] });
+    expect(stored.distinct + stored.withoutId).toBe(emitted);
+    expect(stored.withoutId).toBeGreaterThanOrEqual(40);
+    b.child.kill('SIGTERM');
+    expect(await b.exit).toBe(0);
+    expect(b.stderr()).toContain('alarms follow: stopped.');
+
+    // The export reads the team's store: alarm by alarm, what the node says it emitted.
+    const out = await runCli(['alarms', 'export', '--database-url', db.url, '--format', 'jsonl'], { ELECTRON_OVERRIDE_DIST_PATH: '/nonexistent' });
+    expect(out.stderr).toBe('');
+    expect(out.code).toBe(0);
+    const lines = out.stdout.trim().split('\n').map((l) => JSON.parse(l) as { deviceName: string; object: string; type: string; severity: string; changes: number });
+    const key = (x: { deviceName: string; object: string; type: string }) => `${x.deviceName} ${x.object} ${x.type}`;
+    const node = new Map(sim.alarms.model.all().map((x) => [key(x), { changes: x.changes.length, severity: x.changes.at(-1)!.perceivedSeverity }]));
+    expect(new Map(lines.map((l) => [key(l), { changes: l.changes, severity: l.severity }]))).toEqual(node);
+  }, 300_000);
+
+  it('refuses --data-dir with --database-url, and a password in the URL without echoing it', async () => {
+    const both = await runCli(['alarms', 'follow', '--data-dir', '/tmp/x', '--database-url', 'postgres://u@127.0.0.1/db', '--poll', '--node', 'https://127.0.0.1:1', '--username', 'u', '--password-env', 'NB_X'], { NB_X: 'pw' });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('Give either --data-dir');
+    const pw = await runCli(['alarms', 'export', '--database-url', 'postgres://u:hunter2@127.0.0.1/db', '--format', 'csv']);
+    expect(pw.code).toBe(2);
+    expect(pw.stderr).toContain('The database URL carries a password.');
+    expect(pw.stderr).not.toContain('hunter2');
+  }, 60_000);
+});
