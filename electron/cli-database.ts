@@ -16,10 +16,10 @@ export interface DatabaseFlags {
   databaseCaFile?: string;
 }
 
-/** Adds the three database options to `cmd`. */
-export function withDatabaseOptions(cmd: Command): Command {
-  return cmd
-    .option('--database-url <url>', "a team's PostgreSQL: postgres://user@host:5432/database (no password in it)")
+/** Adds the three database options to `cmd` (`required`: the command works on a team's database only). */
+export function withDatabaseOptions(cmd: Command, o: { required?: boolean } = {}): Command {
+  const url = ['--database-url <url>', "a team's PostgreSQL: postgres://user@host:5432/database (no password in it)"] as const;
+  return (o.required ? cmd.requiredOption(...url) : cmd.option(...url))
     .option('--database-password-file <file>', 'a file holding the database password (else NORTHBOUND_DATABASE_PASSWORD)')
     .option('--database-ca-file <file>', "the CA of the database server's certificate (PEM), for sslmode verify-full or verify-ca");
 }

@@ -10,9 +10,9 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { readFileSync } from 'node:fs';
-import { databasePassword } from './cli-audit';
+import { openTeamDatabase, withDatabaseOptions } from './cli-database';
 import { CliFailure } from './cli-errors';
-import { createStreamLogger, registerSecret } from './log';
+import { createStreamLogger, registerSecret, type Logger } from './log';
 import { parseAmqpUrl } from '../shared/model/settings';
 import { AppError } from '../shared/model/errors';
 import type { PgPool } from './store/postgres';
@@ -29,32 +29,52 @@ const whole = (label: string, min: number, max: number) => (value: string): numb
   return n;
 };
 
-function dbOptions(cmd: Command): Command {
-  return cmd
-    .requiredOption('--database-url <url>', "the team's PostgreSQL: postgres://user@host:5432/database (no password in it)")
-    .option('--database-password-file <file>', 'a file holding the database password (else NORTHBOUND_DATABASE_PASSWORD)')
-    .option('--database-ca-file <file>', "the CA of the database server's certificate (PEM), for sslmode verify-full or verify-ca");
-}
+const dbOptions = (cmd: Command) => withDatabaseOptions(cmd, { required: true });
 
 const failure = (e: unknown, code: 1 | 2) => new CliFailure(e instanceof AppError ? `${e.message} ${e.hint}`.trim() : e instanceof Error ? e.message : String(e), code);
 
+/** A pool on the team's database (cli-database.ts: exit 2 for a URL that cannot work). */
 async function openPool(flags: DbFlags, name: string, max = 4): Promise<PgPool> {
-  const { openPostgres } = await import('./store/postgres');
-  try {
-    return openPostgres({ url: flags.databaseUrl, password: databasePassword(flags.databasePasswordFile), caFile: flags.databaseCaFile, max, applicationName: name });
-  } catch (e) {
-    throw failure(e, 2);
-  }
+  return (await openTeamDatabase(flags, { applicationName: name, max }, async (pool) => pool)).pool;
 }
 
 /** Every store's migrations, in the order team init applies them. */
 async function storeMigrations(): Promise<Array<readonly [string, (pool: PgPool) => Promise<unknown>]>> {
-  const [{ openPgActivityStore }, { migrateFleet }, { openPgEdrStore }] = await Promise.all([import('./store/activity-pg'), import('./edr/fleet/fleet-connectors'), import('./edr/store/edr-pg')]);
+  const [{ openPgActivityStore }, { migrateFleet }, { openPgEdrStore }, { openPgAlarmStore }] = await Promise.all([
+    import('./store/activity-pg'),
+    import('./edr/fleet/fleet-connectors'),
+    import('./edr/store/edr-pg'),
+    import('./alarms/store/pg-alarm-store'),
+  ]);
   return [
     ['activity', (p) => openPgActivityStore(p)],
     ['edr', (p) => openPgEdrStore(p)],
+    ['alarms', (p) => openPgAlarmStore(p)],
     ['fleet', migrateFleet],
   ];
+}
+
+/**
+ * Runs `open` until it succeeds, waiting (1 s, doubling to 30 s) while the database cannot be
+ * reached and saying so once; another error is thrown. Undefined when `stopping` turned true.
+ */
+async function untilReachable<T>(open: () => Promise<T>, logger: Logger, stopping: () => boolean): Promise<T | undefined> {
+  const { isDatabaseUnreachable } = await import('./store/postgres');
+  for (let wait = 1_000, said = false; ; wait = Math.min(wait * 2, 30_000)) {
+    try {
+      const v = await open();
+      if (said) logger.info('the database is reachable again');
+      return v;
+    } catch (e) {
+      if (!isDatabaseUnreachable(e)) throw e;
+      if (!said) logger.warn('the database could not be reached; waiting for it', { error: e instanceof Error ? e.message : String(e) });
+      said = true;
+    }
+    for (const end = Date.now() + wait; Date.now() < end; ) {
+      if (stopping()) return undefined;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
 }
 
 /** amqp://user@host with the password from the named variable (never on the command line). */
@@ -159,10 +179,20 @@ export function addTeamCommands(program: Command): void {
         import('./edr/targets'),
         import('./edr/runtimes'),
       ]);
-      const store = await openPgEdrStore(pool).catch(async (e: unknown) => {
+      let stop!: () => void;
+      let stopping = false;
+      const stopped = new Promise<void>((resolve) => (stop = resolve));
+      process.once('SIGTERM', () => ((stopping = true), stop()));
+      process.once('SIGINT', () => ((stopping = true), stop()));
+      // A database not reachable yet (a host starting, a restart) is waited for, saying so; anything else ends the start.
+      const store = await untilReachable(() => openPgEdrStore(pool), logger, () => stopping).catch(async (e: unknown) => {
         await pool.end();
         throw failure(e, 1);
       });
+      if (!store) {
+        await pool.end();
+        return;
+      }
       const worker = new FleetWorker({
         pool,
         store,
@@ -175,12 +205,8 @@ export function addTeamCommands(program: Command): void {
         leaseMs: flags.leaseSeconds * 1000,
         publishDelayMs: flags.publishDelaySeconds * 1000,
       });
-      let stop!: () => void;
-      const stopped = new Promise<void>((resolve) => (stop = resolve));
-      process.once('SIGTERM', () => stop());
-      process.once('SIGINT', () => stop());
       try {
-        await worker.start();
+        await untilReachable(() => worker.start(), logger, () => stopping);
       } catch (e) {
         await pool.end().catch(() => undefined);
         throw failure(e, 1);

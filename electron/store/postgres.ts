@@ -77,9 +77,12 @@ export function openPostgres(o: PostgresOptions): PgPool {
     application_name: o.applicationName ?? 'northbound',
     connectionTimeoutMillis: 10_000,
   });
-  // An idle connection the server closed (a restart, a failover) is dropped from the pool and the
-  // next query opens another; without a listener node-postgres would end the process.
+  // A connection the server closed (a restart, a failover) is dropped from the pool and the next
+  // query opens another; without a listener node-postgres would end the process. An idle one is
+  // the pool's to hear; one checked out between two queries (a transaction, a held lock) is its
+  // own client's: its next query then fails, and says why.
   pool.on('error', (e) => o.onIdleError?.(e));
+  pool.on('connect', (client) => client.on('error', (e) => o.onIdleError?.(e)));
   return pool;
 }
 
@@ -138,4 +141,16 @@ export async function withTransaction<T>(pool: PgPool, work: (client: pg.PoolCli
   } finally {
     client.release(broken);
   }
+}
+
+/** PostgreSQL's connection classes: the server is not there, not yet, or going away (class 08; 57P01-57P03). */
+const UNREACHABLE_SQLSTATE = /^(08|57P0[123])/;
+const UNREACHABLE_ERRNO = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
+
+/** Whether `e` says the server could not be reached (worth waiting for), not that it refused what was asked. */
+export function isDatabaseUnreachable(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && (UNREACHABLE_SQLSTATE.test(code) || UNREACHABLE_ERRNO.has(code))) return true;
+  const message = e instanceof Error ? e.message : '';
+  return /Connection terminated|timeout exceeded when trying to connect|the database system is (starting up|shutting down)/i.test(message);
 }

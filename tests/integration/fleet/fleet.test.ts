@@ -210,18 +210,23 @@ describe('a fleet of workers over 30 tenants', () => {
 
   it('PostgreSQL stopped for 30 s mid-cycle: the workers wait, reconnect and go on; nothing lost, nothing doubled', async () => {
     const team = await startTeam('outage');
-    const workers = ['p1', 'p2'].map((id) => team.worker(id));
+    const running = ['p1', 'p2'].map((id) => team.worker(id));
+    await until('both workers started', async () => Number((await team.pool.query<{ n: string }>('SELECT count(*) AS n FROM fleet_workers')).rows[0]!.n) === 2 || undefined, 60_000);
     await until('cycles under way', async () => Number((await team.pool.query<{ n: string }>('SELECT count(*) AS n FROM fleet_claims WHERE cycle_id IS NOT NULL')).rows[0]!.n) > 0 || undefined, 60_000);
     const cluster = pg.cluster();
     await cluster.pause();
+    // A worker started while the database is away waits for it too.
+    const late = team.worker('p3');
+    await until('the late worker says it waits', () => /could not be reached/.test(late.stderr) || undefined, 30_000);
     await new Promise((resolve) => setTimeout(resolve, 30_000));
     await cluster.resume();
     const done = await allPublished(team, 180_000);
     await expectPublishedOnce(team, done);
-    for (const w of workers) {
+    for (const w of [...running, late]) {
       expect(w.stderr).toMatch(/could not be reached/);
       expect(w.stderr).toMatch(/reachable again/);
       expect(w.child.exitCode).toBeNull();
     }
+    expect(late.stderr).toMatch(/worker started/);
   }, 300_000);
 });
