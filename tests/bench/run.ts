@@ -17,6 +17,7 @@ import { benchDevicesTable } from './devices-table.bench-part';
 import { benchAlarmStream } from './alarms.bench-part';
 import { benchAlarmFleet, benchAlarmPgIngest } from './alarms-fleet.bench-part';
 import { benchAlarmStall } from './alarm-stall.bench-part';
+import { benchFleetWorkers } from './fleet-workers.bench-part';
 import { benchOverview } from './overview.bench-part';
 import { benchAlarmPage } from './alarms-page.bench-part';
 import { benchConnectorImport } from './connector-import.bench-part';
@@ -183,6 +184,17 @@ async function main(): Promise<void> {
     console.log(
       `alarms: ${fmt(a.target)} changes/s for ${a.seconds} s from the simulator through RabbitMQ into alarms.db (\`alarms follow\` in a child process): the simulator emitted ${fmt(a.emitted)} changes = ${fmt(a.rate)}/s, stored ${fmt(a.stored)}, lost ${fmt(a.lost)} (must be 0), stored twice ${fmt(a.duplicates)}; end-to-end latency p50 ${fmt(a.p50Ms)} ms, p99 ${fmt(a.p99Ms)} ms (target < 1,000 ms), worst ${fmt(a.maxMs)} ms; drained ${fmt(a.drainMs)} ms after the last change; the consumer's peak RSS ${fmt(a.peakRssMb)} MB (VmRSS sampled ${fmt(a.sampledRssMb)} MB)`,
     );
+  }
+
+  if (want('fleet-workers')) {
+    // Issue 24.2: polls per minute with 1, 2 and 3 workers over 30 simulated tenants, and what bounds it here.
+    const hosts = Number(process.env.NB_BENCH_FLEET_HOSTS ?? 1_000);
+    for (const f of await benchFleetWorkers(15, hosts)) {
+      const used = f.cpu.workers + f.cpu.simulators + f.cpu.postgres + f.cpu.rabbitmq;
+      console.log(
+        `fleet workers, ${f.workers} worker${f.workers > 1 ? 's' : ''} (concurrency 4 each): ${f.tenants} tenants × ${fmt(f.hosts)} hosts polled, scored, committed and published in ${fmt(f.spanMs / 1000, 1)} s = ${fmt(f.pollsPerMinute, 1)} polls/min; CPU in that span: workers ${fmt(f.cpu.workers, 1)} s, simulators ${fmt(f.cpu.simulators, 1)} s, PostgreSQL ${fmt(f.cpu.postgres, 1)} s, RabbitMQ ${fmt(f.cpu.rabbitmq, 1)} s = ${fmt((100 * used) / f.capacity)} % of the ${os.cpus().length} cores (the machine, everyone's processes: ${fmt((100 * f.machineBusy) / f.capacity)} % busy)`,
+      );
+    }
   }
 
   if (want('alarms-fleet')) {

@@ -6,17 +6,15 @@
  * every cycle is committed once and published exactly once (the messages on the exchange compared
  * by id and content); a worker stopped with SIGTERM hands back and says so in the database.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import amqp from 'amqplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFalconSimulator, type FalconSimulator } from '@northbound/simulators/testing/falcon';
-import { defenderTenant, startDefenderSimulator, type DefenderSimulator } from '@northbound/simulators/testing/defender';
-import type { ScoreMessage } from '../../../electron/edr/publisher';
 import { runCli } from '../../support/cli';
 import { usePostgres } from '../../support/postgres';
+import { startFleetSimulators, startFleetTeam, type CycleRow, type FleetSimulators, type FleetTeam } from '../../support/fleet';
 import { ensureRabbitMq, RABBITMQ_START_MS } from '../../support/rabbitmq';
 import { until } from '../../support/until';
 
@@ -24,100 +22,30 @@ const TENANTS = 15; // per vendor: 30 in all
 const HOSTS = 20;
 const pg = usePostgres();
 let dir!: string;
-let falcon!: FalconSimulator;
-let defender!: DefenderSimulator;
-let tenants!: ReturnType<typeof defenderTenant>[];
+let sims!: FleetSimulators;
 let conn: amqp.ChannelModel | undefined;
 let ch!: amqp.Channel;
-const AMQP_ENV = { NB_TEST_AMQP_PW: 'guest' };
 const children: ChildProcess[] = [];
 
-interface CycleRow {
-  id: string;
-  connector_id: string;
-  status: string;
-  published_at: string | null;
-  hosts: number;
-}
-
-interface Worker {
-  id: string;
-  child: ChildProcess;
-  stderr: string;
-  exited: Promise<number | null>;
-}
-
-/** A team of its own: a fresh database, team init and the 30 connectors imported through the CLI, an exchange and a queue on it. */
-async function startTeam(name: string) {
-  const db = await pg.freshDatabase(name);
-  const keyFile = path.join(dir, `${name}.key`);
-  const init = await runCli(['team', 'init', '--database-url', db.url, '--key-file', keyFile]);
-  expect(init.code, init.stderr).toBe(0);
-  const doc = {
-    version: 1,
-    connectors: [
-      ...falcon.clients.map((c, i) => ({ vendor: 'falcon', name: `Falcon ${i + 1}`, tenantId: c.cid, clientId: c.clientId, clientSecret: c.clientSecret, cloudRegion: 'us-1', apiUrl: falcon.baseUrl('us-1'), tls: { mode: 'custom-ca', caName: 'sim.pem', caPem: falcon.certificatePem }, pollIntervalMinutes: 60 })),
-      ...tenants.map((t, i) => ({ vendor: 'defender', name: `Defender ${i + 1}`, tenantId: t.tenantId, clientId: t.clientId, clientSecret: t.clientSecret, apiUrl: defender.apiUrl, idpUrl: defender.idpUrl, tls: { mode: 'custom-ca', caName: 'sim.pem', caPem: defender.certificatePem }, pollIntervalMinutes: 60 })),
-    ],
-  };
-  const file = path.join(dir, `${name}.json`);
-  writeFileSync(file, JSON.stringify(doc));
-  const imported = await runCli(['team', 'connectors', 'import', '--database-url', db.url, '--file', file]);
-  expect(imported.code, imported.stderr).toBe(0);
-  expect(imported.stdout.trim().split('\n')).toHaveLength(2 * TENANTS);
-  const exchange = `northbound.zta.${name}.${process.pid}`;
-  const queue = `nb-${name}-${process.pid}`;
-  await ch.assertExchange(exchange, 'topic', { durable: true });
-  await ch.assertQueue(queue, { exclusive: true });
-  await ch.bindQueue(queue, exchange, 'zta.scores.#');
-  const received: Array<{ id: string; body: ScoreMessage }> = [];
-  await ch.consume(queue, (m) => {
-    if (m) received.push({ id: String(m.properties.messageId), body: JSON.parse(m.content.toString()) as ScoreMessage });
-  }, { noAck: true });
-
-  const worker = (id: string, extra: string[] = []): Worker => {
-    const child = spawn(
-      process.execPath,
-      [
-        path.resolve('bin/northbound.mjs'), 'worker',
-        '--database-url', db.url,
-        '--amqp-url', 'amqp://guest@127.0.0.1:5672', '--amqp-password-env', 'NB_TEST_AMQP_PW', '--amqp-exchange', exchange,
-        '--key-file', keyFile, '--worker-id', id,
-        '--concurrency', '4', '--lease-seconds', '3', '--publish-delay-seconds', '1', '--grace-seconds', '0',
-        ...extra,
-      ],
-      { env: { ...process.env, ...AMQP_ENV }, stdio: ['ignore', 'ignore', 'pipe'] },
-    );
-    children.push(child);
-    const w: Worker = { id, child, stderr: '', exited: new Promise((resolve) => child.on('exit', (code) => resolve(code))) };
-    child.stderr!.on('data', (d) => (w.stderr += String(d)));
-    workers.push(w);
-    return w;
-  };
-  const workers: Worker[] = [];
-  const cycles = async () => (await db.pool.query<CycleRow>('SELECT id::text AS id, connector_id, status, published_at, hosts FROM edr.cycles ORDER BY id')).rows;
-  return { db, pool: db.pool, url: db.url, received, worker, workers, cycles };
-}
-
-type Team = Awaited<ReturnType<typeof startTeam>>;
+/** A team of its own: a fresh database set up through the CLI, its exchange and queue. */
+const startTeam = async (name: string) => startFleetTeam({ name, db: await pg.freshDatabase(name), dir, sims, ch, children });
+type Team = FleetTeam;
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'nb-fleet-'));
   const broker = await ensureRabbitMq();
   conn = await amqp.connect(broker.url);
   ch = await conn.createChannel();
-  falcon = await startFalconSimulator({ regions: ['us-1'], clients: Array.from({ length: TENANTS }, (_, i) => ({ region: 'us-1' as const, tenant: { hosts: HOSTS, seed: 100 + i } })) });
-  tenants = Array.from({ length: TENANTS }, (_, i) => defenderTenant({ hosts: HOSTS, seed: 200 + i }));
-  defender = await startDefenderSimulator({ tenants });
+  sims = await startFleetSimulators(TENANTS, HOSTS);
   // Every Falcon call waits a little, so a cycle lasts long enough to be stopped in the middle.
-  Object.assign(falcon.faults, { slowCalls: 1_000_000_000, slowMs: 150 });
+  Object.assign(sims.falcon.faults, { slowCalls: 1_000_000_000, slowMs: 150 });
 }, RABBITMQ_START_MS + 60_000);
 
 afterAll(async () => {
   for (const c of children) c.kill('SIGKILL');
   await ch?.close().catch(() => undefined);
   await conn?.close().catch(() => undefined);
-  await Promise.all([falcon?.close(), defender?.close()]);
+  await sims?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 }, 60_000);
 
