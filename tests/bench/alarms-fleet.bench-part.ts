@@ -13,7 +13,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { startMgmtSimulator } from '@northbound/simulators/testing';
 import { openPostgres } from '../../electron/store/postgres';
-import { startPostgres } from '../support/postgres';
+import { startPostgres } from '../support/pg-cluster';
 import { startPrivateRabbitMq } from '../support/rabbitmq-node';
 import { until } from '../support/until';
 import { benchDir } from './poller-process';

@@ -15,7 +15,7 @@ import path from 'node:path';
 import amqp from 'amqplib';
 import { openPostgres } from '../../electron/store/postgres';
 import { startFleetSimulators, startFleetTeam } from '../support/fleet';
-import { startPostgres } from '../support/postgres';
+import { startPostgres } from '../support/pg-cluster';
 import { startPrivateRabbitMq } from '../support/rabbitmq-node';
 import { until } from '../support/until';
 import { benchDir } from './poller-process';

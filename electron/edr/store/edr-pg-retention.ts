@@ -7,7 +7,7 @@
  * go too.
  */
 import { withTransaction, type PgPool } from '../../store/postgres';
-import { PRUNE_LOCK } from './edr-pg-staging';
+import { PRUNE_LOCK } from './edr-pg-errors';
 import type { PruneResult } from './edr-store';
 
 export async function prunePgEdrStore(pool: PgPool, now: Date, days: number): Promise<PruneResult> {
@@ -21,6 +21,8 @@ export async function prunePgEdrStore(pool: PgPool, now: Date, days: number): Pr
     );
     // Hosts last seen in a cycle that goes, with their record and history.
     await c.query('CREATE TEMP TABLE pruned_hosts ON COMMIT DROP AS SELECT s.hid FROM edr.host_seen s JOIN pruned_cycles p ON p.id = s.last_cycle');
+    // What processes know of these connectors' stored hosts is read again (edr-pg-staging.ts).
+    await c.query('UPDATE edr.connector_writes SET version = version + 1 WHERE connector_id IN (SELECT DISTINCT h.connector_id FROM edr.hosts h JOIN pruned_hosts p ON p.hid = h.hid)');
     for (const table of ['host_details', 'score_changes', 'host_seen']) await c.query(`DELETE FROM edr.${table} WHERE hid IN (SELECT hid FROM pruned_hosts)`);
     const hosts = (await c.query('DELETE FROM edr.hosts WHERE hid IN (SELECT hid FROM pruned_hosts)')).rowCount ?? 0;
     for (const table of ['cycle_bands', 'publications']) await c.query(`DELETE FROM edr.${table} WHERE cycle_id IN (SELECT id FROM pruned_cycles)`);
@@ -35,7 +37,7 @@ export async function prunePgEdrStore(pool: PgPool, now: Date, days: number): Pr
           [cutoff],
         )
       ).rowCount ?? 0;
-    await c.query(`DELETE FROM edr.staged_scores WHERE cycle_id NOT IN (SELECT id FROM edr.cycles WHERE status = 'running')`);
+    for (const table of ['staged_scores', 'staged_seen']) await c.query(`DELETE FROM edr.${table} WHERE cycle_id NOT IN (SELECT id FROM edr.cycles WHERE status = 'running')`);
     return { cycles, hosts, changes };
   });
 }

@@ -7,10 +7,15 @@
  *   Times copied from a host (`last_seen`, `scored_at`) are text as the connector gave them, in
  *   the "C" collation, so retention's `scored_at < cutoff` compares as SQLite does (bytes).
  * - `host_id` is in the "C" collation too: the views page and order by it, as SQLite's BINARY does.
- * - `staged_scores` is UNLOGGED and keyed by cycle: the fleet's workers share it (a TEMP table is one
+ * - Staging is UNLOGGED and keyed by cycle: the fleet's workers share it (a TEMP table is one
  *   connection's), and a staged row is never visible, so it needs no WAL; a crash of the server
- *   empties it, which only fails the cycles running then (their commit finds nothing to move). A
- *   `light` row is a host seen as it was stored: only its key, last-seen and scoring time.
+ *   empties it, which only loses the cycles running then. `staged_scores` holds the hosts that
+ *   changed or are new (full rows, keyed by host), `staged_seen` the hosts seen as stored (light
+ *   rows: the host's key, last-seen and scoring time; 96 % of a cycle, so as narrow as can be).
+ * - `host_seen` is rewritten for every host every cycle: fillfactor 50 leaves room on each page
+ *   for the new version of its rows (a HOT update: no index entry, no new page).
+ * - `connector_writes`: per connector, how many commits rewrote its hosts (and prunes deleted
+ *   some); a process keeps what it read of a connector's stored hosts while this has not moved.
  */
 
 /** The attribute columns `hosts` and `staged_scores` share, with their types (edr-schema.ts HOST_ATTRIBUTE_COLUMNS, in its order). */
@@ -47,8 +52,7 @@ export const PG_IDENTITY: ReadonlyArray<readonly [string, string]> = [
 
 const NOT_NULL = new Set(['connector_id', 'host_id', 'vendor', 'hostname', 'customer_id', 'platform', 'score', 'band', 'digest']);
 const C_COLLATED = new Set(['connector_id', 'host_id']);
-const ddl = (cols: ReadonlyArray<readonly [string, string]>, nullable = false) =>
-  cols.map(([n, t]) => `  ${n} ${t}${C_COLLATED.has(n) ? ' COLLATE "C"' : ''}${!nullable && NOT_NULL.has(n) ? ' NOT NULL' : ''},`).join('\n');
+const ddl = (cols: ReadonlyArray<readonly [string, string]>) => cols.map(([n, t]) => `  ${n} ${t}${C_COLLATED.has(n) ? ' COLLATE "C"' : ''}${NOT_NULL.has(n) ? ' NOT NULL' : ''},`).join('\n');
 
 /** A timestamptz column as the SQLite store's ISO text (what Date.toISOString gives). */
 export const TS = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -84,7 +88,7 @@ CREATE TABLE edr.host_seen (
   last_cycle bigint NOT NULL,
   last_seen text,
   scored_at text COLLATE "C" NOT NULL
-);
+) WITH (fillfactor = 50);
 CREATE TABLE edr.host_details (
   hid bigint PRIMARY KEY,
   record_json text NOT NULL,
@@ -115,19 +119,26 @@ CREATE TABLE edr.publications (
   published_at timestamptz NOT NULL,
   PRIMARY KEY (cycle_id, target)
 );
+CREATE TABLE edr.connector_writes (
+  connector_id text COLLATE "C" PRIMARY KEY,
+  version bigint NOT NULL
+);
 CREATE UNLOGGED TABLE edr.staged_scores (
   cycle_id bigint NOT NULL,
-  host_id text COLLATE "C" NOT NULL,
-  light boolean NOT NULL,
-  -- A light row: the stored host's key; a full row: null (the commit finds or makes the host).
-  hid bigint,
   last_seen text,
   scored_at text NOT NULL,
-${ddl(PG_IDENTITY.filter(([n]) => n !== 'host_id'), true)}
-${ddl(PG_ATTRIBUTES, true)}
-  record_json text,
-  contributions_json text,
+${ddl(PG_IDENTITY)}
+${ddl(PG_ATTRIBUTES)}
+  record_json text NOT NULL,
+  contributions_json text NOT NULL,
   profiles_json text,
   PRIMARY KEY (cycle_id, host_id)
-);`,
+);
+CREATE UNLOGGED TABLE edr.staged_seen (
+  cycle_id bigint NOT NULL,
+  hid bigint NOT NULL,
+  last_seen text,
+  scored_at text NOT NULL
+);
+CREATE INDEX staged_seen_cycle ON edr.staged_seen (cycle_id);`,
 ];

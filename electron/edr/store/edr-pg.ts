@@ -17,11 +17,12 @@ import { migratePg, withTransaction, type PgPool } from '../../store/postgres';
 import { EDR_PG_STEPS, TS } from './edr-pg-schema';
 import { prunePgEdrStore } from './edr-pg-retention';
 import { PgStaging } from './edr-pg-staging';
+import { commitPgCycle, discardPgCycle, interruptPgCycles } from './edr-pg-commit';
 import { PgEdrViews } from './edr-pg-views';
 import type { CycleHost, CycleKind, CycleSummary, EdrStore, StoredHostScore, TrendFilter } from './edr-store';
 import { hostScoreOf, summaryOf, toCycle } from './edr-views-shared';
 
-export { CYCLE_NOT_RUNNING, TAKEN_OVER_ERROR } from './edr-pg-staging';
+export { CYCLE_NOT_RUNNING, TAKEN_OVER_ERROR } from './edr-pg-errors';
 
 export interface PgEdrStore extends EdrStore {
   /** Marks a connector's `running` cycles `interrupted` and drops their staged rows (a worker taking the connector over); answers how many. */
@@ -51,7 +52,7 @@ export async function openPgEdrStore(pool: PgPool): Promise<PgEdrStore> {
       return Number(r!.id);
     },
     stageScores: (cycleId: number, connectorId: string, scored: Iterable<ScoredHost>) => staging.stage(cycleId, connectorId, scored),
-    commitCycle: (cycleId: number, at: Date) => staging.commit(cycleId, at),
+    commitCycle: (cycleId: number, at: Date) => commitPgCycle(pool, staging, cycleId, at),
     async finishCycle(cycleId, status, info) {
       await withTransaction(pool, async (c) => {
         const r = await c.query(`UPDATE edr.cycles SET status = $1, finished_at = $2, hosts = $3, error = $4, error_code = $5 WHERE id = $6 AND status = 'running'`, [
@@ -62,10 +63,10 @@ export async function openPgEdrStore(pool: PgPool): Promise<PgEdrStore> {
           info.errorCode ?? null,
           cycleId,
         ]);
-        if (status !== 'completed' && r.rowCount) await staging.discard(cycleId, c);
+        if (status !== 'completed' && r.rowCount) await discardPgCycle(c, staging, cycleId);
       });
     },
-    interruptCycles: (connectorId: string, at: Date) => staging.interrupt(connectorId, at),
+    interruptCycles: (connectorId: string, at: Date) => interruptPgCycles(pool, staging, connectorId, at),
 
     cycle: async (id: number) => toCycle(await one(`SELECT ${CYCLE_COLUMNS} FROM edr.cycles WHERE id = $1`, [id])),
     lastCycle: async (connectorId: string) => toCycle(await one(`SELECT ${CYCLE_COLUMNS} FROM edr.cycles WHERE connector_id = $1 ORDER BY id DESC LIMIT 1`, [connectorId])),

@@ -70,8 +70,8 @@ const backends: Array<[string, () => Promise<Opened>]> = [
         second: () => openPgEdrStore(pg.pool(db.name)),
         historyRows: (id) => count('SELECT COUNT(*) AS n FROM edr.score_changes WHERE cycle_id = $1', id),
         staged: async (id) => ({
-          full: await count('SELECT COUNT(*) AS n FROM edr.staged_scores WHERE cycle_id = $1 AND NOT light', id),
-          all: await count('SELECT COUNT(*) AS n FROM edr.staged_scores WHERE cycle_id = $1', id),
+          full: await count('SELECT COUNT(*) AS n FROM edr.staged_scores WHERE cycle_id = $1', id),
+          all: await count('SELECT (SELECT COUNT(*) FROM edr.staged_scores WHERE cycle_id = $1) + (SELECT COUNT(*) FROM edr.staged_seen WHERE cycle_id = $1) AS n', id),
         }),
       };
     },
@@ -153,6 +153,36 @@ describe.each(backends)('EDR store contract: %s', (_name, open) => {
     expect((await s.hostScore('conn-1', hosts[7]!.host.hostId))!.host.osVersion).toBe('11.0');
     expect((await s.changes('conn-1', c2)).moved).toBe(1);
     expect((await s.changes('conn-1', c3)).moved).toBe(0);
+    await s.close();
+  });
+
+  it('a host handed out twice in a cycle keeps its last sighting, whichever rows they made; a cycle whose hosts another commit rewrote while it ran counts its bands as they are stored', async () => {
+    const { store: s } = await open();
+    const hosts = makeScoredHosts(20);
+    await cycle(s, hosts, 0);
+    const id = await s.beginCycle('conn-1', 'defender', 't1', at(10));
+    // Host 0 as stored, then changed; host 1 changed, then as stored; host 2 as stored twice, seen later the second time.
+    await s.stageScores(id, 'conn-1', [hosts[0]!, moved(hosts[1]!, 99), seenLater(hosts[2]!, '2026-11-23T01:00:00.000Z')]);
+    await s.stageScores(id, 'conn-1', [moved(hosts[0]!, 95), hosts[1]!, seenLater(hosts[2]!, '2026-11-23T02:00:00.000Z'), ...hosts.slice(3)]);
+    expect(await s.commitCycle(id, at(11))).toBe(20);
+    expect(await s.hostScore('conn-1', hosts[0]!.host.hostId)).toMatchObject({ score: 95, cycleId: id });
+    expect(await s.hostScore('conn-1', hosts[1]!.host.hostId)).toMatchObject({ score: hosts[1]!.score, cycleId: id, host: hosts[1]!.host });
+    expect((await s.hostScore('conn-1', hosts[2]!.host.hostId))!.host.lastSeen).toBe('2026-11-23T02:00:00.000Z');
+    const listed = [moved(hosts[0]!, 95), ...hosts.slice(1)];
+    expect((await s.cycleSummary(id)).bands).toEqual(bandsOf(listed));
+
+    // Y stages every host as stored; X, of the same connector, moves host 5 and commits first: host 5 is stored as X left it.
+    const y = await s.beginCycle('conn-1', 'defender', 't1', at(20));
+    await s.stageScores(y, 'conn-1', listed);
+    const x = await s.beginCycle('conn-1', 'defender', 't1', at(21));
+    await s.stageScores(x, 'conn-1', [moved(listed[5]!, listed[5]!.score > 50 ? 10 : 90)]);
+    await s.commitCycle(x, at(22));
+    expect(await s.commitCycle(y, at(23))).toBe(20);
+    expect((await s.cycleSummary(y)).bands).toEqual(bandsOf(listed.map((h, i) => (i === 5 ? moved(h, h.score > 50 ? 10 : 90) : h))));
+    // The next cycle lists host 5 as the vendor has it: a change against the store, stored and counted.
+    const z = await cycle(s, listed, 30);
+    expect((await s.cycleSummary(z)).bands).toEqual(bandsOf(listed));
+    expect((await s.hostScore('conn-1', listed[5]!.host.hostId))!.score).toBe(listed[5]!.score);
     await s.close();
   });
 
@@ -340,7 +370,8 @@ describe('EDR store on PostgreSQL: a worker takes a connector over', () => {
     expect(await newWorker.interruptCycles('conn-1', at(20))).toBe(1);
     expect(await newWorker.interruptCycles('conn-1', at(20))).toBe(0);
     expect(await newWorker.cycle(running)).toMatchObject({ status: 'interrupted', finishedAt: at(20).toISOString(), hosts: 0 });
-    const staged = async (id: number) => Number((await db.pool.query<{ n: string }>('SELECT COUNT(*) AS n FROM edr.staged_scores WHERE cycle_id = $1', [id])).rows[0]!.n);
+    const staged = async (id: number) =>
+      Number((await db.pool.query<{ n: string }>('SELECT (SELECT COUNT(*) FROM edr.staged_scores WHERE cycle_id = $1) + (SELECT COUNT(*) FROM edr.staged_seen WHERE cycle_id = $1) AS n', [id])).rows[0]!.n);
     expect([await staged(running), await staged(elsewhere)]).toEqual([0, 5]);
 
     await expect(oldWorker.stageScores(running, 'conn-1', makeScoredHosts(3))).rejects.toMatchObject({ code: CYCLE_NOT_RUNNING });
@@ -372,7 +403,7 @@ describe('EDR store on PostgreSQL: a worker takes a connector over', () => {
         expect(commit.reason).toMatchObject({ code: CYCLE_NOT_RUNNING });
         expect(row).toMatchObject({ status: 'interrupted', hosts: 0 });
       }
-      expect(Number((await db.pool.query<{ n: string }>('SELECT COUNT(*) AS n FROM edr.staged_scores')).rows[0]!.n)).toBe(0);
+      expect(Number((await db.pool.query<{ n: string }>('SELECT (SELECT COUNT(*) FROM edr.staged_scores) + (SELECT COUNT(*) FROM edr.staged_seen) AS n')).rows[0]!.n)).toBe(0);
     }
   });
 });
