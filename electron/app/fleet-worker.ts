@@ -26,6 +26,7 @@ import { ScorePublisher, type PublishTarget } from '../edr/publisher';
 import type { StoredConnector } from '../edr/registry';
 import { EdrScheduler, type ConnectorRuntime, type ConnectorSource } from '../edr/scheduler';
 import type { EdrStore } from '../edr/store/edr-store';
+import type { PgEdrStore } from '../edr/store/edr-pg';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
 import type { Logger } from '../log';
 import type { PgPool } from '../store/postgres';
@@ -33,8 +34,8 @@ import type { WorkerKeyPair } from '../store/sealed-box';
 import { RiskConfigs } from './edr-risk-configs';
 import { ConnectorRuntimes } from './edr-runtimes';
 
-/** The EDR store a fleet shares: the desk's interface, and interrupting a connector's orphaned cycles. */
-export type FleetEdrStore = EdrStore & { interruptCycles(connectorId: string, at: Date): Promise<number> };
+/** The EDR store a fleet shares (edr-pg.ts): the desk's interface, interrupting a connector's orphaned cycles, and a commit fenced by the claim. */
+export type FleetEdrStore = Pick<PgEdrStore, keyof EdrStore | 'interruptCycles' | 'commitCycleFenced'>;
 
 export interface FleetWorkerOptions {
   pool: PgPool;
@@ -60,6 +61,8 @@ const PUBLISH_LOCK = 0x4e42_5055; // "NBPU"
 interface Running {
   connector: StoredConnector;
   cycleId?: number;
+  /** Its claim was released by the cycle's commit (in its transaction). */
+  released?: boolean;
   done: Promise<void>;
 }
 
@@ -109,9 +112,20 @@ export class FleetWorker {
       logger: o.logger.child('publish'),
       notAssessed: (id) => notAssessedOf(this.claimed.get(id) ?? {}),
     });
+    // A cycle commits only while this worker holds its connector's claim, and releases it in the same transaction.
+    const fenced: EdrStore = Object.assign(Object.create(null) as EdrStore, o.store, {
+      commitCycle: (cycleId: number, at: Date) =>
+        o.store.commitCycleFenced(cycleId, at, async (client, connectorId) => {
+          const c = this.claimed.get(connectorId);
+          if (!c) throw new AppError(ErrorCodes.cancelled, 'That connector is not claimed by this worker.', '');
+          await this.claims.releaseWithCommit(client, connectorId, c.pollIntervalMinutes, cycleId);
+          const run = this.running.get(connectorId);
+          if (run) run.released = true;
+        }),
+    });
     this.scheduler = new EdrScheduler({
       registry: source,
-      store: o.store,
+      store: fenced,
       runtimeFor: (c) => this.runtimes.of(c),
       score: (host, c, now) => scoreHost(host, riskConfigs.of(c), now),
       publish: (cycleId) => this.publishLocked(cycleId),
@@ -216,6 +230,7 @@ export class FleetWorker {
       await this.db('handing a claim back', () => this.claims.handBack(id));
       return;
     }
+    if (run.released) return;
     const released = await this.db('releasing a claim', () => this.claims.release(id, connector.pollIntervalMinutes, outcome));
     if (released === false) log.warn('the claim was taken over before the cycle ended', { connectorId: id, cycleId: outcome.cycleId });
   }

@@ -17,6 +17,7 @@ import pg from 'pg';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
 
 export type PgPool = pg.Pool;
+export type PoolClient = pg.PoolClient;
 
 export interface PostgresOptions {
   /** postgres://user@host:port/database[?sslmode=…] — without a password. */

@@ -50,6 +50,7 @@ export interface CycleRow {
   status: string;
   published_at: string | null;
   hosts: number;
+  error: string | null;
 }
 
 export interface FleetWorkerProcess {
@@ -102,7 +103,7 @@ export async function startFleetTeam(o: { name: string; db: { url: string; pool:
         '--database-url', db.url,
         '--amqp-url', broker.toString(), '--amqp-password-env', AMQP_PASSWORD_ENV, '--amqp-exchange', exchange,
         '--key-file', keyFile, '--worker-id', id,
-        '--concurrency', '4', '--lease-seconds', '3', '--publish-delay-seconds', '1', '--grace-seconds', '0',
+        '--concurrency', '4', '--lease-seconds', '5', '--publish-delay-seconds', '1', '--grace-seconds', '0',
         ...extra,
       ],
       { env: { ...process.env, [AMQP_PASSWORD_ENV]: amqpPassword }, stdio: ['ignore', 'ignore', 'pipe'] },
@@ -113,7 +114,7 @@ export async function startFleetTeam(o: { name: string; db: { url: string; pool:
     workers.push(w);
     return w;
   };
-  const cycles = async () => (await db.pool.query<CycleRow>('SELECT id::text AS id, connector_id, status, published_at, hosts FROM edr.cycles ORDER BY id')).rows;
+  const cycles = async () => (await db.pool.query<CycleRow>('SELECT id::text AS id, connector_id, status, published_at, hosts, error FROM edr.cycles ORDER BY id')).rows;
   return { pool: db.pool, url: db.url, connectors: doc.connectors.length, received, worker, workers, cycles };
 }
 

@@ -6,7 +6,8 @@
  * cycle runs, and released when the cycle ends, with the next poll due one interval after the
  * claim was taken. `fleet_workers` keeps each worker's heartbeat and what it runs.
  */
-import type { PgPool } from '../../store/postgres';
+import type { PgPool, PoolClient } from '../../store/postgres';
+import { AppError, ErrorCodes } from '../../../shared/model/errors';
 
 export interface Claim {
   connectorId: string;
@@ -98,6 +99,27 @@ export class FleetClaims {
       [connectorId, this.workerId, intervalMinutes, outcome.cycleId, outcome.status, outcome.error],
     );
     return (r.rowCount ?? 0) > 0;
+  }
+
+  /**
+   * Inside a cycle's commit transaction (`client`): the claim must still be this worker's (its row
+   * locked until the commit ends, so no other worker can take it meanwhile); it is released there,
+   * with the cycle, so a committed cycle and a free claim go together. Throws when the claim was
+   * taken over: the commit is refused and the other worker's poll is the one that counts.
+   */
+  async releaseWithCommit(client: PoolClient, connectorId: string, intervalMinutes: number, cycleId: number): Promise<void> {
+    const holder = (await client.query<{ worker: string | null }>('SELECT worker FROM fleet_claims WHERE connector_id = $1 FOR UPDATE', [connectorId])).rows[0];
+    if (holder?.worker !== this.workerId) {
+      throw new AppError(ErrorCodes.cancelled, `This worker's claim on the connector was taken over by ${holder?.worker ?? 'nobody'}; its cycle is not stored.`, 'Nothing to do: the worker holding the connector polls it.');
+    }
+    await client.query(
+      `UPDATE fleet_claims
+          SET worker = NULL, lease_until = NULL, cycle_id = NULL, last_worker = $2,
+              due_at = claimed_at + make_interval(mins => $3),
+              last_cycle_id = $4, last_status = 'completed', last_error = NULL, last_finished_at = now()
+        WHERE connector_id = $1`,
+      [connectorId, this.workerId, intervalMinutes, cycleId],
+    );
   }
 
   /** Gives a claim back without a finished cycle (the worker stops): due again at once, for any worker. */

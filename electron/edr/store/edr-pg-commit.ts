@@ -11,7 +11,7 @@
  * Commits hold retention's advisory lock shared (a prune takes it exclusive), and the connector's
  * `connector_writes` row FOR UPDATE, so two commits of one connector run one after the other.
  */
-import { withTransaction, type PgPool } from '../../store/postgres';
+import { withTransaction, type PgPool, type PoolClient } from '../../store/postgres';
 import { PG_ATTRIBUTES } from './edr-pg-schema';
 import { notRunning, PRUNE_LOCK, TAKEN_OVER_ERROR } from './edr-pg-errors';
 import type { PgStaging } from './edr-pg-staging';
@@ -54,8 +54,14 @@ const COMPLETED = `UPDATE edr.cycles SET status = 'completed', finished_at = $2,
     hosts = (SELECT COALESCE(SUM(hosts), 0) FROM edr.cycle_bands WHERE cycle_id = $1)
   WHERE id = $1 RETURNING hosts`;
 
+/**
+ * What else a commit must hold, checked and written in its transaction (a fleet worker: its claim
+ * on the connector, fleet/claims.ts); it throws to refuse the commit.
+ */
+export type CommitFence = (client: PoolClient, connectorId: string) => Promise<void>;
+
 /** Moves a running cycle's staged rows into the store and marks it completed, in one transaction; answers its host count. */
-export async function commitPgCycle(pool: PgPool, staging: PgStaging, cycleId: number, at: Date): Promise<number> {
+export async function commitPgCycle(pool: PgPool, staging: PgStaging, cycleId: number, at: Date, fence?: CommitFence): Promise<number> {
   const stage = await staging.stageOf(cycleId)?.catch(() => undefined);
   try {
     const done = await withTransaction(pool, async (c) => {
@@ -64,6 +70,7 @@ export async function commitPgCycle(pool: PgPool, staging: PgStaging, cycleId: n
       await c.query(`SET LOCAL jit = off; SET LOCAL work_mem = '64MB'; SELECT pg_advisory_xact_lock_shared(${PRUNE_LOCK})`);
       const cycle = (await c.query<{ connector_id: string; status: string }>('SELECT connector_id, status FROM edr.cycles WHERE id = $1 FOR UPDATE', [cycleId])).rows[0];
       if (cycle?.status !== 'running') throw notRunning(cycleId, cycle?.status);
+      if (fence) await fence(c, cycle.connector_id);
       const args = [cycleId, cycle.connector_id];
       await c.query('INSERT INTO edr.connector_writes (connector_id, version) VALUES ($1, 0) ON CONFLICT DO NOTHING', [cycle.connector_id]);
       const version = Number((await c.query<{ version: string }>('SELECT version FROM edr.connector_writes WHERE connector_id = $1 FOR UPDATE', [cycle.connector_id])).rows[0]!.version);

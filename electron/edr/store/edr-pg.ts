@@ -17,7 +17,7 @@ import { migratePg, withTransaction, type PgPool } from '../../store/postgres';
 import { EDR_PG_STEPS, TS } from './edr-pg-schema';
 import { prunePgEdrStore } from './edr-pg-retention';
 import { PgStaging } from './edr-pg-staging';
-import { commitPgCycle, discardPgCycle, interruptPgCycles } from './edr-pg-commit';
+import { commitPgCycle, discardPgCycle, interruptPgCycles, type CommitFence } from './edr-pg-commit';
 import { PgEdrViews } from './edr-pg-views';
 import type { CycleHost, CycleKind, CycleSummary, EdrStore, StoredHostScore, TrendFilter } from './edr-store';
 import { hostScoreOf, summaryOf, toCycle } from './edr-views-shared';
@@ -25,6 +25,8 @@ import { hostScoreOf, summaryOf, toCycle } from './edr-views-shared';
 export { CYCLE_NOT_RUNNING, TAKEN_OVER_ERROR } from './edr-pg-errors';
 
 export interface PgEdrStore extends EdrStore {
+  /** `commitCycle` with what else the commit must hold, checked in its transaction (CommitFence). */
+  commitCycleFenced(cycleId: number, at: Date, fence: CommitFence): Promise<number>;
   /** Marks a connector's `running` cycles `interrupted` and drops their staged rows (a worker taking the connector over); answers how many. */
   interruptCycles(connectorId: string, at: Date): Promise<number>;
 }
@@ -53,6 +55,7 @@ export async function openPgEdrStore(pool: PgPool): Promise<PgEdrStore> {
     },
     stageScores: (cycleId: number, connectorId: string, scored: Iterable<ScoredHost>) => staging.stage(cycleId, connectorId, scored),
     commitCycle: (cycleId: number, at: Date) => commitPgCycle(pool, staging, cycleId, at),
+    commitCycleFenced: (cycleId: number, at: Date, fence: CommitFence) => commitPgCycle(pool, staging, cycleId, at, fence),
     async finishCycle(cycleId, status, info) {
       await withTransaction(pool, async (c) => {
         const r = await c.query(`UPDATE edr.cycles SET status = $1, finished_at = $2, hosts = $3, error = $4, error_code = $5 WHERE id = $6 AND status = 'running'`, [

@@ -66,7 +66,8 @@ async function allPublished(team: Team, timeoutMs = 150_000): Promise<CycleRow[]
     const by = new Map<string, number>();
     for (const r of rows) by.set(`${r.status}${r.published_at ? '+published' : ''}`, (by.get(`${r.status}${r.published_at ? '+published' : ''}`) ?? 0) + 1);
     const tails = team.workers.map((w) => `--- ${w.id}\n${w.stderr.split('\n').slice(-15).join('\n')}`).join('\n');
-    throw new Error(`${(e as Error).message}: cycles ${JSON.stringify(Object.fromEntries(by))}\n${tails}`, { cause: e });
+    const errors = [...new Set(rows.flatMap((r) => (r.error ? [`${r.status}: ${r.error}`] : [])))].join('\n');
+    throw new Error(`${(e as Error).message}: cycles ${JSON.stringify(Object.fromEntries(by))}\n${errors}\n${tails}`, { cause: e });
   }
 }
 
