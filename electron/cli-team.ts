@@ -164,9 +164,10 @@ export function addTeamCommands(program: Command): void {
     .option('--publish-delay-seconds <n>', 'wait after a cycle before publishing it (the spec: about a minute)', whole('--publish-delay-seconds', 0, 3600), 60)
     .option('--grace-seconds <n>', 'on SIGTERM, how long running cycles may finish before they are handed back', whole('--grace-seconds', 0, 3600), 30)
     .option('--worker-id <id>', 'this worker\'s name in the database (default host:pid:random)')
+    .option('--progress-every <seconds>', 'seconds between two progress lines on stderr', whole('--progress-every', 1, 86_400), 60)
     .option('--log-level <level>', 'debug, info, warn or error', 'info')
     .addHelpText('after', ['', 'Exit codes: 0 stopped by SIGTERM or Ctrl-C, 1 could not start, 2 wrong options.'].join('\n'))
-    .action(async (flags: DbFlags & { amqpUrl: string; amqpPasswordEnv?: string; amqpExchange: string; keyFile: string; concurrency: number; leaseSeconds: number; publishDelaySeconds: number; graceSeconds: number; workerId?: string; logLevel: string }) => {
+    .action(async (flags: DbFlags & { amqpUrl: string; amqpPasswordEnv?: string; amqpExchange: string; keyFile: string; concurrency: number; leaseSeconds: number; publishDelaySeconds: number; graceSeconds: number; workerId?: string; logLevel: string; progressEvery: number }) => {
       if (!['debug', 'info', 'warn', 'error'].includes(flags.logLevel)) throw new CliFailure('--log-level is debug, info, warn or error.', 2);
       const amqpUrl = amqpUrlOf(flags.amqpUrl, flags.amqpPasswordEnv);
       const { readWorkerKeyFile } = await import('./store/sealed-box');
@@ -212,7 +213,9 @@ export function addTeamCommands(program: Command): void {
         throw failure(e, 1);
       }
       process.stderr.write(`worker ${worker.id}: claiming due polls (concurrency ${flags.concurrency}). Stop with SIGTERM or Ctrl-C.\n`);
+      const progress = setInterval(() => process.stderr.write(`${worker.progressLine()}\n`), flags.progressEvery * 1000);
       await stopped;
+      clearInterval(progress);
       process.stderr.write(`worker ${worker.id}: stopping (running cycles get ${flags.graceSeconds} s, then are handed back).\n`);
       await worker.stop(flags.graceSeconds * 1000);
       await store.close();

@@ -82,6 +82,7 @@ export class FleetWorker {
   private readonly timers = new Set<NodeJS.Timeout>();
   private stopping = false;
   private cycles = 0;
+  private failed = 0;
   /** The database was unreachable at the last attempt (said once per outage). */
   private offline = false;
   private ticking: Promise<void> | undefined;
@@ -225,6 +226,7 @@ export class FleetWorker {
     } catch (e) {
       const code = e instanceof AppError ? e.code : undefined;
       outcome = { cycleId: run.cycleId ?? null, status: code === ErrorCodes.cancelled ? 'cancelled' : 'failed', error: e instanceof Error ? e.message : String(e) };
+      if (outcome.status === 'failed') this.failed += 1;
     }
     if (this.stopping && outcome.status === 'cancelled') {
       await this.db('handing a claim back', () => this.claims.handBack(id));
@@ -272,6 +274,13 @@ export class FleetWorker {
       if (!c.finishedAt || Date.parse(c.finishedAt) + this.publishDelayMs > now) continue;
       await this.db('publishing', () => this.publishLocked(c.id));
     }
+  }
+
+  /** One line for the person at the terminal: what runs, what was done, whether the database answers. */
+  progressLine(): string {
+    const names = [...this.running.values()].map((r) => r.connector?.name).filter(Boolean);
+    const running = names.length ? `${names.length} running (${names.slice(0, 3).join(', ')}${names.length > 3 ? ', …' : ''})` : 'idle';
+    return `worker ${this.id}: ${running}; ${this.cycles} cycle(s) completed, ${this.failed} failed since start; database ${this.offline ? 'unreachable' : 'reachable'}`;
   }
 
   /** What this worker runs now (connector → cycle). */

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import amqp from 'amqplib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../support/cli';
 import { usePostgres } from '../../support/postgres';
 import { startFleetSimulators, startFleetTeam, type CycleRow, type FleetSimulators, type FleetTeam } from '../../support/fleet';
@@ -38,8 +38,12 @@ beforeAll(async () => {
   ch = await conn.createChannel();
   sims = await startFleetSimulators(TENANTS, HOSTS);
   // Every Falcon call waits a little, so a cycle lasts long enough to be stopped in the middle.
-  Object.assign(sims.falcon.faults, { slowCalls: 1_000_000_000, slowMs: 150 });
+  sims.falcon.faults.slowCalls = 1_000_000_000;
 }, RABBITMQ_START_MS + 60_000);
+
+beforeEach(() => {
+  sims.falcon.faults.slowMs = 150;
+});
 
 afterAll(async () => {
   for (const c of children) c.kill('SIGKILL');
@@ -120,8 +124,13 @@ describe('a fleet of workers over 30 tenants', () => {
 
   it('SIGTERM hands the running cycles back: the worker exits 0 marked stopped, and another worker polls those tenants', async () => {
     const team = await startTeam('term');
-    const a = team.worker('a');
+    // Slower Falcon calls: a's Falcon cycles are surely under way when it is told to stop.
+    sims.falcon.faults.slowMs = 1_000;
+    const a = team.worker('a', ['--progress-every', '1']);
     await until('a runs cycles', async () => Number((await team.pool.query<{ n: string }>("SELECT count(*) AS n FROM fleet_claims WHERE worker = 'a' AND cycle_id IS NOT NULL")).rows[0]!.n) > 0 || undefined, 60_000);
+    // Its progress line says what it runs.
+    await until('a says what it runs', () => /worker a: \d+ running \(.+\); \d+ cycle\(s\) completed, \d+ failed since start; database reachable/.test(a.stderr) || undefined, 30_000);
+    const held = (await team.pool.query<{ id: string }>("SELECT cycle_id::text AS id FROM fleet_claims WHERE worker = 'a' AND cycle_id IS NOT NULL")).rows.map((r) => r.id);
     a.child.kill('SIGTERM');
     expect(await a.exited).toBe(0);
     expect(a.stderr).toContain('worker stopped');
@@ -131,7 +140,10 @@ describe('a fleet of workers over 30 tenants', () => {
     // Nothing is held by the stopped worker, and its cancelled cycles never committed.
     expect((await team.pool.query("SELECT 1 FROM fleet_claims WHERE worker = 'a'")).rowCount).toBe(0);
     const cancelled = (await team.cycles()).filter((r) => r.status === 'cancelled');
-    expect(cancelled.length).toBeGreaterThan(0);
+    expect(cancelled.length, a.stderr).toBeGreaterThan(0);
+    // What it ran when told to stop ended cancelled (or, caught in its commit, completed); none is left running.
+    for (const id of held) expect(['cancelled', 'completed']).toContain((await team.cycles()).find((r) => r.id === id)?.status);
+    sims.falcon.faults.slowMs = 150;
     team.worker('b');
     const done = await allPublished(team);
     await expectPublishedOnce(team, done);
