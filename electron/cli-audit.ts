@@ -5,34 +5,18 @@
  * (names come from nodes and operators and must never run as a spreadsheet formula).
  */
 import type { Command } from 'commander';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { csvLine, toCsv } from '../shared/csv';
 import { ACTIVITY_COLUMNS } from '../shared/model/activity';
+import { oneSource, openTeamStore, withDatabaseOptions, type DatabaseFlags } from './cli-database';
 import { CliFailure } from './cli-errors';
 import type { ActivityStore } from './store/activity-store';
 
-/** Where the database password comes from: a file (--database-password-file) or NORTHBOUND_DATABASE_PASSWORD; never the command line. */
-export function databasePassword(file: string | undefined): string | undefined {
-  if (file) {
-    try {
-      return readFileSync(file, 'utf8').replace(/\r?\n$/, '');
-    } catch (e) {
-      throw new CliFailure(`The password file ${file} could not be read: ${e instanceof Error ? e.message : String(e)}.`, 2);
-    }
-  }
-  return process.env.NORTHBOUND_DATABASE_PASSWORD || undefined;
-}
-
 export function addAuditCommands(program: Command): void {
   const audit = program.command('audit').description('The activity log: what operators changed through the console.');
-  audit
-    .command('export')
+  withDatabaseOptions(audit.command('export'), 'the data folder (where activity.db lives)')
     .description('Print the activity log on stdout (JSON Lines or CSV), oldest first: of a data folder (offline) or of a team\'s PostgreSQL.')
-    .option('--data-dir <dir>', 'the data folder (where activity.db lives)')
-    .option('--database-url <url>', "a team's PostgreSQL: postgres://user@host:5432/database (no password in it)")
-    .option('--database-password-file <file>', 'a file holding the database password (else NORTHBOUND_DATABASE_PASSWORD)')
-    .option('--database-ca-file <file>', "the CA of the database server's certificate (PEM), for sslmode verify-full or verify-ca")
     .option('--format <format>', 'jsonl or csv', 'jsonl')
     .addHelpText(
       'after',
@@ -45,10 +29,10 @@ export function addAuditCommands(program: Command): void {
         '  NORTHBOUND_DATABASE_PASSWORD=… northbound audit export --database-url postgres://nb_console@db.example/northbound',
       ].join('\n'),
     )
-    .action(async (flags: { dataDir?: string; databaseUrl?: string; databasePasswordFile?: string; databaseCaFile?: string; format: string }) => {
+    .action(async (flags: DatabaseFlags & { format: string }) => {
       if (flags.format !== 'jsonl' && flags.format !== 'csv') throw new CliFailure('--format is jsonl or csv.', 2);
-      if (!flags.dataDir === !flags.databaseUrl) throw new CliFailure('Give either --data-dir (a desk\'s log) or --database-url (a team\'s), not both.', 2);
-      const store = flags.databaseUrl ? await openTeamLog(flags.databaseUrl, databasePassword(flags.databasePasswordFile), flags.databaseCaFile) : await openDeskLog(flags.dataDir!);
+      const source = oneSource(flags, { desk: "a desk's log", team: "a team's" });
+      const store = 'dataDir' in source ? await openDeskLog(source.dataDir) : await openTeamLog({ ...flags, ...source });
       try {
         const write = async (text: string) => {
           if (!process.stdout.write(text)) await new Promise((resolve) => process.stdout.once('drain', resolve));
@@ -75,19 +59,8 @@ async function openDeskLog(dataDir: string): Promise<{ log: ActivityStore; close
   return { log, close: () => log.close() };
 }
 
-async function openTeamLog(url: string, password: string | undefined, caFile: string | undefined): Promise<{ log: ActivityStore; close(): Promise<void> }> {
-  const { openPostgres } = await import('./store/postgres');
+async function openTeamLog(flags: DatabaseFlags & { databaseUrl: string }): Promise<{ log: ActivityStore; close(): Promise<void> }> {
   const { openPgActivityStore } = await import('./store/activity-pg');
-  let pool;
-  try {
-    pool = openPostgres({ url, password, caFile, max: 2, applicationName: 'northbound audit export' });
-  } catch (e) {
-    throw new CliFailure(e instanceof Error ? `${e.message}${'hint' in e ? ` ${String((e as { hint: unknown }).hint)}` : ''}` : String(e), 2);
-  }
-  try {
-    return { log: await openPgActivityStore(pool), close: () => pool.end() };
-  } catch (e) {
-    await pool.end().catch(() => undefined);
-    throw new CliFailure(`The team's database at ${url} could not be read: ${e instanceof Error ? e.message : String(e)}.`, 1);
-  }
+  const { store, close } = await openTeamStore(flags, 'northbound audit export', openPgActivityStore);
+  return { log: store, close };
 }

@@ -15,9 +15,11 @@ import type { RiskBand, ScoredHost } from '../../../shared/model/edr';
 import { COLUMN_KEYS, emptyBandCounts, type ZtaColumns } from '../../../shared/model/zta';
 import { CYCLE_NOT_RUNNING, openPgEdrStore } from '../../../electron/edr/store/edr-pg';
 import type { EdrStore } from '../../../electron/edr/store/edr-store';
+import { cliConnectorId } from '../../../electron/edr/connector-ids';
 import { openEdrStore } from '../../../electron/edr/store/sqlite-edr-store';
 import { edrDb, makeScoredHosts } from '../../support/edr-fixtures';
 import { usePostgres } from '../../support/postgres';
+import { runCli } from '../../support/cli';
 
 const pg = usePostgres();
 const dirs: string[] = [];
@@ -33,6 +35,8 @@ interface Opened {
   historyRows(cycleId: number): Promise<number>;
   /** Staged rows of a running cycle that rewrite their host (changed or new), and all its staged rows. */
   staged(cycleId: number): Promise<{ full: number; all: number }>;
+  /** The command line's flags naming this store (`zta export`). */
+  source: string[];
 }
 
 const backends: Array<[string, () => Promise<Opened>]> = [
@@ -54,6 +58,7 @@ const backends: Array<[string, () => Promise<Opened>]> = [
       return {
         store,
         second: async () => openEdrStore(file, { guest: true }),
+        source: ['--data-dir', dir],
         historyRows: async (id) => count('SELECT COUNT(*) FROM score_changes WHERE cycle_id = ?', id),
         staged: async (id) => ({ full: edrDb(store).stagedChanged(id), all: edrDb(store).stagedCount(id) }),
       };
@@ -68,6 +73,7 @@ const backends: Array<[string, () => Promise<Opened>]> = [
       return {
         store,
         second: () => openPgEdrStore(pg.pool(db.name)),
+        source: ['--database-url', db.url],
         historyRows: (id) => count('SELECT COUNT(*) AS n FROM edr.score_changes WHERE cycle_id = $1', id),
         staged: async (id) => ({
           full: await count('SELECT COUNT(*) AS n FROM edr.staged_scores WHERE cycle_id = $1', id),
@@ -406,4 +412,55 @@ describe('EDR store on PostgreSQL: a worker takes a connector over', () => {
       expect(Number((await db.pool.query<{ n: string }>('SELECT (SELECT COUNT(*) FROM edr.staged_scores) + (SELECT COUNT(*) FROM edr.staged_seen) AS n')).rows[0]!.n)).toBe(0);
     }
   });
+});
+
+describe('zta export --database-url (issue 24.5)', () => {
+  it('writes a team’s scores from PostgreSQL byte for byte as a data folder’s export writes the same cycles; refuses both sources, neither, a password in the URL; an unreachable server is exit 1', async () => {
+    const sources: string[][] = [];
+    for (const [, open] of backends) {
+      const o = await open();
+      // Tenants the command line polled (a data folder shows them without registering them; a team's store shows every connector).
+      const [t1, t2] = [cliConnectorId('defender', 't1'), cliConnectorId('defender', 't2')];
+      const hosts = makeScoredHosts(60);
+      const write = async (connectorId: string, tenantId: string, list: ScoredHost[], minute: number) => {
+        const id = await o.store.beginCycle(connectorId, 'defender', tenantId, at(minute));
+        await o.store.stageScores(id, connectorId, list);
+        await o.store.commitCycle(id, at(minute + 1));
+      };
+      await write(t1, 't1', hosts, 0);
+      await write(t1, 't1', hosts.map((h, i) => (i % 6 === 0 ? moved(h, 95) : h)), 10);
+      await write(t2, 't2', makeScoredHosts(9, { tenantId: 't2' }), 12);
+      await o.store.close();
+      sources.push(o.source);
+    }
+    const [desk, team] = sources as [string[], string[]];
+    const csv = await Promise.all([desk, team].map((from) => runCli(['zta', 'export', ...from, '--format', 'csv'])));
+    expect(csv.map((r) => r.code)).toEqual([0, 0]);
+    expect(csv[1]!.stdout.split('\r\n').filter(Boolean)).toHaveLength(1 + 69);
+    expect(csv[1]!.stdout).toBe(csv[0]!.stdout);
+    expect(csv[1]!.stderr).toBe(csv[0]!.stderr);
+    expect(csv[1]!.stderr).toMatch(/^zta export: 69 of 69 hosts \(csv\), 2 connector\(s\), as of /);
+    const json = await Promise.all([desk, team].map((from) => runCli(['zta', 'export', ...from, '--format', 'json', '--band', 'high-risk', '--no-progress'])));
+    const docs = json.map((r) => {
+      expect(r.code, r.stderr).toBe(0);
+      const { exportedAt: _at, ...doc } = JSON.parse(r.stdout) as { exportedAt: string; rows: unknown[] };
+      return doc;
+    });
+    expect(docs[1]!.rows.length).toBeGreaterThanOrEqual(10);
+    expect(docs[1]).toEqual(docs[0]);
+
+    const url = team[1]!;
+    expect((await runCli(['zta', 'export', ...desk, ...team, '--format', 'csv'])).code).toBe(2);
+    const neither = await runCli(['zta', 'export', '--format', 'csv']);
+    expect(neither.code).toBe(2);
+    expect(neither.stderr).toContain('Give either --data-dir (a data folder) or --database-url (a team\'s database), not both.');
+    const withPassword = await runCli(['zta', 'export', '--database-url', url.replace('postgres@', 'postgres:hunter2@'), '--format', 'csv']);
+    expect(withPassword.code).toBe(2);
+    expect(withPassword.stderr).toContain('The database URL carries a password.');
+    expect(withPassword.stderr).not.toContain('hunter2');
+    const gone = await runCli(['zta', 'export', '--database-url', 'postgres://postgres@127.0.0.1:1/none', '--format', 'csv']);
+    expect(gone.code).toBe(1);
+    expect(gone.stdout).toBe('');
+    expect(gone.stderr).toContain("The team's database at postgres://postgres@127.0.0.1:1/none could not be read");
+  }, 120_000);
 });
