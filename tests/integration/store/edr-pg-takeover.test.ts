@@ -1,12 +1,13 @@
 /**
  * The EDR store on PostgreSQL when a worker takes a connector over (issue 24.1, C-61): the running
  * cycles interrupted and their staged rows gone, the old worker's stage and commit refused, its
- * finish changing nothing; a commit racing an interruption: exactly one wins.
+ * finish changing nothing; a commit racing an interruption: exactly one wins; a cycle staged by one
+ * process and committed by another.
  */
 import { describe, expect, it } from 'vitest';
 import { CYCLE_NOT_RUNNING, openPgEdrStore } from '../../../electron/edr/store/edr-pg';
 import { makeScoredHosts } from '../../support/edr-fixtures';
-import { at, cycle } from '../../support/edr-backends';
+import { at, bandsOf, cycle, moved } from '../../support/edr-backends';
 import { usePostgres } from '../../support/postgres';
 
 const pg = usePostgres();
@@ -61,5 +62,24 @@ describe('EDR store on PostgreSQL: a worker takes a connector over', () => {
       }
       expect(Number((await db.pool.query<{ n: string }>('SELECT (SELECT COUNT(*) FROM edr.staged_scores) + (SELECT COUNT(*) FROM edr.staged_seen) AS n')).rows[0]!.n)).toBe(0);
     }
+  });
+
+  it('a cycle staged by one process commits from another as it would from its own: nothing of it lives only in the process that staged it', async () => {
+    const db = await pg.freshDatabase('edr_handover');
+    const stager = await openPgEdrStore(db.pool);
+    const committer = await openPgEdrStore(pg.pool(db.name));
+    const hosts = makeScoredHosts(80);
+    await cycle(stager, hosts, 0);
+    const next = hosts.map((h, i) => (i % 10 === 0 ? moved(h, 97) : h));
+    const id = await stager.beginCycle('conn-1', 'defender', 't1', at(10));
+    await stager.stageScores(id, 'conn-1', next.slice(0, 50));
+    await stager.stageScores(id, 'conn-1', next.slice(50));
+    expect(await committer.commitCycle(id, at(11))).toBe(80);
+    expect((await committer.cycleSummary(id)).bands).toEqual(bandsOf(next));
+    expect((await stager.changes('conn-1', id)).moved).toBe(next.filter((h, i) => h.score !== hosts[i]!.score).length);
+    expect(await stager.hostScore('conn-1', next[10]!.host.hostId)).toMatchObject({ score: 97, band: 'High Risk', cycleId: id });
+    // The stager's next cycle, after a commit it did not make, stores and counts alike.
+    const after = await cycle(stager, hosts, 20);
+    expect((await stager.cycleSummary(after)).bands).toEqual(bandsOf(hosts));
   });
 });
