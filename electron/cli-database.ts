@@ -11,6 +11,7 @@ import { CliFailure } from './cli-errors';
 import type { PgPool } from './store/postgres';
 
 export interface DatabaseFlags {
+  dataDir?: string;
   databaseUrl?: string;
   databasePasswordFile?: string;
   databaseCaFile?: string;
@@ -22,6 +23,12 @@ export function withDatabaseOptions(cmd: Command, o: { required?: boolean } = {}
   return (o.required ? cmd.requiredOption(...url) : cmd.option(...url))
     .option('--database-password-file <file>', 'a file holding the database password (else NORTHBOUND_DATABASE_PASSWORD)')
     .option('--database-ca-file <file>', "the CA of the database server's certificate (PEM), for sslmode verify-full or verify-ca");
+}
+
+/** Exactly one of --data-dir and --database-url (exit 2 otherwise); `what`: what each holds, as in "a desk's log" / "a team's". */
+export function oneSource(flags: DatabaseFlags, what: { desk: string; team: string }): { dataDir: string } | { databaseUrl: string } {
+  if (!flags.dataDir === !flags.databaseUrl) throw new CliFailure(`Give either --data-dir (${what.desk}) or --database-url (${what.team}), not both.`, 2);
+  return flags.dataDir ? { dataDir: flags.dataDir } : { databaseUrl: flags.databaseUrl! };
 }
 
 /** Where the database password comes from: a file (--database-password-file) or NORTHBOUND_DATABASE_PASSWORD; never the command line. */

@@ -1,10 +1,11 @@
 /**
- * `northbound zta export --data-dir DIR --format csv|json [--customer C] [--platform P] [--band B]`
- * (issue 11.7): the stored latest score of every host, offline, as the ZTA dashboard's export
- * writes them: the same snapshot the app builds (ZtaService over DIR's edr.db and its registered
- * connectors; a tenant only the CLI polled is named from the store, EDR-Z8; EDR-Z9), the same filter rule,
- * order, columns and bytes (exportedRows + exportPieces: CSV with formulas escaped). Data on
- * stdout, a one-line account on stderr.
+ * `northbound zta export (--data-dir DIR | --database-url URL) --format csv|json [--customer C]
+ * [--platform P] [--band B]` (issues 11.7, 24.5): the stored latest score of every host, offline,
+ * as the ZTA dashboard's export writes them: the same snapshot the app builds (ZtaService over DIR's
+ * edr.db and its registered connectors, or over a team's PostgreSQL, whose connectors are named
+ * from the store; a tenant only the CLI polled is named from the store, EDR-Z8; EDR-Z9), the same
+ * filter rule, order, columns and bytes (exportedRows + exportPieces: CSV with formulas escaped).
+ * Data on stdout, a one-line account on stderr.
  */
 import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
@@ -13,11 +14,13 @@ import { ExportFormat } from '../shared/contract-zta';
 import { AppError, ErrorCodes } from '../shared/model/errors';
 import { BANDS, PLATFORMS, ZtaFilter } from '../shared/model/zta';
 import { issueText } from '../shared/validation/error-map';
+import { oneSource, openTeamDatabase, withDatabaseOptions, type DatabaseFlags } from './cli-database';
 import { CliFailure } from './cli-errors';
-import { createStreamLogger } from './log';
+import type { StoredConnector } from './edr/registry';
+import type { EdrStore } from './edr/store/edr-store';
+import { createStreamLogger, type Logger } from './log';
 
-interface ExportFlags {
-  dataDir: string;
+interface ExportFlags extends DatabaseFlags {
   format: string;
   customer?: string;
   platform?: string;
@@ -35,7 +38,7 @@ function choice<T extends string>(value: string | undefined, options: readonly T
 }
 
 /** The flags as a format and a filter, or the sentences that refuse them (each naming its flag). */
-export function parseExportFlags(flags: Omit<ExportFlags, 'dataDir' | 'progress'>): { format: ExportFormat; filter: ZtaFilter } | { refused: string[] } {
+export function parseExportFlags(flags: Pick<ExportFlags, 'format' | 'customer' | 'platform' | 'band'>): { format: ExportFormat; filter: ZtaFilter } | { refused: string[] } {
   const format = ExportFormat.safeParse(flags.format.trim().toLowerCase());
   const filter = ZtaFilter.safeParse({
     ...(flags.customer !== undefined ? { customer: flags.customer } : {}),
@@ -53,10 +56,8 @@ export function parseExportFlags(flags: Omit<ExportFlags, 'dataDir' | 'progress'
 
 export function addZtaCommands(program: Command): void {
   const zta = program.command('zta').description('Risk review of the stored ZTA scores, offline.');
-  zta
-    .command('export')
-    .description('Write the stored latest score of every host to stdout as CSV or JSON, with the rows and columns of the ZTA dashboard’s export; reads the data folder only, no network.')
-    .requiredOption('--data-dir <dir>', 'the data folder whose edr.db is read (the app’s, or one `edr poll --data-dir` filled)')
+  withDatabaseOptions(zta.command('export').option('--data-dir <dir>', 'the data folder whose edr.db is read (the app’s, or one `edr poll --data-dir` filled)'))
+    .description('Write the stored latest score of every host to stdout as CSV or JSON, with the rows and columns of the ZTA dashboard’s export; reads a data folder (no network) or a team’s PostgreSQL.')
     .requiredOption('--format <format>', 'csv or json')
     .option('--customer <id>', 'only this customer (Defender: the tenant ID; Falcon: the CID)')
     .option('--platform <platform>', 'only this platform: Windows, Mac, Linux or Other')
@@ -73,37 +74,28 @@ export function addZtaCommands(program: Command): void {
         'falcon_os_assessment, falcon_sensor_assessment, falcon_overall_assessment (Falcon hosts, 1-100,',
         'higher is better), defender_exposure_level, defender_health_status, defender_risk_level,',
         'defender_av_status (Defender hosts).',
-        'Exit codes: 0 written, 1 the folder could not be read, 2 wrong options.',
+        'Exit codes: 0 written, 1 the folder or the database could not be read, 2 wrong options.',
         '',
-        'Example:',
+        'Examples:',
         '  northbound zta export --data-dir ~/.northbound --format csv --platform Windows --band high-risk > risky.csv',
+        '  NORTHBOUND_DATABASE_PASSWORD=… northbound zta export --database-url postgres://nb_console@db.example/northbound --format json',
         '  (the app names the same file northbound-zta-platform-windows-band-high-risk-asof-<time>z.csv)',
       ].join('\n'),
     )
     .action(async (flags: ExportFlags) => {
       const parsed = parseExportFlags(flags);
       if ('refused' in parsed) throw new CliFailure(`${parsed.refused.join('\n')}\nRun \`northbound zta export --help\` for the options.`, 2);
-      const dataDir = path.resolve(flags.dataDir);
-      const file = path.join(dataDir, 'edr.db');
-      if (!existsSync(file)) {
-        throw new CliFailure(
-          `There is no edr.db in ${dataDir}: no scores were ever stored there.\nGive --data-dir the app's data folder (its Settings page shows it), or fill one with \`northbound edr poll --once … --data-dir ${flags.dataDir}\`.`,
-          1,
-        );
-      }
+      const source = oneSource(flags, { desk: 'a data folder', team: "a team's database" });
       const logger = createStreamLogger(process.stderr, 'warn');
-      // Loaded only by this command: SQLite and the settings file.
-      const [{ openEdrStore }, { ConnectorRegistry }, { ZtaService }, { exportedRows, exportPieces }, { registeredConnectors }, { createMemoryVault }] = await Promise.all([
-        import('./edr/store/sqlite-edr-store'),
+      const { store, connectors, close, everyStored } = 'dataDir' in source ? await openDeskScores(source.dataDir, logger) : await openTeamScores({ ...flags, ...source });
+      // Loaded only by this command.
+      const [{ ConnectorRegistry }, { ZtaService }, { exportedRows, exportPieces }, { createMemoryVault }] = await Promise.all([
         import('./edr/registry'),
         import('./edr/zta-service'),
         import('./edr/zta-export'),
-        import('./cli-edr-store'),
         import('./store/vault'),
       ]);
-      const store = openEdrStore(file, { guest: true });
       try {
-        const connectors = registeredConnectors(dataDir, logger);
         const listed = { get: <T>(k: string) => (k === 'edrConnectors' ? (connectors as T) : undefined), set: () => undefined, delete: () => undefined };
         const zta = new ZtaService({
           store,
@@ -116,6 +108,7 @@ export function addZtaCommands(program: Command): void {
           logger,
           // Retention runs after a cycle completes; none does here.
           retentionDays: () => Number.NaN,
+          everyStored,
         });
         const snapshot = await zta.snapshot();
         const rows = exportedRows(snapshot, parsed.filter);
@@ -128,7 +121,43 @@ export function addZtaCommands(program: Command): void {
           process.stderr.write(`zta export: ${rows.length.toLocaleString('en-US')} of ${snapshot.rows.hostId.length.toLocaleString('en-US')} hosts (${parsed.format}), ${shown.length} connector(s), ${asOf}\n`);
         }
       } finally {
-        await store.close();
+        await close();
       }
     });
+}
+
+/** Where the scores come from: the store, the connectors registered beside it, whether every stored connector is shown (ZtaServiceOptions.everyStored). */
+interface StoredScores {
+  store: EdrStore;
+  connectors: StoredConnector[];
+  close(): Promise<void>;
+  everyStored: boolean;
+}
+
+/** A data folder's edr.db (as a guest: the app may be running on it) and the connectors its settings register. */
+async function openDeskScores(dir: string, logger: Logger): Promise<StoredScores> {
+  const dataDir = path.resolve(dir);
+  const file = path.join(dataDir, 'edr.db');
+  if (!existsSync(file)) {
+    throw new CliFailure(
+      `There is no edr.db in ${dataDir}: no scores were ever stored there.\nGive --data-dir the app's data folder (its Settings page shows it), or fill one with \`northbound edr poll --once … --data-dir ${dir}\`.`,
+      1,
+    );
+  }
+  // Loaded only here: SQLite and the settings file.
+  const [{ openEdrStore }, { registeredConnectors }] = await Promise.all([import('./edr/store/sqlite-edr-store'), import('./cli-edr-store')]);
+  const store = openEdrStore(file, { guest: true });
+  try {
+    return { store, connectors: registeredConnectors(dataDir, logger), close: () => store.close(), everyStored: false };
+  } catch (e) {
+    await store.close();
+    throw e;
+  }
+}
+
+/** A team's EDR store on PostgreSQL: every connector it holds cycles of, named from them (no folder registers them here). */
+async function openTeamScores(flags: DatabaseFlags & { databaseUrl: string }): Promise<StoredScores> {
+  const { openPgEdrStore } = await import('./edr/store/edr-pg');
+  const { value: store, close } = await openTeamDatabase(flags, { applicationName: 'northbound zta export', max: 2 }, openPgEdrStore);
+  return { store, connectors: [], close, everyStored: true };
 }

@@ -4,7 +4,7 @@
  *                       [--alarms [--alarm-rate N] [--alarm-burst N/S] [--alarm-flap-every S] [--amqp-url URL] [--alarm-exchange NAME]]
  *   northbound serve [--demo] [--port N] [--data-dir DIR] [--passphrase-env NAME]
  *   northbound edr poll --once --vendor defender|falcon … [--data-dir DIR] (cli-edr.ts)
- *   northbound zta export --data-dir DIR --format csv|json [--customer C] [--platform P] [--band B] (cli-zta.ts)
+ *   northbound zta export (--data-dir DIR | --database-url URL) --format csv|json [--customer C] [--platform P] [--band B] (cli-zta.ts)
  *   northbound alarms follow|export … (cli-alarms.ts)
  *   northbound audit export --data-dir DIR [--format jsonl|csv] (cli-audit.ts)
  *   northbound team init|connectors import|status …, northbound worker … (cli-team.ts: a team's collector fleet)
@@ -119,7 +119,7 @@ export function buildCli(): Command {
         '  northbound simulate --edr    management node, Defender and Falcon simulators',
         '  northbound serve --demo      the app in your browser, with the demo workspace',
         '  northbound edr poll --help   how to poll an EDR tenant and score its hosts',
-        '  northbound zta export --help the stored scores of a data folder as CSV or JSON',
+        '  northbound zta export --help the stored scores of a data folder or a team\'s database as CSV or JSON',
         '  northbound simulate --alarms --amqp-url amqp://guest:guest@127.0.0.1:5672',
         '                               a node raising alarms, published to RabbitMQ',
         '  northbound alarms follow --help   collect a node’s alarms into a store, headless',

@@ -17,6 +17,11 @@ export interface ZtaConnectorDeps {
   store: EdrStore;
   registry: ConnectorRegistry;
   scheduler: Pick<EdrScheduler, 'status'>;
+  /**
+   * Show every connector the store holds a completed cycle of, named from its cycles, not only the
+   * tenants the CLI stored: a team's PostgreSQL, which no data folder registers (`zta export --database-url`).
+   */
+  everyStored?: boolean;
 }
 
 /**
@@ -28,7 +33,7 @@ export async function shownConnectors(d: ZtaConnectorDeps, latest: ReadonlyMap<s
   const registered = d.registry.list();
   const out: ShownConnector[] = [...registered];
   for (const [connectorId, l] of latest) {
-    if (!isCliConnectorId(connectorId) || registered.some((c) => c.id === connectorId)) continue;
+    if ((!d.everyStored && !isCliConnectorId(connectorId)) || registered.some((c) => c.id === connectorId)) continue;
     const cycle = await d.store.cycle(l.cycleId);
     if (!cycle || findRegisteredConnector(registered, { vendor: cycle.vendor, tenantId: cycle.tenantId })) continue;
     out.push({ id: connectorId, name: defaultConnectorName(cycle), vendor: cycle.vendor, tenantId: cycle.tenantId });

@@ -29,6 +29,8 @@ export interface ZtaServiceOptions {
   /** The retention setting in days (Settings → Risk history, `riskHistoryDays`), read when pruning. */
   retentionDays(): number;
   now?: () => Date;
+  /** Every connector the store holds cycles of is shown, named from them (a team's store: zta-connectors.ts). */
+  everyStored?: boolean;
 }
 
 export class ZtaService {

@@ -1,102 +1,19 @@
 /**
- * The EDR store's contract (issue 24.1), run against both backends: edr.db (SQLite in a temp
- * folder, `openEdrStore`) and the fleet's PostgreSQL (a private cluster, a database per test,
- * `openPgEdrStore`). Cycles staged invisibly and committed at once, history kept by change, band
- * counts and the trend, changes between cycles, publications marked once (also by two callers at
- * once), host scores and history, retention; then one script of calls run on both, whose answers
- * must be equal; and, PostgreSQL only, a worker taking a connector over (`interruptCycles`).
+ * The EDR store's contract (issue 24.1), run against both backends (tests/support/edr-backends.ts):
+ * edr.db (SQLite in a temp folder, `openEdrStore`) and the fleet's PostgreSQL (a private cluster, a
+ * database per test, `openPgEdrStore`). Cycles staged invisibly and committed at once, history kept
+ * by change, repeats in a cycle, band counts and the trend, changes between cycles, publications
+ * marked once (also by two callers at once), host scores and history, retention; then one script of
+ * calls run on both, whose answers must be equal. PostgreSQL alone: edr-pg-takeover.test.ts.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import Database from 'better-sqlite3';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RiskBand, ScoredHost } from '../../../shared/model/edr';
-import { COLUMN_KEYS, emptyBandCounts, type ZtaColumns } from '../../../shared/model/zta';
-import { CYCLE_NOT_RUNNING, openPgEdrStore } from '../../../electron/edr/store/edr-pg';
 import type { EdrStore } from '../../../electron/edr/store/edr-store';
-import { openEdrStore } from '../../../electron/edr/store/sqlite-edr-store';
-import { edrDb, makeScoredHosts } from '../../support/edr-fixtures';
+import { makeScoredHosts } from '../../support/edr-fixtures';
+import { at, bandsOf, cycle, edrBackends, emptyZtaColumns, moved, seenLater } from '../../support/edr-backends';
 import { usePostgres } from '../../support/postgres';
 
-const pg = usePostgres();
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-
-/** A backend's store, a second store on the same data (another process), and what only its tables tell. */
-interface Opened {
-  store: EdrStore;
-  second(): Promise<EdrStore>;
-  /** History rows (score_changes) a cycle added. */
-  historyRows(cycleId: number): Promise<number>;
-  /** Staged rows of a running cycle that rewrite their host (changed or new), and all its staged rows. */
-  staged(cycleId: number): Promise<{ full: number; all: number }>;
-}
-
-const backends: Array<[string, () => Promise<Opened>]> = [
-  [
-    'SQLite',
-    async () => {
-      const dir = mkdtempSync(path.join(os.tmpdir(), 'nb-edr-contract-'));
-      dirs.push(dir);
-      const file = path.join(dir, 'edr.db');
-      const store = openEdrStore(file);
-      const count = (sql: string, ...args: unknown[]) => {
-        const raw = new Database(file, { readonly: true });
-        try {
-          return raw.prepare(sql).pluck().get(...args) as number;
-        } finally {
-          raw.close();
-        }
-      };
-      return {
-        store,
-        second: async () => openEdrStore(file, { guest: true }),
-        historyRows: async (id) => count('SELECT COUNT(*) FROM score_changes WHERE cycle_id = ?', id),
-        staged: async (id) => ({ full: edrDb(store).stagedChanged(id), all: edrDb(store).stagedCount(id) }),
-      };
-    },
-  ],
-  [
-    'PostgreSQL',
-    async () => {
-      const db = await pg.freshDatabase('edr');
-      const store = await openPgEdrStore(db.pool);
-      const count = async (sql: string, ...args: unknown[]) => Number((await db.pool.query<{ n: string }>(sql, args)).rows[0]!.n);
-      return {
-        store,
-        second: () => openPgEdrStore(pg.pool(db.name)),
-        historyRows: (id) => count('SELECT COUNT(*) AS n FROM edr.score_changes WHERE cycle_id = $1', id),
-        staged: async (id) => ({
-          full: await count('SELECT COUNT(*) AS n FROM edr.staged_scores WHERE cycle_id = $1', id),
-          all: await count('SELECT (SELECT COUNT(*) FROM edr.staged_scores WHERE cycle_id = $1) + (SELECT COUNT(*) FROM edr.staged_seen WHERE cycle_id = $1) AS n', id),
-        }),
-      };
-    },
-  ],
-];
-
-const bandOf = (score: number): RiskBand => (score > 80 ? 'High Risk' : score > 60 ? 'Suspicious' : score > 40 ? 'Moderate Risk' : score > 20 ? 'Low Risk' : 'Trustworthy');
-const moved = (h: ScoredHost, score: number): ScoredHost => ({ ...h, score, band: bandOf(score) });
-const seenLater = (h: ScoredHost, lastSeen: string): ScoredHost => ({ ...h, host: { ...h.host, lastSeen, defender: { ...h.host.defender!, lastSeen } } });
-const emptyZtaColumns = () => Object.fromEntries(COLUMN_KEYS.map((k) => [k, []])) as unknown as ZtaColumns;
-const at = (minute: number) => new Date(Date.UTC(2026, 10, 22, 0, minute));
-
-/** One completed cycle of `hosts` (as the scheduler commits it: staged in batches of `batch`, then committed). */
-async function cycle(s: EdrStore, hosts: readonly ScoredHost[], minute: number, connectorId = 'conn-1', batch = 40): Promise<number> {
-  const id = await s.beginCycle(connectorId, 'defender', connectorId === 'conn-1' ? 't1' : 't2', at(minute));
-  for (let i = 0; i < hosts.length; i += batch) await s.stageScores(id, connectorId, hosts.slice(i, i + batch));
-  expect(await s.commitCycle(id, at(minute + 1))).toBe(new Set(hosts.map((h) => h.host.hostId)).size);
-  return id;
-}
-
-const bandsOf = (hosts: readonly ScoredHost[]) => {
-  const b = emptyBandCounts();
-  for (const h of hosts) b[h.band] += 1;
-  return b;
-};
+const backends = edrBackends(usePostgres());
 
 describe.each(backends)('EDR store contract: %s', (_name, open) => {
   it('keeps staged rows out of every view until the commit makes the whole cycle visible at once; a host staged twice keeps its last sighting', async () => {
@@ -352,58 +269,5 @@ describe('EDR store contract: both backends', () => {
     expect(answers[0]!.slice(0, 7)).toEqual([1, 2, 3, 4, 5, 6, 110]);
     expect((answers[0]!.at(-4) as { hostId: unknown[] }).hostId).toHaveLength(125);
     expect(answers[1]).toEqual(answers[0]);
-  });
-});
-
-describe('EDR store on PostgreSQL: a worker takes a connector over', () => {
-  it('interruptCycles marks the connector’s running cycles interrupted and drops their staged rows; the old worker’s stage and commit are refused and change nothing, its finish leaves the mark', async () => {
-    const db = await pg.freshDatabase('edr_takeover');
-    const oldWorker = await openPgEdrStore(db.pool);
-    const newWorker = await openPgEdrStore(pg.pool(db.name));
-    expect(oldWorker.interruptedAtOpen).toBe(0);
-    const done = await cycle(oldWorker, makeScoredHosts(30), 0);
-    const running = await oldWorker.beginCycle('conn-1', 'defender', 't1', at(10));
-    const elsewhere = await oldWorker.beginCycle('conn-2', 'defender', 't2', at(10));
-    await oldWorker.stageScores(running, 'conn-1', makeScoredHosts(30, { cycleSalt: 3 }));
-    await oldWorker.stageScores(elsewhere, 'conn-2', makeScoredHosts(5));
-
-    expect(await newWorker.interruptCycles('conn-1', at(20))).toBe(1);
-    expect(await newWorker.interruptCycles('conn-1', at(20))).toBe(0);
-    expect(await newWorker.cycle(running)).toMatchObject({ status: 'interrupted', finishedAt: at(20).toISOString(), hosts: 0 });
-    const staged = async (id: number) =>
-      Number((await db.pool.query<{ n: string }>('SELECT (SELECT COUNT(*) FROM edr.staged_scores WHERE cycle_id = $1) + (SELECT COUNT(*) FROM edr.staged_seen WHERE cycle_id = $1) AS n', [id])).rows[0]!.n);
-    expect([await staged(running), await staged(elsewhere)]).toEqual([0, 5]);
-
-    await expect(oldWorker.stageScores(running, 'conn-1', makeScoredHosts(3))).rejects.toMatchObject({ code: CYCLE_NOT_RUNNING });
-    await expect(oldWorker.commitCycle(running, at(21))).rejects.toMatchObject({ code: CYCLE_NOT_RUNNING, message: expect.stringContaining('interrupted') });
-    await oldWorker.finishCycle(running, 'failed', { hosts: 0, error: 'refused', at: at(22) });
-    expect(await newWorker.cycle(running)).toMatchObject({ status: 'interrupted', finishedAt: at(20).toISOString() });
-    expect(await staged(running)).toBe(0);
-    expect((await newWorker.latestCycles()).map((c) => c.cycleId)).toEqual([done]);
-    expect((await newWorker.hostScore('conn-1', makeScoredHosts(1)[0]!.host.hostId))!.cycleId).toBe(done);
-    // The other connector's cycle was not touched and commits.
-    expect(await oldWorker.commitCycle(elsewhere, at(23))).toBe(5);
-    await expect(oldWorker.commitCycle(999, at(23))).rejects.toMatchObject({ code: 'not_found' });
-  });
-
-  it('a commit and an interruption racing: exactly one wins, and the cycle ends completed with its hosts or interrupted with none', async () => {
-    const db = await pg.freshDatabase('edr_race');
-    const a = await openPgEdrStore(db.pool);
-    const b = await openPgEdrStore(pg.pool(db.name));
-    for (let round = 0; round < 5; round++) {
-      const id = await a.beginCycle('conn-1', 'defender', 't1', at(round * 10));
-      await a.stageScores(id, 'conn-1', makeScoredHosts(200, { cycleSalt: round }));
-      const [commit, interrupted] = await Promise.allSettled([a.commitCycle(id, at(round * 10 + 1)), b.interruptCycles('conn-1', at(round * 10 + 1))]);
-      const row = await b.cycle(id);
-      if (commit.status === 'fulfilled') {
-        expect(interrupted).toEqual({ status: 'fulfilled', value: 0 });
-        expect(row).toMatchObject({ status: 'completed', hosts: 200 });
-      } else {
-        expect(interrupted).toEqual({ status: 'fulfilled', value: 1 });
-        expect(commit.reason).toMatchObject({ code: CYCLE_NOT_RUNNING });
-        expect(row).toMatchObject({ status: 'interrupted', hosts: 0 });
-      }
-      expect(Number((await db.pool.query<{ n: string }>('SELECT (SELECT COUNT(*) FROM edr.staged_scores) + (SELECT COUNT(*) FROM edr.staged_seen) AS n')).rows[0]!.n)).toBe(0);
-    }
   });
 });
