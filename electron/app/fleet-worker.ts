@@ -86,6 +86,10 @@ export class FleetWorker {
   /** The database was unreachable at the last attempt (said once per outage). */
   private offline = false;
   private ticking: Promise<void> | undefined;
+  /** The publications of this worker, one after the other (publishLocked). */
+  private publishing: Promise<void> = Promise.resolve();
+  /** A sweep of unpublished cycles is under way (the next timer's waits for none). */
+  private sweeping = false;
 
   constructor(private readonly o: FleetWorkerOptions) {
     this.id = o.workerId ?? `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -248,8 +252,19 @@ export class FleetWorker {
     }
   }
 
-  /** Publishes a cycle under its advisory lock; another worker holding it is publishing it. */
-  private async publishLocked(cycleId: number): Promise<void> {
+  /**
+   * Publishes a cycle under its advisory lock; another worker holding it is publishing it. One at a
+   * time in this worker: each holds a connection for its lock while its reads need another, so
+   * publications running side by side (a burst of cycles ending after an outage) could take every
+   * connection of the pool and wait for one another forever.
+   */
+  private publishLocked(cycleId: number): Promise<void> {
+    const run = this.publishing.then(() => this.publishUnderLock(cycleId));
+    this.publishing = run.catch(() => undefined);
+    return run;
+  }
+
+  private async publishUnderLock(cycleId: number): Promise<void> {
     const client = await this.o.pool.connect();
     try {
       const got = (await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::int, $2::int) AS ok', [PUBLISH_LOCK, cycleId])).rows[0]?.ok;
@@ -266,13 +281,22 @@ export class FleetWorker {
 
   /** Publishes completed cycles nobody published once their delay has passed (their worker died, or publication failed). */
   private async sweepPublications(): Promise<void> {
-    if (this.stopping) return;
+    if (this.stopping || this.sweeping) return;
+    this.sweeping = true;
+    try {
+      await this.sweep();
+    } finally {
+      this.sweeping = false;
+    }
+  }
+
+  private async sweep(): Promise<void> {
     const pending = await this.db('reading unpublished cycles', () => this.o.store.unpublishedCycles());
     const now = Date.now();
     for (const c of pending ?? []) {
       if (this.stopping) return;
       if (!c.finishedAt || Date.parse(c.finishedAt) + this.publishDelayMs > now) continue;
-      await this.db('publishing', () => this.publishLocked(c.id));
+      await this.publishLocked(c.id).catch((e: unknown) => this.o.logger.warn('publication failed; it is tried again', { cycleId: c.id, error: e instanceof Error ? e.message : String(e) }));
     }
   }
 
