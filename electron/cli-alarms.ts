@@ -19,7 +19,7 @@ import type { EventName, EventPayload } from '../shared/contract';
 import { DEFAULT_ALARM_EXCHANGE, type AlarmSourceStatus } from '../shared/model/alarms';
 import { isAppError } from '../shared/model/errors';
 import { amqpUrlWithoutPassword, parseAmqpUrl } from '../shared/model/settings';
-import { openTeamDatabase, withDatabaseOptions, type DatabaseFlags } from './cli-database';
+import { openTeamDatabase, untilReachable, withDatabaseOptions, type DatabaseFlags } from './cli-database';
 import { CliFailure } from './cli-errors';
 import { createStreamLogger, registerSecret } from './log';
 import { readPemFile } from './net/pem-file';
@@ -155,6 +155,26 @@ async function openTeamAlarms(flags: DatabaseFlags & { databaseUrl: string }, ap
   return (await openTeamDatabase(flags, { applicationName, max: 6 }, (pool) => openPgAlarmStore(pool, { ownsPool: true }))).value;
 }
 
+/** What a fleet collector says on stderr when its database goes away and when it is back (C-69). */
+const teamNotices = {
+  waiting: (error: string) => process.stderr.write(`alarms follow: the team's database could not be reached (${error}); waiting for it. Nothing is acknowledged to the broker until it is stored.\n`),
+  back: () => process.stderr.write("alarms follow: the team's database is reachable again; going on.\n"),
+};
+
+/** The team's alarm store for a collector, waiting (saying so) while the database cannot be reached; undefined when stopped meanwhile. */
+async function waitForTeamAlarms(flags: DatabaseFlags & { databaseUrl: string }, stopping: () => boolean) {
+  const { openPgAlarmStore } = await import('./alarms/store/pg-alarm-store');
+  const db = await openTeamDatabase(flags, { applicationName: 'northbound alarms follow', max: 6 }, async (pool) => pool);
+  try {
+    const store = await untilReachable(() => openPgAlarmStore(db.pool, { ownsPool: true }), teamNotices, stopping, 5_000);
+    if (!store) await db.close();
+    return store;
+  } catch (e) {
+    await db.close().catch(() => undefined);
+    throw new CliFailure(`The team's database at ${flags.databaseUrl} could not be read: ${e instanceof Error ? e.message : String(e)}.`, 1);
+  }
+}
+
 async function runFollow(flags: FollowFlags): Promise<void> {
   if (Boolean(flags.amqpUrl) === flags.poll) throw new CliFailure('Give exactly one of --amqp-url (consume from RabbitMQ) and --poll (poll the node).', 2);
   if (!flags.dataDir === !flags.databaseUrl) throw new CliFailure('Give either --data-dir (alarms.db on this host) or --database-url (a team\'s PostgreSQL, shared by a fleet of collectors), not both.', 2);
@@ -188,8 +208,19 @@ async function runFollow(flags: FollowFlags): Promise<void> {
   const [{ openAlarmStore }, { AlarmService }, { MgmtClient }] = await Promise.all([import('./alarms/store/sqlite-alarm-store'), import('./alarms/service'), import('./mgmt')]);
   const sourceId = `node:${node.origin}`;
   const futureSkewMs = Math.round(flags.maxClockSkew * 1000);
-  // The team's database first: a URL that cannot work ends the command before the node is asked.
-  const team = flags.databaseUrl ? await openTeamAlarms({ ...flags, databaseUrl: flags.databaseUrl }, 'northbound alarms follow') : undefined;
+  // Stop on a signal from here on: a collector waiting for its database stops as cleanly as one running.
+  let stopping = false;
+  let stop!: () => void;
+  const stopped = new Promise<void>((resolve) => (stop = () => ((stopping = true), resolve())));
+  process.once('SIGTERM', () => stop());
+  process.once('SIGINT', () => stop());
+  // The team's database first: a URL that cannot work ends the command before the node is asked;
+  // one that cannot be reached yet is waited for (C-69).
+  const team = flags.databaseUrl ? await waitForTeamAlarms({ ...flags, databaseUrl: flags.databaseUrl }, () => stopping) : undefined;
+  if (flags.databaseUrl && !team) {
+    process.stderr.write('alarms follow: stopped.\n');
+    return;
+  }
   const client = new MgmtClient({
     profile: { id: sourceId, host: node.host, basicPort: node.port, oauthPort: node.port, authMode: 'basic', username: flags.username, tls: caPem ? { mode: 'custom-ca', caName: flags.caFile, caPem } : { mode: 'system' } },
     secrets: { getPassword: async () => password, getClientSecret: async () => undefined },
@@ -203,12 +234,6 @@ async function runFollow(flags: FollowFlags): Promise<void> {
     const hint = isAppError(e) ? ` ${e.hint}` : '';
     throw new CliFailure(`The node at ${flags.node} refused or could not be reached: ${e instanceof Error ? e.message : String(e)}.${hint}`, 1);
   }
-  // Stop on a signal from here on: whoever started us may stop us as soon as we said we follow.
-  let stop!: () => void;
-  const stopped = new Promise<void>((resolve) => (stop = resolve));
-  process.once('SIGTERM', () => stop());
-  process.once('SIGINT', () => stop());
-
   const store = team ?? openAlarmStore(path.join(flags.dataDir!, 'alarms.db'), { futureSkewMs });
   const where = team ? `the team's database ${flags.databaseUrl}` : path.join(flags.dataDir!, 'alarms.db');
   let added = 0;
@@ -233,13 +258,15 @@ async function runFollow(flags: FollowFlags): Promise<void> {
     retentionDays: () => flags.keepDays,
     pollIntervalMs: Math.round(flags.pollInterval * 1000),
     futureSkewMs,
-    ...(team ? { fleet: { store: team } } : {}),
+    ...(team ? { fleet: { store: team }, onStoreWaiting: (waiting: boolean, error?: string) => (waiting ? teamNotices.waiting(error ?? '') : teamNotices.back()) } : {}),
   });
   service.start();
   process.stderr.write(
     `Following the alarms of ${node.origin} into ${where} ${amqpUrl ? `from ${amqpUrlWithoutPassword(amqpUrl)}, exchange ${flags.exchange}` : `by polling every ${flags.pollInterval} s`}. Stop with SIGTERM or Ctrl-C.\n`,
   );
-  await service.startSource(sourceId);
+  // The database may go away between its opening and the source's first reads: waited for too.
+  if (team) await untilReachable(() => service.startSource(sourceId), teamNotices, () => stopping, 5_000);
+  else await service.startSource(sourceId);
   let lastLine = performance.now();
   const progress = setInterval(() => {
     const now = performance.now();

@@ -65,3 +65,32 @@ export async function openTeamDatabase<T>(flags: DatabaseFlags & { databaseUrl: 
     throw new CliFailure(`The team's database at ${flags.databaseUrl} could not be read: ${e instanceof Error ? e.message : String(e)}.`, 1);
   }
 }
+
+/** What `untilReachable` says: once when it starts waiting, once when the database answers. */
+export interface ReachNotices {
+  waiting(error: string): void;
+  back(): void;
+}
+
+/**
+ * Runs `open` until it succeeds, waiting (1 s, doubling to `maxDelayMs`) while the database cannot
+ * be reached and saying so once; another error is thrown. Undefined when `stopping` turned true.
+ */
+export async function untilReachable<T>(open: () => Promise<T>, say: ReachNotices, stopping: () => boolean, maxDelayMs = 30_000): Promise<T | undefined> {
+  const { isDatabaseUnreachable } = await import('./store/postgres');
+  for (let wait = 1_000, said = false; ; wait = Math.min(wait * 2, maxDelayMs)) {
+    try {
+      const v = await open();
+      if (said) say.back();
+      return v;
+    } catch (e) {
+      if (!isDatabaseUnreachable(e)) throw e;
+      if (!said) say.waiting(e instanceof Error ? e.message : String(e));
+      said = true;
+    }
+    for (const end = Date.now() + wait; Date.now() < end; ) {
+      if (stopping()) return undefined;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}

@@ -10,9 +10,9 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { readFileSync } from 'node:fs';
-import { openTeamDatabase, withDatabaseOptions } from './cli-database';
+import { openTeamDatabase, untilReachable, withDatabaseOptions } from './cli-database';
 import { CliFailure } from './cli-errors';
-import { createStreamLogger, registerSecret, type Logger } from './log';
+import { createStreamLogger, registerSecret } from './log';
 import { parseAmqpUrl } from '../shared/model/settings';
 import { AppError } from '../shared/model/errors';
 import type { PgPool } from './store/postgres';
@@ -52,29 +52,6 @@ async function storeMigrations(): Promise<Array<readonly [string, (pool: PgPool)
     ['alarms', (p) => openPgAlarmStore(p)],
     ['fleet', migrateFleet],
   ];
-}
-
-/**
- * Runs `open` until it succeeds, waiting (1 s, doubling to 30 s) while the database cannot be
- * reached and saying so once; another error is thrown. Undefined when `stopping` turned true.
- */
-async function untilReachable<T>(open: () => Promise<T>, logger: Logger, stopping: () => boolean): Promise<T | undefined> {
-  const { isDatabaseUnreachable } = await import('./store/postgres');
-  for (let wait = 1_000, said = false; ; wait = Math.min(wait * 2, 30_000)) {
-    try {
-      const v = await open();
-      if (said) logger.info('the database is reachable again');
-      return v;
-    } catch (e) {
-      if (!isDatabaseUnreachable(e)) throw e;
-      if (!said) logger.warn('the database could not be reached; waiting for it', { error: e instanceof Error ? e.message : String(e) });
-      said = true;
-    }
-    for (const end = Date.now() + wait; Date.now() < end; ) {
-      if (stopping()) return undefined;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  }
 }
 
 /** amqp://user@host with the password from the named variable (never on the command line). */
@@ -186,7 +163,8 @@ export function addTeamCommands(program: Command): void {
       process.once('SIGTERM', () => ((stopping = true), stop()));
       process.once('SIGINT', () => ((stopping = true), stop()));
       // A database not reachable yet (a host starting, a restart) is waited for, saying so; anything else ends the start.
-      const store = await untilReachable(() => openPgEdrStore(pool), logger, () => stopping).catch(async (e: unknown) => {
+      const say = { waiting: (error: string) => logger.warn('the database could not be reached; waiting for it', { error }), back: () => logger.info('the database is reachable again') };
+      const store = await untilReachable(() => openPgEdrStore(pool), say, () => stopping).catch(async (e: unknown) => {
         await pool.end();
         throw failure(e, 1);
       });
@@ -207,7 +185,7 @@ export function addTeamCommands(program: Command): void {
         publishDelayMs: flags.publishDelaySeconds * 1000,
       });
       try {
-        await untilReachable(() => worker.start(), logger, () => stopping);
+        await untilReachable(() => worker.start(), say, () => stopping);
       } catch (e) {
         await pool.end().catch(() => undefined);
         throw failure(e, 1);

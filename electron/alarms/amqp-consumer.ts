@@ -2,13 +2,16 @@
  * The broker side of an alarm source (MN-AL9): a durable queue of this console install bound to
  * the node's topic exchange, consumed with a bounded prefetch. Deliveries are handed over in
  * batches; a batch is acknowledged (one `ack` up to its last delivery) only after the handler has
- * committed it, so a crash between the two redelivers it and the store drops the copies. A lost
+ * committed it, so a crash between the two redelivers it and the store drops the copies. A batch
+ * the handler could not store (the database away) is kept, unacknowledged, and handed over again
+ * with capped backoff until it is stored (C-69): nothing is requeued to come straight back, and
+ * while it waits the prefetch window stays full, so the broker gives this consumer nothing more. A lost
  * connection is retried with capped backoff (net/retry.ts) for as long as the source runs; every
  * new connection is announced, because what the console missed meanwhile has to be backfilled.
  */
 import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
 import type { Logger } from '../log';
-import { backoffMs } from '../net/retry';
+import { backoffMs, sleep } from '../net/retry';
 
 export interface AmqpConsumerOptions {
   /** The broker address with its password (read at every connection: the settings may change). */
@@ -20,8 +23,12 @@ export interface AmqpConsumerOptions {
   /** A batch is handed over when it has this many deliveries, or `flushMs` after its first (default 500, 25 ms). */
   batchSize?: number;
   flushMs?: number;
-  /** Stores a batch; throws when it could not (the batch is then requeued). */
+  /** Stores a batch; throws when it could not (the batch is then kept and handed over again after a backoff). */
   onBatch(messages: readonly ConsumeMessage[]): void | Promise<void>;
+  /** A batch could not be stored (`failures`: in a row for this batch); without it the failure is logged. */
+  onStoreFailed?(error: unknown, failures: number): void;
+  /** Backoff between two tries of a batch that could not be stored (default 500 ms doubling to 5 s). */
+  storeRetry?: { baseDelayMs: number; maxDelayMs: number };
   /** Connected (again): consuming has started. */
   onConnected?(): void;
   /** The connection is gone; `error` says why. */
@@ -45,6 +52,8 @@ export class AmqpAlarmConsumer {
   private flushing: Promise<void> = Promise.resolve();
   private failures = 0;
   private stopped = true;
+  /** Aborted by `stop`: a batch waiting to be tried again gives up waiting (it is not acknowledged). */
+  private stopping = new AbortController();
   /** Ready messages in the queue at the last look; null when unknown. */
   backlog: number | null = null;
   connected = false;
@@ -54,6 +63,7 @@ export class AmqpAlarmConsumer {
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
+    this.stopping = new AbortController();
     void this.connect();
   }
 
@@ -163,23 +173,25 @@ export class AmqpAlarmConsumer {
     }, ms);
   }
 
-  /** Hands the batch over; acknowledges it once stored, requeues it if storing failed. */
+  /** Hands the batch over; acknowledges it once stored; tries again after a backoff while it cannot be stored. */
   private async flush(): Promise<void> {
     const ch = this.channel;
     const batch = this.batch;
     this.batch = [];
     if (!ch || batch.length === 0) return;
     const last = batch[batch.length - 1]!;
-    try {
-      await this.o.onBatch(batch);
-    } catch (e) {
-      this.o.logger.error('alarm batch not stored; requeued', { messages: batch.length, error: e instanceof Error ? e.message : String(e) });
+    for (let failures = 1; ; failures++) {
       try {
-        if (this.channel === ch) ch.nack(last, true, true);
-      } catch {
-        /* the channel is gone: the broker requeues them itself */
+        await this.o.onBatch(batch);
+        break;
+      } catch (e) {
+        if (this.o.onStoreFailed) this.o.onStoreFailed(e, failures);
+        else this.o.logger.error('alarm batch not stored; trying again', { messages: batch.length, failures, error: e instanceof Error ? e.message : String(e) });
       }
-      return;
+      // Stopping, or the channel is gone: the broker hands these deliveries out again (to this consumer or another).
+      if (this.stopped || this.channel !== ch) return;
+      await sleep(backoffMs(failures, this.o.storeRetry ?? { baseDelayMs: 500, maxDelayMs: 5_000 }), this.stopping.signal).catch(() => undefined);
+      if (this.stopped || this.channel !== ch) return;
     }
     try {
       // Every delivery up to the last of the batch is stored (earlier batches were acknowledged before).
@@ -191,6 +203,7 @@ export class AmqpAlarmConsumer {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopping.abort();
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     if (this.backlogTimer) clearInterval(this.backlogTimer);
     if (this.flushTimer) clearTimeout(this.flushTimer);

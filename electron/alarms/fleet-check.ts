@@ -9,6 +9,7 @@
  */
 import type { Logger } from '../log';
 import { errorText } from './errors';
+import type { StoreOutage } from './store-outage';
 import type { AlarmFleet } from './store/pg-alarm-store';
 
 export interface FleetCheckOptions {
@@ -20,6 +21,8 @@ export interface FleetCheckOptions {
   graceMs?: number;
   now: () => number;
   logger: Logger;
+  /** The collector's database outage (store-outage.ts): a failure to reach it is said there, once. */
+  outage?: StoreOutage;
   /** One REST backfill from the cursor; true when it reached the end. */
   backfill(reason: string): Promise<boolean>;
 }
@@ -55,7 +58,7 @@ export class FleetStreamCheck {
       r = await this.o.fleet.exclusive(this.o.id, run);
     } catch (e) {
       // The database cannot be reached for the lock: a failed backfill, retried with backoff.
-      this.o.logger.warn('the node’s backfill lock could not be taken; retrying', { reason, error: errorText(e) });
+      if (!this.o.outage?.failed(e)) this.o.logger.warn('the node’s backfill lock could not be taken; retrying', { reason, error: errorText(e) });
       return false;
     }
     if (r.ran) return r.value;
@@ -76,8 +79,9 @@ export class FleetStreamCheck {
         // The backfill starts after the check: whatever was marked then is on the node's list now.
         if (await this.o.backfill('gap')) await this.o.fleet.closeHoles(this.o.id, check);
       });
+      this.o.outage?.reached();
     } catch (e) {
-      this.o.logger.warn('the fleet stream check failed; trying again', { error: errorText(e) });
+      if (!this.o.outage?.failed(e)) this.o.logger.warn('the fleet stream check failed; trying again', { error: errorText(e) });
     }
   }
 }

@@ -55,6 +55,8 @@ export interface AlarmServiceOptions {
   notifyEveryMs?: number;
   /** A collector of a fleet (`alarms follow --database-url`, C-64, C-66): the node's queue is shared, gaps and backfills are the fleet's. */
   fleet?: AlarmSourceOptions['fleet'];
+  /** A fleet collector's database went away or came back (C-69): the CLI says so on stderr. */
+  onStoreWaiting?: AlarmSourceOptions['onStoreWaiting'];
 }
 
 interface Running {
@@ -169,6 +171,7 @@ export class AlarmService {
       ...(this.o.pollIntervalMs ? { pollIntervalMs: this.o.pollIntervalMs } : {}),
       ...(this.o.futureSkewMs !== undefined ? { futureSkewMs: this.o.futureSkewMs } : {}),
       ...(this.o.fleet ? { fleet: this.o.fleet } : {}),
+      ...(this.o.onStoreWaiting ? { onStoreWaiting: this.o.onStoreWaiting } : {}),
       logger: this.o.logger.child(profileId.slice(0, 8)),
       now: this.now,
       onChanged: (c) => this.noteChanged(run, c),

@@ -20,11 +20,13 @@ import type { AlarmStore, DeadLetter, SourceState } from './store/alarm-store';
 import { AmqpAlarmConsumer } from './amqp-consumer';
 import { backfill } from './backfill';
 import { FleetStreamCheck } from './fleet-check';
+import { StoreOutage } from './store-outage';
 import type { AlarmFleet } from './store/pg-alarm-store';
 import { GapTracker, StreamCursor } from './gaps';
 import type { NodeAlarmApi } from './node-api';
-import { DEFAULT_FUTURE_SKEW_MS, implausibleTime, timeWindow, type TimeWindow } from './time-window';
-import { parseAlarmMessage, type AlarmMessageIn } from './wire';
+import { DEFAULT_FUTURE_SKEW_MS, timeWindow, type TimeWindow } from './time-window';
+import type { AlarmMessageIn } from './wire';
+import { readDeliveries, SetAsideLog } from './deliveries';
 
 export interface AlarmSourceAmqp {
   /** The broker address with its password, read at every connection. */
@@ -65,6 +67,8 @@ export interface AlarmSourceOptions {
    * stored, and every backfill holds the node's lock (fleet-check.ts).
    */
   fleet?: { store: AlarmFleet; checkEveryMs?: number; graceMs?: number };
+  /** A fleet collector's database went away (`waiting`, with the first error) or came back (C-69); said once each. */
+  onStoreWaiting?(waiting: boolean, error?: string): void;
 }
 
 type State = AlarmSourceStatus['state'];
@@ -93,8 +97,9 @@ export class AlarmSource {
   private countedSeq = 0;
   /** The source's last backfill as stored (this source is the one that records it). */
   private lastBackfill: { ms: number | null; added: number | null };
-  private logBudget = { until: 0, left: 10, suppressed: 0 };
+  private readonly setAsideLog: SetAsideLog;
   private readonly fleet: FleetStreamCheck | undefined;
+  private readonly outage: StoreOutage;
 
   /** A source with what the store holds of it (its message IDs, lag, counts). */
   static async open(o: AlarmSourceOptions): Promise<AlarmSource> {
@@ -108,13 +113,23 @@ export class AlarmSource {
     counts: { alarms: number; changes: number },
   ) {
     this.now = o.now ?? Date.now;
+    this.setAsideLog = new SetAsideLog(o.logger, this.now);
     this.stream = new StreamCursor(new GapTracker(state.messageIds));
     this.lastLagMs = state.lastLagMs;
     this.lastMessageMs = o.amqp ? state.lastStoredMs : null;
     this.lastBackfill = { ms: state.lastBackfillMs, added: state.lastBackfillNew };
     this.counts = counts;
     const f = o.fleet;
-    this.fleet = f ? new FleetStreamCheck({ id: o.id, fleet: f.store, now: this.now, logger: o.logger, backfill: (reason) => this.backfillNow(reason), ...(f.checkEveryMs !== undefined ? { everyMs: f.checkEveryMs } : {}), ...(f.graceMs !== undefined ? { graceMs: f.graceMs } : {}) }) : undefined;
+    this.outage = new StoreOutage({
+      unreachable: (e) => f?.store.unreachable(e) ?? false,
+      onChange: (waiting, error) => {
+        this.error = waiting ? `The team's database cannot be reached: ${error}; waiting for it (nothing is acknowledged to the broker until it is stored)` : null;
+        this.o.logger.info(waiting ? 'the team’s database could not be reached; waiting for it' : 'the team’s database is reachable again', waiting ? { error } : {});
+        this.o.onStoreWaiting?.(waiting, error);
+        this.o.onStatus?.(true);
+      },
+    });
+    this.fleet = f ? new FleetStreamCheck({ id: o.id, fleet: f.store, now: this.now, logger: o.logger, outage: this.outage, backfill: (reason) => this.backfillNow(reason), ...(f.checkEveryMs !== undefined ? { everyMs: f.checkEveryMs } : {}), ...(f.graceMs !== undefined ? { graceMs: f.graceMs } : {}) }) : undefined;
   }
 
   get mode(): 'amqp' | 'poll' {
@@ -136,6 +151,10 @@ export class AlarmSource {
         ...(a.retry ? { retry: a.retry } : {}),
         logger: this.o.logger.child('amqp'),
         onBatch: (messages) => this.storeBatch(messages),
+        // The database away is said once (the batch waits, unacknowledged); anything else at every try.
+        onStoreFailed: (e, failures) => {
+          if (!this.outage.failed(e)) this.o.logger.error('alarm batch not stored; trying again', { failures, error: errorText(e) });
+        },
         onConnected: () => {
           this.error = null;
           this.setState('live');
@@ -217,16 +236,8 @@ export class AlarmSource {
 
   /** A batch of broker deliveries into one transaction (MN-AL9, MN-AL10); throws only if the store failed. */
   private async storeBatch(messages: readonly ConsumeMessage[]): Promise<void> {
-    const items: AlarmMessageIn[] = [];
-    const dead: DeadLetter[] = [];
     const window = this.window();
-    for (const m of messages) {
-      const parsed = parseAlarmMessage(m.content);
-      // A time outside the plausible window is as malformed as a missing one (issue 20).
-      const reason = parsed.ok ? implausibleTime(parsed.value, window) : parsed.reason;
-      if (parsed.ok && reason === undefined) items.push(parsed.value);
-      else dead.push({ reason: reason!, routingKey: m.fields.routingKey, excerpt: m.content.toString('utf8', 0, 2048) });
-    }
+    const { items, dead } = readDeliveries(messages, window);
     if (this.fleet) return this.storeFleetBatch(items, dead, window);
     const batch = this.stream.batch(items.map((i) => ({ director: i.director, messageId: i.messageId, ...(i.changes.length ? { newestEventMs: Math.max(...i.changes.map((c) => c.eventMs)) } : {}) })));
     batch.verdicts.forEach((v, k) => {
@@ -246,7 +257,7 @@ export class AlarmSource {
       ...(batch.cursorMs !== undefined ? { cursorMs: Math.min(batch.cursorMs, window.maxMs) } : {}),
       deadLetters: dead,
     });
-    for (const d of dead) this.logSetAside(d);
+    for (const d of dead) this.setAsideLog.log(d);
     this.setAside += dead.length;
     if (items.length > 0) this.lastMessageMs = storedMs;
     if (r.lagMs !== null) this.lastLagMs = r.lagMs;
@@ -259,7 +270,8 @@ export class AlarmSource {
     const marks = items.map((i) => ({ director: i.director, messageId: i.messageId, ...(i.changes.length ? { newestEventMs: Math.min(window.maxMs, Math.max(...i.changes.map((c) => c.eventMs))) } : {}) }));
     const storedMs = this.now();
     const r = await this.o.store.ingest(this.o.id, items, { storedMs, marks, deadLetters: dead });
-    for (const d of dead) this.logSetAside(d);
+    this.outage.reached();
+    for (const d of dead) this.setAsideLog.log(d);
     this.setAside += dead.length;
     if (items.length > 0) this.lastMessageMs = storedMs;
     if (r.lagMs !== null) this.lastLagMs = r.lagMs;
@@ -283,19 +295,6 @@ export class AlarmSource {
       this.unreadable += r.unreadable;
       this.o.logger.warn('alarm records the console cannot read were left out', { count: r.unreadable, reasons: r.reasons });
     }
-  }
-
-  /** A malformed message's reason is logged: ten per ten seconds, then a count of those not logged. */
-  private logSetAside(d: DeadLetter): void {
-    const now = this.now();
-    if (now >= this.logBudget.until) {
-      if (this.logBudget.suppressed > 0) this.o.logger.warn('more alarm messages set aside (not logged one by one)', { count: this.logBudget.suppressed });
-      this.logBudget = { until: now + 10_000, left: 10, suppressed: 0 };
-    }
-    if (this.logBudget.left > 0) {
-      this.logBudget.left -= 1;
-      this.o.logger.warn('alarm message set aside', { reason: d.reason, routingKey: d.routingKey });
-    } else this.logBudget.suppressed += 1;
   }
 
   /** Runs a backfill now, or once more after the one running (reason: start, connected, gap, retry). */
@@ -355,6 +354,8 @@ export class AlarmSource {
       return true;
     } catch (e) {
       if (!this.running) return true;
+      // The database away: said once by the outage, and the backfill is tried again when it is back.
+      if (this.outage.failed(e)) return false;
       this.error = `The REST backfill failed: ${errorText(e)}`;
       this.o.logger.warn('alarm backfill failed; retrying', { reason, error: errorText(e) });
       if (this.o.amqp) this.setState(this.consumer?.connected ? 'live' : 'reconnecting');

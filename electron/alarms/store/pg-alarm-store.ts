@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import type { PoolClient } from 'pg';
 import type { ActiveSeverity, AlarmFilter, AlarmItem } from '../../../shared/model/alarms';
-import { migratePg, type PgPool } from '../../store/postgres';
+import { isDatabaseUnreachable, migratePg, type PgPool } from '../../store/postgres';
 import { DEFAULT_FUTURE_SKEW_MS, timeWindow } from './alarm-times';
 import type { AlarmStore, ChangeRange, DeadLetter, IngestOptions, IngestResult, SourceState } from './alarm-store';
 import { checkStream, closeHoles, withNodeLock, type StreamCheck } from './pg-alarm-fleet';
@@ -28,6 +28,8 @@ export interface AlarmFleet {
   checkStream(source: string, o: { nowMs: number; graceMs: number }): Promise<StreamCheck>;
   /** A backfill that started after `check` finished (holding the node's lock). */
   closeHoles(source: string, check: StreamCheck): Promise<void>;
+  /** Whether `e` says the database could not be reached (worth waiting for), not that it refused what was asked. */
+  unreachable(e: unknown): boolean;
 }
 
 export type { StreamCheck, StreamHole } from './pg-alarm-fleet';
@@ -201,6 +203,10 @@ export class PgAlarmStore implements AlarmStore, AlarmFleet {
 
   closeHoles(source: string, check: StreamCheck) {
     return this.tx((c) => closeHoles(c, source, check));
+  }
+
+  unreachable(e: unknown) {
+    return isDatabaseUnreachable(e);
   }
 
   async close() {

@@ -1,0 +1,134 @@
+/**
+ * Issue 24, must show: PostgreSQL stopped for 30 s mid-stream under a fleet of alarm collectors
+ * (`northbound alarms follow --database-url`, real child processes) on one node's queue, fed by the
+ * node simulator through a real RabbitMQ (a node of this test's own: the shared one may be stopped
+ * by another run's teardown). The collectors wait for the database — each says so
+ * once, keeps what it was handed unacknowledged, and says so again when it is back — and a
+ * collector started while the database is away waits for it instead of exiting. Afterwards every
+ * change the node emitted is stored exactly once (compared by message ID) and every collector is
+ * still running.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fleetQueueName } from '../../../electron/alarms/service';
+import type { PgPool } from '../../../electron/store/postgres';
+import { usePostgres } from '../../support/postgres';
+import { startPrivateRabbitMq, type PrivateRabbitMq } from '../../support/rabbitmq-node';
+import { until } from '../../support/until';
+import { startAlarmWorld, type AlarmWorld } from './world';
+
+const bin = path.resolve('bin/northbound.mjs');
+const EXCHANGE = 'nb.test.fleet-outage';
+const OUTAGE_MS = 30_000;
+const pg = usePostgres();
+let rabbit: PrivateRabbitMq;
+let url = '';
+let w: AlarmWorld;
+let caFile = '';
+let queue = '';
+const children: ChildProcessWithoutNullStreams[] = [];
+
+beforeAll(async () => {
+  rabbit = await startPrivateRabbitMq();
+  url = rabbit.url;
+  w = await startAlarmWorld({ generator: { ratePerSecond: 150 }, amqp: { url, exchange: EXCHANGE } });
+  caFile = path.join(w.dir, 'node-ca.pem');
+  await writeFile(caFile, w.sim.certificatePem);
+  queue = fleetQueueName(`node:${new URL(w.sim.basicUrl).host}`);
+}, 150_000);
+
+afterAll(async () => {
+  try {
+    for (const c of children) if (c.exitCode === null && c.signalCode === null && c.pid !== undefined) process.kill(c.pid, 'SIGKILL');
+    await w?.close();
+  } finally {
+    await rabbit?.destroy();
+  }
+}, 120_000);
+
+function collector(databaseUrl: string) {
+  const child = spawn(
+    process.execPath,
+    [bin, 'alarms', 'follow', '--database-url', databaseUrl, '--amqp-url', url, '--exchange', EXCHANGE, '--node', w.sim.basicUrl, '--username', w.operator.username, '--password-env', 'NB_TEST_NODE_PW', '--ca-file', caFile, '--progress-every', '1'],
+    { env: { ...process.env, NB_TEST_NODE_PW: w.operator.password, ELECTRON_OVERRIDE_DIST_PATH: '/nonexistent' } },
+  );
+  children.push(child);
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += String(d)));
+  child.stdout.resume();
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, exit, stderr: () => stderr };
+}
+type Collector = ReturnType<typeof collector>;
+
+/** What the team's database holds by message ID. */
+async function storedIds(pool: PgPool) {
+  const all = 'SELECT message_id FROM alarm_changes UNION ALL SELECT message_id FROM alarm_handlings';
+  const t = (await pool.query<Record<string, string | null>>(`SELECT COUNT(*) AS rows, COUNT(*) FILTER (WHERE message_id IS NULL) AS without, COUNT(DISTINCT message_id) AS distinct_, MIN(message_id) AS min, MAX(message_id) AS max FROM (${all}) x`)).rows[0]!;
+  const twice = (await pool.query<{ message_id: string }>(`SELECT message_id FROM (${all}) x WHERE message_id IS NOT NULL GROUP BY message_id HAVING COUNT(*) > 1 LIMIT 20`)).rows.map((r) => Number(r.message_id));
+  const n = (v: string | null | undefined) => (v === null || v === undefined ? null : Number(v));
+  return { rows: n(t.rows)!, withoutId: n(t.without)!, distinct: n(t.distinct_)!, min: n(t.min), max: n(t.max), twice };
+}
+
+/** Changes a collector's progress lines say it stored. */
+const storedBy = (stderr: string) => [...stderr.matchAll(/amqp \w+(?: \(not connected\))?, \+(\d+) changes/g)].reduce((s, m) => s + Number(m[1]), 0);
+const count = (text: string, re: RegExp) => (text.match(new RegExp(re.source, 'g')) ?? []).length;
+const WAITS = /alarms follow: the team's database could not be reached/;
+const BACK = /alarms follow: the team's database is reachable again/;
+/** True while every collector runs; one that exited fails the wait with what it said. */
+const running = (cs: Collector[]) => {
+  const gone = cs.find((c) => c.child.exitCode !== null);
+  if (gone) throw new Error(`a collector exited (${gone.child.exitCode}): ${gone.stderr()}`);
+  return true;
+};
+const live = (c: Collector) => c.stderr().includes(`amqp live (queue ${queue})`) || (c.child.exitCode !== null && Promise.reject(new Error(c.stderr())));
+
+describe('alarms follow --database-url: PostgreSQL stopped for 30 s', () => {
+  it('the collectors wait and say so, one started meanwhile waits too; afterwards every change is stored exactly once', async () => {
+    const db = await pg.freshDatabase('outage');
+    const sim = w.sim;
+    const a = collector(db.url);
+    const b = collector(db.url);
+    await until('the first collector to consume', () => live(a), 60_000);
+    await until('the second collector to consume', () => live(b), 60_000);
+    sim.alarms.generator.start();
+    await until('both collectors to store', () => sim.alarms.lastMessageId() >= 300 && storedBy(a.stderr()) > 0 && storedBy(b.stderr()) > 0, 30_000);
+
+    const cluster = pg.cluster();
+    await cluster.pause();
+    const pausedAt = Date.now();
+    const atPause = sim.alarms.lastMessageId();
+    // A collector started while the database is away waits for it (it does not exit).
+    const late = collector(db.url);
+    await until('every collector to say it waits for the database', () => running([a, b, late]) && [a, b, late].every((c) => WAITS.test(c.stderr())), OUTAGE_MS);
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, pausedAt + OUTAGE_MS - Date.now())));
+    // The node went on emitting all along.
+    expect(sim.alarms.lastMessageId()).toBeGreaterThan(atPause + 1000);
+    await cluster.resume();
+
+    await until('every collector to say the database is back', () => [a, b, late].every((c) => BACK.test(c.stderr())), 60_000);
+    await until('the late collector to consume', () => live(late), 60_000);
+    await until('the late collector to store', () => storedBy(late.stderr()) > 0, 60_000);
+    sim.alarms.generator.stop();
+    const emitted = sim.alarms.lastMessageId();
+    await sim.alarms.published(60_000);
+    const stored = await until(`all ${emitted} changes stored`, async () => {
+      const s = await storedIds(db.pool);
+      return s.rows === emitted && s.max === emitted && s;
+    }, 90_000);
+    expect(stored).toMatchObject({ rows: emitted, min: 1, max: emitted, twice: [] });
+    expect(stored.distinct + stored.withoutId).toBe(emitted);
+
+    for (const [name, c] of [['first', a], ['second', b], ['late', late]] as const) {
+      expect(c.child.exitCode, `the ${name} collector runs`).toBeNull();
+      // Said once when the database went away and once when it came back: no line per retry.
+      expect(count(c.stderr(), WAITS), `the ${name} collector's waiting lines`).toBe(1);
+      expect(count(c.stderr(), BACK), `the ${name} collector's back lines`).toBe(1);
+    }
+    for (const c of [a, b, late]) c.child.kill('SIGTERM');
+    for (const c of [a, b, late]) expect(await c.exit).toBe(0);
+    expect(late.stderr()).toContain('alarms follow: stopped.');
+  }, 300_000);
+});
