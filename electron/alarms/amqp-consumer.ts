@@ -1,12 +1,15 @@
 /**
  * The broker side of an alarm source (MN-AL9): a durable queue of this console install bound to
  * the node's topic exchange, consumed with a bounded prefetch. Deliveries are handed over in
- * batches; a batch is acknowledged (one `ack` up to its last delivery) only after the handler has
- * committed it, so a crash between the two redelivers it and the store drops the copies. A batch
- * the handler could not store (the database away) is kept, unacknowledged, and handed over again
- * with capped backoff until it is stored (C-69): nothing is requeued to come straight back, and
- * while it waits the prefetch window stays full, so the broker gives this consumer nothing more. A lost
- * connection is retried with capped backoff (net/retry.ts) for as long as the source runs; every
+ * batches; a batch is acknowledged only after the handler has committed it, so a crash between the
+ * two redelivers it and the store drops the copies. Up to `maxInFlight` batches are stored at once
+ * (C-70); acknowledgements follow delivery order (one `ack` up to the last delivery of the batches
+ * stored so far, never past one still being stored). A batch is cut at `batchSize` deliveries or
+ * `flushMs` after its first; deliveries that wait for a free slot (a deep queue) make the next
+ * batch larger, up to `maxBatch`. A batch the handler could not store (the database away) is
+ * kept, unacknowledged, and handed over again with capped backoff until it is stored (C-69):
+ * nothing is requeued to come straight back, and once the prefetch window is full the broker gives
+ * this consumer nothing more meanwhile. A lost connection is retried with capped backoff (net/retry.ts) for as long as the source runs; every
  * new connection is announced, because what the console missed meanwhile has to be backfilled.
  */
 import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
@@ -23,6 +26,10 @@ export interface AmqpConsumerOptions {
   /** A batch is handed over when it has this many deliveries, or `flushMs` after its first (default 500, 25 ms). */
   batchSize?: number;
   flushMs?: number;
+  /** Deliveries in one batch at most, when more waited for a free slot (default `batchSize`). */
+  maxBatch?: number;
+  /** Batches being stored at once (default 1); acknowledged in delivery order. */
+  maxInFlight?: number;
   /** Stores a batch; throws when it could not (the batch is then kept and handed over again after a backoff). */
   onBatch(messages: readonly ConsumeMessage[]): void | Promise<void>;
   /** A batch could not be stored (`failures`: in a row for this batch); without it the failure is logged. */
@@ -45,11 +52,17 @@ const HEARTBEAT_S = 5;
 export class AmqpAlarmConsumer {
   private conn: ChannelModel | undefined;
   private channel: Channel | undefined;
-  private batch: ConsumeMessage[] = [];
+  /** Deliveries not yet in a batch, in delivery order. */
+  private pending: ConsumeMessage[] = [];
+  /** The flush time of the oldest pending delivery passed: the next free slot takes what is pending. */
+  private flushDue = false;
+  /** Batches of this channel handed over and not yet acknowledged, in delivery order. */
+  private unacked: Array<{ last: ConsumeMessage; stored: boolean }> = [];
+  /** Batches being stored (of any channel). */
+  private readonly storing = new Set<Promise<void>>();
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
   private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   private backlogTimer: ReturnType<typeof setInterval> | undefined;
-  private flushing: Promise<void> = Promise.resolve();
   private failures = 0;
   private stopped = true;
   /** Aborted by `stop`: a batch waiting to be tried again gives up waiting (it is not acknowledged). */
@@ -126,7 +139,7 @@ export class AmqpAlarmConsumer {
     this.backlog = null;
     if (this.backlogTimer) clearInterval(this.backlogTimer);
     // Deliveries not yet stored are redelivered on the next connection; holding them is pointless.
-    this.batch = [];
+    this.dropPending();
     if (this.stopped) return;
     this.o.logger.warn('alarm broker connection lost; reconnecting', { why });
     this.o.onDisconnected?.(why);
@@ -158,28 +171,49 @@ export class AmqpAlarmConsumer {
   }
 
   private deliver(ch: Channel, m: ConsumeMessage): void {
-    if (this.channel !== ch) return;
-    this.batch.push(m);
-    if (this.batch.length >= (this.o.batchSize ?? 500)) this.scheduleFlush(0);
-    else this.scheduleFlush(this.o.flushMs ?? 25);
+    // Arriving while stopping: not stored, not acknowledged; the broker hands it out again.
+    if (this.channel !== ch || this.stopped) return;
+    this.pending.push(m);
+    this.cut();
   }
 
-  private scheduleFlush(ms: number): void {
-    if (this.flushTimer && ms > 0) return;
+  private dropPending(): void {
+    this.pending = [];
+    this.unacked = [];
+    this.flushDue = false;
     if (this.flushTimer) clearTimeout(this.flushTimer);
-    this.flushTimer = setTimeout(() => {
-      this.flushTimer = undefined;
-      this.flushing = this.flushing.then(() => this.flush());
-    }, ms);
+    this.flushTimer = undefined;
   }
 
-  /** Hands the batch over; acknowledges it once stored; tries again after a backoff while it cannot be stored. */
-  private async flush(): Promise<void> {
+  /** Starts batches while slots are free: a full one at once, a smaller one once its flush time passed (`force`: everything now). */
+  private cut(force = false): void {
     const ch = this.channel;
-    const batch = this.batch;
-    this.batch = [];
-    if (!ch || batch.length === 0) return;
-    const last = batch[batch.length - 1]!;
+    const min = this.o.batchSize ?? 500;
+    while (ch && this.pending.length > 0 && (force || this.storing.size < (this.o.maxInFlight ?? 1))) {
+      if (!force && !this.flushDue && this.pending.length < min) {
+        this.flushTimer ??= setTimeout(() => {
+          this.flushTimer = undefined;
+          this.flushDue = true;
+          this.cut();
+        }, this.o.flushMs ?? 25);
+        return;
+      }
+      const batch = this.pending.splice(0, Math.max(min, this.o.maxBatch ?? min));
+      this.flushDue = false;
+      if (this.flushTimer) clearTimeout(this.flushTimer);
+      this.flushTimer = undefined;
+      const entry = { last: batch[batch.length - 1]!, stored: false };
+      this.unacked.push(entry);
+      const task = this.store(ch, batch, entry).finally(() => {
+        this.storing.delete(task);
+        if (!this.stopped) this.cut();
+      });
+      this.storing.add(task);
+    }
+  }
+
+  /** Hands a batch over; acknowledges it once it and every batch before it are stored; tries again after a backoff while it cannot be stored. */
+  private async store(ch: Channel, batch: readonly ConsumeMessage[], entry: { last: ConsumeMessage; stored: boolean }): Promise<void> {
     for (let failures = 1; ; failures++) {
       try {
         await this.o.onBatch(batch);
@@ -193,9 +227,13 @@ export class AmqpAlarmConsumer {
       await sleep(backoffMs(failures, this.o.storeRetry ?? { baseDelayMs: 500, maxDelayMs: 5_000 }), this.stopping.signal).catch(() => undefined);
       if (this.stopped || this.channel !== ch) return;
     }
+    entry.stored = true;
+    if (this.channel !== ch) return;
+    // Only up to the last batch stored with every one before it: a multiple ack never passes one still being stored.
+    let last: ConsumeMessage | undefined;
+    while (this.unacked[0]?.stored) last = this.unacked.shift()!.last;
     try {
-      // Every delivery up to the last of the batch is stored (earlier batches were acknowledged before).
-      if (this.channel === ch) ch.ack(last, true);
+      if (last) ch.ack(last, true);
     } catch (e) {
       this.o.logger.warn('alarm batch stored but not acknowledged (it comes again and is dropped as a copy)', { error: e instanceof Error ? e.message : String(e) });
     }
@@ -210,8 +248,8 @@ export class AmqpAlarmConsumer {
     this.reconnectTimer = undefined;
     this.flushTimer = undefined;
     // Store what arrived, then let go (what is not acknowledged comes again next time).
-    this.flushing = this.flushing.then(() => this.flush());
-    await this.flushing.catch(() => undefined);
+    this.cut(true);
+    await Promise.allSettled([...this.storing]);
     const conn = this.conn;
     this.conn = undefined;
     this.channel = undefined;

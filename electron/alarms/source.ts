@@ -73,6 +73,9 @@ export interface AlarmSourceOptions {
 
 type State = AlarmSourceStatus['state'];
 
+/** A fleet collector's batching (C-70): a batch at 1,000 deliveries or 100 ms after its first, up to 2,000 when more waited; two in flight; a prefetch that lets them fill. */
+export const FLEET_BATCHING = { batchSize: 1_000, flushMs: 100, maxBatch: 2_000, maxInFlight: 2, prefetch: 6_000 } as const;
+
 export class AlarmSource {
   private readonly now: () => number;
   private readonly stream: StreamCursor;
@@ -147,6 +150,8 @@ export class AlarmSource {
         url: a.url,
         exchange: a.exchange,
         queue: a.queue,
+        // A fleet collector stores several batches at once, larger when the queue is deep (C-70).
+        ...(this.o.fleet ? FLEET_BATCHING : {}),
         ...(a.prefetch ? { prefetch: a.prefetch } : {}),
         ...(a.retry ? { retry: a.retry } : {}),
         logger: this.o.logger.child('amqp'),

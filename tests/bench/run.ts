@@ -214,16 +214,17 @@ async function main(): Promise<void> {
   }
 
   if (want('alarms-fleet')) {
-    // Issue 24.4: 1 and 2 collectors on the node's one queue into PostgreSQL, side by side. NB_BENCH_FLEET_RATE sets another rate.
-    for (const size of [500, 2_000]) {
-      const i = await benchAlarmPgIngest(size);
-      console.log(`alarms fleet, the PostgreSQL store alone: batches of ${fmt(size)} broker messages one after another: ${fmt(i.perSecond)} changes/s, ${fmt(i.batchMs, 1)} ms a batch`);
+    // Issue 24.4: 1 and 2 collectors on the node's one queue into PostgreSQL, side by side. NB_BENCH_FLEET_RATE sets another rate,
+    // NB_BENCH_FLEET_COLLECTORS other fleets (1,2,3; 0: none), NB_BENCH_FLEET_ONLY=1 leaves the store alone out.
+    for (const [size, inFlight] of process.env.NB_BENCH_FLEET_ONLY ? [] : [[500, 1], [2_000, 1], [1_000, 2], [2_000, 2]]) {
+      const i = await benchAlarmPgIngest(size!, 20, inFlight);
+      console.log(`alarms fleet, the PostgreSQL store alone: batches of ${fmt(size!)} broker messages, ${inFlight === 1 ? 'one after another' : `${inFlight} at once`}: ${fmt(i.perSecond)} changes/s, ${fmt(i.batchMs, 1)} ms a batch`);
     }
     const rate = Number(process.env.NB_BENCH_FLEET_RATE ?? 10_000);
-    for (const n of [1, 2]) {
+    for (const n of (process.env.NB_BENCH_FLEET_COLLECTORS ?? '1,2').split(',').map(Number).filter((n) => n > 0)) {
       const f = await benchAlarmFleet(n, rate, 20);
       console.log(
-        `alarms fleet, ${n} collector${n > 1 ? 's' : ''}: ${fmt(f.target)} changes/s asked of the simulator for ${f.seconds} s through RabbitMQ into PostgreSQL (\`alarms follow --database-url\` × ${n}, one queue): emitted ${fmt(f.emitted)} = ${fmt(f.rate)}/s, stored ${fmt(f.stored)} at ${fmt(f.storedRate)}/s (target ≥ 10,000/s), lost ${fmt(f.lost)} (must be 0), stored twice ${fmt(f.duplicates)}; store latency p50 ${fmt(f.p50Ms)} ms, p99 ${fmt(f.p99Ms)} ms (target < 1,000 ms), worst ${fmt(f.maxMs)} ms; drained ${fmt(f.drainMs)} ms after the last change`,
+        `alarms fleet, ${n} collector${n > 1 ? 's' : ''}: ${fmt(f.target)} changes/s asked of the simulator for ${f.seconds} s through RabbitMQ into PostgreSQL (\`alarms follow --database-url\` × ${n}, one queue): emitted ${fmt(f.emitted)} = ${fmt(f.rate)}/s, stored ${fmt(f.stored)} at ${fmt(f.storedRate)}/s (target ≥ 10,000/s), lost ${fmt(f.lost)} (must be 0), stored twice ${fmt(f.duplicates)}; store latency p50 ${fmt(f.p50Ms)} ms, p99 ${fmt(f.p99Ms)} ms (target < 1,000 ms), worst ${fmt(f.maxMs)} ms; drained ${fmt(f.drainMs)} ms after the last change; waiting in the queue at most ${fmt(f.backlog.max)} (${fmt(f.backlog.atStop)} when the node stopped), not yet taken by the broker at most ${fmt(f.unconfirmed.max)} (${fmt(f.unconfirmed.atStop)}); CPU over ${fmt(f.cpu.wallS, 1)} s (2 cores = ${fmt(2 * f.cpu.wallS, 1)} CPU s): simulator ${fmt(f.cpu.simulator, 1)} s, RabbitMQ ${fmt(f.cpu.rabbit, 1)} s, collector${n > 1 ? 's' : ''} ${f.cpu.collectors.map((c) => fmt(c, 1)).join(' + ')} s, PostgreSQL ${fmt(f.cpu.postgres, 1)} s`,
       );
     }
   }

@@ -10,9 +10,13 @@
  * - An alarm's state is that of its newest change by the node's time, never by arrival (C-65): the
  *   UPDATE takes a candidate only when it is newer than what the row holds, so an older change
  *   arriving late is kept in the history and leaves the state alone.
- * - The alarm rows of a batch are locked first, in one order every collector uses (sorted keys,
- *   `FOR UPDATE`), so two batches of the same alarms wait for each other instead of deadlocking;
- *   a deadlock or serialization failure anyway is retried by the caller (pg-alarm-store.ts).
+ * - Two batches of the same alarms (two collectors, or two batches of one collector in flight,
+ *   C-70) wait for each other only where they must (C-70): the batch's alarms are found by a plain
+ *   read and only the missing ones inserted (an `INSERT … ON CONFLICT` over alarms another batch
+ *   just updated would wait for that batch's commit); the changes go in; the alarm rows are locked
+ *   last, in one order every batch uses (by aid, `FOR UPDATE`), right before their UPDATE; and the
+ *   one row every batch of the node writes (`alarm_sources`) is written last, just before the
+ *   commit. A deadlock or serialization failure anyway is retried by the caller (pg-alarm-store.ts).
  */
 import type { PoolClient } from 'pg';
 import type { AlarmHead, AlarmItem } from '../../../shared/model/alarms';
@@ -39,35 +43,45 @@ interface PerAlarm {
 }
 
 export async function ingestPg(c: PoolClient, source: string, items: readonly AlarmItem[], o: IngestOptions): Promise<IngestResult> {
-  await c.query('INSERT INTO alarm_sources (source) VALUES ($1) ON CONFLICT DO NOTHING', [source]);
-  // The batch's alarms, each once, in one order for every collector (the order rows are locked in).
+  // The batch's alarms, each once, in one order for every batch (the order new ones are inserted in).
   const firstHead = new Map<string, AlarmHead>();
   for (const i of items) if (!firstHead.has(keyOf(i.head))) firstHead.set(keyOf(i.head), i.head);
-  const keys = [...firstHead.keys()].sort();
-  const heads = keys.map((k) => firstHead.get(k)!);
-  const col = <T>(f: (h: AlarmHead) => T) => heads.map(f);
+  const heads = [...firstHead.keys()].sort().map((k) => firstHead.get(k)!);
   const fresh = new Set<string>();
   const aidOf = new Map<string, number>();
-  if (heads.length > 0) {
-    const inserted = await c.query<{ device: string; object: string; type: string; specific_problem: string }>(
+  type Row = { aid: string; device: string; object: string; type: string; specific_problem: string };
+  const noteAids = (rows: Row[]) => rows.forEach((r) => aidOf.set(JSON.stringify([r.device, r.object, r.type, r.specific_problem]), Number(r.aid)));
+  // The stored ones by a plain read: it waits for no other batch.
+  const find = async (hs: AlarmHead[]) =>
+    noteAids(
+      (
+        await c.query<Row>(
+          `SELECT a.aid, a.device, a.object, a.type, a.specific_problem
+           FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS u(device, object, type, sp)
+           JOIN alarms a ON a.source = $1 AND a.device = u.device AND a.object = u.object AND a.type = u.type AND a.specific_problem = u.sp`,
+          [source, hs.map((h) => h.device), hs.map((h) => h.object), hs.map((h) => h.type), hs.map((h) => h.specificProblem)],
+        )
+      ).rows,
+    );
+  if (heads.length > 0) await find(heads);
+  const missing = heads.filter((h) => !aidOf.has(keyOf(h)));
+  if (missing.length > 0) {
+    const col = <T>(f: (h: AlarmHead) => T) => missing.map(f);
+    const inserted = await c.query<Row>(
       `INSERT INTO alarms (source, device, device_name, org, object, type, specific_problem, severity, cleared, text, last_change_ms, last_seq)
        SELECT $1, u.device, u.device_name, u.org, u.object, u.type, u.sp, u.severity, u.cleared, u.text, u.ms, 0
        FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::boolean[], $10::text[], $11::bigint[])
          WITH ORDINALITY AS u(device, device_name, org, object, type, sp, severity, cleared, text, ms, n)
        ORDER BY u.n
        ON CONFLICT (source, device, object, type, specific_problem) DO NOTHING
-       RETURNING device, object, type, specific_problem`,
+       RETURNING aid, device, object, type, specific_problem`,
       [source, col((h) => h.device), col((h) => h.deviceName), col((h) => h.org), col((h) => h.object), col((h) => h.type), col((h) => h.specificProblem), col((h) => h.severity), col((h) => h.cleared), col((h) => h.text), col((h) => h.lastChangeMs)],
     );
     for (const r of inserted.rows) fresh.add(JSON.stringify([r.device, r.object, r.type, r.specific_problem]));
-    const rows = await c.query<{ aid: string; device: string; object: string; type: string; specific_problem: string }>(
-      `SELECT a.aid, a.device, a.object, a.type, a.specific_problem
-       FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS u(device, object, type, sp, n)
-       JOIN alarms a ON a.source = $1 AND a.device = u.device AND a.object = u.object AND a.type = u.type AND a.specific_problem = u.sp
-       ORDER BY u.n FOR UPDATE OF a`,
-      [source, col((h) => h.device), col((h) => h.object), col((h) => h.type), col((h) => h.specificProblem)],
-    );
-    for (const r of rows.rows) aidOf.set(JSON.stringify([r.device, r.object, r.type, r.specific_problem]), Number(r.aid));
+    noteAids(inserted.rows);
+    // Inserted meanwhile by another batch that committed first (the insert skipped them).
+    const taken = missing.filter((h) => !aidOf.has(keyOf(h)));
+    if (taken.length > 0) await find(taken);
   }
 
   // Changes and handlings, each once; which of them were new.
@@ -181,6 +195,8 @@ export async function ingestPg(c: PoolClient, source: string, items: readonly Al
   const rows = [...per.values()];
   const touched = new Map<number, number>();
   if (rows.length > 0) {
+    // Locked only now, in one order every batch uses, so two batches of the same alarms wait for each other instead of deadlocking.
+    await c.query('SELECT 1 FROM alarms WHERE aid = ANY($1::bigint[]) ORDER BY aid FOR UPDATE', [rows.map((x) => x.aid).sort((a, b) => a - b)]);
     const r = await c.query<{ aid: string; last_seq: string }>(
       `UPDATE alarms a SET
          device_name = CASE WHEN u.ms > a.last_change_ms THEN u.device_name ELSE a.device_name END,
@@ -216,9 +232,6 @@ export async function ingestPg(c: PoolClient, source: string, items: readonly Al
     for (const x of r.rows) touched.set(Number(x.aid), Number(x.last_seq));
   }
 
-  if (changeCount + handlingCount > 0) {
-    await c.query('UPDATE alarm_sources SET last_stored_ms = GREATEST(COALESCE(last_stored_ms, 0), $1), last_lag_ms = $2 WHERE source = $3', [o.storedMs, lag, source]);
-  }
   const ids = [...(o.messageIds ?? [])];
   if (ids.length > 0) {
     await c.query(
@@ -227,7 +240,6 @@ export async function ingestPg(c: PoolClient, source: string, items: readonly Al
       [source, ids.map(([d]) => d), ids.map(([, id]) => id)],
     );
   }
-  if (o.cursorMs !== undefined) await c.query('UPDATE alarm_sources SET cursor_ms = GREATEST(cursor_ms, $1) WHERE source = $2', [o.cursorMs, source]);
   if (o.deadLetters?.length) {
     const d = o.deadLetters;
     await c.query(
@@ -245,6 +257,18 @@ export async function ingestPg(c: PoolClient, source: string, items: readonly Al
       [source, o.storedMs, m.map((x) => x.director), m.map((x) => x.messageId), m.map((x) => x.newestEventMs ?? null)],
     );
   }
+  // The node's row last: every batch of the node writes it, and holds it until its commit.
+  const stored = changeCount + handlingCount > 0;
+  if (stored || o.cursorMs !== undefined) {
+    await c.query(
+      `INSERT INTO alarm_sources AS s (source, cursor_ms, last_stored_ms, last_lag_ms) VALUES ($1, COALESCE($2::bigint, 0), $3::bigint, $4::bigint)
+       ON CONFLICT (source) DO UPDATE SET
+         cursor_ms = GREATEST(s.cursor_ms, COALESCE($2::bigint, s.cursor_ms)),
+         last_stored_ms = CASE WHEN $5 THEN GREATEST(COALESCE(s.last_stored_ms, 0), $3::bigint) ELSE s.last_stored_ms END,
+         last_lag_ms = CASE WHEN $5 THEN $4::bigint ELSE s.last_lag_ms END`,
+      [source, o.cursorMs ?? null, stored ? o.storedMs : null, stored ? lag : null, stored],
+    );
+  } else await c.query('INSERT INTO alarm_sources (source) VALUES ($1) ON CONFLICT DO NOTHING', [source]);
   const headSeq = touched.size > 0 ? [...touched.values()].reduce((a, b) => Math.max(a, b), 0) : Number((await c.query<{ s: string }>('SELECT COALESCE(MAX(last_seq), 0) AS s FROM alarms')).rows[0]!.s);
   return { newChanges: changeCount, newHandlings: handlingCount, duplicates, aids: [...touched.keys()], newAlarms: fresh.size, headSeq, lagMs: lag };
 }
