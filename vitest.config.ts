@@ -12,8 +12,9 @@ export default defineConfig({
     hookTimeout: 30_000,
     pool: 'forks',
     // Vitest's default is one worker fewer than the cores: on the 2-core CI machine that is one file
-    // at a time, while most files wait on sockets, brokers and child processes. Two keep both busy.
-    maxWorkers: 2,
+    // at a time, while most files wait on sockets, brokers and child processes. Three keep both
+    // cores busy while a file waits (the fleet's outage tests hold a database stopped for 30 s).
+    maxWorkers: 3,
     env: { ELECTRON_OVERRIDE_DIST_PATH: '/nonexistent-electron-dist' },
     projects: [
       {

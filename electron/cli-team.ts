@@ -39,7 +39,7 @@ async function openPool(flags: DbFlags, name: string, max = 4): Promise<PgPool> 
 }
 
 /** Every store's migrations, in the order team init applies them. */
-async function storeMigrations(): Promise<Array<readonly [string, (pool: PgPool) => Promise<unknown>]>> {
+export async function storeMigrations(): Promise<Array<readonly [string, (pool: PgPool) => Promise<unknown>]>> {
   const [{ openPgActivityStore }, { migrateFleet }, { openPgEdrStore }, { openPgAlarmStore }] = await Promise.all([
     import('./store/activity-pg'),
     import('./edr/fleet/fleet-connectors'),

@@ -13,6 +13,9 @@ import { defenderTenant, startDefenderSimulator, type DefenderSimulator } from '
 import type { ScoreMessage } from '../../electron/edr/publisher';
 import type { PgPool } from '../../electron/store/postgres';
 import { runCli, type CliResult } from './cli';
+import { teamInit } from '../../electron/app/team';
+import { storeMigrations } from '../../electron/cli-team';
+import { FleetConnectors } from '../../electron/edr/fleet/fleet-connectors';
 
 export interface FleetSimulators {
   falcon: FalconSimulator;
@@ -71,20 +74,27 @@ const ok = (what: string, r: CliResult) => {
  * A team on `db` (a fresh database): set up through the command line, its exchange and queue on
  * `ch` (everything published is in `received`), and `worker(id)` to start a worker process.
  */
-export async function startFleetTeam(o: { name: string; db: { url: string; pool: PgPool }; dir: string; sims: FleetSimulators; ch: amqp.Channel; children: ChildProcess[]; amqpUrl?: string }) {
+export async function startFleetTeam(o: { name: string; db: { url: string; pool: PgPool }; dir: string; sims: FleetSimulators; ch: amqp.Channel; children: ChildProcess[]; amqpUrl?: string; viaCli?: boolean }) {
   const { db, name } = o;
   // The broker's address for the workers without its password (given in the environment, as a worker takes it).
   const broker = new URL(o.amqpUrl ?? 'amqp://guest:guest@127.0.0.1:5672');
   const amqpPassword = decodeURIComponent(broker.password);
   broker.password = '';
   const keyFile = path.join(o.dir, `${name}.key`);
-  ok('team init', await runCli(['team', 'init', '--database-url', db.url, '--key-file', keyFile]));
-  const file = path.join(o.dir, `${name}.json`);
   const doc = o.sims.document();
-  writeFileSync(file, JSON.stringify(doc));
-  const imported = ok('team connectors import', await runCli(['team', 'connectors', 'import', '--database-url', db.url, '--file', file]));
-  const lines = imported.stdout.trim().split('\n');
-  if (lines.length !== doc.connectors.length) throw new Error(`team connectors import answered ${lines.length} lines for ${doc.connectors.length} connectors`);
+  if (o.viaCli === false) {
+    // The same calls the commands make, in this process (a command's start costs seconds of CPU).
+    await teamInit({ pool: db.pool, keyFile, migrations: await storeMigrations() });
+    const results = await new FleetConnectors(db.pool).registerBulk(doc);
+    if (!results.every((r) => r.ok)) throw new Error(`connectors refused: ${JSON.stringify(results.filter((r) => !r.ok))}`);
+  } else {
+    ok('team init', await runCli(['team', 'init', '--database-url', db.url, '--key-file', keyFile]));
+    const file = path.join(o.dir, `${name}.json`);
+    writeFileSync(file, JSON.stringify(doc));
+    const imported = ok('team connectors import', await runCli(['team', 'connectors', 'import', '--database-url', db.url, '--file', file]));
+    const lines = imported.stdout.trim().split('\n');
+    if (lines.length !== doc.connectors.length) throw new Error(`team connectors import answered ${lines.length} lines for ${doc.connectors.length} connectors`);
+  }
   const exchange = `northbound.zta.${name}.${process.pid}`;
   const queue = `nb-${name}-${process.pid}`;
   await o.ch.assertExchange(exchange, 'topic', { durable: true });

@@ -27,8 +27,8 @@ let conn: amqp.ChannelModel | undefined;
 let ch!: amqp.Channel;
 const children: ChildProcess[] = [];
 
-/** A team of its own: a fresh database set up through the CLI, its exchange and queue. */
-const startTeam = async (name: string) => startFleetTeam({ name, db: await pg.freshDatabase(name), dir, sims, ch, children });
+/** A team of its own: a fresh database set up (through the commands with `viaCli`, else by the same calls here), its exchange and queue. */
+const startTeam = async (name: string, viaCli = false) => startFleetTeam({ name, db: await pg.freshDatabase(name), dir, sims, ch, children, viaCli });
 type Team = FleetTeam;
 
 beforeAll(async () => {
@@ -96,7 +96,7 @@ async function expectPublishedOnce(team: Team, done: CycleRow[]) {
 
 describe('a fleet of workers over 30 tenants', () => {
   it('3 workers: every due poll runs on one worker; one killed with SIGKILL mid-cycle has its tenant polled by another; every cycle committed and published once', async () => {
-    const team = await startTeam('kill');
+    const team = await startTeam('kill', true);
     const [w1] = ['w1', 'w2', 'w3'].map((id) => team.worker(id));
     const victim = await until('w1 runs a cycle', async () => (await team.pool.query<{ connector_id: string; cycle_id: string }>("SELECT connector_id, cycle_id::text FROM fleet_claims WHERE worker = 'w1' AND cycle_id IS NOT NULL LIMIT 1")).rows[0], 60_000);
     w1!.child.kill('SIGKILL');
