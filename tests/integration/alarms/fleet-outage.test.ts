@@ -8,18 +8,17 @@
  * change the node emitted is stored exactly once (compared by message ID) and every collector is
  * still running.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fleetQueueName } from '../../../electron/alarms/service';
-import type { PgPool } from '../../../electron/store/postgres';
 import { usePostgres } from '../../support/postgres';
 import { startPrivateRabbitMq, type PrivateRabbitMq } from '../../support/rabbitmq-node';
 import { until } from '../../support/until';
 import { startAlarmWorld, type AlarmWorld } from './world';
+import { killCollectors, startCollector, storedBy, storedIds, type Collector } from './fleet-collector';
 
-const bin = path.resolve('bin/northbound.mjs');
 const EXCHANGE = 'nb.test.fleet-outage';
 const OUTAGE_MS = 30_000;
 const pg = usePostgres();
@@ -41,39 +40,16 @@ beforeAll(async () => {
 
 afterAll(async () => {
   try {
-    for (const c of children) if (c.exitCode === null && c.signalCode === null && c.pid !== undefined) process.kill(c.pid, 'SIGKILL');
+    killCollectors(children);
     await w?.close();
   } finally {
     await rabbit?.destroy();
   }
 }, 120_000);
 
-function collector(databaseUrl: string) {
-  const child = spawn(
-    process.execPath,
-    [bin, 'alarms', 'follow', '--database-url', databaseUrl, '--amqp-url', url, '--exchange', EXCHANGE, '--node', w.sim.basicUrl, '--username', w.operator.username, '--password-env', 'NB_TEST_NODE_PW', '--ca-file', caFile, '--progress-every', '1'],
-    { env: { ...process.env, NB_TEST_NODE_PW: w.operator.password, ELECTRON_OVERRIDE_DIST_PATH: '/nonexistent' } },
-  );
-  children.push(child);
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += String(d)));
-  child.stdout.resume();
-  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, exit, stderr: () => stderr };
-}
-type Collector = ReturnType<typeof collector>;
+const collector = (databaseUrl: string) => startCollector({ databaseUrl, amqpUrl: url, exchange: EXCHANGE, world: w, caFile, children });
 
-/** What the team's database holds by message ID. */
-async function storedIds(pool: PgPool) {
-  const all = 'SELECT message_id FROM alarm_changes UNION ALL SELECT message_id FROM alarm_handlings';
-  const t = (await pool.query<Record<string, string | null>>(`SELECT COUNT(*) AS rows, COUNT(*) FILTER (WHERE message_id IS NULL) AS without, COUNT(DISTINCT message_id) AS distinct_, MIN(message_id) AS min, MAX(message_id) AS max FROM (${all}) x`)).rows[0]!;
-  const twice = (await pool.query<{ message_id: string }>(`SELECT message_id FROM (${all}) x WHERE message_id IS NOT NULL GROUP BY message_id HAVING COUNT(*) > 1 LIMIT 20`)).rows.map((r) => Number(r.message_id));
-  const n = (v: string | null | undefined) => (v === null || v === undefined ? null : Number(v));
-  return { rows: n(t.rows)!, withoutId: n(t.without)!, distinct: n(t.distinct_)!, min: n(t.min), max: n(t.max), twice };
-}
 
-/** Changes a collector's progress lines say it stored. */
-const storedBy = (stderr: string) => [...stderr.matchAll(/amqp \w+(?: \(not connected\))?, \+(\d+) changes/g)].reduce((s, m) => s + Number(m[1]), 0);
 const count = (text: string, re: RegExp) => (text.match(new RegExp(re.source, 'g')) ?? []).length;
 const WAITS = /alarms follow: the team's database could not be reached/;
 const BACK = /alarms follow: the team's database is reachable again/;
