@@ -12,7 +12,7 @@
  * - `northbound_admin`: a console that also registers connectors and stores sealed secrets (writes
  *   them, cannot read them back).
  */
-import type { PgPool } from '../store/postgres';
+import { withTransaction, type PgPool } from '../store/postgres';
 import { newWorkerKeyPair, publicKeyText, writeWorkerKeyFile } from '../store/sealed-box';
 
 export const TEAM_ROLES = { worker: 'northbound_worker', console: 'northbound_console', admin: 'northbound_admin' } as const;
@@ -41,11 +41,9 @@ const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 export async function teamInit(o: TeamInitOptions): Promise<TeamInitResult> {
   const { pool } = o;
   for (const [, migrate] of o.migrations) await migrate(pool);
-  const client = await pool.connect();
   let keyCreated = false;
-  let publicKey: string;
-  try {
-    await client.query('BEGIN');
+  let publicKey = '';
+  await withTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', ['northbound:team-init']);
     for (const role of Object.values(TEAM_ROLES)) {
       const exists = (await client.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [role])).rowCount;
@@ -89,12 +87,6 @@ export async function teamInit(o: TeamInitOptions): Promise<TeamInitResult> {
       await client.query('INSERT INTO fleet_keys (id, public_key) VALUES (1, $1)', [publicKey]);
       keyCreated = true;
     }
-    await client.query('COMMIT');
-  } catch (e) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw e;
-  } finally {
-    client.release();
-  }
+  });
   return { stores: o.migrations.map(([name]) => name), roles: Object.values(TEAM_ROLES), keyCreated, publicKey };
 }

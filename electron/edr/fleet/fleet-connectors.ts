@@ -14,7 +14,7 @@ import { ConnectorRegistry, StoredConnector, connectorSecretBinding, connectorSe
 import { getBoundSecret } from '../../store/bound-secret';
 import type { SettingsBackend, Vault } from '../../store/ports';
 import type { PgPool } from '../../store/postgres';
-import { migratePg } from '../../store/postgres';
+import { migratePg, withTransaction } from '../../store/postgres';
 import { openSealed, sealTo, type WorkerKeyPair } from '../../store/sealed-box';
 import { AppError, ErrorCodes } from '../../../shared/model/errors';
 import { FLEET_MIGRATIONS, FLEET_STORE } from './fleet-schema';
@@ -89,9 +89,7 @@ export class FleetConnectors {
     const results = await registry.registerBulk(document);
     const next = settings.get<StoredConnectorType[]>(KEY) ?? [];
     const touched = new Set(results.flatMap((r) => (r.ok && r.id ? [r.id] : [])));
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
+    await withTransaction(this.pool, async (client) => {
       for (const c of next) {
         if (!touched.has(c.id)) continue;
         await client.query(
@@ -106,13 +104,7 @@ export class FleetConnectors {
           await client.query('INSERT INTO fleet_secrets (connector_id, binding, sealed) VALUES ($1, $2, $3)', [c.id, connectorSecretBinding(c), await sealTo(publicKey, value)]);
         }
       }
-      await client.query('COMMIT');
-    } catch (e) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw e;
-    } finally {
-      client.release();
-    }
+    });
     return results;
   }
 
