@@ -16,7 +16,7 @@ import type { AlarmSourceStatus } from '../../shared/model/alarms';
 import { errorText } from './errors';
 import type { Logger } from '../log';
 import { backoffMs, sleep } from '../net/retry';
-import type { AlarmStore, DeadLetter, SourceState } from './store/alarm-store';
+import type { AlarmStore, DeadLetter, IngestResult, SourceState } from './store/alarm-store';
 import { AmqpAlarmConsumer } from './amqp-consumer';
 import { backfill } from './backfill';
 import { FleetStreamCheck } from './fleet-check';
@@ -262,6 +262,11 @@ export class AlarmSource {
       ...(batch.cursorMs !== undefined ? { cursorMs: Math.min(batch.cursorMs, window.maxMs) } : {}),
       deadLetters: dead,
     });
+    this.stored(items, dead, storedMs, r);
+  }
+
+  /** What a stored batch tells the source: the set-aside messages, when it last stored, the lag. */
+  private stored(items: readonly AlarmMessageIn[], dead: readonly DeadLetter[], storedMs: number, r: IngestResult): void {
     for (const d of dead) this.setAsideLog.log(d);
     this.setAside += dead.length;
     if (items.length > 0) this.lastMessageMs = storedMs;
@@ -276,12 +281,7 @@ export class AlarmSource {
     const storedMs = this.now();
     const r = await this.o.store.ingest(this.o.id, items, { storedMs, marks, deadLetters: dead });
     this.outage.reached();
-    for (const d of dead) this.setAsideLog.log(d);
-    this.setAside += dead.length;
-    if (items.length > 0) this.lastMessageMs = storedMs;
-    if (r.lagMs !== null) this.lastLagMs = r.lagMs;
-    this.noteStored(r);
-    this.o.onStatus?.(false);
+    this.stored(items, dead, storedMs, r);
   }
 
   /** The plausible window of alarm times now (time-window.ts). */

@@ -94,20 +94,25 @@ function where(source: string, f: AlarmFilter): { sql: string; params: unknown[]
 export function listAlarms(db: Database.Database, source: string, filter: AlarmFilter, offset: number, limit: number, budgetBytes: number = LIMITS.alarmWindowBytes): { total: number; rows: AlarmView[]; more: boolean } {
   const w = where(source, filter);
   const total = (db.prepare(`SELECT COUNT(*) AS n FROM alarms a WHERE ${w.sql}`).get(...w.params) as { n: number }).n;
+  const found = db.prepare(`SELECT ${COLUMNS} FROM alarms a WHERE ${w.sql} ORDER BY a.last_change_ms DESC, a.aid DESC LIMIT ? OFFSET ?`).iterate(...w.params, limit, offset) as IterableIterator<AlarmRowFull>;
+  return { total, ...withinBudget(found, view, budgetBytes) };
+}
+
+/**
+ * The rows of a window as views, until their JSON reaches `budgetBytes` (the first row always):
+ * `more` when rows were left for the next window. Both stores' lists (alarms.db, PostgreSQL).
+ */
+export function withinBudget<R>(found: Iterable<R>, view: (r: R) => AlarmView, budgetBytes: number): { rows: AlarmView[]; more: boolean } {
   const rows: AlarmView[] = [];
   let bytes = 0;
-  let more = false;
-  for (const r of db.prepare(`SELECT ${COLUMNS} FROM alarms a WHERE ${w.sql} ORDER BY a.last_change_ms DESC, a.aid DESC LIMIT ? OFFSET ?`).iterate(...w.params, limit, offset) as IterableIterator<AlarmRowFull>) {
+  for (const r of found) {
     const v = view(r);
     const size = Buffer.byteLength(JSON.stringify(v)) + 1;
-    if (rows.length > 0 && bytes + size > budgetBytes) {
-      more = true;
-      break;
-    }
+    if (rows.length > 0 && bytes + size > budgetBytes) return { rows, more: true };
     rows.push(v);
     bytes += size;
   }
-  return { total, rows, more };
+  return { rows, more: false };
 }
 
 export function alarmDetail(db: Database.Database, source: string, aid: number): AlarmDetail | undefined {

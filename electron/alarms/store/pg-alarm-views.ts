@@ -8,6 +8,7 @@ import { boundText, LIMITS } from '../../../shared/model/limits';
 import { ACTIVE_SEVERITIES, type ActiveSeverity, type AlarmCounts, type AlarmDetail, type AlarmFilter, type AlarmRate, type AlarmSeverity, type AlarmSummary, type AlarmView, type HandlingState } from '../../../shared/model/alarms';
 import { safeIso } from './alarm-times';
 import { bySeverity, type AlarmOverview, type OrganizationAlarms } from './alarms-overview';
+import { withinBudget } from './alarms-views';
 import type { ChangeRange, NotifiedChange } from './alarms-notify';
 
 type Num = string | number;
@@ -79,20 +80,7 @@ export async function listAlarmsPg(pool: Pool, source: string, filter: AlarmFilt
   const w = where(source, filter);
   const total = n((await pool.query<{ n: string }>(`SELECT COUNT(*) AS n FROM alarms a WHERE ${w.sql}`, w.params)).rows[0]!.n);
   const found = await pool.query<Row>(`SELECT ${COLUMNS} FROM alarms a WHERE ${w.sql} ORDER BY a.last_change_ms DESC, a.aid DESC LIMIT $${w.params.length + 1} OFFSET $${w.params.length + 2}`, [...w.params, limit, offset]);
-  const rows: AlarmView[] = [];
-  let bytes = 0;
-  let more = false;
-  for (const r of found.rows) {
-    const v = view(r);
-    const size = Buffer.byteLength(JSON.stringify(v)) + 1;
-    if (rows.length > 0 && bytes + size > budgetBytes) {
-      more = true;
-      break;
-    }
-    rows.push(v);
-    bytes += size;
-  }
-  return { total, rows, more };
+  return { total, ...withinBudget(found.rows, view, budgetBytes) };
 }
 
 export async function alarmDetailPg(pool: Pool, source: string, aid: number): Promise<AlarmDetail | undefined> {
