@@ -6,7 +6,7 @@
 import type { ActivityEntry } from '../../shared/model/activity';
 import { MAX_ACTIVITY_ENTRIES, type ActivityFilter, type NewActivity } from './activity-db';
 import type { ActivityStore } from './activity-store';
-import { migratePg, type PgPool } from './postgres';
+import { isoText, migratePg, type PgPool } from './postgres';
 
 const STEPS = [
   `CREATE TABLE activity (
@@ -26,7 +26,7 @@ const STEPS = [
    CREATE INDEX activity_at ON activity(at);`,
 ];
 
-const COLUMNS = `id, to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at, "user", node_user AS "nodeUser", action, what, object_kind AS "objectKind", object_id AS "objectId", object_name AS "objectName", connection, outcome, detail`;
+const COLUMNS = `id, ${isoText('at')} AS at, "user", node_user AS "nodeUser", action, what, object_kind AS "objectKind", object_id AS "objectId", object_name AS "objectName", connection, outcome, detail`;
 /** The columns a search looks in (as activity.db's). */
 const SEARCHED = ['"user"', "coalesce(node_user, '')", 'what', 'object_name', 'object_id', 'detail', 'action'] as const;
 

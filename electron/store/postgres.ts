@@ -34,6 +34,9 @@ export interface PostgresOptions {
   onIdleError?: (e: Error) => void;
 }
 
+/** A timestamptz column as the ISO text the stores answer (UTC, milliseconds, `Z`), as SQL. */
+export const isoText = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
 /** The URL's parts a pool needs, checked: a clear error names what to fix. */
 export function parseDatabaseUrl(url: string): { host: string; port: number; database: string; user: string; sslmode: 'disable' | 'verify-ca' | 'verify-full' } {
   let u: URL;

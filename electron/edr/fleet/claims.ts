@@ -6,7 +6,7 @@
  * cycle runs, and released when the cycle ends, with the next poll due one interval after the
  * claim was taken. `fleet_workers` keeps each worker's heartbeat and what it runs.
  */
-import type { PgPool, PoolClient } from '../../store/postgres';
+import { isoText, type PgPool, type PoolClient } from '../../store/postgres';
 import { AppError, ErrorCodes } from '../../../shared/model/errors';
 
 export interface Claim {
@@ -171,7 +171,7 @@ export interface WorkerRow {
   lastError: string | null;
 }
 
-const iso = (col: string, as: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "${as}"`;
+const iso = (col: string, as: string) => `${isoText(col)} AS "${as}"`;
 
 /** What any console (or `team status`) shows of the fleet: each connector's claim and each worker. */
 export async function fleetStatus(pool: PgPool): Promise<{ connectors: ConnectorClaimRow[]; workers: WorkerRow[] }> {

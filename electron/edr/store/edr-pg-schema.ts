@@ -17,6 +17,7 @@
  * - `connector_writes`: per connector, how many commits rewrote its hosts (and prunes deleted
  *   some); a process keeps what it read of a connector's stored hosts while this has not moved.
  */
+import { isoText } from '../../store/postgres';
 
 /** The attribute columns `hosts` and `staged_scores` share, with their types (edr-schema.ts HOST_ATTRIBUTE_COLUMNS, in its order). */
 export const PG_ATTRIBUTES: ReadonlyArray<readonly [string, string]> = [
@@ -55,7 +56,7 @@ const C_COLLATED = new Set(['connector_id', 'host_id']);
 const ddl = (cols: ReadonlyArray<readonly [string, string]>) => cols.map(([n, t]) => `  ${n} ${t}${C_COLLATED.has(n) ? ' COLLATE "C"' : ''}${NOT_NULL.has(n) ? ' NOT NULL' : ''},`).join('\n');
 
 /** A timestamptz column as the SQLite store's ISO text (what Date.toISOString gives). */
-export const TS = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+export const TS = isoText;
 
 export const EDR_PG_STEPS: readonly string[] = [
   `CREATE SCHEMA edr;
