@@ -4,10 +4,18 @@
  * same causes are fixed with flags, so the hints of those codes are replaced here (decision C-17).
  * A port that is taken names the flag that chose it instead of a bare EADDRINUSE.
  */
+import { InvalidArgumentError } from 'commander';
 import { ErrorCodes, isAppError, type AppError } from '../shared/model/errors';
 import { FalconErrorCodes } from './edr/falcon/errors';
 import { DefenderErrorCodes } from './edr/defender/errors';
 import { REQUIRED_PERMISSIONS } from './edr/defender/types';
+
+/** A flag's value parser: a whole number from `min` to `max`, else commander's error naming `label`. */
+export const whole = (label: string, min: number, max: number) => (value: string): number => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`${label} is a whole number from ${min} to ${max}.`);
+  return n;
+};
 
 /** A failure the CLI has already put in words: printed as is, with its exit code (2 = the invocation, 1 = the run). */
 export class CliFailure extends Error {

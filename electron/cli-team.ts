@@ -8,10 +8,9 @@
  * broker's from the variable --amqp-password-env names; never from the command line.
  */
 import type { Command } from 'commander';
-import { InvalidArgumentError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { openTeamDatabase, untilReachable, withDatabaseOptions } from './cli-database';
-import { CliFailure } from './cli-errors';
+import { CliFailure, whole } from './cli-errors';
 import { createStreamLogger, registerSecret } from './log';
 import { parseAmqpUrl } from '../shared/model/settings';
 import { AppError } from '../shared/model/errors';
@@ -22,12 +21,6 @@ interface DbFlags {
   databasePasswordFile?: string;
   databaseCaFile?: string;
 }
-
-const whole = (label: string, min: number, max: number) => (value: string): number => {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`${label} is a whole number from ${min} to ${max}.`);
-  return n;
-};
 
 const dbOptions = (cmd: Command) => withDatabaseOptions(cmd, { required: true });
 

@@ -22,7 +22,7 @@ import { addAlarmCommands } from './cli-alarms';
 import { addAuditCommands } from './cli-audit';
 import { addTeamCommands } from './cli-team';
 import { parseAmqpUrl } from '../shared/model/settings';
-import { CliFailure, describeFailure, listenFailure } from './cli-errors';
+import { CliFailure, describeFailure, listenFailure, whole } from './cli-errors';
 import type { EdrSimulators } from './cli-simulate-edr';
 // The simulators, the app services and the web host are imported by the commands that use them,
 // so a one-shot command (`edr poll`) loads and keeps only its own modules.
@@ -32,12 +32,6 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const hostCount = (value: string): number => {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 10 || n > 100_000) throw new InvalidArgumentError('the number of hosts is a whole number from 10 to 100000.');
-  return n;
-};
-
-const whole = (label: string, min: number, max: number) => (value: string): number => {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`${label} is a whole number from ${min} to ${max}.`);
   return n;
 };
 
