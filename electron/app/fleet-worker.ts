@@ -307,11 +307,6 @@ export class FleetWorker {
     return `worker ${this.id}: ${running}; ${this.cycles} cycle(s) completed, ${this.failed} failed since start; database ${this.offline ? 'unreachable' : 'reachable'}`;
   }
 
-  /** What this worker runs now (connector → cycle). */
-  status(): Array<{ connectorId: string; cycleId?: number }> {
-    return [...this.running.entries()].map(([connectorId, r]) => ({ connectorId, ...(r.cycleId !== undefined ? { cycleId: r.cycleId } : {}) }));
-  }
-
   /**
    * Stops claiming; running cycles get `graceMs` to finish; the rest are cancelled and handed back
    * (due at once for another worker). Publications in flight end; the worker is marked stopped.

@@ -21,6 +21,13 @@ export interface CycleOutcome {
   error: string | null;
 }
 
+/** Frees a claim its worker holds ($2) after a cycle: the next poll one interval ($3, minutes) after the claim, and how the cycle ended. */
+const RELEASE = `UPDATE fleet_claims
+    SET worker = NULL, lease_until = NULL, cycle_id = NULL, last_worker = $2,
+        due_at = claimed_at + make_interval(mins => $3),
+        last_cycle_id = $4, last_status = $5, last_error = $6, last_finished_at = now()
+  WHERE connector_id = $1 AND worker = $2`;
+
 export class FleetClaims {
   constructor(
     private readonly pool: PgPool,
@@ -90,14 +97,7 @@ export class FleetClaims {
    * (`intervalMinutes`). Answers false when the claim was no longer this worker's.
    */
   async release(connectorId: string, intervalMinutes: number, outcome: CycleOutcome): Promise<boolean> {
-    const r = await this.pool.query(
-      `UPDATE fleet_claims
-          SET worker = NULL, lease_until = NULL, cycle_id = NULL, last_worker = $2,
-              due_at = claimed_at + make_interval(mins => $3),
-              last_cycle_id = $4, last_status = $5, last_error = $6, last_finished_at = now()
-        WHERE connector_id = $1 AND worker = $2`,
-      [connectorId, this.workerId, intervalMinutes, outcome.cycleId, outcome.status, outcome.error],
-    );
+    const r = await this.pool.query(RELEASE, [connectorId, this.workerId, intervalMinutes, outcome.cycleId, outcome.status, outcome.error]);
     return (r.rowCount ?? 0) > 0;
   }
 
@@ -112,14 +112,7 @@ export class FleetClaims {
     if (holder?.worker !== this.workerId) {
       throw new AppError(ErrorCodes.cancelled, `This worker's claim on the connector was taken over by ${holder?.worker ?? 'nobody'}; its cycle is not stored.`, 'Nothing to do: the worker holding the connector polls it.');
     }
-    await client.query(
-      `UPDATE fleet_claims
-          SET worker = NULL, lease_until = NULL, cycle_id = NULL, last_worker = $2,
-              due_at = claimed_at + make_interval(mins => $3),
-              last_cycle_id = $4, last_status = 'completed', last_error = NULL, last_finished_at = now()
-        WHERE connector_id = $1`,
-      [connectorId, this.workerId, intervalMinutes, cycleId],
-    );
+    await client.query(RELEASE, [connectorId, this.workerId, intervalMinutes, cycleId, 'completed', null]);
   }
 
   /** Gives a claim back without a finished cycle (the worker stops): due again at once, for any worker. */
