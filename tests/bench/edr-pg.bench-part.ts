@@ -29,8 +29,8 @@ import { startPostgres } from '../support/pg-cluster';
 import { benchHost } from './zta-store.bench-part';
 
 const BATCH = 5_000;
-const TABLES = ['hosts', 'host_seen', 'host_details', 'score_changes', 'cycle_bands', 'cycles', 'publications', 'connector_writes', 'staged_scores', 'staged_seen'] as const;
-const PER_HOST: ReadonlySet<string> = new Set(['hosts', 'host_seen', 'host_details', 'score_changes', 'staged_scores', 'staged_seen']);
+const TABLES = ['hosts', 'host_seen', 'host_details', 'score_changes', 'cycle_bands', 'cycles', 'publications', 'connector_writes', 'staged_scores'] as const;
+const PER_HOST: ReadonlySet<string> = new Set(['hosts', 'host_seen', 'host_details', 'score_changes', 'staged_scores']);
 
 export interface CycleTimes {
   stageMs: number;

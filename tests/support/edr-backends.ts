@@ -94,7 +94,7 @@ export function edrBackends(pg: ReturnType<typeof usePostgres>): Array<[string, 
         historyRows: (id) => count('SELECT COUNT(*) AS n FROM edr.score_changes WHERE cycle_id = $1', id),
         staged: async (id) => ({
           full: await count('SELECT COUNT(*) AS n FROM edr.staged_scores WHERE cycle_id = $1', id),
-          all: await count('SELECT (SELECT COUNT(*) FROM edr.staged_scores WHERE cycle_id = $1) + (SELECT COUNT(*) FROM edr.staged_seen WHERE cycle_id = $1) AS n', id),
+          all: await store.stagedHosts(id),
         }),
       };
     },

@@ -11,9 +11,9 @@
  * Commits hold retention's advisory lock shared (a prune takes it exclusive), and the connector's
  * `connector_writes` row FOR UPDATE, so two commits of one connector run one after the other.
  */
-import { withTransaction, type PgPool, type PoolClient } from '../../store/postgres';
+import { textArray, withTransaction, type PgPool, type PoolClient } from '../../store/postgres';
 import { PG_ATTRIBUTES } from './edr-pg-schema';
-import { notRunning, PRUNE_LOCK, TAKEN_OVER_ERROR } from './edr-pg-errors';
+import { notRunning, PRUNE_LOCK, stagedElsewhere, TAKEN_OVER_ERROR } from './edr-pg-errors';
 import type { PgStaging } from './edr-pg-staging';
 
 /** The columns of `hosts` a full staged row gives as they are. */
@@ -40,9 +40,13 @@ seen AS (INSERT INTO edr.host_seen (hid, last_cycle, last_seen, scored_at) SELEC
 details AS (INSERT INTO edr.host_details (hid, record_json, contributions_json, profiles_json) SELECT hid, record_json, contributions_json, profiles_json FROM j
   ON CONFLICT (hid) DO UPDATE SET record_json = excluded.record_json, contributions_json = excluded.contributions_json, profiles_json = excluded.profiles_json)
 SELECT host_id, hid FROM up`;
-/** Hosts seen as stored; one retention deleted meanwhile matches nothing (the next cycle adds it again). */
-const LIGHT = `UPDATE edr.host_seen t SET last_cycle = s.cycle_id, last_seen = s.last_seen, scored_at = s.scored_at
-  FROM edr.staged_seen s WHERE s.cycle_id = $1 AND t.hid = s.hid`;
+/**
+ * Hosts seen as stored ($2-$4: the light rows staging held: key, last seen, scored at), matched by
+ * hashing them (a lookup in host_seen's key per row took twice as long); one retention deleted
+ * meanwhile matches nothing (the next cycle adds it again).
+ */
+const LIGHT = `UPDATE edr.host_seen t SET last_cycle = $1, last_seen = u.last_seen, scored_at = u.scored_at
+  FROM unnest($2::int8[], $3::text[], $4::text[]) AS u(hid, last_seen, scored_at) WHERE t.hid = u.hid`;
 const COUNTED_BANDS = `INSERT INTO edr.cycle_bands (cycle_id, customer_id, platform, band, hosts, score_sum)
   SELECT $1, u.* FROM unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::float8[]) u`;
 /** The band counts as the tables hold the cycle's hosts (a numeric sum: the same in any order). */
@@ -62,20 +66,25 @@ export type CommitFence = (client: PoolClient, connectorId: string) => Promise<v
 
 /** Moves a running cycle's staged rows into the store and marks it completed, in one transaction; answers its host count. */
 export async function commitPgCycle(pool: PgPool, staging: PgStaging, cycleId: number, at: Date, fence?: CommitFence): Promise<number> {
-  const stage = await staging.stageOf(cycleId)?.catch(() => undefined);
+  const stage = await staging.stageOf(cycleId);
   try {
     const done = await withTransaction(pool, async (c) => {
       // The planner cannot know a staged table's rows (it is never analysed while it holds a cycle):
       // no JIT compiling for estimates a hundred times too high, and room to sort a cycle's changed rows in memory.
       await c.query(`SET LOCAL jit = off; SET LOCAL work_mem = '64MB'; SELECT pg_advisory_xact_lock_shared(${PRUNE_LOCK})`);
-      const cycle = (await c.query<{ connector_id: string; status: string }>('SELECT connector_id, status FROM edr.cycles WHERE id = $1 FOR UPDATE', [cycleId])).rows[0];
+      const cycle = (await c.query<{ connector_id: string; status: string; staged_by: string | null }>('SELECT connector_id, status, staged_by FROM edr.cycles WHERE id = $1 FOR UPDATE', [cycleId])).rows[0];
       if (cycle?.status !== 'running') throw notRunning(cycleId, cycle?.status);
+      // The hosts a cycle saw as stored live with the process staging it: no other can commit it whole.
+      if (cycle.staged_by !== null && (cycle.staged_by !== staging.token || stage === undefined)) throw stagedElsewhere(cycleId);
       if (fence) await fence(c, cycle.connector_id);
       const args = [cycleId, cycle.connector_id];
       await c.query('INSERT INTO edr.connector_writes (connector_id, version) VALUES ($1, 0) ON CONFLICT DO NOTHING', [cycle.connector_id]);
       const version = Number((await c.query<{ version: string }>('SELECT version FROM edr.connector_writes WHERE connector_id = $1 FOR UPDATE', [cycle.connector_id])).rows[0]!.version);
-      // Light rows first: a host is in one of the two tables (staging keeps its last sighting).
-      await c.query(LIGHT, [cycleId]);
+      // Light rows first: a host is a light row or a full one (staging keeps its last sighting).
+      if (stage !== undefined && stage.connectorId === cycle.connector_id) {
+        const [hids, lastSeen, scoredAt] = staging.lightRows(stage);
+        if (hids.length) await c.query(LIGHT, [cycleId, `{${hids.join(',')}}`, textArray(lastSeen), textArray(scoredAt)]);
+      }
       const rewritten = new Map((await c.query<[string, string]>({ text: FULL_ROWS, values: args, rowMode: 'array' })).rows.map(([hostId, hid]) => [hostId, Number(hid)]));
       // Staging's counts hold while nothing wrote the connector's hosts since its light rows were decided.
       const counted = stage !== undefined && stage.connectorId === cycle.connector_id && stage.version === version;
@@ -86,7 +95,6 @@ export async function commitPgCycle(pool: PgPool, staging: PgStaging, cycleId: n
       } else await c.query(TABLE_BANDS, args);
       if (rewritten.size) await c.query('UPDATE edr.connector_writes SET version = version + 1 WHERE connector_id = $1', [cycle.connector_id]);
       await c.query('DELETE FROM edr.staged_scores WHERE cycle_id = $1', [cycleId]);
-      await c.query('DELETE FROM edr.staged_seen WHERE cycle_id = $1', [cycleId]);
       const hosts = (await c.query<{ hosts: number }>(COMPLETED, [cycleId, at.toISOString()])).rows[0]!.hosts;
       return { hosts, counted, before: version, after: rewritten.size ? version + 1 : version, rewritten };
     });
@@ -108,10 +116,7 @@ export async function interruptPgCycles(pool: PgPool, staging: PgStaging, connec
       TAKEN_OVER_ERROR,
     ]);
     const gone = r.rows.map((x) => Number(x.id));
-    if (gone.length) {
-      await c.query('DELETE FROM edr.staged_scores WHERE cycle_id = ANY($1::int8[])', [gone]);
-      await c.query('DELETE FROM edr.staged_seen WHERE cycle_id = ANY($1::int8[])', [gone]);
-    }
+    if (gone.length) await c.query('DELETE FROM edr.staged_scores WHERE cycle_id = ANY($1::int8[])', [gone]);
     return gone;
   });
   for (const id of ids) staging.forget(id);
@@ -122,5 +127,4 @@ export async function interruptPgCycles(pool: PgPool, staging: PgStaging, connec
 export async function discardPgCycle(client: { query(sql: string, args: unknown[]): Promise<unknown> }, staging: PgStaging, cycleId: number): Promise<void> {
   staging.forget(cycleId);
   await client.query('DELETE FROM edr.staged_scores WHERE cycle_id = $1', [cycleId]);
-  await client.query('DELETE FROM edr.staged_seen WHERE cycle_id = $1', [cycleId]);
 }

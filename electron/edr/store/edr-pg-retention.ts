@@ -37,7 +37,7 @@ export async function prunePgEdrStore(pool: PgPool, now: Date, days: number): Pr
           [cutoff],
         )
       ).rowCount ?? 0;
-    for (const table of ['staged_scores', 'staged_seen']) await c.query(`DELETE FROM edr.${table} WHERE cycle_id NOT IN (SELECT id FROM edr.cycles WHERE status = 'running')`);
+    await c.query(`DELETE FROM edr.staged_scores WHERE cycle_id NOT IN (SELECT id FROM edr.cycles WHERE status = 'running')`);
     return { cycles, hosts, changes };
   });
 }

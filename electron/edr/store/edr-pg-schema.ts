@@ -10,8 +10,9 @@
  * - Staging is UNLOGGED and keyed by cycle: the fleet's workers share it (a TEMP table is one
  *   connection's), and a staged row is never visible, so it needs no WAL; a crash of the server
  *   empties it, which only loses the cycles running then. `staged_scores` holds the hosts that
- *   changed or are new (full rows, keyed by host), `staged_seen` the hosts seen as stored (light
- *   rows: the host's key, last-seen and scoring time; 96 % of a cycle, so as narrow as can be).
+ *   changed or are new (full rows, keyed by host). The hosts seen as stored (light rows: 96 % of a
+ *   cycle) were staged in `staged_seen` until step 2; the process running the cycle now holds them
+ *   and the commit writes them in one statement (edr-pg-staging.ts).
  * - `host_seen` is rewritten for every host every cycle: fillfactor 50 leaves room on each page
  *   for the new version of its rows (a HOT update: no index entry, no new page).
  * - `connector_writes`: per connector, how many commits rewrote its hosts (and prunes deleted
@@ -142,4 +143,9 @@ CREATE UNLOGGED TABLE edr.staged_seen (
   scored_at text NOT NULL
 );
 CREATE INDEX staged_seen_cycle ON edr.staged_seen (cycle_id);`,
+  // 2: light rows are held by the process running the cycle, named in `staged_by` (edr-pg-staging.ts); a cycle running across the upgrade is interrupted.
+  `UPDATE edr.cycles SET status = 'interrupted', finished_at = now(), error = 'Interrupted by an upgrade of the store.', hosts = 0 WHERE status = 'running';
+DELETE FROM edr.staged_scores;
+DROP TABLE edr.staged_seen;
+ALTER TABLE edr.cycles ADD COLUMN staged_by text;`,
 ];

@@ -1,14 +1,18 @@
 /**
  * A running cycle's staging on PostgreSQL (issue 24.1, C-61, C-63), the fleet's side of
- * edr-staging.ts. Several processes share the database, so a cycle's rows live in UNLOGGED tables
- * keyed by cycle (edr-pg-schema.ts), never in one connection; its commit is edr-pg-commit.ts.
+ * edr-staging.ts. Several processes share the database, so a cycle's changed rows live in an
+ * UNLOGGED table keyed by cycle (edr-pg-schema.ts), never in one connection; its commit is
+ * edr-pg-commit.ts.
  *
- * Each batch is one statement: multi-row INSERTs from `unnest` of one array per column, run only
- * while the cycle is `running` (the statement locks the cycle's row FOR SHARE, so an interruption
- * waits for it and then deletes what it added). Cost is kept to what changed as on SQLite
- * (EDR-H1…H3): a host whose digest (host-digest.ts) is the stored one is a light row in
- * `staged_seen` (its key, last-seen and scoring time); a changed or new host a full row in
- * `staged_scores` with its record as JSON.
+ * Cost is kept to what changed as on SQLite (EDR-H1…H3): a host whose digest (host-digest.ts) is
+ * the stored one is a light row — its key, last-seen and scoring time — which the process keeps
+ * with the cycle's record and hands to the commit in one statement (96 % of a cycle: writing them
+ * to a table here and reading them back at the commit cost twice what they carry); a changed or
+ * new host is a full row in `staged_scores` with its record as JSON. Each batch with full rows is
+ * one statement: multi-row INSERTs from `unnest` of one array per column, run only while the cycle
+ * is `running` (the statement locks the cycle's row FOR SHARE, so an interruption waits for it and
+ * then deletes what it added); a batch of light rows only reads the cycle's status, so a cycle taken
+ * over stops at its next batch either way.
  *
  * What a process knows of a connector's stored hosts (digest, key, band count group, score) is read
  * once and kept while the connector's `connector_writes.version` stays where it was read (a commit
@@ -16,17 +20,18 @@
  * rewrites to it. The band counts a commit stores are counted here, a light row's host as stored
  * and a full row's as staged, unless the version moved while the cycle ran: then the commit counts
  * them from the tables (edr-pg-commit.ts). A cycle's own record of what it staged (which host, light
- * or full, its group and score) lives with the process running it, as the scheduler's does: a cycle
- * whose process is gone is interrupted, never committed by another.
- */
+ * or full, its group and score, a light row's times) lives with the process running it, as the
+ * scheduler's does: a cycle whose process is gone is interrupted, never committed by another.
+  */
+import { randomUUID } from 'node:crypto';
 import type { ScoredHost } from '../../../shared/model/edr';
 import { hostAttributes } from '../../../shared/model/zta-columns';
-import type { PgPool } from '../../store/postgres';
+import { copyRows, textArray, withTransaction, type PgPool } from '../../store/postgres';
 import { BandGroups, type BandCounter } from './band-counts';
 import { PG_ATTRIBUTES } from './edr-pg-schema';
 import { digestKey, hostDigestKey, lastDigestText } from './host-digest';
 import { contributionsJson, storedRecord } from './host-json';
-import { notRunning } from './edr-pg-errors';
+import { notRunning, stagedElsewhere } from './edr-pg-errors';
 
 /** What a process knows of one stored host. */
 export interface KnownHost {
@@ -54,11 +59,17 @@ export interface CycleStage {
   score: number[];
   /** Per position of a full row: its digest key (what the cache learns after the commit). */
   digest: number[];
-  /** Per position of a light row: the stored host's key. */
+  /** Per position of a light row: the stored host's key, its last-seen and scoring time. */
   hid: number[];
+  lastSeen: Array<string | null>;
+  scoredAt: string[];
+  /** Per position: the batch that last sighted the host, and where in that batch's full rows its row is. */
+  batch: number[];
+  row: number[];
+  batches: number;
 }
 
-/** A full row's columns, one array each, with the array type `unnest` reads it as. */
+/** A full row's columns, with their types. */
 const FULL: ReadonlyArray<readonly [string, string]> = [
   ['host_id', 'text'],
   ['last_seen', 'text'],
@@ -73,26 +84,13 @@ const FULL: ReadonlyArray<readonly [string, string]> = [
   ['profiles_json', 'text'],
 ];
 const FULL_NAMES = FULL.map(([n]) => n);
-const FULL_ARGS = FULL.map(([, t], i) => `$${i + 6}::${t}[]`).join(', ');
 
-/**
- * One batch: $1 cycle, $2 connector, $3-$5 light rows (key, last seen, scored at), $6… full rows;
- * with `repeats`, first the earlier sightings of hosts seen again ($N light keys, $N+1 host ids of
- * full rows now light). Answers whether the cycle was running.
- */
-function stageSql(repeats: boolean): string {
-  const n = 6 + FULL.length;
-  const ok = 'WHERE EXISTS (SELECT 1 FROM ok)';
-  return `WITH ok AS (SELECT 1 FROM edr.cycles WHERE id = $1 AND status = 'running' FOR SHARE),
-${repeats ? `gone_light AS (DELETE FROM edr.staged_seen WHERE cycle_id = $1 AND hid = ANY($${n}::int8[]) AND EXISTS (SELECT 1 FROM ok)),
-gone_full AS (DELETE FROM edr.staged_scores WHERE cycle_id = $1 AND host_id = ANY($${n + 1}::text[]) AND EXISTS (SELECT 1 FROM ok)),` : ''}
-light_rows AS (INSERT INTO edr.staged_seen (cycle_id, hid, last_seen, scored_at) SELECT $1, u.* FROM unnest($3::int8[], $4::text[], $5::text[]) u ${ok}),
-full_rows AS (INSERT INTO edr.staged_scores (cycle_id, connector_id, ${FULL_NAMES.join(', ')}) SELECT $1, $2, u.* FROM unnest(${FULL_ARGS}) u ${ok}
-  ON CONFLICT (cycle_id, host_id) DO UPDATE SET ${FULL_NAMES.slice(1).map((c) => `${c} = excluded.${c}`).join(', ')})
-SELECT COUNT(*)::int AS running FROM ok`;
-}
-const STAGE_SQL = stageSql(false);
-const STAGE_REPEATS_SQL = stageSql(true);
+/** Whether the cycle runs, its row locked FOR SHARE for the batch's transaction: an interruption waits for the batch, then deletes what it added. */
+const RUNNING_FOR_SHARE = `SELECT 1 FROM edr.cycles WHERE id = $1 AND status = 'running' FOR SHARE`;
+const RUNNING = `SELECT 1 FROM edr.cycles WHERE id = $1 AND status = 'running'`;
+/** A cycle's first batch names the process staging it ($2): it runs only while the cycle runs and no other process stages it. */
+const STAGED_BY = `UPDATE edr.cycles SET staged_by = $2 WHERE id = $1 AND status = 'running' AND (staged_by IS NULL OR staged_by = $2)`;
+const STAGED_COLUMNS = ['cycle_id', 'connector_id', ...FULL_NAMES];
 
 const bool = (v: boolean | null) => (v === null ? null : v ? 1 : 0);
 
@@ -101,8 +99,12 @@ export class PgStaging {
   private readonly known = new Map<string, KnownHosts>();
   /** Per running cycle of this process: what it staged. */
   private readonly cycles = new Map<number, Promise<CycleStage>>();
+  /** Cycles of this process a batch failed for: their record no longer says what the database holds. */
+  private readonly failed = new Set<number>();
   /** The customer, platform and band of a host's band count, numbered. */
   readonly groups = new BandGroups();
+  /** This process's name in `cycles.staged_by` for the cycles it stages. */
+  readonly token = randomUUID();
 
   constructor(private readonly pool: PgPool) {}
 
@@ -122,14 +124,16 @@ export class PgStaging {
     return known;
   }
 
-  /** What this process staged for a cycle (undefined: it staged nothing, or the cycle is another process's). */
+  /** What this process staged for a cycle (undefined: it staged nothing, or the cycle is another process's). Rejects for a cycle a batch failed for. */
   stageOf(cycleId: number): Promise<CycleStage> | undefined {
+    if (this.failed.has(cycleId)) return Promise.reject(new Error(`Cycle ${cycleId} cannot be committed: a batch of it failed to stage.`));
     return this.cycles.get(cycleId);
   }
 
   /** Forgets a cycle (committed, finished, interrupted); `connectorId`: what is known of its stored hosts too (another writer was seen). */
   forget(cycleId: number, connectorId?: string): void {
     this.cycles.delete(cycleId);
+    this.failed.delete(cycleId);
     if (connectorId !== undefined) this.known.delete(connectorId);
   }
 
@@ -161,68 +165,132 @@ export class PgStaging {
     return counter;
   }
 
-  /** Appends one scored batch of a running cycle in one statement; answers how many hosts it had. Rejects when the cycle is not running. */
+  /**
+   * Appends one scored batch of a running cycle (its full rows in one transaction); answers how
+   * many hosts it had. Rejects when the cycle is not running. Each sighting is recorded as it is
+   * read (one lookup of the host in the cycle's record, one in what is known of the stored hosts);
+   * a batch that fails leaves the record unusable, and the cycle with it (the scheduler fails it).
+   */
   async stage(cycleId: number, connectorId: string, scored: Iterable<ScoredHost>): Promise<number> {
+    if (this.failed.has(cycleId)) throw new Error(`Cycle ${cycleId} cannot be staged further: an earlier batch of it failed.`);
     let pending = this.cycles.get(cycleId);
     if (!pending) {
-      pending = this.knownHosts(connectorId).then((known) => ({ connectorId, version: known.version, known, at: new Map(), full: [], group: [], score: [], digest: [], hid: [] }));
+      pending = this.knownHosts(connectorId).then((known) => ({
+        connectorId,
+        version: known.version,
+        known,
+        at: new Map(),
+        full: [],
+        group: [],
+        score: [],
+        digest: [],
+        hid: [],
+        lastSeen: [],
+        scoredAt: [],
+        batch: [],
+        row: [],
+        batches: 0,
+      }));
       this.cycles.set(cycleId, pending);
       pending.catch(() => this.cycles.delete(cycleId));
     }
-    const stage = await pending;
-    // This batch's sightings, by host (the last one counts); they join the cycle's record once the statement ran.
-    const batch = new Map<string, { light: boolean; row: unknown[]; group: number; score: number; digest: number; hid: number }>();
+    let stage: CycleStage;
+    try {
+      stage = await pending;
+    } catch (e) {
+      this.failed.add(cycleId);
+      throw e;
+    }
+    const batch = ++stage.batches;
+    const full: Array<unknown[] | null> = [];
+    let dropped = 0;
+    // Hosts staged full by an earlier batch: their earlier row goes (seen as stored now, or staged full again).
+    const replaced: string[] = [];
     let n = 0;
     for (const s of scored) {
       n += 1;
       const h = s.host;
       const digest = hostDigestKey(s);
+      let p = stage.at.get(h.hostId);
+      if (p === undefined) {
+        p = stage.group.length;
+        stage.at.set(h.hostId, p);
+      } else if (stage.batch[p] !== batch) {
+        if (stage.full[p]) replaced.push(h.hostId);
+      } else if (stage.full[p]) {
+        // Sighted before in this batch: the last sighting counts.
+        full[stage.row[p]!] = null;
+        dropped += 1;
+      }
+      stage.batch[p] = batch;
+      stage.digest[p] = digest;
       const stored = stage.known.byHost.get(h.hostId);
       if (stored !== undefined && stored.digest === digest) {
-        batch.delete(h.hostId);
-        batch.set(h.hostId, { light: true, row: [stored.hid, h.lastSeen, s.scoredAt], group: stored.group, score: stored.score, digest, hid: stored.hid });
+        stage.full[p] = 0;
+        stage.group[p] = stored.group;
+        stage.score[p] = stored.score;
+        stage.hid[p] = stored.hid;
+        stage.lastSeen[p] = h.lastSeen;
+        stage.scoredAt[p] = s.scoredAt;
+        stage.row[p] = -1;
         continue;
       }
+      stage.full[p] = 1;
+      stage.group[p] = this.groups.id(h.customerId, h.platform, s.band);
+      stage.score[p] = s.score;
+      stage.hid[p] = 0;
+      stage.lastSeen[p] = null;
+      stage.scoredAt[p] = '';
+      stage.row[p] = full.length;
       const a = hostAttributes(h);
-      const row = [h.hostId, h.lastSeen, s.scoredAt, h.vendor, h.hostname, h.customerId, h.platform, h.osVersion, s.score, s.band, lastDigestText()];
+      const row: unknown[] = [cycleId, connectorId, h.hostId, h.lastSeen, s.scoredAt, h.vendor, h.hostname, h.customerId, h.platform, h.osVersion, s.score, s.band, lastDigestText()];
       row.push(a.osAssessment, a.sensorAssessment, a.overallAssessment, bool(a.sensorRunning), bool(a.reducedFunctionality));
       row.push(a.riskLevel, a.exposure, a.health, a.avStatus, a.onboarding, a.criticalCves, a.cveCount, a.maxCvss, a.cvss);
       row.push(storedRecord(h), contributionsJson(s.contributions), s.profiles ? JSON.stringify(s.profiles) : null);
-      batch.delete(h.hostId);
-      batch.set(h.hostId, { light: false, row, group: this.groups.id(h.customerId, h.platform, s.band), score: s.score, digest, hid: 0 });
+      full.push(row);
     }
     if (n === 0) return 0;
-    const light: unknown[][] = [[], [], []];
-    const full: unknown[][] = FULL.map(() => []);
-    // Hosts staged by an earlier batch: their earlier row goes (a light one by key; a full one now light by id; a full one now full is replaced in place).
-    const goneLight: number[] = [];
-    const goneFull: string[] = [];
-    for (const [hostId, b] of batch) {
-      const p = stage.at.get(hostId);
-      if (p !== undefined) {
-        if (!stage.full[p]) goneLight.push(stage.hid[p]!);
-        else if (b.light) goneFull.push(hostId);
-      }
-      const cols = b.light ? light : full;
-      for (let c = 0; c < cols.length; c++) cols[c]!.push(b.row[c] ?? null);
+    const rows = (dropped ? full.filter((r) => r !== null) : full) as unknown[][];
+    let running: boolean;
+    try {
+      const first = batch === 1;
+      if (rows.length + replaced.length > 0)
+        running = await withTransaction(this.pool, async (c) => {
+          if ((await (first ? c.query(STAGED_BY, [cycleId, this.token]) : c.query(RUNNING_FOR_SHARE, [cycleId]))).rowCount !== 1) return false;
+          if (replaced.length) await c.query('DELETE FROM edr.staged_scores WHERE cycle_id = $1 AND host_id = ANY($2::text[])', [cycleId, textArray(replaced)]);
+          await copyRows(c, 'edr.staged_scores', STAGED_COLUMNS, rows);
+          return true;
+        });
+      else running = (await (first ? this.pool.query(STAGED_BY, [cycleId, this.token]) : this.pool.query(RUNNING, [cycleId]))).rowCount === 1;
+    } catch (e) {
+      this.cycles.delete(cycleId);
+      this.failed.add(cycleId);
+      throw e;
     }
-    const repeats = goneLight.length + goneFull.length > 0;
-    const args = [cycleId, connectorId, ...light, ...full, ...(repeats ? [goneLight, goneFull] : [])];
-    const r = await this.pool.query<{ running: number }>(repeats ? STAGE_REPEATS_SQL : STAGE_SQL, args);
-    if (r.rows[0]?.running !== 1) {
+    if (!running) {
       const status = (await this.pool.query<{ status: string }>('SELECT status FROM edr.cycles WHERE id = $1', [cycleId])).rows[0]?.status;
       this.cycles.delete(cycleId);
-      throw notRunning(cycleId, status);
-    }
-    for (const [hostId, b] of batch) {
-      let p = stage.at.get(hostId);
-      if (p === undefined) stage.at.set(hostId, (p = stage.group.length));
-      stage.full[p] = b.light ? 0 : 1;
-      stage.group[p] = b.group;
-      stage.score[p] = b.score;
-      stage.digest[p] = b.digest;
-      stage.hid[p] = b.hid;
+      throw status === 'running' ? stagedElsewhere(cycleId) : notRunning(cycleId, status);
     }
     return n;
+  }
+
+  /** A cycle's light rows as the commit reads them: the stored hosts' keys, last-seen and scoring times, one array each. */
+  lightRows(stage: CycleStage): [number[], Array<string | null>, string[]] {
+    const hid: number[] = [];
+    const lastSeen: Array<string | null> = [];
+    const scoredAt: string[] = [];
+    for (const p of stage.at.values()) {
+      if (stage.full[p]) continue;
+      hid.push(stage.hid[p]!);
+      lastSeen.push(stage.lastSeen[p]!);
+      scoredAt.push(stage.scoredAt[p]!);
+    }
+    return [hid, lastSeen, scoredAt];
+  }
+
+  /** How many hosts this process staged for a running cycle (full rows and light ones). */
+  stagedHosts(cycleId: number): Promise<number> {
+    return this.cycles.get(cycleId)?.then((s) => s.at.size, () => 0) ?? Promise.resolve(0);
   }
 }

@@ -22,13 +22,15 @@ import { PgEdrViews } from './edr-pg-views';
 import type { CycleHost, CycleKind, CycleSummary, EdrStore, StoredHostScore, TrendFilter } from './edr-store';
 import { hostScoreOf, summaryOf, toCycle } from './edr-views-shared';
 
-export { CYCLE_NOT_RUNNING, TAKEN_OVER_ERROR } from './edr-pg-errors';
+export { CYCLE_NOT_RUNNING, CYCLE_STAGED_ELSEWHERE, TAKEN_OVER_ERROR } from './edr-pg-errors';
 
 export interface PgEdrStore extends EdrStore {
   /** `commitCycle` with what else the commit must hold, checked in its transaction (CommitFence). */
   commitCycleFenced(cycleId: number, at: Date, fence: CommitFence): Promise<number>;
   /** Marks a connector's `running` cycles `interrupted` and drops their staged rows (a worker taking the connector over); answers how many. */
   interruptCycles(connectorId: string, at: Date): Promise<number>;
+  /** How many hosts a running cycle of this process has staged: its changed or new hosts in the database, and the hosts seen as stored it holds. */
+  stagedHosts(cycleId: number): Promise<number>;
 }
 
 const CYCLE_COLUMNS = `id, connector_id, vendor, tenant_id, ${TS('started_at')} AS started_at, ${TS('finished_at')} AS finished_at, status, hosts, error,
@@ -70,6 +72,7 @@ export async function openPgEdrStore(pool: PgPool): Promise<PgEdrStore> {
       });
     },
     interruptCycles: (connectorId: string, at: Date) => interruptPgCycles(pool, staging, connectorId, at),
+    stagedHosts: (cycleId: number) => staging.stagedHosts(cycleId),
 
     cycle: async (id: number) => toCycle(await one(`SELECT ${CYCLE_COLUMNS} FROM edr.cycles WHERE id = $1`, [id])),
     lastCycle: async (connectorId: string) => toCycle(await one(`SELECT ${CYCLE_COLUMNS} FROM edr.cycles WHERE connector_id = $1 ORDER BY id DESC LIMIT 1`, [connectorId])),

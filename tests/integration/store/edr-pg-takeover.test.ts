@@ -5,7 +5,7 @@
  * process and committed by another.
  */
 import { describe, expect, it } from 'vitest';
-import { CYCLE_NOT_RUNNING, openPgEdrStore } from '../../../electron/edr/store/edr-pg';
+import { CYCLE_NOT_RUNNING, CYCLE_STAGED_ELSEWHERE, openPgEdrStore } from '../../../electron/edr/store/edr-pg';
 import { makeScoredHosts } from '../../support/edr-fixtures';
 import { at, bandsOf, cycle, moved } from '../../support/edr-backends';
 import { usePostgres } from '../../support/postgres';
@@ -28,7 +28,7 @@ describe('EDR store on PostgreSQL: a worker takes a connector over', () => {
     expect(await newWorker.interruptCycles('conn-1', at(20))).toBe(0);
     expect(await newWorker.cycle(running)).toMatchObject({ status: 'interrupted', finishedAt: at(20).toISOString(), hosts: 0 });
     const staged = async (id: number) =>
-      Number((await db.pool.query<{ n: string }>('SELECT (SELECT COUNT(*) FROM edr.staged_scores WHERE cycle_id = $1) + (SELECT COUNT(*) FROM edr.staged_seen WHERE cycle_id = $1) AS n', [id])).rows[0]!.n);
+      Number((await db.pool.query<{ n: string }>('SELECT COUNT(*) AS n FROM edr.staged_scores WHERE cycle_id = $1', [id])).rows[0]!.n);
     expect([await staged(running), await staged(elsewhere)]).toEqual([0, 5]);
 
     await expect(oldWorker.stageScores(running, 'conn-1', makeScoredHosts(3))).rejects.toMatchObject({ code: CYCLE_NOT_RUNNING });
@@ -60,11 +60,11 @@ describe('EDR store on PostgreSQL: a worker takes a connector over', () => {
         expect(commit.reason).toMatchObject({ code: CYCLE_NOT_RUNNING });
         expect(row).toMatchObject({ status: 'interrupted', hosts: 0 });
       }
-      expect(Number((await db.pool.query<{ n: string }>('SELECT (SELECT COUNT(*) FROM edr.staged_scores) + (SELECT COUNT(*) FROM edr.staged_seen) AS n')).rows[0]!.n)).toBe(0);
+      expect(Number((await db.pool.query<{ n: string }>('SELECT COUNT(*) AS n FROM edr.staged_scores')).rows[0]!.n)).toBe(0);
     }
   });
 
-  it('a cycle staged by one process commits from another as it would from its own: nothing of it lives only in the process that staged it', async () => {
+  it('a cycle is staged and committed by one process: another is refused and changes nothing (the hosts seen as stored live with the stager), the stager then commits it whole', async () => {
     const db = await pg.freshDatabase('edr_handover');
     const stager = await openPgEdrStore(db.pool);
     const committer = await openPgEdrStore(pg.pool(db.name));
@@ -74,12 +74,46 @@ describe('EDR store on PostgreSQL: a worker takes a connector over', () => {
     const id = await stager.beginCycle('conn-1', 'defender', 't1', at(10));
     await stager.stageScores(id, 'conn-1', next.slice(0, 50));
     await stager.stageScores(id, 'conn-1', next.slice(50));
-    expect(await committer.commitCycle(id, at(11))).toBe(80);
+    const before = await committer.cycle(id);
+    await expect(committer.commitCycle(id, at(11))).rejects.toMatchObject({ code: CYCLE_STAGED_ELSEWHERE, message: expect.stringContaining('another process') });
+    await expect(committer.stageScores(id, 'conn-1', next.slice(0, 5))).rejects.toMatchObject({ code: CYCLE_STAGED_ELSEWHERE });
+    expect(await committer.cycle(id)).toEqual(before);
+    expect(await stager.stagedHosts(id)).toBe(80);
+    expect(await stager.commitCycle(id, at(11))).toBe(80);
     expect((await committer.cycleSummary(id)).bands).toEqual(bandsOf(next));
     expect((await stager.changes('conn-1', id)).moved).toBe(next.filter((h, i) => h.score !== hosts[i]!.score).length);
     expect(await stager.hostScore('conn-1', next[10]!.host.hostId)).toMatchObject({ score: 97, band: 'High Risk', cycleId: id });
-    // The stager's next cycle, after a commit it did not make, stores and counts alike.
-    const after = await cycle(stager, hosts, 20);
-    expect((await stager.cycleSummary(after)).bands).toEqual(bandsOf(hosts));
+    // Another process's next cycle, after a commit it did not make, stores and counts alike.
+    const after = await cycle(committer, hosts, 20);
+    expect((await committer.cycleSummary(after)).bands).toEqual(bandsOf(hosts));
+  });
+
+  it('a batch the server refuses leaves its cycle uncommittable (what the process holds no longer matches the database): the commit is refused, the failed cycle shows nothing', async () => {
+    const db = await pg.freshDatabase('edr_failed_batch');
+    const s = await openPgEdrStore(db.pool);
+    const hosts = makeScoredHosts(40);
+    const first = await cycle(s, hosts, 0);
+    const id = await s.beginCycle('conn-1', 'defender', 't1', at(10));
+    await s.stageScores(id, 'conn-1', hosts.slice(0, 20));
+    // A server that refuses a batch (here a rule of its own on the hostname).
+    await db.pool.query(`ALTER TABLE edr.staged_scores ADD CONSTRAINT refuse_one CHECK (hostname <> 'refused-by-the-server')`);
+    const refused = { ...hosts[25]!, score: 96, host: { ...hosts[25]!.host, hostname: 'refused-by-the-server' } };
+    await expect(s.stageScores(id, 'conn-1', [...hosts.slice(20, 25), refused])).rejects.toThrow();
+    await expect(s.stageScores(id, 'conn-1', hosts.slice(26))).rejects.toThrow(/earlier batch of it failed/);
+    await expect(s.commitCycle(id, at(11))).rejects.toThrow(/failed to stage/);
+    await s.finishCycle(id, 'failed', { hosts: 0, error: 'refused', at: at(12) });
+    expect(await s.cycle(id)).toMatchObject({ status: 'failed' });
+    expect((await s.latestCycles()).map((c) => c.cycleId)).toEqual([first]);
+    expect(Number((await db.pool.query<{ n: string }>('SELECT COUNT(*) AS n FROM edr.staged_scores')).rows[0]!.n)).toBe(0);
+    // The connector's next cycle stages and commits as any other; a vendor's stray NUL (which PostgreSQL's text cannot hold) is stored as U+FFFD.
+    hosts[3] = { ...hosts[3]!, host: { ...hosts[3]!.host, hostname: 'ws\u0000003', lastSeen: '2026-11-22T10:00:00.000Z\u0000' } };
+    const next = await cycle(s, hosts, 20);
+    expect((await s.cycleSummary(next)).bands).toEqual(bandsOf(hosts));
+    const r = await db.pool.query<{ hostname: string; last_seen: string }>('SELECT h.hostname, s.last_seen FROM edr.hosts h JOIN edr.host_seen s USING (hid) WHERE h.host_id = $1', [hosts[3]!.host.hostId]);
+    expect(r.rows).toEqual([{ hostname: 'ws\uFFFD003', last_seen: '2026-11-22T10:00:00.000Z\uFFFD' }]);
+    // Seen as stored in the cycle after (a light row): its last-seen time goes through the commit's arrays.
+    hosts[3] = { ...hosts[3]!, host: { ...hosts[3]!.host, lastSeen: 'seen\u0000again' } };
+    await cycle(s, hosts, 30);
+    expect((await db.pool.query<{ last_seen: string }>('SELECT s.last_seen FROM edr.hosts h JOIN edr.host_seen s USING (hid) WHERE h.host_id = $1', [hosts[3]!.host.hostId])).rows[0]!.last_seen).toBe('seen\uFFFDagain');
   });
 });

@@ -4,7 +4,7 @@
  * transaction, by several processes starting together.
  */
 import { describe, expect, it } from 'vitest';
-import { migratePg, parseDatabaseUrl } from '../../../electron/store/postgres';
+import { copyRows, migratePg, parseDatabaseUrl, textArray, withTransaction } from '../../../electron/store/postgres';
 import { usePostgres } from '../../support/postgres';
 
 const pg = usePostgres();
@@ -48,5 +48,26 @@ describe('migrations', () => {
     expect((await p.query<{ version: number }>("SELECT version FROM northbound_migrations WHERE store = 'test'")).rows[0]!.version).toBe(1);
     await p.query("UPDATE northbound_migrations SET version = 9 WHERE store = 'test'");
     await expect(migratePg(p, 'test', steps)).rejects.toThrow('The test schema in this database is at version 9, newer than this Northbound knows (2).');
+  });
+});
+
+describe('bulk values', () => {
+  // What vendors send: quotes, backslashes, tabs, line breaks, braces and commas, an empty string, the word NULL, a stray NUL, other scripts.
+  const tricky = ['plain', 'a "quoted" \\ back\\slash', 'tab\there', 'line\nbreak\r\n', '{braces},commas', '', 'NULL', 'nul\u0000inside', 'ünïcødé ✓ 日本', '\\N'];
+  const stored = tricky.map((v) => v.replaceAll('\u0000', '\uFFFD'));
+
+  it('copyRows loads text, numbers and NULL byte for byte through COPY (a NUL, which text cannot hold, as U+FFFD)', async () => {
+    const db = await pg.freshDatabase('copy_rows');
+    await db.pool.query('CREATE TABLE t (i integer, s text, f float8)');
+    await withTransaction(db.pool, (c) => copyRows(c, 't', ['i', 's', 'f'], [...tricky.map((v, i) => [i, v, i / 3]), [99, null, null]]));
+    const r = await db.pool.query<{ i: number; s: string | null; f: number | null }>('SELECT i, s, f FROM t ORDER BY i');
+    expect(r.rows).toEqual([...stored.map((s, i) => ({ i, s, f: i / 3 })), { i: 99, s: null, f: null }]);
+  });
+
+  it('textArray is read by PostgreSQL as the same values, in order, NULL as NULL', async () => {
+    const db = await pg.freshDatabase('text_array');
+    const r = await db.pool.query<{ v: string | null; n: string }>('SELECT v, n FROM unnest($1::text[]) WITH ORDINALITY AS u(v, n)', [textArray([...tricky, null])]);
+    expect(r.rows.map((x) => x.v)).toEqual([...stored, null]);
+    expect(r.rows.map((x) => Number(x.n))).toEqual([...tricky, null].map((_, i) => i + 1));
   });
 });
