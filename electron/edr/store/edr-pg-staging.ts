@@ -32,7 +32,7 @@ import { PG_ATTRIBUTES } from './edr-pg-schema';
 import { digestKey, hostDigestKey, lastDigestText } from './host-digest';
 import { contributionsJson, storedRecord } from './host-json';
 import { notRunning, stagedElsewhere } from './edr-pg-errors';
-import { LightRows } from './light-rows';
+import { joinBatch, LightRows } from './light-rows';
 
 /** What a process knows of one stored host. */
 export interface KnownHost {
@@ -229,17 +229,7 @@ export class PgStaging {
       throw status === 'running' ? stagedElsewhere(cycleId) : notRunning(cycleId, status);
     }
     cycle.named = true;
-    const { light } = cycle;
-    for (const hostId of replaced) full.delete(hostId);
-    for (let i = 0; i < lights.length; i += 3) {
-      const k = lights[i] as KnownHost;
-      light.set(k.hid, lights[i + 1] as string | null, lights[i + 2] as string, k.group, k.score);
-    }
-    // A full row standing at the end of the batch came after any light row of its host in it.
-    for (const [hostId, [staged, hid]] of fulls) {
-      full.set(hostId, staged);
-      if (hid !== undefined) light.delete(hid);
-    }
+    joinBatch(full, cycle.light, replaced, lights, fulls);
     return n;
   }
 

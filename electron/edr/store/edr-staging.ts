@@ -36,7 +36,7 @@ import { STAGING_TEMP } from './edr-schema';
 import { SEEN_ROWS, stagingStatements } from './edr-staging-sql';
 import { digestKey, hostDigestKey, lastDigestText } from './host-digest';
 import { contributionsJson, storedRecord } from './host-json';
-import { LightRows } from './light-rows';
+import { joinBatch, LightRows } from './light-rows';
 
 const bool = (v: boolean | null) => (v === null ? null : v ? 1 : 0);
 
@@ -175,17 +175,7 @@ export class EdrStaging {
       }
     });
     write(scored);
-    const { light } = cycle;
-    for (const hostId of dropped) full.delete(hostId);
-    for (let i = 0; i < lights.length; i += 3) {
-      const known = lights[i] as Known;
-      light.set(known.hid, lights[i + 1] as string | null, lights[i + 2] as string, known.group, known.score);
-    }
-    // A full row standing at the end of the batch came after any light row of its host in it.
-    for (const [hostId, [staged, hid]] of fulls) {
-      full.set(hostId, staged);
-      if (hid !== undefined) light.delete(hid);
-    }
+    joinBatch(full, cycle.light, dropped, lights, fulls);
     return n;
   }
 

@@ -103,3 +103,35 @@ export class LightRows {
     this.index = next;
   }
 }
+
+/** A stored host as a light row names it: its key, and its band count group and score as stored. */
+export interface LightKey {
+  hid: number;
+  group: number;
+  score: number;
+}
+
+/**
+ * A staged batch joining its cycle's record once its transaction committed (edr-staging.ts on
+ * SQLite, edr-pg-staging.ts on PostgreSQL): the full rows of earlier batches it dropped go, its
+ * light rows (flat: the stored host, its last-seen time, when it was scored) are set, then its full
+ * rows (by host, each with the host's key when stored), each of which replaces a light row of its
+ * host: a full row standing at the end of the batch came after any light row of its host in it.
+ */
+export function joinBatch<S>(
+  full: Map<string, S>,
+  light: LightRows,
+  dropped: Iterable<string>,
+  lights: ReadonlyArray<LightKey | string | null>,
+  fulls: ReadonlyMap<string, readonly [S, number | undefined, ...unknown[]]>,
+): void {
+  for (const hostId of dropped) full.delete(hostId);
+  for (let i = 0; i < lights.length; i += 3) {
+    const k = lights[i] as LightKey;
+    light.set(k.hid, lights[i + 1] as string | null, lights[i + 2] as string, k.group, k.score);
+  }
+  for (const [hostId, [staged, hid]] of fulls) {
+    full.set(hostId, staged);
+    if (hid !== undefined) light.delete(hid);
+  }
+}
