@@ -14,7 +14,7 @@
  *   C-70) wait for each other only where they must (C-70): the batch's alarms are found by a plain
  *   read and only the missing ones inserted (an `INSERT … ON CONFLICT` over alarms another batch
  *   just updated would wait for that batch's commit); the changes go in; the alarm rows are locked
- *   last, in one order every batch uses (by aid, `FOR UPDATE`), right before their UPDATE; and the
+ *   last, by their UPDATE itself in one order every batch uses (by aid); and the
  *   one row every batch of the node writes (`alarm_sources`) is written last, just before the
  *   commit. A deadlock or serialization failure anyway is retried by the caller (pg-alarm-store.ts).
  */
@@ -44,8 +44,11 @@ interface PerAlarm {
 
 export async function ingestPg(c: PoolClient, source: string, items: readonly AlarmItem[], o: IngestOptions): Promise<IngestResult> {
   // The batch's alarms, each once, in one order for every batch (the order new ones are inserted in).
+  const keys = items.map((i) => keyOf(i.head));
   const firstHead = new Map<string, AlarmHead>();
-  for (const i of items) if (!firstHead.has(keyOf(i.head))) firstHead.set(keyOf(i.head), i.head);
+  items.forEach((i, k) => {
+    if (!firstHead.has(keys[k]!)) firstHead.set(keys[k]!, i.head);
+  });
   const heads = [...firstHead.keys()].sort().map((k) => firstHead.get(k)!);
   const fresh = new Set<string>();
   const aidOf = new Map<string, number>();
@@ -87,8 +90,9 @@ export async function ingestPg(c: PoolClient, source: string, items: readonly Al
   // Changes and handlings, each once; which of them were new.
   const ch = { aid: [] as number[], ms: [] as number[], severity: [] as string[], text: [] as string[], mid: [] as Array<number | null> };
   const hd = { aid: [] as number[], ms: [] as number[], state: [] as string[], user: [] as string[], description: [] as string[], mid: [] as Array<number | null> };
-  for (const i of items) {
-    const aid = aidOf.get(keyOf(i.head))!;
+  const aids = keys.map((k) => aidOf.get(k)!);
+  items.forEach((i, k) => {
+    const aid = aids[k]!;
     for (const x of i.changes) {
       ch.aid.push(aid);
       ch.ms.push(x.eventMs);
@@ -104,7 +108,7 @@ export async function ingestPg(c: PoolClient, source: string, items: readonly Al
       hd.description.push(x.description);
       hd.mid.push(i.messageId);
     }
-  }
+  });
   const newChanges = new Set<string>();
   if (ch.aid.length > 0) {
     const r = await c.query<{ aid: string; event_ms: string }>(
@@ -135,11 +139,10 @@ export async function ingestPg(c: PoolClient, source: string, items: readonly Al
   let handlingCount = 0;
   let lag: number | null = null;
   const fill = { changes: { aid: [] as number[], ms: [] as number[], mid: [] as number[] }, handlings: { aid: [] as number[], ms: [] as number[], state: [] as string[], mid: [] as number[] } };
-  for (const i of items) {
-    const k = keyOf(i.head);
-    const aid = aidOf.get(k)!;
+  items.forEach((i, n) => {
+    const aid = aids[n]!;
     let a = per.get(aid);
-    if (!a) per.set(aid, (a = { aid, fresh: fresh.has(k), added: false, best: undefined, handling: undefined }));
+    if (!a) per.set(aid, (a = { aid, fresh: fresh.has(keys[n]!), added: false, best: undefined, handling: undefined }));
     const take = (cand: Candidate) => {
       if (!a.best || cand.ms > a.best.ms) a.best = cand;
     };
@@ -175,7 +178,7 @@ export async function ingestPg(c: PoolClient, source: string, items: readonly Al
         }
       }
     }
-  }
+  });
   if (fill.changes.aid.length > 0) {
     await c.query(
       `UPDATE alarm_changes c SET message_id = u.mid FROM unnest($1::bigint[], $2::bigint[], $3::bigint[]) AS u(aid, ms, mid)
@@ -192,11 +195,12 @@ export async function ingestPg(c: PoolClient, source: string, items: readonly Al
   }
 
   // One UPDATE for every alarm of the batch: the state only when newer by the node's time, the handling when not older; a new sequence when anything moved.
-  const rows = [...per.values()];
+  // Locked only now, by this UPDATE, in one order every batch uses (by aid: the rows go in sorted and the
+  // plan, a nested loop over them, reaches them in that order), so two batches of the same alarms wait
+  // for each other instead of deadlocking (C-72: a separate SELECT … FOR UPDATE locked every row twice).
+  const rows = [...per.values()].sort((x, y) => x.aid - y.aid);
   const touched = new Map<number, number>();
   if (rows.length > 0) {
-    // Locked only now, in one order every batch uses, so two batches of the same alarms wait for each other instead of deadlocking.
-    await c.query('SELECT 1 FROM alarms WHERE aid = ANY($1::bigint[]) ORDER BY aid FOR UPDATE', [rows.map((x) => x.aid).sort((a, b) => a - b)]);
     const r = await c.query<{ aid: string; last_seq: string }>(
       `UPDATE alarms a SET
          device_name = CASE WHEN u.ms > a.last_change_ms THEN u.device_name ELSE a.device_name END,
