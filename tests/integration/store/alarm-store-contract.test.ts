@@ -87,6 +87,18 @@ describe.each(backends)('alarm store contract: %s', (_name, open) => {
     await s.close();
   });
 
+  it('stores texts as sent: quotes, backslashes, line breaks and other scripts; a lone surrogate replaced, not refused', async () => {
+    const s = await open();
+    const odd = 'a "quoted" \\ back\\slash\nnew line\t{x,y} NULL é 😀 ';
+    await s.ingest('p1', [item({ changes: [[T + 1000, 'major', odd]], messageId: 1, head: { org: 'Org "1", \\x' } }), item({ object: 'vni-0/1', changes: [[T + 1000, 'minor', 'half \ud800 pair']], messageId: 2 })], { storedMs: T + 2000 });
+    const rows = (await s.list('p1', all, 0, 10)).rows;
+    expect(rows.find((r) => r.object === 'vni-0/0')).toMatchObject({ text: odd, org: 'Org "1", \\x' });
+    // Not refused (PostgreSQL's json would refuse the escape JSON.stringify writes for it): replaced, as UTF-8 replaces it.
+    expect(rows.find((r) => r.object === 'vni-0/1')!.text).toMatch(/^half \ufffd+ pair$/);
+    expect((await s.detail('p1', await idOf(s, 'vni-0/0')))!.statusChanges.map((c) => c.text)).toEqual([odd]);
+    await s.close();
+  });
+
   it('stores a handling once and shows the latest', async () => {
     const s = await open();
     const h = { atMs: T + 10, state: 'ack' as const, user: 'ops', description: 'mine' };
