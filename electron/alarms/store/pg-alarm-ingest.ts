@@ -14,7 +14,9 @@
  *   C-70) wait for each other only where they must (C-70): the batch's alarms are found by a plain
  *   read and only the missing ones inserted (an `INSERT … ON CONFLICT` over alarms another batch
  *   just updated would wait for that batch's commit); the changes go in; the alarm rows are locked
- *   last, by their UPDATE itself in one order every batch uses (by aid); and the
+ *   last, in one order every batch uses (by aid, `FOR UPDATE`), right before their UPDATE (which finds
+ *   them by the primary key, `aid = ANY(…)`: joined to the batch's rows alone, a small table was
+ *   scanned whole); and the
  *   one row every batch of the node writes (`alarm_sources`) is written last, just before the
  *   commit. A deadlock or serialization failure anyway is retried by the caller (pg-alarm-store.ts).
  */
@@ -201,12 +203,13 @@ export async function ingestPg(c: PoolClient, source: string, items: readonly Al
   }
 
   // One UPDATE for every alarm of the batch: the state only when newer by the node's time, the handling when not older; a new sequence when anything moved.
-  // Locked only now, by this UPDATE, in one order every batch uses (by aid: the rows go in sorted and the
-  // plan, a nested loop over them, reaches them in that order), so two batches of the same alarms wait
-  // for each other instead of deadlocking (C-72: a separate SELECT … FOR UPDATE locked every row twice).
   const rows = [...per.values()].sort((x, y) => x.aid - y.aid);
   const touched = new Map<number, number>();
   if (rows.length > 0) {
+    // Locked only now, in one order every batch uses, so two batches of the same alarms wait for each other instead of deadlocking.
+    // (Left to the UPDATE alone, two batches at once deadlocked and waited out deadlock_timeout: store alone, 2 at once, 4,000–9,000/s instead of ~21,000/s.)
+    const aids = `{${rows.map((x) => x.aid).join(',')}}`;
+    await c.query('SELECT 1 FROM alarms WHERE aid = ANY($1::bigint[]) ORDER BY aid FOR UPDATE', [aids]);
     const r = await c.query<{ aid: string; last_seq: string }>(
       `UPDATE alarms a SET
          device_name = CASE WHEN u.ms > a.last_change_ms THEN u.device_name ELSE a.device_name END,
@@ -222,7 +225,7 @@ export async function ingestPg(c: PoolClient, source: string, items: readonly Al
          last_seq = nextval('alarm_seq')
        FROM json_to_recordset($1::json)
          AS u(aid bigint, ms bigint, device_name text, org text, severity text, cleared boolean, text text, h_ms bigint, h_state text, h_user text, h_description text, touch boolean)
-       WHERE a.aid = u.aid AND (u.touch OR u.ms > a.last_change_ms)
+       WHERE a.aid = ANY($2::bigint[]) AND a.aid = u.aid AND (u.touch OR u.ms > a.last_change_ms)
        RETURNING a.aid, a.last_seq`,
       [
         jsonRows(
@@ -241,6 +244,7 @@ export async function ingestPg(c: PoolClient, source: string, items: readonly Al
             touch: x.fresh || x.added,
           })),
         ),
+        aids,
       ],
     );
     for (const x of r.rows) touched.set(Number(x.aid), Number(x.last_seq));
