@@ -268,12 +268,25 @@ export async function ingestPg(c: PoolClient, source: string, items: readonly Al
     await c.query('DELETE FROM alarm_dead_letters WHERE id <= (SELECT MAX(id) FROM alarm_dead_letters) - $1', [PG_DEAD_LETTERS_KEPT]);
   }
   if (o.marks?.length) {
-    const m = o.marks;
-    await c.query(
-      `INSERT INTO alarm_marks (source, director, message_id, event_ms, stored_ms) SELECT $1, u.d, u.i, u.m, $2
-       FROM json_to_recordset($3::json) AS u(d text, i bigint, m bigint) ON CONFLICT DO NOTHING`,
-      [source, o.storedMs, jsonRows(m.map((x) => ({ d: x.director, i: x.messageId, m: x.newestEventMs ?? null })))],
-    );
+    // One row per director of the batch (C-73), its IDs ascending; a message marked twice is read once (pg-alarm-fleet.ts).
+    const byDirector = new Map<string, Array<{ id: number; ms: number | null }>>();
+    for (const x of o.marks) {
+      let list = byDirector.get(x.director);
+      if (!list) byDirector.set(x.director, (list = []));
+      list.push({ id: x.messageId, ms: x.newestEventMs ?? null });
+    }
+    for (const [director, list] of byDirector) {
+      list.sort((a, b) => a.id - b.id);
+      await c.query('INSERT INTO alarm_mark_sets (source, director, stored_ms, min_id, max_id, ids, event_ms) VALUES ($1, $2, $3, $4, $5, $6::bigint[], $7::bigint[])', [
+        source,
+        director,
+        o.storedMs,
+        list[0]!.id,
+        list[list.length - 1]!.id,
+        `{${list.map((x) => x.id).join(',')}}`,
+        `{${list.map((x) => x.ms ?? 'NULL').join(',')}}`,
+      ]);
+    }
   }
   // The node's row last: every batch of the node writes it, and holds it until its commit.
   const stored = changeCount + handlingCount > 0;
