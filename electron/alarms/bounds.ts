@@ -7,32 +7,36 @@
 import { boundText, LIMITS } from '../../shared/model/limits';
 import type { AlarmHead, AlarmItem, ChangeIn, HandlingIn } from '../../shared/model/alarms';
 
-const head = (h: AlarmHead): AlarmHead => ({
-  ...h,
-  device: boundText(h.device, LIMITS.key),
-  deviceName: boundText(h.deviceName, LIMITS.key),
-  org: boundText(h.org, LIMITS.name),
-  object: boundText(h.object, LIMITS.key),
-  type: boundText(h.type, LIMITS.key),
-  specificProblem: boundText(h.specificProblem, LIMITS.key),
-  text: boundText(h.text, LIMITS.text),
-});
-const change = (c: ChangeIn): ChangeIn => ({ ...c, text: boundText(c.text, LIMITS.text) });
-const handling = (h: HandlingIn): HandlingIn => ({ ...h, user: boundText(h.user, LIMITS.name), description: boundText(h.description, LIMITS.text) });
+const within = (v: string, limit: number) => v.length <= limit;
+// What is within every limit (nearly everything) is returned as it is, not copied.
+const head = (h: AlarmHead): AlarmHead =>
+  within(h.device, LIMITS.key) && within(h.deviceName, LIMITS.key) && within(h.org, LIMITS.name) && within(h.object, LIMITS.key) && within(h.type, LIMITS.key) && within(h.specificProblem, LIMITS.key) && within(h.text, LIMITS.text)
+    ? h
+    : {
+        ...h,
+        device: boundText(h.device, LIMITS.key),
+        deviceName: boundText(h.deviceName, LIMITS.key),
+        org: boundText(h.org, LIMITS.name),
+        object: boundText(h.object, LIMITS.key),
+        type: boundText(h.type, LIMITS.key),
+        specificProblem: boundText(h.specificProblem, LIMITS.key),
+        text: boundText(h.text, LIMITS.text),
+      };
+const change = (c: ChangeIn): ChangeIn => (within(c.text, LIMITS.text) ? c : { ...c, text: boundText(c.text, LIMITS.text) });
+const handling = (h: HandlingIn): HandlingIn => (within(h.user, LIMITS.name) && within(h.description, LIMITS.text) ? h : { ...h, user: boundText(h.user, LIMITS.name), description: boundText(h.description, LIMITS.text) });
 
 export const boundAlarm = {
   head,
   change,
   handling,
   /** A broker message (wire.ts's AlarmMessageIn; typed by shape here, so bounds.ts needs nothing of wire.ts). */
-  message: <M extends AlarmItem & { director: string; eventType: string }>(m: M): M => ({
-    ...m,
-    head: head(m.head),
-    changes: m.changes.map(change),
-    handlings: m.handlings.map(handling),
-    director: boundText(m.director, LIMITS.name),
-    eventType: boundText(m.eventType, LIMITS.name),
-  }),
+  message: <M extends AlarmItem & { director: string; eventType: string }>(m: M): M => {
+    const h = head(m.head);
+    const changes = m.changes.map(change);
+    const handlings = m.handlings.map(handling);
+    if (h === m.head && changes.every((c, i) => c === m.changes[i]) && handlings.every((x, i) => x === m.handlings[i]) && within(m.director, LIMITS.name) && within(m.eventType, LIMITS.name)) return m;
+    return { ...m, head: h, changes, handlings, director: boundText(m.director, LIMITS.name), eventType: boundText(m.eventType, LIMITS.name) };
+  },
 };
 
 /** Why a bus message is not read at all (more bytes than LIMITS.busMessageBytes); undefined when it may be. */

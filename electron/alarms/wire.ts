@@ -18,9 +18,20 @@ export interface AlarmMessageIn extends AlarmItem {
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; reason: string };
 
+/** The last text timeMs read and what it made of it: a message names one time three times over (alarm, event, change). */
+let lastTime: { text: string; ms: number | undefined } = { text: '', ms: undefined };
+
 /** A node time in epoch ms: the node's forms (nodeTime), any ISO date, or epoch ms as a number or digits. */
 export function timeMs(v: unknown): number | undefined {
   if (typeof v === 'number') return Number.isFinite(v) && v >= 0 ? Math.floor(v) : undefined;
+  if (typeof v !== 'string') return undefined;
+  if (v === lastTime.text) return lastTime.ms;
+  const ms = textTimeMs(v);
+  lastTime = { text: v, ms };
+  return ms;
+}
+
+function textTimeMs(v: string): number | undefined {
   const t = filled(v);
   if (!t) return undefined;
   if (/^\d{10,16}$/.test(t)) return Number(t);

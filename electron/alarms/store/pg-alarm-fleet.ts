@@ -7,8 +7,8 @@
  *   lock (the server releases a session's locks), so nobody waits for a dead one.
  * - The stream check. With competing consumers each collector sees only its share of the node's
  *   numbering, so a gap cannot be seen in one collector's stream (gaps.ts would see one in every
- *   batch). Every collector records the messages it stored (`alarm_marks`, by source, director and
- *   message_id); the lock holder walks them up from the fleet's watermark (`alarm_message_ids`): a
+ *   batch). Every collector records the messages it stored (`alarm_mark_sets`: per batch and director
+ *   one row of message IDs, C-73); the lock holder walks them up from the fleet's watermark (`alarm_message_ids`): a
  *   run without holes moves the watermark and the cursor on; an ID still missing `graceMs` after a
  *   higher one was stored (time for another collector's batch to commit) is a gap, closed by a
  *   REST backfill that starts after it was seen; an ID far from the watermark is a jump, checked
@@ -62,7 +62,14 @@ interface Mark {
 /** Walks the marks of every director of `source` up from the watermarks (in the caller's transaction). */
 export async function checkStream(c: PoolClient, source: string, o: { nowMs: number; graceMs: number; maxJump?: number }): Promise<StreamCheck> {
   const maxJump = o.maxJump ?? MAX_ID_JUMP;
-  const marks = (await c.query<{ director: string; message_id: Num; event_ms: Num | null; stored_ms: Num }>('SELECT director, message_id, event_ms, stored_ms FROM alarm_marks WHERE source = $1 ORDER BY director, message_id', [source])).rows;
+  // Each message once (the first mark of a message marked twice, as the table of one row per mark kept it).
+  const marks = (
+    await c.query<{ director: string; message_id: Num; event_ms: Num | null; stored_ms: Num }>(
+      `SELECT DISTINCT ON (s.director, u.id) s.director, u.id AS message_id, u.ms AS event_ms, s.stored_ms
+       FROM alarm_mark_sets s, unnest(s.ids, s.event_ms) AS u(id, ms) WHERE s.source = $1 ORDER BY s.director, u.id, s.stored_ms`,
+      [source],
+    )
+  ).rows;
   const watermarks = new Map((await c.query<{ director: string; last_id: Num }>('SELECT director, last_id FROM alarm_message_ids WHERE source = $1', [source])).rows.map((r) => [r.director, n(r.last_id)]));
   const byDirector = new Map<string, Mark[]>();
   for (const m of marks) {
@@ -98,7 +105,16 @@ export async function checkStream(c: PoolClient, source: string, o: { nowMs: num
 
 async function setWatermark(c: PoolClient, source: string, director: string, id: number): Promise<void> {
   await c.query('INSERT INTO alarm_message_ids (source, director, last_id) VALUES ($1, $2, $3) ON CONFLICT (source, director) DO UPDATE SET last_id = EXCLUDED.last_id', [source, director, id]);
-  await c.query('DELETE FROM alarm_marks WHERE source = $1 AND director = $2 AND message_id <= $3', [source, director, id]);
+  // The marks at or below the watermark go: whole sets, and the IDs of a set that reaches past it.
+  await c.query('DELETE FROM alarm_mark_sets WHERE source = $1 AND director = $2 AND max_id <= $3', [source, director, id]);
+  await c.query(
+    `UPDATE alarm_mark_sets s SET min_id = k.min_id, ids = k.ids, event_ms = k.event_ms
+     FROM (SELECT s2.ctid AS row, MIN(u.id) AS min_id, array_agg(u.id ORDER BY u.n) AS ids, array_agg(u.ms ORDER BY u.n) AS event_ms
+           FROM alarm_mark_sets s2, unnest(s2.ids, s2.event_ms) WITH ORDINALITY AS u(id, ms, n)
+           WHERE s2.source = $1 AND s2.director = $2 AND s2.min_id <= $3 AND u.id > $3 GROUP BY s2.ctid) k
+     WHERE s.ctid = k.row`,
+    [source, director, id],
+  );
 }
 
 /**
@@ -109,7 +125,7 @@ export async function closeHoles(c: PoolClient, source: string, check: StreamChe
   for (const [director, upTo] of check.upTo) {
     let w = upTo;
     if (check.holes.some((h) => h.director === director && h.kind === 'jump')) {
-      const ids = (await c.query<{ message_id: Num }>('SELECT message_id FROM alarm_marks WHERE source = $1 AND director = $2 AND message_id > $3 ORDER BY message_id', [source, director, w])).rows.map((r) => n(r.message_id));
+      const ids = (await c.query<{ message_id: Num }>('SELECT DISTINCT u.id AS message_id FROM alarm_mark_sets s, unnest(s.ids) AS u(id) WHERE s.source = $1 AND s.director = $2 AND s.max_id > $3 AND u.id > $3 ORDER BY 1', [source, director, w])).rows.map((r) => n(r.message_id));
       let run = 0;
       for (let i = 0; i < ids.length; i++) {
         run = i > 0 && ids[i] === ids[i - 1]! + 1 ? run + 1 : 1;

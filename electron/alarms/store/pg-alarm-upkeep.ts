@@ -37,7 +37,7 @@ export async function retentionPg(c: PoolClient, o: { nowMs: number; days: numbe
     alarms += (await c.query('DELETE FROM alarms a WHERE a.cleared AND NOT EXISTS (SELECT 1 FROM alarm_changes ch WHERE ch.aid = a.aid)')).rowCount ?? 0;
   }
   // Broker marks older than the history kept (the fleet's gap check has long moved past them).
-  await c.query('DELETE FROM alarm_marks WHERE stored_ms < $1', [cut]);
+  await c.query('DELETE FROM alarm_mark_sets WHERE stored_ms < $1', [cut]);
   return { changes: changes + capped, handlings, alarms };
 }
 
@@ -107,5 +107,5 @@ export async function repairPg(c: PoolClient, w: TimeWindow, nowMs: number, dead
 export async function forgetSourcePg(c: PoolClient, source: string): Promise<void> {
   await c.query('DELETE FROM alarm_changes WHERE aid IN (SELECT aid FROM alarms WHERE source = $1)', [source]);
   await c.query('DELETE FROM alarm_handlings WHERE aid IN (SELECT aid FROM alarms WHERE source = $1)', [source]);
-  for (const t of ['alarms', 'alarm_sources', 'alarm_message_ids', 'alarm_dead_letters', 'alarm_marks']) await c.query(`DELETE FROM ${t} WHERE source = $1`, [source]);
+  for (const t of ['alarms', 'alarm_sources', 'alarm_message_ids', 'alarm_dead_letters', 'alarm_mark_sets']) await c.query(`DELETE FROM ${t} WHERE source = $1`, [source]);
 }

@@ -1,5 +1,5 @@
 /**
- * A running cycle's staging on PostgreSQL (issue 24.1, C-61, C-71), the fleet's side of
+ * A running cycle's staging on PostgreSQL (issue 24.1, C-61, C-74), the fleet's side of
  * edr-staging.ts and shaped like it. Several processes share the database, so a cycle's changed
  * rows live in an UNLOGGED table keyed by cycle (edr-pg-schema.ts), never in one connection; its
  * commit is edr-pg-commit.ts.

@@ -138,4 +138,30 @@ describe('the alarm consumer with batches in flight', () => {
     await c.stop();
     expect(await ready(queue)).toBe(0);
   }, 60_000);
+
+  it('creates a missing queue as a classic queue of version 2 (C-71) and consumes one made before as it is', async () => {
+    const made = `nb.test.pipeline.v2.${run}`;
+    queues.push(made);
+    const { queue: before, exchange } = await queueWith('v1', 3);
+    const got: number[] = [];
+    const consumer = (queue: string) =>
+      new AmqpAlarmConsumer({ url: async () => url, exchange, queue, batchSize: 1, flushMs: 10, logger: createMemoryLogger('error'), onBatch: (ms) => void got.push(...numbers(ms)) });
+    const a = consumer(made);
+    const b = consumer(before);
+    consumers.push(a, b);
+    a.start();
+    b.start();
+    await until('both consumers to be connected', () => a.connected && b.connected, 20_000);
+    await until('the queue made before to be consumed', () => got.length >= 3, 20_000);
+    expect(got.sort()).toEqual([1, 2, 3]);
+    // The broker refuses a declaration whose arguments differ from the queue's: the new queue is version 2.
+    const ch = await conn.createChannel();
+    await expect(ch.assertQueue(made, { durable: true, autoDelete: false, arguments: { 'x-queue-version': 2 } })).resolves.toMatchObject({ queue: made });
+    await ch.close();
+    const refused = await conn.createChannel();
+    refused.on('error', () => undefined);
+    await expect(refused.assertQueue(made, { durable: true, autoDelete: false })).rejects.toThrow(/x-queue-version/);
+    await a.stop();
+    await b.stop();
+  }, 60_000);
 });

@@ -17,6 +17,8 @@ import type { AlarmItem } from '../../../shared/model/alarms';
 import { alarmExportPieces } from '../../../electron/alarms/export';
 import type { AlarmStore } from '../../../electron/alarms/store/alarm-store';
 import { openPgAlarmStore } from '../../../electron/alarms/store/pg-alarm-store';
+import { ALARM_PG_STEPS } from '../../../electron/alarms/store/pg-alarm-schema';
+import { migratePg } from '../../../electron/store/postgres';
 import { openAlarmStore } from '../../../electron/alarms/store/sqlite-alarm-store';
 import { usePostgres } from '../../support/postgres';
 
@@ -84,6 +86,18 @@ describe.each(backends)('alarm store contract: %s', (_name, open) => {
     await s.ingest('p1', [item({ changes: [[T + 5000, 'major', 'down again']] }), item({ changes: [[T + 4000, 'minor', 'older']] })], { storedMs: T + 6000 });
     expect((await s.list('p1', {}, 0, 10)).rows[0]).toMatchObject({ severity: 'major', cleared: false, text: 'down again', changes: 4 });
     expect((await s.detail('p1', await idOf(s, 'vni-0/0')))!.statusChanges.map((c) => c.text)).toEqual(['down', 'up', 'older', 'down again']);
+    await s.close();
+  });
+
+  it('stores texts as sent: quotes, backslashes, line breaks and other scripts; a lone surrogate replaced, not refused', async () => {
+    const s = await open();
+    const odd = 'a "quoted" \\ back\\slash\nnew line\t{x,y} NULL é 😀 ';
+    await s.ingest('p1', [item({ changes: [[T + 1000, 'major', odd]], messageId: 1, head: { org: 'Org "1", \\x' } }), item({ object: 'vni-0/1', changes: [[T + 1000, 'minor', 'half \ud800 pair']], messageId: 2 })], { storedMs: T + 2000 });
+    const rows = (await s.list('p1', all, 0, 10)).rows;
+    expect(rows.find((r) => r.object === 'vni-0/0')).toMatchObject({ text: odd, org: 'Org "1", \\x' });
+    // Not refused (PostgreSQL's json would refuse the escape JSON.stringify writes for it): replaced, as UTF-8 replaces it.
+    expect(rows.find((r) => r.object === 'vni-0/1')!.text).toMatch(/^half \ufffd+ pair$/);
+    expect((await s.detail('p1', await idOf(s, 'vni-0/0')))!.statusChanges.map((c) => c.text)).toEqual([odd]);
     await s.close();
   });
 
@@ -307,5 +321,37 @@ describe('alarm store on PostgreSQL: what a fleet of collectors shares (C-66)', 
     await s.ingest('p1', [item({ object: 'a', changes: [[T + 9, 'major']], messageId: 1 })], { storedMs: T + 9000, marks: [{ director: 'd1', messageId: 1, newestEventMs: T + 9 }] });
     expect((await s.checkStream('p1', { nowMs: T + 20_000, graceMs: 5000 })).holes).toEqual([]);
     expect(await s.sourceState('p1')).toMatchObject({ cursorMs: T + 9, messageIds: new Map([['d1', 1]]) });
+  });
+
+  it('keeps a batch’s marks as one set (C-73): a message marked twice counts once, and a set reaching past the watermark keeps only its IDs above it', async () => {
+    const db = await pg.freshDatabase('alarms_mark_sets');
+    const s = await openPgAlarmStore(db.pool);
+    const mark = (id: number) => ({ director: 'd1', messageId: id, newestEventMs: T + id });
+    const one = (id: number) => item({ object: 'a', changes: [[T + id, 'major']], messageId: id });
+    // A batch of 4, 1, 2 (3 is on its way in another batch), and a redelivery of 2.
+    await s.ingest('p1', [one(4), one(1), one(2)], { storedMs: T, marks: [mark(4), mark(1), mark(2)] });
+    await s.ingest('p1', [one(2)], { storedMs: T + 10, marks: [mark(2)] });
+    expect((await s.checkStream('p1', { nowMs: T + 1000, graceMs: 5000 })).holes).toEqual([]);
+    expect(await s.sourceState('p1')).toMatchObject({ cursorMs: T + 2, messageIds: new Map([['d1', 2]]) });
+    const sets = async () => (await db.pool.query<{ ids: string[] }>('SELECT ids FROM alarm_mark_sets ORDER BY min_id')).rows.map((r) => r.ids.map(Number));
+    // 1 would look like the node counting from 1 again had it stayed beside the watermark.
+    expect(await sets()).toEqual([[4]]);
+    await s.ingest('p1', [one(3)], { storedMs: T + 20, marks: [mark(3)] });
+    expect((await s.checkStream('p1', { nowMs: T + 10_000, graceMs: 5000 })).holes).toEqual([]);
+    expect(await s.sourceState('p1')).toMatchObject({ cursorMs: T + 4, messageIds: new Map([['d1', 4]]) });
+    expect(await sets()).toEqual([]);
+  });
+
+  it('carries the marks of a store made before C-73 over into sets when it migrates', async () => {
+    const db = await pg.freshDatabase('alarms_mark_migration');
+    await migratePg(db.pool, 'alarms', ALARM_PG_STEPS.slice(0, 1));
+    await db.pool.query(`INSERT INTO alarm_marks (source, director, message_id, event_ms, stored_ms) VALUES ('p1', 'd1', 2, ${T + 2}, ${T}), ('p1', 'd1', 1, ${T + 1}, ${T}), ('p1', 'd1', 5, NULL, ${T + 5})`);
+    const s = await openPgAlarmStore(db.pool);
+    expect((await db.pool.query('SELECT director, stored_ms, min_id, max_id, ids, event_ms FROM alarm_mark_sets ORDER BY min_id')).rows).toEqual([
+      { director: 'd1', stored_ms: String(T), min_id: '1', max_id: '2', ids: ['1', '2'], event_ms: [String(T + 1), String(T + 2)] },
+      { director: 'd1', stored_ms: String(T + 5), min_id: '5', max_id: '5', ids: ['5'], event_ms: [null] },
+    ]);
+    expect(await db.pool.query("SELECT to_regclass('alarm_marks') AS t").then((r) => r.rows[0].t)).toBeNull();
+    expect((await s.checkStream('p1', { nowMs: T + 1000, graceMs: 5000 })).upTo).toEqual(new Map([['d1', 5]]));
   });
 });

@@ -38,6 +38,9 @@ describe('times', () => {
     for (const t of ['2026-05-01T12:00:00.250+0000', '2026-05-01T12:00:00.250Z', '2026-05-01T14:00:00.250+02:00', ms, String(ms)]) expect(timeMs(t), String(t)).toBe(ms);
     expect(timeMs('2026-05-01 12:00:00.2')).toBe(Date.UTC(2026, 4, 1, 12, 0, 0, 200));
     for (const t of ['', 'soon', null, undefined, -5, {}]) expect(timeMs(t), String(t)).toBeUndefined();
+    // The last text read is kept: the same text again, another, and back, each read as itself.
+    const reads = ['2026-05-01T12:00:00.250+0000', '2026-05-01T12:00:00.250+0000', 'soon', 'soon', '2026-05-01T12:00:00.251+0000', '2026-05-01T12:00:00.250+0000'].map(timeMs);
+    expect(reads).toEqual([ms, ms, undefined, undefined, ms + 1, ms]);
   });
 });
 

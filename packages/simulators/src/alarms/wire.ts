@@ -9,7 +9,9 @@ import { modifiedTime } from '../device-wire';
 import { isCleared, latest, type SimAlarm, type SimAlarmEvent, type SimHandling, type SimStatusChange } from './model';
 
 export const ALARM_LIST_KEY = 'mgmt.fault-alarm-list';
-export const nodeTime = modifiedTime;
+/** The node's form of a time; the last one is kept, since a message names one time three times over (alarm, event, change). */
+let lastTime = { ms: Number.NaN, text: '' };
+export const nodeTime = (ms: number): string => (ms === lastTime.ms ? lastTime.text : (lastTime = { ms, text: modifiedTime(ms) }).text);
 
 /** The alarm without its histories (the AMQP message's `alarm`). */
 export function alarmHead(a: SimAlarm): Record<string, unknown> {
