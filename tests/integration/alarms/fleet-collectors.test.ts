@@ -116,6 +116,28 @@ describe('alarms follow --database-url: a fleet of collectors', () => {
     expect(new Map(lines.map((l) => [key(l), { changes: l.changes, severity: l.severity }]))).toEqual(node);
   }, 300_000);
 
+  it('a change whose text holds a NUL (which PostgreSQL’s text cannot hold) is stored with U+FFFD, and the collector goes on with the next', async () => {
+    const db = await pg.freshDatabase('fleet_nul');
+    const sim = w.sim;
+    const c = collector(db.url);
+    const queue = fleetQueueName(`node:${new URL(sim.basicUrl).host}`);
+    await until('the collector to consume', () => c.stderr().includes(`amqp live (queue ${queue})`) || (c.child.exitCode !== null && Promise.reject(new Error(c.stderr()))), 60_000);
+    const key = { deviceName: 'branch-nul', object: 'cpu', type: 'high-cpu-utilization', specificProblem: 'nul-in-text' };
+    const as = { uuid: '7d1e2a40-0000-4000-8000-00000000a0a0', org: 'Org-NUL' };
+    const bad = sim.alarms.model.change(key, 'major', 'CPU\u0000at 99 %', 'system', as);
+    const next = sim.alarms.model.change({ ...key, specificProblem: 'after-the-nul' }, 'minor', 'CPU at 80 %', 'system', as);
+    const texts = async () => (await db.pool.query<{ message_id: string; text: string }>('SELECT message_id, text FROM alarm_changes WHERE message_id = ANY($1::bigint[]) ORDER BY message_id', [[bad.messageId, next.messageId]])).rows;
+    await until('both changes stored', async () => (await texts()).length === 2 || (c.child.exitCode !== null && Promise.reject(new Error(c.stderr()))), 30_000).catch((e: unknown) => {
+      throw new Error(`${String(e)}; the collector said: ${c.stderr().slice(-2_000)}`);
+    });
+    expect(await texts()).toEqual([
+      { message_id: String(bad.messageId), text: 'CPU\uFFFDat 99 %' },
+      { message_id: String(next.messageId), text: 'CPU at 80 %' },
+    ]);
+    process.kill(c.child.pid!, 'SIGTERM');
+    expect(await c.exit).toBe(0);
+  }, 120_000);
+
   it('refuses --data-dir with --database-url, and a password in the URL without echoing it', async () => {
     const both = await runCli(['alarms', 'follow', '--data-dir', '/tmp/x', '--database-url', 'postgres://u@127.0.0.1/db', '--poll', '--node', 'https://127.0.0.1:1', '--username', 'u', '--password-env', 'NB_X'], { NB_X: 'pw' });
     expect(both.code).toBe(2);

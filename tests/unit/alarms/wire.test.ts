@@ -121,6 +121,18 @@ describe('sizes (issue 20.5)', () => {
     expect(msg.value.director).toHaveLength(256);
   });
 
+  it('reads a NUL character (which PostgreSQL’s text cannot hold) as U+FFFD in every field, from a REST record and a bus message alike', () => {
+    const nul = { ...head, object: 'ge-0/0/1\u0000', lastAlarmText: 'down\u0000now' };
+    const record = parseAlarmPage({ totalCount: 1, 'mgmt.fault-alarm-list': [{ ...nul, statusChanges: [{ eventTime: head.lastStatusChangeTimeStamp, perceivedSeverity: 'major', alarmText: 'a\u0000b' }], alarmHandlings: [{ time: head.lastStatusChangeTimeStamp, state: 'ack', user: 'op\u0000', description: '\u0000' }] }] }).items[0]!;
+    const msg = parseAlarmMessage(JSON.stringify(message({ alarm: nul, director_hostname: 'dir\u0000' })));
+    if (!msg.ok) throw new Error(msg.reason);
+    expect(msg.value.head).toEqual(record.head);
+    expect(record.head).toMatchObject({ object: 'ge-0/0/1\ufffd', text: 'down\ufffdnow' });
+    expect(record.changes[0]!.text).toBe('a\ufffdb');
+    expect(record.handlings[0]).toMatchObject({ user: 'op\ufffd', description: '\ufffd' });
+    expect(msg.value.director).toBe('dir\ufffd');
+  });
+
   it('sets a message over 1 MiB aside unread, with its size', () => {
     expect(reason(' '.repeat(1_048_577))).toBe('the message is 1,048,577 bytes, more than the 1,048,576 a message may have');
   });
