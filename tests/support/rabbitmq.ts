@@ -17,8 +17,15 @@ const run = promisify(execFile);
 export const AMQP_URL = 'amqp://guest:guest@127.0.0.1:5672';
 /** Held by the one process starting the broker. */
 const LOCK = path.join(os.tmpdir(), 'northbound-tests-rabbitmq.lock');
-/** Present while a broker a test started runs: the global teardown stops it. */
+/**
+ * Present while a broker a test started runs, naming the test run that started it (its vitest
+ * main process, set by the global setup): that run's teardown stops it, never another run's (two
+ * runs at once on one machine — a whole suite and one file, or two clones — would otherwise stop
+ * the broker under each other's consumers).
+ */
 const STARTED = path.join(os.tmpdir(), 'northbound-tests-rabbitmq.started');
+/** The environment variable the global setup names its run in. */
+export const TEST_RUN_ENV = 'NB_TEST_RUN_PID';
 /** What a start may take: about 9 s on a quiet machine, more under a loaded test run. */
 export const RABBITMQ_START_MS = 90_000;
 
@@ -59,7 +66,9 @@ async function startServer(deadline: number): Promise<void> {
     child.once('error', (e) => reject(new Error(`rabbitmq-server could not start (${e.message}); install it: apt-get install rabbitmq-server`)));
     child.once('exit', () => resolve());
   });
-  closeSync(openSync(STARTED, 'w'));
+  const fd = openSync(STARTED, 'w');
+  writeSync(fd, process.env[TEST_RUN_ENV] ?? String(process.pid));
+  closeSync(fd);
   while (!(await portOpen(5672))) {
     if (Date.now() > deadline) throw new Error('RabbitMQ did not open 127.0.0.1:5672 in time');
     await new Promise((r) => setTimeout(r, 250));
@@ -85,9 +94,9 @@ export async function ensureRabbitMq(timeoutMs = RABBITMQ_START_MS): Promise<{ u
   }
 }
 
-/** Stops the shared broker if a test started it (vitest's global teardown); one found running stays. */
+/** Stops the shared broker if a test of this run started it (vitest's global teardown); one found running, or started by another run, stays. */
 export async function stopRabbitMqIfStarted(): Promise<void> {
-  if (!existsSync(STARTED)) return;
+  if (!existsSync(STARTED) || readFileSync(STARTED, 'utf8').trim() !== String(process.pid)) return;
   await run('rabbitmqctl', ['stop'], { timeout: 60_000 }).catch(() => undefined);
   unlinkSync(STARTED);
 }

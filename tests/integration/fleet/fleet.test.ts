@@ -25,6 +25,8 @@ let dir!: string;
 let sims!: FleetSimulators;
 let conn: amqp.ChannelModel | undefined;
 let ch!: amqp.Channel;
+/** Whether the test's channel to the broker closed (a broker stopped under the run loses what it held for the test). */
+let channelClosed = false;
 const children: ChildProcess[] = [];
 
 /** A team of its own: a fresh database set up (through the commands with `viaCli`, else by the same calls here), its exchange and queue. */
@@ -36,6 +38,7 @@ beforeAll(async () => {
   const broker = await ensureRabbitMq();
   conn = await amqp.connect(broker.url);
   ch = await conn.createChannel();
+  ch.on('close', () => (channelClosed = true));
   sims = await startFleetSimulators(TENANTS, HOSTS);
   // Every Falcon call waits a little, so a cycle lasts long enough to be stopped in the middle.
   sims.falcon.faults.slowCalls = 1_000_000_000;
@@ -81,7 +84,10 @@ async function expectPublishedOnce(team: Team, done: CycleRow[]) {
   expect(completed).toHaveLength(2 * TENANTS);
   expect(new Set(completed.map((r) => r.connector_id)).size).toBe(2 * TENANTS);
   expect(done.filter((r) => r.status === 'running')).toEqual([]);
-  await until('every publication received', () => (new Set(team.received.map((m) => m.body.cycleId)).size >= completed.length ? true : undefined), 30_000);
+  await until('every publication received', () => (new Set(team.received.map((m) => m.body.cycleId)).size >= completed.length ? true : undefined), 30_000).catch((e: unknown) => {
+    const got = new Set(team.received.map((m) => String(m.body.cycleId)));
+    throw new Error(`${String(e)}: ${got.size} of ${completed.length} cycles received; missing ${completed.filter((r) => !got.has(r.id)).map((r) => `${r.id} (published ${String(r.published_at)})`).join(', ')}; the test's channel ${channelClosed ? 'closed' : 'open'}`);
+  });
   const ids = team.received.map((m) => m.id);
   expect(new Set(ids).size).toBe(ids.length);
   expect(team.received.map((m) => String(m.body.cycleId)).sort()).toEqual(completed.map((r) => r.id).sort());
