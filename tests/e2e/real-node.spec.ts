@@ -60,8 +60,11 @@ test('a real node’s devices with their state, and its organizations with paren
   await expect(details.getByTestId('device-record-partial')).toHaveCount(0);
   await nb.shot(page, '42-real-node-device-details');
   await page.keyboard.press('Escape');
+  // The section keys are not taken while a dialog is open: Ctrl+4 once the details are gone.
+  await expect(details).toHaveCount(0);
 
   await page.keyboard.press('Control+4');
+  await expect(page.getByRole('heading', { level: 1, name: 'Organizations' })).toBeVisible();
   await page.getByRole('button', { name: 'Refresh' }).click();
   const tree = page.getByTestId('org-tree');
   await expect(tree).toBeVisible({ timeout: 20_000 });
