@@ -1,13 +1,18 @@
 /**
- * The fleet collectors' tests' shared pieces (issue 24.4): a collector process
- * (`northbound alarms follow --database-url`, real child process) against the world's node and a
- * broker, what the team's database holds by message ID, and what a collector's progress lines say
- * it stored.
+ * The fleet collectors' tests' shared pieces (issue 24.4): a world of their own (the node simulator
+ * publishing to a RabbitMQ node of the file's own: the shared one may be stopped by another run's
+ * teardown), a collector process (`northbound alarms follow --database-url`, real child process)
+ * against it, whether one consumes, what the team's database holds by message ID, and what a
+ * collector's progress lines say it stored.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import { fleetQueueName } from '../../../electron/alarms/service';
 import type { PgPool } from '../../../electron/store/postgres';
-import type { AlarmWorld } from './world';
+import { startPrivateRabbitMq, type PrivateRabbitMq } from '../../support/rabbitmq-node';
+import { startAlarmWorld, type AlarmWorld } from './world';
 
 const bin = path.resolve('bin/northbound.mjs');
 
@@ -28,6 +33,49 @@ export function startCollector(o: { databaseUrl: string; amqpUrl: string; exchan
 }
 
 export type Collector = ReturnType<typeof startCollector>;
+
+/**
+ * The file's world on `exchange` (started in beforeAll, closed in afterAll with every collector
+ * still running): its broker, node and CA file, the node's fleet queue, and `collector(url)` to
+ * start a collector on a team's database.
+ */
+export function useCollectorWorld(exchange: string) {
+  let rabbit: PrivateRabbitMq | undefined;
+  let w: AlarmWorld | undefined;
+  let caFile = '';
+  let queue = '';
+  const children: ChildProcessWithoutNullStreams[] = [];
+  beforeAll(async () => {
+    rabbit = await startPrivateRabbitMq();
+    w = await startAlarmWorld({ generator: { ratePerSecond: 150 }, amqp: { url: rabbit.url, exchange } });
+    caFile = path.join(w.dir, 'node-ca.pem');
+    await writeFile(caFile, w.sim.certificatePem);
+    queue = fleetQueueName(`node:${new URL(w.sim.basicUrl).host}`);
+  }, 150_000);
+  afterAll(async () => {
+    try {
+      killCollectors(children);
+      await w?.close();
+    } finally {
+      await rabbit?.destroy();
+    }
+  }, 120_000);
+  return {
+    get rabbit() {
+      return rabbit!;
+    },
+    get world() {
+      return w!;
+    },
+    /** The node's one durable queue the fleet shares. */
+    get queue() {
+      return queue;
+    },
+    collector: (databaseUrl: string) => startCollector({ databaseUrl, amqpUrl: rabbit!.url, exchange, world: w!, caFile, children }),
+    /** Whether a collector consumes the node's queue (for `until`); one that exited fails the wait with what it said. */
+    live: (c: Collector) => c.stderr().includes(`amqp live (queue ${queue})`) || (c.child.exitCode !== null && Promise.reject(new Error(c.stderr()))),
+  };
+}
 
 /** Kills every collector still running (afterAll). */
 export function killCollectors(children: readonly ChildProcessWithoutNullStreams[]): void {

@@ -7,55 +7,26 @@
  * `alarms export --database-url` prints it alarm by alarm as the node's own record says.
  */
 import amqp from 'amqplib';
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fleetQueueName } from '../../../electron/alarms/service';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../../support/cli';
 import { usePostgres } from '../../support/postgres';
-import { startPrivateRabbitMq, type PrivateRabbitMq } from '../../support/rabbitmq-node';
 import { until } from '../../support/until';
-import { startAlarmWorld, type AlarmWorld } from './world';
-import { killCollectors, startCollector, storedBy, storedIds } from './fleet-collector';
+import { storedBy, storedIds, useCollectorWorld } from './fleet-collector';
 
 const EXCHANGE = 'nb.test.fleet';
 const pg = usePostgres();
-let rabbit: PrivateRabbitMq;
-let w: AlarmWorld;
-let caFile = '';
-const children: ChildProcessWithoutNullStreams[] = [];
-
-beforeAll(async () => {
-  rabbit = await startPrivateRabbitMq();
-  w = await startAlarmWorld({ generator: { ratePerSecond: 150 }, amqp: { url: rabbit.url, exchange: EXCHANGE } });
-  caFile = path.join(w.dir, 'node-ca.pem');
-  await writeFile(caFile, w.sim.certificatePem);
-}, 150_000);
-
-afterAll(async () => {
-  try {
-    killCollectors(children);
-    await w?.close();
-  } finally {
-    await rabbit?.destroy();
-  }
-}, 120_000);
-
-const collector = (databaseUrl: string) => startCollector({ databaseUrl, amqpUrl: rabbit.url, exchange: EXCHANGE, world: w, caFile, children });
-
-
+const world = useCollectorWorld(EXCHANGE);
+const { collector, live } = world;
 
 describe('alarms follow --database-url: a fleet of collectors', () => {
   it('two collectors share the node’s queue; one killed with SIGKILL, the broker restarted: every change stored exactly once', async () => {
     const db = await pg.freshDatabase('fleet');
-    const sim = w.sim;
+    const sim = world.world.sim;
+    const rabbit = world.rabbit;
     const a = collector(db.url);
     const b = collector(db.url);
-    const queue = fleetQueueName(`node:${new URL(sim.basicUrl).host}`);
-    for (const [name, c] of [['first', a], ['second', b]] as const) {
-      await until(`the ${name} collector to consume`, () => c.stderr().includes(`amqp live (queue ${queue})`) || (c.child.exitCode !== null && Promise.reject(new Error(c.stderr()))), 60_000);
-    }
+    const { queue } = world;
+    for (const [name, c] of [['first', a], ['second', b]] as const) await until(`the ${name} collector to consume`, () => live(c), 60_000);
     expect(a.stderr()).toContain(`into the team's database ${db.url} from`);
     // One queue, named after the node, with both collectors on it.
     const conn = await amqp.connect(rabbit.url);
@@ -118,10 +89,9 @@ describe('alarms follow --database-url: a fleet of collectors', () => {
 
   it('a change whose text holds a NUL (which PostgreSQL’s text cannot hold) is stored with U+FFFD, and the collector goes on with the next', async () => {
     const db = await pg.freshDatabase('fleet_nul');
-    const sim = w.sim;
+    const sim = world.world.sim;
     const c = collector(db.url);
-    const queue = fleetQueueName(`node:${new URL(sim.basicUrl).host}`);
-    await until('the collector to consume', () => c.stderr().includes(`amqp live (queue ${queue})`) || (c.child.exitCode !== null && Promise.reject(new Error(c.stderr()))), 60_000);
+    await until('the collector to consume', () => live(c), 60_000);
     const key = { deviceName: 'branch-nul', object: 'cpu', type: 'high-cpu-utilization', specificProblem: 'nul-in-text' };
     const as = { uuid: '7d1e2a40-0000-4000-8000-00000000a0a0', org: 'Org-NUL' };
     const bad = sim.alarms.model.change(key, 'major', 'CPU\u0000at 99 %', 'system', as);

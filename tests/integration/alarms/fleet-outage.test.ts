@@ -8,47 +8,16 @@
  * change the node emitted is stored exactly once (compared by message ID) and every collector is
  * still running.
  */
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fleetQueueName } from '../../../electron/alarms/service';
+import { describe, expect, it } from 'vitest';
 import { usePostgres } from '../../support/postgres';
-import { startPrivateRabbitMq, type PrivateRabbitMq } from '../../support/rabbitmq-node';
 import { until } from '../../support/until';
-import { startAlarmWorld, type AlarmWorld } from './world';
-import { killCollectors, startCollector, storedBy, storedIds, type Collector } from './fleet-collector';
+import { storedBy, storedIds, useCollectorWorld, type Collector } from './fleet-collector';
 
 const EXCHANGE = 'nb.test.fleet-outage';
 const OUTAGE_MS = 30_000;
 const pg = usePostgres();
-let rabbit: PrivateRabbitMq;
-let url = '';
-let w: AlarmWorld;
-let caFile = '';
-let queue = '';
-const children: ChildProcessWithoutNullStreams[] = [];
-
-beforeAll(async () => {
-  rabbit = await startPrivateRabbitMq();
-  url = rabbit.url;
-  w = await startAlarmWorld({ generator: { ratePerSecond: 150 }, amqp: { url, exchange: EXCHANGE } });
-  caFile = path.join(w.dir, 'node-ca.pem');
-  await writeFile(caFile, w.sim.certificatePem);
-  queue = fleetQueueName(`node:${new URL(w.sim.basicUrl).host}`);
-}, 150_000);
-
-afterAll(async () => {
-  try {
-    killCollectors(children);
-    await w?.close();
-  } finally {
-    await rabbit?.destroy();
-  }
-}, 120_000);
-
-const collector = (databaseUrl: string) => startCollector({ databaseUrl, amqpUrl: url, exchange: EXCHANGE, world: w, caFile, children });
-
+const world = useCollectorWorld(EXCHANGE);
+const { collector, live } = world;
 
 const count = (text: string, re: RegExp) => (text.match(new RegExp(re.source, 'g')) ?? []).length;
 const WAITS = /alarms follow: the team's database could not be reached/;
@@ -59,12 +28,11 @@ const running = (cs: Collector[]) => {
   if (gone) throw new Error(`a collector exited (${gone.child.exitCode}): ${gone.stderr()}`);
   return true;
 };
-const live = (c: Collector) => c.stderr().includes(`amqp live (queue ${queue})`) || (c.child.exitCode !== null && Promise.reject(new Error(c.stderr())));
 
 describe('alarms follow --database-url: PostgreSQL stopped for 30 s', () => {
   it('the collectors wait and say so, one started meanwhile waits too; afterwards every change is stored exactly once', async () => {
     const db = await pg.freshDatabase('outage');
-    const sim = w.sim;
+    const sim = world.world.sim;
     const a = collector(db.url);
     const b = collector(db.url);
     await until('the first collector to consume', () => live(a), 60_000);
