@@ -81,7 +81,7 @@ export async function commitPgCycle(pool: PgPool, staging: PgStaging, cycleId: n
       await c.query('INSERT INTO edr.connector_writes (connector_id, version) VALUES ($1, 0) ON CONFLICT DO NOTHING', [cycle.connector_id]);
       const version = Number((await c.query<{ version: string }>('SELECT version FROM edr.connector_writes WHERE connector_id = $1 FOR UPDATE', [cycle.connector_id])).rows[0]!.version);
       // Light rows first: a host is a light row or a full one (staging keeps its last sighting).
-      if (stage !== undefined && stage.connectorId === cycle.connector_id) {
+      if (stage !== undefined) {
         const [hids, lastSeen, scoredAt] = staging.lightRows(stage);
         if (hids.length) await c.query(LIGHT, [cycleId, `{${hids.join(',')}}`, textArray(lastSeen), textArray(scoredAt)]);
       }
