@@ -6,11 +6,14 @@
  */
 import type { HostRecord, RiskBand } from '../../../shared/model/edr';
 import { emptyBandCounts, type ZtaChanges, type ZtaColumns } from '../../../shared/model/zta';
-import { withTransaction, type PgPool } from '../../store/postgres';
+import { withTransaction, type PgPool, type PoolClient } from '../../store/postgres';
 import { TS } from './edr-pg-schema';
 import type { LatestCycle, ScorePoint, TrendFilter } from './edr-store';
 import { appendRow, changesFrom, historyPoints, noChanges, trendPoints, trendWindow, type HostRow, type MoveRow } from './edr-views-shared';
 import { withLastSeen } from './host-json';
+import type { HostCounts, HostCountsQuery, HostWindow, HostWindowQuery } from '../../../shared/model/zta-window';
+import { countsSql, hostCountsOf, windowRow, windowSql } from './edr-window-sql';
+
 
 /** Rows of a cycle's snapshot read at a time. */
 const PAGE = 10_000;
@@ -56,6 +59,20 @@ export class PgEdrViews {
         after = rows[rows.length - 1]![1];
       }
     });
+  }
+
+  /** A window of the latest snapshot's hosts and how many match, read in one snapshot (REPEATABLE READ). */
+  async hostWindow(q: HostWindowQuery): Promise<HostWindow> {
+    return withTransaction(this.pool, async (c) => {
+      await c.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+      const w = windowSql('pg', q);
+      const rows = (await c.query<unknown[]>({ text: w.text, values: w.args, rowMode: 'array' })).rows.map(windowRow);
+      return { rows, total: (await pgCounts(c, { filter: q.filter })).total };
+    });
+  }
+
+  async hostCounts(q: HostCountsQuery): Promise<HostCounts> {
+    return withTransaction(this.pool, async (c) => pgCounts(c, q));
   }
 
   async storedRecords(connectorId: string, cycleId: number, afterHostId: string, limit: number): Promise<HostRecord[]> {
@@ -150,4 +167,10 @@ export class PgEdrViews {
     );
     return changesFrom(connectorId, r.rows, top);
   }
+}
+
+async function pgCounts(c: PoolClient, q: HostCountsQuery): Promise<HostCounts> {
+  const st = countsSql('pg', q.filter);
+  const rows = (await c.query<[string, string, string, string]>({ text: st.text, values: st.args, rowMode: 'array' })).rows;
+  return hostCountsOf(rows.map(([customer, platform, band, n]) => ({ customer, platform, band, n: Number(n) })));
 }
