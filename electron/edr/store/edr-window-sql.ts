@@ -25,6 +25,12 @@ const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 /** ASCII letters folded (as `storeSearch` folds the search), the same on both backends and indexable on PostgreSQL. */
 export const foldPg = (col: string) => `translate(${col}, '${UPPER}', '${UPPER.toLowerCase()}')`;
 
+/**
+ * The default order's rank (riskiest first, not assessed below every score), as the indexes of
+ * SQLite's step 8 and PostgreSQL's step 3 spell it (`prefix` is the table's alias, or none there).
+ */
+export const DEFAULT_RANK = (prefix: string) => `(CASE WHEN ${prefix}band = 'Not assessed' THEN -1 ELSE ${prefix}score END)`;
+
 /** LIKE's wildcards in the search taken literally (escape character `\`). */
 const likeLiteral = (q: string) => q.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -68,9 +74,11 @@ function where(s: Sql, f: ZtaFilter, withBand: boolean): string[] {
     if (s.d === 'pg') {
       const like = `%${likeLiteral(q)}%`;
       // LIKE over the folded text: the trigram indexes of step 3 serve it (edr-pg-schema.ts).
-      w.push(`(${foldPg('h.hostname')} LIKE ${s.p(like)} OR ${foldPg('h.host_id')} LIKE ${s.p(like)})`);
+      w.push(`(${foldPg('h.hostname')} LIKE ${s.p(like)} ESCAPE '\\' OR ${foldPg('h.host_id')} LIKE ${s.p(like)} ESCAPE '\\')`);
     } else {
-      w.push(`(instr(lower(h.hostname), ${s.p(q)}) > 0 OR instr(lower(h.host_id), ${s.p(q)}) > 0)`);
+      // SQLite's LIKE folds ASCII letters (case_sensitive_like is never set), as `storeSearch` does; faster than lower() and instr.
+      const like = `%${likeLiteral(q)}%`;
+      w.push(`(h.hostname LIKE ${s.p(like)} ESCAPE '\\' OR h.host_id LIKE ${s.p(like)} ESCAPE '\\')`);
     }
   }
   return w;
@@ -85,7 +93,7 @@ function orderBy(s: Sql, sort: ZtaSort | undefined, customerOrder: boolean): str
   const ties = [name, 'h.connector_id', 'h.host_id'];
   const dir = (keys: string[], desc: boolean) => keys.map((k) => `${k} ${desc ? 'DESC' : 'ASC'}`);
   if (sort === undefined) {
-    return [`(CASE WHEN h.band = ${quote(NOT_ASSESSED)} THEN -1 ELSE h.score END) DESC`, ...dir(ties, false)].join(', ');
+    return [`${DEFAULT_RANK('h.')} DESC`, ...dir(ties, false)].join(', ');
   }
   if (sort.key === 'hostname' || sort.key === 'hostId') {
     // Descending is the ascending order reversed, ties too (as the renderer's).
