@@ -9,7 +9,7 @@ import type { HostRecord, RiskBand } from '../../../shared/model/edr';
 import { emptyBandCounts, type ZtaChanges, type ZtaColumns } from '../../../shared/model/zta';
 import type { HostCounts, HostCountsQuery, HostWindow, HostWindowQuery } from '../../../shared/model/zta-window';
 import type { LatestCycle } from './edr-store';
-import { countsSql, hostCountsOf, windowRow, windowSql, type Statement } from './edr-window-sql';
+import { CountsCache, countsSql, hostCountsOf, latestIdsSql, windowRow, windowSql, type Statement } from './edr-window-sql';
 import { appendRow, changesFrom, historyPoints, noChanges, trendPoints, trendWindow, type HostRow, type MoveRow } from './edr-views-shared';
 import { withLastSeen } from './host-json';
 
@@ -21,6 +21,7 @@ export class EdrViews {
   private readonly stmt;
   /** The windows' and counts' statements by their text (a few dozen shapes: sort key, direction, filters). */
   private readonly prepared = new Map<string, Database.Statement>();
+  private readonly countsCache = new CountsCache();
 
   constructor(private readonly db: Database.Database) {
     this.stmt = {
@@ -163,8 +164,13 @@ export class EdrViews {
   }
 
   private counts(q: HostCountsQuery): HostCounts {
+    const key = this.countsCache.key(this.run({ text: latestIdsSql('sqlite'), args: [] }, true).map((r) => (r as [number])[0]), q.filter);
+    const hit = this.countsCache.get(key);
+    if (hit) return hit;
     const rows = this.run(countsSql('sqlite', q.filter), true) as Array<[string, string, string, number]>;
-    return hostCountsOf(rows.map(([customer, platform, band, n]) => ({ customer, platform, band, n })));
+    const counts = hostCountsOf(rows.map(([customer, platform, band, n]) => ({ customer, platform, band, n })));
+    this.countsCache.set(key, counts);
+    return counts;
   }
 
   /** A window of the latest snapshot's hosts (issue 25.3) and how many match; one read transaction. */
@@ -177,6 +183,6 @@ export class EdrViews {
 
   /** The matching hosts by band and by customer → platform (issue 25.3). */
   hostCounts(q: HostCountsQuery): HostCounts {
-    return this.counts(q);
+    return this.db.transaction(() => this.counts(q))();
   }
 }

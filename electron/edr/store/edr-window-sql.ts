@@ -255,3 +255,37 @@ export function hostCountsOf(rows: Iterable<{ customer: string; platform: string
   for (const c of out.customers) c.platforms.sort((a, b) => PLATFORMS.indexOf(a.platform) - PLATFORMS.indexOf(b.platform));
   return out;
 }
+
+/** SQL of the latest snapshot's cycles: a snapshot's hosts change only when one of these does (a commit makes a new one). */
+export const latestIdsSql = (d: Dialect) => `SELECT MAX(id) AS id FROM ${d === 'pg' ? 'edr.' : ''}cycles WHERE status = 'completed' GROUP BY connector_id ORDER BY 1`;
+
+/**
+ * The last few counts by the latest cycles they were counted over and the filter: a window and its
+ * counts asked together count once, and a search typed back finds its counts again. A snapshot's
+ * hosts are those of its connectors' newest completed cycles and change only when a commit makes a
+ * new one (retention keeps them), so an entry holds while those cycles are the newest.
+ */
+export class CountsCache {
+  private readonly entries = new Map<string, HostCounts>();
+  constructor(private readonly size = 16) {}
+
+  key(latestIds: ReadonlyArray<number | string>, f: ZtaFilter): string {
+    const q = storeSearch(f.q);
+    return JSON.stringify([latestIds.map(Number), f.customer, f.platform, f.vendor, f.connector, f.band, q]);
+  }
+
+  get(key: string): HostCounts | undefined {
+    const hit = this.entries.get(key);
+    if (hit) {
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+    }
+    return hit && structuredClone(hit);
+  }
+
+  set(key: string, counts: HostCounts): void {
+    this.entries.delete(key);
+    if (this.entries.size >= this.size) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, structuredClone(counts));
+  }
+}

@@ -9,9 +9,9 @@ import { describe, expect, it } from 'vitest';
 import type { ZtaFilter } from '../../../shared/model/zta';
 import { ZTA_SORT_KEYS, type ZtaSort } from '../../../shared/model/zta-window';
 import type { EdrStore } from '../../../electron/edr/store/edr-store';
-import { edrBackends } from '../../support/edr-backends';
+import { at, edrBackends } from '../../support/edr-backends';
 import { usePostgres } from '../../support/postgres';
-import { bandTotal, pageThrough, rendererCounts, rendererCustomerOrder, rendererRows, rendererSnapshot, writeWindowSnapshot } from '../../support/zta-window-fixtures';
+import { bandTotal, pageThrough, rendererCounts, rendererCustomerOrder, rendererRows, rendererSnapshot, windowHost, writeWindowSnapshot } from '../../support/zta-window-fixtures';
 
 const backends = edrBackends(usePostgres());
 
@@ -74,6 +74,24 @@ describe.each(backends)('EDR store contract, windows: %s', (_name, open) => {
     expect((await s.hostWindow({ filter: { q: 'finance' }, offset: 0, limit: 1 })).total).toBeGreaterThan(10);
     expect((await s.hostWindow({ filter: { q: '%' }, offset: 0, limit: 1 })).total).toBe(rendererRows(snap, { q: 'db_' }, undefined).length);
     expect((await s.hostCounts({ filter: { band: 'Not assessed' } })).total).toBeGreaterThan(5);
+    await s.close();
+  });
+
+  it('answers counts and totals of the newest cycles after a commit, also for a question asked before it', async () => {
+    const { store: s } = await open();
+    await writeWindowSnapshot(s);
+    const filter: ZtaFilter = { q: 'kiosk' };
+    const before = await s.hostCounts({ filter });
+    expect((await s.hostWindow({ filter, offset: 0, limit: 5 })).total).toBe(before.total);
+    // conn-c's next cycle: its first 10 hosts only.
+    const id = await s.beginCycle('conn-c', 'defender', 't3', at(100));
+    await s.stageScores(id, 'conn-c', Array.from({ length: 10 }, (_, i) => windowHost('defender', 't3', i)));
+    await s.commitCycle(id, at(101));
+    const snap = await rendererSnapshot(s);
+    const after = await s.hostCounts({ filter });
+    expect(after).toEqual(rendererCounts(snap, filter));
+    expect(after.total).toBeLessThan(before.total);
+    expect((await s.hostWindow({ filter, offset: 0, limit: 5 })).total).toBe(after.total);
     await s.close();
   });
 
