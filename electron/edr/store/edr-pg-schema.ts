@@ -20,6 +20,10 @@
  */
 import { isoText } from '../../store/postgres';
 
+/** The search's folded columns as step 3 indexes them (edr-window-sql.ts `foldPg`, spelled out: a step never changes). */
+const FOLD_HOSTNAME = 'lower(hostname COLLATE "C")';
+const FOLD_HOST_ID = 'lower(host_id COLLATE "C")';
+
 /** The attribute columns `hosts` and `staged_scores` share, with their types (edr-schema.ts HOST_ATTRIBUTE_COLUMNS, in its order). */
 export const PG_ATTRIBUTES: ReadonlyArray<readonly [string, string]> = [
   ['os_version', 'text'],
@@ -148,4 +152,18 @@ CREATE INDEX staged_seen_cycle ON edr.staged_seen (cycle_id);`,
 DELETE FROM edr.staged_scores;
 DROP TABLE edr.staged_seen;
 ALTER TABLE edr.cycles ADD COLUMN staged_by text;`,
+  // 3: the ZTA table in windows (issue 25.3, edr-window-sql.ts): the search's substring of hostname or
+  // host ID (ASCII letters folded) through trigram indexes (pg_trgm, a trusted extension PostgreSQL
+  // ships: the database's owner, who runs the migrations, may create it; where it already is, its
+  // schema's operator class is used); the default order (riskiest first) and the hostname order in
+  // code units, read along an index and stopped at the window's end.
+  `CREATE EXTENSION IF NOT EXISTS pg_trgm;
+DO $$
+DECLARE ops text := (SELECT quote_ident(n.nspname) || '.gin_trgm_ops' FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm');
+BEGIN
+  EXECUTE format('CREATE INDEX hosts_search_name ON edr.hosts USING gin (${FOLD_HOSTNAME} %s)', ops);
+  EXECUTE format('CREATE INDEX hosts_search_id ON edr.hosts USING gin (${FOLD_HOST_ID} %s)', ops);
+END $$;
+CREATE INDEX hosts_default_order ON edr.hosts ((CASE WHEN band = 'Not assessed' THEN -1 ELSE score END) DESC, (hostname COLLATE "C"), connector_id, host_id);
+CREATE INDEX hosts_by_name ON edr.hosts ((hostname COLLATE "C"), connector_id, host_id);`,
 ];

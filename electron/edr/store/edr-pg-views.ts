@@ -6,11 +6,14 @@
  */
 import type { HostRecord, RiskBand } from '../../../shared/model/edr';
 import { emptyBandCounts, type ZtaChanges, type ZtaColumns } from '../../../shared/model/zta';
-import { withTransaction, type PgPool } from '../../store/postgres';
+import { withTransaction, type PgPool, type PoolClient } from '../../store/postgres';
 import { TS } from './edr-pg-schema';
 import type { LatestCycle, ScorePoint, TrendFilter } from './edr-store';
 import { appendRow, changesFrom, historyPoints, noChanges, trendPoints, trendWindow, type HostRow, type MoveRow } from './edr-views-shared';
 import { withLastSeen } from './host-json';
+import type { HostCounts, HostCountsQuery, HostWindow, HostWindowQuery } from '../../../shared/model/zta-window';
+import { CountsCache, countsSql, hostCountsOf, latestIdsSql, windowRow, windowSql } from './edr-window-sql';
+
 
 /** Rows of a cycle's snapshot read at a time. */
 const PAGE = 10_000;
@@ -33,7 +36,14 @@ export interface PgHostRow {
   profiles: string | null;
 }
 
+/**
+ * A window's and the counts' read: one snapshot (REPEATABLE READ); no JIT (its compiling costs more
+ * than these queries save); sorts and hashes of a million hosts in memory, not in batches on disk.
+ */
+const READ_SETTINGS = ['SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY', 'SET LOCAL jit = off', "SET LOCAL work_mem = '64MB'"];
+
 export class PgEdrViews {
+  private readonly countsCache = new CountsCache();
   constructor(private readonly pool: PgPool) {}
 
   async latestCycles(): Promise<LatestCycle[]> {
@@ -56,6 +66,32 @@ export class PgEdrViews {
         after = rows[rows.length - 1]![1];
       }
     });
+  }
+
+  /** A window of the latest snapshot's hosts and how many match, read in one snapshot (REPEATABLE READ). */
+  async hostWindow(q: HostWindowQuery): Promise<HostWindow> {
+    return withTransaction(this.pool, async (c) => {
+      for (const sql of READ_SETTINGS) await c.query(sql);
+      const w = windowSql('pg', q);
+      const rows = (await c.query<unknown[]>({ text: w.text, values: w.args, rowMode: 'array' })).rows.map(windowRow);
+      return { rows, total: (await this.counts(c, { filter: q.filter })).total };
+    });
+  }
+
+  async hostCounts(q: HostCountsQuery): Promise<HostCounts> {
+    return withTransaction(this.pool, async (c) => {
+      for (const sql of READ_SETTINGS) await c.query(sql);
+      return this.counts(c, q);
+    });
+  }
+
+  private async counts(c: PoolClient, q: HostCountsQuery): Promise<HostCounts> {
+    const key = this.countsCache.key((await c.query<{ id: string }>(latestIdsSql('pg'))).rows.map((r) => r.id), q.filter);
+    const hit = this.countsCache.get(key);
+    if (hit) return hit;
+    const counts = await pgCounts(c, q);
+    this.countsCache.set(key, counts);
+    return counts;
   }
 
   async storedRecords(connectorId: string, cycleId: number, afterHostId: string, limit: number): Promise<HostRecord[]> {
@@ -150,4 +186,10 @@ export class PgEdrViews {
     );
     return changesFrom(connectorId, r.rows, top);
   }
+}
+
+async function pgCounts(c: PoolClient, q: HostCountsQuery): Promise<HostCounts> {
+  const st = countsSql('pg', q.filter);
+  const rows = (await c.query<[string, string, string, string]>({ text: st.text, values: st.args, rowMode: 'array' })).rows;
+  return hostCountsOf(rows.map(([customer, platform, band, n]) => ({ customer, platform, band, n: Number(n) })));
 }

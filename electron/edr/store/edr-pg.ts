@@ -13,6 +13,7 @@
  */
 import type { RiskBand, ScoredHost, Vendor } from '../../../shared/model/edr';
 import type { ZtaColumns } from '../../../shared/model/zta';
+import type { HostCountsQuery, HostWindowQuery } from '../../../shared/model/zta-window';
 import { migratePg, withTransaction, type PgPool } from '../../store/postgres';
 import { EDR_PG_STEPS, TS } from './edr-pg-schema';
 import { prunePgEdrStore } from './edr-pg-retention';
@@ -112,6 +113,8 @@ export async function openPgEdrStore(pool: PgPool): Promise<PgEdrStore> {
     },
 
     latestCycles: () => views.latestCycles(),
+    hostWindow: (q: HostWindowQuery) => views.hostWindow(q),
+    hostCounts: (q: HostCountsQuery) => views.hostCounts(q),
     appendRows: (cols: ZtaColumns, cycleId: number, connector: number, customerIndex: (id: string) => number) => views.appendRows(cols, cycleId, connector, customerIndex),
     storedRecords: (connectorId: string, cycleId: number, afterHostId: string, limit: number) => views.storedRecords(connectorId, cycleId, afterHostId, limit),
     async hostScore(connectorId: string, hostId: string): Promise<StoredHostScore | undefined> {

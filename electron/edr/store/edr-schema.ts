@@ -251,6 +251,10 @@ ALTER TABLE hosts DROP COLUMN scored_at;`,
   // the index of step 6 goes: a cycle moved a thousand of its pages (every host whose score moved)
   // for a read it no longer serves.
   `DROP INDEX hosts_bands;`,
+  // 8: the ZTA table's first window in its default order (issue 25.3, edr-window-sql.ts DEFAULT_RANK):
+  // read along this index and stopped at the window's end instead of sorting every host. Its entry
+  // moves only with a host's score or band (a few % of a cycle's hosts), not with what is seen.
+  `CREATE INDEX hosts_default_order ON hosts((CASE WHEN band = 'Not assessed' THEN -1 ELSE score END) DESC, hostname, connector_id, host_id);`,
 ];
 
 export const EDR_SCHEMA_VERSION = EDR_MIGRATIONS.length;

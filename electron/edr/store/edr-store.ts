@@ -7,6 +7,7 @@
 import type { CycleState } from '../../../shared/contract';
 import type { Contribution, HostRecord, RiskBand, ScoredHost, Vendor } from '../../../shared/model/edr';
 import type { ZtaChanges, ZtaColumns } from '../../../shared/model/zta';
+import type { HostCounts, HostCountsQuery, HostWindow, HostWindowQuery } from '../../../shared/model/zta-window';
 
 /** Retention's default when the setting is missing or not a number of days (EDR-H4). */
 export const DEFAULT_RETENTION_DAYS = 90;
@@ -128,6 +129,14 @@ export interface EdrStore {
   latestCycles(): Promise<LatestCycle[]>;
   /** Appends the hosts of one cycle to the columns (enum indexes; `connector` and the customer dictionary are the caller's); answers how many. */
   appendRows(cols: ZtaColumns, cycleId: number, connector: number, customerIndex: (id: string) => number): Promise<number>;
+  /**
+   * A window of the latest snapshot's hosts (each connector's newest completed cycle, the hosts
+   * `appendRows` gives), filtered, searched and sorted in the store, as row objects, with how many
+   * match (issue 25.3; order semantics in shared/model/zta-window.ts). One snapshot of the data.
+   */
+  hostWindow(q: HostWindowQuery): Promise<HostWindow>;
+  /** The latest snapshot's hosts matching the filter and search, by band and by customer → platform with band counts. */
+  hostCounts(q: HostCountsQuery): Promise<HostCounts>;
   /** Up to `limit` stored records of a cycle's hosts after `afterHostId` (the rescore reads them batch by batch). */
   storedRecords(connectorId: string, cycleId: number, afterHostId: string, limit: number): Promise<HostRecord[]>;
   hostScore(connectorId: string, hostId: string): Promise<StoredHostScore | undefined>;

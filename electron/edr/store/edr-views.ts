@@ -7,7 +7,9 @@
 import type Database from 'better-sqlite3';
 import type { HostRecord, RiskBand } from '../../../shared/model/edr';
 import { emptyBandCounts, type ZtaChanges, type ZtaColumns } from '../../../shared/model/zta';
+import type { HostCounts, HostCountsQuery, HostWindow, HostWindowQuery } from '../../../shared/model/zta-window';
 import type { LatestCycle } from './edr-store';
+import { CountsCache, countsSql, hostCountsOf, latestIdsSql, windowRow, windowSql, type Statement } from './edr-window-sql';
 import { appendRow, changesFrom, historyPoints, noChanges, trendPoints, trendWindow, type HostRow, type MoveRow } from './edr-views-shared';
 import { withLastSeen } from './host-json';
 
@@ -17,6 +19,9 @@ export { TREND_MOMENT_MS } from './edr-views-shared';
 
 export class EdrViews {
   private readonly stmt;
+  /** The windows' and counts' statements by their text (a few dozen shapes: sort key, direction, filters). */
+  private readonly prepared = new Map<string, Database.Statement>();
+  private readonly countsCache = new CountsCache();
 
   constructor(private readonly db: Database.Database) {
     this.stmt = {
@@ -146,5 +151,38 @@ export class EdrViews {
     const prev = this.stmt.previous.get(connectorId, cycleId) as number | null;
     if (prev === null) return noChanges();
     return changesFrom(connectorId, this.stmt.moves.all(connectorId, cycleId) as MoveRow[], top);
+  }
+
+  private run(st: Statement, raw: boolean): unknown[] {
+    let p = this.prepared.get(st.text);
+    if (!p) {
+      if (this.prepared.size >= 200) this.prepared.clear();
+      p = this.db.prepare(st.text);
+      this.prepared.set(st.text, p);
+    }
+    return raw ? (p.raw(true).all(...st.args) as unknown[]) : (p.raw(false).all(...st.args) as unknown[]);
+  }
+
+  private counts(q: HostCountsQuery): HostCounts {
+    const key = this.countsCache.key(this.run({ text: latestIdsSql('sqlite'), args: [] }, true).map((r) => (r as [number])[0]), q.filter);
+    const hit = this.countsCache.get(key);
+    if (hit) return hit;
+    const rows = this.run(countsSql('sqlite', q.filter), true) as Array<[string, string, string, number]>;
+    const counts = hostCountsOf(rows.map(([customer, platform, band, n]) => ({ customer, platform, band, n })));
+    this.countsCache.set(key, counts);
+    return counts;
+  }
+
+  /** A window of the latest snapshot's hosts (issue 25.3) and how many match; one read transaction. */
+  hostWindow(q: HostWindowQuery): HostWindow {
+    return this.db.transaction(() => {
+      const rows = (this.run(windowSql('sqlite', q), true) as unknown[][]).map(windowRow);
+      return { rows, total: this.counts({ filter: q.filter }).total };
+    })();
+  }
+
+  /** The matching hosts by band and by customer → platform (issue 25.3). */
+  hostCounts(q: HostCountsQuery): HostCounts {
+    return this.db.transaction(() => this.counts(q))();
   }
 }

@@ -4,6 +4,7 @@
  */
 import type { ScoredHost, Vendor } from '../../../shared/model/edr';
 import type { ZtaColumns } from '../../../shared/model/zta';
+import type { HostCountsQuery, HostWindowQuery } from '../../../shared/model/zta-window';
 import { EdrDb } from './edr-db';
 import { hostScoreOf } from './edr-views-shared';
 import type { CycleKind, CycleStatus, EdrStore, StoredHostScore, TrendFilter } from './edr-store';
@@ -71,6 +72,14 @@ export class SqliteEdrStore implements EdrStore {
 
   async latestCycles() {
     return this.db.views.latestCycles();
+  }
+
+  async hostWindow(q: HostWindowQuery) {
+    return this.db.views.hostWindow(q);
+  }
+
+  async hostCounts(q: HostCountsQuery) {
+    return this.db.views.hostCounts(q);
   }
 
   async appendRows(cols: ZtaColumns, cycleId: number, connector: number, customerIndex: (id: string) => number) {

@@ -15,35 +15,14 @@
  */
 import { BANDS, ENUMS, NOT_ASSESSED_INDEX, PLATFORMS, makeRowFilter, type ZtaFilter, type ZtaSnapshot } from '../../../shared/model/zta';
 import { parseTimestamp } from '../../../shared/risk/time';
+import type { ZtaSort, ZtaSortKey } from '../../../shared/model/zta-window';
 import { bucketOrder, numericOrder, stringOrder } from './row-order';
 import { customerNames } from './customer-names';
 
 export { stringOrder } from './row-order';
 
-export const ZTA_SORT_KEYS = [
-  'hostId',
-  'hostname',
-  'vendor',
-  'customer',
-  'platform',
-  'osAssessment',
-  'sensorAssessment',
-  'overallAssessment',
-  'score',
-  'band',
-  'lastSeen',
-  'riskLevel',
-  'exposure',
-  'health',
-  'avStatus',
-  'cves',
-  'sensor',
-] as const;
-export type ZtaSortKey = (typeof ZTA_SORT_KEYS)[number];
-export interface ZtaSort {
-  key: ZtaSortKey;
-  desc: boolean;
-}
+// The keys and what each orders by are shared with the store's windows (issue 25.3).
+export { ZTA_SORT_KEYS, type ZtaSort, type ZtaSortKey } from '../../../shared/model/zta-window';
 
 export interface ZtaIndex {
   /** The stored snapshot the index was built for. */

@@ -1,0 +1,137 @@
+/**
+ * The EDR store's contract for the ZTA table's windows (issue 25.3), on both backends
+ * (tests/support/edr-backends.ts): `hostWindow` and `hostCounts` over the latest snapshot, filtered,
+ * searched and sorted in the store, answer as the renderer does in memory on the snapshot the same
+ * store gives (`makeRowFilter`, `rowsInOrder`, the table's `sortOrder`), and both backends answer one
+ * script of windows alike.
+ */
+import { describe, expect, it } from 'vitest';
+import type { ZtaFilter } from '../../../shared/model/zta';
+import { ZTA_SORT_KEYS, type ZtaSort } from '../../../shared/model/zta-window';
+import type { EdrStore } from '../../../electron/edr/store/edr-store';
+import { at, edrBackends } from '../../support/edr-backends';
+import { usePostgres } from '../../support/postgres';
+import { bandTotal, pageThrough, rendererCounts, rendererCustomerOrder, rendererRows, rendererSnapshot, windowHost, writeWindowSnapshot } from '../../support/zta-window-fixtures';
+
+const backends = edrBackends(usePostgres());
+
+/** Every sort key both ways, and the default order. */
+const SORTS: Array<ZtaSort | undefined> = [undefined, ...ZTA_SORT_KEYS.flatMap((key) => [{ key, desc: false }, { key, desc: true }])];
+
+const FILTERS: ZtaFilter[] = [
+  {},
+  { customer: 'cust-b' },
+  { customer: 'no-such-customer' },
+  { platform: 'Mac' },
+  { vendor: 'falcon' },
+  { vendor: 'defender', band: 'Not assessed' },
+  { connector: 'conn-c' },
+  { band: 'High Risk' },
+  { band: 'Not assessed' },
+  { q: 'FINANCE' },
+  { q: '  shared-1 ' },
+  { q: '_1%' },
+  { q: '%' },
+  { q: 'f00' },
+  { q: 'zzz-nothing' },
+  { customer: 'Cust-Upper', platform: 'Linux', q: 'e' },
+  { vendor: 'defender', connector: 'conn-b' },
+];
+
+describe.each(backends)('EDR store contract, windows: %s', (_name, open) => {
+  it('pages through every sort key both ways, and the default order, as the renderer orders the same snapshot', async () => {
+    const { store: s } = await open();
+    await writeWindowSnapshot(s);
+    const snap = await rendererSnapshot(s);
+    // 3 connectors, each 8 hosts fewer in its newest cycle: 142 + 82 + 32.
+    expect(snap.rows.hostId).toHaveLength(256);
+    const customerOrder = rendererCustomerOrder(snap);
+    for (const sort of SORTS) {
+      const want = rendererRows(snap, {}, sort);
+      const got = await pageThrough(s, { filter: {}, sort, customerOrder: sort?.key === 'customer' ? customerOrder : undefined }, 45);
+      expect(got.keys, JSON.stringify(sort)).toEqual(want);
+      expect(new Set(got.totals)).toEqual(new Set([256]));
+    }
+    await s.close();
+  });
+
+  it('filters and searches as makeRowFilter, with the total and the counts by band and customer → platform the renderer counts', async () => {
+    const { store: s } = await open();
+    await writeWindowSnapshot(s);
+    const snap = await rendererSnapshot(s);
+    for (const filter of FILTERS) {
+      for (const sort of [undefined, { key: 'hostname', desc: true }, { key: 'lastSeen', desc: false }, { key: 'osAssessment', desc: true }] as const) {
+        const want = rendererRows(snap, filter, sort);
+        const w = await s.hostWindow({ filter, sort, offset: 3, limit: 20 });
+        expect(w.rows.map((r) => `${r.connectorId}/${r.hostId}`), JSON.stringify([filter, sort])).toEqual(want.slice(3, 23));
+        expect(w.total).toBe(want.length);
+      }
+      const counts = await s.hostCounts({ filter });
+      expect(counts, JSON.stringify(filter)).toEqual(rendererCounts(snap, filter));
+      expect(bandTotal(counts)).toBe(counts.total);
+    }
+    // Meaningful filters: the search finds some rows but not all, LIKE's wildcards are literal.
+    expect((await s.hostWindow({ filter: { q: 'finance' }, offset: 0, limit: 1 })).total).toBeGreaterThan(10);
+    expect((await s.hostWindow({ filter: { q: '%' }, offset: 0, limit: 1 })).total).toBe(rendererRows(snap, { q: 'db_' }, undefined).length);
+    expect((await s.hostCounts({ filter: { band: 'Not assessed' } })).total).toBeGreaterThan(5);
+    await s.close();
+  });
+
+  it('answers counts and totals of the newest cycles after a commit, also for a question asked before it', async () => {
+    const { store: s } = await open();
+    await writeWindowSnapshot(s);
+    const filter: ZtaFilter = { q: 'kiosk' };
+    const before = await s.hostCounts({ filter });
+    expect((await s.hostWindow({ filter, offset: 0, limit: 5 })).total).toBe(before.total);
+    // conn-c's next cycle: its first 10 hosts only.
+    const id = await s.beginCycle('conn-c', 'defender', 't3', at(100));
+    await s.stageScores(id, 'conn-c', Array.from({ length: 10 }, (_, i) => windowHost('defender', 't3', i)));
+    await s.commitCycle(id, at(101));
+    const snap = await rendererSnapshot(s);
+    const after = await s.hostCounts({ filter });
+    expect(after).toEqual(rendererCounts(snap, filter));
+    expect(after.total).toBeLessThan(before.total);
+    expect((await s.hostWindow({ filter, offset: 0, limit: 5 })).total).toBe(after.total);
+    await s.close();
+  });
+
+  it('answers a window row with the stored attributes, a host not assessed without a score, and the customer sort by ID without an order', async () => {
+    const { store: s } = await open();
+    await writeWindowSnapshot(s);
+    const snap = await rendererSnapshot(s);
+    const w = await s.hostWindow({ filter: { connector: 'conn-b' }, sort: { key: 'hostId', desc: false }, offset: 0, limit: 1000 });
+    const i = snap.rows.hostId.indexOf(w.rows[0]!.hostId);
+    expect(w.rows[0]).toMatchObject({ connectorId: 'conn-b', vendor: 'falcon', hostname: snap.rows.hostname[i], osAssessment: snap.rows.osAssessment[i], lastSeen: snap.rows.lastSeen[i] });
+    const na = w.rows.filter((r) => r.band === 'Not assessed');
+    expect(na.length).toBeGreaterThan(0);
+    expect(na.every((r) => r.score === null)).toBe(true);
+    const byId = await s.hostWindow({ filter: {}, sort: { key: 'customer', desc: false }, offset: 0, limit: 1000 });
+    const ids = byId.rows.map((r) => r.customerId);
+    expect(ids).toEqual([...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    expect(ids[0]).toBe('Cust-Upper');
+    await s.close();
+  });
+});
+
+/** One script of windows and counts; its answers, in order. */
+async function windowScript(s: EdrStore): Promise<unknown[]> {
+  await writeWindowSnapshot(s);
+  const out: unknown[] = [];
+  for (const sort of SORTS) out.push(await s.hostWindow({ filter: {}, sort, offset: 17, limit: 30, customerOrder: ['cust-b', 'tenant-t2'] }));
+  for (const filter of FILTERS) out.push(await s.hostWindow({ filter, sort: { key: 'score', desc: true }, offset: 0, limit: 25 }), await s.hostCounts({ filter }));
+  out.push(await s.hostWindow({ filter: {}, offset: 250, limit: 50 }), await s.hostWindow({ filter: {}, offset: 0, limit: 0 }));
+  return out;
+}
+
+describe('EDR store contract, windows: both backends', () => {
+  it('answer the same script of windows and counts alike', async () => {
+    const answers: unknown[][] = [];
+    for (const [, open] of backends) {
+      const { store } = await open();
+      answers.push(await windowScript(store));
+      await store.close();
+    }
+    expect((answers[0]![0] as { rows: unknown[]; total: number }).rows).toHaveLength(30);
+    expect(answers[1]).toEqual(answers[0]);
+  });
+});
