@@ -4,7 +4,9 @@
  */
 import { z } from 'zod';
 import { RiskOverridesView } from './model/connector';
-import { ZtaFilter, ZtaHostDetail, ZtaOverview, ZtaSnapshot } from './model/zta';
+import { Platform } from './model/edr';
+import { BandCounts, ZtaConnector, ZtaFilter, ZtaHostDetail, ZtaOverview, ZtaSnapshot } from './model/zta';
+import { HostCountsQuery, HostWindowQuery, HostWindowRow } from './model/zta-window';
 
 const Empty = z.object({}).strict();
 const id = (what: string) => z.string().min(1, `Choose a ${what}.`).max(500, `That ${what} is not one of ours.`);
@@ -27,8 +29,42 @@ export const ExportJob = z.object({
 });
 export type ExportJob = z.infer<typeof ExportJob>;
 
+/**
+ * What the dashboard shows before any host (C-78): every connector with its as-of and health, and
+ * its newest cycle's hosts by customer and platform (from the stored band counts: no host is read),
+ * from which the window makes its filter choices, the customers' names and the columns shown.
+ */
+export const ZtaFacets = z.object({
+  asOf: z.string().nullable(),
+  connectors: z.array(ZtaConnector),
+  /** `connector`: an index into `connectors`. */
+  groups: z.array(z.object({ connector: z.number().int().min(0), customerId: z.string(), platform: Platform, hosts: z.number().int() })),
+});
+export type ZtaFacets = z.infer<typeof ZtaFacets>;
+
+/** A window of the table (issue 25.3): the rows in view, how many match, and whether that count is exact (false: at least). */
+export const ZtaWindow = z.object({ rows: z.array(HostWindowRow), total: z.number().int(), exact: z.boolean() });
+export type ZtaWindow = z.infer<typeof ZtaWindow>;
+
+const PlatformCounts = z.object({ platform: Platform, hosts: z.number().int(), bands: BandCounts });
+/** The matching hosts by band and by customer → platform; `exact` false: counted only up to a bound (at least). */
+export const ZtaCounts = z.object({
+  total: z.number().int(),
+  bands: BandCounts,
+  customers: z.array(z.object({ customerId: z.string(), hosts: z.number().int(), bands: BandCounts, platforms: z.array(PlatformCounts) })),
+  exact: z.boolean(),
+});
+export type ZtaCounts = z.infer<typeof ZtaCounts>;
+
 export const ztaChannels = {
-  'zta.snapshot': { request: Empty, response: ZtaSnapshot, description: 'The latest score of every host of every connector (columnar), with each connector’s as-of and health.' },
+  'zta.snapshot': {
+    request: z.object({ connectorId: id('connector').optional() }).strict(),
+    response: ZtaSnapshot,
+    description: 'The latest score of every host of every connector, or of one connector (the what-if), columnar, with each connector’s as-of and health.',
+  },
+  'zta.facets': { request: Empty, response: ZtaFacets, description: 'Every connector with its as-of and health, and its newest cycle’s hosts by customer and platform (no host read).' },
+  'zta.window': { request: HostWindowQuery, response: ZtaWindow, description: 'The hosts in view: filtered, searched and sorted in the store, with how many match.' },
+  'zta.counts': { request: HostCountsQuery, response: ZtaCounts, description: 'The hosts the filters and search choose, by band and by customer → platform.' },
   'zta.host': {
     request: z.object({ connectorId: id('connector'), hostId: id('host') }).strict(),
     response: ZtaHostDetail,

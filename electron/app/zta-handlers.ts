@@ -2,12 +2,14 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
+import type { ZtaCounts, ZtaFacets, ZtaWindow } from '../../shared/contract-zta';
+import type { HostCountsQuery, HostWindowQuery } from '../../shared/model/zta-window';
 import type { ZtaFilter, ZtaHostDetail, ZtaOverview, ZtaSnapshot } from '../../shared/model/zta';
 import type { ZtaExports } from '../edr/zta-export';
 import type { PlatformAdapters } from './ports';
 import type { Handlers } from './router';
 
-type ZtaHandlers = Pick<Handlers, 'zta.snapshot' | 'zta.host' | 'zta.overview' | 'zta.applyRisk' | 'zta.export.start' | 'zta.export.cancel' | 'zta.report.pdf'>;
+type ZtaHandlers = Pick<Handlers, 'zta.snapshot' | 'zta.facets' | 'zta.window' | 'zta.counts' | 'zta.host' | 'zta.overview' | 'zta.applyRisk' | 'zta.export.start' | 'zta.export.cancel' | 'zta.report.pdf'>;
 
 /** The report's route in the window, with the dashboard's filters (renderer/features/zta/report). */
 export function reportRoute(filter: Record<string, string | undefined>): string {
@@ -19,7 +21,10 @@ export function reportRoute(filter: Record<string, string | undefined>): string 
 
 /** The dashboard's reads of edr.db and the what-if's Save (edr/zta-service.ts). */
 export interface ZtaReader {
-  snapshot(): Promise<ZtaSnapshot>;
+  snapshot(connectorId?: string): Promise<ZtaSnapshot>;
+  facets(): Promise<ZtaFacets>;
+  window(q: HostWindowQuery): Promise<ZtaWindow>;
+  counts(q: HostCountsQuery): Promise<ZtaCounts>;
   hostDetail(connectorId: string, hostId: string): Promise<ZtaHostDetail>;
   overview(filter: ZtaFilter): Promise<ZtaOverview>;
   applyRisk(connectorId: string, risk: unknown): Promise<{ cycleId: number | null }>;
@@ -34,7 +39,10 @@ export interface ZtaHandlerDeps extends Pick<PlatformAdapters, 'printToPdf' | 's
 export function createZtaHandlers(d: ZtaHandlerDeps): ZtaHandlers {
   const { zta, exports } = d;
   return {
-    'zta.snapshot': async () => zta.snapshot(),
+    'zta.snapshot': async ({ connectorId }) => zta.snapshot(connectorId),
+    'zta.facets': async () => zta.facets(),
+    'zta.window': async (q) => zta.window(q),
+    'zta.counts': async (q) => zta.counts(q),
     'zta.host': async ({ connectorId, hostId }) => zta.hostDetail(connectorId, hostId),
     'zta.overview': async (filter) => zta.overview(filter),
     'zta.applyRisk': async ({ connectorId, risk }) => zta.applyRisk(connectorId, risk),

@@ -7,6 +7,11 @@
  */
 import type { CycleProgress } from '../../shared/contract';
 import type { ZtaConnector, ZtaFilter, ZtaHostDetail, ZtaOverview, ZtaSnapshot } from '../../shared/model/zta';
+import type { ZtaCounts, ZtaFacets, ZtaWindow } from '../../shared/contract-zta';
+import type { Platform } from '../../shared/model/edr';
+import { AppError, ErrorCodes } from '../../shared/model/errors';
+import { PLATFORMS } from '../../shared/model/zta';
+import type { HostCountsQuery, HostWindowQuery } from '../../shared/model/zta-window';
 import type { Logger } from '../log';
 import type { ConnectorRegistry } from './registry';
 import type { EdrScheduler } from './scheduler';
@@ -45,9 +50,40 @@ export class ZtaService {
     return ztaConnectors(this.o);
   }
 
-  /** The latest scores of every connector's newest completed cycle, columnar. */
-  async snapshot(): Promise<ZtaSnapshot> {
-    return ztaSnapshot(this.o.store, await this.connectors());
+  /** The latest scores of every connector's newest completed cycle (or of one connector's: the what-if), columnar. */
+  async snapshot(connectorId?: string): Promise<ZtaSnapshot> {
+    const all = await this.connectors();
+    if (connectorId === undefined) return ztaSnapshot(this.o.store, all);
+    const one = all.filter((c) => c.connectorId === connectorId);
+    if (one.length === 0) throw new AppError(ErrorCodes.notFound, 'That connector is not registered (any more).', 'Choose another tenant.');
+    return ztaSnapshot(this.o.store, one);
+  }
+
+  /** The connectors and their newest cycles' hosts by customer and platform (C-78): no host is read. */
+  async facets(): Promise<ZtaFacets> {
+    const connectors = await this.connectors();
+    const index = new Map<number, number>();
+    connectors.forEach((c, i) => c.cycleId !== null && index.set(c.cycleId, i));
+    const groups = (await this.o.store.cycleGroups([...index.keys()])).map((g) => ({
+      connector: index.get(g.cycleId)!,
+      customerId: g.customerId,
+      platform: (PLATFORMS as readonly string[]).includes(g.platform) ? (g.platform as Platform) : 'Other',
+      hosts: g.hosts,
+    }));
+    const asOf = connectors.reduce<string | null>((max, c) => (c.asOf && (!max || c.asOf > max) ? c.asOf : max), null);
+    return { asOf, connectors, groups };
+  }
+
+  /** A window of the latest hosts, filtered, searched and sorted in the store (issue 25.3). */
+  async window(q: HostWindowQuery): Promise<ZtaWindow> {
+    const w = await this.o.store.hostWindow(q);
+    return { rows: w.rows, total: w.total, exact: (w as { exact?: boolean }).exact ?? true };
+  }
+
+  /** The hosts the filter and search choose, by band and by customer → platform. */
+  async counts(q: HostCountsQuery): Promise<ZtaCounts> {
+    const c = await this.o.store.hostCounts(q);
+    return { ...c, exact: (c as { exact?: boolean }).exact ?? true };
   }
 
   hostDetail(connectorId: string, hostId: string): Promise<ZtaHostDetail> {

@@ -25,6 +25,11 @@ export const keys = {
   /** Everything the ZTA dashboard reads (invalidated together when a cycle ends); objects second, never taken for a profile id. */
   zta: ['zta'] as const,
   ztaSnapshot: ['zta', { read: 'snapshot' }] as const,
+  /** One connector's hosts (the what-if). */
+  ztaTenant: (connectorId: string) => ['zta', { read: 'snapshot', connectorId }] as const,
+  ztaFacets: ['zta', { read: 'facets' }] as const,
+  ztaWindow: (q: object) => ['zta', { read: 'window', q }] as const,
+  ztaCounts: (filter: object) => ['zta', { read: 'counts', filter }] as const,
   ztaOverview: (filter: object) => ['zta', { read: 'overview', filter }] as const,
   ztaHost: (connectorId: string, hostId: string) => ['zta', { read: 'host', connectorId, hostId }] as const,
   /** The Overview page and the sidebar's badges (refreshed together by events); objects second, as for zta. */

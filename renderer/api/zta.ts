@@ -4,9 +4,10 @@
  * reads main's stored scores, so it works offline. A cycle that ends (`edr.progress` completed or
  * failed) and a changed connector invalidate every `zta` query (event-sync.ts).
  */
-import { skipToken, useMutation, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, skipToken, useMutation, useQueries, useQuery } from '@tanstack/react-query';
 import type { RequestOf } from '../../shared/contract';
 import type { ZtaFilter } from '../../shared/model/zta';
+import type { HostWindowQuery } from '../../shared/model/zta-window';
 import { useClient } from './ApiProvider';
 import { keys } from './keys';
 
@@ -15,6 +16,61 @@ import { keys } from './keys';
 export function useZtaSnapshot(enabled = true) {
   const client = useClient();
   return useQuery({ queryKey: keys.ztaSnapshot, queryFn: () => client.invoke('zta.snapshot', {}), staleTime: Infinity, enabled });
+}
+
+/** The connectors and their hosts by customer and platform (no host read): what the dashboard shows first. */
+export function useZtaFacets() {
+  const client = useClient();
+  return useQuery({ queryKey: keys.ztaFacets, queryFn: () => client.invoke('zta.facets', {}), staleTime: Infinity });
+}
+
+/** One connector's hosts, columnar (the what-if rescores them in the window); nothing while undefined. */
+export function useZtaTenant(connectorId: string | undefined) {
+  const client = useClient();
+  return useQuery({
+    queryKey: keys.ztaTenant(connectorId ?? ''),
+    queryFn: connectorId ? () => client.invoke('zta.snapshot', { connectorId }) : skipToken,
+    staleTime: Infinity,
+    gcTime: 0,
+  });
+}
+
+/** Rows of the table read at a time. */
+export const ZTA_PAGE = 100;
+
+/** The table's pages at these offsets (ZTA_PAGE rows each), read from the store in the order and filter given. */
+export function useZtaPages(q: Omit<HostWindowQuery, 'offset' | 'limit'>, offsets: readonly number[]) {
+  const client = useClient();
+  return useQueries({
+    queries: offsets.map((offset) => ({
+      queryKey: keys.ztaWindow({ ...q, offset }),
+      queryFn: () => client.invoke('zta.window', { ...q, offset, limit: ZTA_PAGE }),
+      staleTime: Infinity,
+    })),
+  });
+}
+
+/** A few rows from the top (the riskiest hosts card, the palette): `undefined` reads nothing. */
+export function useZtaTop(q: Omit<HostWindowQuery, 'offset'> | undefined, silent = false) {
+  const client = useClient();
+  return useQuery({
+    queryKey: keys.ztaWindow({ ...q, offset: 0 }),
+    queryFn: q ? () => client.invoke('zta.window', { ...q, offset: 0 }) : skipToken,
+    staleTime: Infinity,
+    placeholderData: keepPreviousData,
+    ...(silent ? { meta: { silent: true } } : {}),
+  });
+}
+
+/** The hosts the filter and search choose, by band and customer → platform (the chart and the count). */
+export function useZtaCounts(filter: ZtaFilter | undefined) {
+  const client = useClient();
+  return useQuery({
+    queryKey: keys.ztaCounts(filter ?? {}),
+    queryFn: filter ? () => client.invoke('zta.counts', { filter }) : skipToken,
+    staleTime: Infinity,
+    placeholderData: keepPreviousData,
+  });
 }
 
 /** Trend and changes for the filters main applies to them (customer, platform, vendor, connector). */

@@ -305,7 +305,7 @@ export const ZtaHostDetail = z.object({
 export type ZtaHostDetail = z.infer<typeof ZtaHostDetail>;
 
 /** Hosts per band, Not assessed counted apart from the five score bands (EDR-N1). */
-const BandCounts = z.object({ Trustworthy: int, 'Low Risk': int, 'Moderate Risk': int, Suspicious: int, 'High Risk': int, 'Not assessed': int });
+export const BandCounts = z.object({ Trustworthy: int, 'Low Risk': int, 'Moderate Risk': int, Suspicious: int, 'High Risk': int, 'Not assessed': int });
 export type BandCounts = z.infer<typeof BandCounts>;
 export const emptyBandCounts = (): BandCounts => ({ Trustworthy: 0, 'Low Risk': 0, 'Moderate Risk': 0, Suspicious: 0, 'High Risk': 0, 'Not assessed': 0 });
 

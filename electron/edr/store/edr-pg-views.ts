@@ -8,7 +8,7 @@ import type { HostRecord, RiskBand } from '../../../shared/model/edr';
 import { emptyBandCounts, type ZtaChanges, type ZtaColumns } from '../../../shared/model/zta';
 import { withTransaction, type PgPool, type PoolClient } from '../../store/postgres';
 import { TS } from './edr-pg-schema';
-import type { LatestCycle, ScorePoint, TrendFilter } from './edr-store';
+import type { CycleGroup, LatestCycle, ScorePoint, TrendFilter } from './edr-store';
 import { appendRow, changesFrom, historyPoints, noChanges, trendPoints, trendWindow, type HostRow, type MoveRow } from './edr-views-shared';
 import { withLastSeen } from './host-json';
 import type { HostCounts, HostCountsQuery, HostWindow, HostWindowQuery } from '../../../shared/model/zta-window';
@@ -92,6 +92,17 @@ export class PgEdrViews {
     const counts = await pgCounts(c, q);
     this.countsCache.set(key, counts);
     return counts;
+  }
+
+  /** Hosts by customer and platform in each of these cycles (C-78). */
+  async cycleGroups(cycleIds: readonly number[]): Promise<CycleGroup[]> {
+    if (cycleIds.length === 0) return [];
+    const r = await this.pool.query<{ cycleId: string; customerId: string; platform: string; hosts: string }>(
+      `SELECT cycle_id AS "cycleId", customer_id AS "customerId", platform, SUM(hosts) AS hosts FROM edr.cycle_bands
+        WHERE cycle_id = ANY($1::bigint[]) GROUP BY cycle_id, customer_id, platform HAVING SUM(hosts) > 0`,
+      [cycleIds],
+    );
+    return r.rows.map((x) => ({ cycleId: Number(x.cycleId), customerId: x.customerId, platform: x.platform, hosts: Number(x.hosts) }));
   }
 
   async storedRecords(connectorId: string, cycleId: number, afterHostId: string, limit: number): Promise<HostRecord[]> {

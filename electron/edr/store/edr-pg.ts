@@ -115,6 +115,7 @@ export async function openPgEdrStore(pool: PgPool): Promise<PgEdrStore> {
     latestCycles: () => views.latestCycles(),
     hostWindow: (q: HostWindowQuery) => views.hostWindow(q),
     hostCounts: (q: HostCountsQuery) => views.hostCounts(q),
+    cycleGroups: (cycleIds: readonly number[]) => views.cycleGroups(cycleIds),
     appendRows: (cols: ZtaColumns, cycleId: number, connector: number, customerIndex: (id: string) => number) => views.appendRows(cols, cycleId, connector, customerIndex),
     storedRecords: (connectorId: string, cycleId: number, afterHostId: string, limit: number) => views.storedRecords(connectorId, cycleId, afterHostId, limit),
     async hostScore(connectorId: string, hostId: string): Promise<StoredHostScore | undefined> {

@@ -9,6 +9,14 @@ import type { Contribution, HostRecord, RiskBand, ScoredHost, Vendor } from '../
 import type { ZtaChanges, ZtaColumns } from '../../../shared/model/zta';
 import type { HostCounts, HostCountsQuery, HostWindow, HostWindowQuery } from '../../../shared/model/zta-window';
 
+/** Hosts of one customer and platform in one cycle (`cycleGroups`). */
+export interface CycleGroup {
+  cycleId: number;
+  customerId: string;
+  platform: string;
+  hosts: number;
+}
+
 /** Retention's default when the setting is missing or not a number of days (EDR-H4). */
 export const DEFAULT_RETENTION_DAYS = 90;
 
@@ -137,6 +145,8 @@ export interface EdrStore {
   hostWindow(q: HostWindowQuery): Promise<HostWindow>;
   /** The latest snapshot's hosts matching the filter and search, by band and by customer → platform with band counts. */
   hostCounts(q: HostCountsQuery): Promise<HostCounts>;
+  /** Hosts by customer and platform in each of these cycles, from their band counts (no host row read): the dashboard's facets and customer names (C-78). */
+  cycleGroups(cycleIds: readonly number[]): Promise<CycleGroup[]>;
   /** Up to `limit` stored records of a cycle's hosts after `afterHostId` (the rescore reads them batch by batch). */
   storedRecords(connectorId: string, cycleId: number, afterHostId: string, limit: number): Promise<HostRecord[]>;
   hostScore(connectorId: string, hostId: string): Promise<StoredHostScore | undefined>;

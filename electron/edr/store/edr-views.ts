@@ -8,7 +8,7 @@ import type Database from 'better-sqlite3';
 import type { HostRecord, RiskBand } from '../../../shared/model/edr';
 import { emptyBandCounts, type ZtaChanges, type ZtaColumns } from '../../../shared/model/zta';
 import type { HostCounts, HostCountsQuery, HostWindow, HostWindowQuery } from '../../../shared/model/zta-window';
-import type { LatestCycle } from './edr-store';
+import type { CycleGroup, LatestCycle } from './edr-store';
 import { CountsCache, countsSql, hostCountsOf, latestIdsSql, windowRow, windowSql, type Statement } from './edr-window-sql';
 import { appendRow, changesFrom, historyPoints, noChanges, trendPoints, trendWindow, type HostRow, type MoveRow } from './edr-views-shared';
 import { withLastSeen } from './host-json';
@@ -16,6 +16,9 @@ import { withLastSeen } from './host-json';
 export type { LatestCycle } from './edr-store';
 
 export { TREND_MOMENT_MS } from './edr-views-shared';
+
+const CYCLE_GROUPS_SQLITE = `SELECT cycle_id AS cycleId, customer_id AS customerId, platform, SUM(hosts) AS hosts FROM cycle_bands
+  WHERE cycle_id IN (SELECT value FROM json_each(?)) GROUP BY cycle_id, customer_id, platform HAVING SUM(hosts) > 0`;
 
 export class EdrViews {
   private readonly stmt;
@@ -179,6 +182,12 @@ export class EdrViews {
       const rows = (this.run(windowSql('sqlite', q), true) as unknown[][]).map(windowRow);
       return { rows, total: this.counts({ filter: q.filter }).total };
     })();
+  }
+
+  /** Hosts by customer and platform in each of these cycles (C-78). */
+  cycleGroups(cycleIds: readonly number[]): CycleGroup[] {
+    if (cycleIds.length === 0) return [];
+    return this.run({ text: CYCLE_GROUPS_SQLITE, args: [JSON.stringify(cycleIds)] }, false) as CycleGroup[];
   }
 
   /** The matching hosts by band and by customer → platform (issue 25.3). */

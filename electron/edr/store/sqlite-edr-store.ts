@@ -78,6 +78,10 @@ export class SqliteEdrStore implements EdrStore {
     return this.db.views.hostWindow(q);
   }
 
+  async cycleGroups(cycleIds: readonly number[]) {
+    return this.db.views.cycleGroups(cycleIds);
+  }
+
   async hostCounts(q: HostCountsQuery) {
     return this.db.views.hostCounts(q);
   }

@@ -9,8 +9,8 @@ import { Bell, Cable, Router, ShieldCheck, type LucideIcon } from 'lucide-react'
 import type { ReactNode } from 'react';
 import { useAlarmSearch } from '../../api/alarms';
 import { useInventoryDevices } from '../../api/inventory';
-import { useZtaSnapshot } from '../../api/zta';
-import { snapshotRow } from '../../../shared/model/zta';
+import { useZtaFacets, useZtaTop } from '../../api/zta';
+import { windowRow } from '../../features/zta/useHostWindow';
 import { BandChip } from '../../components/zta-labels';
 import { useProfiles, useSessions } from '../../api/connections';
 import { SessionBadge } from '../../components/SessionBadge';
@@ -174,26 +174,20 @@ const alarms: PaletteProvider = {
 /** Hosts shown at most. */
 export const HOST_RESULTS = 6;
 
-/** Hosts of every connector (the ZTA snapshot, read once something is typed), by hostname or host ID (issue 22.10). */
+/** Hosts of every connector (asked of the store once something is typed: its riskiest matches), by hostname or host ID (issue 22.10). */
 const hosts: PaletteProvider = {
   id: 'hosts',
   heading: 'Hosts',
   useResults(query) {
-    const snapshot = useZtaSnapshot(query !== '').data;
+    const found = useZtaTop(query.trim() !== '' ? { filter: { q: query.trim() }, limit: HOST_RESULTS } : undefined, true).data;
+    const connectors = useZtaFacets().data?.connectors;
     const navigate = useNavigate();
     const pageLink = usePageLink();
-    if (!query || !snapshot) return { items: [] };
-    const q = query.toLowerCase();
-    const { hostname, hostId } = snapshot.rows;
-    const found: number[] = [];
-    let total = 0;
-    for (let i = 0; i < hostId.length; i++) {
-      if (!hostname[i]!.toLowerCase().includes(q) && !hostId[i]!.toLowerCase().includes(q)) continue;
-      total += 1;
-      if (found.length < HOST_RESULTS) found.push(i);
-    }
-    const items = found.map((i) => {
-      const row = snapshotRow(snapshot, i);
+    if (!query.trim() || !found) return { items: [] };
+    const byId = new Map((connectors ?? []).map((c) => [c.connectorId, c]));
+    const total = found.total;
+    const items = found.rows.map((r, i) => {
+      const row = windowRow(r, i, byId.get(r.connectorId));
       return {
         id: `host:${row.connectorId}:${row.hostId}`,
         label: row.hostname,

@@ -7,9 +7,9 @@
 import { memo, useMemo, useState } from 'react';
 import { Bar, BarChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { Platform, RiskBand } from '../../../shared/model/edr';
-import { BANDS, type ZtaSnapshot } from '../../../shared/model/zta';
+import { BANDS } from '../../../shared/model/zta';
 import { formatCount } from '../../components/format';
-import { distribution, type DistributionBy, type DistributionGroup } from './distribution';
+import { distributionOf, type CountsByCustomer, type DistributionBy, type DistributionGroup } from './distribution';
 import { bandColor, bandClass } from '../../components/zta-labels';
 
 export interface DistributionPick {
@@ -19,15 +19,14 @@ export interface DistributionPick {
 }
 
 export interface DistributionCardProps {
-  shown: ZtaSnapshot;
-  /** The rows every filter but the band passes. */
-  rows: Int32Array;
+  /** The hosts every filter but the band passes, by customer → platform and band (the store's counts, or a what-if's rows counted). */
+  counts: CountsByCustomer;
   band: RiskBand | '';
   whatIf: boolean;
   /** With one customer chosen the card shows its platforms, unless asked otherwise. */
   customerChosen: boolean;
-  /** The customers' names where known (customer-names.ts), same index as the snapshot's customers. */
-  customerNames: ReadonlyArray<string | undefined>;
+  /** Customer ID → its name where known (customer-names.ts). */
+  customerNames: ReadonlyMap<string, string | undefined>;
   onPick(pick: DistributionPick): void;
 }
 
@@ -48,10 +47,10 @@ function AxisTick({ x, y, payload, titles }: { x?: number; y?: number; payload?:
   );
 }
 
-export const DistributionCard = memo(function DistributionCard({ shown, rows, band, whatIf, customerChosen, customerNames, onPick }: DistributionCardProps) {
+export const DistributionCard = memo(function DistributionCard({ counts, band, whatIf, customerChosen, customerNames, onPick }: DistributionCardProps) {
   const [chosen, setBy] = useState<DistributionBy>();
   const by = chosen ?? (customerChosen ? 'platform' : 'customer');
-  const d = useMemo(() => distribution(shown, rows, by, customerNames), [shown, rows, by, customerNames]);
+  const d = useMemo(() => distributionOf(counts, by, customerNames), [counts, by, customerNames]);
   const titles = useMemo(() => new Map(d.groups.map((g) => [g.key, { label: g.label, title: g.title }])), [d]);
   const height = Math.max(120, 28 * d.groups.length + 40);
   const pick = (g: DistributionGroup, b: RiskBand) => {

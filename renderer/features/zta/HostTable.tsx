@@ -1,36 +1,38 @@
 /**
  * The assessment-by-host table: the app's one virtualized table (components/Table.tsx, its fast
- * path) over the snapshot's index. Filtering and sorting run on the index
- * (zta-index.ts); the table asks for the hosts of the rows in view only (`snapshotRow` of ~40
- * rows), so 100,000 hosts cost nothing per render, and a new answer rewrites the rows in view in
- * place. Keyboard: the focused row moves with the arrows, Home/End and PageUp/PageDown; Enter
+ * path) over a source of cells: the store's windows (useHostWindow.ts: filtered, searched and
+ * sorted in the store, only the pages in view read), or under a what-if the tenant's rescored
+ * snapshot (its index, zta-index.ts). The table asks for the rows in view only, so a million hosts
+ * cost nothing per render, and a new answer rewrites the rows in view in place. Keyboard: the focused row moves with the arrows, Home/End and PageUp/PageDown; Enter
  * opens the host's details.
  */
 import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import type { Vendor } from '../../../shared/model/edr';
-import { snapshotRow, type ZtaRow, type ZtaSnapshot } from '../../../shared/model/zta';
+import type { ZtaRow } from '../../../shared/model/zta';
 import { Table, type TableSort } from '../../components/Table';
 import { useNow } from '../../components/useNow';
 import { useTimeFormat } from '../../components/useTimeFormat';
-import { fitColumns, HOST_COLUMNS, hostCell, sameHostCell, type HostCell, type HostColumn, type HostMeta } from './host-columns';
+import { fitColumns, HOST_COLUMNS, sameHostCell, type HostCell, type HostColumn, type HostMeta } from './host-columns';
 import type { ZtaSort, ZtaSortKey } from './zta-index';
 
 export const ROW_HEIGHT = 36;
 
 export interface HostTableProps {
-  /** The snapshot shown (the what-if's copy while one is open). */
-  shown: ZtaSnapshot;
-  /** The stored snapshot, while a what-if is shown (its scores are compared). */
-  stored?: ZtaSnapshot | undefined;
-  /** Row numbers in display order. */
-  rows: Int32Array;
+  /** Rows in the answer. */
+  count: number;
+  /** The cell at a position of the answer; undefined: not read yet (a loading row). */
+  cellAt(index: number): HostCell | undefined;
+  /** What the rows answer: when it changes the table goes back to the top (not when the what-if only rescored). */
+  answer: string;
+  /** The rows in view changed (the windows read those pages). */
+  onRange?(range: { start: number; end: number }): void;
   sort: ZtaSort;
   onSort(sort: ZtaSort): void;
   onOpen(row: ZtaRow): void;
   /** The columns shown (ids of HOST_COLUMNS), those that fit the table's width. */
   visible: ReadonlySet<ZtaSortKey>;
-  /** The name of each of the snapshot's customers where one is known (customer-names.ts). */
-  customerNames: ReadonlyArray<string | undefined>;
+  /** Customer ID → its name where one is known (customer-names.ts). */
+  customerNames: ReadonlyMap<string, string | undefined>;
   /** The one vendor of the hosts the filters choose (its words head the assessment columns). */
   vendor?: Vendor | undefined;
   /** True while a newer filter is being applied (the rows shown are the previous answer). */
@@ -44,8 +46,7 @@ const rowAttributes = (c: HostCell) => ({ className: c.stored ? 'zta-row-changed
 const none = <p className="zta-none muted">No host matches these filters.</p>;
 
 /** Memoised: typing in the search box re-renders the page at once, the table only when its rows arrive. */
-export const HostTable = memo(function HostTable({ shown, stored, rows, sort, onSort, onOpen, visible, customerNames, vendor, stale }: HostTableProps) {
-  const rowAt = useCallback((i: number) => hostCell(shown, stored, snapshotRow(shown, rows[i]!)), [shown, stored, rows]);
+export const HostTable = memo(function HostTable({ count, cellAt, answer, onRange, sort, onSort, onOpen, visible, customerNames: customers, vendor, stale }: HostTableProps) {
   const open = useCallback((c: HostCell) => onOpen(c.row), [onOpen]);
   const frame = useRef<HTMLDivElement>(null);
   const width = useFrameWidth(frame);
@@ -57,18 +58,15 @@ export const HostTable = memo(function HostTable({ shown, stored, rows, sort, on
   // The window's time formatter and clock, and the customers' names, read once by the table rather than by every cell.
   const tf = useTimeFormat();
   const now = useNow();
-  const ids = shown.customers;
-  const customers = useMemo(() => new Map(ids.map((id, k) => [id, customerNames[k]])), [ids, customerNames]);
   const meta = useMemo<HostMeta>(() => ({ tf, now, customers }), [tf, now, customers]);
-  // Back to the top when a filter or the sort changes what is shown, not when the what-if only rescored.
-  const answer = `${rows.length}:${rows[0] ?? -1}:${sort.key}:${sort.desc}`;
   return (
     <div className="zta-frame" ref={frame} style={frameStyle}>
       <Table<HostCell, HostMeta, ZtaSortKey>
         label="Assessment by host"
         columns={columns}
-        count={rows.length}
-        rowAt={rowAt}
+        count={count}
+        rowAt={cellAt}
+        onRange={onRange}
         sameItem={sameHostCell}
         answer={answer}
         sort={sort as TableSort<ZtaSortKey>}

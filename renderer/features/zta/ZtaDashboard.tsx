@@ -2,25 +2,32 @@
  * The dashboard itself: where each tenant's data stands, the filters (Customer ID first, then
  * Platform, EDR-Z3), the Risk bands overview (distribution, trend, changes, riskiest hosts) and the
  * assessment-by-host table, with the what-if beside them while it is open (EDR-Z2: the table and
- * the charts then show the what-if's scores). Search, filters and sort run on the snapshot's index
- * (zta-index.ts) in the window; the filter reaches the table deferred (`useDeferredValue`), so
- * typing never waits for 100,000 rows.
+ * the charts then show the what-if's scores).
+ *
+ * Served in windows (issue 25.3, C-78): the filters' choices, names and columns come from the
+ * facets (facets.ts: hosts by connector, customer and platform, no host read); the table's rows,
+ * the counts the chart draws and the riskiest hosts are asked of the store, which filters, searches
+ * and sorts (useHostWindow.ts), so a million stored hosts cost the window a page of them. While a
+ * what-if is open the page shows its tenant's hosts, read whole and rescored in the window (the
+ * what-if's sliders answer without a round trip), through the snapshot's index (zta-index.ts).
  */
 import clsx from 'clsx';
 import { FlaskConical, X } from 'lucide-react';
-import { startTransition, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { startTransition, useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
+import type { ZtaFacets } from '../../../shared/contract-zta';
 import { snapshotRow, type ZtaFilter, type ZtaRow, type ZtaSnapshot } from '../../../shared/model/zta';
 import type { RiskConfig } from '../../../shared/risk';
 import { useConnectors } from '../../api/connectors';
-import { useZtaOverview } from '../../api/zta';
+import { useZtaCounts, useZtaOverview, useZtaTenant, useZtaTop } from '../../api/zta';
 import { ZTA_FILTERS, ztaFilterOf } from '../../app/search';
 import { formatCount } from '../../components/format';
 import { ChangesCard, RiskiestCard } from './ChangesCard';
 import { ConnectorStrip } from './ConnectorStrip';
-import { customerNames } from './customer-names';
+import { countsOfRows, type CountsByCustomer } from './distribution';
+import { facetView, structuralShape, type FacetView } from './facets';
 import { DistributionCard, type DistributionPick } from './DistributionCard';
 import { ExportButtons } from './ExportButtons';
-import { attributePresence, sharedValues, type AttributeColumn, type SharedValues } from './host-columns';
+import { attributePresence, hostCell, sharedValues, type AttributeColumn, type HostCell, type SharedValues } from './host-columns';
 import { HostDetailsDialog } from './HostDetailsDialog';
 import { HostTable } from './HostTable';
 import { AsOf } from '../../components/AsOf';
@@ -30,7 +37,8 @@ import { WhatIfPanel } from './WhatIfPanel';
 import { ReportActions } from './report/ReportActions';
 import { ZtaFilters } from './ZtaFilters';
 import type { ZtaRefinements } from '../../app/search';
-import { filterRows, knownFilter, riskiest, sortOrder, structuralMask, ztaIndexOf, ztaViewOf, type ZtaSort, type ZtaSortKey } from './zta-index';
+import { useHostWindow, windowRow } from './useHostWindow';
+import { filterRows, riskiest, sortOrder, structuralMask, ztaIndexOf, ztaViewOf, type ZtaSort, type ZtaSortKey } from './zta-index';
 
 const NO_FILTERS = Object.fromEntries(ZTA_FILTERS.map((k) => [k, ''])) as Pick<ZtaRefinements, (typeof ZTA_FILTERS)[number]>;
 const BASE_COLUMNS: readonly ZtaSortKey[] = ['hostname', 'customer', 'hostId', 'vendor', 'platform', 'osAssessment', 'sensorAssessment', 'overallAssessment', 'score', 'band', 'lastSeen'];
@@ -59,7 +67,7 @@ interface WhatIfState {
 }
 
 export interface ZtaDashboardProps {
-  snapshot: ZtaSnapshot;
+  facets: ZtaFacets;
   view: ZtaRefinements;
   refine(patch: Partial<ZtaRefinements>): void;
   openedHost: string;
@@ -67,59 +75,133 @@ export interface ZtaDashboardProps {
   closeHost(): void;
 }
 
-export function ZtaDashboard({ snapshot: s, view, refine, openedHost, openHost, closeHost }: ZtaDashboardProps) {
+/** What the page shows, from the store's windows or from a what-if's tenant (the same shape). */
+interface Shown {
+  /** Hosts the filters choose (undefined before the first answer); `exact` false: at least that many. */
+  count: number | undefined;
+  exact: boolean;
+  /** The table's rows are an older filter's or sort's while the new one loads. */
+  stale: boolean;
+  table: { count: number; cellAt(index: number): HostCell | undefined; answer: string; onRange?(range: { start: number; end: number }): void };
+  /** The hosts every filter but the band chooses, counted (the chart); undefined while the first count is on its way. */
+  chart: CountsByCustomer | undefined;
+  top: ZtaRow[];
+  unscored: boolean;
+  presence: ReadonlySet<AttributeColumn>;
+  shared: SharedValues;
+  opened: ZtaRow | undefined;
+  openedWhatIf: ZtaRow | undefined;
+}
+
+type Structural = Pick<ZtaFilter, 'customer' | 'platform' | 'vendor' | 'connector'>;
+
+/** The filter without choices the facets do not know (a customer or connector gone since the address was made) and without an empty search. */
+function knownFilterOf(v: FacetView, f: ZtaFilter): ZtaFilter {
+  const out: ZtaFilter = { ...f };
+  if (out.customer !== undefined && !v.names.has(out.customer)) delete out.customer;
+  if (out.connector !== undefined && !v.facets.connectors.some((c) => c.connectorId === out.connector)) delete out.connector;
+  if (out.q !== undefined && out.q.trim() === '') delete out.q;
+  return out;
+}
+
+const withoutBand = (f: ZtaFilter): ZtaFilter => {
+  const { band: _band, ...rest } = f;
+  return rest;
+};
+
+/** The page over the store's windows (no what-if shown). */
+function useStoreView(on: boolean, fv: FacetView, filter: ZtaFilter, sort: ZtaSort, structural: Structural, openedHost: string): Shown {
+  const [range, setRange] = useState({ start: 0, end: 40 });
+  const onRange = useCallback((r: { start: number; end: number }) => setRange((old) => (old.start === r.start && old.end === r.end ? old : r)), []);
+  const connectors = fv.facets.connectors;
+  const w = useHostWindow(filter, sort, fv.customerOrder, connectors, range, on);
+  const counts = useZtaCounts(on ? withoutBand(filter) : undefined);
+  const top = useZtaTop(on ? { filter, limit: 10 } : undefined);
+  const byId = useMemo(() => new Map(connectors.map((c) => [c.connectorId, c])), [connectors]);
+  const topRows = useMemo(() => (top.data?.rows ?? []).filter((r) => r.score !== null).map((r, i) => windowRow(r, i, byId.get(r.connectorId))), [top.data, byId]);
+  const shape = useMemo(() => structuralShape(fv, structural), [fv, structural]);
+  // The opened host: the row it was opened from when the window holds it, else looked up by its ID (an address opened anew).
+  const lookup = useZtaTop(on && openedHost ? { filter: { q: openedHost }, limit: 50 } : undefined, true);
+  const openedRaw = lookup.data?.rows.find((r) => r.hostId === openedHost);
+  const opened = useMemo(() => (openedRaw ? windowRow(openedRaw, -1, byId.get(openedRaw.connectorId)) : undefined), [openedRaw, byId]);
+  return {
+    count: w.total,
+    exact: w.exact,
+    stale: w.stale,
+    table: { count: w.total ?? 0, cellAt: w.cellAt, answer: w.answer, onRange },
+    chart: counts.data,
+    top: topRows,
+    unscored: topRows.length === 0 && (top.data?.rows.length ?? 0) > 0,
+    presence: shape.presence,
+    shared: shape.shared,
+    opened,
+    openedWhatIf: undefined,
+  };
+}
+
+/** The page over a what-if's tenant, read whole and rescored in the window (undefined `s`: none open). */
+function useTenantView(s: ZtaSnapshot | undefined, result: ZtaSnapshot | undefined, filter: ZtaFilter, sort: ZtaSort, structural: Structural, openedHost: string): Shown | undefined {
+  const shown = result ?? s;
+  const zview = useMemo(() => (s && shown ? ztaViewOf(s, shown) : undefined), [s, shown]);
+  const deferred = useDeferredValue(filter);
+  const filtered = useMemo(() => (zview ? filterRows(zview, sortOrder(zview, sort), deferred) : undefined), [zview, sort, deferred]);
+  const chart = useMemo(() => (zview && filtered ? countsOfRows(zview.snapshot, filtered.anyBand) : undefined), [zview, filtered]);
+  const top = useMemo(() => (zview && filtered ? riskiest(zview, filtered.rows).map((i) => snapshotRow(zview.snapshot, i)) : []), [zview, filtered]);
+  const mask = useMemo(() => (s ? structuralMask(ztaIndexOf(s), structural) : undefined), [s, structural]);
+  const presence = useMemo(() => (s && mask ? attributePresence(s, mask) : new Set<AttributeColumn>()), [s, mask]);
+  const shared = useMemo(() => (s && mask ? sharedValues(s, mask) : { customer: false, platform: false, vendor: undefined }), [s, mask]);
+  const rows = filtered?.rows;
+  const cellAt = useCallback((i: number) => (shown && rows ? hostCell(shown, result ? s : undefined, snapshotRow(shown, rows[i]!)) : undefined), [shown, rows, result, s]);
+  if (!s || !shown || !rows) return undefined;
+  const i = openedHost ? s.rows.hostId.indexOf(openedHost) : -1;
+  const opened = i < 0 ? undefined : snapshotRow(s, i);
+  return {
+    count: rows.length,
+    exact: true,
+    stale: deferred !== filter,
+    // Back to the top when a filter or the sort changes what is shown, not when the what-if only rescored.
+    table: { count: rows.length, cellAt, answer: `${rows.length}:${rows[0] ?? -1}:${sort.key}:${sort.desc}` },
+    chart,
+    top,
+    unscored: top.length === 0 && rows.length > 0,
+    presence,
+    shared,
+    opened,
+    openedWhatIf: opened && result && result.rows.score[opened.index] !== opened.score ? snapshotRow(result, opened.index) : undefined,
+  };
+}
+
+export function ZtaDashboard({ facets: f, view, refine, openedHost, openHost, closeHost }: ZtaDashboardProps) {
   const live = useConnectors().data;
+  const fv = useMemo(() => facetView(f), [f]);
   const [whatIf, setWhatIf] = useState<WhatIfState>();
   // A transition: the slider and the boxes answer at once, the rescored page follows (and a newer value replaces it).
   const onPreview = useCallback((config: RiskConfig | undefined) => startTransition(() => setWhatIf((w) => (w ? { ...w, config } : w))), []);
-  const tenants = useMemo(() => s.connectors.filter((c) => c.cycleId !== null && c.hosts > 0), [s]);
-  const whatIfIndex = whatIf ? s.connectors.findIndex((c) => c.connectorId === whatIf.connectorId) : -1;
+  const tenants = useMemo(() => f.connectors.filter((c) => c.cycleId !== null && c.hosts > 0), [f]);
+  const tenant = useZtaTenant(whatIf?.connectorId).data;
   const whatIfConfig = whatIf?.config;
-  const result = useMemo(() => (whatIfConfig && whatIfIndex >= 0 ? rescoreSnapshot(s, whatIfIndex, whatIfConfig) : undefined), [s, whatIfIndex, whatIfConfig]);
-  const shown = result?.snapshot ?? s;
-  const zview = useMemo(() => ztaViewOf(s, shown), [s, shown]);
+  const result = useMemo(() => (whatIfConfig && tenant && tenant.connectors.length === 1 ? rescoreSnapshot(tenant, 0, whatIfConfig) : undefined), [tenant, whatIfConfig]);
 
   const { customer, platform, band, vendor, connector, q } = view;
-  const filter = useMemo(() => knownFilter(s, ztaFilterOf({ customer, platform, band, vendor, connector, q })), [s, customer, platform, band, vendor, connector, q]);
-  const deferred = useDeferredValue(filter);
+  const filter = useMemo(() => knownFilterOf(fv, ztaFilterOf({ customer, platform, band, vendor, connector, q })), [fv, customer, platform, band, vendor, connector, q]);
   const sort = useMemo<ZtaSort>(() => ({ key: view.sort, desc: view.order === 'desc' }), [view.sort, view.order]);
-  // One pass over the index per keystroke: the table's rows in its order.
-  const filtered = useMemo(() => filterRows(zview, sortOrder(zview, sort), deferred), [zview, sort, deferred]);
-  // The charts and the riskiest hosts follow a new filter in a transition of their own once the
-  // table has its rows: drawing them (recharts) costs more than the table, and a keystroke may
-  // interrupt it. New scores under the same filters (a what-if step, a new cycle) are charted in
-  // the render that shows them: there the chart is what the operator watches. What they count
-  // does not depend on the order, so a new sort does not redraw them.
-  const [settled, setCharted] = useState({ zview, filter: deferred, matching: filtered });
-  const charted = settled.filter === deferred && settled.zview !== zview ? { zview, filter: deferred, matching: filtered } : settled;
-  useEffect(() => {
-    if (settled.zview !== zview || settled.filter !== deferred) startTransition(() => setCharted({ zview, filter: deferred, matching: filtered }));
-  }, [settled, zview, deferred, filtered]);
-  const chartedView = charted.zview;
-  const chartedRows = charted.matching.rows;
-  const top = useMemo(() => riskiest(chartedView, chartedRows).map((i) => snapshotRow(chartedView.snapshot, i)), [chartedView, chartedRows]);
+  // The attribute columns follow the structural filters only, so typing a search never moves columns.
+  const structural = useMemo<Structural>(() => ({ ...(filter.customer ? { customer: filter.customer } : {}), ...(filter.platform ? { platform: filter.platform } : {}), ...(filter.vendor ? { vendor: filter.vendor } : {}), ...(filter.connector ? { connector: filter.connector } : {}) }), [filter.customer, filter.platform, filter.vendor, filter.connector]);
+
+  const whatIfShown = whatIf !== undefined && tenant !== undefined;
+  const local = useTenantView(whatIfShown ? tenant : undefined, result?.snapshot, filter, sort, structural, openedHost);
+  const stored = useStoreView(!whatIfShown, fv, filter, sort, structural, openedHost);
+  const d = local ?? stored;
+
   const pick = useCallback((p: DistributionPick) => refine(p), [refine]);
   const onSort = useCallback((next: ZtaSort) => refine({ sort: next.key, order: next.desc ? 'desc' : 'asc' }), [refine]);
   const onOpenRow = useCallback((row: ZtaRow) => openHost(row.hostId), [openHost]);
-
-  // The attribute columns follow the structural filters only, so typing a search never moves columns.
-  const structural = useMemo(() => ({ ...(filter.customer ? { customer: filter.customer } : {}), ...(filter.platform ? { platform: filter.platform } : {}), ...(filter.vendor ? { vendor: filter.vendor } : {}), ...(filter.connector ? { connector: filter.connector } : {}) }), [filter.customer, filter.platform, filter.vendor, filter.connector]);
-  const mask = useMemo(() => structuralMask(ztaIndexOf(s), structural), [s, structural]);
-  const presence = useMemo(() => attributePresence(s, mask), [s, mask]);
-  const shared = useMemo(() => sharedValues(s, mask), [s, mask]);
-  const visible = useMemo(() => visibleColumns(presence, structural, shared), [presence, structural, shared]);
-  const names = useMemo(() => customerNames(s), [s]);
+  const visible = useMemo(() => visibleColumns(d.presence, structural, d.shared), [d.presence, structural, d.shared]);
   const overview = useZtaOverview(structural);
 
-  const total = s.rows.hostId.length;
+  const total = fv.total;
   const filtering = ZTA_FILTERS.some((k) => view[k] !== '');
-  const opened = useMemo(() => {
-    if (!openedHost) return undefined;
-    const i = s.rows.hostId.indexOf(openedHost);
-    return i < 0 ? undefined : snapshotRow(s, i);
-  }, [s, openedHost]);
-  const openedWhatIf = opened && result && result.snapshot.rows.score[opened.index] !== opened.score ? snapshotRow(result.snapshot, opened.index) : undefined;
-  const whatIfTenant = whatIf ? s.connectors.find((c) => c.connectorId === whatIf.connectorId) : undefined;
+  const whatIfTenant = whatIf ? f.connectors.find((c) => c.connectorId === whatIf.connectorId) : undefined;
 
   const whatIfButton = useRef<HTMLButtonElement>(null);
   const closeWhatIf = () => {
@@ -127,37 +209,43 @@ export function ZtaDashboard({ snapshot: s, view, refine, openedHost, openHost, 
     whatIfButton.current?.focus();
   };
   const startWhatIf = () => setWhatIf({ connectorId: (filter.connector && tenants.some((t) => t.connectorId === filter.connector) ? filter.connector : tenants[0]?.connectorId) ?? '' });
+  const countText =
+    d.count === undefined ? '' : !local && d.count === total && !filtering && !d.stale ? `${formatCount(total)} hosts` : `${d.exact ? '' : 'at least '}${formatCount(d.count)} of ${formatCount(local ? (tenant?.rows.hostId.length ?? 0) : total)}`;
 
   return (
     <div className={clsx('zta-layout', whatIf && 'with-whatif')}>
       <div className="page page-wide zta-page">
         <div className="toolbar">
           <h2>
-            Zero trust assessment <span className="count">{formatCount(total)}</span> <AsOf iso={s.asOf} testId="zta-asof" />
+            Zero trust assessment <span className="count">{formatCount(total)}</span> <AsOf iso={f.asOf} testId="zta-asof" />
           </h2>
           <div className="toolbar-actions">
             <button ref={whatIfButton} type="button" className={clsx('button', whatIf && 'button-active')} aria-pressed={!!whatIf} onClick={() => (whatIf ? setWhatIf(undefined) : startWhatIf())} disabled={tenants.length === 0}>
               <FlaskConical size={14} aria-hidden="true" />
               What-if
             </button>
-            <ExportButtons filter={filter} rows={filtered.rows.length} />
+            <ExportButtons filter={filter} rows={d.count ?? 0} />
             <ReportActions filter={filter} />
           </div>
         </div>
-        <ConnectorStrip connectors={s.connectors} live={live} />
+        <ConnectorStrip connectors={f.connectors} live={live} />
         {whatIfTenant ? (
           <p className="zta-whatif-banner" role="note" data-testid="zta-whatif-banner">
             <FlaskConical size={14} aria-hidden="true" />
             <span>
-              What-if on <strong>{whatIfTenant.name}</strong>: the table and the charts show its hosts scored under the settings in the panel, as of its last cycle. Nothing is stored until you save.
+              What-if on <strong>{whatIfTenant.name}</strong>: the table and the charts show its hosts alone, scored under the settings in the panel, as of its last cycle. Nothing is stored until you save.
             </span>
           </p>
         ) : null}
         <div className="zta-filterbar">
-          <ZtaFilters snapshot={s} values={{ customer, platform, band, vendor, connector, q }} onChange={refine} />
-          <span className="devices-count" data-testid="zta-count" aria-live="polite">
-            {filtered.rows.length === total && deferred === filter ? `${formatCount(total)} hosts` : `${formatCount(filtered.rows.length)} of ${formatCount(total)}`}
-          </span>
+          <ZtaFilters facets={fv.filters} connectors={f.connectors} values={{ customer, platform, band, vendor, connector, q }} onChange={refine} />
+          {d.count === undefined ? (
+            <span className="devices-count muted">Reading the hosts…</span>
+          ) : (
+            <span className="devices-count" data-testid="zta-count" aria-live="polite">
+              {countText}
+            </span>
+          )}
           {filtering ? (
             <button type="button" className="button button-small button-ghost" onClick={() => refine(NO_FILTERS)}>
               <X size={14} aria-hidden="true" />
@@ -166,22 +254,23 @@ export function ZtaDashboard({ snapshot: s, view, refine, openedHost, openHost, 
           ) : null}
         </div>
         <div className="zta-overview">
-          <DistributionCard shown={charted.zview.snapshot} rows={charted.matching.anyBand} band={filter.band ?? ''} whatIf={!!result} customerChosen={!!filter.customer} customerNames={names} onPick={pick} />
+          <DistributionCard counts={d.chart ?? NO_COUNTS} band={filter.band ?? ''} whatIf={!!result} customerChosen={!!filter.customer} customerNames={fv.names} onPick={pick} />
           <TrendCard trend={overview.data?.trend} />
           <ChangesCard overview={overview.data} onOpen={openHost} />
-          <RiskiestCard hosts={top} unscored={top.length === 0 && chartedRows.length > 0} onOpen={openHost} whatIf={!!result} />
+          <RiskiestCard hosts={d.top} unscored={d.unscored} onOpen={openHost} whatIf={!!result} />
         </div>
         <HostTable
-          shown={shown}
-          stored={result ? s : undefined}
-          rows={filtered.rows}
+          count={d.table.count}
+          cellAt={d.table.cellAt}
+          answer={d.table.answer}
+          onRange={d.table.onRange}
           sort={sort}
           onSort={onSort}
           onOpen={onOpenRow}
           visible={visible}
-          customerNames={names}
-          vendor={shared.vendor}
-          stale={deferred !== filter}
+          customerNames={fv.names}
+          vendor={d.shared.vendor}
+          stale={d.stale}
         />
       </div>
       {whatIf ? (
@@ -194,9 +283,16 @@ export function ZtaDashboard({ snapshot: s, view, refine, openedHost, openHost, 
           onClose={closeWhatIf}
         />
       ) : null}
-      {opened ? (
-        <HostDetailsDialog host={opened} onClose={closeHost} whatIf={openedWhatIf ? { score: openedWhatIf.score, band: openedWhatIf.band } : undefined} customerName={names[s.rows.customer[opened.index]!]} />
+      {d.opened ? (
+        <HostDetailsDialog
+          host={d.opened}
+          onClose={closeHost}
+          whatIf={d.openedWhatIf ? { score: d.openedWhatIf.score, band: d.openedWhatIf.band } : undefined}
+          customerName={d.opened ? fv.names.get(d.opened.customerId) : undefined}
+        />
       ) : null}
     </div>
   );
 }
+
+const NO_COUNTS: CountsByCustomer = { customers: [] };

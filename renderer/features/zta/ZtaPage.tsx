@@ -5,31 +5,31 @@
  * input pauses (useAddressDraft); opening a host adds a history entry (Back closes it).
  */
 import { useRouteRefinements } from '../../app/search';
-import { useZtaSnapshot } from '../../api/zta';
+import { useZtaFacets } from '../../api/zta';
 import { LoadFailed, Loading } from '../../components/QueryState';
 import { NeverScored, NoConnectors } from './EmptyStates';
 import { ZtaDashboard } from './ZtaDashboard';
 
 
 export function ZtaPage() {
-  const snapshot = useZtaSnapshot();
+  const facets = useZtaFacets();
   const { view: draft, refine, opened: host, open: openHost, close: closeHost } = useRouteRefinements('/zta');
 
   let body;
-  if (snapshot.isPending) {
+  if (facets.isPending) {
     body = (
       <Loading>Loading the stored scores…</Loading>
     );
-  } else if (snapshot.isError) {
+  } else if (facets.isError) {
     body = (
-      <LoadFailed onRetry={() => void snapshot.refetch()}>The stored scores could not be read.</LoadFailed>
+      <LoadFailed onRetry={() => void facets.refetch()}>The stored scores could not be read.</LoadFailed>
     );
-  } else if (snapshot.data.connectors.length === 0) {
+  } else if (facets.data.connectors.length === 0) {
     body = <NoConnectors />;
-  } else if (snapshot.data.connectors.every((c) => c.cycleId === null)) {
-    body = <NeverScored connectors={snapshot.data.connectors} />;
+  } else if (facets.data.connectors.every((c) => c.cycleId === null)) {
+    body = <NeverScored connectors={facets.data.connectors} />;
   } else {
-    return <ZtaDashboard snapshot={snapshot.data} view={draft} refine={refine} openedHost={host} openHost={openHost} closeHost={closeHost} />;
+    return <ZtaDashboard facets={facets.data} view={draft} refine={refine} openedHost={host} openHost={openHost} closeHost={closeHost} />;
   }
   return (
     <div className="page page-wide zta-page">

@@ -4,7 +4,7 @@
  * highlighted. Per customer: the 12 largest, the rest summed into one bar, each named where the
  * name is known, else by its shortened ID (issue 22.7); per platform: all four.
  */
-import type { RiskBand } from '../../../shared/model/edr';
+import type { Platform, RiskBand } from '../../../shared/model/edr';
 import { BANDS, PLATFORMS, emptyBandCounts, type BandCounts, type ZtaSnapshot } from '../../../shared/model/zta';
 import { nameOrId } from '../../components/ids';
 
@@ -22,27 +22,70 @@ export interface Distribution {
 
 const group = (key: string, label: string, title = label): DistributionGroup => ({ key, label, title, total: 0, ...emptyBandCounts() });
 
-/** `names`: the customers' names where known (customer-names.ts), same index as `s.customers`. */
-export function distribution(s: ZtaSnapshot, rows: Int32Array, by: DistributionBy, names: ReadonlyArray<string | undefined> = []): Distribution {
-  const col = by === 'customer' ? s.rows.customer : s.rows.platform;
-  const keys = by === 'customer' ? s.customers : PLATFORMS;
-  const counts = keys.map(() => new Int32Array(BANDS.length));
-  const band = s.rows.band;
+/** The counts `distributionOf` draws: hosts by customer → platform and band (the store's zta.counts, or `countsOfRows`). */
+export interface CountsByCustomer {
+  customers: ReadonlyArray<{ customerId: string; bands: BandCounts; platforms: ReadonlyArray<{ platform: Platform; bands: BandCounts }> }>;
+}
+
+/** The rows' hosts counted as the store counts them (zta.counts): by customer (in ID order) → platform and band. */
+export function countsOfRows(s: ZtaSnapshot, rows: Int32Array): CountsByCustomer & { total: number; bands: BandCounts } {
+  const { customer, platform, band } = s.rows;
+  const cells = new Map<number, Int32Array>();
   for (let p = 0; p < rows.length; p++) {
     const i = rows[p]!;
-    counts[col[i]!]![band[i]!]! += 1;
+    const key = customer[i]! * PLATFORMS.length + platform[i]!;
+    let c = cells.get(key);
+    if (!c) cells.set(key, (c = new Int32Array(BANDS.length)));
+    c[band[i]!]! += 1;
   }
-  const totals = emptyBandCounts();
-  const all = keys.map((k, g) => {
-    const { text, title } = by === 'customer' ? nameOrId(k, names[g]) : { text: k, title: k };
-    const out = group(k, text, title);
+  const byCustomer = new Map<string, { customerId: string; bands: BandCounts; platforms: Array<{ platform: Platform; bands: BandCounts }> }>();
+  const bands = emptyBandCounts();
+  for (const [key, c] of [...cells].sort((a, b) => a[0] - b[0])) {
+    const id = s.customers[Math.floor(key / PLATFORMS.length)]!;
+    let cu = byCustomer.get(id);
+    if (!cu) byCustomer.set(id, (cu = { customerId: id, bands: emptyBandCounts(), platforms: [] }));
+    const pb = emptyBandCounts();
     BANDS.forEach((b, j) => {
-      out[b] = counts[g]![j]!;
-      out.total += out[b];
-      totals[b] += out[b];
+      pb[b] += c[j]!;
+      cu!.bands[b] += c[j]!;
+      bands[b] += c[j]!;
     });
-    return out;
-  });
+    cu.platforms.push({ platform: PLATFORMS[key % PLATFORMS.length]!, bands: pb });
+  }
+  const customers = [...byCustomer.values()].sort((a, b) => (a.customerId < b.customerId ? -1 : a.customerId > b.customerId ? 1 : 0));
+  return { customers, bands, total: rows.length };
+}
+
+/** `names`: the customers' names where known (customer-names.ts), same index as `s.customers`. */
+export function distribution(s: ZtaSnapshot, rows: Int32Array, by: DistributionBy, names: ReadonlyArray<string | undefined> = []): Distribution {
+  const nameOf = new Map(s.customers.map((id, k) => [id, names[k]]));
+  return distributionOf(countsOfRows(s, rows), by, nameOf);
+}
+
+/** The chart's bars from counts by customer → platform; `nameOf`: a customer's name where known. */
+export function distributionOf(counts: CountsByCustomer, by: DistributionBy, nameOf: ReadonlyMap<string, string | undefined> = new Map()): Distribution {
+  const totals = emptyBandCounts();
+  let all: DistributionGroup[];
+  if (by === 'platform') {
+    all = PLATFORMS.map((k) => group(k, k));
+    for (const c of counts.customers)
+      for (const p of c.platforms) {
+        const g = all[PLATFORMS.indexOf(p.platform)]!;
+        for (const b of BANDS) g[b] += p.bands[b];
+      }
+  } else {
+    all = counts.customers.map((c) => {
+      const { text, title } = nameOrId(c.customerId, nameOf.get(c.customerId));
+      const g = group(c.customerId, text, title);
+      for (const b of BANDS) g[b] += c.bands[b];
+      return g;
+    });
+  }
+  for (const g of all)
+    for (const b of BANDS) {
+      g.total += g[b];
+      totals[b] += g[b];
+    }
   let groups: DistributionGroup[];
   if (by === 'platform') groups = all;
   else {
@@ -59,5 +102,5 @@ export function distribution(s: ZtaSnapshot, rows: Int32Array, by: DistributionB
       groups.push(other);
     }
   }
-  return { groups, totals, hosts: rows.length };
+  return { groups, totals, hosts: BANDS.reduce((n, b) => n + totals[b], 0) };
 }

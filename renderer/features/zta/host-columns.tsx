@@ -19,8 +19,8 @@ import { sensorState, type ZtaSortKey } from './zta-index';
 
 /** One row of the window: what the table shows, and under a what-if the stored score when it differs. */
 export interface HostCell {
-  /** The snapshot the row was read from (a what-if's copy is another one). */
-  of: ZtaSnapshot;
+  /** What the row was read from: a snapshot (a what-if's copy is another one) or a window's page. */
+  of: object;
   row: ZtaRow;
   criticalCves: number | null;
   cveCount: number | null;

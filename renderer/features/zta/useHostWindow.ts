@@ -1,0 +1,108 @@
+/**
+ * The ZTA table's rows as the virtualized table needs them (issue 25.3): only the pages of
+ * ZTA_PAGE hosts that cover the rows in view are read from the store, filtered, searched and
+ * sorted there (zta.window), so 1,000,000 stored hosts cost the window what 100 do. While a new
+ * filter's or sort's first page is on its way the previous rows stay (marked stale) instead of
+ * flashing empty, as the alarm stream's windows do (alarms/useAlarmWindow.ts).
+ */
+import { useMemo, useState } from 'react';
+import type { ZtaWindow } from '../../../shared/contract-zta';
+import type { ZtaConnector, ZtaFilter, ZtaRow } from '../../../shared/model/zta';
+import type { HostWindowRow, ZtaSort } from '../../../shared/model/zta-window';
+import { ZTA_PAGE, useZtaPages } from '../../api/zta';
+import type { HostCell } from './host-columns';
+import { sensorState } from './zta-index';
+
+export interface HostWindowState {
+  /** Hosts matching (of the rows shown); undefined before the first answer. */
+  total: number | undefined;
+  /** False: `total` is a lower bound (the store stopped counting). */
+  exact: boolean;
+  cellAt(index: number): HostCell | undefined;
+  /** The rows shown are a previous filter's or sort's, while the new one loads. */
+  stale: boolean;
+  /** What the rows shown answer (the table goes back to the top when it changes). */
+  answer: string;
+  error: unknown;
+}
+
+/** A stored host as the table shows it (what `snapshotRow` makes of a snapshot's row). */
+export function windowRow(r: HostWindowRow, index: number, connector: ZtaConnector | undefined): ZtaRow {
+  const defender = r.vendor === 'defender';
+  return {
+    index,
+    connectorId: r.connectorId,
+    connectorName: connector?.name ?? r.connectorId,
+    vendor: r.vendor,
+    hostId: r.hostId,
+    hostname: r.hostname,
+    customerId: r.customerId,
+    platform: r.platform,
+    osAssessment: defender ? r.exposure : r.osAssessment,
+    sensorAssessment: defender ? r.health : r.sensorAssessment,
+    overallAssessment: defender ? r.riskLevel : r.overallAssessment,
+    score: r.score,
+    band: r.band,
+    lastSeen: r.lastSeen,
+    riskLevel: r.riskLevel,
+    exposure: r.exposure,
+    health: r.health,
+    avStatus: r.avStatus,
+    asOf: connector?.asOf ?? null,
+  };
+}
+
+export function windowCell(page: ZtaWindow, r: HostWindowRow, index: number, connector: ZtaConnector | undefined): HostCell {
+  return { of: page, row: windowRow(r, index, connector), criticalCves: r.criticalCves, cveCount: r.cveCount, sensor: sensorState(r.sensorRunning, r.reducedFunctionality) };
+}
+
+interface Shown {
+  key: string;
+  first: number;
+  pages: ReadonlyArray<ZtaWindow | undefined>;
+}
+
+const samePages = (a: ReadonlyArray<ZtaWindow | undefined>, b: ReadonlyArray<ZtaWindow | undefined>) => a.length === b.length && a.every((p, i) => p === b[i]);
+
+export function useHostWindow(
+  filter: ZtaFilter,
+  sort: ZtaSort | undefined,
+  customerOrder: string[] | undefined,
+  connectors: readonly ZtaConnector[],
+  range: { start: number; end: number },
+  /** False: nothing is read (a what-if's tenant is shown instead). */
+  enabled = true,
+): HostWindowState {
+  const first = Math.floor(Math.max(0, range.start) / ZTA_PAGE);
+  const last = Math.max(first, Math.floor(Math.max(0, range.end) / ZTA_PAGE));
+  const offsets = useMemo(() => (enabled ? Array.from({ length: last - first + 1 }, (_, i) => (first + i) * ZTA_PAGE) : []), [first, last, enabled]);
+  // The customer order matters to the customer sort only (it is sent with it alone).
+  const q = useMemo(() => ({ filter, ...(sort ? { sort } : {}), ...(sort?.key === 'customer' && customerOrder ? { customerOrder } : {}) }), [filter, sort, customerOrder]);
+  const key = JSON.stringify([filter, sort ?? null]);
+  const results = useZtaPages(q, offsets);
+  const pages = results.map((r) => r.data);
+  const hasData = pages.some((p) => p !== undefined);
+  const byId = useMemo(() => new Map(connectors.map((c) => [c.connectorId, c])), [connectors]);
+
+  // What was last shown with data: kept while a new filter or sort loads (adjusting state during render, as React recommends).
+  const [shown, setShown] = useState<Shown>(() => ({ key, first, pages }));
+  let current = shown;
+  if (hasData && (shown.key !== key || shown.first !== first || !samePages(shown.pages, pages))) {
+    current = { key, first, pages };
+    setShown(current);
+  }
+  const newest = current.pages.find((p) => p !== undefined);
+  const pageOf = (index: number) => current.pages[Math.floor(index / ZTA_PAGE) - current.first];
+  return {
+    total: newest?.total,
+    exact: newest?.exact ?? true,
+    cellAt: (index) => {
+      const p = pageOf(index);
+      const r = p?.rows[index % ZTA_PAGE];
+      return p && r ? windowCell(p, r, index, byId.get(r.connectorId)) : undefined;
+    },
+    stale: current.key !== key,
+    answer: current.key,
+    error: results.find((r) => r.error)?.error,
+  };
+}
