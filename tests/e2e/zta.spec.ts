@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 import net from 'node:net';
 import Papa from 'papaparse';
 import type { ConnectorStatus } from '../../shared/contract';
-import { exportFileName, makeRowFilter, type ZtaHostDetail, type ZtaSnapshot } from '../../shared/model/zta';
+import { BANDS, exportFileName, makeRowFilter, type ZtaHostDetail, type ZtaSnapshot } from '../../shared/model/zta';
 import { exportedRows } from '../../electron/edr/zta-export';
 import { expect, openApp, openDemoWorkspace, test } from './support/fixtures';
 import { dismissToasts, shooter } from './support/shots';
@@ -86,6 +86,9 @@ test('ZTA dashboard: filter, explain, what-if and save, export, then review offl
   await panel.getByLabel('Operational health (%)').fill('5');
   await expect(panel.getByTestId('risk-weights-total')).toHaveText('Total 100 %.');
   await expect.poll(() => bandTotals(page)).not.toEqual(stored);
+  // While its what-if is open the page shows the tenant's hosts alone (C-78).
+  const defenderId = s.connectors[defenderIndex]!.connectorId;
+  await expect.poll(async () => (await bandTotals(page)).reduce((n, t) => n + Number(t.split('=')[1]!.replace(/,/g, '')), 0)).toBe(s.connectors[defenderIndex]!.hosts);
   const previewed = await bandTotals(page);
   await expect(panel.getByTestId('zta-whatif-changed')).not.toHaveText(/^0 hosts change band/);
   await shot('what-if');
@@ -99,7 +102,11 @@ test('ZTA dashboard: filter, explain, what-if and save, export, then review offl
   await ask.getByRole('button', { name: 'Save and rescore' }).click();
   await expect(panel).toHaveCount(0, { timeout: 30_000 });
   await expect(page.getByTestId('zta-connector-Demo Defender tenant').getByText('rescored')).toBeVisible();
-  await expect.poll(() => bandTotals(page)).toEqual(previewed);
+  // The tenant's stored bands are what the what-if showed; the page shows every tenant again.
+  const storedBands = (snap: ZtaSnapshot) => BANDS.map((b, k) => `band-total-${b}=${snap.rows.band.filter((x) => x === k).length.toLocaleString('en-US')}`);
+  expect(storedBands(await nb.harness.call<ZtaSnapshot>('zta.snapshot', { connectorId: defenderId }))).toEqual(previewed);
+  const all = storedBands(await nb.harness.call<ZtaSnapshot>('zta.snapshot', {}));
+  await expect.poll(() => bandTotals(page)).toEqual(all);
   // The trend is the fleet over time: the two tenants' first polls ended together (one moment), the rescore is a second point,
   // placed at their times, counted on round steps from 0 (issue 22.5).
   const trend = await nb.harness.call<{ trend: Array<{ at: string }> }>('zta.overview', {});

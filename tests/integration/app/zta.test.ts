@@ -10,8 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ExportJob } from '../../../shared/contract-zta';
-import { makeRowFilter, snapshotRow, type ZtaHostDetail, type ZtaOverview, type ZtaSnapshot } from '../../../shared/model/zta';
+import type { ExportJob, ZtaCounts, ZtaFacets, ZtaWindow } from '../../../shared/contract-zta';
+import { makeRowFilter, rowsInOrder, snapshotRow, type ZtaHostDetail, type ZtaOverview, type ZtaSnapshot } from '../../../shared/model/zta';
 import { defenderTenant, startDefenderSimulator, type DefenderSimulator } from '@northbound/simulators/testing/defender';
 import { startAppHarness, type AppHarness } from '../../support/app-harness';
 import { defenderConnectorSave, edrDb } from '../../support/edr-fixtures';
@@ -79,6 +79,58 @@ describe('ZTA dashboard channels', () => {
     const n = s.rows.hostId.filter((_, i) => windows(i)).length;
     expect(n).toBe(stored.filter((r) => r.platform === 'Windows').length);
     expect(n).toBeGreaterThan(0);
+  });
+
+  it('the windows (issue 25.3): facets from the band counts, rows sorted and searched in the store, counts, one connector’s snapshot; bad requests refused in words', async () => {
+    const s = await h.call<ZtaSnapshot>('zta.snapshot');
+    const f = await h.call<ZtaFacets>('zta.facets');
+    expect(f.connectors).toEqual(s.connectors);
+    expect(f.asOf).toBe(s.asOf);
+    // Hosts by customer and platform, as the rows count them.
+    const fromRows = new Map<string, number>();
+    for (let i = 0; i < s.rows.hostId.length; i++) {
+      const key = `${s.customers[s.rows.customer[i]!]}|${snapshotRow(s, i).platform}`;
+      fromRows.set(key, (fromRows.get(key) ?? 0) + 1);
+    }
+    expect(new Map(f.groups.map((g) => [`${g.customerId}|${g.platform}`, g.hosts]))).toEqual(fromRows);
+    expect(f.groups.every((g) => g.connector === 0)).toBe(true);
+
+    // The first window in the default order of the table (score, riskiest first), a page at a time, and its total.
+    const order = rowsInOrder(s, {}).map((i) => s.rows.hostId[i]!);
+    const first = await h.call<ZtaWindow>('zta.window', { filter: {}, sort: { key: 'score', desc: true }, offset: 0, limit: 50 });
+    expect(first.total).toBe(200);
+    expect(first.exact).toBe(true);
+    const scores = first.rows.map((r) => r.score ?? -1);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    const second = await h.call<ZtaWindow>('zta.window', { filter: {}, sort: { key: 'score', desc: true }, offset: 50, limit: 50 });
+    expect(new Set([...first.rows, ...second.rows].map((r) => r.hostId)).size).toBe(100);
+    const byDefault = await h.call<ZtaWindow>('zta.window', { filter: {}, offset: 0, limit: 200 });
+    expect(byDefault.rows.map((r) => r.hostId)).toEqual(order);
+    // A search and a band, in the store: the rows the snapshot's filter passes, and the counts agree.
+    const q = s.rows.hostname[0]!.slice(0, 4);
+    const pass = makeRowFilter(s, { q, band: s.rows.band[0] === undefined ? undefined : snapshotRow(s, 0).band });
+    const matching = s.rows.hostId.filter((_, i) => pass(i));
+    const searched = await h.call<ZtaWindow>('zta.window', { filter: { q, band: snapshotRow(s, 0).band }, offset: 0, limit: 1000 });
+    expect(searched.rows.map((r) => r.hostId).sort()).toEqual([...matching].sort());
+    const counts = await h.call<ZtaCounts>('zta.counts', { filter: { q } });
+    expect(counts.total).toBe(s.rows.hostId.filter((_, i) => makeRowFilter(s, { q })(i)).length);
+    expect(counts.bands[snapshotRow(s, 0).band]).toBe(searched.total);
+    // One connector's snapshot (the what-if's), and one not known.
+    const one = await h.call<ZtaSnapshot>('zta.snapshot', { connectorId });
+    expect(one.rows.hostId).toEqual(s.rows.hostId);
+    const gone = await h.callRaw('zta.snapshot', { connectorId: 'no-such-connector' });
+    expect(gone.error?.code).toBe('not_found');
+    // A window of more than 1,000 rows, a sort key the table does not have, a negative offset: refused, saying what to fix.
+    for (const bad of [
+      { filter: {}, offset: 0, limit: 1001 },
+      { filter: {}, sort: { key: 'password', desc: false }, offset: 0, limit: 10 },
+      { filter: {}, offset: -1, limit: 10 },
+    ]) {
+      const r = await h.callRaw('zta.window', bad);
+      expect(r.ok).toBe(false);
+      expect(r.error?.code).toBe('request.invalid');
+      expect(r.error?.message).toMatch(/^The request is not valid: ./);
+    }
   });
 
   it('a host’s details: the record with its CVEs, why it has its band, its history', async () => {
