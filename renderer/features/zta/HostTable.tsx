@@ -60,7 +60,7 @@ export const HostTable = memo(function HostTable({ count, cellAt, answer, onRang
   const now = useNow();
   const meta = useMemo<HostMeta>(() => ({ tf, now, customers }), [tf, now, customers]);
   return (
-    <div className="zta-frame" ref={frame} style={frameStyle}>
+    <div className="zta-frame" ref={frame} style={frameStyle} data-answer={stale ? undefined : answer}>
       <Table<HostCell, HostMeta, ZtaSortKey>
         label="Assessment by host"
         columns={columns}
