@@ -339,7 +339,7 @@ describe('ZTA what-if', () => {
     const history = await screen.findByTestId('zta-history');
     expect(within(history).getAllByTestId('zta-history-point').map((r) => r.lastElementChild!.textContent)).toEqual(['poll', 'rescored']);
     expect(history).toHaveTextContent('1 rescored');
-  });
+  }, 45_000);
 });
 
 describe('ZTA empty and offline states', () => {
