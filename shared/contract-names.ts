@@ -12,6 +12,10 @@ export const CHANNEL_NAMES = [
   'updates.install',
   'settings.get',
   'settings.update',
+  'team.get',
+  'team.test',
+  'team.join',
+  'team.leave',
   'publication.get',
   'publication.update',
   'profiles.list',
@@ -87,6 +91,7 @@ export const EVENT_NAMES = [
   'alarms.status',
   'alarms.notification',
   'activity.changed',
+  'team.changed',
 ] as const;
 
 const channelSet: ReadonlySet<string> = new Set(CHANNEL_NAMES);

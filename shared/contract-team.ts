@@ -1,0 +1,28 @@
+/** Settings → Team (issue 25.1): join a team's PostgreSQL as a console, and leave it; spread into the one contract table (contract.ts). */
+import { z } from 'zod';
+import { TeamCheck, TeamInput, TeamView } from './model/team';
+
+const Empty = z.object({}).strict();
+
+export const teamChannels = {
+  'team.get': {
+    request: Empty,
+    response: TeamView,
+    description: 'The team this console is joined to (or saved, not joined): server, user, trust, whether a password is kept, the role found.',
+  },
+  'team.test': {
+    request: TeamInput,
+    response: TeamCheck,
+    description: 'Connect to the team’s PostgreSQL as typed (the stored password when none is typed and it is bound to this server and trust): TLS, password, role, schema versions. Saves nothing.',
+  },
+  'team.join': {
+    request: TeamInput,
+    response: TeamView,
+    description: 'Save the server and the password (vault, bound to server, user and trust), test it, and switch ZTA, alarms, activity and connectors to the team’s stores.',
+  },
+  'team.leave': {
+    request: Empty,
+    response: TeamView,
+    description: 'Leave the team: the views read this desk’s own stores again, which were left untouched; the server stays saved.',
+  },
+} as const;
