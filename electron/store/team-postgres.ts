@@ -113,7 +113,7 @@ export async function checkTeamDatabase(pool: PgPool, ep: TeamEndpoint, expected
     throw teamConnectError(e, ep);
   }
   try {
-    const serverVersion = (await client.query<{ v: string }>('SHOW server_version')).rows[0]!.v;
+    const serverVersion = (await client.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0]!.v;
     const latencyMs = Math.round(performance.now() - started);
     const roles = (await client.query<{ rolname: TeamRole; member: boolean }>("SELECT rolname, pg_has_role(current_user, oid, 'MEMBER') AS member FROM pg_roles WHERE rolname = ANY($1::text[])", [ROLES])).rows;
     const init = `Ask the database owner to run northbound team init --database-url postgres://OWNER@${ep.host}:${ep.port}/${ep.database} (docs/team.md, step 3).`;
