@@ -11,7 +11,7 @@ import { AppError, ErrorCodes } from '../../shared/model/errors';
 import type { TeamRole } from '../../shared/model/team';
 import { AlarmService } from '../alarms/service';
 import { openPgAlarmStore } from '../alarms/store/pg-alarm-store';
-import type { AlarmStore } from '../alarms/store/alarm-store';
+import type { AlarmStore, IngestResult } from '../alarms/store/alarm-store';
 import { fleetStatus, type ConnectorClaimRow } from '../edr/fleet/claims';
 import { FleetConnectors } from '../edr/fleet/fleet-connectors';
 import { ConnectorRegistry, type StoredConnector } from '../edr/registry';
@@ -38,11 +38,14 @@ const BY_SOURCE = new Set<string>([
 
 /**
  * The team's alarm store as the app's alarm service reads it: a connection's id becomes the source
- * the fleet's collectors store that node under; nothing else changes.
+ * the fleet's collectors store that node under; `ingest` stores nothing (below).
  */
 export function sourceMappedAlarmStore(store: AlarmStore, sourceOf: (profileId: string) => string): AlarmStore {
   return new Proxy(store, {
     get(target, prop, receiver) {
+      // What the node answers an acknowledge or a clear is not stored by a console (its role may
+      // not write alarms): the fleet's collectors store it from the node's stream (issue 25.2).
+      if (prop === 'ingest') return async (): Promise<IngestResult> => ({ newChanges: 0, newHandlings: 0, duplicates: 0, aids: [], newAlarms: 0, headSeq: await target.headSeq(), lagMs: null });
       const v = Reflect.get(target, prop, receiver) as unknown;
       if (typeof v !== 'function') return v;
       const fn = v as (...a: unknown[]) => unknown;
