@@ -15,6 +15,8 @@ export const CHANNEL_NAMES = [
   'team.get',
   'team.test',
   'team.join',
+  'team.inspect',
+  'team.trust',
   'team.leave',
   'publication.get',
   'publication.update',

@@ -1,6 +1,7 @@
 /** Settings → Team (issue 25.1): join a team's PostgreSQL as a console, and leave it; spread into the one contract table (contract.ts). */
 import { z } from 'zod';
-import { TeamCheck, TeamInput, TeamView } from './model/team';
+import { CertificateInfo } from './model/profile';
+import { TeamCheck, TeamEndpointInput, TeamInput, TeamView } from './model/team';
 
 const Empty = z.object({}).strict();
 
@@ -19,6 +20,16 @@ export const teamChannels = {
     request: TeamInput,
     response: TeamView,
     description: 'Save the server and the password (vault, bound to server, user and trust), test it, and switch ZTA, alarms, activity and connectors to the team’s stores.',
+  },
+  'team.inspect': {
+    request: TeamEndpointInput.pick({ host: true, port: true }).strict(),
+    response: CertificateInfo,
+    description: 'Read the certificate the team’s PostgreSQL presents (after its SSLRequest), without trusting it or sending anything else.',
+  },
+  'team.trust': {
+    request: TeamEndpointInput.extend({ fingerprint256: z.string().min(1).max(200) }).strict(),
+    response: TeamView,
+    description: 'Pin the certificate the operator compared for this server (saved with it, not joined); refused if the server now presents another one, or while joined.',
   },
   'team.leave': {
     request: Empty,

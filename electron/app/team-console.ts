@@ -16,10 +16,12 @@ import { FLEET_MIGRATIONS, FLEET_STORE } from '../edr/fleet/fleet-schema';
 import { EDR_PG_STEPS } from '../edr/store/edr-pg-schema';
 import type { Logger } from '../log';
 import { resolveTrust, trustKey } from '../net/trust-binding';
+import { normalizeFingerprint } from '../net/tls-options';
 import { ACTIVITY_PG_STEPS } from '../store/activity-pg';
 import { getBoundSecret, secretBinding, setBoundSecret } from '../store/bound-secret';
 import type { PgPool } from '../store/postgres';
-import { checkTeamDatabase, openTeamPool, teamConnectError, type TeamEndpoint, type TeamTrust } from '../store/team-postgres';
+import { checkTeamDatabase, openTeamPool, probePostgresCertificate, teamConnectError, type TeamEndpoint, type TeamTrust } from '../store/team-postgres';
+import type { CertificateInfo } from '../../shared/model/profile';
 import type { SettingsBackend, Vault } from './ports';
 import type { TeamWorld } from './team-world';
 
@@ -134,7 +136,7 @@ export class TeamConsole {
     const sameEndpoint = !!prev && prev.host === input.host && prev.port === input.port;
     const tls: TeamTrust = input.tls.mode === 'off' ? { mode: 'off' } : resolveTrust(input.tls, prev && prev.tls.mode !== 'off' ? prev.tls : undefined, sameEndpoint);
     if (tls.mode === 'pinned' && !tls.fingerprint256) {
-      throw new AppError(ErrorCodes.tlsUntrusted, `No certificate of ${input.host} has been pinned for the team’s database yet.`, 'Choose the CA file that signed the server’s certificate (pinning a database server’s certificate is not offered yet).', {
+      throw new AppError(ErrorCodes.tlsUntrusted, `No certificate of ${input.host}:${input.port} has been pinned for the team’s database yet.`, 'Inspect the server’s certificate, compare its fingerprint with the database owner’s and trust it; or choose the CA file that signed it.', {
         details: { reason: 'not-pinned', host: input.host },
       });
     }
@@ -148,6 +150,31 @@ export class TeamConsole {
 
   private endpoint(s: StoredTeam): TeamEndpoint {
     return { host: s.host, port: s.port, database: s.database, user: s.user, tls: s.tls };
+  }
+
+  /** The certificate the server presents, to compare before pinning it (nothing is trusted or sent). */
+  async inspect(host: string, port: number): Promise<CertificateInfo> {
+    return (await probePostgresCertificate(host, port)).info;
+  }
+
+  /**
+   * Pins the certificate the operator compared: saved with the server, database and user (not
+   * joined); a stored password entered for another trust no longer goes with it. Refused when the
+   * server now presents another certificate, and while joined (leave first: the running
+   * connections were made with the trust in force).
+   */
+  async trust(req: { host: string; port: number; database: string; user: string; fingerprint256: string }): Promise<TeamView> {
+    if (this.joined) throw new AppError(ErrorCodes.validation, 'The console is joined to a team: its server’s trust is not changed while joined.', 'Leave the team (below), pin the certificate, and join again.');
+    const { info, pem } = await probePostgresCertificate(req.host, req.port);
+    if (info.fingerprint256 !== normalizeFingerprint(req.fingerprint256)) {
+      throw new AppError(ErrorCodes.tlsPinMismatch, `${req.host}:${req.port} now presents a different certificate from the one you compared. Nothing was trusted.`, 'Inspect the certificate again and compare the new fingerprint with the database owner’s before trusting it.', {
+        details: { expected: req.fingerprint256, actual: info.fingerprint256, certificate: info },
+      });
+    }
+    const saved: StoredTeam = { host: req.host, port: req.port, database: req.database, user: req.user, tls: { mode: 'pinned', fingerprint256: info.fingerprint256, certificatePem: pem }, joined: false };
+    this.o.settings.set(KEY, saved);
+    this.o.logger.info('team database certificate pinned', { host: req.host, port: req.port, fingerprint256: info.fingerprint256 });
+    return this.viewOf(saved);
   }
 
   /** Connects as typed and checks password, role and schema; saves nothing. */

@@ -13,7 +13,7 @@ import type { TeamConsole } from './team-console';
 import { teamReadOnly } from './team-world';
 import { connectorStatus } from './edr-status';
 
-type TeamHandlers = Pick<Handlers, 'team.get' | 'team.test' | 'team.join' | 'team.leave'>;
+type TeamHandlers = Pick<Handlers, 'team.get' | 'team.test' | 'team.join' | 'team.leave' | 'team.inspect' | 'team.trust'>;
 type ConnectorChannels = 'connectors.list' | 'connectors.save' | 'connectors.delete' | 'connectors.setEnabled' | 'connectors.test' | 'connectors.pollNow' | 'connectors.cancel' | 'connectors.importBulk';
 
 export function createTeamHandlers(team: TeamConsole): TeamHandlers {
@@ -22,6 +22,8 @@ export function createTeamHandlers(team: TeamConsole): TeamHandlers {
     'team.test': async (input) => team.test(input),
     'team.join': async (input) => team.join(input),
     'team.leave': async () => team.leave(),
+    'team.inspect': async ({ host, port }) => team.inspect(host, port),
+    'team.trust': async (req) => team.trust(req),
   };
 }
 

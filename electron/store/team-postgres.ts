@@ -5,11 +5,12 @@
  * a join makes first — the password, the role (northbound_console or northbound_admin) and every
  * store's schema version — each failure an AppError that says what to fix.
  */
+import net from 'node:net';
 import pg from 'pg';
 import { AppError, ErrorCodes, isAppError } from '../../shared/model/errors';
 import type { TlsTrust } from '../../shared/model/profile';
 import type { TeamCheck, TeamRole } from '../../shared/model/team';
-import { createTlsOptions, transportError } from '../net';
+import { createTlsOptions, probeCertificate, transportError, type ProbedCertificate } from '../net';
 import { isDatabaseUnreachable, type PgPool } from './postgres';
 
 /** The trust of a team's server: a connection's, or `off` (this machine only). */
@@ -146,4 +147,43 @@ export async function checkTeamDatabase(pool: PgPool, ep: TeamEndpoint, expected
   } finally {
     client.release();
   }
+}
+
+/**
+ * Reads the certificate a PostgreSQL server presents, to compare its fingerprint before pinning
+ * it: PostgreSQL starts TLS inside its own protocol (an SSLRequest, answered S or N), so the probe
+ * sends that and then reads the handshake as net/probe.ts does for a node. Nothing else is sent:
+ * no user, no password.
+ */
+export function probePostgresCertificate(host: string, port: number, timeoutMs = 10_000): Promise<ProbedCertificate> {
+  return new Promise<ProbedCertificate>((resolve, reject) => {
+    const socket = net.connect({ host, port });
+    let done = false;
+    const fail = (e: unknown) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      socket.destroy();
+      reject(isAppError(e) ? e : transportError(e, { host, port, peer: PEER }));
+    };
+    const timer = setTimeout(() => fail(new AppError(ErrorCodes.timeout, `${host}:${port} did not answer within ${Math.round(timeoutMs / 1000)} s.`, 'Is the host and port right? Is PostgreSQL up, and is a firewall dropping the connection?')), timeoutMs);
+    socket.once('error', fail);
+    socket.once('connect', () => {
+      const request = Buffer.alloc(8);
+      request.writeInt32BE(8, 0);
+      request.writeInt32BE(80_877_103, 4);
+      socket.write(request);
+    });
+    socket.once('data', (answer) => {
+      if (done) return;
+      if (answer[0] !== 0x53) {
+        fail(new AppError(ErrorCodes.tlsFailed, `The server at ${host}:${port} does not offer TLS.`, 'Ask the database owner to turn TLS on (ssl = on).', { details: { reason: 'no-tls' } }));
+        return;
+      }
+      done = true;
+      clearTimeout(timer);
+      socket.removeAllListeners('error');
+      probeCertificate(host, port, { socket, timeoutMs }).then(resolve, reject);
+    });
+  });
 }

@@ -34,12 +34,17 @@ export const TeamTlsInput = z.discriminatedUnion(
 );
 export type TeamTlsInput = z.infer<typeof TeamTlsInput>;
 
+/** Where the team's database is and who connects: what a pin is saved with. */
+export const TeamEndpointInput = z.object({
+  host: Host,
+  port: z.coerce.number({ error: 'The port is a number.' }).int('The port is a whole number.').min(1, 'The port is 1 to 65535.').max(65_535, 'The port is 1 to 65535.').default(5432),
+  database: Identifier('database name'),
+  user: Identifier('database user'),
+});
+
 export const TeamInput = z
   .object({
-    host: Host,
-    port: z.coerce.number({ error: 'The port is a number.' }).int('The port is a whole number.').min(1, 'The port is 1 to 65535.').max(65_535, 'The port is 1 to 65535.').default(5432),
-    database: Identifier('database name'),
-    user: Identifier('database user'),
+    ...TeamEndpointInput.shape,
     /** Absent: keep the stored one (if still bound to this server, user and trust); '' removes it. */
     password: z.string().max(1024, 'Keep the password within 1,024 characters.').optional(),
     tls: TeamTlsInput,

@@ -7,6 +7,7 @@
  * database without the schema, a user in no team role and an untrusted certificate each give an
  * error that says what to fix.
  */
+import { X509Certificate } from 'node:crypto';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -261,7 +262,7 @@ describe('what a join refuses, and why', () => {
     expect(r.error?.message).toMatch(/unencrypted/);
   });
 
-  it('a server whose certificate the chosen CA did not sign', async () => {
+  it('a server whose certificate the chosen CA did not sign; the right CA, or its certificate pinned after comparing the fingerprint', async () => {
     // The server gets a certificate of its own CA; the console trusts another one.
     const { generate } = await import('selfsigned');
     const options = (): Parameters<typeof generate>[1] => ({
@@ -304,6 +305,19 @@ describe('what a join refuses, and why', () => {
     expect(moved.ok).toBe(false);
     const again = await h.callRaw('team.test', input('alice', undefined, { tls: { mode: 'custom-ca' } }));
     expect(again.ok, JSON.stringify(again.error)).toBe(true);
+
+    // Or the server's own certificate, pinned after comparing its fingerprint (read after PostgreSQL's SSLRequest).
+    const endpoint = { host: '127.0.0.1', port, database: dbName, user: 'alice' };
+    expect((await h.callRaw('team.test', input('alice', 'alice-pw', { tls: { mode: 'pinned' } }))).error).toMatchObject({ code: 'tls.untrusted', details: { reason: 'not-pinned' } });
+    const seen = await h.call<{ fingerprint256: string; selfSigned: boolean }>('team.inspect', { host: '127.0.0.1', port });
+    expect(seen.fingerprint256).toBe(new X509Certificate(serverCert.cert).fingerprint256);
+    const other = new X509Certificate(otherCa.cert).fingerprint256;
+    expect((await h.callRaw('team.trust', { ...endpoint, fingerprint256: other })).error).toMatchObject({ code: 'tls.pin_mismatch' });
+    expect(await h.call<TeamView>('team.trust', { ...endpoint, fingerprint256: seen.fingerprint256.toLowerCase() })).toMatchObject({ joined: false, tls: { mode: 'pinned', fingerprint256: seen.fingerprint256 }, hasPassword: false });
+    const pinned = await h.call<TeamView>('team.join', input('alice', 'alice-pw', { tls: { mode: 'pinned' } }));
+    expect(pinned).toMatchObject({ joined: true, role: 'northbound_console', tls: { mode: 'pinned', fingerprint256: seen.fingerprint256 } });
+    expect((await h.callRaw('team.trust', { ...endpoint, fingerprint256: seen.fingerprint256 })).error?.message).toMatch(/not changed while joined/);
+    await h.call('team.leave');
   });
 });
 
