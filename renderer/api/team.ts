@@ -39,3 +39,20 @@ export function useLeaveTeam() {
     },
   });
 }
+
+/** The certificate the team's server presents (after PostgreSQL's SSLRequest), to compare before pinning. */
+export function useInspectTeam() {
+  const client = useClient();
+  return useMutation({ mutationFn: (req: { host: string; port: number }) => client.invoke('team.inspect', req), meta: { silent: true } });
+}
+
+/** Pins the compared certificate for this server (saved with it, not joined). */
+export function useTrustTeam() {
+  const client = useClient();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (req: { host: string; port: number; database: string; user: string; fingerprint256: string }) => client.invoke('team.trust', req),
+    onSuccess: (view) => qc.setQueryData(keys.team, view),
+    meta: { silent: true },
+  });
+}

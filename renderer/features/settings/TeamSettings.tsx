@@ -4,14 +4,14 @@
  * activity log and Connectors to the team's store; Leave returns to this desk's own data. The
  * password goes to main's vault, bound to the server, user and trust, and never comes back.
  */
-import { FileKey, LogIn, LogOut, PlugZap } from 'lucide-react';
+import { FileKey, LogIn, LogOut, PlugZap, ShieldCheck } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { toast } from 'sonner';
 import { MAX_CA_PEM_BYTES } from '../../../shared/model/profile';
 import type { TeamCheck } from '../../../shared/model/team';
 import { AppError } from '../../../shared/model/errors';
-import { useJoinTeam, useLeaveTeam, useTeam, useTestTeam } from '../../api/team';
+import { useInspectTeam, useJoinTeam, useLeaveTeam, useTeam, useTestTeam, useTrustTeam } from '../../api/team';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ChoiceOption, FieldMessage, TextField } from '../../components/Field';
 import { formatBytes } from '../../components/format';
@@ -22,6 +22,7 @@ import type { TeamInput } from '../../../shared/model/team';
 const trustOptions = [
   { mode: 'system', label: 'System CAs', hint: 'The server’s certificate must chain to a CA this computer trusts.' },
   { mode: 'custom-ca', label: 'Custom CA file', hint: 'The PEM file of the CA that signed the server’s certificate.' },
+  { mode: 'pinned', label: 'Pin certificate', hint: 'Compare the server’s SHA-256 fingerprint with the database owner’s once, then accept only that certificate.' },
   { mode: 'off', label: 'No TLS (this machine only)', hint: 'For a server on 127.0.0.1, ::1 or localhost.' },
 ] as const;
 
@@ -37,6 +38,8 @@ export function TeamSettings() {
   const test = useTestTeam();
   const join = useJoinTeam();
   const leave = useLeaveTeam();
+  const inspect = useInspectTeam();
+  const trust = useTrustTeam();
   const form = useForm<TeamFormValues, unknown, TeamFormValues>({ resolver: teamResolver, defaultValues: teamDefaults(view), mode: 'onSubmit', reValidateMode: 'onChange' });
   const { register, handleSubmit, formState, control, reset, setValue, setError, clearErrors } = form;
   const errors = formState.errors;
@@ -81,6 +84,27 @@ export function TeamSettings() {
       }
     });
 
+  const inspectNow = async () => {
+    setProblem(undefined);
+    inspect.reset();
+    try {
+      await inspect.mutateAsync({ host: values.host.trim(), port: Number(values.port) });
+    } catch (e) {
+      setProblem(problemOf(e));
+    }
+  };
+  const trustNow = async (fingerprint256: string) => {
+    setProblem(undefined);
+    try {
+      await trust.mutateAsync({ host: values.host.trim(), port: Number(values.port), database: values.database.trim(), user: values.user.trim(), fingerprint256 });
+      inspect.reset();
+      toast.success('Certificate pinned. Test or join with it.');
+    } catch (e) {
+      setProblem(problemOf(e));
+    }
+  };
+  const pinnedHere = view?.tls?.mode === 'pinned' && view.host === values.host.trim() && String(view.port) === values.port.trim() ? view.tls.fingerprint256 : undefined;
+
   const doLeave = async () => {
     await leave.mutateAsync();
     toast.success('Left the team. The views read this desk’s own data again.');
@@ -94,7 +118,7 @@ export function TeamSettings() {
       </section>
     );
   }
-  const busy = test.isPending || join.isPending || leave.isPending;
+  const busy = test.isPending || join.isPending || leave.isPending || inspect.isPending || trust.isPending;
   return (
     <section className="card" aria-labelledby="team-title" data-testid="team-settings">
       <h2 id="team-title">Team</h2>
@@ -153,6 +177,40 @@ export function TeamSettings() {
                   )
                 }
               />
+            </div>
+          ) : null}
+          {values.tlsMode === 'pinned' ? (
+            <div className="field" data-testid="team-pin">
+              {pinnedHere ? (
+                <p className="field-hint">
+                  Pinned: <code className="mono">{pinnedHere}</code>
+                </p>
+              ) : (
+                <p className="field-hint">No certificate of this server is pinned yet: inspect it and compare the fingerprint with the database owner’s.</p>
+              )}
+              {view.joined ? null : (
+                <div className="settings-actions">
+                  <button type="button" className="button" onClick={() => void inspectNow()} disabled={busy || !values.host.trim()}>
+                    {inspect.isPending ? <Spinner /> : <ShieldCheck size={14} aria-hidden="true" />}
+                    Inspect certificate
+                  </button>
+                </div>
+              )}
+              {inspect.data ? (
+                <div className="callout" role="status" data-testid="team-certificate">
+                  <strong>{inspect.data.subject}</strong>
+                  <span>
+                    SHA-256 <code className="mono">{inspect.data.fingerprint256}</code>
+                  </span>
+                  <span>
+                    Issued by {inspect.data.issuer}
+                    {inspect.data.selfSigned ? ' (self-signed)' : ''}
+                  </span>
+                  <button type="button" className="button button-primary" onClick={() => void trustNow(inspect.data.fingerprint256)} disabled={busy}>
+                    Trust this certificate
+                  </button>
+                </div>
+              ) : null}
             </div>
           ) : null}
         </fieldset>

@@ -11,7 +11,7 @@ export const TeamForm = z
     database: z.string(),
     user: z.string(),
     password: z.string(),
-    tlsMode: z.enum(['off', 'system', 'custom-ca']),
+    tlsMode: z.enum(['off', 'system', 'custom-ca', 'pinned']),
     caName: z.string().optional(),
     caPem: z.string().optional(),
   })
@@ -34,14 +34,14 @@ export function teamDefaults(view: TeamView | undefined): TeamFormValues {
     database: view?.database ?? 'northbound',
     user: view?.user ?? '',
     password: '',
-    // Pinning a database server's certificate is not offered yet (C-85).
-    tlsMode: tls && tls.mode !== 'pinned' ? tls.mode : 'system',
+    tlsMode: tls?.mode ?? 'system',
     ...(tls?.mode === 'custom-ca' && tls.caName ? { caName: tls.caName } : {}),
   };
 }
 
 /** An empty password box keeps the stored one (main sends it only to the server, user and trust it was entered for). */
 export function toTeamRequest(v: TeamFormValues): z.input<typeof TeamInput> {
+  // A pin is never sent: main uses the one `team.trust` saved for this server.
   const tls = v.tlsMode === 'custom-ca' ? { mode: 'custom-ca' as const, ...(v.caName ? { caName: v.caName } : {}), ...(v.caPem ? { caPem: v.caPem } : {}) } : { mode: v.tlsMode };
   return { host: v.host.trim(), port: v.port.trim() === '' ? Number.NaN : Number(v.port), database: v.database.trim(), user: v.user.trim(), ...(v.password ? { password: v.password } : {}), tls };
 }
