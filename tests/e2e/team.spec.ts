@@ -3,7 +3,7 @@
  * set up by team init, the fleet's data written as its workers write it) as northbound_console; the
  * Connectors page shows the team's connector with its worker and last error, read-only with why;
  * the activity log is the team's; leaving shows the desk's own (empty) connectors again. A wrong
- * database name is refused in the form with what to fix.
+ * database name, and a pin asked of a server without TLS, are refused in the form with what to fix.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -52,6 +52,10 @@ test('Settings → Team: join as a console, the team’s connectors read-only wi
   await team.getByLabel('Port').fill(String(cluster.port));
   await team.getByLabel('Database', { exact: true }).fill('nowhere');
   await team.getByLabel('Database user').fill('alice');
+  // Pinning needs a server that offers TLS; this one does not, and the form says so.
+  await team.getByLabel('Pin certificate').check();
+  await team.getByRole('button', { name: 'Inspect certificate' }).click();
+  await expect(team.getByTestId('team-problem')).toContainText('does not offer TLS');
   await team.getByLabel('No TLS (this machine only)').check();
   await team.getByRole('button', { name: 'Test' }).click();
   await expect(team.getByTestId('team-problem')).toContainText('has no database nowhere');
