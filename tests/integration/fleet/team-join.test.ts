@@ -159,6 +159,11 @@ describe('joining a team', () => {
     expect(page.rows.map((r) => r.object).sort()).toEqual(['vni-0/1', 'vni-0/2']);
     const activity = await h.call<{ rows: Array<{ what: string; user: string }> }>('activity.list', { limit: 50 });
     expect(activity.rows.map((r) => r.what)).toEqual(['Joined a team', 'Cleared alarms']);
+    type Ov = { connectors: Array<{ connectorId: string; name: string }>; risk: { state: string; scored?: number }; alarms: { state: string } };
+    const teamOverview = await h.call<Ov>('overview.get', { profileId: profile.id });
+    expect(teamOverview.connectors.map((c) => c.name)).toEqual(['Team Falcon']);
+    expect(teamOverview.risk).toMatchObject({ state: 'known', scored: 1 });
+    expect(teamOverview.alarms.state).toBe('known');
 
     const [row] = await h.call<Array<{ id: string; name: string; hasClientSecret: boolean; running: boolean; fleet: Record<string, unknown> }>>('connectors.list');
     expect(row).toMatchObject({ id: connectorId, name: 'Team Falcon', hasClientSecret: true, running: true, fleet: { worker: 'host-a:1', leaseLapsed: false, lastStatus: 'failed', lastError: 'token refused', lastWorker: 'host-a:1' } });
@@ -183,6 +188,9 @@ describe('joining a team', () => {
     const deskLog = await h.call<{ rows: Array<{ what: string }> }>('activity.list', { limit: 50 });
     expect(deskLog.rows.map((r) => r.what)).toEqual(['Left the team', 'Added a connection']);
     expect(await h.call('connectors.list')).toEqual([]);
+    const deskOverview = await h.call<Ov>('overview.get', { profileId: profile.id });
+    expect(deskOverview.connectors.map((c) => c.connectorId)).toEqual([localConnector]);
+    expect(deskOverview.alarms.state).toBe('never');
   });
 
   it('as an admin: connectors are written to the team, the secret sealed to the workers and never readable', async () => {
