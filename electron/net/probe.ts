@@ -13,7 +13,7 @@
  * `createTlsOptions`.
  */
 import type { X509Certificate } from 'node:crypto';
-import { isIP } from 'node:net';
+import { isIP, type Socket } from 'node:net';
 import * as tls from 'node:tls';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
 import type { CertificateInfo } from '../../shared/model/profile';
@@ -23,7 +23,7 @@ import { transportError } from './net-errors';
 export interface ProbeOptions {
   timeoutMs?: number;
   /** A connected socket to start TLS on (a protocol that negotiates TLS first, as PostgreSQL's SSLRequest). */
-  socket?: import('node:net').Socket;
+  socket?: Socket;
 }
 
 export interface ProbedCertificate {

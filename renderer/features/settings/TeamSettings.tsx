@@ -142,7 +142,7 @@ export function TeamSettings() {
         <TextField label="Database" autoComplete="off" spellCheck={false} {...register('database')} error={errors.database?.message} />
         <TextField label="Database user" autoComplete="off" spellCheck={false} {...register('user')} error={errors.user?.message} hint="A user the database owner made a member of northbound_console or northbound_admin." />
         <TextField
-          label="Password"
+          label="Database password"
           type="password"
           autoComplete="new-password"
           placeholder={keeps ? '•••• stored' : ''}
