@@ -14,7 +14,7 @@ import { TeamRole, type TeamCheck, type TeamInput, type TeamView } from '../../s
 import { ALARM_PG_STEPS } from '../alarms/store/pg-alarm-schema';
 import { FLEET_MIGRATIONS, FLEET_STORE } from '../edr/fleet/fleet-schema';
 import { EDR_PG_STEPS } from '../edr/store/edr-pg-schema';
-import type { Logger } from '../log';
+import { registerSecret, type Logger } from '../log';
 import { resolveTrust, trustKey } from '../net/trust-binding';
 import { normalizeFingerprint } from '../net/tls-options';
 import { ACTIVITY_PG_STEPS } from '../store/activity-pg';
@@ -144,6 +144,8 @@ export class TeamConsole {
     const rebound = !!prev && bindingOf(prev) !== bindingOf(next);
     let password: string | undefined;
     if (input.password !== undefined) password = input.password === '' ? undefined : input.password;
+    // Never in a log line, whatever fails below.
+    if (password) registerSecret(password);
     else if (prev && !rebound) password = await this.password(prev);
     return { next, password, rebound };
   }
