@@ -228,15 +228,19 @@ describe('joining a team', () => {
     expect(first.app.edr.scheduler.status(local.id).nextCycleAt).toBeUndefined();
     await first.close();
     const again = await startAppHarness({ dataDir: first.dataDir });
-    harnesses.push(again);
-    expect(await again.call<TeamView>('team.get')).toMatchObject({ joined: true, hasPassword: true });
-    expect(again.app.edr.scheduler.status(local.id).nextCycleAt).toBeUndefined();
-    await until('the team’s snapshot', async () => (await again.callRaw('zta.snapshot')).ok);
-    expect((await again.call<{ connectors: Array<{ connectorId: string }> }>('zta.snapshot')).connectors.map((c) => c.connectorId)).toEqual([connectorId]);
-    await again.call('team.leave');
-    expect(again.app.edr.scheduler.status(local.id).nextCycleAt).toEqual(expect.any(String));
-    expect((await again.call<Array<{ id: string; name: string }>>('connectors.list')).map((c) => c.name)).toEqual(['Desk Falcon']);
-    rmSync(first.dataDir, { recursive: true, force: true });
+    try {
+      expect(await again.call<TeamView>('team.get')).toMatchObject({ joined: true, hasPassword: true });
+      expect(again.app.edr.scheduler.status(local.id).nextCycleAt).toBeUndefined();
+      await until('the team’s snapshot', async () => (await again.callRaw('zta.snapshot')).ok);
+      expect((await again.call<{ connectors: Array<{ connectorId: string }> }>('zta.snapshot')).connectors.map((c) => c.connectorId)).toEqual([connectorId]);
+      await again.call('team.leave');
+      expect(again.app.edr.scheduler.status(local.id).nextCycleAt).toEqual(expect.any(String));
+      expect((await again.call<Array<{ id: string; name: string }>>('connectors.list')).map((c) => c.name)).toEqual(['Desk Falcon']);
+    } finally {
+      // The app first (its scheduler has the desk's connector due), then its folder.
+      await again.close();
+      rmSync(first.dataDir, { recursive: true, force: true });
+    }
   });
 });
 
