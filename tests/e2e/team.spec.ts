@@ -68,6 +68,8 @@ test('Settings → Team: join as a console, the team’s connectors read-only wi
   await expect(team.getByTestId('team-status')).toContainText('Joined');
   await expect(team.getByTestId('team-status')).toContainText(`alice@127.0.0.1:${cluster.port}/northbound`);
   await expect(team.getByTestId('team-read-only')).toContainText('Your database role northbound_console may not change connectors');
+  await team.scrollIntoViewIfNeeded();
+  await nb.shot(page, '63-settings-team-joined');
 
   await page.goto(`${nb.host.url.split('#')[0]}#/connectors`);
   await expect(page.getByTestId('connectors-team')).toContainText('northbound_console may not change connectors');
