@@ -12,6 +12,12 @@ export const CHANNEL_NAMES = [
   'updates.install',
   'settings.get',
   'settings.update',
+  'team.get',
+  'team.test',
+  'team.join',
+  'team.inspect',
+  'team.trust',
+  'team.leave',
   'publication.get',
   'publication.update',
   'profiles.list',
@@ -90,6 +96,7 @@ export const EVENT_NAMES = [
   'alarms.status',
   'alarms.notification',
   'activity.changed',
+  'team.changed',
 ] as const;
 
 const channelSet: ReadonlySet<string> = new Set(CHANNEL_NAMES);

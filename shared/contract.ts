@@ -18,6 +18,8 @@ import { ztaChannels, ztaEvents } from './contract-zta';
 import { alarmChannels, alarmEvents } from './contract-alarms';
 import { overviewChannels } from './contract-overview';
 import { activityChannels, activityEvents } from './contract-activity';
+import { teamChannels } from './contract-team';
+import { FleetClaimView } from './model/team';
 import { BulkJobState, BulkRowInput, DeviceGroups, DeviceRecord, DeviceView, OrganizationView, Snapshot, SyslogServer, TaskStatus } from './model/inventory';
 
 /**
@@ -124,6 +126,8 @@ export const ConnectorStatus = ConnectorView.extend({
   progress: CycleProgress.optional(),
   nextCycleAt: z.string().optional(),
   lastCycle: CycleSummary.optional(),
+  /** A joined console (issue 25.1): the worker, lease, last cycle and last error the fleet's workers wrote. */
+  fleet: FleetClaimView.optional(),
 });
 export type ConnectorStatus = z.infer<typeof ConnectorStatus>;
 
@@ -262,6 +266,7 @@ export const channels = {
   ...mapChannels(alarmChannels),
   ...mapChannels(overviewChannels),
   ...mapChannels(activityChannels),
+  ...mapChannels(teamChannels),
 } as const;
 
 export const events = {
@@ -291,6 +296,8 @@ export const events = {
   ...ztaEvents,
   ...alarmEvents,
   ...activityEvents,
+  /** The console joined or left a team (C-84): every view reads other stores now; the window reloads what it shows. */
+  'team.changed': z.object({ joined: z.boolean() }),
 } as const;
 
 export type Channels = typeof channels;

@@ -71,6 +71,9 @@ const WRITES: Partial<Record<ChannelName, (req: Req, res: Req | undefined, ctx: 
       detail: list ? `${plural(ok, 'connector')} registered, ${formatCount(list.length - ok)} refused` : '',
     };
   },
+  'team.join': (req) => ({ what: 'Joined a team', objectKind: 'team', objectId: `${str(req.host)}:${String(req.port)}/${str(req.database)}`, objectName: str(req.database), detail: `as ${str(req.user)}` }),
+  'team.trust': (req) => ({ what: 'Trusted a team database certificate', objectKind: 'team', objectId: `${str(req.host)}:${String(req.port)}/${str(req.database)}`, objectName: str(req.database), detail: `SHA-256 ${str(req.fingerprint256)}` }),
+  'team.leave': () => ({ what: 'Left the team', objectKind: 'team', objectId: 'team', objectName: 'team' }),
   'zta.applyRisk': (req, res, ctx) => ({
     what: 'Saved risk settings and rescored',
     objectKind: 'connector',

@@ -51,6 +51,8 @@ export class EdrService {
   readonly publication: PublicationSettings;
   private readonly riskConfigs: RiskConfigs;
   private readonly runtimes: ConnectorRuntimes;
+  /** Joined to a team (C-84): this desk polls and publishes nothing until it leaves. */
+  private paused = false;
 
   constructor(o: EdrServiceOptions) {
     const { adapters, events, logger } = o;
@@ -96,7 +98,7 @@ export class EdrService {
     this.registry.onChange((ids) => events.emit('connectors.changed', { ids }));
     // A node signed in: scores kept while there was no publication target go out now.
     events.subscribe((event, payload) => {
-      if (event === 'session.changed' && (payload as { state?: string }).state === 'signed-in') void this.publisher.publishPending();
+      if (event === 'session.changed' && (payload as { state?: string }).state === 'signed-in' && !this.paused) void this.publisher.publishPending();
     });
   }
 
@@ -106,14 +108,27 @@ export class EdrService {
   }
 
   start(): void {
+    if (this.paused) return;
     this.scheduler.start();
     void this.publisher.publishPending();
+  }
+
+  /** A console joined a team (C-84): no cycle runs and nothing is published; running cycles are cancelled (nothing of them is stored). */
+  async pause(): Promise<void> {
+    this.paused = true;
+    await this.scheduler.stop();
+  }
+
+  /** Left the team: the desk's own connectors are scheduled again and what waits is published. */
+  resume(): void {
+    this.paused = false;
+    this.start();
   }
 
   /** publication.update: the next publication uses the new address; scores waiting for a target go out now. */
   async updatePublication(req: PublicationUpdate): Promise<PublicationView> {
     const view = await this.publication.update(req);
-    if (view.amqp.active !== 'none') void this.publisher.publishPending();
+    if (view.amqp.active !== 'none' && !this.paused) void this.publisher.publishPending();
     return view;
   }
 

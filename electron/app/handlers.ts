@@ -14,6 +14,8 @@ import { createSettingsHandlers, type SettingsHandlerDeps } from './settings-han
 import { createAlarmHandlers, type AlarmHandlerDeps } from './alarm-handlers';
 import { createOverviewHandlers, type OverviewHandlerDeps } from './overview-handlers';
 import type { ActivityStore } from '../store/activity-store';
+import type { TeamConsole } from './team-console';
+import { createTeamHandlers, teamAwareConnectors } from './team-handlers';
 
 /** app.info and demo.*: what the platform says of itself, whether any connection exists, and the demo workspace. */
 export interface AppHandlerDeps {
@@ -35,6 +37,8 @@ export interface HandlerDeps {
   overview: OverviewHandlerDeps;
   /** The activity log and how long it is kept (days). */
   activity: { db: Pick<ActivityStore, 'list'>; keptDays(): number };
+  /** Settings → Team; once joined, the connectors.* channels answer from the team's fleet tables. */
+  team: { console: TeamConsole; connectorsChanged(ids: string[]): void };
 }
 
 export function createHandlers(d: HandlerDeps): Handlers {
@@ -45,7 +49,8 @@ export function createHandlers(d: HandlerDeps): Handlers {
     'demo.open': async () => demo.open(),
     ...createProfileHandlers(d.profiles),
     ...createSettingsHandlers(d.settings),
-    ...createConnectorHandlers(d.connectors),
+    ...teamAwareConnectors(createConnectorHandlers(d.connectors), d.team.console, d.team.connectorsChanged),
+    ...createTeamHandlers(d.team.console),
     ...createInventoryHandlers(d.inventory),
     ...createZtaHandlers(d.zta),
     ...createAlarmHandlers(d.alarms),

@@ -22,8 +22,9 @@ export const OVERVIEW_TREND_CYCLES = 30;
 export interface OverviewDeps {
   profiles: ProfileRepository;
   sessions: SessionManager;
-  alarms: AlarmService;
-  edr: EdrService;
+  alarms: Pick<AlarmService, 'criticalUnacknowledged' | 'overview' | 'isRunning'>;
+  /** The desk's EDR, or a joined console's team stores (C-84): the same reads. */
+  edr: Pick<EdrService, 'zta' | 'store' | 'registry'> & { scheduler: Pick<EdrService['scheduler'], 'status'> };
   inventory: InventoryService;
   demo: DemoWorkspace;
   now?: () => Date;

@@ -29,6 +29,9 @@ import { openSqliteActivityStore } from '../store/activity-store';
 import { ActivityLog } from './activity';
 import { amqpUrlWithoutPassword } from '../../shared/model/settings';
 import { DEFAULT_ALARM_EXCHANGE } from '../../shared/model/alarms';
+import { TeamConsole } from './team-console';
+import { TeamWorld } from './team-world';
+import { delegate } from './delegate';
 
 export type { PlatformAdapters } from './ports';
 
@@ -48,6 +51,8 @@ export interface App {
   downloads: Downloads;
   /** Alarm sources of the signed-in connections and the alarm store (issue 12). */
   alarms: AlarmService;
+  /** Settings → Team: the team this console is joined to, and the switch between its stores and the desk's (C-84). */
+  team: TeamConsole;
   /** Revokes sessions (2 s budget) and stops the demo simulators. */
   shutdown(): Promise<void>;
 }
@@ -90,7 +95,6 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
     ...options.edr,
   });
   await edr.init();
-  edr.start();
   const inventory = new InventoryService({
     store: openInventoryStore(path.join(adapters.dataDir, 'inventory.db')),
     session: (profileId) => sessions.get(profileId),
@@ -122,10 +126,61 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
     ...options.alarms,
   });
   alarms.start();
+  // Settings → Team (issue 25.1, C-84): a joined console's views read the team's stores; this desk
+  // then polls, publishes and collects nothing, and its own stores wait untouched until it leaves.
+  const team = new TeamConsole({
+    settings: adapters.settings,
+    vault: adapters.vault,
+    logger: logger.child('team'),
+    openWorld: (pool, role) =>
+      TeamWorld.open({
+        pool,
+        role,
+        logger: logger.child('team'),
+        emit: events.emit.bind(events),
+        profile: (id) => profiles.list().find((p) => p.id === id),
+        requestFor: (profileId) => (method, p, body, opts) => sessions.get(profileId).request(method, p, body, opts),
+        requireSignedIn: (profileId, what) => inventory.requireSignedIn(profileId, what),
+        riskHistoryDays: () => appSettings.current().riskHistoryDays,
+        alarmHistoryDays: () => appSettings.current().alarmHistoryDays,
+      }),
+    pauseLocal: async () => {
+      await edr.pause();
+      await Promise.all(profiles.list().map((p) => alarms.stopSource(p.id)));
+    },
+    resumeLocal: () => {
+      edr.resume();
+      for (const s of sessions.list()) if (s.state === 'signed-in') void alarms.startSource(s.profileId);
+    },
+    switched: (joined) => events.emit('team.changed', { joined }),
+  });
+  await team.start();
+  edr.start();
+  const inTeam = () => team.joined;
+  /** What the views read: the desk's services, or the joined team's (C-84). */
+  const ztaNow = () => (inTeam() ? team.current().zta : edr.zta);
+  const alarmsNow = () => (inTeam() ? team.current().alarms : alarms);
+  const zta = delegate(ztaNow);
+  const alarmViews = delegate(alarmsNow);
+  const edrViews = {
+    get zta() {
+      return ztaNow();
+    },
+    get store() {
+      return inTeam() ? team.current().edrStore : edr.store;
+    },
+    get registry() {
+      return inTeam() ? team.current().registry : edr.registry;
+    },
+    get scheduler() {
+      return inTeam() ? { status: () => ({ running: false }) } : edr.scheduler;
+    },
+  };
   events.subscribe((event, payload) => {
     if (event === 'session.changed') {
       const s = payload as { profileId: string; state: string };
-      alarms.onSession(s.profileId, s.state);
+      // A joined console collects no alarms itself: the fleet's collectors do.
+      if (!inTeam()) alarms.onSession(s.profileId, s.state);
       inventory.onSession(s.profileId, s.state);
     }
   });
@@ -147,11 +202,11 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
   });
   const downloads = new Downloads(adapters.dataDir);
   const ztaExports = new ZtaExports({
-    snapshot: () => edr.zta.snapshot(),
+    snapshot: () => zta.snapshot(),
     destination: (_jobId, defaultName, format) => exportDestination(adapters, downloads, defaultName, format),
     onProgress: (job) => events.emit('zta.export.progress', job),
   });
-  const overview = new OverviewService({ profiles, sessions, alarms, edr, inventory, demo });
+  const overview = new OverviewService({ profiles, sessions, alarms: alarmViews, edr: edrViews, inventory, demo });
   // The activity log (issue 22.2): every operator write, kept like the other histories.
   const activityDb = openSqliteActivityStore(path.join(adapters.dataDir, 'activity.db'));
   const activityDays = () => Math.max(appSettings.current().alarmHistoryDays, appSettings.current().riskHistoryDays);
@@ -163,8 +218,9 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
   await pruneActivity();
   const activityRetention = setInterval(() => void pruneActivity(), 3_600_000);
   activityRetention.unref();
+  const activityNow = () => (inTeam() ? team.current().activity : activityDb);
   const activityLog = new ActivityLog({
-    db: activityDb,
+    db: delegate(activityNow),
     logger: logger.child('activity'),
     context: {
       profile: (id) => {
@@ -223,10 +279,11 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
       nodeGet: (profileId, p) => sessions.get(profileId).request('GET', p),
     },
     inventory: { inventory, bulk, profiles },
-    zta: { zta: edr.zta, exports: ztaExports, printToPdf: adapters.printToPdf?.bind(adapters), saveFile: adapters.saveFile?.bind(adapters) },
-    alarms: { alarms, profiles },
+    zta: { zta, exports: ztaExports, printToPdf: adapters.printToPdf?.bind(adapters), saveFile: adapters.saveFile?.bind(adapters) },
+    alarms: { alarms: alarmViews, profiles },
     overview: { overview },
-    activity: { db: activityDb, keptDays: activityDays },
+    activity: { db: delegate(activityNow), keptDays: activityDays },
+    team: { console: team, connectorsChanged: (ids) => events.emit('connectors.changed', { ids }) },
   });
   const router = createRouter(handlers, logger.child('router'), activityLog);
   adapters.updater?.onChange((s) => events.emit('updates.changed', s));
@@ -249,10 +306,12 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
     ztaExports,
     downloads,
     alarms,
+    team,
     async shutdown() {
       if (closed) return;
       closed = true;
       clearInterval(activityRetention);
+      await team.close();
       await edr.stop();
       await Promise.all([bulk.close(), inventory.close(), alarms.close()]);
       await sessions.closeAll(2000);

@@ -13,7 +13,7 @@
  * `createTlsOptions`.
  */
 import type { X509Certificate } from 'node:crypto';
-import { isIP } from 'node:net';
+import { isIP, type Socket } from 'node:net';
 import * as tls from 'node:tls';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
 import type { CertificateInfo } from '../../shared/model/profile';
@@ -22,6 +22,8 @@ import { transportError } from './net-errors';
 
 export interface ProbeOptions {
   timeoutMs?: number;
+  /** A connected socket to start TLS on (a protocol that negotiates TLS first, as PostgreSQL's SSLRequest). */
+  socket?: Socket;
 }
 
 export interface ProbedCertificate {
@@ -69,13 +71,12 @@ export function probeCertificate(host: string, port: number, opts: ProbeOptions 
     let peer: X509Certificate | undefined;
     // tls.connect hands `requestOCSP` to the TLSSocket it creates; @types/node lists it only there.
     const options: tls.ConnectionOptions & Pick<tls.TLSSocketOptions, 'requestOCSP'> = {
-      host,
-      port,
+      ...(opts.socket ? { socket: opts.socket } : { host, port }),
       ...(isIP(host) ? {} : { servername: host }),
       ...(ca ? { ca } : {}),
       // Only so that Node hands us the certificate during the handshake (see the file comment).
       requestOCSP: true,
-      ALPNProtocols: ['http/1.1'],
+      ...(opts.socket ? {} : { ALPNProtocols: ['http/1.1'] }),
     };
     const socket = tls.connect(options);
     const finish = (err: unknown, value?: ProbedCertificate) => {
@@ -83,6 +84,7 @@ export function probeCertificate(host: string, port: number, opts: ProbeOptions 
       settled = true;
       clearTimeout(timer);
       socket.destroy();
+      opts.socket?.destroy();
       if (err) reject(err);
       else resolve(value as ProbedCertificate);
     };

@@ -8,7 +8,8 @@ import { MAX_ACTIVITY_ENTRIES, type ActivityFilter, type NewActivity } from './a
 import type { ActivityStore } from './activity-store';
 import { isoText, migratePg, type PgPool } from './postgres';
 
-const STEPS = [
+/** The activity store's migrations (a console checks the team's version against their count). */
+export const ACTIVITY_PG_STEPS: readonly string[] = [
   `CREATE TABLE activity (
      id bigserial PRIMARY KEY,
      at timestamptz NOT NULL,
@@ -34,7 +35,7 @@ type Row = Omit<ActivityEntry, 'id'> & { id: string | number };
 const entryOf = (r: Row): ActivityEntry => ({ ...r, id: Number(r.id) });
 
 export async function openPgActivityStore(pool: PgPool): Promise<ActivityStore> {
-  await migratePg(pool, 'activity', STEPS);
+  await migratePg(pool, 'activity', ACTIVITY_PG_STEPS);
   return {
     backend: 'postgres',
     async record(e: NewActivity) {

@@ -69,6 +69,8 @@ export function useContractEvents(onNotice: (notice: EventPayload<'notice'>) => 
         refetch(qc, keys.overview);
       }),
       client.on('activity.changed', () => refetch(qc, keys.activity)),
+      // Joined or left a team (C-84): every view reads other stores now.
+      client.on('team.changed', () => void qc.invalidateQueries()),
       client.on('updates.changed', (status) => qc.setQueryData(keys.updates, status)),
       client.on('connectors.changed', () => {
         refetch(qc, keys.connectors);

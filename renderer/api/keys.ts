@@ -3,6 +3,7 @@ export const keys = {
   appInfo: ['app.info'] as const,
   settings: ['settings'] as const,
   publication: ['publication'] as const,
+  team: ['team'] as const,
   profiles: ['profiles'] as const,
   sessions: ['sessions'] as const,
   demo: ['demo.status'] as const,

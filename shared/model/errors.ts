@@ -48,6 +48,14 @@ export const ErrorCodes = {
   tokenLimit: 'oauth.token_limit_exceeded',
   oauthRequired: 'mgmt.oauth_required',
   forbidden: 'request.forbidden',
+  /** Joining a team (issue 25.1): the database refused the user or password. */
+  teamAuth: 'team.auth',
+  /** The team's database has no Northbound schema, or one of another version. */
+  teamSchema: 'team.schema',
+  /** The database user is in neither northbound_console nor northbound_admin. */
+  teamRole: 'team.role',
+  /** The team's database could not be reached (or its TLS failed). */
+  teamUnreachable: 'team.unreachable',
 } as const;
 
 export const oauthErrorCode = (error: string) => `oauth.${error}`;

@@ -71,6 +71,27 @@ export class FleetConnectors {
    * transaction. Answers each entry's result.
    */
   async registerBulk(document: unknown): Promise<BulkResult[]> {
+    const results = await this.registering((registry) => registry.registerBulk(document), (results) => results.flatMap((r) => (r.ok && r.id ? [r.id] : [])));
+    return results;
+  }
+
+  /**
+   * Registers or changes one connector as the Connectors page's form does (`ConnectorInput`: the
+   * same validation as a desk's; a move of endpoint or trust drops the stored secret unless a new
+   * one is typed, which is sealed to the workers). Answers the connector as stored.
+   */
+  async register(input: unknown): Promise<StoredConnectorType> {
+    const { connector } = await this.registering((registry) => registry.register(input, 'ui'), (r) => [r.connector.id]);
+    return connector;
+  }
+
+  /**
+   * Runs a registration through a desk's registry over an in-memory copy of the team's list, then
+   * writes what it stored for the connectors `touched` names in one transaction: each connector
+   * and its claim, and a secret typed with it sealed to the workers' public key (a connector moved
+   * without a new secret loses the stored one, as on a desk).
+   */
+  private async registering<T>(run: (registry: ConnectorRegistry) => Promise<T>, touched: (result: T) => string[]): Promise<T> {
     const publicKey = await workersPublicKey(this.pool);
     const bindings = await this.bindings();
     const settings = memorySettings({ [KEY]: await this.list() });
@@ -86,12 +107,12 @@ export class FleetConnectors {
       deletePrefix: async () => undefined,
     };
     const registry = new ConnectorRegistry(settings, vault, () => new Date(), { hasSecret: async (id, binding) => bindings.get(id) === binding });
-    const results = await registry.registerBulk(document);
+    const result = await run(registry);
     const next = settings.get<StoredConnectorType[]>(KEY) ?? [];
-    const touched = new Set(results.flatMap((r) => (r.ok && r.id ? [r.id] : [])));
+    const ids = new Set(touched(result));
     await withTransaction(this.pool, async (client) => {
       for (const c of next) {
-        if (!touched.has(c.id)) continue;
+        if (!ids.has(c.id)) continue;
         await client.query(
           `INSERT INTO fleet_connectors (id, config, updated_at) VALUES ($1, $2, now())
            ON CONFLICT (id) DO UPDATE SET config = EXCLUDED.config, updated_at = now()`,
@@ -105,7 +126,22 @@ export class FleetConnectors {
         }
       }
     });
-    return results;
+    return result;
+  }
+
+  /** Enables or disables a connector (an admin's); the workers stop or start claiming it. */
+  async setEnabled(id: string, enabled: boolean): Promise<StoredConnectorType> {
+    const c = await this.get(id);
+    if (!c) throw new AppError(ErrorCodes.notFound, 'That connector is no longer registered in the team.', 'Reload the Connectors page.');
+    const updated: StoredConnectorType = { ...c, enabled, updatedAt: new Date().toISOString() };
+    await this.pool.query('UPDATE fleet_connectors SET config = $2, updated_at = now() WHERE id = $1', [id, JSON.stringify(updated)]);
+    return updated;
+  }
+
+  /** Removes a connector with its sealed secret and claim (an admin's); its stored cycles stay. */
+  async remove(id: string): Promise<boolean> {
+    const r = await this.pool.query('DELETE FROM fleet_connectors WHERE id = $1', [id]);
+    return (r.rowCount ?? 0) > 0;
   }
 
   /**

@@ -7,6 +7,7 @@ import { RowMenu } from '../../components/RowMenu';
 import { Spinner } from '../../components/Spinner';
 import { ConnectorTestDialog } from './ConnectorTestDialog';
 import { CycleStatus } from './CycleStatus';
+import { FleetClaim } from './FleetClaim';
 import { NOT_ASSESSED_CHOICES, pollEvery, regionLabel, vendorLabel } from '../../components/connector-labels';
 
 export interface RowActions {
@@ -14,7 +15,11 @@ export interface RowActions {
   remove(connector: ConnectorStatus): void;
 }
 
-export function ConnectorRow({ connector, actions }: { connector: ConnectorStatus; actions: RowActions }) {
+/**
+ * `team`: the console is joined to a team (issue 25.1): the workers poll, so no Poll now, Cancel or
+ * Test; `readOnly` (a northbound_console role) says why the switch, Edit and Delete are not offered.
+ */
+export function ConnectorRow({ connector, actions, team }: { connector: ConnectorStatus; actions: RowActions; team?: { readOnly: string | null } | undefined }) {
   const setEnabled = useSetConnectorEnabled();
   const pollNow = usePollConnectorNow();
   const cancel = useCancelConnectorPoll();
@@ -56,34 +61,46 @@ export function ConnectorRow({ connector, actions }: { connector: ConnectorStatu
           role="switch"
           className="switch"
           checked={enabled}
-          disabled={setEnabled.isPending}
+          disabled={setEnabled.isPending || Boolean(team?.readOnly)}
+          title={team?.readOnly ?? undefined}
           onChange={(e) => setEnabled.mutate({ connectorId: connector.id, enabled: e.target.checked })}
         />
         <label htmlFor={switchId}>Enabled</label>
       </div>
-      <div className="connector-status">
-        <CycleStatus connector={connector} />
-      </div>
-      <div className="connector-actions">
-        {connector.running ? (
-          <button type="button" className="button button-small" disabled={cancel.isPending} onClick={() => cancel.mutate(ref)}>
-            {cancel.isPending ? <Spinner /> : <Square size={14} aria-hidden="true" />}
-            Cancel poll
-          </button>
-        ) : (
-          <button type="button" className="button button-small button-primary" disabled={pollNow.isPending} onClick={() => pollNow.mutate(ref)}>
-            {pollNow.isPending ? <Spinner /> : <Play size={14} aria-hidden="true" />}
-            Poll now
-          </button>
-        )}
-        <RowMenu
-          items={[
-            { label: 'Test', icon: Activity, disabled: test.isPending, onSelect: runTest },
-            { label: 'Edit', icon: Pencil, onSelect: () => actions.edit(connector) },
-            { label: 'Delete', icon: Trash2, danger: true, onSelect: () => actions.remove(connector) },
-          ]}
-        />
-      </div>
+      <div className="connector-status">{team ? <FleetClaim fleet={connector.fleet} /> : <CycleStatus connector={connector} />}</div>
+      {team ? (
+        <div className="connector-actions">
+          {team.readOnly ? null : (
+            <RowMenu
+              items={[
+                { label: 'Edit', icon: Pencil, onSelect: () => actions.edit(connector) },
+                { label: 'Delete', icon: Trash2, danger: true, onSelect: () => actions.remove(connector) },
+              ]}
+            />
+          )}
+        </div>
+      ) : (
+        <div className="connector-actions">
+          {connector.running ? (
+            <button type="button" className="button button-small" disabled={cancel.isPending} onClick={() => cancel.mutate(ref)}>
+              {cancel.isPending ? <Spinner /> : <Square size={14} aria-hidden="true" />}
+              Cancel poll
+            </button>
+          ) : (
+            <button type="button" className="button button-small button-primary" disabled={pollNow.isPending} onClick={() => pollNow.mutate(ref)}>
+              {pollNow.isPending ? <Spinner /> : <Play size={14} aria-hidden="true" />}
+              Poll now
+            </button>
+          )}
+          <RowMenu
+            items={[
+              { label: 'Test', icon: Activity, disabled: test.isPending, onSelect: runTest },
+              { label: 'Edit', icon: Pencil, onSelect: () => actions.edit(connector) },
+              { label: 'Delete', icon: Trash2, danger: true, onSelect: () => actions.remove(connector) },
+            ]}
+          />
+        </div>
+      )}
       {testOpen ? <ConnectorTestDialog name={connector.name} result={test.data} pending={test.isPending} failed={test.isError} onClose={() => setTestOpen(false)} /> : null}
     </li>
   );

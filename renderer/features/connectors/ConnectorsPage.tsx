@@ -2,6 +2,7 @@
 import { FileUp, Plug, Plus } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { useConnectors } from '../../api/connectors';
+import { useTeam } from '../../api/team';
 import { LoadFailed, Loading } from '../../components/QueryState';
 import { ConnectorFormDialog } from './ConnectorFormDialog';
 import { ConnectorRow, type RowActions } from './ConnectorRow';
@@ -12,6 +13,9 @@ type PageDialog = { kind: 'form'; connectorId?: string } | { kind: 'delete'; con
 
 export function ConnectorsPage() {
   const connectors = useConnectors();
+  const teamView = useTeam().data;
+  // Joined to a team (issue 25.1): the team's connectors, polled by its workers; a console role reads them only.
+  const team = teamView?.joined ? { readOnly: teamView.readOnlyReason } : undefined;
   const [dialog, setDialog] = useState<PageDialog | undefined>();
   const actions = useMemo<RowActions>(() => ({ edit: (c) => setDialog({ kind: 'form', connectorId: c.id }), remove: (c) => setDialog({ kind: 'delete', connectorId: c.id }) }), []);
   const close = () => setDialog(undefined);
@@ -27,7 +31,7 @@ export function ConnectorsPage() {
     body = (
       <LoadFailed onRetry={() => void connectors.refetch()}>The connectors could not be loaded.</LoadFailed>
     );
-  } else if (list.length === 0) {
+  } else if (list.length === 0 && !team) {
     body = <EmptyConnectors onAdd={() => setDialog({ kind: 'form' })} onImport={() => setDialog({ kind: 'import' })} />;
   } else {
     body = (
@@ -36,20 +40,28 @@ export function ConnectorsPage() {
           <h2 id="connectors-title">
             EDR connectors <span className="count">{list.length}</span>
           </h2>
-          <div className="toolbar-actions">
-            <button type="button" className="button" onClick={() => setDialog({ kind: 'import' })}>
-              <FileUp size={14} aria-hidden="true" />
-              Import…
-            </button>
-            <button type="button" className="button button-primary" onClick={() => setDialog({ kind: 'form' })}>
-              <Plus size={14} aria-hidden="true" />
-              Add connector
-            </button>
-          </div>
+          {team?.readOnly ? null : (
+            <div className="toolbar-actions">
+              <button type="button" className="button" onClick={() => setDialog({ kind: 'import' })}>
+                <FileUp size={14} aria-hidden="true" />
+                Import…
+              </button>
+              <button type="button" className="button button-primary" onClick={() => setDialog({ kind: 'form' })}>
+                <Plus size={14} aria-hidden="true" />
+                Add connector
+              </button>
+            </div>
+          )}
         </div>
+        {team ? (
+          <p className="callout" role="status" data-testid="connectors-team">
+            <strong>The team’s connectors, polled by its workers.</strong>
+            <span>{team.readOnly ?? 'Your database role northbound_admin registers and changes them; each client secret is sealed to the workers.'}</span>
+          </p>
+        ) : null}
         <ul className="connector-list" aria-label="EDR connectors">
           {list.map((c) => (
-            <ConnectorRow key={c.id} connector={c} actions={actions} />
+            <ConnectorRow key={c.id} connector={c} actions={actions} team={team} />
           ))}
         </ul>
       </section>

@@ -10,6 +10,7 @@ import { DataFolder } from './DataFolder';
 import { PublicationSettings } from './PublicationSettings';
 import { RiskHistorySetting } from './RiskHistorySetting';
 import { UpdatesSettings } from './UpdatesSettings';
+import { TeamSettings } from './TeamSettings';
 
 export function SettingsPage() {
   const theme = useUi((s) => s.theme);
@@ -54,6 +55,7 @@ export function SettingsPage() {
           <option value="utc">UTC</option>
         </SelectField>
       </section>
+      <TeamSettings />
       <PublicationSettings />
       <RiskHistorySetting />
       <AlarmSettings />

@@ -1,0 +1,163 @@
+/**
+ * The feature services of a console joined to a team (issue 25.1, C-84): the same services the desk
+ * runs, over the team's PostgreSQL stores behind the same interfaces — ZTA (ZtaService over the PG
+ * EDR store, every stored connector shown, named from the team's connector list), alarms
+ * (AlarmService over the PG alarm store, with no source: the fleet's collectors write it), the
+ * activity log (the PG store: a console may append to it) — and the fleet's connectors and claims.
+ * Nothing here polls, publishes, prunes or collects: the workers and collectors do.
+ */
+import type { EmitEvent } from '../../shared/contract';
+import { AppError, ErrorCodes } from '../../shared/model/errors';
+import type { TeamRole } from '../../shared/model/team';
+import { AlarmService } from '../alarms/service';
+import { openPgAlarmStore } from '../alarms/store/pg-alarm-store';
+import type { AlarmStore, IngestResult } from '../alarms/store/alarm-store';
+import { fleetStatus, type ConnectorClaimRow } from '../edr/fleet/claims';
+import { FleetConnectors } from '../edr/fleet/fleet-connectors';
+import { ConnectorRegistry, type StoredConnector } from '../edr/registry';
+import { openPgEdrStore, type PgEdrStore } from '../edr/store/edr-pg';
+import { ZtaService } from '../edr/zta-service';
+import type { Logger } from '../log';
+import type { NodeRequest } from '../mgmt/node-answer';
+import { openPgActivityStore } from '../store/activity-pg';
+import type { ActivityStore } from '../store/activity-store';
+import type { PgPool } from '../store/postgres';
+import { createMemoryVault } from '../store/vault';
+import type { SettingsBackend } from './ports';
+
+/** The alarm source a fleet collector stores a node's alarms under (`alarms follow --node`, cli-alarms.ts). */
+export function fleetAlarmSource(p: { host: string; basicPort: number }): string {
+  return `node:${p.host.includes(':') ? `[${p.host}]` : p.host}:${p.basicPort}`;
+}
+
+/** Methods of AlarmStore whose first argument names the source. */
+const BY_SOURCE = new Set<string>([
+  'ingest', 'sourceState', 'advanceCursor', 'recordBackfill', 'counts', 'countsAt', 'deadLetters', 'list', 'detail', 'keys', 'summary', 'rate',
+  'overview', 'collected', 'criticalUnacknowledged', 'newestChangeMs', 'changeCounts', 'newestChange', 'forgetSource',
+]);
+
+/**
+ * The team's alarm store as the app's alarm service reads it: a connection's id becomes the source
+ * the fleet's collectors store that node under; `ingest` stores nothing (below).
+ */
+export function sourceMappedAlarmStore(store: AlarmStore, sourceOf: (profileId: string) => string): AlarmStore {
+  return new Proxy(store, {
+    get(target, prop, receiver) {
+      // What the node answers an acknowledge or a clear is not stored by a console (its role may
+      // not write alarms): the fleet's collectors store it from the node's stream (issue 25.2).
+      if (prop === 'ingest') return async (): Promise<IngestResult> => ({ newChanges: 0, newHandlings: 0, duplicates: 0, aids: [], newAlarms: 0, headSeq: await target.headSeq(), lagMs: null });
+      const v = Reflect.get(target, prop, receiver) as unknown;
+      if (typeof v !== 'function') return v;
+      const fn = v as (...a: unknown[]) => unknown;
+      if (typeof prop === 'string' && BY_SOURCE.has(prop)) return (source: string, ...rest: unknown[]) => fn.call(target, sourceOf(source), ...rest);
+      return fn.bind(target);
+    },
+  });
+}
+
+export interface TeamWorldOptions {
+  pool: PgPool;
+  role: TeamRole;
+  logger: Logger;
+  emit: EmitEvent;
+  /** A connection's host and REST port (the node whose alarms the fleet collects). */
+  profile(profileId: string): { host: string; basicPort: number } | undefined;
+  requestFor(profileId: string): NodeRequest;
+  requireSignedIn(profileId: string, what: string): void;
+  riskHistoryDays(): number;
+  alarmHistoryDays(): number;
+}
+
+/** A settings backend over one cached value (the registry's list of the team's connectors). */
+function cachedSettings(): SettingsBackend & { put(list: StoredConnector[]): void } {
+  const data = new Map<string, unknown>([['edrConnectors', []]]);
+  return {
+    get: <T>(k: string) => data.get(k) as T | undefined,
+    set: (k, v) => void data.set(k, v),
+    delete: (k) => void data.delete(k),
+    put: (list) => void data.set('edrConnectors', list),
+  };
+}
+
+export class TeamWorld {
+  readonly zta: ZtaService;
+  readonly alarms: AlarmService;
+  readonly fleet: FleetConnectors;
+  /** The team's connectors, as last read (names the ZTA views' connectors). */
+  readonly registry: ConnectorRegistry;
+  private readonly settings = cachedSettings();
+
+  private constructor(
+    readonly o: TeamWorldOptions,
+    readonly edrStore: PgEdrStore,
+    readonly alarmStore: AlarmStore,
+    readonly activity: ActivityStore,
+  ) {
+    this.fleet = new FleetConnectors(o.pool);
+    this.registry = new ConnectorRegistry(this.settings, createMemoryVault(undefined, o.logger));
+    this.zta = new TeamZtaService({
+      store: edrStore,
+      registry: this.registry,
+      // Workers poll; this console runs no cycle and rescores nothing.
+      scheduler: { status: () => ({ running: false }), rescore: () => Promise.reject(teamReadOnly('rescore a tenant')) },
+      logger: o.logger.child('zta'),
+      retentionDays: o.riskHistoryDays,
+      everyStored: true,
+    });
+    this.alarms = new AlarmService({
+      store: alarmStore,
+      requestFor: o.requestFor,
+      requireSignedIn: o.requireSignedIn,
+      // No source: the fleet's collectors store the node's alarms.
+      broker: async () => undefined,
+      emit: o.emit,
+      logger: o.logger.child('alarms'),
+      retentionDays: o.alarmHistoryDays,
+    });
+  }
+
+  /** Opens the team's stores on `pool` (their schema checked: a console may not migrate). */
+  static async open(o: TeamWorldOptions): Promise<TeamWorld> {
+    const [edr, alarms, activity] = await Promise.all([openPgEdrStore(o.pool), openPgAlarmStore(o.pool), openPgActivityStore(o.pool)]);
+    const mapped = sourceMappedAlarmStore(alarms, (profileId) => {
+      const p = o.profile(profileId);
+      return p ? fleetAlarmSource(p) : `profile:${profileId}`;
+    });
+    const world = new TeamWorld(o, edr, mapped, activity);
+    await world.refreshConnectors();
+    return world;
+  }
+
+  /** Reads the team's connector list again (the ZTA views name connectors from it). */
+  async refreshConnectors(): Promise<StoredConnector[]> {
+    const list = await this.fleet.list();
+    this.settings.put(list);
+    return list;
+  }
+
+  /** Each connector's claim and last cycle as the workers wrote them, by connector id. */
+  async claims(): Promise<Map<string, ConnectorClaimRow>> {
+    return new Map((await fleetStatus(this.o.pool)).connectors.map((c) => [c.connectorId, c]));
+  }
+
+  async close(): Promise<void> {
+    await this.alarms.close();
+    await this.o.pool.end().catch(() => undefined);
+  }
+}
+
+/** What a joined console may not do itself (the fleet's workers do it, or a later issue lets an admin). */
+export function teamReadOnly(what: string): AppError {
+  return new AppError(ErrorCodes.forbidden, `A console joined to a team does not ${what}: the team’s workers poll and score its tenants.`, 'Leave the team (Settings → Team) to work on this desk’s own connectors.');
+}
+
+/** The ZTA views over the team's store; the what-if's Save (a rescore of the tenant) is not a console's. */
+class TeamZtaService extends ZtaService {
+  override applyRisk(): Promise<{ cycleId: number | null }> {
+    return Promise.reject(new AppError(ErrorCodes.forbidden, 'A joined console cannot save risk settings to the team yet.', 'The what-if shows what new weights would move; to change this desk’s own, leave the team (Settings → Team).'));
+  }
+
+  override prune(): Promise<void> {
+    return Promise.resolve();
+  }
+}
