@@ -147,7 +147,7 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
   });
   const downloads = new Downloads(adapters.dataDir);
   const ztaExports = new ZtaExports({
-    snapshot: () => edr.zta.snapshot(),
+    source: edr.zta.exportSource(),
     destination: (_jobId, defaultName, format) => exportDestination(adapters, downloads, defaultName, format),
     onProgress: (job) => events.emit('zta.export.progress', job),
   });
