@@ -1,10 +1,11 @@
 /**
  * `northbound zta export (--data-dir DIR | --database-url URL) --format csv|json [--customer C]
  * [--platform P] [--band B]` (issues 11.7, 24.5): the stored latest score of every host, offline,
- * as the ZTA dashboard's export writes them: the same snapshot the app builds (ZtaService over DIR's
+ * as the ZTA dashboard's export writes them: the same connectors the app shows (ZtaService over DIR's
  * edr.db and its registered connectors, or over a team's PostgreSQL, whose connectors are named
  * from the store; a tenant only the CLI polled is named from the store, EDR-Z8; EDR-Z9), the same
- * filter rule, order, columns and bytes (exportedRows + exportPieces: CSV with formulas escaped).
+ * filter rule, order, columns and bytes (exportPieces over the store's stream, a chunk at a time,
+ * C-86: CSV with formulas escaped).
  * Data on stdout, a one-line account on stderr.
  */
 import type { Command } from 'commander';
@@ -89,7 +90,7 @@ export function addZtaCommands(program: Command): void {
       const logger = createStreamLogger(process.stderr, 'warn');
       const { store, connectors, close, everyStored } = 'dataDir' in source ? await openDeskScores(source.dataDir, logger) : await openTeamScores({ ...flags, ...source });
       // Loaded only by this command.
-      const [{ ConnectorRegistry }, { ZtaService }, { exportedRows, exportPieces }, { createMemoryVault }] = await Promise.all([
+      const [{ ConnectorRegistry }, { ZtaService }, { exportHead, exportPieces }, { createMemoryVault }] = await Promise.all([
         import('./edr/registry'),
         import('./edr/zta-service'),
         import('./edr/zta-export'),
@@ -110,15 +111,19 @@ export function addZtaCommands(program: Command): void {
           retentionDays: () => Number.NaN,
           everyStored,
         });
-        const snapshot = await zta.snapshot();
-        const rows = exportedRows(snapshot, parsed.filter);
-        for (const piece of exportPieces(snapshot, rows, parsed.format, parsed.filter, new Date())) {
+        // Streamed from the store a chunk at a time (C-86), as the app's export.
+        const source = zta.exportSource();
+        const head = exportHead(await source.connectors());
+        let written = 0;
+        for await (const piece of exportPieces(head, source.rows(parsed.filter, head.connectors), parsed.format, parsed.filter, new Date())) {
+          written += piece.rows;
           if (!process.stdout.write(piece.text)) await new Promise((resolve) => process.stdout.once('drain', resolve));
         }
         if (flags.progress) {
-          const shown = snapshot.connectors.filter((c) => c.cycleId !== null);
-          const asOf = snapshot.asOf ? `as of ${snapshot.asOf}` : 'nothing stored yet';
-          process.stderr.write(`zta export: ${rows.length.toLocaleString('en-US')} of ${snapshot.rows.hostId.length.toLocaleString('en-US')} hosts (${parsed.format}), ${shown.length} connector(s), ${asOf}\n`);
+          const shown = head.connectors.filter((c) => c.cycleId !== null);
+          const asOf = head.asOf ? `as of ${head.asOf}` : 'nothing stored yet';
+          const all = await source.count({}, head.connectors);
+          process.stderr.write(`zta export: ${written.toLocaleString('en-US')} of ${all.toLocaleString('en-US')} hosts (${parsed.format}), ${shown.length} connector(s), ${asOf}\n`);
         }
       } finally {
         await close();

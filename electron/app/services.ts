@@ -202,7 +202,8 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
   });
   const downloads = new Downloads(adapters.dataDir);
   const ztaExports = new ZtaExports({
-    snapshot: () => zta.snapshot(),
+    // The desk's store or the joined team's, chosen at each call (C-84).
+    source: delegate(() => ztaNow().exportSource()),
     destination: (_jobId, defaultName, format) => exportDestination(adapters, downloads, defaultName, format),
     onProgress: (job) => events.emit('zta.export.progress', job),
   });

@@ -2,9 +2,10 @@
  * Export of the ZTA dashboard's current view (issue 11.6, EDR-Z11): the rows the filters show, in
  * the table's columns, to CSV or JSON. Written in chunks with progress and cancel; a cancelled or
  * failed export leaves no file (it is written beside its destination and renamed when complete).
- * CSV goes through the one CSV writer (`shared/csv.ts`): a hostname or tag comes from an endpoint
- * and must never run as a spreadsheet formula or carry a terminal escape. The CLI's `zta export` writes the same
- * bytes through `exportPieces`.
+ * The rows stream from the store a chunk at a time (issue 25.3, C-86: zta-export-source.ts), never
+ * the whole snapshot. CSV goes through the one CSV writer (`shared/csv.ts`): a hostname or tag comes
+ * from an endpoint and must never run as a spreadsheet formula or carry a terminal escape. The CLI's
+ * `zta export` writes the same bytes through `exportPieces`.
  */
 import { randomUUID } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
@@ -14,38 +15,49 @@ import type { ExportFormat, ExportJob } from '../../shared/contract-zta';
 import { csvLine, toCsv } from '../../shared/csv';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
 import { PRIVATE_DIR_MODE } from '../store/files';
-import { EXPORT_COLUMNS, exportFileName, exportRecord, rowsInOrder, snapshotRow, type ZtaFilter, type ZtaSnapshot } from '../../shared/model/zta';
+import { EXPORT_COLUMNS, exportFileName, exportRecord, rowsInOrder, type ZtaConnector, type ZtaFilter, type ZtaRow } from '../../shared/model/zta';
+import { newestAsOf, type ExportSource } from './zta-export-source';
 
-export const EXPORT_CHUNK = 2_000;
+export { EXPORT_CHUNK, storeExportSource, type ExportSource } from './zta-export-source';
 const HEADER = EXPORT_COLUMNS;
 
-/** The indexes of the snapshot's rows the filter passes, in the table's default order (the report lists the same). */
+/** The indexes of a snapshot's rows the filter passes, in the table's default order: what the streamed export lists (the tests' reference). */
 export const exportedRows = rowsInOrder;
+
+/** What the export's head says: the data's as-of and the connectors shown. */
+export interface ExportHead {
+  asOf: string | null;
+  connectors: ZtaConnector[];
+}
+
+export const exportHead = (connectors: ZtaConnector[]): ExportHead => ({ asOf: newestAsOf(connectors), connectors });
 
 /**
  * The export as successive pieces of text, each with the number of rows it carries: a head, one
- * piece per chunk of rows, a tail. CSV: header line then records (CRLF, formulas escaped). JSON:
- * `{ exportedAt, asOf, filter, connectors, columns, rows }` (issue 22.8: it says what made it).
+ * piece per chunk of rows (as the source answers them), a tail. CSV: header line then records (CRLF,
+ * formulas escaped). JSON: `{ exportedAt, asOf, filter, connectors, columns, rows }` (issue 22.8: it
+ * says what made it).
  */
-export function* exportPieces(s: ZtaSnapshot, rows: readonly number[], format: ExportFormat, filter: ZtaFilter, exportedAt: Date): Generator<{ text: string; rows: number }> {
-  const chunks = function* () {
-    for (let i = 0; i < rows.length; i += EXPORT_CHUNK) yield rows.slice(i, i + EXPORT_CHUNK).map((r) => exportRecord(snapshotRow(s, r)));
-  };
+export async function* exportPieces(head: ExportHead, chunks: AsyncIterable<readonly ZtaRow[]>, format: ExportFormat, filter: ZtaFilter, exportedAt: Date): AsyncGenerator<{ text: string; rows: number }> {
   if (format === 'csv') {
     yield { text: csvLine(HEADER), rows: 0 };
-    for (const chunk of chunks()) yield { text: toCsv(chunk.map((r) => HEADER.map((h) => r[h] ?? ''))), rows: chunk.length };
+    for await (const rows of chunks) {
+      const chunk = rows.map(exportRecord);
+      if (chunk.length) yield { text: toCsv(chunk.map((r) => HEADER.map((h) => r[h] ?? ''))), rows: chunk.length };
+    }
     return;
   }
-  const connectors = s.connectors
+  const connectors = head.connectors
     .filter((c) => (filter.vendor === undefined || c.vendor === filter.vendor) && (filter.connector === undefined || c.connectorId === filter.connector))
     .map((c) => ({ name: c.name, vendor: c.vendor, tenantId: c.tenantId, asOf: c.asOf }));
   yield {
-    text: `{"exportedAt":${JSON.stringify(exportedAt.toISOString())},"asOf":${JSON.stringify(s.asOf)},"filter":${JSON.stringify(filter)},"connectors":${JSON.stringify(connectors)},"columns":${JSON.stringify(HEADER)},"rows":[`,
+    text: `{"exportedAt":${JSON.stringify(exportedAt.toISOString())},"asOf":${JSON.stringify(head.asOf)},"filter":${JSON.stringify(filter)},"connectors":${JSON.stringify(connectors)},"columns":${JSON.stringify(HEADER)},"rows":[`,
     rows: 0,
   };
   let first = true;
-  for (const chunk of chunks()) {
-    yield { text: (first ? '\n' : ',\n') + chunk.map((r) => JSON.stringify(r)).join(',\n'), rows: chunk.length };
+  for await (const rows of chunks) {
+    if (rows.length === 0) continue;
+    yield { text: (first ? '\n' : ',\n') + rows.map((r) => JSON.stringify(exportRecord(r))).join(',\n'), rows: rows.length };
     first = false;
   }
   yield { text: '\n]}\n', rows: 0 };
@@ -60,7 +72,8 @@ export interface ExportDestination {
 }
 
 export interface ExportServiceOptions {
-  snapshot(): Promise<ZtaSnapshot>;
+  /** The connectors shown, the count and the rows (the store's: `ZtaService.exportSource()`). */
+  source: ExportSource;
   /** Desktop: the operator picks the file in main's save dialog. Browser mode: a file in the data folder, downloaded once. */
   destination(jobId: string, suggestedName: string, format: ExportFormat): Promise<ExportDestination | undefined>;
   onProgress(job: ExportJob): void;
@@ -82,15 +95,15 @@ export class ZtaExports {
   async start(format: ExportFormat, filter: ZtaFilter): Promise<ExportJob> {
     const jobId = randomUUID();
     const now = this.o.now?.() ?? new Date();
-    // The snapshot first: the file's name says the filters and the data's "as of" (issue 22.8).
-    const snapshot = await this.o.snapshot();
-    const suggested = exportFileName(snapshot, filter, format);
+    // The connectors first: the file's name says the filters and the data's "as of" (issue 22.8).
+    const head = exportHead(await this.o.source.connectors());
+    const suggested = exportFileName(head, filter, format);
     const dest = await this.o.destination(jobId, suggested, format);
     if (!dest) return { jobId, format, state: 'cancelled', done: 0, total: 0, name: suggested };
-    const rows = exportedRows(snapshot, filter);
-    const job: ExportJob = { jobId, format, state: 'running', done: 0, total: rows.length, name: dest.name };
+    const total = await this.o.source.count(filter, head.connectors);
+    const job: ExportJob = { jobId, format, state: 'running', done: 0, total, name: dest.name };
     const abort = new AbortController();
-    const done = this.write(job, dest, snapshot, rows, filter, now, abort.signal);
+    const done = this.write(job, dest, head, filter, now, abort.signal);
     this.jobs.set(jobId, { job, abort, done });
     void done.finally(() => setTimeout(() => this.jobs.delete(jobId), 10 * 60_000).unref());
     return { ...job };
@@ -110,7 +123,7 @@ export class ZtaExports {
     return r.done;
   }
 
-  private async write(job: ExportJob, dest: ExportDestination, s: ZtaSnapshot, rows: number[], filter: ZtaFilter, now: Date, signal: AbortSignal): Promise<ExportJob> {
+  private async write(job: ExportJob, dest: ExportDestination, head: ExportHead, filter: ZtaFilter, now: Date, signal: AbortSignal): Promise<ExportJob> {
     const part = `${dest.file}.part`;
     let out: WriteStream | undefined;
     const emit = () => this.o.onProgress({ ...job });
@@ -124,11 +137,14 @@ export class ZtaExports {
         stream.once('error', reject);
       });
       await ready;
-      for (const piece of exportPieces(s, rows, job.format, filter, now)) {
+      // Leaving this loop early (a cancel, a failure) ends the store's read (its transaction or cursor).
+      let done = 0;
+      for await (const piece of exportPieces(head, this.o.source.rows(filter, head.connectors), job.format, filter, now)) {
         if (signal.aborted) throw new AppError(ErrorCodes.cancelled, 'The export was cancelled.', '');
         if (!stream.write(piece.text)) await new Promise<void>((r) => stream.once('drain', () => r()));
         if (piece.rows) {
-          job.done += piece.rows;
+          done += piece.rows;
+          job.done = done;
           emit();
         }
         // Let other work (the window's requests, a cancel) in between chunks.
@@ -136,7 +152,9 @@ export class ZtaExports {
       }
       await new Promise<void>((resolve, reject) => stream.end((e?: Error | null) => (e ? reject(e) : resolve())));
       await rename(part, dest.file);
-      job.done = rows.length;
+      // Every row written (a commit between the count and the read may have moved the total).
+      job.done = done;
+      job.total = done;
       job.state = 'done';
       if (dest.offer) job.downloadUrl = dest.offer();
     } catch (e) {

@@ -21,6 +21,7 @@ import { ztaHostDetail } from './zta-host';
 import { ztaOverview } from './zta-overview';
 import { EdrRetention } from './zta-retention';
 import { ztaSnapshot } from './zta-snapshot';
+import { storeExportSource, type ExportSource } from './zta-export-source';
 import { applyRisk } from './zta-what-if';
 
 export { RESCORE_BATCH } from './zta-what-if';
@@ -57,6 +58,11 @@ export class ZtaService {
     const one = all.filter((c) => c.connectorId === connectorId);
     if (one.length === 0) throw new AppError(ErrorCodes.notFound, 'That connector is not registered (any more).', 'Choose another tenant.');
     return ztaSnapshot(this.o.store, one);
+  }
+
+  /** The export's rows, streamed from the store `batch` hosts at a time (C-86), never the whole snapshot. */
+  exportSource(batch?: number): ExportSource {
+    return storeExportSource({ store: this.o.store, connectors: () => this.connectors(), ...(batch !== undefined ? { batch } : {}) });
   }
 
   /** The connectors and their newest cycles' hosts by customer and platform (C-78): no host is read. */

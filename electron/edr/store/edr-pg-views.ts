@@ -11,8 +11,9 @@ import { TS } from './edr-pg-schema';
 import type { CycleGroup, LatestCycle, ScorePoint, TrendFilter } from './edr-store';
 import { appendRow, changesFrom, historyPoints, noChanges, trendPoints, trendWindow, type HostRow, type MoveRow } from './edr-views-shared';
 import { withLastSeen } from './host-json';
-import type { HostCounts, HostCountsQuery, HostWindow, HostWindowQuery } from '../../../shared/model/zta-window';
+import type { HostCounts, HostCountsQuery, HostWindow, HostWindowQuery, HostWindowRow } from '../../../shared/model/zta-window';
 import { CountsCache, countsSql, hostCountsOf, latestIdsSql, windowRow, windowSql } from './edr-window-sql';
+import { exportSql, type HostExportQuery } from './edr-export-sql';
 
 
 /** Rows of a cycle's snapshot read at a time. */
@@ -83,6 +84,36 @@ export class PgEdrViews {
       for (const sql of READ_SETTINGS) await c.query(sql);
       return this.counts(c, q);
     });
+  }
+
+  /**
+   * The export's read (C-86): a cursor (DECLARE … NO SCROLL, FETCH FORWARD `batch`) in one REPEATABLE
+   * READ, READ ONLY transaction on a connection of its own, so the rows are one snapshot however long
+   * the export takes and main holds one batch of them. Ended early (a cancel) or failed, the
+   * transaction is rolled back and the connection handed back (closed if even that failed).
+   */
+  async *exportHosts(q: HostExportQuery): AsyncGenerator<HostWindowRow[]> {
+    if (q.connectors.length === 0) return;
+    const batch = Math.max(1, Math.floor(q.batch));
+    const st = exportSql('pg', q);
+    const c = await this.pool.connect();
+    let ended = false;
+    let broken = false;
+    try {
+      await c.query('BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+      await c.query('SET LOCAL jit = off');
+      await c.query({ text: `DECLARE export_hosts NO SCROLL CURSOR FOR ${st.text}`, values: st.args });
+      for (;;) {
+        const rows = (await c.query<unknown[]>({ text: `FETCH FORWARD ${batch} FROM export_hosts`, rowMode: 'array' })).rows;
+        if (rows.length) yield rows.map(windowRow);
+        if (rows.length < batch) break;
+      }
+      await c.query('COMMIT');
+      ended = true;
+    } finally {
+      if (!ended) await c.query('ROLLBACK').catch(() => (broken = true));
+      c.release(broken);
+    }
   }
 
   private async counts(c: PoolClient, q: HostCountsQuery): Promise<HostCounts> {

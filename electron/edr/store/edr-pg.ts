@@ -20,7 +20,7 @@ import { prunePgEdrStore } from './edr-pg-retention';
 import { PgStaging } from './edr-pg-staging';
 import { commitPgCycle, discardPgCycle, interruptPgCycles, type CommitFence } from './edr-pg-commit';
 import { PgEdrViews } from './edr-pg-views';
-import type { CycleHost, CycleKind, CycleSummary, EdrStore, StoredHostScore, TrendFilter } from './edr-store';
+import type { CycleHost, CycleKind, CycleSummary, EdrStore, HostExportQuery, StoredHostScore, TrendFilter } from './edr-store';
 import { hostScoreOf, summaryOf, toCycle } from './edr-views-shared';
 
 export { CYCLE_NOT_RUNNING, CYCLE_STAGED_ELSEWHERE, TAKEN_OVER_ERROR } from './edr-pg-errors';
@@ -115,6 +115,7 @@ export async function openPgEdrStore(pool: PgPool): Promise<PgEdrStore> {
     latestCycles: () => views.latestCycles(),
     hostWindow: (q: HostWindowQuery) => views.hostWindow(q),
     hostCounts: (q: HostCountsQuery) => views.hostCounts(q),
+    exportHosts: (q: HostExportQuery) => views.exportHosts(q),
     cycleGroups: (cycleIds: readonly number[]) => views.cycleGroups(cycleIds),
     appendRows: (cols: ZtaColumns, cycleId: number, connector: number, customerIndex: (id: string) => number) => views.appendRows(cols, cycleId, connector, customerIndex),
     storedRecords: (connectorId: string, cycleId: number, afterHostId: string, limit: number) => views.storedRecords(connectorId, cycleId, afterHostId, limit),

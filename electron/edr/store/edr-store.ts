@@ -7,7 +7,10 @@
 import type { CycleState } from '../../../shared/contract';
 import type { Contribution, HostRecord, RiskBand, ScoredHost, Vendor } from '../../../shared/model/edr';
 import type { ZtaChanges, ZtaColumns } from '../../../shared/model/zta';
-import type { HostCounts, HostCountsQuery, HostWindow, HostWindowQuery } from '../../../shared/model/zta-window';
+import type { HostCounts, HostCountsQuery, HostWindow, HostWindowQuery, HostWindowRow } from '../../../shared/model/zta-window';
+import type { HostExportQuery } from './edr-export-sql';
+
+export type { HostExportQuery } from './edr-export-sql';
 
 /** Hosts of one customer and platform in one cycle (`cycleGroups`). */
 export interface CycleGroup {
@@ -145,6 +148,14 @@ export interface EdrStore {
   hostWindow(q: HostWindowQuery): Promise<HostWindow>;
   /** The latest snapshot's hosts matching the filter and search, by band and by customer → platform with band counts. */
   hostCounts(q: HostCountsQuery): Promise<HostCounts>;
+  /**
+   * The export's read (C-86): the latest snapshot's hosts of `connectors` matching the filter and
+   * search, every one, in the table's default order (`rowsInOrder`'s over the snapshot, ties in the
+   * connectors' order given), answered `batch` rows at a time from one snapshot of the data (one
+   * read transaction), so memory holds a batch, not the snapshot. Ending the iteration early (a
+   * cancel) ends the read.
+   */
+  exportHosts(q: HostExportQuery): AsyncIterable<HostWindowRow[]>;
   /** Hosts by customer and platform in each of these cycles, from their band counts (no host row read): the dashboard's facets and customer names (C-78). */
   cycleGroups(cycleIds: readonly number[]): Promise<CycleGroup[]>;
   /** Up to `limit` stored records of a cycle's hosts after `afterHostId` (the rescore reads them batch by batch). */

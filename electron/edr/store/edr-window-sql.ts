@@ -309,3 +309,13 @@ export class CountsCache {
     this.entries.set(key, structuredClone(counts));
   }
 }
+
+/**
+ * The latest snapshot's hosts matching a filter and its search, as parts of a statement the caller
+ * finishes (the export's stream, edr-export-sql.ts): the `latest` CTE, the FROM over `hosts h` and
+ * `host_seen hs`, the filter's conditions, and the placeholders its own values continue.
+ */
+export function filteredHostsSql(d: Dialect, f: ZtaFilter) {
+  const s = new Sql(d);
+  return { cte: latest(s), from: FROM(s), where: where(s, f, true), args: s.args, p: (v: unknown) => s.p(v), c: (col: string) => s.c(col) };
+}

@@ -5,6 +5,7 @@
 import type { ScoredHost, Vendor } from '../../../shared/model/edr';
 import type { ZtaColumns } from '../../../shared/model/zta';
 import type { HostCountsQuery, HostWindowQuery } from '../../../shared/model/zta-window';
+import type { HostExportQuery } from './edr-export-sql';
 import { EdrDb } from './edr-db';
 import { hostScoreOf } from './edr-views-shared';
 import type { CycleKind, CycleStatus, EdrStore, StoredHostScore, TrendFilter } from './edr-store';
@@ -84,6 +85,10 @@ export class SqliteEdrStore implements EdrStore {
 
   async hostCounts(q: HostCountsQuery) {
     return this.db.views.hostCounts(q);
+  }
+
+  exportHosts(q: HostExportQuery) {
+    return this.db.views.exportHosts(q);
   }
 
   async appendRows(cols: ZtaColumns, cycleId: number, connector: number, customerIndex: (id: string) => number) {

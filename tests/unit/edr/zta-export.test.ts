@@ -5,7 +5,8 @@ import path from 'node:path';
 import Papa from 'papaparse';
 import { afterEach, describe, expect, it } from 'vitest';
 import { controlChars } from '../../support/control-chars';
-import { exportPieces, exportedRows, ZtaExports } from '../../../electron/edr/zta-export';
+import { ZtaExports } from '../../../electron/edr/zta-export';
+import { exportText, snapshotExportSource } from '../../support/zta-export-snapshot';
 import type { ExportJob } from '../../../shared/contract-zta';
 import { COLUMN_KEYS, exportFileName, type ZtaColumns, type ZtaSnapshot } from '../../../shared/model/zta';
 
@@ -31,7 +32,7 @@ function snapshot(n: number, names: string[] = []): ZtaSnapshot {
     rows,
   };
 }
-const text = (s: ZtaSnapshot, format: 'csv' | 'json') => [...exportPieces(s, exportedRows(s, {}), format, {}, new Date('2026-11-25T09:00:00Z'))].map((p) => p.text).join('');
+const text = (s: ZtaSnapshot, format: 'csv' | 'json') => exportText(snapshotExportSource(s), format, {}, new Date('2026-11-25T09:00:00Z'));
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -39,13 +40,13 @@ afterEach(() => {
 });
 
 describe('ZTA export', () => {
-  it('a host named =HYPERLINK("x") is text in the CSV, never a formula; the JSON keeps the name as it is', () => {
+  it('a host named =HYPERLINK("x") is text in the CSV, never a formula; the JSON keeps the name as it is', async () => {
     const s = snapshot(3, ['=HYPERLINK("x")', '+cmd|calc', '@SUM(A1)']);
-    const csv = text(s, 'csv');
+    const csv = await text(s, 'csv');
     const rows = Papa.parse<Record<string, string>>(csv.trim(), { header: true }).data;
     expect(rows.map((r) => r.hostname).sort()).toEqual([`'+cmd|calc`, `'=HYPERLINK("x")`, `'@SUM(A1)`]);
     for (const r of rows) expect(/^[=+\-@\t\r]/.test(r.hostname!)).toBe(false);
-    const json = JSON.parse(text(s, 'json')) as { rows: Array<{ hostname: string }>; columns: string[] };
+    const json = JSON.parse(await text(s, 'json')) as { rows: Array<{ hostname: string }>; columns: string[] };
     expect(json.rows.map((r) => r.hostname).sort()).toEqual(['+cmd|calc', '=HYPERLINK("x")', '@SUM(A1)']);
     expect(json.columns).toEqual(Object.keys(rows[0]!));
   });
@@ -54,7 +55,7 @@ describe('ZTA export', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'nb-export-'));
     dirs.push(dir);
     const names = ['=HYPERLINK("http://x")\nline two', '@SUM(A1)\r\nz', '-2+3\n', 'host\x1b]0;pwned\x07\x9b2J'];
-    const exports = new ZtaExports({ snapshot: async () => snapshot(4, names), destination: async (_id, name) => ({ file: path.join(dir, 'out.csv'), name }), onProgress: () => undefined });
+    const exports = new ZtaExports({ source: snapshotExportSource(snapshot(4, names)), destination: async (_id, name) => ({ file: path.join(dir, 'out.csv'), name }), onProgress: () => undefined });
     const end = await exports.finished((await exports.start('csv', {})).jobId);
     expect(end.state).toBe('done');
     const written = readFileSync(path.join(dir, 'out.csv'), 'utf8');
@@ -63,10 +64,10 @@ describe('ZTA export', () => {
     expect(hostnames.sort()).toEqual([`'-2+3\n`, `'=HYPERLINK("http://x")\nline two`, `'@SUM(A1)\r\nz`, 'host\\u001B]0;pwned\\u0007\\u009B2J'].sort());
   });
 
-  it('CSV and JSON carry the same rows in the same order, riskiest first, with every column', () => {
+  it('CSV and JSON carry the same rows in the same order, riskiest first, with every column', async () => {
     const s = snapshot(4_500);
-    const csv = Papa.parse<Record<string, string>>(text(s, 'csv').trim(), { header: true }).data;
-    const json = (JSON.parse(text(s, 'json')) as { rows: Array<Record<string, string | number | null>> }).rows;
+    const csv = Papa.parse<Record<string, string>>((await text(s, 'csv')).trim(), { header: true }).data;
+    const json = (JSON.parse(await text(s, 'json')) as { rows: Array<Record<string, string | number | null>> }).rows;
     expect(csv).toHaveLength(4_500);
     expect(json.map((r) => r.host_id)).toEqual(csv.map((r) => r.host_id));
     // One meaning per column (issue 22.8): Falcon's numbers under falcon_*, nothing under defender_*; the connector by name.
@@ -108,7 +109,7 @@ describe('ZTA export', () => {
     const events: ExportJob[] = [];
     const control: { cancel?: () => void } = {};
     const exports = new ZtaExports({
-      snapshot: async () => snapshot(100_000),
+      source: snapshotExportSource(snapshot(100_000)),
       destination: async (_id, name) => ({ file: path.join(dir, name), name }),
       onProgress: (job) => {
         events.push(job);
@@ -127,7 +128,7 @@ describe('ZTA export', () => {
   it('a finished export is renamed into place whole', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'nb-export-'));
     dirs.push(dir);
-    const exports = new ZtaExports({ snapshot: async () => snapshot(10), destination: async (_id, name) => ({ file: path.join(dir, 'out.json'), name }), onProgress: () => undefined });
+    const exports = new ZtaExports({ source: snapshotExportSource(snapshot(10)), destination: async (_id, name) => ({ file: path.join(dir, 'out.json'), name }), onProgress: () => undefined });
     const job = await exports.start('json', { band: 'Trustworthy' });
     const end = await exports.finished(job.jobId);
     expect(end).toMatchObject({ state: 'done', done: 10, total: 10 });
