@@ -31,6 +31,7 @@ import { AppError, ErrorCodes } from '../../shared/model/errors';
 import { AlarmService } from '../../electron/alarms/service';
 import { openAlarmStore } from '../../electron/alarms/store/sqlite-alarm-store';
 import { AlarmDb } from '../../electron/alarms/store/alarms-db';
+import { RECOUNT_SQL } from '../../electron/alarms/store/alarms-recount';
 import { openPgAlarmStore } from '../../electron/alarms/store/pg-alarm-store';
 import type { AlarmStore } from '../../electron/alarms/store/alarm-store';
 import { createAlarmHandlers } from '../../electron/app/alarm-handlers';
@@ -146,6 +147,8 @@ export function seedSqlite(file: string, endMs: number, deadline: Deadline): num
   }
   db.db.exec(sql.handlings);
   db.db.exec(sql.sources);
+  // The source's counts (C-82) from its rows, as schema step 3 sets them.
+  db.db.exec(RECOUNT_SQL);
   db.db.exec('ANALYZE');
   void db.close();
   return performance.now() - t;
@@ -168,6 +171,9 @@ export async function seedPg(pool: PgPool, endMs: number, deadline: Deadline): P
   }
   await pool.query(sql.handlings);
   await pool.query(sql.sources);
+  // The source's counts (C-82) from its rows, as schema step 3 sets them.
+  await pool.query(`UPDATE alarm_sources s SET alarm_count = (SELECT COUNT(*) FROM alarms a WHERE a.source = s.source),
+    change_count = (SELECT COUNT(*) FROM alarm_changes c JOIN alarms a ON a.aid = c.aid WHERE a.source = s.source)`);
   await pool.query(`SELECT setval('alarms_aid_seq', ${SEED.alarms}), setval('alarm_changes_seq_seq', ${SEED.alarms * SEED.changesPerAlarm}), setval('alarm_seq', ${SEED.alarms})`);
   deadline.check('VACUUM ANALYZE');
   await pool.query('VACUUM ANALYZE alarms, alarm_changes, alarm_handlings, alarm_sources');
@@ -232,7 +238,7 @@ export const WINDOW_FILTERS: Array<{ what: string; filter: AlarmFilter }> = [
 ];
 
 /** What the Alarms page asks for its first view, through the router. */
-export async function measureAlarmWindows(router: Router, repeat: number, deadline: Deadline): Promise<AlarmWindowFigure[]> {
+export async function measureAlarmWindows(router: Router, repeat: number, deadline: Deadline, countedBefore?: () => Promise<number>): Promise<AlarmWindowFigure[]> {
   const call = caller(router);
   const client = { invoke: call } as unknown as Parameters<typeof readWindow>[0];
   const out: AlarmWindowFigure[] = [];
@@ -250,6 +256,12 @@ export async function measureAlarmWindows(router: Router, repeat: number, deadli
   deadline.check('alarms.status');
   const st = await time(repeat, deadline, () => call<{ stored: { changes: number } }>('alarms.status', { profileId: SOURCE }));
   out.push({ what: 'alarms.status (source not running)', ...strip(st), answer: `${st.last.stored.changes.toLocaleString('en-US')} changes stored` });
+  if (countedBefore) {
+    // Side by side: what `counts` did before C-82 (every change of the source counted), the same store.
+    deadline.check('the counts as counted before C-82');
+    const b = await time(repeat, deadline, countedBefore);
+    out.push({ what: 'for comparison, the source\'s changes counted from the rows as counts() did before C-82', ...strip(b), answer: `${b.last.toLocaleString('en-US')} changes` });
+  }
   deadline.check('the first view together');
   // As the page opens: the list, counters, chart and status asked at once.
   const all = await time(repeat, deadline, () =>
@@ -271,7 +283,8 @@ export async function benchAlarmWindowSqlite(repeat = 5, deadline = new Deadline
     const store = openAlarmStore(file, { now: () => endMs });
     try {
       const { router } = alarmRouter(store, endMs);
-      return { backend: 'SQLite', changes: SEED.alarms * SEED.changesPerAlarm, alarms: SEED.alarms, seedMs, figures: await measureAlarmWindows(router, repeat, deadline) };
+      const before = async () => (store.db.db.prepare('SELECT COUNT(*) AS n FROM changes WHERE aid IN (SELECT aid FROM alarms WHERE source = ?)').get(SOURCE) as { n: number }).n;
+      return { backend: 'SQLite', changes: SEED.alarms * SEED.changesPerAlarm, alarms: SEED.alarms, seedMs, figures: await measureAlarmWindows(router, repeat, deadline, before) };
     } finally {
       await store.close();
     }
@@ -303,7 +316,8 @@ export async function benchAlarmWindowPg(hosts: number, repeat = 5, deadline = n
     const seedMs = await seedPg(pool, endMs, deadline);
     const store = await openPgAlarmStore(pool);
     const { router, alarms } = alarmRouter(store, endMs);
-    const result: AlarmWindowBench = { backend: 'PostgreSQL', changes: SEED.alarms * SEED.changesPerAlarm, alarms: SEED.alarms, seedMs, figures: await measureAlarmWindows(router, repeat, deadline) };
+    const before = async () => Number((await pool.query<{ n: string }>('SELECT COUNT(*) AS n FROM alarm_changes c JOIN alarms a ON a.aid = c.aid WHERE a.source = $1', [SOURCE])).rows[0]!.n);
+    const result: AlarmWindowBench = { backend: 'PostgreSQL', changes: SEED.alarms * SEED.changesPerAlarm, alarms: SEED.alarms, seedMs, figures: await measureAlarmWindows(router, repeat, deadline, before) };
     let overview: OverviewPgBench | undefined;
     if (hosts > 0) {
       deadline.check('the EDR seed');
