@@ -264,6 +264,29 @@ async function listed(s: AlarmStore, source: string): Promise<{ alarms: number; 
   return { alarms: page.total, changes: page.rows.reduce((a, r) => a + r.changes, 0) };
 }
 
+describe.each(backends)('alarm store windows with a search (C-82): %s', (_name, open) => {
+  it('pages a searched list as the whole list filtered: the same rows in the same order, the same total, past the end and with nothing found', async () => {
+    const s = await open();
+    // Ties in time (ordered by id), cleared and open, matches in every searched field.
+    const items = Array.from({ length: 23 }, (_, i) =>
+      item({ object: i % 3 === 0 ? `tun-${i}` : `vni-${i}`, device: i % 5 === 0 ? 'edge-TUN' : 'dev-1', changes: [[T + Math.floor(i / 2), i % 4 === 3 ? 'cleared' : 'major', i % 7 === 0 ? 'Tunnel down' : 'link down']] }),
+    );
+    await s.ingest('p1', items, { storedMs: T + 100 });
+    await s.ingest('p2', [item({ object: 'tun-other', changes: [[T, 'major']] })], { storedMs: T + 100 });
+    for (const f of [{ text: 'tun', cleared: 'all' as const }, { text: 'TUN' }, { text: 'tun', severity: ['major' as const] }, { text: 'nothing-like-it', cleared: 'all' as const }]) {
+      const { text, ...rest } = f;
+      const every = (await s.list('p1', rest, 0, 1000)).rows.filter((r) => [r.text, r.object, r.deviceName, r.type, r.specificProblem].some((x) => x.toLowerCase().includes(text.toLowerCase())));
+      for (const [offset, limit] of [[0, 5], [5, 5], [3, 100], [every.length - 1, 5], [every.length, 5], [every.length + 10, 5]] as const) {
+        if (offset < 0) continue;
+        const page = await s.list('p1', f, offset, limit);
+        expect({ total: page.total, ids: page.rows.map((r) => r.id), more: page.more }).toEqual({ total: every.length, ids: every.slice(offset, offset + limit).map((r) => r.id), more: false });
+        expect(page.rows).toEqual(every.slice(offset, offset + limit));
+      }
+    }
+    await s.close();
+  });
+});
+
 describe.each(backends)('alarm store counts (C-82): %s', (_name, open) => {
   it('keeps each source’s counts as batches store and retention, repair and forgetting remove: always what its rows say', async () => {
     const s = await open();
