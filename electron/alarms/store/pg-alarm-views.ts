@@ -78,20 +78,6 @@ function where(source: string, f: AlarmFilter): { sql: string; params: unknown[]
 
 export async function listAlarmsPg(pool: Pool, source: string, filter: AlarmFilter, offset: number, limit: number, budgetBytes: number = LIMITS.alarmWindowBytes): Promise<{ total: number; rows: AlarmView[]; more: boolean }> {
   const w = where(source, filter);
-  if (filter.text) {
-    // With a search (C-82): the window and its total in one pass over the matching alarms, not a
-    // count and then a walk down the newest-first index that reads every alarm when few match.
-    const [lim, off] = [`$${w.params.length + 1}`, `$${w.params.length + 2}`];
-    const found = await pool.query<Row & { total: Num }>(
-      `SELECT ${COLUMNS}, m.total FROM (
-         SELECT a.aid, a.last_change_ms, COUNT(*) OVER () AS total FROM alarms a WHERE ${w.sql} ORDER BY a.last_change_ms DESC, a.aid DESC LIMIT ${lim} OFFSET ${off}
-       ) m JOIN alarms a ON a.aid = m.aid ORDER BY m.last_change_ms DESC, m.aid DESC`,
-      [...w.params, limit, offset],
-    );
-    if (found.rows.length > 0) return { total: n(found.rows[0]!.total), ...withinBudget(found.rows, view, budgetBytes) };
-    // Nothing from the start: nothing matches. Past the end no row carries the total: counted below.
-    if (offset === 0) return { total: 0, rows: [], more: false };
-  }
   const total = n((await pool.query<{ n: string }>(`SELECT COUNT(*) AS n FROM alarms a WHERE ${w.sql}`, w.params)).rows[0]!.n);
   const found = await pool.query<Row>(`SELECT ${COLUMNS} FROM alarms a WHERE ${w.sql} ORDER BY a.last_change_ms DESC, a.aid DESC LIMIT $${w.params.length + 1} OFFSET $${w.params.length + 2}`, [...w.params, limit, offset]);
   return { total, ...withinBudget(found.rows, view, budgetBytes) };
