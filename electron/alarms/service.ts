@@ -274,7 +274,8 @@ export class AlarmService {
    */
   async overview(profileId: string): Promise<(AlarmOverview & { live: boolean; source: AlarmSourceStatus['source']; heardMs: number }) | undefined> {
     if (!(await this.o.store.collected(profileId))) return undefined;
-    const status = await this.status(profileId);
+    // A running source's status is in memory; a stopped one is not live and has no source (C-82: not `status()`, which counts what is stored).
+    const status = this.running.get(profileId)?.source.status() ?? { connected: false, state: 'stopped', source: 'none' as const };
     const seen = await this.o.store.sourceState(profileId);
     return {
       ...(await this.o.store.overview(profileId)),

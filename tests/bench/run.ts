@@ -23,6 +23,7 @@ import { benchAlarmStall } from './alarm-stall.bench-part';
 import { benchFleetWorkers } from './fleet-workers.bench-part';
 import { benchOverview } from './overview.bench-part';
 import { benchAlarmPage } from './alarms-page.bench-part';
+import { benchAlarmWindowPg, benchAlarmWindowSqlite, Deadline, type AlarmWindowBench } from './alarms-window.bench-part';
 import { benchConnectorImport } from './connector-import.bench-part';
 import type { MainTask, MainThreadReport } from './chromium-trace';
 import type { StallReport } from './loop-stall';
@@ -270,6 +271,31 @@ async function main(): Promise<void> {
     console.log(
       `alarms page: Chromium on the Alarms page while the demo node streams ${fmt(p.target)} changes/s through RabbitMQ into the app (browser mode) for ${p.seconds} s (${fmt(p.emitted)} emitted, ${fmt(p.stored)} stored meanwhile; source ${p.source}): ${describeMainThread(p.mainThread, p.longestFrameGapMs, p.longTasks)}; a key in the search box to its frame ${keys} ms`,
     );
+  }
+
+  if (want('alarms-window')) {
+    // Issue 25.3: the Alarms page's first view over 5,000,000 stored changes (SQLite, PostgreSQL), through the router;
+    // then the Overview over the fleet's PostgreSQL (that alarm store and the EDR store at 1,000,000 hosts). Bounded:
+    // NB_BENCH_ALARM_WINDOW_MINUTES (default 30) for the whole part; a figure not reached by then is not printed.
+    const deadline = new Deadline(Date.now() + Number(process.env.NB_BENCH_ALARM_WINDOW_MINUTES ?? 30) * 60_000);
+    const load = () => `load ${os.loadavg().map((l) => fmt(l, 1)).join(', ')} on ${os.cpus().length} cores`;
+    const lines = (w: AlarmWindowBench) => {
+      console.log(`alarms-window ${w.backend}: ${fmt(w.changes)} changes of ${fmt(w.alarms)} alarms seeded by bulk SQL in ${fmt(w.seedMs / 1000, 1)} s; ${load()}`);
+      for (const f of w.figures) {
+        console.log(`alarms-window ${w.backend}: ${f.what}: first ${fmt(f.firstMs, 1)} ms, median ${fmt(f.medianMs, 1)} ms, worst ${fmt(f.worstMs, 1)} ms (target < 500 ms${f.worstMs >= 500 ? ': MISSED' : ''}; this process's CPU median ${fmt(f.cpuMedianMs, 1)} ms)${f.answer ? `; ${f.answer}` : ''}`);
+      }
+    };
+    lines(await benchAlarmWindowSqlite(5, deadline));
+    const pg = await benchAlarmWindowPg(Number(process.env.NB_BENCH_ALARM_WINDOW_HOSTS ?? 1_000_000), 5, deadline);
+    lines(pg.alarms);
+    const o = pg.overview;
+    if (o) {
+      console.log(
+        `alarms-window overview over PostgreSQL: ${fmt(o.hosts)} hosts (seeded in ${fmt(o.edrSeedMs / 1000, 1)} s) and the 5,000,000-change alarm store: overview.get through the router first ${fmt(o.overview.firstMs, 1)} ms, median ${fmt(o.overview.medianMs, 1)} ms, worst ${fmt(o.overview.worstMs, 1)} ms (target < 500 ms${o.overview.worstMs >= 500 ? ': MISSED' : ''}); ${o.answer}; ${load()}`,
+      );
+      for (const c of o.calls) console.log(`alarms-window overview over PostgreSQL: ${c.what}: first ${fmt(c.firstMs, 1)} ms, median ${fmt(c.medianMs, 1)} ms, worst ${fmt(c.worstMs, 1)} ms`);
+      console.log(`alarms-window: ${load()} at the end`);
+    }
   }
 
   if (want('overview')) {

@@ -7,6 +7,7 @@
  * plausible change when none is left), so the next backfill reads again what it had skipped.
  */
 import type Database from 'better-sqlite3';
+import { RECOUNT_SQL } from './alarms-recount';
 import { safeIso, type TimeWindow } from './alarm-times';
 
 export interface TimeRepair {
@@ -69,6 +70,8 @@ export function repairAlarmTimes(db: Database.Database, w: TimeWindow, nowMs: nu
       r.alarms += 1;
     }
     if (r.cursors + r.changes + r.handlings + r.alarms > 0) db.prepare('DELETE FROM dead_letters WHERE id <= (SELECT MAX(id) FROM dead_letters) - ?').run(deadLettersKept);
+    // The sources' counts (C-82) when rows went.
+    if (r.changes + r.alarms > 0) db.exec(RECOUNT_SQL);
     return r;
   })();
 }

@@ -6,6 +6,7 @@
  * floods it within the retention period.
  */
 import type Database from 'better-sqlite3';
+import { RECOUNT_SQL } from './alarms-recount';
 
 export const DEFAULT_ALARM_RETENTION_DAYS = 30;
 export const DEFAULT_MAX_CHANGES = 2_000_000;
@@ -29,7 +30,7 @@ export function applyAlarmRetention(db: Database.Database, o: { nowMs: number; d
       .run(cut).changes;
     const handlings = db.prepare('DELETE FROM handlings WHERE at_ms < ?').run(cut).changes;
     const stale = 'SELECT aid FROM alarms WHERE cleared = 1 AND last_change_ms < ?';
-    db.prepare(`DELETE FROM changes WHERE aid IN (${stale})`).run(cut);
+    const staleChanges = db.prepare(`DELETE FROM changes WHERE aid IN (${stale})`).run(cut).changes;
     db.prepare(`DELETE FROM handlings WHERE aid IN (${stale})`).run(cut);
     let alarms = db.prepare('DELETE FROM alarms WHERE cleared = 1 AND last_change_ms < ?').run(cut).changes;
     // The row cap: the oldest stored changes beyond it go, and cleared alarms left without any.
@@ -39,6 +40,8 @@ export function applyAlarmRetention(db: Database.Database, o: { nowMs: number; d
       capped = db.prepare('DELETE FROM changes WHERE seq IN (SELECT seq FROM changes ORDER BY seq LIMIT ?)').run(count - max).changes;
       alarms += db.prepare('DELETE FROM alarms WHERE cleared = 1 AND NOT EXISTS (SELECT 1 FROM changes c WHERE c.aid = alarms.aid)').run().changes;
     }
+    // The sources' counts (C-82), in this transaction: no other writer comes between.
+    if (changes + staleChanges + capped + alarms > 0) db.exec(RECOUNT_SQL);
     return { changes: changes + capped, handlings, alarms };
   })();
 }

@@ -94,7 +94,11 @@ function where(source: string, f: AlarmFilter): { sql: string; params: unknown[]
 export function listAlarms(db: Database.Database, source: string, filter: AlarmFilter, offset: number, limit: number, budgetBytes: number = LIMITS.alarmWindowBytes): { total: number; rows: AlarmView[]; more: boolean } {
   const w = where(source, filter);
   const total = (db.prepare(`SELECT COUNT(*) AS n FROM alarms a WHERE ${w.sql}`).get(...w.params) as { n: number }).n;
-  const found = db.prepare(`SELECT ${COLUMNS} FROM alarms a WHERE ${w.sql} ORDER BY a.last_change_ms DESC, a.aid DESC LIMIT ? OFFSET ?`).iterate(...w.params, limit, offset) as IterableIterator<AlarmRowFull>;
+  // Fewer matches than the window reaches: walking the newest-first index would read every alarm of
+  // the source to its end; the matches are found as the count found them and sorted (the unary `+`
+  // keeps the index out of the ORDER BY and leaves the values as they are; C-82).
+  const order = total < offset + limit && (filter.text || filter.org || filter.device || filter.type) ? '+a.last_change_ms DESC, +a.aid DESC' : 'a.last_change_ms DESC, a.aid DESC';
+  const found = db.prepare(`SELECT ${COLUMNS} FROM alarms a WHERE ${w.sql} ORDER BY ${order} LIMIT ? OFFSET ?`).iterate(...w.params, limit, offset) as IterableIterator<AlarmRowFull>;
   return { total, ...withinBudget(found, view, budgetBytes) };
 }
 

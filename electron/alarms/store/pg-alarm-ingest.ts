@@ -290,14 +290,16 @@ export async function ingestPg(c: PoolClient, source: string, items: readonly Al
   }
   // The node's row last: every batch of the node writes it, and holds it until its commit.
   const stored = changeCount + handlingCount > 0;
-  if (stored || o.cursorMs !== undefined) {
+  // The source's counts (C-82) move by what this batch added, in this row too.
+  if (stored || o.cursorMs !== undefined || fresh.size > 0) {
     await c.query(
-      `INSERT INTO alarm_sources AS s (source, cursor_ms, last_stored_ms, last_lag_ms) VALUES ($1, COALESCE($2::bigint, 0), $3::bigint, $4::bigint)
+      `INSERT INTO alarm_sources AS s (source, cursor_ms, last_stored_ms, last_lag_ms, alarm_count, change_count) VALUES ($1, COALESCE($2::bigint, 0), $3::bigint, $4::bigint, $6, $7)
        ON CONFLICT (source) DO UPDATE SET
          cursor_ms = GREATEST(s.cursor_ms, COALESCE($2::bigint, s.cursor_ms)),
          last_stored_ms = CASE WHEN $5 THEN GREATEST(COALESCE(s.last_stored_ms, 0), $3::bigint) ELSE s.last_stored_ms END,
-         last_lag_ms = CASE WHEN $5 THEN $4::bigint ELSE s.last_lag_ms END`,
-      [source, o.cursorMs ?? null, stored ? o.storedMs : null, stored ? lag : null, stored],
+         last_lag_ms = CASE WHEN $5 THEN $4::bigint ELSE s.last_lag_ms END,
+         alarm_count = s.alarm_count + $6, change_count = s.change_count + $7`,
+      [source, o.cursorMs ?? null, stored ? o.storedMs : null, stored ? lag : null, stored, fresh.size, changeCount],
     );
   } else await c.query('INSERT INTO alarm_sources (source) VALUES ($1) ON CONFLICT DO NOTHING', [source]);
   const headSeq = touched.size > 0 ? [...touched.values()].reduce((a, b) => Math.max(a, b), 0) : Number((await c.query<{ s: string }>('SELECT COALESCE(MAX(last_seq), 0) AS s FROM alarms')).rows[0]!.s);

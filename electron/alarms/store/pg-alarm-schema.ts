@@ -89,4 +89,10 @@ export const ALARM_PG_STEPS: readonly string[] = [
      SELECT source, director, stored_ms, MIN(message_id), MAX(message_id), array_agg(message_id ORDER BY message_id), array_agg(event_ms ORDER BY message_id)
      FROM alarm_marks GROUP BY source, director, stored_ms;
    DROP TABLE alarm_marks;`,
+  // 3: each source's alarms and changes counted as batches store them and upkeep removes them
+  // (issue 25.3, C-82): `counts` read them instead of counting every change (1.8 s at 5,000,000).
+  `ALTER TABLE alarm_sources ADD COLUMN alarm_count bigint NOT NULL DEFAULT 0, ADD COLUMN change_count bigint NOT NULL DEFAULT 0;
+   INSERT INTO alarm_sources (source) SELECT DISTINCT source FROM alarms ON CONFLICT DO NOTHING;
+   UPDATE alarm_sources s SET alarm_count = (SELECT COUNT(*) FROM alarms a WHERE a.source = s.source),
+     change_count = (SELECT COUNT(*) FROM alarm_changes c JOIN alarms a ON a.aid = c.aid WHERE a.source = s.source);`,
 ];

@@ -109,15 +109,16 @@ export class PgAlarmStore implements AlarmStore, AlarmFleet {
   }
 
   private async countsOn(q: { query: PgPool['query'] }, source: string) {
-    const r = (await q.query<{ alarms: string; changes: string }>('SELECT (SELECT COUNT(*) FROM alarms WHERE source = $1) AS alarms, (SELECT COUNT(*) FROM alarm_changes c JOIN alarms a ON a.aid = c.aid WHERE a.source = $1) AS changes', [source])).rows[0]!;
-    return { alarms: n(r.alarms), changes: n(r.changes) };
+    // Kept as batches store and upkeep removes (C-82): counting 5,000,000 changes took 1.8 s.
+    const r = (await q.query<{ alarms: string; changes: string }>('SELECT alarm_count AS alarms, change_count AS changes FROM alarm_sources WHERE source = $1', [source])).rows[0];
+    return { alarms: n(r?.alarms), changes: n(r?.changes) };
   }
 
   async countsAt(source: string) {
     // One statement reads one snapshot.
     const r = (
       await this.pool.query<{ alarms: string; changes: string; seq: string }>(
-        'SELECT (SELECT COUNT(*) FROM alarms WHERE source = $1) AS alarms, (SELECT COUNT(*) FROM alarm_changes c JOIN alarms a ON a.aid = c.aid WHERE a.source = $1) AS changes, (SELECT COALESCE(MAX(last_seq), 0) FROM alarms WHERE source = $1) AS seq',
+        'SELECT (SELECT alarm_count FROM alarm_sources WHERE source = $1) AS alarms, (SELECT change_count FROM alarm_sources WHERE source = $1) AS changes, (SELECT COALESCE(MAX(last_seq), 0) FROM alarms WHERE source = $1) AS seq',
         [source],
       )
     ).rows[0]!;

@@ -258,6 +258,111 @@ describe.each(backends)('alarm store contract: %s', (_name, open) => {
   });
 });
 
+/** A source's alarms and changes as the list shows them (its total, and each row's own count of changes): not the kept counts. */
+async function listed(s: AlarmStore, source: string): Promise<{ alarms: number; changes: number }> {
+  const page = await s.list(source, all, 0, 1000);
+  return { alarms: page.total, changes: page.rows.reduce((a, r) => a + r.changes, 0) };
+}
+
+describe.each(backends)('alarm store windows with a search (C-82): %s', (_name, open) => {
+  it('pages a searched list as the whole list filtered: the same rows in the same order, the same total, past the end and with nothing found', async () => {
+    const s = await open();
+    // Ties in time (ordered by id), cleared and open, matches in every searched field.
+    const items = Array.from({ length: 23 }, (_, i) =>
+      item({ object: i % 3 === 0 ? `tun-${i}` : `vni-${i}`, device: i % 5 === 0 ? 'edge-TUN' : 'dev-1', changes: [[T + Math.floor(i / 2), i % 4 === 3 ? 'cleared' : 'major', i % 7 === 0 ? 'Tunnel down' : 'link down']] }),
+    );
+    await s.ingest('p1', items, { storedMs: T + 100 });
+    await s.ingest('p2', [item({ object: 'tun-other', changes: [[T, 'major']] })], { storedMs: T + 100 });
+    for (const f of [{ text: 'tun', cleared: 'all' as const }, { text: 'TUN' }, { text: 'tun', severity: ['major' as const] }, { text: 'nothing-like-it', cleared: 'all' as const }]) {
+      const { text, ...rest } = f;
+      const every = (await s.list('p1', rest, 0, 1000)).rows.filter((r) => [r.text, r.object, r.deviceName, r.type, r.specificProblem].some((x) => x.toLowerCase().includes(text.toLowerCase())));
+      for (const [offset, limit] of [[0, 5], [5, 5], [3, 100], [every.length - 1, 5], [every.length, 5], [every.length + 10, 5]] as const) {
+        if (offset < 0) continue;
+        const page = await s.list('p1', f, offset, limit);
+        expect({ total: page.total, ids: page.rows.map((r) => r.id), more: page.more }).toEqual({ total: every.length, ids: every.slice(offset, offset + limit).map((r) => r.id), more: false });
+        expect(page.rows).toEqual(every.slice(offset, offset + limit));
+      }
+    }
+    await s.close();
+  });
+});
+
+describe.each(backends)('alarm store counts (C-82): %s', (_name, open) => {
+  it('keeps each source’s counts as batches store and retention, repair and forgetting remove: always what its rows say', async () => {
+    const s = await open();
+    const same = async () => {
+      for (const source of ['p1', 'p2', 'p3']) expect(await s.counts(source)).toEqual(await listed(s, source));
+      expect((await s.countsAt('p1')).counts).toEqual(await listed(s, 'p1'));
+    };
+    const now = T + 40 * DAY;
+    await s.ingest('p1', [item({ object: 'old-cleared', changes: [[T, 'major'], [T + 1, 'cleared']] }), item({ object: 'old-active', changes: [[T, 'minor'], [T + 2, 'major']] }), item({ object: 'recent', changes: [[now - DAY, 'warning']] })], { storedMs: now });
+    await s.ingest('p2', [item({ object: 'other', changes: [[T, 'major'], [now - 5, 'critical']] })], { storedMs: now });
+    // Duplicates, a new change of a known alarm, a handling alone: only what is new counts.
+    await s.ingest('p1', [item({ object: 'recent', changes: [[now - DAY, 'warning'], [now - 10, 'major']], handlings: [{ atMs: now - 9, state: 'ack', user: 'u', description: '' }] })], { storedMs: now });
+    await s.ingest('p1', [item({ object: 'recent', changes: [[now - 10, 'major']] })], { storedMs: now, cursorMs: now });
+    await same();
+    expect(await s.counts('p1')).toEqual({ alarms: 3, changes: 6 });
+    // Retention by age: an old change of an active alarm, a cleared alarm with its changes, across sources.
+    expect(await s.applyRetention({ nowMs: now, days: 30 })).toEqual({ changes: 2, handlings: 0, alarms: 1 });
+    await same();
+    expect(await s.counts('p1')).toEqual({ alarms: 2, changes: 3 });
+    // The cap: the oldest changes go, and a cleared alarm left without any.
+    const flapping = Array.from({ length: 30 }, (_, i): [number, string] => [now + i, i === 29 ? 'cleared' : i % 2 ? 'cleared' : 'major']);
+    await s.ingest('p3', [item({ object: 'flapping', changes: flapping })], { storedMs: now + 30 });
+    await s.ingest('p1', [item({ object: 'late', changes: [[now + 40, 'critical']] })], { storedMs: now + 40 });
+    await same();
+    expect((await s.applyRetention({ nowMs: now + 50, days: 30, maxChanges: 10 })).changes).toBeGreaterThan(0);
+    await same();
+    // Times past now plus the skew set aside: a change goes, an alarm left with none goes.
+    await s.ingest('p1', [item({ object: 'future', changes: [[now + 5 * DAY, 'critical']] }), item({ object: 'late', changes: [[now + 6 * DAY, 'major']] })], { storedMs: now + 60 });
+    await same();
+    expect(await s.repairTimes(now + 60, DAY)).toMatchObject({ changes: 2 });
+    await same();
+    // A failed batch counts nothing; a forgotten source counts nothing.
+    const bad = item({ object: 'bad', changes: [[now + 70, 'major']] });
+    (bad.head as { org: unknown }).org = null;
+    await expect(s.ingest('p1', [item({ object: 'fine', changes: [[now + 70, 'major']] }), bad], { storedMs: now + 70 })).rejects.toThrow();
+    await same();
+    await s.forgetSource('p2');
+    expect(await s.counts('p2')).toEqual({ alarms: 0, changes: 0 });
+    await same();
+    await s.close();
+  });
+});
+
+describe('alarm store counts (C-82): a store made before them is counted when it migrates', () => {
+  const batches = async (s: AlarmStore) => {
+    await s.ingest('p1', [item({ object: 'a', changes: [[T, 'major'], [T + 1, 'cleared']] }), item({ object: 'b', changes: [[T + 2, 'minor']] })], { storedMs: T + 5 });
+    await s.ingest('p2', [item({ object: 'c', changes: [[T, 'critical']] })], { storedMs: T + 5 });
+  };
+  it('SQLite (step 3)', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'nb-alarm-counts-'));
+    dirs.push(dir);
+    const file = path.join(dir, 'alarms.db');
+    const before = openAlarmStore(file);
+    await batches(before);
+    // As step 2 left it: no counts.
+    before.db.db.exec('ALTER TABLE sources DROP COLUMN alarm_count; ALTER TABLE sources DROP COLUMN change_count; DELETE FROM sources; PRAGMA user_version = 2');
+    await before.close();
+    const s = openAlarmStore(file);
+    expect([await s.counts('p1'), await s.counts('p2')]).toEqual([
+      { alarms: 2, changes: 3 },
+      { alarms: 1, changes: 1 },
+    ]);
+    await s.close();
+  });
+  it('PostgreSQL (step 3)', async () => {
+    const db = await pg.freshDatabase('alarms_counts');
+    await batches(await openPgAlarmStore(db.pool));
+    await db.pool.query("ALTER TABLE alarm_sources DROP COLUMN alarm_count, DROP COLUMN change_count; DELETE FROM alarm_sources; UPDATE northbound_migrations SET version = 2 WHERE store = 'alarms'");
+    const s = await openPgAlarmStore(db.pool);
+    expect([await s.counts('p1'), await s.counts('p2')]).toEqual([
+      { alarms: 2, changes: 3 },
+      { alarms: 1, changes: 1 },
+    ]);
+  });
+});
+
 describe('alarm store on PostgreSQL: two collectors at once', () => {
   it('stores each change of overlapping batches written side by side once, and the newest state wins', async () => {
     const db = await pg.freshDatabase('alarms_race');
