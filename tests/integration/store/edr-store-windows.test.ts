@@ -111,6 +111,77 @@ describe.each(backends)('EDR store contract, windows: %s', (_name, open) => {
     expect(ids[0]).toBe('Cust-Upper');
     await s.close();
   });
+  it('counts a search only up to the cap: past it every number is a lower bound (exact false), at or under it the renderer\'s counts', async () => {
+    const cap = 20;
+    const { store: s } = await open({ countCap: cap });
+    await writeWindowSnapshot(s);
+    const snap = await rendererSnapshot(s);
+    const searches: ZtaFilter[] = [...FILTERS.filter((f) => f.q !== undefined), { q: 'e' }, { q: 'web' }, { q: 'kiosk', platform: 'Mac' }, { q: 'F0', vendor: 'falcon' }];
+    let over = 0;
+    let under = 0;
+    for (const filter of searches) {
+      const want = rendererRows(snap, filter, undefined);
+      const wantCounts = rendererCounts(snap, filter);
+      const counts = await s.hostCounts({ filter });
+      const w = await s.hostWindow({ filter, offset: 0, limit: 5 });
+      // The rows are never bounded: the same window whatever the count.
+      expect(w.rows.map((r) => `${r.connectorId}/${r.hostId}`), JSON.stringify(filter)).toEqual(want.slice(0, 5));
+      if (want.length <= cap) {
+        under += 1;
+        expect(counts, JSON.stringify(filter)).toEqual(wantCounts);
+        expect(w).toMatchObject({ total: want.length, exact: true });
+        continue;
+      }
+      over += 1;
+      expect(counts.exact, JSON.stringify(filter)).toBe(false);
+      expect(counts.total).toBe(cap);
+      expect(bandTotal(counts)).toBe(cap);
+      // Each number counts some of the matching hosts: never more than the renderer counts.
+      for (const [band, n] of Object.entries(counts.bands)) expect(n).toBeLessThanOrEqual(wantCounts.bands[band as keyof typeof counts.bands]);
+      expect(counts.customers.reduce((a, c) => a + c.hosts, 0)).toBe(cap);
+      for (const c of counts.customers) {
+        const full = wantCounts.customers.find((x) => x.customerId === c.customerId)!;
+        expect(c.hosts).toBeLessThanOrEqual(full.hosts);
+        expect(c.platforms.reduce((a, p) => a + p.hosts, 0)).toBe(c.hosts);
+        for (const p of c.platforms) expect(p.hosts).toBeLessThanOrEqual(full.platforms.find((x) => x.platform === p.platform)!.hosts);
+      }
+      expect(w).toMatchObject({ total: cap, exact: false });
+      // A window past the cap shows at least what it holds; one that reaches the end knows the total.
+      const mid = await s.hostWindow({ filter, offset: cap + 1, limit: 2 });
+      if (want.length >= cap + 4) expect(mid).toMatchObject({ total: cap + 3, exact: false });
+      const end = await s.hostWindow({ filter, offset: want.length - 3, limit: 10 });
+      expect(end.rows.map((r) => `${r.connectorId}/${r.hostId}`)).toEqual(want.slice(-3));
+      expect(end).toMatchObject({ total: want.length, exact: true });
+      expect(await s.hostWindow({ filter, offset: want.length + 5, limit: 10 })).toMatchObject({ rows: [], total: cap, exact: false });
+    }
+    expect([over > 2, under > 2]).toEqual([true, true]);
+    // Without a search the counts come from the cycles' band counts: exact past the cap.
+    expect(await s.hostCounts({ filter: { vendor: 'defender' } })).toEqual(rendererCounts(snap, { vendor: 'defender' }));
+    expect(await s.hostWindow({ filter: {}, offset: 0, limit: 1 })).toMatchObject({ total: 256, exact: true });
+    await s.close();
+  });
+
+  it('counts a search matching exactly the cap as exact, and one more as at least the cap', async () => {
+    const filter: ZtaFilter = { q: 'finance' };
+    let matches = 0;
+    for (const cap of [undefined, 0, -1]) {
+      const probe = await open(cap === undefined ? {} : { countCap: matches + cap });
+      await writeWindowSnapshot(probe.store);
+      const counts = await probe.store.hostCounts({ filter });
+      if (cap === undefined) {
+        expect(counts.exact).toBe(true);
+        matches = counts.total;
+        expect(matches).toBeGreaterThan(10);
+      } else if (cap === 0) {
+        expect(counts).toMatchObject({ total: matches, exact: true });
+        expect((await probe.store.hostWindow({ filter, offset: 0, limit: 1 })).exact).toBe(true);
+      } else {
+        expect(counts).toMatchObject({ total: matches - 1, exact: false });
+        expect(await probe.store.hostWindow({ filter, offset: 0, limit: 1 })).toMatchObject({ total: matches - 1, exact: false });
+      }
+      await probe.store.close();
+    }
+  });
 });
 
 /** One script of windows and counts; its answers, in order. */
