@@ -156,19 +156,74 @@ export interface Statement {
 
 /** The window's rows (array rows in WINDOW_COLUMNS' order). */
 export function windowSql(d: Dialect, q: HostWindowQuery): Statement {
+  if (d === 'pg' && q.sort?.key === 'customer' && byCustomerWalk(q)) return customerWindowPg(q, q.sort.desc);
   const s = new Sql(d);
   const useOrder = q.sort?.key === 'customer' && q.customerOrder !== undefined;
   const ctes = [latest(s)];
-  if (useOrder) {
-    ctes.push(
-      d === 'pg'
-        ? `co AS (SELECT cid, MIN(pos) AS pos FROM unnest(${s.p(q.customerOrder)}::text[]) WITH ORDINALITY AS u(cid, pos) GROUP BY cid)`
-        : `co AS (SELECT value AS cid, MIN(key) AS pos FROM json_each(${s.p(JSON.stringify(q.customerOrder))}) GROUP BY value)`,
-    );
-  }
+  if (useOrder) ctes.push(customerOrderCte(s, q.customerOrder!));
   const w = where(s, q.filter, true);
   const text = `WITH ${ctes.join(', ')} SELECT ${WINDOW_COLUMNS} ${FROM(s)}${useOrder ? ' LEFT JOIN co ON co.cid = h.customer_id' : ''}
     ${w.length ? `WHERE ${w.join(' AND ')}` : ''} ORDER BY ${orderBy(s, q.sort, useOrder)} LIMIT ${s.p(q.limit)} OFFSET ${s.p(q.offset)}`;
+  return { text, args: s.args };
+}
+
+/** The customer order's positions by customer ID (a customer listed twice: its first place). */
+const customerOrderCte = (s: Sql, order: readonly string[]) =>
+  s.d === 'pg'
+    ? `co AS (SELECT cid, MIN(pos) AS pos FROM unnest(${s.p(order)}::text[]) WITH ORDINALITY AS u(cid, pos) GROUP BY cid)`
+    : `co AS (SELECT value AS cid, MIN(key) AS pos FROM json_each(${s.p(JSON.stringify(order))}) GROUP BY value)`;
+
+/** The filter's conditions on the latest cycles' band counts (`cycle_bands b` of `cycles c`); a search is not among them. */
+function bandsWhere(s: Sql, f: ZtaFilter): string[] {
+  const w: string[] = [];
+  if (f.customer !== undefined) w.push(`b.customer_id = ${s.p(f.customer)}`);
+  if (f.platform !== undefined) w.push(`b.platform = ${s.p(f.platform)}`);
+  if (f.vendor !== undefined) w.push(`c.vendor = ${s.p(f.vendor)}`);
+  if (f.connector !== undefined) w.push(`c.connector_id = ${s.p(f.connector)}`);
+  if (f.band !== undefined) w.push(`b.band = ${s.p(f.band)}`);
+  return w;
+}
+
+/** Rows from the top of the order past which the customer sort goes the general way (each customer's walk reads up to offset + limit hosts). */
+const CUSTOMER_WALK_MAX = 10_000;
+
+/**
+ * Whether customerWindowPg serves the window: no search, no filter that leaves few of a customer's
+ * hosts (platform, band: measured, the planner then read every host of each customer and sorted
+ * them, 2 s at 1,000,000 hosts), a window near the top of the order.
+ */
+const byCustomerWalk = (q: HostWindowQuery) =>
+  storeSearch(q.filter.q) === undefined && q.filter.platform === undefined && q.filter.band === undefined && q.offset + q.limit <= CUSTOMER_WALK_MAX;
+
+/**
+ * The customer sort on PostgreSQL (C-80; when byCustomerWalk): the customers with matching hosts (from
+ * the latest cycles' band counts) in the sort's order, and for each, its first `offset + limit`
+ * matching hosts read along `hosts_by_customer` (step 4: customer, then the hostname order's ties),
+ * then the window cut from them. The order a customer takes (the caller's `customerOrder`, else its
+ * ID) is a join with the query's own list, which no index can hold; the tie order within a customer
+ * is the index's. Other windows go the general way (a search's trigram indexes find few hosts
+ * faster than a walk of each customer's hosts would).
+ */
+function customerWindowPg(q: HostWindowQuery, desc: boolean): Statement {
+  const s = new Sql('pg');
+  const ctes = [latest(s)];
+  const bw = bandsWhere(s, q.filter);
+  ctes.push(
+    `k0 AS (SELECT DISTINCT b.customer_id AS cid FROM edr.cycle_bands b JOIN latest l ON l.id = b.cycle_id JOIN edr.cycles c ON c.id = l.id
+      WHERE b.hosts > 0${bw.map((x) => ` AND ${x}`).join('')})`,
+  );
+  if (q.customerOrder !== undefined) {
+    ctes.push(customerOrderCte(s, q.customerOrder));
+    ctes.push(`k AS (SELECT k0.cid, (CASE WHEN co.pos IS NULL THEN 1 ELSE 0 END) AS unlisted, COALESCE(co.pos, 0) AS pos FROM k0 LEFT JOIN co ON co.cid = k0.cid)`);
+  } else {
+    ctes.push(`k AS (SELECT cid, 0 AS unlisted, 0 AS pos FROM k0)`);
+  }
+  const w = where(s, q.filter, true);
+  const dir = desc ? 'DESC' : 'ASC';
+  const text = `WITH ${ctes.join(', ')} SELECT x.* FROM k CROSS JOIN LATERAL (
+      SELECT ${WINDOW_COLUMNS} ${FROM(s)} WHERE h.customer_id COLLATE "C" = k.cid${w.map((x) => ` AND ${x}`).join('')}
+      ORDER BY h.hostname COLLATE "C", h.connector_id, h.host_id LIMIT ${s.p(q.offset + q.limit)}) x
+    ORDER BY k.unlisted ${dir}, k.pos ${dir}, k.cid COLLATE "C" ${dir}, x.hostname COLLATE "C", x.connector_id, x.host_id LIMIT ${s.p(q.limit)} OFFSET ${s.p(q.offset)}`;
   return { text, args: s.args };
 }
 
@@ -182,12 +237,7 @@ export function windowSql(d: Dialect, q: HostWindowQuery): Statement {
 export function countsSql(d: Dialect, f: ZtaFilter, cap: number): Statement & { cap: number } {
   const s = new Sql(d);
   if (storeSearch(f.q) === undefined) {
-    const w: string[] = [];
-    if (f.customer !== undefined) w.push(`b.customer_id = ${s.p(f.customer)}`);
-    if (f.platform !== undefined) w.push(`b.platform = ${s.p(f.platform)}`);
-    if (f.vendor !== undefined) w.push(`c.vendor = ${s.p(f.vendor)}`);
-    if (f.connector !== undefined) w.push(`c.connector_id = ${s.p(f.connector)}`);
-    if (f.band !== undefined) w.push(`b.band = ${s.p(f.band)}`);
+    const w = bandsWhere(s, f);
     return {
       text: `WITH ${latest(s)} SELECT b.customer_id, b.platform, b.band, SUM(b.hosts) AS n FROM ${s.t('cycle_bands')} b
         JOIN latest l ON l.id = b.cycle_id JOIN ${s.t('cycles')} c ON c.id = l.id ${w.length ? `WHERE ${w.join(' AND ')}` : ''}

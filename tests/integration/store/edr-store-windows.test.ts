@@ -9,11 +9,15 @@ import { describe, expect, it } from 'vitest';
 import type { ZtaFilter } from '../../../shared/model/zta';
 import { ZTA_SORT_KEYS, type ZtaSort } from '../../../shared/model/zta-window';
 import type { EdrStore } from '../../../electron/edr/store/edr-store';
+import { openPgEdrStore } from '../../../electron/edr/store/edr-pg';
+import { windowRow, windowSql } from '../../../electron/edr/store/edr-window-sql';
+import { withTransaction } from '../../../electron/store/postgres';
 import { at, edrBackends } from '../../support/edr-backends';
 import { usePostgres } from '../../support/postgres';
 import { bandTotal, pageThrough, rendererCounts, rendererCustomerOrder, rendererRows, rendererSnapshot, windowHost, writeWindowSnapshot } from '../../support/zta-window-fixtures';
 
-const backends = edrBackends(usePostgres());
+const pg = usePostgres();
+const backends = edrBackends(pg);
 
 /** Every sort key both ways, and the default order. */
 const SORTS: Array<ZtaSort | undefined> = [undefined, ...ZTA_SORT_KEYS.flatMap((key) => [{ key, desc: false }, { key, desc: true }])];
@@ -206,3 +210,64 @@ describe('EDR store contract, windows: both backends', () => {
     expect(answers[1]).toEqual(answers[0]);
   });
 });
+
+describe('EDR store windows on PostgreSQL: the sort indexes (C-80)', () => {
+  /** Each indexed order, what must read it, and the renderer's order it must give. */
+  const INDEXED: Array<{ sort: ZtaSort | undefined; index: string; customerOrder?: boolean; filter?: ZtaFilter }> = [
+    { sort: undefined, index: 'hosts_default_order' },
+    { sort: { key: 'hostname', desc: false }, index: 'hosts_by_name' },
+    { sort: { key: 'hostname', desc: true }, index: 'hosts_by_name' },
+    { sort: { key: 'score', desc: false }, index: 'hosts_by_score' },
+    { sort: { key: 'score', desc: true }, index: 'hosts_by_score' },
+    { sort: { key: 'band', desc: false }, index: 'hosts_by_band' },
+    { sort: { key: 'band', desc: true }, index: 'hosts_by_band_desc' },
+    { sort: { key: 'customer', desc: false }, index: 'hosts_by_customer' },
+    { sort: { key: 'customer', desc: true }, index: 'hosts_by_customer' },
+    { sort: { key: 'customer', desc: false }, index: 'hosts_by_customer', customerOrder: true },
+    { sort: { key: 'customer', desc: true }, index: 'hosts_by_customer', customerOrder: true, filter: { connector: 'conn-a' } },
+  ];
+
+  it('reads every indexed order along its index, with sorting and whole-table reads made dear, and it is the renderer\'s order', async () => {
+    const db = await pg.freshDatabase('edr');
+    const store = await openPgEdrStore(db.pool);
+    await writeWindowSnapshot(store);
+    const snap = await rendererSnapshot(store);
+    const customerOrder = rendererCustomerOrder(snap);
+    for (const { sort, index, filter = {}, ...o } of INDEXED) {
+      const q = { filter, sort, offset: 0, limit: 1000, customerOrder: o.customerOrder ? customerOrder : undefined };
+      const st = windowSql('pg', q);
+      const { plan, rows } = await withTransaction(db.pool, async (c) => {
+        for (const off of ['enable_sort', 'enable_seqscan', 'enable_bitmapscan']) await c.query(`SET LOCAL ${off} = off`);
+        const plan = (await c.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>({ text: `EXPLAIN (FORMAT JSON) ${st.text}`, values: st.args })).rows[0]!['QUERY PLAN'][0]!.Plan;
+        const rows = (await c.query<unknown[]>({ text: st.text, values: st.args, rowMode: 'array' })).rows.map(windowRow);
+        return { plan, rows };
+      });
+      const label = JSON.stringify({ sort, index, filter });
+      // Every read of hosts goes along the index, and no Sort lies between it and the LIMIT it feeds
+      // (an Incremental Sort of ties may): the index gives the order. Were its key not the builder's,
+      // the planner would have to sort what it read.
+      const reads = hostReads(plan);
+      expect(reads.length, label).toBeGreaterThan(0);
+      for (const r of reads) expect(r, label).toEqual({ type: 'Index Scan', index, sortedAfterLimit: false });
+      const want = rendererRows(snap, filter, sort);
+      expect(want.length).toBeGreaterThan(50);
+      expect(rows.map((r) => `${r.connectorId}/${r.hostId}`), label).toEqual(want);
+    }
+    await store.close();
+  });
+});
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+
+/** Each read of `hosts` in a plan: how, along which index, and whether a Sort lies between it and the nearest Limit above it. */
+function hostReads(node: PlanNode, sorted = false): Array<{ type: string; index: string | undefined; sortedAfterLimit: boolean }> {
+  const type = node['Node Type'];
+  const here = type === 'Limit' ? false : sorted || type === 'Sort';
+  const own = node['Relation Name'] === 'hosts' ? [{ type, index: node['Index Name'], sortedAfterLimit: here }] : [];
+  return [...own, ...(node.Plans ?? []).flatMap((p) => hostReads(p, here))];
+}
