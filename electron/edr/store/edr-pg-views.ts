@@ -44,6 +44,11 @@ const READ_SETTINGS = ['SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ON
 
 export class PgEdrViews {
   private readonly countsCache = new CountsCache();
+  /**
+   * Counts being made, by the cache's key: a window and its counts asked at once (two transactions,
+   * as the table asks them) count once. The key names the newest cycles, so both read the same hosts.
+   */
+  private readonly counting = new Map<string, Promise<HostCounts>>();
   /** `countCap`: how many hosts matching a search are counted before the counts become lower bounds (C-79). */
   constructor(
     private readonly pool: PgPool,
@@ -93,11 +98,21 @@ export class PgEdrViews {
     const key = this.countsCache.key((await c.query<{ id: string }>(latestIdsSql('pg'))).rows.map((r) => r.id), q.filter, this.countCap);
     const hit = this.countsCache.get(key);
     if (hit) return hit;
-    const st = countsSql('pg', q.filter, this.countCap);
-    const rows = (await c.query<[string, string, string, string]>({ text: st.text, values: st.args, rowMode: 'array' })).rows;
-    const counts = boundedCounts(rows.map(([customer, platform, band, n]) => ({ customer, platform, band, n: Number(n) })), st.cap);
-    this.countsCache.set(key, counts);
-    return counts;
+    const pending = this.counting.get(key);
+    if (pending) return structuredClone(await pending);
+    const counting = (async () => {
+      const st = countsSql('pg', q.filter, this.countCap);
+      const rows = (await c.query<[string, string, string, string]>({ text: st.text, values: st.args, rowMode: 'array' })).rows;
+      const counts = boundedCounts(rows.map(([customer, platform, band, n]) => ({ customer, platform, band, n: Number(n) })), st.cap);
+      this.countsCache.set(key, counts);
+      return counts;
+    })();
+    this.counting.set(key, counting);
+    try {
+      return structuredClone(await counting);
+    } finally {
+      this.counting.delete(key);
+    }
   }
 
   async storedRecords(connectorId: string, cycleId: number, afterHostId: string, limit: number): Promise<HostRecord[]> {

@@ -92,6 +92,10 @@ describe.each(backends)('EDR store contract, windows: %s', (_name, open) => {
     await s.stageScores(id, 'conn-c', Array.from({ length: 10 }, (_, i) => windowHost('defender', 't3', i)));
     await s.commitCycle(id, at(101));
     const snap = await rendererSnapshot(s);
+    // Asked at once, as the table asks them (PostgreSQL counts once for both): the same answers.
+    const [atOnce, atOnceCounts] = await Promise.all([s.hostWindow({ filter, offset: 0, limit: 5 }), s.hostCounts({ filter })]);
+    expect(atOnceCounts).toEqual(rendererCounts(snap, filter));
+    expect(atOnce).toMatchObject({ total: atOnceCounts.total, exact: true });
     const after = await s.hostCounts({ filter });
     expect(after).toEqual(rendererCounts(snap, filter));
     expect(after.total).toBeLessThan(before.total);
