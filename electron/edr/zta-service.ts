@@ -83,13 +83,12 @@ export class ZtaService {
   /** A window of the latest hosts, filtered, searched and sorted in the store (issue 25.3). */
   async window(q: HostWindowQuery): Promise<ZtaWindow> {
     const w = await this.o.store.hostWindow(q);
-    return { rows: w.rows, total: w.total, exact: (w as { exact?: boolean }).exact ?? true };
+    return { rows: w.rows, total: w.total, exact: w.exact };
   }
 
   /** The hosts the filter and search choose, by band and by customer → platform. */
   async counts(q: HostCountsQuery): Promise<ZtaCounts> {
-    const c = await this.o.store.hostCounts(q);
-    return { ...c, exact: (c as { exact?: boolean }).exact ?? true };
+    return this.o.store.hostCounts(q);
   }
 
   hostDetail(connectorId: string, hostId: string): Promise<ZtaHostDetail> {

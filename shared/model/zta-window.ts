@@ -41,6 +41,12 @@ export type ZtaSort = z.infer<typeof ZtaSort>;
 /** Rows a window may ask for at once. */
 export const MAX_WINDOW = 1_000;
 
+/**
+ * How many hosts matching a search the store counts before it stops (C-79): past it, a window's
+ * `total` and the counts are lower bounds (`exact: false`, shown as "at least N").
+ */
+export const COUNT_CAP = 10_000;
+
 /** What the store is asked for: the dashboard's filter (with its search), and the counts' question. */
 export const HostCountsQuery = z.object({ filter: ZtaFilter }).strict();
 export type HostCountsQuery = z.infer<typeof HostCountsQuery>;
@@ -96,8 +102,13 @@ export type HostWindowRow = z.infer<typeof HostWindowRow>;
 export interface HostWindow {
   /** The matching rows from `offset`, at most `limit`, in the order asked for. */
   rows: HostWindowRow[];
-  /** How many hosts match the filter and search (every page's total). */
+  /**
+   * How many hosts match the filter and search (every page's total); with `exact` false, a lower
+   * bound: at least this many (a search matching more than the store counts, C-79).
+   */
   total: number;
+  /** True when `total` is the exact number of matching hosts. */
+  exact: boolean;
 }
 
 export interface PlatformCounts {
@@ -119,6 +130,12 @@ export interface HostCounts {
   bands: BandCounts;
   /** By customer ID (code units), only customers with hosts. */
   customers: CustomerCounts[];
+  /**
+   * True when every number is exact. False for a search matching more hosts than the store counts
+   * (C-79): then every number is a lower bound, the counts of `total` (the cap) of the matching hosts,
+   * which ones the store's choice.
+   */
+  exact: boolean;
 }
 
 /**

@@ -50,8 +50,9 @@ export const bandsOf = (hosts: readonly ScoredHost[]) => {
 /**
  * The EDR store's two backends for a test file: edr.db in a temp folder (removed after the file's
  * tests), and a fresh database of the file's private cluster (`usePostgres()`, called by the file).
+ * `countCap`: the windows' count of a search's matches stops past this many (C-79; the store's default unless given).
  */
-export function edrBackends(pg: ReturnType<typeof usePostgres>): Array<[string, () => Promise<OpenedEdrStore>]> {
+export function edrBackends(pg: ReturnType<typeof usePostgres>): Array<[string, (opts?: { countCap?: number }) => Promise<OpenedEdrStore>]> {
   const dirs: string[] = [];
   afterAll(() => {
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
@@ -59,11 +60,11 @@ export function edrBackends(pg: ReturnType<typeof usePostgres>): Array<[string, 
   return [
   [
     'SQLite',
-    async () => {
+    async (opts = {}) => {
       const dir = mkdtempSync(path.join(os.tmpdir(), 'nb-edr-contract-'));
       dirs.push(dir);
       const file = path.join(dir, 'edr.db');
-      const store = openEdrStore(file);
+      const store = openEdrStore(file, opts);
       const count = (sql: string, ...args: unknown[]) => {
         const raw = new Database(file, { readonly: true });
         try {
@@ -83,9 +84,9 @@ export function edrBackends(pg: ReturnType<typeof usePostgres>): Array<[string, 
   ],
   [
     'PostgreSQL',
-    async () => {
+    async (opts = {}) => {
       const db = await pg.freshDatabase('edr');
-      const store = await openPgEdrStore(db.pool);
+      const store = await openPgEdrStore(db.pool, opts);
       const count = async (sql: string, ...args: unknown[]) => Number((await db.pool.query<{ n: string }>(sql, args)).rows[0]!.n);
       return {
         store,

@@ -50,6 +50,14 @@ export interface ScoreQuery {
  * edr.db itself, synchronous (better-sqlite3): the SQLite implementation of the feature's
  * `EdrStore` (sqlite-edr-store.ts) does its work here; the store's tests and the bench use it directly.
  */
+/** How edr.db is opened (EdrDb's constructor says what each means). */
+export interface EdrDbOptions {
+  guest?: boolean;
+  offMain?: boolean;
+  /** The ZTA windows' count of a search's matches stops past this many (C-79; COUNT_CAP unless given, the tests give a small one). */
+  countCap?: number;
+}
+
 export class EdrDb {
   private readonly db: Database.Database;
   private readonly stmt;
@@ -68,7 +76,7 @@ export class EdrDb {
    * `running` may be the owner's, so they are left alone rather than marked interrupted. `offMain`:
    * `stageBatch` and `completeCycle` run on a worker thread (the app: its thread answers the window).
    */
-  constructor(file: string, opts: { guest?: boolean; offMain?: boolean } = {}) {
+  constructor(file: string, opts: EdrDbOptions = {}) {
     this.db = openPrivateDatabase(file);
     this.db.pragma('foreign_keys = ON');
     // A cycle's commit touches the narrow host_seen (6 MB for 100,000 hosts) and the pages of the
@@ -81,7 +89,7 @@ export class EdrDb {
     this.staging = new EdrStaging(this.db);
     this.checkpointer = new Checkpointer(this.db, file);
     this.writes = new OffMainWrites(file, opts.offMain === true);
-    this.views = new EdrViews(this.db);
+    this.views = new EdrViews(this.db, opts.countCap);
     this.interruptedAtOpen = opts.guest ? 0 : this.closeInterruptedCycles(new Date());
     this.stmt = {
       begin: this.db.prepare('INSERT INTO cycles (connector_id, vendor, tenant_id, started_at, status, kind) VALUES (?, ?, ?, ?, ?, ?)'),

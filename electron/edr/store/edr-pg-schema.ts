@@ -24,6 +24,9 @@ import { isoText } from '../../store/postgres';
 const FOLD_HOSTNAME = 'lower(hostname COLLATE "C")';
 const FOLD_HOST_ID = 'lower(host_id COLLATE "C")';
 
+/** The band sort's key as step 4 indexes it (edr-window-sql.ts `indexCase` over BANDS, spelled out: a step never changes). */
+const BAND_KEY = `(CASE band WHEN 'Trustworthy' THEN 0 WHEN 'Low Risk' THEN 1 WHEN 'Moderate Risk' THEN 2 WHEN 'Suspicious' THEN 3 WHEN 'High Risk' THEN 4 WHEN 'Not assessed' THEN 5 ELSE 0 END)`;
+
 /** The attribute columns `hosts` and `staged_scores` share, with their types (edr-schema.ts HOST_ATTRIBUTE_COLUMNS, in its order). */
 export const PG_ATTRIBUTES: ReadonlyArray<readonly [string, string]> = [
   ['os_version', 'text'],
@@ -166,4 +169,16 @@ BEGIN
 END $$;
 CREATE INDEX hosts_default_order ON edr.hosts ((CASE WHEN band = 'Not assessed' THEN -1 ELSE score END) DESC, (hostname COLLATE "C"), connector_id, host_id);
 CREATE INDEX hosts_by_name ON edr.hosts ((hostname COLLATE "C"), connector_id, host_id);`,
+  // 4: the ZTA table's sorts the operators use most, read along an index and stopped at the window's
+  // end (C-80; the keys as edr-window-sql.ts's sortKeys spells them, ties by hostname in code units,
+  // connector, host ID): the score both ways (descending: the index backwards, each score's few ties
+  // sorted apart), the band each way (6 values: backwards, a band's ties would be all its hosts), the
+  // customer (each customer's hosts read apart in the sort's order of customers). The last-seen time
+  // is not indexed: host_seen is rewritten every cycle in place (HOT), and an index on it would cost
+  // every host a new index entry at each commit.
+  `CREATE INDEX hosts_by_score ON edr.hosts ((CASE WHEN band = 'Not assessed' THEN 0 ELSE 1 + GREATEST(0, LEAST(10000, floor(score * 100 + 0.5))) END), (hostname COLLATE "C"), connector_id, host_id);
+CREATE INDEX hosts_by_band ON edr.hosts (${BAND_KEY}, (hostname COLLATE "C"), connector_id, host_id);
+CREATE INDEX hosts_by_band_desc ON edr.hosts (${BAND_KEY} DESC, (hostname COLLATE "C"), connector_id, host_id);
+CREATE INDEX hosts_by_customer ON edr.hosts ((customer_id COLLATE "C"), (hostname COLLATE "C"), connector_id, host_id);
+ANALYZE edr.hosts;`,
 ];

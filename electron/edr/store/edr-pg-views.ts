@@ -11,8 +11,8 @@ import { TS } from './edr-pg-schema';
 import type { CycleGroup, LatestCycle, ScorePoint, TrendFilter } from './edr-store';
 import { appendRow, changesFrom, historyPoints, noChanges, trendPoints, trendWindow, type HostRow, type MoveRow } from './edr-views-shared';
 import { withLastSeen } from './host-json';
-import type { HostCounts, HostCountsQuery, HostWindow, HostWindowQuery, HostWindowRow } from '../../../shared/model/zta-window';
-import { CountsCache, countsSql, hostCountsOf, latestIdsSql, windowRow, windowSql } from './edr-window-sql';
+import { COUNT_CAP, type HostCounts, type HostCountsQuery, type HostWindow, type HostWindowQuery, type HostWindowRow } from '../../../shared/model/zta-window';
+import { CountsCache, boundedCounts, countsSql, latestIdsSql, windowRow, windowSql, windowTotal } from './edr-window-sql';
 import { exportSql, type HostExportQuery } from './edr-export-sql';
 
 
@@ -45,7 +45,16 @@ const READ_SETTINGS = ['SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ON
 
 export class PgEdrViews {
   private readonly countsCache = new CountsCache();
-  constructor(private readonly pool: PgPool) {}
+  /**
+   * Counts being made, by the cache's key: a window and its counts asked at once (two transactions,
+   * as the table asks them) count once. The key names the newest cycles, so both read the same hosts.
+   */
+  private readonly counting = new Map<string, Promise<HostCounts>>();
+  /** `countCap`: how many hosts matching a search are counted before the counts become lower bounds (C-79). */
+  constructor(
+    private readonly pool: PgPool,
+    private readonly countCap = COUNT_CAP,
+  ) {}
 
   async latestCycles(): Promise<LatestCycle[]> {
     const r = await this.pool.query<{ connectorId: string; cycleId: string; finishedAt: string; kind: string; hosts: number }>(
@@ -75,7 +84,7 @@ export class PgEdrViews {
       for (const sql of READ_SETTINGS) await c.query(sql);
       const w = windowSql('pg', q);
       const rows = (await c.query<unknown[]>({ text: w.text, values: w.args, rowMode: 'array' })).rows.map(windowRow);
-      return { rows, total: (await this.counts(c, { filter: q.filter })).total };
+      return { rows, ...windowTotal(await this.counts(c, { filter: q.filter }), q.offset, q.limit, rows.length) };
     });
   }
 
@@ -117,12 +126,24 @@ export class PgEdrViews {
   }
 
   private async counts(c: PoolClient, q: HostCountsQuery): Promise<HostCounts> {
-    const key = this.countsCache.key((await c.query<{ id: string }>(latestIdsSql('pg'))).rows.map((r) => r.id), q.filter);
+    const key = this.countsCache.key((await c.query<{ id: string }>(latestIdsSql('pg'))).rows.map((r) => r.id), q.filter, this.countCap);
     const hit = this.countsCache.get(key);
     if (hit) return hit;
-    const counts = await pgCounts(c, q);
-    this.countsCache.set(key, counts);
-    return counts;
+    const pending = this.counting.get(key);
+    if (pending) return structuredClone(await pending);
+    const counting = (async () => {
+      const st = countsSql('pg', q.filter, this.countCap);
+      const rows = (await c.query<[string, string, string, string]>({ text: st.text, values: st.args, rowMode: 'array' })).rows;
+      const counts = boundedCounts(rows.map(([customer, platform, band, n]) => ({ customer, platform, band, n: Number(n) })), st.cap);
+      this.countsCache.set(key, counts);
+      return counts;
+    })();
+    this.counting.set(key, counting);
+    try {
+      return structuredClone(await counting);
+    } finally {
+      this.counting.delete(key);
+    }
   }
 
   /** Hosts by customer and platform in each of these cycles (C-78). */
@@ -230,8 +251,3 @@ export class PgEdrViews {
   }
 }
 
-async function pgCounts(c: PoolClient, q: HostCountsQuery): Promise<HostCounts> {
-  const st = countsSql('pg', q.filter);
-  const rows = (await c.query<[string, string, string, string]>({ text: st.text, values: st.args, rowMode: 'array' })).rows;
-  return hostCountsOf(rows.map(([customer, platform, band, n]) => ({ customer, platform, band, n: Number(n) })));
-}

@@ -37,11 +37,14 @@ export interface PgEdrStore extends EdrStore {
 const CYCLE_COLUMNS = `id, connector_id, vendor, tenant_id, ${TS('started_at')} AS started_at, ${TS('finished_at')} AS finished_at, status, hosts, error,
   ${TS('published_at')} AS published_at, publish_attempts, publish_error, kind, error_code`;
 
-/** Migrates the `edr` schema (one transaction under its advisory lock, C-60) and answers the store on `pool` (the caller ends the pool). */
-export async function openPgEdrStore(pool: PgPool): Promise<PgEdrStore> {
+/**
+ * Migrates the `edr` schema (one transaction under its advisory lock, C-60) and answers the store on `pool` (the caller ends the pool).
+ * `countCap`: the ZTA windows' count of a search's matches stops past this many (C-79; COUNT_CAP unless given).
+ */
+export async function openPgEdrStore(pool: PgPool, opts: { countCap?: number } = {}): Promise<PgEdrStore> {
   await migratePg(pool, 'edr', EDR_PG_STEPS);
   const staging = new PgStaging(pool);
-  const views = new PgEdrViews(pool);
+  const views = new PgEdrViews(pool, opts.countCap);
   const one = async (sql: string, args: unknown[]) => (await pool.query<Record<string, unknown>>(sql, args)).rows[0];
   return {
     interruptedAtOpen: 0,

@@ -7,10 +7,10 @@
 import Database from 'better-sqlite3';
 import type { HostRecord, RiskBand } from '../../../shared/model/edr';
 import { emptyBandCounts, type ZtaChanges, type ZtaColumns } from '../../../shared/model/zta';
-import type { HostCounts, HostCountsQuery, HostWindow, HostWindowQuery, HostWindowRow } from '../../../shared/model/zta-window';
+import { COUNT_CAP, type HostCounts, type HostCountsQuery, type HostWindow, type HostWindowQuery, type HostWindowRow } from '../../../shared/model/zta-window';
 import { exportSql, type HostExportQuery } from './edr-export-sql';
 import type { CycleGroup, LatestCycle } from './edr-store';
-import { CountsCache, countsSql, hostCountsOf, latestIdsSql, windowRow, windowSql, type Statement } from './edr-window-sql';
+import { CountsCache, boundedCounts, countsSql, latestIdsSql, windowRow, windowSql, windowTotal, type Statement } from './edr-window-sql';
 import { appendRow, changesFrom, historyPoints, noChanges, trendPoints, trendWindow, type HostRow, type MoveRow } from './edr-views-shared';
 import { withLastSeen } from './host-json';
 
@@ -27,7 +27,11 @@ export class EdrViews {
   private readonly prepared = new Map<string, Database.Statement>();
   private readonly countsCache = new CountsCache();
 
-  constructor(private readonly db: Database.Database) {
+  /** `countCap`: how many hosts matching a search are counted before the counts become lower bounds (C-79). */
+  constructor(
+    private readonly db: Database.Database,
+    private readonly countCap = COUNT_CAP,
+  ) {
     this.stmt = {
       latest: db.prepare(
         `SELECT c.connector_id AS connectorId, c.id AS cycleId, c.finished_at AS finishedAt, c.kind, c.hosts FROM cycles c
@@ -168,11 +172,12 @@ export class EdrViews {
   }
 
   private counts(q: HostCountsQuery): HostCounts {
-    const key = this.countsCache.key(this.run({ text: latestIdsSql('sqlite'), args: [] }, true).map((r) => (r as [number])[0]), q.filter);
+    const key = this.countsCache.key(this.run({ text: latestIdsSql('sqlite'), args: [] }, true).map((r) => (r as [number])[0]), q.filter, this.countCap);
     const hit = this.countsCache.get(key);
     if (hit) return hit;
-    const rows = this.run(countsSql('sqlite', q.filter), true) as Array<[string, string, string, number]>;
-    const counts = hostCountsOf(rows.map(([customer, platform, band, n]) => ({ customer, platform, band, n })));
+    const st = countsSql('sqlite', q.filter, this.countCap);
+    const rows = this.run(st, true) as Array<[string, string, string, number]>;
+    const counts = boundedCounts(rows.map(([customer, platform, band, n]) => ({ customer, platform, band, n })), st.cap);
     this.countsCache.set(key, counts);
     return counts;
   }
@@ -181,7 +186,7 @@ export class EdrViews {
   hostWindow(q: HostWindowQuery): HostWindow {
     return this.db.transaction(() => {
       const rows = (this.run(windowSql('sqlite', q), true) as unknown[][]).map(windowRow);
-      return { rows, total: this.counts({ filter: q.filter }).total };
+      return { rows, ...windowTotal(this.counts({ filter: q.filter }), q.offset, q.limit, rows.length) };
     })();
   }
 

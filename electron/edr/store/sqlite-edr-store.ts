@@ -6,7 +6,7 @@ import type { ScoredHost, Vendor } from '../../../shared/model/edr';
 import type { ZtaColumns } from '../../../shared/model/zta';
 import type { HostCountsQuery, HostWindowQuery } from '../../../shared/model/zta-window';
 import type { HostExportQuery } from './edr-export-sql';
-import { EdrDb } from './edr-db';
+import { EdrDb, type EdrDbOptions } from './edr-db';
 import { hostScoreOf } from './edr-views-shared';
 import type { CycleKind, CycleStatus, EdrStore, StoredHostScore, TrendFilter } from './edr-store';
 
@@ -137,6 +137,6 @@ export class SqliteEdrStore implements EdrStore {
  * Opens edr.db as the feature's store. `guest`: this process does not own the data folder (the
  * CLI beside a running app), so cycles found `running` are left alone.
  */
-export function openEdrStore(file: string, opts: { guest?: boolean; offMain?: boolean } = {}): SqliteEdrStore {
+export function openEdrStore(file: string, opts: EdrDbOptions = {}): SqliteEdrStore {
   return new SqliteEdrStore(new EdrDb(file, opts));
 }

@@ -9,11 +9,15 @@ import { describe, expect, it } from 'vitest';
 import type { ZtaFilter } from '../../../shared/model/zta';
 import { ZTA_SORT_KEYS, type ZtaSort } from '../../../shared/model/zta-window';
 import type { EdrStore } from '../../../electron/edr/store/edr-store';
+import { openPgEdrStore } from '../../../electron/edr/store/edr-pg';
+import { windowRow, windowSql } from '../../../electron/edr/store/edr-window-sql';
+import { withTransaction } from '../../../electron/store/postgres';
 import { at, edrBackends } from '../../support/edr-backends';
 import { usePostgres } from '../../support/postgres';
 import { bandTotal, pageThrough, rendererCounts, rendererCustomerOrder, rendererRows, rendererSnapshot, windowHost, writeWindowSnapshot } from '../../support/zta-window-fixtures';
 
-const backends = edrBackends(usePostgres());
+const pg = usePostgres();
+const backends = edrBackends(pg);
 
 /** Every sort key both ways, and the default order. */
 const SORTS: Array<ZtaSort | undefined> = [undefined, ...ZTA_SORT_KEYS.flatMap((key) => [{ key, desc: false }, { key, desc: true }])];
@@ -88,6 +92,10 @@ describe.each(backends)('EDR store contract, windows: %s', (_name, open) => {
     await s.stageScores(id, 'conn-c', Array.from({ length: 10 }, (_, i) => windowHost('defender', 't3', i)));
     await s.commitCycle(id, at(101));
     const snap = await rendererSnapshot(s);
+    // Asked at once, as the table asks them (PostgreSQL counts once for both): the same answers.
+    const [atOnce, atOnceCounts] = await Promise.all([s.hostWindow({ filter, offset: 0, limit: 5 }), s.hostCounts({ filter })]);
+    expect(atOnceCounts).toEqual(rendererCounts(snap, filter));
+    expect(atOnce).toMatchObject({ total: atOnceCounts.total, exact: true });
     const after = await s.hostCounts({ filter });
     expect(after).toEqual(rendererCounts(snap, filter));
     expect(after.total).toBeLessThan(before.total);
@@ -110,6 +118,77 @@ describe.each(backends)('EDR store contract, windows: %s', (_name, open) => {
     expect(ids).toEqual([...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
     expect(ids[0]).toBe('Cust-Upper');
     await s.close();
+  });
+  it('counts a search only up to the cap: past it every number is a lower bound (exact false), at or under it the renderer\'s counts', async () => {
+    const cap = 20;
+    const { store: s } = await open({ countCap: cap });
+    await writeWindowSnapshot(s);
+    const snap = await rendererSnapshot(s);
+    const searches: ZtaFilter[] = [...FILTERS.filter((f) => f.q !== undefined), { q: 'e' }, { q: 'web' }, { q: 'kiosk', platform: 'Mac' }, { q: 'F0', vendor: 'falcon' }];
+    let over = 0;
+    let under = 0;
+    for (const filter of searches) {
+      const want = rendererRows(snap, filter, undefined);
+      const wantCounts = rendererCounts(snap, filter);
+      const counts = await s.hostCounts({ filter });
+      const w = await s.hostWindow({ filter, offset: 0, limit: 5 });
+      // The rows are never bounded: the same window whatever the count.
+      expect(w.rows.map((r) => `${r.connectorId}/${r.hostId}`), JSON.stringify(filter)).toEqual(want.slice(0, 5));
+      if (want.length <= cap) {
+        under += 1;
+        expect(counts, JSON.stringify(filter)).toEqual(wantCounts);
+        expect(w).toMatchObject({ total: want.length, exact: true });
+        continue;
+      }
+      over += 1;
+      expect(counts.exact, JSON.stringify(filter)).toBe(false);
+      expect(counts.total).toBe(cap);
+      expect(bandTotal(counts)).toBe(cap);
+      // Each number counts some of the matching hosts: never more than the renderer counts.
+      for (const [band, n] of Object.entries(counts.bands)) expect(n).toBeLessThanOrEqual(wantCounts.bands[band as keyof typeof counts.bands]);
+      expect(counts.customers.reduce((a, c) => a + c.hosts, 0)).toBe(cap);
+      for (const c of counts.customers) {
+        const full = wantCounts.customers.find((x) => x.customerId === c.customerId)!;
+        expect(c.hosts).toBeLessThanOrEqual(full.hosts);
+        expect(c.platforms.reduce((a, p) => a + p.hosts, 0)).toBe(c.hosts);
+        for (const p of c.platforms) expect(p.hosts).toBeLessThanOrEqual(full.platforms.find((x) => x.platform === p.platform)!.hosts);
+      }
+      expect(w).toMatchObject({ total: cap, exact: false });
+      // A window past the cap shows at least what it holds; one that reaches the end knows the total.
+      const mid = await s.hostWindow({ filter, offset: cap + 1, limit: 2 });
+      if (want.length >= cap + 4) expect(mid).toMatchObject({ total: cap + 3, exact: false });
+      const end = await s.hostWindow({ filter, offset: want.length - 3, limit: 10 });
+      expect(end.rows.map((r) => `${r.connectorId}/${r.hostId}`)).toEqual(want.slice(-3));
+      expect(end).toMatchObject({ total: want.length, exact: true });
+      expect(await s.hostWindow({ filter, offset: want.length + 5, limit: 10 })).toMatchObject({ rows: [], total: cap, exact: false });
+    }
+    expect([over > 2, under > 2]).toEqual([true, true]);
+    // Without a search the counts come from the cycles' band counts: exact past the cap.
+    expect(await s.hostCounts({ filter: { vendor: 'defender' } })).toEqual(rendererCounts(snap, { vendor: 'defender' }));
+    expect(await s.hostWindow({ filter: {}, offset: 0, limit: 1 })).toMatchObject({ total: 256, exact: true });
+    await s.close();
+  });
+
+  it('counts a search matching exactly the cap as exact, and one more as at least the cap', async () => {
+    const filter: ZtaFilter = { q: 'finance' };
+    let matches = 0;
+    for (const cap of [undefined, 0, -1]) {
+      const probe = await open(cap === undefined ? {} : { countCap: matches + cap });
+      await writeWindowSnapshot(probe.store);
+      const counts = await probe.store.hostCounts({ filter });
+      if (cap === undefined) {
+        expect(counts.exact).toBe(true);
+        matches = counts.total;
+        expect(matches).toBeGreaterThan(10);
+      } else if (cap === 0) {
+        expect(counts).toMatchObject({ total: matches, exact: true });
+        expect((await probe.store.hostWindow({ filter, offset: 0, limit: 1 })).exact).toBe(true);
+      } else {
+        expect(counts).toMatchObject({ total: matches - 1, exact: false });
+        expect(await probe.store.hostWindow({ filter, offset: 0, limit: 1 })).toMatchObject({ total: matches - 1, exact: false });
+      }
+      await probe.store.close();
+    }
   });
 });
 
@@ -135,3 +214,64 @@ describe('EDR store contract, windows: both backends', () => {
     expect(answers[1]).toEqual(answers[0]);
   });
 });
+
+describe('EDR store windows on PostgreSQL: the sort indexes (C-80)', () => {
+  /** Each indexed order, what must read it, and the renderer's order it must give. */
+  const INDEXED: Array<{ sort: ZtaSort | undefined; index: string; customerOrder?: boolean; filter?: ZtaFilter }> = [
+    { sort: undefined, index: 'hosts_default_order' },
+    { sort: { key: 'hostname', desc: false }, index: 'hosts_by_name' },
+    { sort: { key: 'hostname', desc: true }, index: 'hosts_by_name' },
+    { sort: { key: 'score', desc: false }, index: 'hosts_by_score' },
+    { sort: { key: 'score', desc: true }, index: 'hosts_by_score' },
+    { sort: { key: 'band', desc: false }, index: 'hosts_by_band' },
+    { sort: { key: 'band', desc: true }, index: 'hosts_by_band_desc' },
+    { sort: { key: 'customer', desc: false }, index: 'hosts_by_customer' },
+    { sort: { key: 'customer', desc: true }, index: 'hosts_by_customer' },
+    { sort: { key: 'customer', desc: false }, index: 'hosts_by_customer', customerOrder: true },
+    { sort: { key: 'customer', desc: true }, index: 'hosts_by_customer', customerOrder: true, filter: { connector: 'conn-a' } },
+  ];
+
+  it('reads every indexed order along its index, with sorting and whole-table reads made dear, and it is the renderer\'s order', async () => {
+    const db = await pg.freshDatabase('edr');
+    const store = await openPgEdrStore(db.pool);
+    await writeWindowSnapshot(store);
+    const snap = await rendererSnapshot(store);
+    const customerOrder = rendererCustomerOrder(snap);
+    for (const { sort, index, filter = {}, ...o } of INDEXED) {
+      const q = { filter, sort, offset: 0, limit: 1000, customerOrder: o.customerOrder ? customerOrder : undefined };
+      const st = windowSql('pg', q);
+      const { plan, rows } = await withTransaction(db.pool, async (c) => {
+        for (const off of ['enable_sort', 'enable_seqscan', 'enable_bitmapscan']) await c.query(`SET LOCAL ${off} = off`);
+        const plan = (await c.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>({ text: `EXPLAIN (FORMAT JSON) ${st.text}`, values: st.args })).rows[0]!['QUERY PLAN'][0]!.Plan;
+        const rows = (await c.query<unknown[]>({ text: st.text, values: st.args, rowMode: 'array' })).rows.map(windowRow);
+        return { plan, rows };
+      });
+      const label = JSON.stringify({ sort, index, filter });
+      // Every read of hosts goes along the index, and no Sort lies between it and the LIMIT it feeds
+      // (an Incremental Sort of ties may): the index gives the order. Were its key not the builder's,
+      // the planner would have to sort what it read.
+      const reads = hostReads(plan);
+      expect(reads.length, label).toBeGreaterThan(0);
+      for (const r of reads) expect(r, label).toEqual({ type: 'Index Scan', index, sortedAfterLimit: false });
+      const want = rendererRows(snap, filter, sort);
+      expect(want.length).toBeGreaterThan(50);
+      expect(rows.map((r) => `${r.connectorId}/${r.hostId}`), label).toEqual(want);
+    }
+    await store.close();
+  });
+});
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+
+/** Each read of `hosts` in a plan: how, along which index, and whether a Sort lies between it and the nearest Limit above it. */
+function hostReads(node: PlanNode, sorted = false): Array<{ type: string; index: string | undefined; sortedAfterLimit: boolean }> {
+  const type = node['Node Type'];
+  const here = type === 'Limit' ? false : sorted || type === 'Sort';
+  const own = node['Relation Name'] === 'hosts' ? [{ type, index: node['Index Name'], sortedAfterLimit: here }] : [];
+  return [...own, ...(node.Plans ?? []).flatMap((p) => hostReads(p, here))];
+}
