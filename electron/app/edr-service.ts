@@ -38,6 +38,8 @@ export interface EdrServiceOptions {
   /** Scheduler timing (tests shorten them). */
   firstPullDelayMs?: number;
   publishDelayMs?: number;
+  /** The ZTA windows' count of a search's matches stops past this many (C-79; tests lower it). */
+  countCap?: number;
 }
 
 export class EdrService {
@@ -62,7 +64,7 @@ export class EdrService {
     this.registry = new ConnectorRegistry(adapters.settings, adapters.vault);
     this.publication = new PublicationSettings({ settings: adapters.settings, vault: adapters.vault, logger: logger.child('publication'), ...(o.env ? { env: o.env } : {}) });
     // A cycle's staging and commit on a worker thread: this thread answers the window (issue 21 item 5).
-    this.store = openEdrStore(path.join(adapters.dataDir, 'edr.db'), { offMain: true });
+    this.store = openEdrStore(path.join(adapters.dataDir, 'edr.db'), { offMain: true, ...(o.countCap !== undefined ? { countCap: o.countCap } : {}) });
     if (this.store.interruptedAtOpen) {
       logger.warn('poll cycles were interrupted when the app last stopped; they are marked interrupted (nothing of them was stored)', { cycles: this.store.interruptedAtOpen });
     }

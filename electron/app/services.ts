@@ -65,7 +65,7 @@ export interface CreateAppOptions {
   /** The demo workspace includes EDR simulators and connectors (default true). */
   demoEdr?: boolean;
   /** Replace the vendor connectors or the scheduler timing (tests). */
-  edr?: Partial<Pick<EdrServiceOptions, 'runtimeFor' | 'firstPullDelayMs' | 'publishDelayMs' | 'env'>>;
+  edr?: Partial<Pick<EdrServiceOptions, 'runtimeFor' | 'firstPullDelayMs' | 'publishDelayMs' | 'env' | 'countCap'>>;
   /** Task polling, event throttling and job retention of the inventory (tests shorten them). */
   inventory?: InventoryTiming & BulkTiming;
   /** Size of the demo node's seeded inventory (`serve --demo --devices N`, benchmarks). */

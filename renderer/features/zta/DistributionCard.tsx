@@ -97,6 +97,11 @@ export const DistributionCard = memo(function DistributionCard({ counts, band, w
           </BarChart>
         </ResponsiveContainer>
       </div>
+      {counts.exact === false ? (
+        <p className="muted zta-card-note" data-testid="zta-distribution-partial">
+          More hosts match this search than were counted: the bars count the first {formatCount(d.hosts)}. Type more to narrow it.
+        </p>
+      ) : null}
       <ul className="zta-band-totals" aria-label="Hosts per band">
         {BANDS.map((b) => (
           <li key={b}>

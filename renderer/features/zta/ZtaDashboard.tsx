@@ -128,7 +128,8 @@ function useStoreView(on: boolean, fv: FacetView, filter: ZtaFilter, sort: ZtaSo
     count: w.total,
     exact: w.exact,
     stale: w.stale,
-    table: { count: w.total ?? 0, cellAt: w.cellAt, answer: w.answer, onRange },
+    // Not counted to the end: one more (loading) row, which reads the next page when scrolled to.
+    table: { count: w.total === undefined ? 0 : w.total + (w.exact ? 0 : 1), cellAt: w.cellAt, answer: w.answer, onRange },
     chart: counts.data,
     top: topRows,
     unscored: topRows.length === 0 && (top.data?.rows.length ?? 0) > 0,

@@ -24,6 +24,8 @@ const group = (key: string, label: string, title = label): DistributionGroup => 
 
 /** The counts `distributionOf` draws: hosts by customer → platform and band (the store's zta.counts, or `countsOfRows`). */
 export interface CountsByCustomer {
+  /** False: the store stopped counting a search's matches (C-79), every number a lower bound. */
+  exact?: boolean;
   customers: ReadonlyArray<{ customerId: string; bands: BandCounts; platforms: ReadonlyArray<{ platform: Platform; bands: BandCounts }> }>;
 }
 

@@ -91,11 +91,19 @@ export function useHostWindow(
     current = { key, first, pages };
     setShown(current);
   }
-  const newest = current.pages.find((p) => p !== undefined);
+  // Past the store's count of a search's matches (C-79) each page's total is a lower bound: the
+  // furthest page read knows the most, and a page that reached the end knows it exactly.
+  let total: number | undefined;
+  let exact = false;
+  for (const p of current.pages) {
+    if (!p) continue;
+    total = Math.max(total ?? 0, p.total);
+    exact ||= p.exact;
+  }
   const pageOf = (index: number) => current.pages[Math.floor(index / ZTA_PAGE) - current.first];
   return {
-    total: newest?.total,
-    exact: newest?.exact ?? true,
+    total,
+    exact: total === undefined || exact,
     cellAt: (index) => {
       const p = pageOf(index);
       const r = p?.rows[index % ZTA_PAGE];

@@ -342,6 +342,27 @@ describe('ZTA what-if', () => {
   }, 45_000);
 });
 
+describe('ZTA search past the store’s count (C-79)', () => {
+  it('a search matching more hosts than the store counts says "at least", and the chart says it counted the first ones', async () => {
+    const fx = await scoredMain({ hosts: 80, app: { edr: { countCap: 10 } } });
+    const s = await fx.main.call('zta.snapshot');
+    // The character most hostnames share: a search for it matches far more than 10 hosts.
+    const tally = new Map<string, number>();
+    for (const h of s.rows.hostname) for (const ch of new Set(h.toLowerCase())) if (/[a-z0-9]/.test(ch)) tally.set(ch, (tally.get(ch) ?? 0) + 1);
+    const [ch, n] = [...tally].sort((a, b) => b[1] - a[1])[0]!;
+    // More than the first page of rows (100): the window does not reach the end of the matches either.
+    expect(n).toBeGreaterThan(101);
+    const { user } = renderApp(fx.main, { at: '/zta' });
+    expect(await screen.findByTestId('zta-count')).toHaveTextContent(`${s.rows.hostId.length} hosts`);
+    expect(screen.queryByTestId('zta-distribution-partial')).toBeNull();
+    await user.type(screen.getByTestId('zta-search'), ch);
+    // The first page's rows are known to match: at least those; the table has one more row, loading, to read on.
+    await waitFor(() => expect(screen.getByTestId('zta-count')).toHaveTextContent(`at least 100 of ${s.rows.hostId.length}`));
+    expect(screen.getByTestId('zta-table')).toHaveAttribute('aria-rowcount', '102');
+    expect(await screen.findByTestId('zta-distribution-partial')).toHaveTextContent('the bars count the first 10');
+  }, 45_000);
+});
+
 describe('ZTA empty and offline states', () => {
   it('with no connector it says what to do: add one or open the demo workspace', async () => {
     const main = await MainBridge.start(noPolls);

@@ -43,7 +43,7 @@ export async function pollOnce(main: MainBridge, connectorId: string): Promise<n
 
 /** `app`: more options of the app under test (e.g. the alarm polling period), on top of noPolls. */
 export async function scoredMain({ hosts = 60, shared = false, app = {} }: { hosts?: number; shared?: boolean; app?: StartOptions['app'] } = {}): Promise<ScoredMain> {
-  const main = await MainBridge.start({ app: { ...noPolls.app, ...app } }, { shared });
+  const main = await MainBridge.start({ app: { ...noPolls.app, ...app, edr: { ...noPolls.app.edr, ...app.edr } } }, { shared });
   const defenderSim = await main.defender([{ hosts, seed: 5 }]);
   const falconSim = await main.falcon({ regions: ['us-1'], clients: [{ region: 'us-1', tenant: { hosts, seed: 5 } }] });
   const defender = await saveDefender(main, defenderSim, 'Contoso Defender');
