@@ -110,7 +110,7 @@ const withoutBand = (f: ZtaFilter): ZtaFilter => {
 };
 
 /** The page over the store's windows (no what-if shown). */
-function useStoreView(on: boolean, fv: FacetView, filter: ZtaFilter, sort: ZtaSort, structural: Structural, openedHost: string): Shown {
+function useStoreView(on: boolean, fv: FacetView, filter: ZtaFilter, sort: ZtaSort, structural: Structural, openedHost: string, clicked: ZtaRow | undefined): Shown {
   const [range, setRange] = useState({ start: 0, end: 40 });
   const onRange = useCallback((r: { start: number; end: number }) => setRange((old) => (old.start === r.start && old.end === r.end ? old : r)), []);
   const connectors = fv.facets.connectors;
@@ -120,10 +120,12 @@ function useStoreView(on: boolean, fv: FacetView, filter: ZtaFilter, sort: ZtaSo
   const byId = useMemo(() => new Map(connectors.map((c) => [c.connectorId, c])), [connectors]);
   const topRows = useMemo(() => (top.data?.rows ?? []).filter((r) => r.score !== null).map((r, i) => windowRow(r, i, byId.get(r.connectorId))), [top.data, byId]);
   const shape = useMemo(() => structuralShape(fv, structural), [fv, structural]);
-  // The opened host: the row it was opened from when the window holds it, else looked up by its ID (an address opened anew).
-  const lookup = useZtaTop(on && openedHost ? { filter: { q: openedHost }, limit: 50 } : undefined, true);
+  // The opened host: the row it was opened from (at once), else looked up by its ID (an address opened anew).
+  const fromRow = clicked?.hostId === openedHost ? clicked : undefined;
+  const lookup = useZtaTop(on && openedHost && !fromRow ? { filter: { q: openedHost }, limit: 50 } : undefined, true);
   const openedRaw = lookup.data?.rows.find((r) => r.hostId === openedHost);
-  const opened = useMemo(() => (openedRaw ? windowRow(openedRaw, -1, byId.get(openedRaw.connectorId)) : undefined), [openedRaw, byId]);
+  const looked = useMemo(() => (openedRaw ? windowRow(openedRaw, -1, byId.get(openedRaw.connectorId)) : undefined), [openedRaw, byId]);
+  const opened = openedHost ? (fromRow ?? looked) : undefined;
   return {
     count: w.total,
     exact: w.exact,
@@ -191,12 +193,20 @@ export function ZtaDashboard({ facets: f, view, refine, openedHost, openHost, cl
 
   const whatIfShown = whatIf !== undefined && tenant !== undefined;
   const local = useTenantView(whatIfShown ? tenant : undefined, result?.snapshot, filter, sort, structural, openedHost);
-  const stored = useStoreView(!whatIfShown, fv, filter, sort, structural, openedHost);
+  // The row a host was opened from: its dialog opens at once, with no lookup.
+  const [clicked, setClicked] = useState<ZtaRow>();
+  const stored = useStoreView(!whatIfShown, fv, filter, sort, structural, openedHost, clicked);
   const d = local ?? stored;
 
   const pick = useCallback((p: DistributionPick) => refine(p), [refine]);
   const onSort = useCallback((next: ZtaSort) => refine({ sort: next.key, order: next.desc ? 'desc' : 'asc' }), [refine]);
-  const onOpenRow = useCallback((row: ZtaRow) => openHost(row.hostId), [openHost]);
+  const onOpenRow = useCallback(
+    (row: ZtaRow) => {
+      setClicked(row);
+      openHost(row.hostId);
+    },
+    [openHost],
+  );
   const visible = useMemo(() => visibleColumns(d.presence, structural, d.shared), [d.presence, structural, d.shared]);
   const overview = useZtaOverview(structural);
 
