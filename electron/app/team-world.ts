@@ -45,7 +45,8 @@ export function sourceMappedAlarmStore(store: AlarmStore, sourceOf: (profileId: 
     get(target, prop, receiver) {
       // What the node answers an acknowledge or a clear is not stored by a console (its role may
       // not write alarms): the fleet's collectors store it from the node's stream (issue 25.2).
-      if (prop === 'ingest') return async (): Promise<IngestResult> => ({ newChanges: 0, newHandlings: 0, duplicates: 0, aids: [], newAlarms: 0, headSeq: await target.headSeq(), lagMs: null });
+      if (prop === 'ingest') return async (source: string): Promise<IngestResult> => ({ newChanges: 0, newHandlings: 0, duplicates: 0, aids: [], newAlarms: 0, headSeq: await target.headSeq(sourceOf(source)), lagMs: null });
+      if (prop === 'headSeq') return (source?: string) => target.headSeq(source === undefined ? undefined : sourceOf(source));
       const v = Reflect.get(target, prop, receiver) as unknown;
       if (typeof v !== 'function') return v;
       const fn = v as (...a: unknown[]) => unknown;
