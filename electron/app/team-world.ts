@@ -24,6 +24,7 @@ import type { ActivityStore } from '../store/activity-store';
 import type { PgPool } from '../store/postgres';
 import { createMemoryVault } from '../store/vault';
 import type { SettingsBackend } from './ports';
+import { TeamLive } from './team-live';
 
 /** The alarm source a fleet collector stores a node's alarms under (`alarms follow --node`, cli-alarms.ts). */
 export function fleetAlarmSource(p: { host: string; basicPort: number }): string {
@@ -63,6 +64,8 @@ export interface TeamWorldOptions {
   emit: EmitEvent;
   /** A connection's host and REST port (the node whose alarms the fleet collects). */
   profile(profileId: string): { host: string; basicPort: number } | undefined;
+  /** Every connection's id (a node's committed alarms are told to each connection to it). */
+  profileIds(): string[];
   requestFor(profileId: string): NodeRequest;
   requireSignedIn(profileId: string, what: string): void;
   riskHistoryDays(): number;
@@ -86,6 +89,8 @@ export class TeamWorld {
   readonly fleet: FleetConnectors;
   /** The team's connectors, as last read (names the ZTA views' connectors). */
   readonly registry: ConnectorRegistry;
+  /** The team's commits as they happen (LISTEN/NOTIFY, C-88), turned into the window's events. */
+  readonly live: TeamLive;
   private readonly settings = cachedSettings();
 
   private constructor(
@@ -95,6 +100,17 @@ export class TeamWorld {
     readonly activity: ActivityStore,
   ) {
     this.fleet = new FleetConnectors(o.pool);
+    this.live = new TeamLive({
+      pool: o.pool,
+      logger: o.logger.child('live'),
+      emit: o.emit,
+      activity,
+      profileIds: o.profileIds,
+      sourceOf: (id) => {
+        const p = o.profile(id);
+        return p ? fleetAlarmSource(p) : undefined;
+      },
+    });
     this.registry = new ConnectorRegistry(this.settings, createMemoryVault(undefined, o.logger));
     this.zta = new TeamZtaService({
       store: edrStore,
@@ -126,6 +142,7 @@ export class TeamWorld {
     });
     const world = new TeamWorld(o, edr, mapped, activity);
     await world.refreshConnectors();
+    await world.live.start();
     return world;
   }
 
@@ -142,6 +159,7 @@ export class TeamWorld {
   }
 
   async close(): Promise<void> {
+    await this.live.close();
     await this.alarms.close();
     await this.o.pool.end().catch(() => undefined);
   }
