@@ -164,6 +164,33 @@ describe('two consoles of one team', () => {
     console.info(`acknowledge to B's view, the collector's backfill included: ${Date.now() - acked} ms`);
   });
 
+  it('a burst of batches is folded: at most one alarms.changed per connection every 250 ms, the last with the newest headSeq', async () => {
+    const times: Array<{ at: number; headSeq: number; changes: number }> = [];
+    const off = b.app.events.subscribe((event, payload) => {
+      const p = payload as { profileId: string; headSeq: number; changes: number };
+      if (event === 'alarms.changed' && p.profileId === bProfile) times.push({ at: performance.now(), headSeq: p.headSeq, changes: p.changes });
+    });
+    try {
+      const T = Date.now();
+      let last = 0;
+      for (let i = 0; i < 20; i++) {
+        const item = {
+          head: { device: 'dev-burst', deviceName: 'dev-burst', org: 'Contoso', object: `burst-${i}`, type: 'interface-down', specificProblem: 'link-down', severity: 'minor' as const, cleared: false, text: 'down', lastChangeMs: T + i },
+          changes: [{ eventMs: T + i, severity: 'minor' as const, text: 'down' }],
+          handlings: [],
+          messageId: null,
+        };
+        last = (await collectorStore.ingest(source, [item], { storedMs: T + i })).headSeq;
+      }
+      await until('B’s event with the burst’s newest headSeq', () => times.some((t) => t.headSeq === last), 2000);
+      for (let i = 1; i < times.length; i++) expect(times[i]!.at - times[i - 1]!.at).toBeGreaterThanOrEqual(240);
+      expect(times.length).toBeLessThan(20);
+      expect(times.reduce((n, t) => n + t.changes, 0)).toBe(20);
+    } finally {
+      off();
+    }
+  });
+
   it('the listening connection survives the database restarting; the console reads again after it', async () => {
     const fromB = b.pushed.length;
     await pg.cluster().pause();
