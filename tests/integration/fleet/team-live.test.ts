@@ -12,6 +12,8 @@
  *   (that would need RabbitMQ). B then shows the handling with A's node user within 2 s.
  * - The activity entry A's acknowledge made appears in B's activity list and as B's
  *   `activity.changed` within 2 s, with who (desk user, node user) and which console.
+ * - A cycle a worker commits reaches both as `edr.progress` completed within 2 s; a burst of 20
+ *   alarm batches reaches a console folded (250 ms apart at least, every change counted once).
  * - The listening connection survives the database restarting: after pg_ctl stop and start, B
  *   says "maybe changed" once (`team.changed`) and the next batch reaches it within 2 s again.
  */
@@ -26,11 +28,13 @@ import { openPgAlarmStore, type PgAlarmStore } from '../../../electron/alarms/st
 import { teamInit, TEAM_ROLES } from '../../../electron/app/team';
 import { fleetAlarmSource } from '../../../electron/app/team-world';
 import { storeMigrations } from '../../../electron/cli-team';
+import { openPgEdrStore } from '../../../electron/edr/store/edr-pg';
 import { openPostgres, type PgPool } from '../../../electron/store/postgres';
 import type { AlarmDetail, AlarmPage } from '../../../shared/model/alarms';
 import type { ActivityEntry } from '../../../shared/model/activity';
 import type { TeamView } from '../../../shared/model/team';
 import { startAppHarness, type AppHarness } from '../../support/app-harness';
+import { makeScoredHosts } from '../../support/edr-fixtures';
 import { usePostgres } from '../../support/postgres';
 import { until } from '../../support/until';
 
@@ -162,6 +166,22 @@ describe('two consoles of one team', () => {
     expect(detail.handling).toMatchObject({ state: 'ack', user: admin.username, description: 'A looks into it' });
     expect(Date.now() - stored).toBeLessThanOrEqual(2000);
     console.info(`acknowledge to B's view, the collector's backfill included: ${Date.now() - acked} ms`);
+  });
+
+  it('a cycle a worker commits reaches both consoles as edr.progress completed within 2 s', async () => {
+    const w1 = pools[0]!;
+    const edr = await openPgEdrStore(w1);
+    const connectorId = 'team-live-falcon';
+    const tenant = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
+    const [fromA, fromB] = [a.pushed.length, b.pushed.length];
+    const cycle = await edr.beginCycle(connectorId, 'falcon', tenant, new Date());
+    await edr.stageScores(cycle, connectorId, makeScoredHosts(4, { cycleSalt: cycle, tenantId: tenant }));
+    const hosts = await edr.commitCycle(cycle, new Date());
+    const committed = Date.now();
+    const done = (e: Pushed) => e.event === 'edr.progress' && e.payload.connectorId === connectorId && e.payload.cycleId === cycle && e.payload.phase === 'completed';
+    const { event } = await eventWithin(a, fromA, done, committed, 2000, 'A’s edr.progress');
+    expect(event.payload).toMatchObject({ done: hosts, total: hosts });
+    await eventWithin(b, fromB, done, committed, 2000, 'B’s edr.progress');
   });
 
   it('a burst of batches is folded: at most one alarms.changed per connection every 250 ms, the last with the newest headSeq', async () => {
