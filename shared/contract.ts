@@ -296,7 +296,10 @@ export const events = {
   ...ztaEvents,
   ...alarmEvents,
   ...activityEvents,
-  /** The console joined or left a team (C-84): every view reads other stores now; the window reloads what it shows. */
+  /**
+   * The console joined or left a team (C-84): every view reads other stores now; the window reloads what it shows.
+   * Also sent (joined: true) when a joined console listens to the team's store again after losing it (C-88): what was committed meanwhile was not told.
+   */
   'team.changed': z.object({ joined: z.boolean() }),
 } as const;
 

@@ -152,7 +152,7 @@ export class AlarmService {
     const run = {} as Running;
     run.pendingIds = new Set();
     run.pendingChanges = 0;
-    run.headSeq = await this.o.store.headSeq();
+    run.headSeq = await this.o.store.headSeq(profileId);
     run.more = false;
     run.changed = throttle(() => {
       this.announce(profileId);
@@ -253,7 +253,8 @@ export class AlarmService {
   }
 
   async list(profileId: string, filter: AlarmFilter, offset: number, limit: number): Promise<AlarmPage> {
-    const headSeq = await this.o.store.headSeq();
+    // Read before the page: a batch committed in between shows again after it, never not at all.
+    const headSeq = await this.o.store.headSeq(profileId);
     return { profileId, offset, headSeq, ...(await this.o.store.list(profileId, filter, offset, limit)) };
   }
 

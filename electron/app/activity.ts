@@ -6,6 +6,7 @@
  * Reads, tests and dry runs are not writes and are not kept. Recording never fails a request: a
  * store that cannot write is logged.
  */
+import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { ChannelName } from '../../shared/contract';
 import type { ActivityEntry } from '../../shared/model/activity';
@@ -125,6 +126,8 @@ export interface ActivityLogOptions {
   now?: () => Date;
   /** The desk's account; the operating system's user by default. */
   user?: string;
+  /** This console: its host name and install ID (C-88), so a team's shared log says which console. */
+  console?: string;
   onRecorded?: (e: ActivityEntry) => void;
 }
 
@@ -195,6 +198,7 @@ export class ActivityLog {
         connection: profile?.name ?? null,
         outcome: error ? 'failed' : 'ok',
         detail: (error ? error.message : (d.detail ?? '')).slice(0, 4000),
+        console: this.o.console ?? null,
       };
       // Told once stored; a store that fails is logged (the write itself already happened).
       void this.o.db.record(entry).then(
@@ -205,6 +209,19 @@ export class ActivityLog {
       this.o.logger.error('activity not recorded', { channel, error: e instanceof Error ? e.message : String(e) });
     }
   }
+}
+
+/**
+ * This console's name in the activity log (C-88): the machine's host name and the first 8
+ * characters of an install ID made once and kept in the settings (`consoleId`).
+ */
+export function consoleIdentity(settings: { get<T>(k: string): T | undefined; set(k: string, v: unknown): void }, host = os.hostname()): string {
+  let id = settings.get<unknown>('consoleId');
+  if (typeof id !== 'string' || !/^[0-9a-f-]{36}$/.test(id)) {
+    id = randomUUID();
+    settings.set('consoleId', id);
+  }
+  return `${(host || 'console').slice(0, 200)} · ${(id as string).slice(0, 8)}`;
 }
 
 /** The account running the console, as the operating system names it. */

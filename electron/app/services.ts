@@ -26,7 +26,7 @@ import { AlarmService } from '../alarms/service';
 import { openAlarmStore } from '../alarms/store/sqlite-alarm-store';
 import { AppSettings } from '../store/app-settings';
 import { openSqliteActivityStore } from '../store/activity-store';
-import { ActivityLog } from './activity';
+import { ActivityLog, consoleIdentity } from './activity';
 import { amqpUrlWithoutPassword } from '../../shared/model/settings';
 import { DEFAULT_ALARM_EXCHANGE } from '../../shared/model/alarms';
 import { TeamConsole } from './team-console';
@@ -139,6 +139,7 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
         logger: logger.child('team'),
         emit: events.emit.bind(events),
         profile: (id) => profiles.list().find((p) => p.id === id),
+        profileIds: () => profiles.list().map((p) => p.id),
         requestFor: (profileId) => (method, p, body, opts) => sessions.get(profileId).request(method, p, body, opts),
         requireSignedIn: (profileId, what) => inventory.requireSignedIn(profileId, what),
         riskHistoryDays: () => appSettings.current().riskHistoryDays,
@@ -230,6 +231,7 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
       },
       connector: (id) => edr.registry.list().find((c) => c.id === id)?.name,
     },
+    console: consoleIdentity(adapters.settings),
     onRecorded: (entry) => events.emit('activity.changed', { entry }),
   });
   const handlers = createHandlers({

@@ -24,6 +24,7 @@ import type { ActivityStore } from '../store/activity-store';
 import type { PgPool } from '../store/postgres';
 import { createMemoryVault } from '../store/vault';
 import type { SettingsBackend } from './ports';
+import { TeamLive } from './team-live';
 
 /** The alarm source a fleet collector stores a node's alarms under (`alarms follow --node`, cli-alarms.ts). */
 export function fleetAlarmSource(p: { host: string; basicPort: number }): string {
@@ -45,7 +46,8 @@ export function sourceMappedAlarmStore(store: AlarmStore, sourceOf: (profileId: 
     get(target, prop, receiver) {
       // What the node answers an acknowledge or a clear is not stored by a console (its role may
       // not write alarms): the fleet's collectors store it from the node's stream (issue 25.2).
-      if (prop === 'ingest') return async (): Promise<IngestResult> => ({ newChanges: 0, newHandlings: 0, duplicates: 0, aids: [], newAlarms: 0, headSeq: await target.headSeq(), lagMs: null });
+      if (prop === 'ingest') return async (source: string): Promise<IngestResult> => ({ newChanges: 0, newHandlings: 0, duplicates: 0, aids: [], newAlarms: 0, headSeq: await target.headSeq(sourceOf(source)), lagMs: null });
+      if (prop === 'headSeq') return (source?: string) => target.headSeq(source === undefined ? undefined : sourceOf(source));
       const v = Reflect.get(target, prop, receiver) as unknown;
       if (typeof v !== 'function') return v;
       const fn = v as (...a: unknown[]) => unknown;
@@ -62,6 +64,8 @@ export interface TeamWorldOptions {
   emit: EmitEvent;
   /** A connection's host and REST port (the node whose alarms the fleet collects). */
   profile(profileId: string): { host: string; basicPort: number } | undefined;
+  /** Every connection's id (a node's committed alarms are told to each connection to it). */
+  profileIds(): string[];
   requestFor(profileId: string): NodeRequest;
   requireSignedIn(profileId: string, what: string): void;
   riskHistoryDays(): number;
@@ -85,6 +89,8 @@ export class TeamWorld {
   readonly fleet: FleetConnectors;
   /** The team's connectors, as last read (names the ZTA views' connectors). */
   readonly registry: ConnectorRegistry;
+  /** The team's commits as they happen (LISTEN/NOTIFY, C-88), turned into the window's events. */
+  readonly live: TeamLive;
   private readonly settings = cachedSettings();
 
   private constructor(
@@ -94,6 +100,17 @@ export class TeamWorld {
     readonly activity: ActivityStore,
   ) {
     this.fleet = new FleetConnectors(o.pool);
+    this.live = new TeamLive({
+      pool: o.pool,
+      logger: o.logger.child('live'),
+      emit: o.emit,
+      activity,
+      profileIds: o.profileIds,
+      sourceOf: (id) => {
+        const p = o.profile(id);
+        return p ? fleetAlarmSource(p) : undefined;
+      },
+    });
     this.registry = new ConnectorRegistry(this.settings, createMemoryVault(undefined, o.logger));
     this.zta = new TeamZtaService({
       store: edrStore,
@@ -125,6 +142,7 @@ export class TeamWorld {
     });
     const world = new TeamWorld(o, edr, mapped, activity);
     await world.refreshConnectors();
+    await world.live.start();
     return world;
   }
 
@@ -141,6 +159,7 @@ export class TeamWorld {
   }
 
   async close(): Promise<void> {
+    await this.live.close();
     await this.alarms.close();
     await this.o.pool.end().catch(() => undefined);
   }

@@ -26,14 +26,16 @@ const STEPS = [
      detail TEXT NOT NULL
    );
    CREATE INDEX activity_at ON activity(at);`,
+  // 2: which console made the write (issue 25.2, C-88).
+  `ALTER TABLE activity ADD COLUMN console TEXT;`,
 ];
 
-const COLUMNS = `id, at, user, node_user AS nodeUser, action, what, object_kind AS objectKind, object_id AS objectId, object_name AS objectName, connection, outcome, detail`;
+const COLUMNS = `id, at, user, node_user AS nodeUser, action, what, object_kind AS objectKind, object_id AS objectId, object_name AS objectName, connection, outcome, detail, console`;
 
 export type NewActivity = Omit<ActivityEntry, 'id'>;
 
 /** The columns a search looks in. */
-const SEARCHED = ['user', "coalesce(node_user, '')", 'what', 'object_name', 'object_id', 'detail', 'action'] as const;
+const SEARCHED = ['user', "coalesce(node_user, '')", 'what', 'object_name', 'object_id', 'detail', 'action', "coalesce(console, '')"] as const;
 
 export interface ActivityFilter {
   limit: number;
@@ -50,14 +52,15 @@ export class ActivityDb {
     this.db = openPrivateDatabase(file);
     migrate(this.db, STEPS);
     this.insert = this.db.prepare(
-      `INSERT INTO activity (at, user, node_user, action, what, object_kind, object_id, object_name, connection, outcome, detail)
-       VALUES (@at, @user, @nodeUser, @action, @what, @objectKind, @objectId, @objectName, @connection, @outcome, @detail)`,
+      `INSERT INTO activity (at, user, node_user, action, what, object_kind, object_id, object_name, connection, outcome, detail, console)
+       VALUES (@at, @user, @nodeUser, @action, @what, @objectKind, @objectId, @objectName, @connection, @outcome, @detail, @console)`,
     );
   }
 
   record(e: NewActivity): ActivityEntry {
-    const id = Number(this.insert.run(e).lastInsertRowid);
-    return { id, ...e };
+    const row = { ...e, console: e.console ?? null };
+    const id = Number(this.insert.run(row).lastInsertRowid);
+    return { id, ...row };
   }
 
   /** Newest first, `limit` at a time (`beforeId` for the next page), with the total the filter matches. */

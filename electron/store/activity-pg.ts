@@ -8,6 +8,9 @@ import { MAX_ACTIVITY_ENTRIES, type ActivityFilter, type NewActivity } from './a
 import type { ActivityStore } from './activity-store';
 import { isoText, migratePg, type PgPool } from './postgres';
 
+/** The channel a recorded entry is announced on (C-88): its id. */
+export const ACTIVITY_CHANNEL = 'northbound_activity';
+
 /** The activity store's migrations (a console checks the team's version against their count). */
 export const ACTIVITY_PG_STEPS: readonly string[] = [
   `CREATE TABLE activity (
@@ -25,11 +28,13 @@ export const ACTIVITY_PG_STEPS: readonly string[] = [
      detail text NOT NULL
    );
    CREATE INDEX activity_at ON activity(at);`,
+  // 2: which console made the write (issue 25.2, C-88): its host name and install ID.
+  `ALTER TABLE activity ADD COLUMN console text;`,
 ];
 
-const COLUMNS = `id, ${isoText('at')} AS at, "user", node_user AS "nodeUser", action, what, object_kind AS "objectKind", object_id AS "objectId", object_name AS "objectName", connection, outcome, detail`;
+const COLUMNS = `id, ${isoText('at')} AS at, "user", node_user AS "nodeUser", action, what, object_kind AS "objectKind", object_id AS "objectId", object_name AS "objectName", connection, outcome, detail, console`;
 /** The columns a search looks in (as activity.db's). */
-const SEARCHED = ['"user"', "coalesce(node_user, '')", 'what', 'object_name', 'object_id', 'detail', 'action'] as const;
+const SEARCHED = ['"user"', "coalesce(node_user, '')", 'what', 'object_name', 'object_id', 'detail', 'action', "coalesce(console, '')"] as const;
 
 type Row = Omit<ActivityEntry, 'id'> & { id: string | number };
 const entryOf = (r: Row): ActivityEntry => ({ ...r, id: Number(r.id) });
@@ -39,12 +44,15 @@ export async function openPgActivityStore(pool: PgPool): Promise<ActivityStore> 
   return {
     backend: 'postgres',
     async record(e: NewActivity) {
+      // One statement, so the notice goes out with the entry's commit (C-88).
       const r = await pool.query<{ id: string }>(
-        `INSERT INTO activity (at, "user", node_user, action, what, object_kind, object_id, object_name, connection, outcome, detail)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
-        [e.at, e.user, e.nodeUser, e.action, e.what, e.objectKind, e.objectId, e.objectName, e.connection, e.outcome, e.detail],
+        `WITH e AS (
+           INSERT INTO activity (at, "user", node_user, action, what, object_kind, object_id, object_name, connection, outcome, detail, console)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id)
+         SELECT id, pg_notify('${ACTIVITY_CHANNEL}', id::text) FROM e`,
+        [e.at, e.user, e.nodeUser, e.action, e.what, e.objectKind, e.objectId, e.objectName, e.connection, e.outcome, e.detail, e.console ?? null],
       );
-      return { id: Number(r.rows[0]!.id), ...e };
+      return { id: Number(r.rows[0]!.id), ...e, console: e.console ?? null };
     },
     async list(f: ActivityFilter) {
       const where: string[] = [];

@@ -29,6 +29,11 @@ export const ActivityEntry = z.object({
   outcome: ActivityOutcome,
   /** The note the operator gave, the task started, or why it failed. */
   detail: z.string(),
+  /**
+   * The console it was made from: its host name and install ID ("noc-desk-3 · 1f2e3d4c"), so a
+   * team's shared log says which console (C-88). Null for entries made before it was kept.
+   */
+  console: z.string().nullable().optional(),
 });
 export type ActivityEntry = z.infer<typeof ActivityEntry>;
 
@@ -48,4 +53,4 @@ export const ActivityPage = z.object({ rows: z.array(ActivityEntry), total: z.nu
 export type ActivityPage = z.infer<typeof ActivityPage>;
 
 /** The export's columns, in order (CSV header and JSON keys). */
-export const ACTIVITY_COLUMNS = ['at', 'user', 'nodeUser', 'action', 'what', 'objectKind', 'objectId', 'objectName', 'connection', 'outcome', 'detail'] as const;
+export const ACTIVITY_COLUMNS = ['at', 'user', 'nodeUser', 'action', 'what', 'objectKind', 'objectId', 'objectName', 'connection', 'outcome', 'detail', 'console'] as const;

@@ -31,8 +31,12 @@ export interface AlarmKey {
 }
 
 export interface AlarmStore {
-  /** The store's newest change sequence (every new change or handling takes the next one). */
-  headSeq(): Promise<number>;
+  /**
+   * The store's newest change sequence (every new change or handling takes the next one); with a
+   * source, the newest of that source's, which every change of it committed later exceeds (C-87:
+   * what a reader of `afterSeq` takes as its next bound).
+   */
+  headSeq(source?: string): Promise<number>;
   /** This console install's identity (its broker queues are named after it, MN-AL9). */
   installId(): Promise<string>;
 

@@ -14,17 +14,42 @@
  *   C-70) wait for each other only where they must (C-70): the batch's alarms are found by a plain
  *   read and only the missing ones inserted (an `INSERT … ON CONFLICT` over alarms another batch
  *   just updated would wait for that batch's commit); the changes go in; the alarm rows are locked
- *   last, in one order every batch uses (by aid, `FOR UPDATE`), right before their UPDATE (which finds
- *   them by the primary key, `aid = ANY(…)`: joined to the batch's rows alone, a small table was
- *   scanned whole); and the
- *   one row every batch of the node writes (`alarm_sources`) is written last, just before the
- *   commit. A deadlock or serialization failure anyway is retried by the caller (pg-alarm-store.ts).
+ *   last, in one order every batch uses (by aid, `FOR UPDATE`), then the one row every batch of the
+ *   node writes (`alarm_sources`), right before their UPDATE (which finds them by the primary key,
+ *   `aid = ANY(…)`: joined to the batch's rows alone, a small table was scanned whole) and the
+ *   commit. The UPDATE takes the alarms' sequence while the node's row is held, so a node's batches
+ *   number their alarms in the order they commit (C-87), and the commit announces the batch (C-88). A deadlock or serialization failure anyway is retried by the caller (pg-alarm-store.ts).
  */
 import type { PoolClient } from 'pg';
 import type { AlarmHead, AlarmItem } from '../../../shared/model/alarms';
 import type { IngestOptions, IngestResult } from './ingest';
 
 export const PG_DEAD_LETTERS_KEPT = 1000;
+
+/** The channel a committed batch is announced on (C-88): `{ source, headSeq, changes, aids, more }`. */
+export const ALARMS_CHANNEL = 'northbound_alarms';
+/** At most this many alarm IDs in a notice (a NOTIFY payload holds under 8,000 bytes); `more` says there were more. */
+const NOTICE_IDS = 200;
+
+export interface AlarmNotice {
+  source: string;
+  headSeq: number;
+  changes: number;
+  aids: number[];
+  more: boolean;
+}
+
+export function alarmNotice(n: { source: string; headSeq: number; changes: number; aids: readonly number[] }): string {
+  return JSON.stringify({ source: n.source.slice(0, 1000), headSeq: n.headSeq, changes: n.changes, aids: n.aids.slice(0, NOTICE_IDS), more: n.aids.length > NOTICE_IDS } satisfies AlarmNotice);
+}
+
+/**
+ * A node's newest change sequence as committed (C-87): its batches take their sequences holding its
+ * row in `alarm_sources`, so every batch of that node committed later has a higher one.
+ */
+export async function sourceHeadSeq(c: { query: PoolClient['query'] }, source: string): Promise<number> {
+  return Number((await c.query<{ s: string }>('SELECT COALESCE(MAX(last_seq), 0) AS s FROM alarms WHERE source = $1', [source])).rows[0]!.s);
+}
 
 const keyOf = (h: AlarmHead) => JSON.stringify([h.device, h.object, h.type, h.specificProblem]);
 
@@ -202,6 +227,44 @@ export async function ingestPg(c: PoolClient, source: string, items: readonly Al
     );
   }
 
+  const ids = [...(o.messageIds ?? [])];
+  if (ids.length > 0) {
+    await c.query(
+      `INSERT INTO alarm_message_ids (source, director, last_id) SELECT $1, u.director, u.id FROM unnest($2::text[], $3::bigint[]) AS u(director, id)
+       ON CONFLICT (source, director) DO UPDATE SET last_id = EXCLUDED.last_id`,
+      [source, ids.map(([d]) => d), ids.map(([, id]) => id)],
+    );
+  }
+  if (o.deadLetters?.length) {
+    const d = o.deadLetters;
+    await c.query(
+      `INSERT INTO alarm_dead_letters (source, at_ms, reason, routing_key, excerpt) SELECT $1, $2, u.reason, u.rk, u.excerpt
+       FROM unnest($3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS u(reason, rk, excerpt, n) ORDER BY u.n`,
+      [source, o.storedMs, d.map((x) => x.reason), d.map((x) => x.routingKey), d.map((x) => x.excerpt.slice(0, 2048))],
+    );
+    await c.query('DELETE FROM alarm_dead_letters WHERE id <= (SELECT MAX(id) FROM alarm_dead_letters) - $1', [PG_DEAD_LETTERS_KEPT]);
+  }
+  if (o.marks?.length) {
+    // One row per director of the batch (C-73), its IDs ascending; a message marked twice is read once (pg-alarm-fleet.ts).
+    const byDirector = new Map<string, Array<{ id: number; ms: number | null }>>();
+    for (const x of o.marks) {
+      let list = byDirector.get(x.director);
+      if (!list) byDirector.set(x.director, (list = []));
+      list.push({ id: x.messageId, ms: x.newestEventMs ?? null });
+    }
+    for (const [director, list] of byDirector) {
+      list.sort((a, b) => a.id - b.id);
+      await c.query('INSERT INTO alarm_mark_sets (source, director, stored_ms, min_id, max_id, ids, event_ms) VALUES ($1, $2, $3, $4, $5, $6::bigint[], $7::bigint[])', [
+        source,
+        director,
+        o.storedMs,
+        list[0]!.id,
+        list[list.length - 1]!.id,
+        `{${list.map((x) => x.id).join(',')}}`,
+        `{${list.map((x) => x.ms ?? 'NULL').join(',')}}`,
+      ]);
+    }
+  }
   // One UPDATE for every alarm of the batch: the state only when newer by the node's time, the handling when not older; a new sequence when anything moved.
   const rows = [...per.values()].sort((x, y) => x.aid - y.aid);
   const touched = new Map<number, number>();
@@ -210,6 +273,9 @@ export async function ingestPg(c: PoolClient, source: string, items: readonly Al
     // (Left to the UPDATE alone, two batches at once deadlocked and waited out deadlock_timeout: store alone, 2 at once, 4,000–9,000/s instead of ~21,000/s.)
     const aids = `{${rows.map((x) => x.aid).join(',')}}`;
     await c.query('SELECT 1 FROM alarms WHERE aid = ANY($1::bigint[]) ORDER BY aid FOR UPDATE', [aids]);
+    // Then the node's row (C-87): the sequence is taken below while it is held, so one node's batches take
+    // their sequences in the order they commit and a reader of "changes after N" never skips a late commit.
+    await c.query('INSERT INTO alarm_sources AS s (source) VALUES ($1) ON CONFLICT (source) DO UPDATE SET cursor_ms = s.cursor_ms', [source]);
     const r = await c.query<{ aid: string; last_seq: string }>(
       `UPDATE alarms a SET
          device_name = CASE WHEN u.ms > a.last_change_ms THEN u.device_name ELSE a.device_name END,
@@ -250,44 +316,6 @@ export async function ingestPg(c: PoolClient, source: string, items: readonly Al
     for (const x of r.rows) touched.set(Number(x.aid), Number(x.last_seq));
   }
 
-  const ids = [...(o.messageIds ?? [])];
-  if (ids.length > 0) {
-    await c.query(
-      `INSERT INTO alarm_message_ids (source, director, last_id) SELECT $1, u.director, u.id FROM unnest($2::text[], $3::bigint[]) AS u(director, id)
-       ON CONFLICT (source, director) DO UPDATE SET last_id = EXCLUDED.last_id`,
-      [source, ids.map(([d]) => d), ids.map(([, id]) => id)],
-    );
-  }
-  if (o.deadLetters?.length) {
-    const d = o.deadLetters;
-    await c.query(
-      `INSERT INTO alarm_dead_letters (source, at_ms, reason, routing_key, excerpt) SELECT $1, $2, u.reason, u.rk, u.excerpt
-       FROM unnest($3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS u(reason, rk, excerpt, n) ORDER BY u.n`,
-      [source, o.storedMs, d.map((x) => x.reason), d.map((x) => x.routingKey), d.map((x) => x.excerpt.slice(0, 2048))],
-    );
-    await c.query('DELETE FROM alarm_dead_letters WHERE id <= (SELECT MAX(id) FROM alarm_dead_letters) - $1', [PG_DEAD_LETTERS_KEPT]);
-  }
-  if (o.marks?.length) {
-    // One row per director of the batch (C-73), its IDs ascending; a message marked twice is read once (pg-alarm-fleet.ts).
-    const byDirector = new Map<string, Array<{ id: number; ms: number | null }>>();
-    for (const x of o.marks) {
-      let list = byDirector.get(x.director);
-      if (!list) byDirector.set(x.director, (list = []));
-      list.push({ id: x.messageId, ms: x.newestEventMs ?? null });
-    }
-    for (const [director, list] of byDirector) {
-      list.sort((a, b) => a.id - b.id);
-      await c.query('INSERT INTO alarm_mark_sets (source, director, stored_ms, min_id, max_id, ids, event_ms) VALUES ($1, $2, $3, $4, $5, $6::bigint[], $7::bigint[])', [
-        source,
-        director,
-        o.storedMs,
-        list[0]!.id,
-        list[list.length - 1]!.id,
-        `{${list.map((x) => x.id).join(',')}}`,
-        `{${list.map((x) => x.ms ?? 'NULL').join(',')}}`,
-      ]);
-    }
-  }
   // The node's row last: every batch of the node writes it, and holds it until its commit.
   const stored = changeCount + handlingCount > 0;
   // The source's counts (C-82) move by what this batch added, in this row too.
@@ -302,6 +330,10 @@ export async function ingestPg(c: PoolClient, source: string, items: readonly Al
       [source, o.cursorMs ?? null, stored ? o.storedMs : null, stored ? lag : null, stored, fresh.size, changeCount],
     );
   } else await c.query('INSERT INTO alarm_sources (source) VALUES ($1) ON CONFLICT DO NOTHING', [source]);
-  const headSeq = touched.size > 0 ? [...touched.values()].reduce((a, b) => Math.max(a, b), 0) : Number((await c.query<{ s: string }>('SELECT COALESCE(MAX(last_seq), 0) AS s FROM alarms')).rows[0]!.s);
+  const headSeq = touched.size > 0 ? [...touched.values()].reduce((a, b) => Math.max(a, b), 0) : await sourceHeadSeq(c, source);
+  if (touched.size > 0) {
+    // Told to every listening console when (and only if) the batch commits (C-88).
+    await c.query('SELECT pg_notify($1, $2)', [ALARMS_CHANNEL, alarmNotice({ source, headSeq, changes: changeCount + handlingCount, aids: [...touched.keys()] })]);
+  }
   return { newChanges: changeCount, newHandlings: handlingCount, duplicates, aids: [...touched.keys()], newAlarms: fresh.size, headSeq, lagMs: lag };
 }

@@ -15,7 +15,7 @@ import { isDatabaseUnreachable, migratePg, type PgPool } from '../../store/postg
 import { DEFAULT_FUTURE_SKEW_MS, timeWindow } from './alarm-times';
 import type { AlarmStore, ChangeRange, DeadLetter, IngestOptions, IngestResult, SourceState } from './alarm-store';
 import { checkStream, closeHoles, withNodeLock, type StreamCheck } from './pg-alarm-fleet';
-import { ingestPg, PG_DEAD_LETTERS_KEPT } from './pg-alarm-ingest';
+import { ingestPg, PG_DEAD_LETTERS_KEPT, sourceHeadSeq } from './pg-alarm-ingest';
 import { ALARM_PG_STEPS } from './pg-alarm-schema';
 import { forgetSourcePg, repairPg, retentionPg } from './pg-alarm-upkeep';
 import * as views from './pg-alarm-views';
@@ -69,7 +69,9 @@ export class PgAlarmStore implements AlarmStore, AlarmFleet {
     }
   }
 
-  async headSeq() {
+  /** With a source: that node's newest sequence as committed, below every sequence its later commits take (C-87). */
+  async headSeq(source?: string) {
+    if (source !== undefined) return sourceHeadSeq(this.pool, source);
     return n((await this.pool.query<{ s: string }>('SELECT COALESCE(MAX(last_seq), 0) AS s FROM alarms')).rows[0]!.s);
   }
 

@@ -58,6 +58,9 @@ const COMPLETED = `UPDATE edr.cycles SET status = 'completed', finished_at = $2,
     hosts = (SELECT COALESCE(SUM(hosts), 0) FROM edr.cycle_bands WHERE cycle_id = $1)
   WHERE id = $1 RETURNING hosts`;
 
+/** The channel a committed cycle is announced on (C-88): `{ connectorId, cycleId, hosts }`. */
+export const EDR_CHANNEL = 'northbound_edr';
+
 /**
  * What else a commit must hold, checked and written in its transaction (a fleet worker: its claim
  * on the connector, fleet/claims.ts); it throws to refuse the commit.
@@ -96,6 +99,8 @@ export async function commitPgCycle(pool: PgPool, staging: PgStaging, cycleId: n
       if (rewritten.size) await c.query('UPDATE edr.connector_writes SET version = version + 1 WHERE connector_id = $1', [cycle.connector_id]);
       await c.query('DELETE FROM edr.staged_scores WHERE cycle_id = $1', [cycleId]);
       const hosts = (await c.query<{ hosts: number }>(COMPLETED, [cycleId, at.toISOString()])).rows[0]!.hosts;
+      // Told to every listening console when (and only if) this commits (C-88).
+      await c.query('SELECT pg_notify($1, $2)', [EDR_CHANNEL, JSON.stringify({ connectorId: cycle.connector_id, cycleId, hosts: Number(hosts) })]);
       return { hosts, counted, before: version, after: rewritten.size ? version + 1 : version, rewritten };
     });
     if (stage && done.counted) staging.learn(stage, done.before, done.after, done.rewritten);

@@ -32,6 +32,11 @@ function Row({ e }: { e: ActivityEntry }) {
             as <NetText text={e.nodeUser} />
           </div>
         ) : null}
+        {e.console ? (
+          <div className="small muted" title="The console the write was made from (its host name and install ID)" data-testid="activity-console">
+            from <NetText text={e.console} />
+          </div>
+        ) : null}
       </td>
       <td>
         {e.what}

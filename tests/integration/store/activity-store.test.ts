@@ -44,6 +44,7 @@ const entry = (patch: Partial<NewActivity> = {}): NewActivity => ({
   at: '2026-11-29T08:00:00.000Z',
   user: 'alice',
   nodeUser: 'ops1',
+  console: 'desk-1 · 0123abcd',
   action: 'connectors.setEnabled',
   what: 'Enabled a connector',
   objectKind: 'connector',
@@ -76,10 +77,12 @@ describe.each(backends)('activity store: %s', (_name, open) => {
     const s = await open();
     await s.record(entry({ what: 'Cleared 3 alarms', detail: 'Fixed 100% of it', objectName: 'alarms' }));
     await s.record(entry({ user: 'Bob', what: 'Deployed a device', objectName: 'branch_7', outcome: 'failed', detail: 'HTTP 500' }));
-    await s.record(entry({ nodeUser: null, what: 'Saved a connector', objectName: 'Defender EU' }));
+    await s.record(entry({ nodeUser: null, what: 'Saved a connector', objectName: 'Defender EU', console: 'noc-9 · ffff0000' }));
     const names = async (f: Parameters<ActivityStore['list']>[0]) => (await s.list(f)).rows.map((r) => r.objectName);
     expect(await names({ limit: 10, q: 'bob' })).toEqual(['branch_7']);
     expect(await names({ limit: 10, q: 'DEFENDER' })).toEqual(['Defender EU']);
+    // Which console made it (C-88).
+    expect(await names({ limit: 10, q: 'NOC-9' })).toEqual(['Defender EU']);
     // % and _ are literal, not wildcards.
     expect(await names({ limit: 10, q: '100%' })).toEqual(['alarms']);
     expect(await names({ limit: 10, q: 'h_7' })).toEqual(['branch_7']);
