@@ -42,15 +42,15 @@ export class CollectorHealth {
   }
 
   /** A beat; the row is made first when the start could not write it (the database was away then). */
-  async beat(b: CollectorBeat): Promise<void> {
+  async beat(b: CollectorBeat, again = true): Promise<void> {
     const r = await this.pool.query(
       `UPDATE fleet_collectors SET heartbeat_at = now(), state = $2, connected = $3, lag_ms = $4, backlog = $5,
          last_message_at = $6, last_stored_at = coalesce($7::timestamptz, last_stored_at), last_error = $8 WHERE id = $1`,
       [this.id, b.state, b.connected, b.lagMs, b.backlog, b.lastMessageAt, b.lastStoredAt, b.error],
     );
-    if ((r.rowCount ?? 0) === 0 && this.info) {
+    if ((r.rowCount ?? 0) === 0 && this.info && again) {
       await this.register(this.info);
-      await this.beat(b);
+      await this.beat(b, false);
     }
   }
 
