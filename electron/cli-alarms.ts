@@ -23,6 +23,7 @@ import { openTeamDatabase, untilReachable, withDatabaseOptions, type DatabaseFla
 import { CliFailure } from './cli-errors';
 import { createStreamLogger, registerSecret } from './log';
 import { readPemFile } from './net/pem-file';
+import type { PgPool } from './store/postgres';
 
 interface FollowFlags extends DatabaseFlags {
   dataDir?: string;
@@ -300,7 +301,7 @@ async function runFollow(flags: FollowFlags): Promise<void> {
 }
 
 /** The collector's row in `fleet_collectors` (host and pid name it); not written while the database is away. */
-async function collectorHealth(pool: import('./store/postgres').PgPool, sourceId: string) {
+async function collectorHealth(pool: PgPool, sourceId: string) {
   const [{ CollectorHealth }, os] = await Promise.all([import('./edr/fleet/collectors'), import('node:os')]);
   const health = new CollectorHealth(pool, `${os.hostname()}:${process.pid}`, sourceId);
   await health.register({ host: os.hostname(), pid: process.pid }).catch(() => undefined);

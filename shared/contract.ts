@@ -19,6 +19,7 @@ import { alarmChannels, alarmEvents } from './contract-alarms';
 import { overviewChannels } from './contract-overview';
 import { activityChannels, activityEvents } from './contract-activity';
 import { teamChannels } from './contract-team';
+import { TeamHealth } from './model/fleet-health';
 import { FleetClaimView } from './model/team';
 import { BulkJobState, BulkRowInput, DeviceGroups, DeviceRecord, DeviceView, OrganizationView, Snapshot, SyslogServer, TaskStatus } from './model/inventory';
 
@@ -298,6 +299,8 @@ export const events = {
   ...activityEvents,
   /** The console joined or left a team (C-84): every view reads other stores now; the window reloads what it shows. */
   'team.changed': z.object({ joined: z.boolean() }),
+  /** A joined console lost or found its team's database again (C-90): the banner, and a refetch when it is back. */
+  'team.health': TeamHealth,
 } as const;
 
 export type Channels = typeof channels;
