@@ -114,7 +114,11 @@ export class FleetHealthService {
   async get(): Promise<FleetHealth> {
     if (!this.d.joined()) return { state: 'not-joined' };
     const [read, broker, address] = await Promise.all([
-      this.d.reach.read('overview.fleet', () => readFleet(this.d.pool(), () => this.now().toISOString())).catch(() => null),
+      // Away and never read: null (the card says nothing was read); any other failure is the card's error.
+      this.d.reach.read('overview.fleet', () => readFleet(this.d.pool(), () => this.now().toISOString())).catch((e: unknown) => {
+        if (this.d.reach.health().reachable) throw e;
+        return null;
+      }),
       this.brokerHealth(),
       this.d.address(),
     ]);

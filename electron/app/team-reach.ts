@@ -98,6 +98,8 @@ export class TeamReach {
 
   private async isAbsence(e: unknown): Promise<boolean> {
     if (e instanceof AppError) return e.code === ErrorCodes.teamUnreachable;
+    // Known away: no probe per failed read (a probe of a silent host waits for its connect timeout).
+    if (!this.reachable) return true;
     try {
       await this.o.probe();
       return false;
