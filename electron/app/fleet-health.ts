@@ -14,7 +14,7 @@ import type { TeamReach } from './team-reach';
 
 /** A connector due this long with nobody on it counts as "without a worker" (workers look every 2 s). */
 export const UNCLAIMED_GRACE_SECONDS = 30;
-/** Stopped workers and collectors stay listed this long. */
+/** Workers and collectors stay listed this long after their last heartbeat (a collector killed and started again has a new row). */
 const STOPPED_SHOWN = "interval '1 day'";
 /** Listed at most per list (the counts are whole). */
 export const FLEET_LISTED = 50;
@@ -42,7 +42,7 @@ export async function readFleet(pool: PgPool, asOf: () => string): Promise<Fleet
       `SELECT id, host, ${iso('heartbeat_at', 'heartbeatAt')}, coalesce(lease_seconds, 60) AS "leaseSeconds", stopped_at IS NOT NULL AS stopped,
               (stopped_at IS NULL AND heartbeat_at > now() - make_interval(secs => coalesce(lease_seconds, 60))) AS alive,
               cardinality(running) AS running, last_error AS "lastError"
-         FROM fleet_workers WHERE stopped_at IS NULL OR stopped_at > now() - ${STOPPED_SHOWN}
+         FROM fleet_workers WHERE heartbeat_at > now() - ${STOPPED_SHOWN}
         ORDER BY alive DESC, id LIMIT ${FLEET_LISTED}`,
     )
   ).rows;
@@ -63,7 +63,7 @@ export async function readFleet(pool: PgPool, asOf: () => string): Promise<Fleet
       `SELECT id, source, host, stopped_at IS NOT NULL AS stopped,
               (stopped_at IS NULL AND heartbeat_at > now() - make_interval(secs => 3 * every_seconds)) AS alive,
               ${iso('heartbeat_at', 'heartbeatAt')}, state, connected, lag_ms AS "lagMs", backlog, ${iso('last_stored_at', 'lastStoredAt')}, last_error AS "lastError"
-         FROM fleet_collectors WHERE stopped_at IS NULL OR stopped_at > now() - ${STOPPED_SHOWN}
+         FROM fleet_collectors WHERE heartbeat_at > now() - ${STOPPED_SHOWN}
         ORDER BY alive DESC, source, id LIMIT ${FLEET_LISTED}`,
     )
   ).rows.map((r) => ({ ...r, backlog: r.backlog === null ? null : Number(r.backlog) }));
