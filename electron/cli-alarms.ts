@@ -23,6 +23,7 @@ import { openTeamDatabase, untilReachable, withDatabaseOptions, type DatabaseFla
 import { CliFailure } from './cli-errors';
 import { createStreamLogger, registerSecret } from './log';
 import { readPemFile } from './net/pem-file';
+import type { PgPool } from './store/postgres';
 
 interface FollowFlags extends DatabaseFlags {
   dataDir?: string;
@@ -168,7 +169,7 @@ async function waitForTeamAlarms(flags: DatabaseFlags & { databaseUrl: string },
   try {
     const store = await untilReachable(() => openPgAlarmStore(db.pool, { ownsPool: true }), teamNotices, stopping, 5_000);
     if (!store) await db.close();
-    return store;
+    return store ? { store, pool: db.pool } : undefined;
   } catch (e) {
     await db.close().catch(() => undefined);
     throw new CliFailure(`The team's database at ${flags.databaseUrl} could not be read: ${e instanceof Error ? e.message : String(e)}.`, 1);
@@ -216,7 +217,8 @@ async function runFollow(flags: FollowFlags): Promise<void> {
   process.once('SIGINT', () => stop());
   // The team's database first: a URL that cannot work ends the command before the node is asked;
   // one that cannot be reached yet is waited for (C-69).
-  const team = flags.databaseUrl ? await waitForTeamAlarms({ ...flags, databaseUrl: flags.databaseUrl }, () => stopping) : undefined;
+  const teamDb = flags.databaseUrl ? await waitForTeamAlarms({ ...flags, databaseUrl: flags.databaseUrl }, () => stopping) : undefined;
+  const team = teamDb?.store;
   if (flags.databaseUrl && !team) {
     process.stderr.write('alarms follow: stopped.\n');
     return;
@@ -238,13 +240,19 @@ async function runFollow(flags: FollowFlags): Promise<void> {
   const where = team ? `the team's database ${flags.databaseUrl}` : path.join(flags.dataDir!, 'alarms.db');
   let added = 0;
   let lastState = '';
+  /** When this collector last stored a change (its Fleet card row, C-89). */
+  let lastStoredAt: string | null = null;
   const service: InstanceType<typeof AlarmService> = new AlarmService({
     store,
     requestFor: () => (method, p, body, opts) => client.request(method, p, body, opts),
     requireSignedIn: () => undefined,
     broker: async () => (amqpUrl ? { url: async () => amqpUrl!, broker: amqpUrlWithoutPassword(amqpUrl), exchange: flags.exchange } : undefined),
     emit: <E extends EventName>(event: E, payload: EventPayload<E>) => {
-      if (event === 'alarms.changed') added += (payload as EventPayload<'alarms.changed'>).changes;
+      if (event === 'alarms.changed') {
+        const n = (payload as EventPayload<'alarms.changed'>).changes;
+        added += n;
+        if (n > 0) lastStoredAt = new Date().toISOString();
+      }
       if (event === 'alarms.status') {
         const s = payload as AlarmSourceStatus;
         const key = `${s.source} ${s.state}`;
@@ -267,6 +275,11 @@ async function runFollow(flags: FollowFlags): Promise<void> {
   // The database may go away between its opening and the source's first reads: waited for too.
   if (team) await untilReachable(() => service.startSource(sourceId), teamNotices, () => stopping, 5_000);
   else await service.startSource(sourceId);
+  // Its health for the consoles' Fleet card (C-89): a row in the team's database, a beat every few seconds.
+  const health = teamDb ? await collectorHealth(teamDb.pool, sourceId) : undefined;
+  const beat = () => (health ? service.status(sourceId).then((s) => health.beat({ state: s.state, connected: s.connected, lagMs: s.lagMs, backlog: s.backlog, lastMessageAt: s.lastMessageAt, lastStoredAt, error: s.error ?? null })).catch(() => undefined) : Promise.resolve());
+  const beating = health ? setInterval(() => void beat(), health.everyMs) : undefined;
+  void beat();
   let lastLine = performance.now();
   const progress = setInterval(() => {
     const now = performance.now();
@@ -278,11 +291,21 @@ async function runFollow(flags: FollowFlags): Promise<void> {
   }, flags.progressEvery * 1000);
   await stopped;
   clearInterval(progress);
+  if (beating) clearInterval(beating);
+  await health?.stopped().catch(() => undefined);
   process.stderr.write(statusLine(await service.status(sourceId), added, (performance.now() - lastLine) / 1000));
   await service.close();
   await client.signOut().catch(() => undefined);
   await client.close();
   process.stderr.write('alarms follow: stopped.\n');
+}
+
+/** The collector's row in `fleet_collectors` (host and pid name it); not written while the database is away. */
+async function collectorHealth(pool: PgPool, sourceId: string) {
+  const [{ CollectorHealth }, os] = await Promise.all([import('./edr/fleet/collectors'), import('node:os')]);
+  const health = new CollectorHealth(pool, `${os.hostname()}:${process.pid}`, sourceId);
+  await health.register({ host: os.hostname(), pid: process.pid }).catch(() => undefined);
+  return health;
 }
 
 /** The data folder's connections by id, for the export's `sourceName` (none when it has no settings). */

@@ -12,6 +12,7 @@ export const CHANNEL_NAMES = [
   'updates.install',
   'settings.get',
   'settings.update',
+  'team.health',
   'team.get',
   'team.test',
   'team.join',
@@ -76,6 +77,7 @@ export const CHANNEL_NAMES = [
   'alarms.status',
   'overview.get',
   'overview.badges',
+  'overview.fleet',
   'activity.list',
 ] as const;
 
@@ -97,6 +99,7 @@ export const EVENT_NAMES = [
   'alarms.notification',
   'activity.changed',
   'team.changed',
+  'team.health',
 ] as const;
 
 const channelSet: ReadonlySet<string> = new Set(CHANNEL_NAMES);

@@ -1,11 +1,17 @@
 /** Settings → Team (issue 25.1): join a team's PostgreSQL as a console, and leave it; spread into the one contract table (contract.ts). */
 import { z } from 'zod';
 import { CertificateInfo } from './model/profile';
+import { TeamHealth } from './model/fleet-health';
 import { TeamCheck, TeamEndpointInput, TeamInput, TeamView } from './model/team';
 
 const Empty = z.object({}).strict();
 
 export const teamChannels = {
+  'team.health': {
+    request: Empty,
+    response: TeamHealth,
+    description: 'Whether a joined console reaches its team’s database now, since when not, and the time of the last answer read from it (C-90).',
+  },
   'team.get': {
     request: Empty,
     response: TeamView,

@@ -19,6 +19,7 @@ import { alarmChannels, alarmEvents } from './contract-alarms';
 import { overviewChannels } from './contract-overview';
 import { activityChannels, activityEvents } from './contract-activity';
 import { teamChannels } from './contract-team';
+import { TeamHealth } from './model/fleet-health';
 import { FleetClaimView } from './model/team';
 import { BulkJobState, BulkRowInput, DeviceGroups, DeviceRecord, DeviceView, OrganizationView, Snapshot, SyslogServer, TaskStatus } from './model/inventory';
 
@@ -301,6 +302,8 @@ export const events = {
    * Also sent (joined: true) when a joined console listens to the team's store again after losing it (C-88): what was committed meanwhile was not told.
    */
   'team.changed': z.object({ joined: z.boolean() }),
+  /** A joined console lost or found its team's database again (C-90): the banner, and a refetch when it is back. */
+  'team.health': TeamHealth,
 } as const;
 
 export type Channels = typeof channels;

@@ -4,6 +4,7 @@
  * each group its part. Nothing is built here.
  */
 import type { AppInfo } from '../../shared/contract';
+import type { TeamHealth } from '../../shared/model/fleet-health';
 import type { DemoWorkspace } from './demo';
 import type { Handlers } from './router';
 import { createProfileHandlers, type ProfileHandlerDeps } from './profile-handlers';
@@ -38,7 +39,7 @@ export interface HandlerDeps {
   /** The activity log and how long it is kept (days). */
   activity: { db: Pick<ActivityStore, 'list'>; keptDays(): number };
   /** Settings → Team; once joined, the connectors.* channels answer from the team's fleet tables. */
-  team: { console: TeamConsole; connectorsChanged(ids: string[]): void };
+  team: { console: TeamConsole; connectorsChanged(ids: string[]): void; health(): TeamHealth };
 }
 
 export function createHandlers(d: HandlerDeps): Handlers {
@@ -51,6 +52,7 @@ export function createHandlers(d: HandlerDeps): Handlers {
     ...createSettingsHandlers(d.settings),
     ...teamAwareConnectors(createConnectorHandlers(d.connectors), d.team.console, d.team.connectorsChanged),
     ...createTeamHandlers(d.team.console),
+    'team.health': async () => d.team.health(),
     ...createInventoryHandlers(d.inventory),
     ...createZtaHandlers(d.zta),
     ...createAlarmHandlers(d.alarms),

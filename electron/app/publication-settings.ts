@@ -82,6 +82,12 @@ export class PublicationSettings {
     return Boolean(this.envUrl() ?? this.storedUrl());
   }
 
+  /** The address without its password (the Fleet card's broker check, C-89); undefined when none is set. */
+  address(): string | undefined {
+    const url = this.envUrl() ?? this.storedUrl();
+    return url && parseAmqpUrl(url).ok ? amqpUrlWithoutPassword(url) : undefined;
+  }
+
   /** The address the next publication connects to, password included; throws in words when there is none usable. */
   async connectUrl(): Promise<string> {
     const env = this.envUrl();

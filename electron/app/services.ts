@@ -32,6 +32,8 @@ import { DEFAULT_ALARM_EXCHANGE } from '../../shared/model/alarms';
 import { TeamConsole } from './team-console';
 import { TeamWorld } from './team-world';
 import { delegate } from './delegate';
+import { FleetHealthService } from './fleet-health';
+import { TeamReach } from './team-reach';
 
 export type { PlatformAdapters } from './ports';
 
@@ -126,6 +128,13 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
     ...options.alarms,
   });
   alarms.start();
+  // A joined console that loses its database answers what it last read, and says so once (C-90).
+  const reach = new TeamReach({
+    joined: () => team.joined,
+    probe: async () => void (await team.current().o.pool.query('SELECT 1')),
+    emit: (h) => events.emit('team.health', h),
+    logger: logger.child('team'),
+  });
   // Settings → Team (issue 25.1, C-84): a joined console's views read the team's stores; this desk
   // then polls, publishes and collects nothing, and its own stores wait untouched until it leaves.
   const team = new TeamConsole({
@@ -153,8 +162,12 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
       edr.resume();
       for (const s of sessions.list()) if (s.state === 'signed-in') void alarms.startSource(s.profileId);
     },
-    switched: (joined) => events.emit('team.changed', { joined }),
+    switched: (joined) => {
+      reach.reset();
+      events.emit('team.changed', { joined });
+    },
   });
+
   await team.start();
   edr.start();
   const inTeam = () => team.joined;
@@ -209,6 +222,16 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
     onProgress: (job) => events.emit('zta.export.progress', job),
   });
   const overview = new OverviewService({ profiles, sessions, alarms: alarmViews, edr: edrViews, inventory, demo });
+  const fleet = new FleetHealthService({
+    joined: () => team.joined,
+    pool: () => team.current().o.pool,
+    address: async () => {
+      const v = await team.view();
+      return v.configured ? `${v.host}:${v.port}/${v.database}` : '';
+    },
+    brokerAddress: () => edr.publication.address(),
+    reach,
+  });
   // The activity log (issue 22.2): every operator write, kept like the other histories.
   const activityDb = openSqliteActivityStore(path.join(adapters.dataDir, 'activity.db'));
   const activityDays = () => Math.max(appSettings.current().alarmHistoryDays, appSettings.current().riskHistoryDays);
@@ -284,11 +307,11 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
     inventory: { inventory, bulk, profiles },
     zta: { zta, exports: ztaExports, printToPdf: adapters.printToPdf?.bind(adapters), saveFile: adapters.saveFile?.bind(adapters) },
     alarms: { alarms: alarmViews, profiles },
-    overview: { overview },
+    overview: { overview, fleet },
     activity: { db: delegate(activityNow), keptDays: activityDays },
-    team: { console: team, connectorsChanged: (ids) => events.emit('connectors.changed', { ids }) },
+    team: { console: team, connectorsChanged: (ids) => events.emit('connectors.changed', { ids }), health: () => reach.health() },
   });
-  const router = createRouter(handlers, logger.child('router'), activityLog);
+  const router = createRouter(reach.wrap(handlers), logger.child('router'), activityLog);
   adapters.updater?.onChange((s) => events.emit('updates.changed', s));
 
   // A demo workspace that was open last time opens again (its simulators live in this process).
@@ -314,6 +337,7 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
       if (closed) return;
       closed = true;
       clearInterval(activityRetention);
+      reach.close();
       await team.close();
       await edr.stop();
       await Promise.all([bulk.close(), inventory.close(), alarms.close()]);

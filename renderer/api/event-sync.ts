@@ -71,6 +71,11 @@ export function useContractEvents(onNotice: (notice: EventPayload<'notice'>) => 
       client.on('activity.changed', () => refetch(qc, keys.activity)),
       // Joined or left a team (C-84): every view reads other stores now.
       client.on('team.changed', () => void qc.invalidateQueries()),
+      // The team's database lost or found again (C-90): the banner; every view reads fresh once it is back.
+      client.on('team.health', (health) => {
+        qc.setQueryData(keys.teamHealth, health);
+        if (health.reachable) void qc.invalidateQueries();
+      }),
       client.on('updates.changed', (status) => qc.setQueryData(keys.updates, status)),
       client.on('connectors.changed', () => {
         refetch(qc, keys.connectors);

@@ -4,6 +4,8 @@ export const keys = {
   settings: ['settings'] as const,
   publication: ['publication'] as const,
   team: ['team'] as const,
+  /** A joined console's reach of its team's database (C-90); written by the `team.health` event too. */
+  teamHealth: ['team.health'] as const,
   profiles: ['profiles'] as const,
   sessions: ['sessions'] as const,
   demo: ['demo.status'] as const,
@@ -40,6 +42,7 @@ export const keys = {
   activityPage: (filter: object) => ['activity', filter] as const,
   overviewPage: (profileId: string | undefined) => ['overview', { read: 'page', profileId }] as const,
   overviewBadges: (profileId: string | undefined) => ['overview', { read: 'badges', profileId }] as const,
+  overviewFleet: ['overview', { read: 'fleet' }] as const,
   /** Every stored read of a connection's alarms (renderer/api/alarms.ts); each follows `alarms.changed` by itself. */
   alarms: (profileId: string) => ['alarms', profileId] as const,
   alarmPage: (profileId: string, filter: object, offset: number) => ['alarms', profileId, { read: 'list', filter, offset }] as const,

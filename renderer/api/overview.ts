@@ -31,3 +31,16 @@ export function useOverviewBadges(profileId: string | undefined, ready: boolean)
     meta: { silent: true },
   });
 }
+
+/** A joined console's Fleet card (C-89): read again every 5 s while shown (heartbeats are not events). */
+export function useFleetHealth(enabled: boolean) {
+  const client = useClient();
+  return useQuery({
+    queryKey: keys.overviewFleet,
+    queryFn: () => client.invoke('overview.fleet', {}),
+    enabled,
+    refetchInterval: 5_000,
+    placeholderData: (previous) => previous,
+    meta: { silent: true },
+  });
+}

@@ -9,6 +9,12 @@ export function useTeam() {
   return useQuery({ queryKey: keys.team, queryFn: () => client.invoke('team.get', {}) });
 }
 
+/** Whether the joined team's database answers (C-90): the banner on every page. Events keep it current (event-sync.ts). */
+export function useTeamHealth() {
+  const client = useClient();
+  return useQuery({ queryKey: keys.teamHealth, queryFn: () => client.invoke('team.health', {}), staleTime: Infinity, meta: { silent: true } });
+}
+
 /** Connects as typed and says what it found (role, schema); saves nothing. Errors show in the form. */
 export function useTestTeam() {
   const client = useClient();

@@ -12,6 +12,7 @@ import { useRememberPages } from './page-links';
 import { CommandPalette } from './palette/CommandPalette';
 import { ShortcutsDialog } from './ShortcutsDialog';
 import { Sidebar } from './Sidebar';
+import { TeamBanner } from './TeamBanner';
 import { useSidebarCollapsed } from './sidebar';
 import { useActiveProfile, useChosenConnectionId } from './useActiveProfile';
 import { useGlobalShortcuts } from './useShortcuts';
@@ -56,6 +57,7 @@ export function Shell({ children }: { children: ReactNode }) {
         <Sidebar collapsed={collapsed} />
         <div className="main">
           <Header />
+          <TeamBanner />
           <main className="content" id="content" tabIndex={-1}>
             {children}
           </main>

@@ -18,6 +18,8 @@ const str = (x: unknown) => (typeof x === 'string' ? x : undefined);
 
 export function reportError(error: unknown, context: ErrorContext = {}): void {
   if (error instanceof AppError) {
+    // The team's database away (C-90): one banner on every page says so (TeamBanner), no toast per view.
+    if (error.code === ErrorCodes.teamUnreachable) return;
     const { profileId } = context;
     if (profileId && error.code === ErrorCodes.tlsUntrusted) {
       const certificate = certificateOf(error);

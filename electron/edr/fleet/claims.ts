@@ -41,10 +41,10 @@ export class FleetClaims {
 
   async register(info: { host: string; pid: number; concurrency: number }): Promise<void> {
     await this.pool.query(
-      `INSERT INTO fleet_workers (id, host, pid, concurrency) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (id) DO UPDATE SET host = EXCLUDED.host, pid = EXCLUDED.pid, concurrency = EXCLUDED.concurrency,
+      `INSERT INTO fleet_workers (id, host, pid, concurrency, lease_seconds) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (id) DO UPDATE SET host = EXCLUDED.host, pid = EXCLUDED.pid, concurrency = EXCLUDED.concurrency, lease_seconds = EXCLUDED.lease_seconds,
          started_at = now(), heartbeat_at = now(), stopped_at = NULL, running = '{}', last_error = NULL, last_error_at = NULL`,
-      [this.workerId, info.host, info.pid, info.concurrency],
+      [this.workerId, info.host, info.pid, info.concurrency, Math.ceil(this.leaseSeconds)],
     );
   }
 

@@ -10,7 +10,10 @@
  *   read one (column privileges, team-roles.ts).
  * - `fleet_claims`: per connector, when its next poll is due and which worker holds it (lease),
  *   and how its last cycle went: what any console shows on the Connectors page.
- * - `fleet_workers`: every worker's heartbeat, what it runs, its last error.
+ * - `fleet_workers`: every worker's heartbeat, what it runs, its last error; from step 2 its lease
+ *   (`lease_seconds`): a worker is alive while its heartbeat is fresher than that (C-89).
+ * - `fleet_collectors` (step 2): every alarm collector's (`alarms follow --database-url`) heartbeat,
+ *   how often it beats, its source's state, lag and backlog, and when it last stored a change (C-89).
  */
 export const FLEET_STORE = 'fleet';
 
@@ -57,5 +60,23 @@ export const FLEET_MIGRATIONS: readonly string[] = [
      cycles integer NOT NULL DEFAULT 0,
      last_error text,
      last_error_at timestamptz
+   );`,
+  `ALTER TABLE fleet_workers ADD COLUMN lease_seconds integer;
+   CREATE TABLE fleet_collectors (
+     id text PRIMARY KEY,
+     source text NOT NULL,
+     host text NOT NULL,
+     pid integer NOT NULL,
+     started_at timestamptz NOT NULL DEFAULT now(),
+     heartbeat_at timestamptz NOT NULL DEFAULT now(),
+     every_seconds integer NOT NULL,
+     stopped_at timestamptz,
+     state text,
+     connected boolean NOT NULL DEFAULT false,
+     lag_ms double precision,
+     backlog bigint,
+     last_message_at timestamptz,
+     last_stored_at timestamptz,
+     last_error text
    );`,
 ];

@@ -13,6 +13,8 @@ import { useActiveProfile } from '../../app/useActiveProfile';
 import { LoadFailed, Loading } from '../../components/QueryState';
 import { AlarmsTile } from './AlarmsTile';
 import { ConnectorsTile } from './ConnectorsTile';
+import { FleetTile } from './FleetTile';
+import { useTeam } from '../../api/team';
 import { DevicesTile } from './DevicesTile';
 import { HighRiskTile } from './HighRiskTile';
 import { RiskTile } from './RiskTile';
@@ -23,6 +25,7 @@ export function OverviewPage() {
   const sessions = useSessions();
   const profile = useActiveProfile(profiles.data, sessions.data);
   const overview = useOverview(profile?.id, profiles.data !== undefined);
+  const joined = useTeam().data?.joined === true;
 
   let body;
   if (overview.isPending) {
@@ -55,6 +58,7 @@ export function OverviewPage() {
           <HighRiskTile risk={o.risk} />
           <DevicesTile devices={o.devices} connection={o.connection} />
           <ConnectorsTile connectors={o.connectors} generatedAt={o.generatedAt} />
+          {joined ? <FleetTile /> : null}
         </div>
       );
   }
