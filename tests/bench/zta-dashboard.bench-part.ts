@@ -9,17 +9,22 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Page } from 'playwright';
+import { chromium, type Browser, type Page } from 'playwright';
 import { build } from 'vite';
 import { createNodeAdapters } from '../../electron/app/node-platform';
-import { createApp } from '../../electron/app/services';
-import { createMemoryLogger } from '../../electron/log';
+import { createApp, type App } from '../../electron/app/services';
+import { createMemoryLogger, type Logger } from '../../electron/log';
 import { startWebHost } from '../../electron/web/host';
 import { FRAMES_END, FRAMES_HELPER, FRAMES_START, mainThreadReport, PROFILE_CATEGORIES, TRACE_CATEGORIES, type FramesResult, type MainThreadReport } from './chromium-trace';
 import { SEED_PASSPHRASE, seedZtaDataDir } from './zta-seed';
 
 export interface DashboardBench {
+  /** Where the hosts are stored (DashboardSetup.label), and the setup's own figures. */
+  label: string;
+  notes: string[];
   hosts: number;
+  /** The search typed key by key. */
+  query: string;
   firstRenderMs: number;
   sorts: Array<{ column: string; ms: number }>;
   keystrokes: Array<{ query: string; ms: number }>;
@@ -32,7 +37,9 @@ export interface DashboardBench {
   whatIfMs: number[];
   /** The JS heap after a GC: the page over the store's windows, and with a what-if's tenant read whole. */
   heapMb: number;
-  heapWhatIfMb: number;
+  heapWhatIfMb: number | undefined;
+  /** Why the what-if was not measured (whatIfMs is then empty). */
+  whatIfSkipped?: string;
 }
 
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -84,22 +91,66 @@ async function measure(page: Page, kind: 'keydown' | 'click' | 'input', watch: s
   return (await page.evaluate('window.__nbResult')) as number;
 }
 
-/**
- * `traceDir`: also write the Chromium traces (open them in DevTools' Performance panel) of the
- * search keys, of the scrolling and of the what-if steps there, with the JavaScript sampled, from an unminified build
- * (function names readable; the numbers of such a run are not comparable with a plain one).
- */
-export async function benchZtaDashboard(hosts: number, traceDir?: string): Promise<DashboardBench> {
-  const staticDir = await mkdtemp(path.join(os.tmpdir(), 'nb-bench-zta-ui-'));
-  await build({ configFile: path.resolve('vite.config.ts'), logLevel: 'error', build: { outDir: staticDir, emptyOutDir: true, sourcemap: false, ...(traceDir ? { minify: false } : {}) } });
-  if (traceDir) await mkdir(traceDir, { recursive: true });
+/** What the dashboard is measured over: the app (its router and events), served by the bench to Chromium. */
+export interface DashboardSetup {
+  /** Printed with the figures: where the hosts are stored. */
+  label: string;
+  app: App;
+  logger: Logger;
+  /** The hosts the table shows in all (the count waited for). */
+  hosts: number;
+  /** Typed key by key into the search box: a part of the seeded hostnames. */
+  query: string;
+  /** Why the what-if is not measured here (undefined: it is). */
+  whatIfSkipped?: string;
+  /** Prefix of the trace files' names. */
+  traceName: string;
+  /** Extra figures of the setup (the load), printed as they are. */
+  notes: string[];
+  /** Shuts the app down and removes what the setup made. */
+  close(): Promise<void>;
+}
+
+/** The SQLite desk's store: a data folder whose edr.db holds two cycles of `hosts` hosts of one Defender tenant (zta-seed.ts). */
+export async function sqliteDashboard(hosts: number): Promise<DashboardSetup> {
   const { dataDir } = await seedZtaDataDir(hosts);
   const logger = createMemoryLogger('warn');
   const adapters = await createNodeAdapters({ dataDir, passphrase: SEED_PASSPHRASE, logger, mode: 'browser', demoPorts: { basic: 0, oauth: 0 } });
   const app = await createApp(adapters, { edr: { firstPullDelayMs: 3_600_000 } });
-  const host = await startWebHost({ router: app.router, events: app.events, logger, staticDir, downloads: app.downloads });
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  return {
+    label: 'SQLite',
+    app,
+    logger,
+    hosts,
+    query: 'ws-1234',
+    traceName: 'zta',
+    notes: [],
+    async close() {
+      await app.shutdown();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * `traceDir`: also write the Chromium traces (open them in DevTools' Performance panel) of the
+ * search keys, of the scrolling and of the what-if steps there, with the JavaScript sampled, from an unminified build
+ * (function names readable; the numbers of such a run are not comparable with a plain one).
+ * `setup`: the app over its stored hosts (SQLite: `sqliteDashboard`; a team's PostgreSQL: zta-table-pg.bench-part.ts).
+ */
+export async function benchZtaDashboard(setup: () => Promise<DashboardSetup>, traceDir?: string): Promise<DashboardBench> {
+  const staticDir = await mkdtemp(path.join(os.tmpdir(), 'nb-bench-zta-ui-'));
+  await build({ configFile: path.resolve('vite.config.ts'), logLevel: 'error', build: { outDir: staticDir, emptyOutDir: true, sourcemap: false, ...(traceDir ? { minify: false } : {}) } });
+  if (traceDir) await mkdir(traceDir, { recursive: true });
+  let s: DashboardSetup | undefined;
+  let host: Awaited<ReturnType<typeof startWebHost>> | undefined;
+  let browser: Browser | undefined;
   try {
+    s = await setup();
+    const { app, logger, hosts, query } = s;
+    const trace = (name: string) => path.join(traceDir!, `${s!.traceName}-${name}.json`);
+    host = await startWebHost({ router: app.router, events: app.events, logger, staticDir, downloads: app.downloads });
+    browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     // The token becomes a cookie on a first page; the dashboard is then opened cold.
     await page.goto(host.url);
@@ -121,12 +172,11 @@ export async function benchZtaDashboard(hosts: number, traceDir?: string): Promi
     const search = page.getByTestId('zta-search');
     await search.focus();
     if (traceDir) await browser.startTracing(page, { categories: PROFILE_CATEGORIES });
-    const query = 'ws-1234';
     for (let i = 0; i < query.length; i++) {
       keystrokes.push({ query: query.slice(0, i + 1), ms: await measure(page, 'keydown', COUNT, () => page.keyboard.press(query[i]!)) });
     }
     for (let i = 0; i < 3; i++) keystrokes.push({ query: '⌫', ms: await measure(page, 'keydown', COUNT, () => page.keyboard.press('Backspace')) });
-    if (traceDir) await writeFile(path.join(traceDir, 'zta-keys.json'), await browser.stopTracing());
+    if (traceDir) await writeFile(trace('keys'), await browser.stopTracing());
     await search.fill('');
     await page.getByTestId('zta-count').filter({ hasText: hosts.toLocaleString('en-US') }).waitFor();
 
@@ -134,7 +184,7 @@ export async function benchZtaDashboard(hosts: number, traceDir?: string): Promi
     await browser.startTracing(page, { categories: traceDir ? PROFILE_CATEGORIES : TRACE_CATEGORIES });
     const scroll = (await page.evaluate(`window.__nbFrames(3000, ${JSON.stringify(SCROLL_STEP)})`)) as FramesResult;
     const scrollTrace = await browser.stopTracing();
-    if (traceDir) await writeFile(path.join(traceDir, 'zta-scroll.json'), scrollTrace);
+    if (traceDir) await writeFile(trace('scroll'), scrollTrace);
     const scrollMainThread = mainThreadReport(scrollTrace, FRAMES_START, FRAMES_END);
 
     const cdp = await page.context().newCDPSession(page);
@@ -145,22 +195,28 @@ export async function benchZtaDashboard(hosts: number, traceDir?: string): Promi
     // The page over the store's windows, before a what-if reads its tenant whole.
     const heapMb = await heapNow();
 
-    // Traced from the panel's opening (the first rescoring): starting a trace costs the page a long task of its own.
-    if (traceDir) await browser.startTracing(page, { categories: PROFILE_CATEGORIES });
-    await page.getByRole('button', { name: 'What-if' }).click();
-    const slider = page.getByTestId('zta-whatif-slider');
-    await slider.waitFor();
-    await slider.focus();
-    const whatIfMs: number[] = [];
-    // Steps of 10 up from the default 60 %: a step of 1 may move no host across a band edge, and below 50 % the bands of
-    // the seeded hosts stop moving (40 and 50 draw the same chart), and then there is nothing to wait for.
-    // A step whose chart did not change within 5 s counts as NaN (printed as such) rather than ending the part.
-    for (const key of ['PageUp', 'PageUp', 'PageDown', 'PageUp']) whatIfMs.push(await measure(page, 'input', WHATIF, () => page.keyboard.press(key)).catch(() => NaN));
-    if (traceDir) await writeFile(path.join(traceDir, 'zta-whatif.json'), await browser.stopTracing());
-
-    const heapWhatIfMb = await heapNow();
+    let whatIfMs: number[] = [];
+    let heapWhatIfMb: number | undefined;
+    if (s.whatIfSkipped === undefined) {
+      // Traced from the panel's opening (the first rescoring): starting a trace costs the page a long task of its own.
+      if (traceDir) await browser.startTracing(page, { categories: PROFILE_CATEGORIES });
+      await page.getByRole('button', { name: 'What-if' }).click();
+      const slider = page.getByTestId('zta-whatif-slider');
+      await slider.waitFor({ timeout: 120_000 });
+      await slider.focus();
+      // Steps of 10 up from the default 60 %: a step of 1 may move no host across a band edge, and below 50 % the bands of
+      // the seeded hosts stop moving (40 and 50 draw the same chart), and then there is nothing to wait for.
+      // A step whose chart did not change within 5 s counts as NaN (printed as such) rather than ending the part.
+      whatIfMs = [];
+      for (const key of ['PageUp', 'PageUp', 'PageDown', 'PageUp']) whatIfMs.push(await measure(page, 'input', WHATIF, () => page.keyboard.press(key)).catch(() => NaN));
+      if (traceDir) await writeFile(trace('whatif'), await browser.stopTracing());
+      heapWhatIfMb = await heapNow();
+    }
     return {
+      label: s.label,
+      notes: s.notes,
       hosts,
+      query,
       firstRenderMs,
       sorts,
       keystrokes,
@@ -170,12 +226,12 @@ export async function benchZtaDashboard(hosts: number, traceDir?: string): Promi
       whatIfMs,
       heapMb,
       heapWhatIfMb,
+      whatIfSkipped: s.whatIfSkipped,
     };
   } finally {
-    await browser.close();
-    await host.close();
-    await app.shutdown();
+    await browser?.close();
+    await host?.close();
+    await s?.close();
     await rm(staticDir, { recursive: true, force: true });
-    await rm(dataDir, { recursive: true, force: true });
   }
 }
