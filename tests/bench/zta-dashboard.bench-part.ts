@@ -12,11 +12,20 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright';
 import { build } from 'vite';
 import { createNodeAdapters } from '../../electron/app/node-platform';
+import type { Router } from '../../electron/app/router';
 import { createApp, type App } from '../../electron/app/services';
 import { createMemoryLogger, type Logger } from '../../electron/log';
 import { startWebHost } from '../../electron/web/host';
 import { FRAMES_END, FRAMES_HELPER, FRAMES_START, mainThreadReport, PROFILE_CATEGORIES, TRACE_CATEGORIES, type FramesResult, type MainThreadReport } from './chromium-trace';
 import { SEED_PASSPHRASE, seedZtaDataDir } from './zta-seed';
+
+/** Main's handlers a step asked: per channel, the calls and the longest (from the router's call to its answer). */
+export type MainCalls = Array<{ channel: string; n: number; longestMs: number }>;
+interface MainCall {
+  channel: string;
+  at: number;
+  ms: number;
+}
 
 export interface DashboardBench {
   /** Where the hosts are stored (DashboardSetup.label), and the setup's own figures. */
@@ -26,8 +35,11 @@ export interface DashboardBench {
   /** The search typed key by key. */
   query: string;
   firstRenderMs: number;
-  sorts: Array<{ column: string; ms: number }>;
-  keystrokes: Array<{ query: string; ms: number }>;
+  /** Main's handlers during the first render. */
+  firstRenderMain: MainCalls;
+  /** Each measured from the input event to its answer in the table and the next frame, started on a settled page. */
+  sorts: Array<{ column: string; ms: number; main: MainCalls }>;
+  keystrokes: Array<{ query: string; ms: number; main: MainCalls }>;
   /** The longest gap between two frames while the table scrolls (a main-thread task holds the next frame). */
   scrollLongestFrameGapMs: number;
   /** Long tasks (≥ 50 ms) Chromium reported while scrolling, and the longest. */
@@ -38,6 +50,8 @@ export interface DashboardBench {
   /** The JS heap after a GC: the page over the store's windows, and with a what-if's tenant read whole. */
   heapMb: number;
   heapWhatIfMb: number | undefined;
+  /** Main's handlers from the What-if button to the tenant read. */
+  whatIfMain: MainCalls;
   /** Why the what-if was not measured (whatIfMs is then empty). */
   whatIfSkipped?: string;
 }
@@ -77,10 +91,10 @@ const SCROLL_STEP = `(() => {
   return () => { el.scrollTop = (el.scrollTop + 1500) % Math.max(1, el.scrollHeight - el.clientHeight); };
 })()`;
 
-const FIRST_ROW = `() => document.querySelector('[data-testid="zta-row"]')?.textContent ?? ''`;
-// The count and the answer the table shows (its filter and sort, set once its rows are the new answer's): a key that
-// changes neither the count nor the first row (every host matches "w") is still seen answered.
-const COUNT = `() => (document.querySelector('[data-testid="zta-count"]')?.textContent ?? '') + '|' + (document.querySelector('.zta-frame')?.getAttribute('data-answer') ?? '')`;
+// The table's answer (its filter, search and sort: HostTable's data-answer), the last one shown: a stale render (the
+// attribute gone while the next answer loads) keeps the one before, so a step ends when its own answer is shown, not at
+// the render that marks the old rows stale (which, with a slow store, is all a first key or click would have measured).
+const ANSWER = `() => { const a = document.querySelector('.zta-frame')?.getAttribute('data-answer'); if (a !== null && a !== undefined) window.__nbAnswer = a; return window.__nbAnswer ?? ''; }`;
 // The chart alone: the summary is drawn first and the chart in a transition after it, so a step
 // measured to the summary left its chart to be drawn while the next step was measured.
 const WHATIF = `() => document.querySelector('[data-testid="zta-distribution"]')?.textContent ?? ''`;
@@ -153,23 +167,55 @@ export async function benchZtaDashboard(setup: () => Promise<DashboardSetup>, tr
     const { app, logger, hosts, query } = s;
     const answerMs = s.answerTimeoutMs ?? 5_000;
     const trace = (name: string) => path.join(traceDir!, `${s!.traceName}-${name}.json`);
-    host = await startWebHost({ router: app.router, events: app.events, logger, staticDir, downloads: app.downloads });
+    // Main's handlers timed (the store's answer and what main adds), to tell a slow step's main side from the page's.
+    const calls: MainCall[] = [];
+    const router: Router = {
+      async invoke(channel, request) {
+        const t = performance.now();
+        try {
+          return await app.router.invoke(channel, request);
+        } finally {
+          calls.push({ channel, at: t, ms: performance.now() - t });
+        }
+      },
+    };
+    /** The calls that started from `since` on: per channel, how many and the longest. */
+    const mainSince = (since: number) => {
+      const by = new Map<string, { n: number; ms: number }>();
+      for (const c of calls) {
+        if (c.at < since) continue;
+        const b = by.get(c.channel) ?? { n: 0, ms: 0 };
+        by.set(c.channel, { n: b.n + 1, ms: Math.max(b.ms, c.ms) });
+      }
+      return [...by].map(([channel, b]) => ({ channel, n: b.n, longestMs: b.ms }));
+    };
+    host = await startWebHost({ router, events: app.events, logger, staticDir, downloads: app.downloads });
     browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     // The token becomes a cookie on a first page; the dashboard is then opened cold.
     await page.goto(host.url);
     await page.waitForLoadState('domcontentloaded');
     const t0 = Date.now();
+    const m0 = performance.now();
     await page.goto(`${host.origin}/#/zta`);
     await page.getByTestId('zta-row').first().waitFor({ timeout: 120_000 });
     const firstRenderMs = Date.now() - t0;
+    const firstRenderMain = mainSince(m0);
+    // Each step starts on a settled page (the table showing its answer, none loading), with main's calls it made.
+    const settled = () => page.locator('.zta-frame[data-answer]').waitFor({ timeout: answerMs });
+    const step = async (run: () => Promise<number>) => {
+      await settled();
+      const since = performance.now();
+      const ms = await run();
+      return { ms, main: mainSince(since) };
+    };
     await page.getByTestId('zta-count').filter({ hasText: hosts.toLocaleString('en-US') }).waitFor({ timeout: 60_000 });
     await page.evaluate(HELPERS);
 
     const sorts: DashboardBench['sorts'] = [];
     for (const column of ['Hostname', 'Host ID', 'Risk score']) {
       const header = page.getByRole('columnheader', { name: new RegExp(`^${column}`) }).getByRole('button');
-      for (const dir of ['first', 'second']) sorts.push({ column: `${column} (${dir} click)`, ms: await measure(page, 'click', FIRST_ROW, () => header.click(), answerMs) });
+      for (const dir of ['first', 'second']) sorts.push({ column: `${column} (${dir} click)`, ...(await step(() => measure(page, 'click', ANSWER, () => header.click(), answerMs))) });
     }
 
     const keystrokes: DashboardBench['keystrokes'] = [];
@@ -177,9 +223,9 @@ export async function benchZtaDashboard(setup: () => Promise<DashboardSetup>, tr
     await search.focus();
     if (traceDir) await browser.startTracing(page, { categories: PROFILE_CATEGORIES });
     for (let i = 0; i < query.length; i++) {
-      keystrokes.push({ query: query.slice(0, i + 1), ms: await measure(page, 'keydown', COUNT, () => page.keyboard.press(query[i]!), answerMs) });
+      keystrokes.push({ query: query.slice(0, i + 1), ...(await step(() => measure(page, 'keydown', ANSWER, () => page.keyboard.press(query[i]!), answerMs))) });
     }
-    for (let i = 0; i < 3; i++) keystrokes.push({ query: `⌫ ${query.slice(0, query.length - i - 1)}`, ms: await measure(page, 'keydown', COUNT, () => page.keyboard.press('Backspace'), answerMs) });
+    for (let i = 0; i < 3; i++) keystrokes.push({ query: `⌫ ${query.slice(0, query.length - i - 1)}`, ...(await step(() => measure(page, 'keydown', ANSWER, () => page.keyboard.press('Backspace'), answerMs))) });
     if (traceDir) await writeFile(trace('keys'), await browser.stopTracing());
     await search.fill('');
     await page.getByTestId('zta-count').filter({ hasText: hosts.toLocaleString('en-US') }).waitFor();
@@ -201,14 +247,23 @@ export async function benchZtaDashboard(setup: () => Promise<DashboardSetup>, tr
 
     const whatIfMs: number[] = [];
     let heapWhatIfMb: number | undefined;
+    let whatIfMain: MainCalls = [];
     let whatIfSkipped = s.whatIfSkipped;
     if (whatIfSkipped === undefined) {
       try {
         // Traced from the panel's opening (the first rescoring): starting a trace costs the page a long task of its own.
         if (traceDir) await browser.startTracing(page, { categories: PROFILE_CATEGORIES });
+        const since = performance.now();
         await page.getByRole('button', { name: 'What-if' }).click();
         const slider = page.getByTestId('zta-whatif-slider');
         await slider.waitFor({ timeout: 120_000 });
+        // The tenant read whole (zta.snapshot of its connector) before the first step: a step measured while it loads ends when it arrives.
+        for (const end = performance.now() + 120_000; !calls.some((c) => c.channel === 'zta.snapshot' && c.at >= since); ) {
+          if (performance.now() > end) throw new Error("the what-if's tenant (zta.snapshot) not read within 120 s");
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        await page.waitForTimeout(500);
+        whatIfMain = mainSince(since);
         await slider.focus();
         // Steps of 10 up from the default 60 %: a step of 1 may move no host across a band edge, and below 50 % the bands of
         // the seeded hosts stop moving (40 and 50 draw the same chart), and then there is nothing to wait for.
@@ -227,6 +282,7 @@ export async function benchZtaDashboard(setup: () => Promise<DashboardSetup>, tr
       hosts,
       query,
       firstRenderMs,
+      firstRenderMain,
       sorts,
       keystrokes,
       scrollLongestFrameGapMs: scroll.gap,
@@ -236,6 +292,7 @@ export async function benchZtaDashboard(setup: () => Promise<DashboardSetup>, tr
       heapMb,
       heapWhatIfMb,
       whatIfSkipped,
+      whatIfMain,
     };
   } finally {
     await browser?.close();
