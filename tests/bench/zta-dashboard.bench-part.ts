@@ -20,11 +20,13 @@ import { FRAMES_END, FRAMES_HELPER, FRAMES_START, mainThreadReport, PROFILE_CATE
 import { SEED_PASSPHRASE, seedZtaDataDir } from './zta-seed';
 
 /** Main's handlers a step asked: per channel, the calls and the longest (from the router's call to its answer). */
-export type MainCalls = Array<{ channel: string; n: number; longestMs: number }>;
+export type MainCalls = Array<{ channel: string; n: number; longestMs: number; what: string[] }>;
 interface MainCall {
   channel: string;
   at: number;
   ms: number;
+  /** zta.window: its offset and sort. */
+  what?: string;
 }
 
 export interface DashboardBench {
@@ -175,19 +177,21 @@ export async function benchZtaDashboard(setup: () => Promise<DashboardSetup>, tr
         try {
           return await app.router.invoke(channel, request);
         } finally {
-          calls.push({ channel, at: t, ms: performance.now() - t });
+          const q = request as { offset?: unknown; sort?: { key?: unknown; desc?: unknown } } | undefined;
+          const what = channel === 'zta.window' ? `${String(q?.offset)}${q?.sort ? ` ${String(q.sort.key)}${q.sort.desc ? ' desc' : ''}` : ''}` : undefined;
+          calls.push({ channel, at: t, ms: performance.now() - t, ...(what ? { what } : {}) });
         }
       },
     };
     /** The calls that started from `since` on: per channel, how many and the longest. */
     const mainSince = (since: number) => {
-      const by = new Map<string, { n: number; ms: number }>();
+      const by = new Map<string, { n: number; ms: number; what: string[] }>();
       for (const c of calls) {
         if (c.at < since) continue;
-        const b = by.get(c.channel) ?? { n: 0, ms: 0 };
-        by.set(c.channel, { n: b.n + 1, ms: Math.max(b.ms, c.ms) });
+        const b = by.get(c.channel) ?? { n: 0, ms: 0, what: [] };
+        by.set(c.channel, { n: b.n + 1, ms: Math.max(b.ms, c.ms), what: c.what ? [...b.what, c.what] : b.what });
       }
-      return [...by].map(([channel, b]) => ({ channel, n: b.n, longestMs: b.ms }));
+      return [...by].map(([channel, b]) => ({ channel, n: b.n, longestMs: b.ms, what: b.what }));
     };
     host = await startWebHost({ router, events: app.events, logger, staticDir, downloads: app.downloads });
     browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
