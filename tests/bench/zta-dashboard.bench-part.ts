@@ -120,6 +120,8 @@ export interface DashboardSetup {
   query: string;
   /** How long a sort or a keystroke's answer is waited for (5 s unless said: a store far from its targets still gives figures). */
   answerTimeoutMs?: number;
+  /** The hosts of the what-if's tenant (the first connector with hosts). */
+  whatIfTenantHosts: number;
   /** Why the what-if is not measured here (undefined: it is). */
   whatIfSkipped?: string;
   /** Prefix of the trace files' names. */
@@ -142,6 +144,7 @@ export async function sqliteDashboard(hosts: number): Promise<DashboardSetup> {
     logger,
     hosts,
     query: 'ws-1234',
+    whatIfTenantHosts: hosts,
     traceName: 'zta',
     notes: [],
     async close() {
@@ -266,7 +269,9 @@ export async function benchZtaDashboard(setup: () => Promise<DashboardSetup>, tr
           if (performance.now() > end) throw new Error("the what-if's tenant (zta.snapshot) not read within 120 s");
           await new Promise((r) => setTimeout(r, 100));
         }
-        await page.waitForTimeout(500);
+        // …and shown: the page's count is the tenant's ("N of N"; the store's view says "N hosts" or the whole store's total).
+        const tenantHosts = s.whatIfTenantHosts.toLocaleString('en-US');
+        await page.getByTestId('zta-count').filter({ hasText: new RegExp(`(^| )of ${tenantHosts}$`) }).waitFor({ timeout: 120_000 });
         whatIfMain = mainSince(since);
         await slider.focus();
         // Steps of 10 up from the default 60 %: a step of 1 may move no host across a band edge, and below 50 % the bands of
