@@ -123,14 +123,19 @@ export async function benchZtaWindowsSqlite(hosts: number, repeat = 5): Promise<
   }
 }
 
-/** `hosts` hosts in 10 connectors, by bulk SQL (see the file's comment), like benchHost's: hostnames ws-<i>.corp.example, 7 customers, 3 % not assessed. */
-export const BULK = (hosts: number, connectors: number) => `
+/**
+ * `hosts` hosts in 10 connectors, by bulk SQL (see the file's comment), like benchHost's: hostnames ws-<i>.corp.example, 7 customers, 3 % not assessed.
+ * `ids`: the connectors' IDs (one per connector; registered ones), else bench-0 … bench-<connectors - 1>.
+ */
+export const BULK = (hosts: number, connectors: number, ids?: readonly string[]) => {
+  const idOf = (n: string) => (ids ? `(ARRAY[${ids.map((id) => `'${id.replaceAll("'", "''")}'`).join(', ')}])[1 + ${n}]` : `'bench-' || ${n}`);
+  return `
 INSERT INTO edr.cycles (connector_id, vendor, tenant_id, started_at, finished_at, status, kind, hosts)
-  SELECT 'bench-' || c, 'defender', 'tenant-' || c, '2026-11-24T08:00:00Z', '2026-11-24T08:01:00Z', 'completed', 'poll', ${hosts / connectors}
+  SELECT ${idOf('c')}, 'defender', 'tenant-' || c, '2026-11-24T08:00:00Z', '2026-11-24T08:01:00Z', 'completed', 'poll', ${hosts / connectors}
   FROM generate_series(0, ${connectors - 1}) c;
 INSERT INTO edr.hosts (connector_id, host_id, vendor, hostname, customer_id, platform, os_version, score, band, digest,
     risk_level, exposure, health, av_status, onboarding, critical_cves, cve_count, max_cvss)
-  SELECT 'bench-' || (i % ${connectors}), lpad(to_hex((i::bigint * 2654435761) % 4294967296), 8, '0') || lpad(to_hex(i), 32, '0'), 'defender',
+  SELECT ${idOf(`(i % ${connectors})`)}, lpad(to_hex((i::bigint * 2654435761) % 4294967296), 8, '0') || lpad(to_hex(i), 32, '0'), 'defender',
     'ws-' || i || '.corp.example', 'cust-' || (i % 7), CASE WHEN i % 5 = 0 THEN 'Mac' WHEN i % 11 = 0 THEN 'Linux' ELSE 'Windows' END, '10.0.22631',
     s.score, CASE WHEN i % 33 = 7 THEN 'Not assessed' WHEN s.score > 80 THEN 'High Risk' WHEN s.score > 60 THEN 'Suspicious' WHEN s.score > 40 THEN 'Moderate Risk' WHEN s.score > 20 THEN 'Low Risk' ELSE 'Trustworthy' END, 'bulk',
     (ARRAY['Low','Medium','High'])[1 + i % 3], (ARRAY['Low','Medium','High'])[1 + (i / 4) % 3], 'Active', 'Updated', 'Onboarded', i % 3, 4 + i % 9, 9.8
@@ -143,6 +148,7 @@ INSERT INTO edr.cycle_bands (cycle_id, customer_id, platform, band, hosts, score
   SELECT c.id, h.customer_id, h.platform, h.band, COUNT(*), SUM(h.score) FROM edr.hosts h JOIN edr.cycles c ON c.connector_id = h.connector_id
   GROUP BY c.id, h.customer_id, h.platform, h.band;
 ANALYZE edr.hosts; ANALYZE edr.host_seen; ANALYZE edr.cycles; ANALYZE edr.cycle_bands;`;
+};
 
 /** 1,000,000 hosts in PostgreSQL by bulk SQL, then the same questions. */
 export async function benchZtaWindowsPg(hosts: number, repeat = 5): Promise<WindowsBench> {
