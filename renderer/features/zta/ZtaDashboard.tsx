@@ -13,7 +13,7 @@
  */
 import clsx from 'clsx';
 import { FlaskConical, X } from 'lucide-react';
-import { startTransition, useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
+import { startTransition, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import type { ZtaFacets } from '../../../shared/contract-zta';
 import { snapshotRow, type ZtaFilter, type ZtaRow, type ZtaSnapshot } from '../../../shared/model/zta';
 import type { RiskConfig } from '../../../shared/risk';
@@ -112,7 +112,15 @@ const withoutBand = (f: ZtaFilter): ZtaFilter => {
 /** The page over the store's windows (no what-if shown). */
 function useStoreView(on: boolean, fv: FacetView, filter: ZtaFilter, sort: ZtaSort, structural: Structural, openedHost: string, clicked: ZtaRow | undefined): Shown {
   const [range, setRange] = useState({ start: 0, end: 40 });
-  const onRange = useCallback((r: { start: number; end: number }) => setRange((old) => (old.start === r.start && old.end === r.end ? old : r)), []);
+  // The pages of the rows in view are asked for once the scrolling pauses (RANGE_SETTLE_MS): a fling
+  // through a million rows would otherwise ask main for every page it passes, each answered after
+  // the one before, and the pages the operator stopped at would wait behind them.
+  const settle = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(settle.current), []);
+  const onRange = useCallback((r: { start: number; end: number }) => {
+    clearTimeout(settle.current);
+    settle.current = setTimeout(() => setRange((old) => (old.start === r.start && old.end === r.end ? old : r)), RANGE_SETTLE_MS);
+  }, []);
   const connectors = fv.facets.connectors;
   const w = useHostWindow(filter, sort, fv.customerOrder, connectors, range, on);
   const counts = useZtaCounts(on ? withoutBand(filter) : undefined);
@@ -307,3 +315,5 @@ export function ZtaDashboard({ facets: f, view, refine, openedHost, openHost, cl
 }
 
 const NO_COUNTS: CountsByCustomer = { customers: [] };
+/** How long the table's rows in view stay put before their pages are read. */
+const RANGE_SETTLE_MS = 80;
