@@ -14,7 +14,7 @@
 import clsx from 'clsx';
 import { FlaskConical, X } from 'lucide-react';
 import { startTransition, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
-import type { ZtaFacets } from '../../../shared/contract-zta';
+import type { ZtaFacets, ZtaWindow } from '../../../shared/contract-zta';
 import { snapshotRow, type ZtaFilter, type ZtaRow, type ZtaSnapshot } from '../../../shared/model/zta';
 import type { RiskConfig } from '../../../shared/risk';
 import { useConnectors } from '../../api/connectors';
@@ -124,9 +124,17 @@ function useStoreView(on: boolean, fv: FacetView, filter: ZtaFilter, sort: ZtaSo
   const connectors = fv.facets.connectors;
   const w = useHostWindow(filter, sort, fv.customerOrder, connectors, range, on);
   const counts = useZtaCounts(on ? withoutBand(filter) : undefined);
-  const top = useZtaTop(on ? { filter, limit: 10 } : undefined);
+  // The riskiest hosts: under the table's default sort (riskiest first) the first rows of its first
+  // page, which is read anyway; under another sort, a window of their own.
+  const riskiestFirst = sort.key === 'score' && sort.desc;
+  const own = useZtaTop(on && !riskiestFirst ? { filter, limit: 10 } : undefined);
+  const answered = riskiestFirst ? w.first : own.data;
+  // While a new filter's rows are on their way the card keeps the last ones (no flash of "no host").
+  const [held, setHeld] = useState<ZtaWindow>();
+  if (answered && answered !== held) setHeld(answered);
+  const topSource = answered ?? held;
   const byId = useMemo(() => new Map(connectors.map((c) => [c.connectorId, c])), [connectors]);
-  const topRows = useMemo(() => (top.data?.rows ?? []).filter((r) => r.score !== null).map((r, i) => windowRow(r, i, byId.get(r.connectorId))), [top.data, byId]);
+  const topRows = useMemo(() => (topSource?.rows ?? []).filter((r) => r.score !== null).slice(0, 10).map((r, i) => windowRow(r, i, byId.get(r.connectorId))), [topSource, byId]);
   const shape = useMemo(() => structuralShape(fv, structural), [fv, structural]);
   // The opened host: the row it was opened from (at once), else looked up by its ID (an address opened anew).
   const fromRow = clicked?.hostId === openedHost ? clicked : undefined;
@@ -142,7 +150,7 @@ function useStoreView(on: boolean, fv: FacetView, filter: ZtaFilter, sort: ZtaSo
     table: { count: w.total === undefined ? 0 : w.total + (w.exact ? 0 : 1), cellAt: w.cellAt, answer: w.answer, onRange },
     chart: counts.data,
     top: topRows,
-    unscored: topRows.length === 0 && (top.data?.rows.length ?? 0) > 0,
+    unscored: topRows.length === 0 && (topSource?.rows.length ?? 0) > 0,
     presence: shape.presence,
     shared: shape.shared,
     opened,

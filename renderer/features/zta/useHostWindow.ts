@@ -23,6 +23,8 @@ export interface HostWindowState {
   stale: boolean;
   /** What the rows shown answer (the table goes back to the top when it changes). */
   answer: string;
+  /** The first page of the answer asked for (read whatever is in view); undefined until it came. */
+  first: ZtaWindow | undefined;
   error: unknown;
 }
 
@@ -75,12 +77,19 @@ export function useHostWindow(
 ): HostWindowState {
   const first = Math.floor(Math.max(0, range.start) / ZTA_PAGE);
   const last = Math.max(first, Math.floor(Math.max(0, range.end) / ZTA_PAGE));
-  const offsets = useMemo(() => (enabled ? Array.from({ length: last - first + 1 }, (_, i) => (first + i) * ZTA_PAGE) : []), [first, last, enabled]);
+  // The first page is always read (the riskiest hosts are its first rows in the default sort); it
+  // comes last when not in view, so the pages in view are asked for first.
+  const offsets = useMemo(() => {
+    if (!enabled) return [];
+    const inView = Array.from({ length: last - first + 1 }, (_, i) => (first + i) * ZTA_PAGE);
+    return first === 0 ? inView : [...inView, 0];
+  }, [first, last, enabled]);
   // The customer order matters to the customer sort only (it is sent with it alone).
   const q = useMemo(() => ({ filter, ...(sort ? { sort } : {}), ...(sort?.key === 'customer' && customerOrder ? { customerOrder } : {}) }), [filter, sort, customerOrder]);
   const key = JSON.stringify([filter, sort ?? null]);
   const results = useZtaPages(q, offsets);
-  const pages = results.map((r) => r.data);
+  const firstPage = results[offsets.indexOf(0)]?.data;
+  const pages = (first === 0 ? results : results.slice(0, -1)).map((r) => r.data);
   const hasData = pages.some((p) => p !== undefined);
   const byId = useMemo(() => new Map(connectors.map((c) => [c.connectorId, c])), [connectors]);
 
@@ -111,6 +120,7 @@ export function useHostWindow(
     },
     stale: current.key !== key,
     answer: current.key,
+    first: firstPage,
     error: results.find((r) => r.error)?.error,
   };
 }

@@ -11,7 +11,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { readFile } from 'node:fs/promises';
 import Papa from 'papaparse';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BANDS, exportRecord, makeRowFilter, snapshotRow, type ZtaFilter, type ZtaSnapshot } from '../../../shared/model/zta';
+import { BANDS, exportRecord, makeRowFilter, NOT_ASSESSED_INDEX, snapshotRow, type ZtaFilter, type ZtaSnapshot } from '../../../shared/model/zta';
 import { exportedRows } from '../../../electron/edr/zta-export';
 import { defenderConnectorSave } from '../../support/edr-fixtures';
 import { stubScrollerSize } from './support/layout';
@@ -105,6 +105,24 @@ describe('ZTA dashboard over two polled tenants', () => {
     renderApp(fx.main, { at: '/zta' });
     expect(await screen.findByTestId('zta-count')).toHaveTextContent('120 hosts');
     expect(shownColumns()).toEqual(['Hostname', 'Customer', 'OS assessment', 'Overall assessment', 'Risk score', 'Band', 'Last seen']);
+  });
+
+  it('the riskiest hosts are the first scored rows of the riskiest-first table, and stay so under another sort', async () => {
+    const { user } = renderApp(fx.main, { at: '/zta' });
+    await screen.findByTestId('zta-count');
+    const card = screen.getByTestId('zta-riskiest');
+    const listed = () => within(card).queryAllByRole('button').map((b) => /\(([^)]+)\)$/.exec(b.getAttribute('title') ?? '')?.[1]);
+    const scored = expectedRows(s, {}).filter((id) => s.rows.band[s.rows.hostId.indexOf(id)] !== NOT_ASSESSED_INDEX);
+    await waitFor(() => expect(listed()).toEqual(shownHosts().slice(0, 10)));
+    expect(listed()).toEqual(scored.slice(0, 10));
+    // Under the riskiest-first sort the card asked main for nothing of its own; under another, its own window of ten.
+    const ownWindows = () => fx.main.callsTo('zta.window').filter((r) => (r as { limit: number }).limit === 10).length;
+    const before = ownWindows();
+    await user.click(within(screen.getByRole('columnheader', { name: /Hostname/ })).getByRole('button'));
+    await waitFor(() => expect(params().get('sort')).toBe('hostname'));
+    await waitFor(() => expect(shownHosts()[0]).not.toBe(scored[0]));
+    await waitFor(() => expect(ownWindows()).toBe(before + 1));
+    await waitFor(() => expect(listed()).toEqual(scored.slice(0, 10)));
   });
 
   it('keeps filters, sort and the opened host in the address, and an address restores them (a bad value falls back)', async () => {
