@@ -10,10 +10,12 @@ export const Fingerprint256 = z
 
 /** A CA file's content is PEM text; 1 MiB holds hundreds of certificates. */
 export const MAX_CA_PEM_BYTES = 1024 * 1024;
+/** What a CA file over MAX_CA_PEM_BYTES is told (main's schema and the windows' file pickers alike). */
+export const CA_PEM_TOO_LARGE = 'The CA file is larger than 1 MiB; choose the file with only the CA certificate(s).';
 const PEM_MARK = '-----BEGIN CERTIFICATE-----';
 const CaPem = z
   .string()
-  .max(MAX_CA_PEM_BYTES, 'The CA file is larger than 1 MiB; choose the file with only the CA certificate(s).')
+  .max(MAX_CA_PEM_BYTES, CA_PEM_TOO_LARGE)
   .refine((t) => t.includes(PEM_MARK), 'The CA file holds no PEM certificate (text starting with -----BEGIN CERTIFICATE-----); choose a PEM file, not a key, a DER or a PKCS#12 file.');
 /** The name of the chosen CA file, as shown (never a path main reads). */
 const CaName = z.string().trim().max(255, 'Keep the CA file name under 255 characters.');

@@ -1,7 +1,8 @@
 import { FileKey } from 'lucide-react';
 import { useId, useState } from 'react';
 import { useWatch, type UseFormReturn } from 'react-hook-form';
-import { MAX_CA_PEM_BYTES, type ProfileView } from '../../../shared/model/profile';
+import type { ProfileView } from '../../../shared/model/profile';
+import { readCaFile } from '../../components/ca-file';
 import { ChoiceOption, FieldMessage } from '../../components/Field';
 import { formatBytes } from '../../components/format';
 import type { ProfileFormOutput, ProfileFormValues } from './profile-form';
@@ -29,14 +30,15 @@ export function TlsTrustFields({ form, profile }: { form: UseFormReturn<ProfileF
   const pick = async (file: File | undefined) => {
     if (!file) return;
     setPicked({ name: file.name, size: file.size });
-    if (file.size > MAX_CA_PEM_BYTES) {
+    const read = await readCaFile(file);
+    if ('error' in read) {
       setValue('tls.caPem', undefined);
-      setError('tls.caPem', { type: 'client', message: 'The CA file is larger than 1 MiB; choose the file with only the CA certificate(s).' });
+      setError('tls.caPem', { type: 'client', message: read.error });
       return;
     }
     clearErrors('tls.caPem');
     setValue('tls.caName', file.name, { shouldDirty: true });
-    setValue('tls.caPem', await file.text(), { shouldDirty: true, shouldValidate: formState.isSubmitted });
+    setValue('tls.caPem', read.pem, { shouldDirty: true, shouldValidate: formState.isSubmitted });
   };
 
   return (

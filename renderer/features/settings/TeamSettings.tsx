@@ -8,7 +8,7 @@ import { FileKey, LogIn, LogOut, PlugZap, ShieldCheck } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { toast } from 'sonner';
-import { MAX_CA_PEM_BYTES } from '../../../shared/model/profile';
+import { readCaFile } from '../../components/ca-file';
 import type { TeamCheck } from '../../../shared/model/team';
 import { AppError } from '../../../shared/model/errors';
 import { useInspectTeam, useJoinTeam, useLeaveTeam, useTeam, useTestTeam, useTrustTeam } from '../../api/team';
@@ -58,14 +58,15 @@ export function TeamSettings() {
   const pick = async (file: File | undefined) => {
     if (!file) return;
     setPicked({ name: file.name, size: file.size });
-    if (file.size > MAX_CA_PEM_BYTES) {
+    const read = await readCaFile(file);
+    if ('error' in read) {
       setValue('caPem', undefined);
-      setError('caPem', { type: 'client', message: 'The CA file is larger than 1 MiB; choose the file with only the CA certificate(s).' });
+      setError('caPem', { type: 'client', message: read.error });
       return;
     }
     clearErrors('caPem');
     setValue('caName', file.name, { shouldDirty: true });
-    setValue('caPem', await file.text(), { shouldDirty: true });
+    setValue('caPem', read.pem, { shouldDirty: true });
   };
 
   const run = (what: 'test' | 'join') =>
