@@ -59,3 +59,16 @@ export function edrDb(store: EdrStore): EdrDb {
   if (!(store instanceof SqliteEdrStore)) throw new Error('not the SQLite EDR store');
   return store.db;
 }
+
+/** A Falcon connector as a team's connector list takes it (`registerBulk`, `connectors.save` of a joined console), with `patch` over it. */
+export const teamFalconEntry = (patch: Record<string, unknown> = {}) => ({
+  vendor: 'falcon',
+  tenantId: 'a1b2c3d4e5f60718293a4b5c6d7e8f90',
+  clientId: '0123456789abcdef0123456789abcdef',
+  clientSecret: 'falcon-secret-1',
+  cloudRegion: 'us-1',
+  apiUrl: 'https://127.0.0.1:9443',
+  pollIntervalMinutes: 10,
+  enabled: true,
+  ...patch,
+});

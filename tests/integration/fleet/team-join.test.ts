@@ -23,7 +23,7 @@ import { openPostgres, type PgPool } from '../../../electron/store/postgres';
 import type { AlarmItem } from '../../../shared/model/alarms';
 import type { ProfileView } from '../../../shared/model/profile';
 import type { TeamView } from '../../../shared/model/team';
-import { makeScoredHosts } from '../../support/edr-fixtures';
+import { makeScoredHosts, teamFalconEntry } from '../../support/edr-fixtures';
 import { startAppHarness, type AppHarness } from '../../support/app-harness';
 import { usePostgres } from '../../support/postgres';
 
@@ -48,18 +48,7 @@ function alarm(object: string): AlarmItem {
   };
 }
 
-const falcon = (patch: Record<string, unknown> = {}) => ({
-  vendor: 'falcon',
-  name: 'Team Falcon',
-  tenantId: 'a1b2c3d4e5f60718293a4b5c6d7e8f90',
-  clientId: '0123456789abcdef0123456789abcdef',
-  clientSecret: 'falcon-secret-1',
-  cloudRegion: 'us-1',
-  apiUrl: 'https://127.0.0.1:9443',
-  pollIntervalMinutes: 10,
-  enabled: true,
-  ...patch,
-});
+const falcon = (patch: Record<string, unknown> = {}) => teamFalconEntry({ name: 'Team Falcon', ...patch });
 
 const input = (user: string, password: string | undefined, patch: Record<string, unknown> = {}) => ({ host: '127.0.0.1', port, database: dbName, user, ...(password !== undefined ? { password } : {}), tls: { mode: 'off' }, ...patch });
 

@@ -12,7 +12,7 @@ import { FleetConnectors, migrateFleet } from '../../../electron/edr/fleet/fleet
 import { teamInit, TEAM_ROLES } from '../../../electron/app/team';
 import { openPgActivityStore } from '../../../electron/store/activity-pg';
 import { openPgEdrStore } from '../../../electron/edr/store/edr-pg';
-import { makeScoredHosts } from '../../support/edr-fixtures';
+import { makeScoredHosts, teamFalconEntry } from '../../support/edr-fixtures';
 import { newWorkerKeyPair, readWorkerKeyFile } from '../../../electron/store/sealed-box';
 import { openPostgres, type PgPool } from '../../../electron/store/postgres';
 import { usePostgres } from '../../support/postgres';
@@ -28,17 +28,7 @@ const as = (user: string) => {
   return p;
 };
 
-const falcon = (patch: Record<string, unknown> = {}) => ({
-  vendor: 'falcon',
-  tenantId: 'a1b2c3d4e5f60718293a4b5c6d7e8f90',
-  clientId: '0123456789abcdef0123456789abcdef',
-  clientSecret: 'falcon-secret-1',
-  cloudRegion: 'us-1',
-  apiUrl: 'https://127.0.0.1:9443',
-  pollIntervalMinutes: 10,
-  enabled: true,
-  ...patch,
-});
+const falcon = teamFalconEntry;
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'nb-team-'));
