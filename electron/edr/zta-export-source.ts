@@ -22,10 +22,6 @@ export interface ExportSource {
   rows(filter: ZtaFilter, connectors: readonly ZtaConnector[]): AsyncIterable<ZtaRow[]>;
 }
 
-/** The newest "as of" of the connectors (a snapshot's `asOf`). */
-export const newestAsOf = (connectors: readonly ZtaConnector[]): string | null =>
-  connectors.reduce<string | null>((max, c) => (c.asOf && (!max || c.asOf > max) ? c.asOf : max), null);
-
 const known = <T extends string>(options: readonly T[], v: string | null): T | null => (v !== null && (options as readonly string[]).includes(v) ? (v as T) : null);
 
 /**

@@ -16,7 +16,8 @@ import { csvLine, toCsv } from '../../shared/csv';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
 import { PRIVATE_DIR_MODE } from '../store/files';
 import { EXPORT_COLUMNS, exportFileName, exportRecord, rowsInOrder, type ZtaConnector, type ZtaFilter, type ZtaRow } from '../../shared/model/zta';
-import { newestAsOf, type ExportSource } from './zta-export-source';
+import type { ExportSource } from './zta-export-source';
+import { newestAsOf } from './zta-snapshot';
 
 export { EXPORT_CHUNK, storeExportSource, type ExportSource } from './zta-export-source';
 const HEADER = EXPORT_COLUMNS;

@@ -20,7 +20,7 @@ import { ztaConnectors } from './zta-connectors';
 import { ztaHostDetail } from './zta-host';
 import { ztaOverview } from './zta-overview';
 import { EdrRetention } from './zta-retention';
-import { ztaSnapshot } from './zta-snapshot';
+import { newestAsOf, ztaSnapshot } from './zta-snapshot';
 import { storeExportSource, type ExportSource } from './zta-export-source';
 import { applyRisk } from './zta-what-if';
 
@@ -76,8 +76,7 @@ export class ZtaService {
       platform: (PLATFORMS as readonly string[]).includes(g.platform) ? (g.platform as Platform) : 'Other',
       hosts: g.hosts,
     }));
-    const asOf = connectors.reduce<string | null>((max, c) => (c.asOf && (!max || c.asOf > max) ? c.asOf : max), null);
-    return { asOf, connectors, groups };
+    return { asOf: newestAsOf(connectors), connectors, groups };
   }
 
   /** A window of the latest hosts, filtered, searched and sorted in the store (issue 25.3). */

@@ -17,6 +17,9 @@ export async function ztaSnapshot(store: Pick<EdrStore, 'appendRows'>, connector
   for (const [i, c] of connectors.entries()) {
     if (c.cycleId !== null) await store.appendRows(rows, c.cycleId, i, customerIndex);
   }
-  const asOf = connectors.reduce<string | null>((max, c) => (c.asOf && (!max || c.asOf > max) ? c.asOf : max), null);
-  return { asOf, connectors, customers, rows };
+  return { asOf: newestAsOf(connectors), connectors, customers, rows };
 }
+
+/** The newest "as of" of the connectors shown (null when none was ever scored): the snapshot's, the facets', an export's. */
+export const newestAsOf = (connectors: readonly ZtaConnector[]): string | null =>
+  connectors.reduce<string | null>((max, c) => (c.asOf && (!max || c.asOf > max) ? c.asOf : max), null);
