@@ -71,9 +71,10 @@ export const ChangesCard = memo(function ChangesCard({ overview, onOpen }: { ove
 });
 
 /** `unscored`: hosts match the filters, but none has a score (all not assessed). */
-export const RiskiestCard = memo(function RiskiestCard({ hosts, unscored, onOpen, whatIf }: { hosts: ZtaRow[]; unscored: boolean; onOpen(hostId: string): void; whatIf: boolean }) {
+/** `stale`: the hosts shown are an earlier filter's, the card's own read on its way (dimmed, busy). */
+export const RiskiestCard = memo(function RiskiestCard({ hosts, unscored, onOpen, whatIf, stale = false }: { hosts: ZtaRow[]; unscored: boolean; onOpen(hostId: string): void; whatIf: boolean; stale?: boolean }) {
   return (
-    <section className="zta-card zta-riskiest" aria-labelledby="zta-riskiest-title" data-testid="zta-riskiest">
+    <section className={`zta-card zta-riskiest${stale ? ' stale' : ''}`} aria-labelledby="zta-riskiest-title" aria-busy={stale} data-testid="zta-riskiest">
       <header className="zta-card-head">
         <h3 id="zta-riskiest-title">Riskiest hosts {whatIf ? <span className="chip chip-accent">what-if</span> : null}</h3>
       </header>

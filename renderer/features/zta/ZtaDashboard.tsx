@@ -38,6 +38,7 @@ import { ReportActions } from './report/ReportActions';
 import { ZtaFilters } from './ZtaFilters';
 import type { ZtaRefinements } from '../../app/search';
 import { useHostWindow, windowRow } from './useHostWindow';
+import { useSettledSearch } from './useSettledSearch';
 import { filterRows, riskiest, sortOrder, structuralMask, ztaIndexOf, ztaViewOf, type ZtaSort, type ZtaSortKey } from './zta-index';
 
 const NO_FILTERS = Object.fromEntries(ZTA_FILTERS.map((k) => [k, ''])) as Pick<ZtaRefinements, (typeof ZTA_FILTERS)[number]>;
@@ -86,6 +87,8 @@ interface Shown {
   /** The hosts every filter but the band chooses, counted (the chart); undefined while the first count is on its way. */
   chart: CountsByCustomer | undefined;
   top: ZtaRow[];
+  /** The riskiest hosts shown are an earlier filter's while the card's own read is on its way. */
+  topStale: boolean;
   unscored: boolean;
   presence: ReadonlySet<AttributeColumn>;
   shared: SharedValues;
@@ -127,7 +130,10 @@ function useStoreView(on: boolean, fv: FacetView, filter: ZtaFilter, sort: ZtaSo
   // The riskiest hosts: under the table's default sort (riskiest first) the first rows of its first
   // page, which is read anyway; under another sort, a window of their own.
   const riskiestFirst = sort.key === 'score' && sort.desc;
-  const own = useZtaTop(on && !riskiestFirst ? { filter, limit: 10 } : undefined);
+  // Under another sort the card asks for its own, once the typing of a search pauses (the table's
+  // read answers each key alone: C-98).
+  const card = useSettledSearch(filter, SEARCH_SETTLE_MS);
+  const own = useZtaTop(on && !riskiestFirst ? { filter: card.filter, limit: 10 } : undefined);
   const answered = riskiestFirst ? w.first : own.data;
   // While a new filter's rows are on their way the card keeps the last ones (no flash of "no host").
   const [held, setHeld] = useState<ZtaWindow>();
@@ -150,6 +156,8 @@ function useStoreView(on: boolean, fv: FacetView, filter: ZtaFilter, sort: ZtaSo
     table: { count: w.total === undefined ? 0 : w.total + (w.exact ? 0 : 1), cellAt: w.cellAt, answer: w.answer, onRange },
     chart: counts.data,
     top: topRows,
+    // The card's rows are an earlier search's while its own window waits for the typing to pause or for its answer.
+    topStale: riskiestFirst ? w.stale : card.settling || own.isPlaceholderData,
     unscored: topRows.length === 0 && (topSource?.rows.length ?? 0) > 0,
     presence: shape.presence,
     shared: shape.shared,
@@ -182,6 +190,7 @@ function useTenantView(s: ZtaSnapshot | undefined, result: ZtaSnapshot | undefin
     table: { count: rows.length, cellAt, answer: `${rows.length}:${rows[0] ?? -1}:${sort.key}:${sort.desc}` },
     chart,
     top,
+    topStale: deferred !== filter,
     unscored: top.length === 0 && rows.length > 0,
     presence,
     shared,
@@ -284,7 +293,7 @@ export function ZtaDashboard({ facets: f, view, refine, openedHost, openHost, cl
           <DistributionCard counts={d.chart ?? NO_COUNTS} band={filter.band ?? ''} whatIf={!!result} customerChosen={!!filter.customer} customerNames={fv.names} onPick={pick} />
           <TrendCard trend={overview.data?.trend} />
           <ChangesCard overview={overview.data} onOpen={openHost} />
-          <RiskiestCard hosts={d.top} unscored={d.unscored} onOpen={openHost} whatIf={!!result} />
+          <RiskiestCard hosts={d.top} unscored={d.unscored} onOpen={openHost} whatIf={!!result} stale={d.topStale} />
         </div>
         <HostTable
           count={d.table.count}
@@ -325,3 +334,5 @@ export function ZtaDashboard({ facets: f, view, refine, openedHost, openHost, cl
 const NO_COUNTS: CountsByCustomer = { customers: [] };
 /** How long the table's rows in view stay put before their pages are read. */
 const RANGE_SETTLE_MS = 80;
+/** How long a search's typing pauses before the riskiest card's own window follows it. */
+const SEARCH_SETTLE_MS = 250;

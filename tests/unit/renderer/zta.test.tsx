@@ -123,6 +123,16 @@ describe('ZTA dashboard over two polled tenants', () => {
     await waitFor(() => expect(shownHosts()[0]).not.toBe(scored[0]));
     await waitFor(() => expect(ownWindows()).toBe(before + 1));
     await waitFor(() => expect(listed()).toEqual(scored.slice(0, 10)));
+    // A search typed under that sort: the table answers it, and the card follows once the typing
+    // paused — the riskiest of the matching hosts, from a window asked for the whole search (C-98).
+    const q = s.rows.hostname[s.rows.hostId.indexOf(scored[3]!)]!.slice(0, 4).toLowerCase();
+    await user.type(screen.getByTestId('zta-search'), q);
+    const matching = expectedRows(s, { q }).filter((id) => s.rows.band[s.rows.hostId.indexOf(id)] !== NOT_ASSESSED_INDEX);
+    expect(matching.length).toBeGreaterThan(0);
+    await waitFor(() => expect(listed()).toEqual(matching.slice(0, 10)));
+    expect(card).toHaveAttribute('aria-busy', 'false');
+    const searched = fx.main.callsTo('zta.window').filter((r) => (r as { limit: number }).limit === 10 && (r as { filter: ZtaFilter }).filter.q !== undefined);
+    expect(searched.at(-1)).toMatchObject({ filter: { q } });
   });
 
   it('keeps filters, sort and the opened host in the address, and an address restores them (a bad value falls back)', async () => {
