@@ -221,6 +221,8 @@ describe('EDR store windows on PostgreSQL: the sort indexes (C-80)', () => {
     { sort: undefined, index: 'hosts_default_order' },
     { sort: { key: 'hostname', desc: false }, index: 'hosts_by_name' },
     { sort: { key: 'hostname', desc: true }, index: 'hosts_by_name' },
+    { sort: { key: 'hostId', desc: false }, index: 'hosts_by_host_id' },
+    { sort: { key: 'hostId', desc: true }, index: 'hosts_by_host_id' },
     { sort: { key: 'score', desc: false }, index: 'hosts_by_score' },
     { sort: { key: 'score', desc: true }, index: 'hosts_by_score' },
     { sort: { key: 'band', desc: false }, index: 'hosts_by_band' },
