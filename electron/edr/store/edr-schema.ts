@@ -255,6 +255,11 @@ ALTER TABLE hosts DROP COLUMN scored_at;`,
   // read along this index and stopped at the window's end instead of sorting every host. Its entry
   // moves only with a host's score or band (a few % of a cycle's hosts), not with what is seen.
   `CREATE INDEX hosts_default_order ON hosts((CASE WHEN band = 'Not assessed' THEN -1 ELSE score END) DESC, hostname, connector_id, host_id);`,
+  // 9: the ZTA table's score sort (C-101), the dashboard's opening view (risk score, descending): read
+  // along this index and stopped at the window's end; ascending reads it backwards, each score's few
+  // ties sorted apart. Its key is edr-window-sql.ts's sortKeys('score') spelled out (a step never
+  // changes); like step 8's, its entry moves only with a host's score or band.
+  `CREATE INDEX hosts_by_score ON hosts((CASE WHEN band = 'Not assessed' THEN 0 ELSE 1 + max(0, min(10000, floor(score * 100 + 0.5))) END) DESC, hostname, connector_id, host_id);`,
 ];
 
 export const EDR_SCHEMA_VERSION = EDR_MIGRATIONS.length;

@@ -5,6 +5,8 @@
  * store gives (`makeRowFilter`, `rowsInOrder`, the table's `sortOrder`), and both backends answer one
  * script of windows alike.
  */
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { ZtaFilter } from '../../../shared/model/zta';
 import { ZTA_SORT_KEYS, type ZtaSort } from '../../../shared/model/zta-window';
@@ -260,6 +262,36 @@ describe('EDR store windows on PostgreSQL: the sort indexes (C-80)', () => {
       expect(rows.map((r) => `${r.connectorId}/${r.hostId}`), label).toEqual(want);
     }
     await store.close();
+  });
+});
+
+describe('EDR store windows on SQLite: the indexed orders', () => {
+  it('reads the default order and the score sort both ways along their indexes, and the score sort descending without sorting (C-101)', async () => {
+    const [, open] = backends.find(([name]) => name === 'SQLite')!;
+    const { store, source } = await open();
+    await writeWindowSnapshot(store);
+    const raw = new Database(path.join(source[1]!, 'edr.db'), { readonly: true });
+    try {
+      const plan = (sort: ZtaSort | undefined) => {
+        const st = windowSql('sqlite', { filter: {}, sort, offset: 0, limit: 100 });
+        return raw.prepare(`EXPLAIN QUERY PLAN ${st.text}`).all(...st.args).map((r) => (r as { detail: string }).detail);
+      };
+      expect(plan(undefined)).toContain('SCAN h USING INDEX hosts_default_order');
+      const desc = plan({ key: 'score', desc: true });
+      expect(desc).toContain('SCAN h USING INDEX hosts_by_score');
+      expect(desc.filter((d) => d.startsWith('USE TEMP B-TREE'))).toEqual([]);
+      // Ascending: the index backwards, only each score's ties sorted (by hostname, connector, host ID).
+      const asc = plan({ key: 'score', desc: false });
+      expect(asc).toContain('SCAN h USING INDEX hosts_by_score');
+      expect(asc.filter((d) => d.startsWith('USE TEMP B-TREE'))).toEqual(['USE TEMP B-TREE FOR LAST 3 TERMS OF ORDER BY']);
+      // A connector's hosts are read by its key and sorted, as before (few of them, or the index's far end).
+      const st = windowSql('sqlite', { filter: { connector: 'conn-a' }, sort: { key: 'score', desc: true }, offset: 0, limit: 100 });
+      const byConnector = raw.prepare(`EXPLAIN QUERY PLAN ${st.text}`).all(...st.args).map((r) => (r as { detail: string }).detail);
+      expect(byConnector.some((d) => /SEARCH h USING INDEX sqlite_autoindex_hosts_1 \(connector_id=\?/.test(d))).toBe(true);
+    } finally {
+      raw.close();
+      await store.close();
+    }
   });
 });
 
