@@ -64,7 +64,7 @@ async function whatIfAs(user: string) {
   fireEvent.change(within(panel).getByTestId('zta-whatif-slider'), { target: { value: '100' } });
   await waitFor(() => expect(within(panel).getByLabelText('Critical risk (%)')).toHaveValue(100));
   await waitFor(() => expect(within(panel).getByTestId('zta-whatif-changed')).not.toHaveTextContent(changed));
-  return { main, panel, ...ui };
+  return { ...ui, main, panel };
 }
 
 const storedRisk = async () => (await owner.query<{ risk: unknown }>("SELECT config->'risk' AS risk FROM fleet_connectors WHERE id = $1", [connectorId])).rows[0]!.risk;
