@@ -56,6 +56,17 @@ export const ZtaCounts = z.object({
 });
 export type ZtaCounts = z.infer<typeof ZtaCounts>;
 
+/**
+ * What the what-if's Save did: on a desk, the rescore cycle it ran (null: no stored hosts, the next
+ * poll scores with the settings). In a team (C-93) the console runs no cycle: `rescore` says a
+ * worker was asked to rescore the stored hosts (when, and how many workers are alive to take it).
+ */
+export const ApplyRiskResult = z.object({
+  cycleId: z.number().nullable(),
+  rescore: z.object({ requestedAt: z.string(), workersAlive: z.number().int() }).optional(),
+});
+export type ApplyRiskResult = z.infer<typeof ApplyRiskResult>;
+
 export const ztaChannels = {
   'zta.snapshot': {
     request: z.object({ connectorId: id('connector').optional() }).strict(),
@@ -73,8 +84,8 @@ export const ztaChannels = {
   'zta.overview': { request: ZtaFilter, response: ZtaOverview, description: 'Band counts per cycle and what changed in the newest cycles, for the filters given.' },
   'zta.applyRisk': {
     request: z.object({ connectorId: id('connector'), risk: RiskOverridesView }).strict(),
-    response: z.object({ cycleId: z.number().nullable() }),
-    description: 'Store a tenant’s risk settings and rescore its stored hosts as a cycle of its own (published like a poll).',
+    response: ApplyRiskResult,
+    description: 'Store a tenant’s risk settings and rescore its stored hosts as a cycle of its own (published like a poll); in a team, an admin’s, rescored by a worker (C-93).',
   },
   'zta.export.start': {
     request: z.object({ format: ExportFormat, filter: ZtaFilter }).strict(),

@@ -80,7 +80,7 @@ const WRITES: Partial<Record<ChannelName, (req: Req, res: Req | undefined, ctx: 
     objectKind: 'connector',
     objectId: str(req.connectorId),
     objectName: ctx.connector(str(req.connectorId)) ?? str(req.connectorId),
-    detail: `${JSON.stringify(req.risk ?? {})}${res?.cycleId ? ` · rescore cycle ${String(res.cycleId)}` : ''}`,
+    detail: `${JSON.stringify(req.risk ?? {})}${res?.cycleId ? ` · rescore cycle ${String(res.cycleId)}` : res?.rescore ? ' · rescore asked of the team’s workers' : ''}`,
   }),
   'devices.onboard': (req, res) => {
     const device = (req.device ?? {}) as Req;

@@ -36,11 +36,19 @@ export interface FleetHealthDeps {
 
 const iso = (col: string, as: string) => `${isoText(col)} AS "${as}"`;
 
+/** A worker is alive while not stopped and its heartbeat is fresher than its lease (C-89). */
+const WORKER_ALIVE = '(stopped_at IS NULL AND heartbeat_at > now() - make_interval(secs => coalesce(lease_seconds, 60)))';
+
+/** How many of the team's workers are alive now (a risk save says whether one will rescore at once: C-93). */
+export async function workersAlive(pool: PgPool): Promise<number> {
+  return Number((await pool.query<{ n: string }>(`SELECT count(*) AS n FROM fleet_workers WHERE ${WORKER_ALIVE}`)).rows[0]?.n ?? 0);
+}
+
 export async function readFleet(pool: PgPool, asOf: () => string): Promise<FleetRead> {
   const workers = (
     await pool.query<FleetRead['workers'][number]>(
       `SELECT id, host, ${iso('heartbeat_at', 'heartbeatAt')}, coalesce(lease_seconds, 60) AS "leaseSeconds", stopped_at IS NOT NULL AS stopped,
-              (stopped_at IS NULL AND heartbeat_at > now() - make_interval(secs => coalesce(lease_seconds, 60))) AS alive,
+              ${WORKER_ALIVE} AS alive,
               cardinality(running) AS running, last_error AS "lastError"
          FROM fleet_workers WHERE heartbeat_at > now() - ${STOPPED_SHOWN}
         ORDER BY alive DESC, id LIMIT ${FLEET_LISTED}`,

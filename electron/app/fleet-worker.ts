@@ -15,6 +15,11 @@
  *   cancelled and handed back (due at once for another worker); then the worker says it stopped.
  * - Health in the database (fleet_workers: heartbeat, running connectors, cycles, last error) and
  *   on the logger (stderr).
+ * - A connector an admin console saved new risk settings for is owed a rescore (C-93): claimed
+ *   before due polls, its newest completed cycle's stored hosts are scored again under the settings
+ *   read after the claim, as a cycle of kind `rescore` committed and published like a poll (the
+ *   desk's what-if Save, zta-what-if.ts); the next poll keeps its time. A poll that was due instead
+ *   serves the request itself.
  */
 import os from 'node:os';
 import { randomUUID } from 'node:crypto';
@@ -25,6 +30,7 @@ import { FleetConnectors } from '../edr/fleet/fleet-connectors';
 import { ScorePublisher, type PublishTarget } from '../edr/publisher';
 import type { StoredConnector } from '../edr/registry';
 import { EdrScheduler, type ConnectorRuntime, type ConnectorSource } from '../edr/scheduler';
+import { storedHostsSource } from '../edr/zta-what-if';
 import type { EdrStore } from '../edr/store/edr-store';
 import type { PgEdrStore } from '../edr/store/edr-pg';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
@@ -60,6 +66,8 @@ const PUBLISH_LOCK = 0x4e42_5055; // "NBPU"
 
 interface Running {
   connector: StoredConnector;
+  /** What the claim is for, and the rescore requests it serves once a cycle of it commits. */
+  claim: Claim;
   cycleId?: number;
   /** Its claim was released by the cycle's commit (in its transaction). */
   released?: boolean;
@@ -122,10 +130,15 @@ export class FleetWorker {
       commitCycle: (cycleId: number, at: Date) =>
         o.store.commitCycleFenced(cycleId, at, async (client, connectorId) => {
           const c = this.claimed.get(connectorId);
-          if (!c) throw new AppError(ErrorCodes.cancelled, 'That connector is not claimed by this worker.', '');
-          await this.claims.releaseWithCommit(client, connectorId, c.pollIntervalMinutes, cycleId);
           const run = this.running.get(connectorId);
-          if (run) run.released = true;
+          if (!c || !run) throw new AppError(ErrorCodes.cancelled, 'That connector is not claimed by this worker.', '');
+          if (run.claim.poll) {
+            await this.claims.releaseWithCommit(client, connectorId, c.pollIntervalMinutes, cycleId);
+            await this.claims.served(client, connectorId, run.claim.rescoreRequests);
+          } else {
+            await this.claims.releaseRescoreWithCommit(client, connectorId, cycleId, run.claim.rescoreRequests);
+          }
+          run.released = true;
         }),
     });
     this.scheduler = new EdrScheduler({
@@ -193,7 +206,7 @@ export class FleetWorker {
 
   private begin(claim: Claim): void {
     const id = claim.connectorId;
-    const run: Running = { connector: undefined as unknown as StoredConnector, done: Promise.resolve() };
+    const run: Running = { connector: undefined as unknown as StoredConnector, claim, done: Promise.resolve() };
     run.done = this.runClaim(claim, run).finally(() => {
       this.running.delete(id);
       this.claimed.delete(id);
@@ -219,6 +232,7 @@ export class FleetWorker {
       return;
     }
     if (interrupted > 0) log.warn('took over a connector whose worker stopped; its unfinished cycle is marked interrupted', { connectorId: id, previousWorker: claim.previousWorker, cycles: interrupted });
+    if (!claim.poll) return this.runRescore(claim, run);
     let outcome: { cycleId: number | null; status: string; error: string | null };
     try {
       const started = await this.scheduler.startNow(id);
@@ -228,9 +242,7 @@ export class FleetWorker {
       this.cycles += 1;
       outcome = { cycleId: started.cycleId, status: 'completed', error: null };
     } catch (e) {
-      const code = e instanceof AppError ? e.code : undefined;
-      outcome = { cycleId: run.cycleId ?? null, status: code === ErrorCodes.cancelled ? 'cancelled' : 'failed', error: e instanceof Error ? e.message : String(e) };
-      if (outcome.status === 'failed') this.failed += 1;
+      outcome = this.outcomeOf(e, run);
     }
     if (this.stopping && outcome.status === 'cancelled') {
       await this.db('handing a claim back', () => this.claims.handBack(id));
@@ -239,6 +251,53 @@ export class FleetWorker {
     if (run.released) return;
     const released = await this.db('releasing a claim', () => this.claims.release(id, connector.pollIntervalMinutes, outcome));
     if (released === false) log.warn('the claim was taken over before the cycle ended', { connectorId: id, cycleId: outcome.cycleId });
+  }
+
+  private outcomeOf(e: unknown, run: Running): { cycleId: number | null; status: string; error: string | null } {
+    const code = e instanceof AppError ? e.code : undefined;
+    const outcome = { cycleId: run.cycleId ?? null, status: code === ErrorCodes.cancelled ? 'cancelled' : 'failed', error: e instanceof Error ? e.message : String(e) };
+    if (outcome.status === 'failed') this.failed += 1;
+    return outcome;
+  }
+
+  /**
+   * A claim for a rescore (C-93): the hosts of the connector's newest completed cycle scored again
+   * under its settings as read after the claim, as of when their facts were collected. Nothing
+   * stored yet: nothing to rescore (the next poll scores with the settings).
+   */
+  private async runRescore(claim: Claim, run: Running): Promise<void> {
+    const id = claim.connectorId;
+    const log = this.o.logger;
+    const latest = await this.db('reading the newest cycle', async () => (await this.o.store.latestCycles()).find((c) => c.connectorId === id) ?? null);
+    if (latest === undefined) {
+      await this.db('releasing a claim', () => this.claims.handBack(id));
+      return;
+    }
+    if (latest === null) {
+      log.info('no stored hosts to rescore; the next poll scores with the new risk settings', { connectorId: id });
+      await this.db('releasing a claim', () => this.claims.releaseRescore(id, claim.rescoreRequests, null));
+      return;
+    }
+    log.info('rescoring the stored hosts under new risk settings', { connectorId: id, fromCycle: latest.cycleId, hosts: latest.hosts });
+    let outcome: { cycleId: number | null; status: string; error: string | null };
+    try {
+      const started = await this.scheduler.startRescore(id, storedHostsSource(this.o.store, id, latest), new Date(latest.finishedAt));
+      run.cycleId = started.cycleId;
+      await this.db('noting the cycle', () => this.claims.started(id, started.cycleId));
+      const cycleId = await started.done;
+      this.cycles += 1;
+      outcome = { cycleId, status: 'completed', error: null };
+    } catch (e) {
+      outcome = this.outcomeOf(e, run);
+    }
+    if (outcome.status === 'cancelled') {
+      // Stopping, or the lease was lost: the request stays owed, for whoever holds the connector next.
+      await this.db('handing a claim back', () => this.claims.handBack(id));
+      return;
+    }
+    if (run.released) return;
+    const released = await this.db('releasing a claim', () => this.claims.releaseRescore(id, claim.rescoreRequests, { ...outcome, error: outcome.error && `rescore: ${outcome.error}` }));
+    if (released === false) log.warn('the claim was taken over before the rescore ended', { connectorId: id, cycleId: outcome.cycleId });
   }
 
   /** Renews the leases of the running cycles; a lease found taken over stops its cycle. */

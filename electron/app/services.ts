@@ -252,7 +252,14 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
         const p = profiles.list().find((x) => x.id === id);
         return p ? { name: p.name, username: p.username } : undefined;
       },
-      connector: (id) => edr.registry.list().find((c) => c.id === id)?.name,
+      // The team's connectors while joined (its list as last read; none while its database is away).
+      connector: (id) => {
+        try {
+          return edrViews.registry.list().find((c) => c.id === id)?.name;
+        } catch {
+          return undefined;
+        }
+      },
     },
     console: consoleIdentity(adapters.settings),
     onRecorded: (entry) => events.emit('activity.changed', { entry }),

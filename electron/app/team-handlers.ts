@@ -10,7 +10,7 @@ import type { ConnectorStatus } from '../../shared/contract';
 import type { StoredConnector } from '../edr/registry';
 import type { Handlers } from './router';
 import type { TeamConsole } from './team-console';
-import { teamReadOnly } from './team-world';
+import { mayAdminister, teamReadOnly } from './team-world';
 import { connectorStatus } from './edr-status';
 
 type TeamHandlers = Pick<Handlers, 'team.get' | 'team.test' | 'team.join' | 'team.leave' | 'team.inspect' | 'team.trust'>;
@@ -28,12 +28,7 @@ export function createTeamHandlers(team: TeamConsole): TeamHandlers {
 }
 
 /** A console role's answer to a connector write: what it may not do, and who may. */
-function mayNotWrite(team: TeamConsole): void {
-  if (team.role === 'northbound_admin') return;
-  throw new AppError(ErrorCodes.forbidden, `Your database role ${team.role ?? 'northbound_console'} may not change connectors.`, 'A member of northbound_admin registers the team’s connectors; ask one, or ask the database owner to grant you that role.', {
-    details: { reason: 'role', role: team.role ?? null },
-  });
-}
+const mayNotWrite = (team: TeamConsole): void => mayAdminister(team.role, 'connectors');
 
 /** The team's connector `c` as the Connectors page shows it: what is registered, and the fleet's claim. */
 async function teamStatus(team: TeamConsole, c: StoredConnector, claims: Awaited<ReturnType<ReturnType<TeamConsole['current']>['claims']>>): Promise<ConnectorStatus> {

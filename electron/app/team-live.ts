@@ -6,12 +6,16 @@
  * (store/pg-listen.ts) turns them into the events the window already follows: `alarms.changed` per
  * connection to that node (at most one per connection every 250 ms, folded as the desk's are),
  * `activity.changed` (at most one every 250 ms, the newest entry), `edr.progress` completed (the
- * dashboard, the Overview and the Connectors page read again). After the listening connection was
+ * dashboard, the Overview and the Connectors page read again), and an admin console's write of the
+ * connectors or a tenant's risk settings (`northbound_connectors`: the ids, C-93) as
+ * `connectors.changed` once the team's list was read again (at most one every 250 ms, the ids
+ * folded). After the listening connection was
  * lost and made again, one `team.changed` tells the window to read everything again: what was
  * committed meanwhile was not told.
  */
 import type { EmitEvent } from '../../shared/contract';
 import { ALARMS_CHANNEL, type AlarmNotice } from '../alarms/store/pg-alarm-ingest';
+import { CONNECTORS_CHANNEL } from '../edr/fleet/fleet-connectors';
 import { EDR_CHANNEL } from '../edr/store/edr-pg-commit';
 import type { Logger } from '../log';
 import { throttle, type Throttled } from '../throttle';
@@ -32,6 +36,8 @@ export interface TeamLiveOptions {
   profileIds(): string[];
   /** The alarm source the fleet stores a connection's node under (undefined: no such connection). */
   sourceOf(profileId: string): string | undefined;
+  /** Reads the team's connector list again (before the window is told it changed). */
+  refreshConnectors(): Promise<unknown>;
   everyMs?: number;
   /** For the tests: the listener's waits. */
   listen?: { minWaitMs?: number; maxWaitMs?: number; pingMs?: number };
@@ -56,12 +62,15 @@ export class TeamLive {
   private readonly cycles = new Map<string, Throttled<[cycleId: number, hosts: number]>>();
   private newestActivity = 0;
   private readonly activity: Throttled<[]>;
+  /** Connector ids changed since the last `connectors.changed` (none named: read the whole list). */
+  private readonly changedConnectors = new Set<string>();
+  private readonly connectors: Throttled<[]>;
   private closed = false;
 
   constructor(private readonly o: TeamLiveOptions) {
     this.listener = new PgListener({
       pool: o.pool,
-      channels: [ALARMS_CHANNEL, ACTIVITY_CHANNEL, EDR_CHANNEL],
+      channels: [ALARMS_CHANNEL, ACTIVITY_CHANNEL, EDR_CHANNEL, CONNECTORS_CHANNEL],
       logger: o.logger,
       onNotify: (channel, payload) => this.notified(channel, payload),
       onReconnect: () => {
@@ -72,6 +81,7 @@ export class TeamLive {
       ...o.listen,
     });
     this.activity = throttle(() => void this.announceActivity(), this.every);
+    this.connectors = throttle(() => void this.announceConnectors(), this.every);
   }
 
   private get every(): number {
@@ -97,6 +107,11 @@ export class TeamLive {
         this.newestActivity = Math.max(this.newestActivity, id);
         this.activity.call();
       }
+    } else if (channel === CONNECTORS_CHANNEL) {
+      const ids: unknown = JSON.parse(payload);
+      if (!Array.isArray(ids)) return;
+      for (const id of ids) if (typeof id === 'string' && this.changedConnectors.size < MAX_IDS) this.changedConnectors.add(id);
+      this.connectors.call();
     } else if (channel === EDR_CHANNEL) {
       const c = JSON.parse(payload) as { connectorId?: unknown; cycleId?: unknown; hosts?: unknown };
       if (typeof c.connectorId !== 'string' || !Number.isSafeInteger(c.cycleId)) return;
@@ -145,8 +160,20 @@ export class TeamLive {
     }
   }
 
+  private async announceConnectors(): Promise<void> {
+    const ids = [...this.changedConnectors];
+    this.changedConnectors.clear();
+    try {
+      await this.o.refreshConnectors();
+    } catch (e) {
+      this.o.logger.warn('the team’s connectors could not be read again', { error: e instanceof Error ? e.message : String(e) });
+    }
+    if (!this.closed) this.o.emit('connectors.changed', { ids });
+  }
+
   async close(): Promise<void> {
     this.closed = true;
+    this.connectors.cancel();
     for (const p of this.alarms.values()) p.send.cancel();
     for (const s of this.cycles.values()) s.cancel();
     this.activity.cancel();

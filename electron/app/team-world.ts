@@ -13,6 +13,7 @@ import { AlarmService } from '../alarms/service';
 import { openPgAlarmStore } from '../alarms/store/pg-alarm-store';
 import type { AlarmStore, IngestResult } from '../alarms/store/alarm-store';
 import { fleetStatus, type ConnectorClaimRow } from '../edr/fleet/claims';
+import type { ApplyRiskResult } from '../../shared/contract-zta';
 import { FleetConnectors } from '../edr/fleet/fleet-connectors';
 import { ConnectorRegistry, type StoredConnector } from '../edr/registry';
 import { openPgEdrStore, type PgEdrStore } from '../edr/store/edr-pg';
@@ -24,6 +25,7 @@ import type { ActivityStore } from '../store/activity-store';
 import type { PgPool } from '../store/postgres';
 import { createMemoryVault } from '../store/vault';
 import type { SettingsBackend } from './ports';
+import { workersAlive } from './fleet-health';
 import { TeamLive } from './team-live';
 
 /** The alarm source a fleet collector stores a node's alarms under (`alarms follow --node`, cli-alarms.ts). */
@@ -110,17 +112,21 @@ export class TeamWorld {
         const p = o.profile(id);
         return p ? fleetAlarmSource(p) : undefined;
       },
+      refreshConnectors: () => this.refreshConnectors(),
     });
     this.registry = new ConnectorRegistry(this.settings, createMemoryVault(undefined, o.logger));
-    this.zta = new TeamZtaService({
-      store: edrStore,
-      registry: this.registry,
-      // Workers poll; this console runs no cycle and rescores nothing.
-      scheduler: { status: () => ({ running: false }), rescore: () => Promise.reject(teamReadOnly('rescore a tenant')) },
-      logger: o.logger.child('zta'),
-      retentionDays: o.riskHistoryDays,
-      everyStored: true,
-    });
+    this.zta = new TeamZtaService(
+      {
+        store: edrStore,
+        registry: this.registry,
+        // Workers poll and rescore; this console runs no cycle (a risk save asks the workers: C-93).
+        scheduler: { status: () => ({ running: false }), rescore: () => Promise.reject(teamReadOnly('rescore a tenant')) },
+        logger: o.logger.child('zta'),
+        retentionDays: o.riskHistoryDays,
+        everyStored: true,
+      },
+      { role: o.role, fleet: this.fleet, store: edrStore, changed: () => this.refreshConnectors(), workersAlive: () => workersAlive(o.pool) },
+    );
     this.alarms = new AlarmService({
       store: alarmStore,
       requestFor: o.requestFor,
@@ -170,10 +176,52 @@ export function teamReadOnly(what: string): AppError {
   return new AppError(ErrorCodes.forbidden, `A console joined to a team does not ${what}: the team’s workers poll and score its tenants.`, 'Leave the team (Settings → Team) to work on this desk’s own connectors.');
 }
 
-/** The ZTA views over the team's store; the what-if's Save (a rescore of the tenant) is not a console's. */
+/** Whether `role` may write the team's connectors and their risk settings (C-84, C-93), and if not, why and who may. */
+export function mayAdminister(role: TeamRole | undefined, what: 'connectors' | 'risk'): void {
+  if (role === 'northbound_admin') return;
+  const r = role ?? 'northbound_console';
+  throw new AppError(
+    ErrorCodes.forbidden,
+    what === 'risk' ? `Your database role ${r} may not change risk settings.` : `Your database role ${r} may not change connectors.`,
+    what === 'risk'
+      ? 'A member of northbound_admin saves a tenant’s risk settings for the team; the what-if still shows what they would move. Ask one, or ask the database owner to grant you that role.'
+      : 'A member of northbound_admin registers the team’s connectors; ask one, or ask the database owner to grant you that role.',
+    { details: { reason: 'role', role: role ?? null } },
+  );
+}
+
+/** What the team's what-if Save needs besides the ZTA service's own: the role, the connectors, and how many workers are alive. */
+interface TeamRiskDeps {
+  role: TeamRole;
+  fleet: FleetConnectors;
+  store: PgEdrStore;
+  /** The connector list changed (this console's views read it again). */
+  changed(): Promise<unknown>;
+  workersAlive(): Promise<number>;
+}
+
+/**
+ * The ZTA views over the team's store. The what-if's Save (C-93) is an admin's: the tenant's risk
+ * settings are stored in the team's connector (validated as a desk's), and when the store holds a
+ * completed cycle of it, a rescore is asked of the workers in the same transaction: the worker
+ * that takes it scores those stored hosts again, commits and publishes them like a desk's rescore,
+ * and every console's dashboard follows its commit (C-88). A console role is refused, with why.
+ */
 class TeamZtaService extends ZtaService {
-  override applyRisk(): Promise<{ cycleId: number | null }> {
-    return Promise.reject(new AppError(ErrorCodes.forbidden, 'A joined console cannot save risk settings to the team yet.', 'The what-if shows what new weights would move; to change this desk’s own, leave the team (Settings → Team).'));
+  constructor(
+    o: ConstructorParameters<typeof ZtaService>[0],
+    private readonly team: TeamRiskDeps,
+  ) {
+    super(o);
+  }
+
+  override async applyRisk(connectorId: string, risk: unknown): Promise<ApplyRiskResult> {
+    mayAdminister(this.team.role, 'risk');
+    const stored = (await this.team.store.latestCycles()).some((c) => c.connectorId === connectorId);
+    const saved = await this.team.fleet.setRisk(connectorId, risk, { rescore: stored });
+    await this.team.changed();
+    if (saved.rescoreRequestedAt === null) return { cycleId: null };
+    return { cycleId: null, rescore: { requestedAt: saved.rescoreRequestedAt, workersAlive: await this.team.workersAlive() } };
   }
 
   override prune(): Promise<void> {

@@ -10,7 +10,8 @@
  * - `northbound_console`: reads the stores and the fleet's status (a secret's binding and date, never
  *   the sealed value); writes the activity log.
  * - `northbound_admin`: a console that also registers connectors and stores sealed secrets (writes
- *   them, cannot read them back).
+ *   them, cannot read them back), and saves a tenant's risk settings (its connector's `risk`) with a
+ *   rescore request for the workers (`fleet_claims.rescore_requests`, C-93).
  */
 import { withTransaction, type PgPool } from '../store/postgres';
 import { newWorkerKeyPair, publicKeyText, writeWorkerKeyFile } from '../store/sealed-box';
@@ -76,6 +77,8 @@ export async function teamInit(o: TeamInitOptions): Promise<TeamInitResult> {
     await client.query(`GRANT INSERT, UPDATE, DELETE ON fleet_connectors TO ${quote(admin)}`);
     await client.query(`GRANT INSERT, DELETE ON fleet_secrets TO ${quote(admin)}`);
     await client.query(`GRANT INSERT, DELETE ON fleet_claims TO ${quote(admin)}`);
+    // A risk save asks the workers for a rescore (C-93): those two columns of a claim, nothing else of it.
+    await client.query(`GRANT UPDATE (rescore_requests, rescore_requested_at) ON fleet_claims TO ${quote(admin)}`);
     const row = (await client.query<{ public_key: string }>('SELECT public_key FROM fleet_keys WHERE id = 1')).rows[0];
     if (row) {
       publicKey = row.public_key;

@@ -2,7 +2,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
-import type { ZtaCounts, ZtaFacets, ZtaWindow } from '../../shared/contract-zta';
+import type { ApplyRiskResult, ZtaCounts, ZtaFacets, ZtaWindow } from '../../shared/contract-zta';
 import type { HostCountsQuery, HostWindowQuery } from '../../shared/model/zta-window';
 import type { ZtaFilter, ZtaHostDetail, ZtaOverview, ZtaSnapshot } from '../../shared/model/zta';
 import type { ZtaExports } from '../edr/zta-export';
@@ -27,7 +27,7 @@ export interface ZtaReader {
   counts(q: HostCountsQuery): Promise<ZtaCounts>;
   hostDetail(connectorId: string, hostId: string): Promise<ZtaHostDetail>;
   overview(filter: ZtaFilter): Promise<ZtaOverview>;
-  applyRisk(connectorId: string, risk: unknown): Promise<{ cycleId: number | null }>;
+  applyRisk(connectorId: string, risk: unknown): Promise<ApplyRiskResult>;
 }
 
 /** What these channels need: the dashboard's reads, the export jobs, and (desktop) main's PDF printer and save dialog. */

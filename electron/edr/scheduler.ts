@@ -189,8 +189,16 @@ export class EdrScheduler {
    * running one is waited for. The next poll keeps its time.
    */
   async rescore(id: string, source: ConnectorRuntime, scoreTime: Date): Promise<number> {
+    return (await this.startRescore(id, source, scoreTime)).done;
+  }
+
+  /** `rescore` for a caller that notes the cycle (a team's worker): its id once the store has numbered it, and its end in `done`. */
+  async startRescore(id: string, source: ConnectorRuntime, scoreTime: Date): Promise<{ cycleId: number; done: Promise<number> }> {
     for (let slot = this.slots.get(id); slot?.running; slot = this.slots.get(id)) await slot.running.done.catch(() => undefined);
-    return this.run(id, { source, scoreTime });
+    const done = this.run(id, { source, scoreTime });
+    done.catch(() => undefined);
+    const running = this.slots.get(id)?.running;
+    return { cycleId: await (running ? running.begun : done), done };
   }
 
   private run(id: string, rescore?: { source: ConnectorRuntime; scoreTime: Date }): Promise<number> {

@@ -7,7 +7,7 @@
  */
 import type { CycleProgress } from '../../shared/contract';
 import type { ZtaConnector, ZtaFilter, ZtaHostDetail, ZtaOverview, ZtaSnapshot } from '../../shared/model/zta';
-import type { ZtaCounts, ZtaFacets, ZtaWindow } from '../../shared/contract-zta';
+import type { ApplyRiskResult, ZtaCounts, ZtaFacets, ZtaWindow } from '../../shared/contract-zta';
 import type { Platform } from '../../shared/model/edr';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
 import { PLATFORMS } from '../../shared/model/zta';
@@ -100,7 +100,7 @@ export class ZtaService {
   }
 
   /** The what-if's Save: answers the rescore cycle, or null when there was nothing to rescore. */
-  applyRisk(connectorId: string, risk: unknown): Promise<{ cycleId: number | null }> {
+  applyRisk(connectorId: string, risk: unknown): Promise<ApplyRiskResult> {
     return applyRisk(this.o, connectorId, risk);
   }
 

@@ -25,8 +25,16 @@ export async function applyRisk(d: WhatIfDeps, connectorId: string, risk: unknow
   d.registry.setRisk(connectorId, risk);
   const latest = (await d.store.latestCycles()).find((c) => c.connectorId === connectorId);
   if (!latest) return { cycleId: null };
-  const store = d.store;
-  const source: ConnectorRuntime = {
+  const cycleId = await d.scheduler.rescore(connectorId, storedHostsSource(d.store, connectorId, latest), new Date(latest.finishedAt));
+  return { cycleId };
+}
+
+/**
+ * The hosts of a connector's newest completed cycle (`latest`) as a runtime hands them out, a
+ * batch at a time from the store: what a rescore scores again (here, and a team's worker: C-93).
+ */
+export function storedHostsSource(store: Pick<EdrStore, 'storedRecords'>, connectorId: string, latest: { cycleId: number; hosts: number }): ConnectorRuntime {
+  return {
     async poll({ onHosts, signal, onProgress }) {
       let after = '';
       let done = 0;
@@ -42,6 +50,4 @@ export async function applyRisk(d: WhatIfDeps, connectorId: string, risk: unknow
       return [];
     },
   };
-  const cycleId = await d.scheduler.rescore(connectorId, source, new Date(latest.finishedAt));
-  return { cycleId };
 }

@@ -106,3 +106,12 @@ export const FleetClaimView = z.object({
   lastError: z.string().nullable(),
 });
 export type FleetClaimView = z.infer<typeof FleetClaimView>;
+
+/**
+ * Why a joined console may not save a tenant's risk settings (the what-if's Save, C-93), in the words
+ * the what-if shows; null when it may (an admin, or not joined: the desk's own).
+ */
+export function riskReadOnlyReason(view: Pick<TeamView, 'joined' | 'role'> | undefined): string | null {
+  if (!view?.joined || view.role === 'northbound_admin') return null;
+  return `Your database role ${view.role ?? 'northbound_console'} may not change risk settings: a member of northbound_admin saves them for the team. The what-if still shows what new settings would move.`;
+}

@@ -5,14 +5,28 @@
  * (or its holder's lease lapsed: the holder died, hung or lost the database), renewed while its
  * cycle runs, and released when the cycle ends, with the next poll due one interval after the
  * claim was taken. `fleet_workers` keeps each worker's heartbeat and what it runs.
+ *
+ * A connector owed a rescore (an admin saved its risk settings: `rescore_requests` > `rescored`,
+ * C-93) is claimed too, before any due poll, enabled or not (a desk rescores a disabled tenant's
+ * stored hosts as well). The claim says which it is for: a poll when one is due (it scores with the
+ * settings read after the claim, so it serves the request too), else the rescore. A rescore's
+ * release leaves the next poll's time where it was.
  */
-import { isoText, type PgPool, type PoolClient } from '../../store/postgres';
+import { isoText, withTransaction, type PgPool, type PoolClient } from '../../store/postgres';
 import { AppError, ErrorCodes } from '../../../shared/model/errors';
 
 export interface Claim {
   connectorId: string;
   /** The worker whose lease lapsed, when the connector was taken over from one. */
   previousWorker: string | null;
+  /** A poll is due (enabled and due); else the claim is for a rescore. */
+  poll: boolean;
+  /**
+   * The rescore requests counted when the claim was taken: a cycle of this claim scores with the
+   * settings read after it, so its commit serves them all (`rescored`). An admin's request and a
+   * claim both write the claim's row, so one is wholly before the other.
+   */
+  rescoreRequests: number;
 }
 
 export interface CycleOutcome {
@@ -26,6 +40,12 @@ const RELEASE = `UPDATE fleet_claims
     SET worker = NULL, lease_until = NULL, cycle_id = NULL, last_worker = $2,
         due_at = claimed_at + make_interval(mins => $3),
         last_cycle_id = $4, last_status = $5, last_error = $6, last_finished_at = now()
+  WHERE connector_id = $1 AND worker = $2`;
+
+/** Frees a rescore's claim ($2): as RELEASE, but the next poll keeps its time (`due_at` untouched). */
+const RELEASE_RESCORE = `UPDATE fleet_claims
+    SET worker = NULL, lease_until = NULL, cycle_id = NULL, last_worker = $2,
+        last_cycle_id = $3, last_status = $4, last_error = $5, last_finished_at = now()
   WHERE connector_id = $1 AND worker = $2`;
 
 export class FleetClaims {
@@ -54,22 +74,22 @@ export class FleetClaims {
    */
   async claim(limit: number): Promise<Claim[]> {
     if (limit <= 0) return [];
-    const r = await this.pool.query<{ connector_id: string; previous: string | null }>(
+    const r = await this.pool.query<{ connector_id: string; previous: string | null; poll: boolean; requests: string }>(
       `UPDATE fleet_claims f
           SET worker = $1, claimed_at = now(), lease_until = now() + make_interval(secs => $2), cycle_id = NULL
-         FROM (SELECT c.connector_id, c.worker AS previous
+         FROM (SELECT c.connector_id, c.worker AS previous,
+                      (coalesce((k.config->>'enabled')::boolean, false) AND c.due_at <= now()) AS poll
                  FROM fleet_claims c JOIN fleet_connectors k ON k.id = c.connector_id
-                WHERE coalesce((k.config->>'enabled')::boolean, false)
-                  AND c.due_at <= now()
+                WHERE ((coalesce((k.config->>'enabled')::boolean, false) AND c.due_at <= now()) OR c.rescore_requests > c.rescored)
                   AND (c.worker IS NULL OR c.lease_until < now())
-                ORDER BY c.due_at
+                ORDER BY (c.rescore_requests > c.rescored) DESC, c.due_at
                 LIMIT $3
                   FOR UPDATE OF c SKIP LOCKED) p
         WHERE f.connector_id = p.connector_id
-      RETURNING f.connector_id, p.previous`,
+      RETURNING f.connector_id, p.previous, p.poll, f.rescore_requests::text AS requests`,
       [this.workerId, this.leaseSeconds, limit],
     );
-    return r.rows.map((row) => ({ connectorId: row.connector_id, previousWorker: row.previous }));
+    return r.rows.map((row) => ({ connectorId: row.connector_id, previousWorker: row.previous, poll: row.poll, rescoreRequests: Number(row.requests) }));
   }
 
   /** Notes the cycle a claim runs (shown to consoles). */
@@ -113,6 +133,45 @@ export class FleetClaims {
       throw new AppError(ErrorCodes.cancelled, `This worker's claim on the connector was taken over by ${holder?.worker ?? 'nobody'}; its cycle is not stored.`, 'Nothing to do: the worker holding the connector polls it.');
     }
     await client.query(RELEASE, [connectorId, this.workerId, intervalMinutes, cycleId, 'completed', null]);
+  }
+
+  /**
+   * Inside a completed cycle's commit transaction, after `releaseWithCommit` or
+   * `releaseRescoreWithCommit`: the rescore requests its claim counted are served (a later one
+   * stays owed).
+   */
+  async served(client: PoolClient, connectorId: string, requests: number): Promise<void> {
+    await client.query('UPDATE fleet_claims SET rescored = GREATEST(rescored, $2) WHERE connector_id = $1', [connectorId, requests]);
+  }
+
+  /**
+   * A rescore's commit (`client`'s transaction): as `releaseWithCommit`, but the next poll keeps its
+   * time, and the requests the claim counted are served.
+   */
+  async releaseRescoreWithCommit(client: PoolClient, connectorId: string, cycleId: number, requests: number): Promise<void> {
+    const holder = (await client.query<{ worker: string | null }>('SELECT worker FROM fleet_claims WHERE connector_id = $1 FOR UPDATE', [connectorId])).rows[0];
+    if (holder?.worker !== this.workerId) {
+      throw new AppError(ErrorCodes.cancelled, `This worker's claim on the connector was taken over by ${holder?.worker ?? 'nobody'}; its rescore is not stored.`, 'Nothing to do: the worker holding the connector rescores it.');
+    }
+    await client.query(RELEASE_RESCORE, [connectorId, this.workerId, cycleId, 'completed', null]);
+    await this.served(client, connectorId, requests);
+  }
+
+  /**
+   * A rescore claim that ends without a commit: nothing to rescore (no completed cycle yet: the
+   * next poll scores with the new settings) or a failed rescore (said in `last_error`; not tried
+   * again at once, the next poll scores with the settings). Either way its requests are served and
+   * the next poll keeps its time. Answers false when the claim was no longer this worker's.
+   */
+  async releaseRescore(connectorId: string, requests: number, outcome: CycleOutcome | null): Promise<boolean> {
+    return withTransaction(this.pool, async (client) => {
+      const r = outcome
+        ? await client.query(RELEASE_RESCORE, [connectorId, this.workerId, outcome.cycleId, outcome.status, outcome.error])
+        : await client.query('UPDATE fleet_claims SET worker = NULL, lease_until = NULL, cycle_id = NULL, last_worker = $2 WHERE connector_id = $1 AND worker = $2', [connectorId, this.workerId]);
+      if ((r.rowCount ?? 0) === 0) return false;
+      await this.served(client, connectorId, requests);
+      return true;
+    });
   }
 
   /** Gives a claim back without a finished cycle (the worker stops): due again at once, for any worker. */

@@ -8,18 +8,41 @@
  * A worker reads the list and opens a connector's secret with its private key; the sealed value
  * holds the secret bound to the endpoint and trust it was entered for (store/bound-secret.ts), so
  * a connector moved to another address without a new secret finds none.
+ *
+ * A tenant's risk settings (the connector's `risk`, issue 25.1, C-93) are saved by `setRisk`,
+ * validated by the desk's registry, with a rescore request for the workers in the same
+ * transaction. Every write NOTIFYs `northbound_connectors` with the connector ids it changed, on
+ * commit, so every joined console reads the list again (C-88).
  */
 import type { BulkResult, StoredConnector as StoredConnectorType } from '../registry';
 import { ConnectorRegistry, StoredConnector, connectorSecretBinding, connectorSecretKey } from '../registry';
 import { getBoundSecret } from '../../store/bound-secret';
 import type { SettingsBackend, Vault } from '../../store/ports';
-import type { PgPool } from '../../store/postgres';
-import { migratePg, withTransaction } from '../../store/postgres';
+import type { PgPool, PoolClient } from '../../store/postgres';
+import { isoText, migratePg, withTransaction } from '../../store/postgres';
+import { createMemoryVault } from '../../store/vault';
 import { openSealed, sealTo, type WorkerKeyPair } from '../../store/sealed-box';
 import { AppError, ErrorCodes } from '../../../shared/model/errors';
 import { FLEET_MIGRATIONS, FLEET_STORE } from './fleet-schema';
 
 const KEY = 'edrConnectors';
+
+/** The channel a write of the team's connectors NOTIFYs on commit: a JSON array of the connector ids it changed (C-88, C-93). */
+export const CONNECTORS_CHANNEL = 'northbound_connectors';
+
+/** Tells every listening console, when `client`'s transaction commits, that these connectors changed. */
+async function notifyChanged(client: Pick<PoolClient, 'query'>, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  // A notice holds under 8,000 bytes: a bigger import says "some changed" ([]), and consoles read the whole list.
+  const payload = JSON.stringify(ids);
+  await client.query('SELECT pg_notify($1, $2)', [CONNECTORS_CHANNEL, payload.length < 7_000 ? payload : '[]']);
+}
+
+/** What `setRisk` stored: the connector, and when its rescore was asked for (null: none asked). */
+export interface RiskSaved {
+  connector: StoredConnectorType;
+  rescoreRequestedAt: string | null;
+}
 
 /** Applies the fleet's migrations (a role that may create tables: team init, or the owner). */
 export function migrateFleet(pool: PgPool): Promise<number> {
@@ -36,6 +59,8 @@ export async function workersPublicKey(pool: PgPool): Promise<string> {
   if (!row) throw new AppError(ErrorCodes.notFound, "The team has no workers' key yet.", 'Run northbound team init --database-url … as the database owner first.');
   return row.public_key;
 }
+
+const notRegistered = () => new AppError(ErrorCodes.notFound, 'That connector is no longer registered in the team.', 'Reload the Connectors page.');
 
 export class FleetConnectors {
   constructor(private readonly pool: PgPool) {}
@@ -125,6 +150,7 @@ export class FleetConnectors {
           await client.query('INSERT INTO fleet_secrets (connector_id, binding, sealed) VALUES ($1, $2, $3)', [c.id, connectorSecretBinding(c), await sealTo(publicKey, value)]);
         }
       }
+      await notifyChanged(client, [...ids]);
     });
     return result;
   }
@@ -132,16 +158,51 @@ export class FleetConnectors {
   /** Enables or disables a connector (an admin's); the workers stop or start claiming it. */
   async setEnabled(id: string, enabled: boolean): Promise<StoredConnectorType> {
     const c = await this.get(id);
-    if (!c) throw new AppError(ErrorCodes.notFound, 'That connector is no longer registered in the team.', 'Reload the Connectors page.');
+    if (!c) throw notRegistered();
     const updated: StoredConnectorType = { ...c, enabled, updatedAt: new Date().toISOString() };
-    await this.pool.query('UPDATE fleet_connectors SET config = $2, updated_at = now() WHERE id = $1', [id, JSON.stringify(updated)]);
+    await withTransaction(this.pool, async (client) => {
+      await client.query('UPDATE fleet_connectors SET config = $2, updated_at = now() WHERE id = $1', [id, JSON.stringify(updated)]);
+      await notifyChanged(client, [id]);
+    });
     return updated;
   }
 
   /** Removes a connector with its sealed secret and claim (an admin's); its stored cycles stay. */
   async remove(id: string): Promise<boolean> {
-    const r = await this.pool.query('DELETE FROM fleet_connectors WHERE id = $1', [id]);
-    return (r.rowCount ?? 0) > 0;
+    return withTransaction(this.pool, async (client) => {
+      const r = await client.query('DELETE FROM fleet_connectors WHERE id = $1', [id]);
+      const deleted = (r.rowCount ?? 0) > 0;
+      if (deleted) await notifyChanged(client, [id]);
+      return deleted;
+    });
+  }
+
+  /**
+   * Replaces a connector's risk scoring overrides (an admin console's what-if Save, C-93): checked
+   * by the desk's `ConnectorRegistry.setRisk` (the same schema, messages and compaction as a desk's
+   * save), stored without touching anything else of the connector. With `rescore`, the same
+   * transaction asks the workers to score the tenant's stored hosts again (one more
+   * `rescore_requests`); the worker that takes the request runs the rescore (fleet-worker.ts).
+   */
+  async setRisk(id: string, risk: unknown, o: { rescore: boolean }): Promise<RiskSaved> {
+    return withTransaction(this.pool, async (client) => {
+      const row = (await client.query<{ config: unknown }>('SELECT config FROM fleet_connectors WHERE id = $1 FOR UPDATE', [id])).rows[0];
+      const current = row ? StoredConnector.safeParse(row.config) : undefined;
+      if (!current?.success) throw notRegistered();
+      const registry = new ConnectorRegistry(memorySettings({ [KEY]: [current.data] }), createMemoryVault());
+      const connector = registry.setRisk(id, risk);
+      await client.query('UPDATE fleet_connectors SET config = $2, updated_at = now() WHERE id = $1', [id, JSON.stringify(connector)]);
+      let rescoreRequestedAt: string | null = null;
+      if (o.rescore) {
+        const asked = await client.query<{ at: string }>(
+          `UPDATE fleet_claims SET rescore_requests = rescore_requests + 1, rescore_requested_at = now() WHERE connector_id = $1 RETURNING ${isoText('rescore_requested_at')} AS at`,
+          [id],
+        );
+        rescoreRequestedAt = asked.rows[0]?.at ?? null;
+      }
+      await notifyChanged(client, [id]);
+      return { connector, rescoreRequestedAt };
+    });
   }
 
   /**

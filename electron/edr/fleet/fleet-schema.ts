@@ -14,6 +14,10 @@
  *   (`lease_seconds`): a worker is alive while its heartbeat is fresher than that (C-89).
  * - `fleet_collectors` (step 2): every alarm collector's (`alarms follow --database-url`) heartbeat,
  *   how often it beats, its source's state, lag and backlog, and when it last stored a change (C-89).
+ * - `fleet_claims.rescore_requests` / `rescored` (step 3, C-93): an admin console that saves a
+ *   tenant's risk settings adds one to `rescore_requests` (with `rescore_requested_at`); a worker
+ *   that rescored the tenant's stored hosts under them (or polled it after the save) sets
+ *   `rescored` to the count it served. A connector is owed a rescore while the first is larger.
  */
 export const FLEET_STORE = 'fleet';
 
@@ -79,4 +83,8 @@ export const FLEET_MIGRATIONS: readonly string[] = [
      last_stored_at timestamptz,
      last_error text
    );`,
+  `ALTER TABLE fleet_claims
+     ADD COLUMN rescore_requests bigint NOT NULL DEFAULT 0,
+     ADD COLUMN rescored bigint NOT NULL DEFAULT 0,
+     ADD COLUMN rescore_requested_at timestamptz;`,
 ];

@@ -5,6 +5,8 @@
  * tenant's hosts again in the window. Invalid settings keep the last valid preview and say so.
  * Save stores the settings and rescores the stored hosts in main (zta.applyRisk): a cycle of kind
  * `rescore`, published like a poll; the panel follows its progress and closes when it completed.
+ * In a team (C-93) an admin's Save stores them in the team and a worker rescores; a console role
+ * sees Save disabled, with why and who may (main refuses it anyway).
  */
 import { X } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
@@ -16,7 +18,10 @@ import { countOf } from '../../../shared/text';
 import { BANDS, type ZtaConnector } from '../../../shared/model/zta';
 import { tenantRiskConfig, type RiskConfig } from '../../../shared/risk';
 import { useConnectors } from '../../api/connectors';
+import { useTeam } from '../../api/team';
 import { useApplyRisk } from '../../api/zta';
+import { riskReadOnlyReason } from '../../../shared/model/team';
+import type { ApplyRiskResult } from '../../../shared/contract-zta';
 import { reportError } from '../../app/report-error';
 import { serverIssues } from '../../app/server-issues';
 import { formatCount } from '../../components/format';
@@ -87,6 +92,7 @@ function WhatIfForm({ tenant, stored, onPreview, result, onClose }: WhatIfPanelP
   const form = useForm<WhatIfValues, unknown, WhatIfParsed>({ resolver, defaultValues: { risk: riskFormValues(stored.risk) }, mode: 'onChange' });
   const { control, handleSubmit, setError, setValue, formState, reset, trigger } = form;
   const apply = useApplyRisk();
+  const readOnly = riskReadOnlyReason(useTeam().data);
   const values = useWatch({ control, name: 'risk' });
   const overrides = riskOverrides(values, vendor);
   const key = JSON.stringify(overrides ?? {});
@@ -107,10 +113,8 @@ function WhatIfForm({ tenant, stored, onPreview, result, onClose }: WhatIfPanelP
   const save = handleSubmit((parsed) => setConfirming(parsed));
   const commit = async (parsed: WhatIfParsed) => {
     try {
-      const { cycleId } = await apply.mutateAsync({ connectorId: tenant.connectorId, risk: parsed.risk ?? {} });
-      toast.success(`Saved the risk settings of ${tenant.name}.`, {
-        description: cycleId === null ? 'It had no stored hosts to rescore; the next poll uses them.' : `Its stored hosts were rescored (cycle ${cycleId}); the dashboard shows the rescored cycle.`,
-      });
+      const saved = await apply.mutateAsync({ connectorId: tenant.connectorId, risk: parsed.risk ?? {} });
+      toast.success(saved.rescore ? `Saved the risk settings of ${tenant.name} to the team.` : `Saved the risk settings of ${tenant.name}.`, { description: savedDescription(saved) });
       onClose();
     } catch (e) {
       const issues = serverIssues(e);
@@ -161,12 +165,27 @@ function WhatIfForm({ tenant, stored, onPreview, result, onClose }: WhatIfPanelP
         <button type="button" className="button" onClick={() => reset({ risk: riskFormValues(stored.risk) })} disabled={!formState.isDirty || apply.isPending}>
           Back to stored
         </button>
-        <button type="submit" className="button button-primary" disabled={!formState.isDirty || !valid || apply.isPending}>
+        <button type="submit" className="button button-primary" disabled={!formState.isDirty || !valid || apply.isPending || readOnly !== null} title={readOnly ?? undefined}>
           Save and rescore
         </button>
       </div>
+      {readOnly ? (
+        <p className="muted" role="note" data-testid="zta-whatif-read-only">
+          {readOnly}
+        </p>
+      ) : null}
     </form>
   );
+}
+
+/** What the Save did: the desk's rescore cycle, none to rescore, or (in a team) a rescore asked of the workers. */
+function savedDescription(saved: ApplyRiskResult): string {
+  if (saved.rescore) {
+    return saved.rescore.workersAlive > 0
+      ? 'A worker of the team rescores its stored hosts now; every console’s dashboard shows the rescored cycle once it is stored.'
+      : 'No worker of the team is running now: its stored hosts are rescored when one starts (the settings are saved).';
+  }
+  return saved.cycleId === null ? 'It had no stored hosts to rescore; the next poll uses them.' : `Its stored hosts were rescored (cycle ${saved.cycleId}); the dashboard shows the rescored cycle.`;
 }
 
 /** What a save and rescore will do, in numbers: how many hosts move, High Risk before and after, and that it is published. */

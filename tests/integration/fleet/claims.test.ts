@@ -42,11 +42,11 @@ describe('claims', () => {
     await pool.query("UPDATE fleet_claims SET lease_until = now() - interval '1 second' WHERE connector_id = 'c0'");
     const short = new FleetClaims(pool, 'short', 200);
     const [extra] = await short.claim(5);
-    expect(extra).toEqual({ connectorId: 'c0', previousWorker: ['a', 'b', 'c'][holder] });
+    expect(extra).toEqual({ connectorId: 'c0', previousWorker: ['a', 'b', 'c'][holder], poll: true, rescoreRequests: 0 });
     expect(await workers[1]!.claim(5)).toEqual([]);
     await lapsed(pool, extra!.connectorId);
     const taken = await workers[1]!.claim(5);
-    expect(taken).toEqual([{ connectorId: extra!.connectorId, previousWorker: 'short' }]);
+    expect(taken).toEqual([{ connectorId: extra!.connectorId, previousWorker: 'short', poll: true, rescoreRequests: 0 }]);
     // The one that lost it hears so when it renews.
     expect(await short.renew([extra!.connectorId])).toEqual([extra!.connectorId]);
   });
@@ -60,7 +60,7 @@ describe('claims', () => {
     const cycleA = await store.beginCycle('c0', 'falcon', 't', new Date());
     await store.stageScores(cycleA, 'c0', makeScoredHosts(3, { cycleSalt: 1 }));
     await lapsed(pool, 'c0');
-    expect(await b.claim(1)).toEqual([{ connectorId: 'c0', previousWorker: 'a' }]);
+    expect(await b.claim(1)).toEqual([{ connectorId: 'c0', previousWorker: 'a', poll: true, rescoreRequests: 0 }]);
     // B has not interrupted A's cycle yet: A's cycle is still running, and still its commit is refused.
     expect((await store.cycle(cycleA))?.status).toBe('running');
     await expect(store.commitCycleFenced(cycleA, new Date(), (c, id) => a.releaseWithCommit(c, id, 10, cycleA))).rejects.toThrow(/taken over by b/);
