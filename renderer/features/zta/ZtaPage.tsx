@@ -4,8 +4,8 @@
  * address (app/search.ts): filters and sort act on a draft at once and reach the address once
  * input pauses (useAddressDraft); opening a host adds a history entry (Back closes it).
  */
-import { useRouteRefinements } from '../../app/search';
-import { useZtaFacets } from '../../api/zta';
+import { useRouteRefinements, ztaFilterOf } from '../../app/search';
+import { useZtaFirstPageEarly, useZtaFacets } from '../../api/zta';
 import { LoadFailed, Loading } from '../../components/QueryState';
 import { NeverScored, NoConnectors } from './EmptyStates';
 import { ZtaDashboard } from './ZtaDashboard';
@@ -14,6 +14,9 @@ import { ZtaDashboard } from './ZtaDashboard';
 export function ZtaPage() {
   const facets = useZtaFacets();
   const { view: draft, refine, opened: host, open: openHost, close: closeHost } = useRouteRefinements('/zta');
+  // The table's first page is asked for beside the facets, in the order and filter the address gives
+  // (a choice the facets then do not know is dropped by the dashboard, whose own read follows).
+  useZtaFirstPageEarly(facets.isPending ? { filter: ztaFilterOf(draft), sort: { key: draft.sort, desc: draft.order === 'desc' } } : undefined);
 
   let body;
   if (facets.isPending) {

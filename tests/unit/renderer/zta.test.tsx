@@ -135,6 +135,31 @@ describe('ZTA dashboard over two polled tenants', () => {
     expect(searched.at(-1)).toMatchObject({ filter: { q } });
   });
 
+  it('asks for the table\'s first page beside the facets, in the address\'s filter and sort', async () => {
+    const timeline: string[] = [];
+    const invoke = fx.main.invoke.bind(fx.main);
+    fx.main.invoke = async (channel, request) => {
+      timeline.push(`call ${channel}`);
+      const answer = await invoke(channel, request);
+      timeline.push(`answer ${channel}`);
+      return answer;
+    };
+    try {
+      const before = fx.main.callsTo('zta.window').length;
+      renderApp(fx.main, { at: '/zta?platform=Windows&sort=hostname&order=asc' });
+      await waitFor(() => expect(shownHosts().length).toBeGreaterThan(0));
+      expect(timeline.indexOf('call zta.window')).toBeGreaterThan(-1);
+      expect(timeline.indexOf('call zta.window')).toBeLessThan(timeline.indexOf('answer zta.facets'));
+      const firstPages = fx.main.callsTo('zta.window').slice(before).filter((r) => (r as { offset: number; limit: number }).offset === 0 && (r as { limit: number }).limit === 100);
+      // (Read again if a change was told meanwhile: the shared main tells one as the page opens.)
+      expect(firstPages[0]).toEqual({ filter: { platform: 'Windows' }, sort: { key: 'hostname', desc: false }, offset: 0, limit: 100 });
+      const windows = new Set(expectedRows(s, { platform: 'Windows' }));
+      expect(shownHosts().filter((id) => !windows.has(id!))).toEqual([]);
+    } finally {
+      fx.main.invoke = invoke;
+    }
+  });
+
   it('keeps filters, sort and the opened host in the address, and an address restores them (a bad value falls back)', async () => {
     const { user, unmount } = renderApp(fx.main, { at: '/zta' });
     await screen.findByTestId('zta-count');
