@@ -2,7 +2,7 @@ import { defineConfig } from '@playwright/test';
 
 // The walks of a minute or so start first and the short tests fill in around them: started last
 // (zta.spec.ts comes last by name), a long walk ran alone at the end while the other worker idled.
-const LONG = /[\\/](zta|a11y|overview|alarms|tour|screens|layout|zta-report|room-to-read)\.spec\.ts$/;
+const LONG = /[\\/](zta|a11y|overview|alarms|tour|screens|layout|zta-report|room-to-read|team-fleet)\.spec\.ts$/;
 
 export default defineConfig({
   testDir: 'tests/e2e',

@@ -7,13 +7,15 @@
  * Nothing here polls, publishes, prunes or collects: the workers and collectors do.
  */
 import type { EmitEvent } from '../../shared/contract';
+import { AlarmSourceStatus } from '../../shared/model/alarms';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
 import type { TeamRole } from '../../shared/model/team';
-import { AlarmService } from '../alarms/service';
+import { AlarmService, type AlarmServiceOptions } from '../alarms/service';
 import { openPgAlarmStore } from '../alarms/store/pg-alarm-store';
 import type { AlarmStore, IngestResult } from '../alarms/store/alarm-store';
 import { fleetStatus, type ConnectorClaimRow } from '../edr/fleet/claims';
 import type { ApplyRiskResult } from '../../shared/contract-zta';
+import { collectorsOf, type SourceCollector } from '../edr/fleet/collectors';
 import { FleetConnectors } from '../edr/fleet/fleet-connectors';
 import { ConnectorRegistry, type StoredConnector } from '../edr/registry';
 import { openPgEdrStore, type PgEdrStore } from '../edr/store/edr-pg';
@@ -87,7 +89,7 @@ function cachedSettings(): SettingsBackend & { put(list: StoredConnector[]): voi
 
 export class TeamWorld {
   readonly zta: ZtaService;
-  readonly alarms: AlarmService;
+  readonly alarms: TeamAlarmService;
   readonly fleet: FleetConnectors;
   /** The team's connectors, as last read (names the ZTA views' connectors). */
   readonly registry: ConnectorRegistry;
@@ -127,16 +129,22 @@ export class TeamWorld {
       },
       { role: o.role, fleet: this.fleet, store: edrStore, changed: () => this.refreshConnectors(), workersAlive: () => workersAlive(o.pool) },
     );
-    this.alarms = new AlarmService({
-      store: alarmStore,
-      requestFor: o.requestFor,
-      requireSignedIn: o.requireSignedIn,
-      // No source: the fleet's collectors store the node's alarms.
-      broker: async () => undefined,
-      emit: o.emit,
-      logger: o.logger.child('alarms'),
-      retentionDays: o.alarmHistoryDays,
-    });
+    this.alarms = new TeamAlarmService(
+      {
+        store: alarmStore,
+        requestFor: o.requestFor,
+        requireSignedIn: o.requireSignedIn,
+        // No source: the fleet's collectors store the node's alarms.
+        broker: async () => undefined,
+        emit: o.emit,
+        logger: o.logger.child('alarms'),
+        retentionDays: o.alarmHistoryDays,
+      },
+      (profileId) => {
+        const p = o.profile(profileId);
+        return p ? collectorsOf(o.pool, fleetAlarmSource(p)) : Promise.resolve([]);
+      },
+    );
   }
 
   /** Opens the team's stores on `pool` (their schema checked: a console may not migrate). */
@@ -226,5 +234,37 @@ class TeamZtaService extends ZtaService {
 
   override prune(): Promise<void> {
     return Promise.resolve();
+  }
+}
+
+const SOURCE_STATES = new Set<string>(AlarmSourceStatus.shape.state.options);
+
+/**
+ * The alarms of a joined console (C-91): read from the team's store like the desk's, but whether
+ * they follow the node is the team's collectors' to say, not a source of this console (it runs
+ * none): `status` and the Overview's `live` are those of the liveliest collector of the
+ * connection's node as it last wrote its health (`fleet_collectors`, C-89).
+ */
+export class TeamAlarmService extends AlarmService {
+  constructor(
+    o: AlarmServiceOptions,
+    private readonly collectors: (profileId: string) => Promise<SourceCollector[]>,
+  ) {
+    super(o);
+  }
+
+  override async status(profileId: string): Promise<AlarmSourceStatus> {
+    const [base, [c]] = await Promise.all([super.status(profileId), this.collectors(profileId)]);
+    if (!c) return { ...base, source: 'fleet', error: 'No collector of the team stores this node’s alarms: ask whoever runs the fleet to start `northbound alarms follow --database-url` for it.' };
+    if (!c.alive) return { ...base, source: 'fleet', lastMessageAt: c.lastMessageAt, error: 'The team’s collector of this node stopped beating: the alarms shown are as of its last stored change.' };
+    const state = c.state !== null && SOURCE_STATES.has(c.state) ? (c.state as AlarmSourceStatus['state']) : c.connected ? 'live' : 'failing';
+    return { ...base, source: 'fleet', state, connected: c.connected, lagMs: c.lagMs, backlog: c.backlog, lastMessageAt: c.lastMessageAt, error: c.error };
+  }
+
+  override async overview(profileId: string): Promise<Awaited<ReturnType<AlarmService['overview']>>> {
+    const [o, [c]] = await Promise.all([super.overview(profileId), this.collectors(profileId)]);
+    if (!o) return o;
+    const stored = c?.lastStoredAt ? Date.parse(c.lastStoredAt) : 0;
+    return { ...o, source: 'fleet', live: !!c && c.alive && c.connected && (c.state === 'live' || c.state === 'backfilling'), heardMs: Math.max(o.heardMs, stored) };
   }
 }

@@ -160,6 +160,9 @@ export function useAlarmRate(profileId: string) {
   return q;
 }
 
+/** How often a joined console reads its team collector's health again (the collector beats every 5 s). */
+const FLEET_STATUS_EVERY_MS = 5_000;
+
 /** Which source feeds the connection's alarms and how far behind; `alarms.status` events write it (event-sync.ts). */
 export function useAlarmStatus(profileId: string | undefined) {
   const client = useClient();
@@ -168,6 +171,8 @@ export function useAlarmStatus(profileId: string | undefined) {
     queryFn: () => client.invoke('alarms.status', { profileId: profileId ?? '' }),
     enabled: !!profileId,
     staleTime: Infinity,
+    // A joined console's source is the team's collector: no event says when it changes, its health row does (beats every 5 s, C-91).
+    refetchInterval: (q) => (q.state.data?.source === 'fleet' ? FLEET_STATUS_EVERY_MS : false),
   });
 }
 

@@ -128,8 +128,13 @@ export type AlarmRate = z.infer<typeof AlarmRate>;
 /** Where a connection's alarms come from and how far behind that is (MN-AL12). */
 export const AlarmSourceStatus = z.object({
   profileId: z.string(),
-  /** `amqp`: the broker stream with a REST backfill; `poll`: incremental REST polling; `none`: not running (not signed in). */
-  source: z.enum(['amqp', 'poll', 'none']),
+  /**
+   * `amqp`: the broker stream with a REST backfill; `poll`: incremental REST polling; `none`: not
+   * running (not signed in); `fleet`: a console joined to a team collects nothing itself, the team's
+   * collectors (`alarms follow --database-url`) store the node's alarms, and this is the liveliest
+   * of them as it last wrote its health to the team's database (C-91).
+   */
+  source: z.enum(['amqp', 'poll', 'none', 'fleet']),
   state: z.enum(['stopped', 'starting', 'live', 'backfilling', 'reconnecting', 'failing']),
   connected: z.boolean(),
   /** How old the newest stored change was when it was stored (ms); null before the first. */

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import '../validation/install';
-import { AlarmCounts } from './alarms';
+import { AlarmCounts, AlarmSourceStatus } from './alarms';
 import { RiskBand, Vendor } from './edr';
 import { DeploymentStatus } from './inventory';
 import { ConnectorHealth, HostMove, TrendPoint } from './zta';
@@ -32,9 +32,9 @@ export const OverviewAlarms = z.discriminatedUnion('state', [
     state: z.literal('known'),
     /** When the numbers were true: now while the source is live, else the last time the console heard from the node. */
     asOf: z.string(),
-    /** The alarm source is connected (broker or polling) and the numbers follow the node. */
+    /** The alarm source is connected (broker or polling, or a joined console's team collector) and the numbers follow the node. */
     live: z.boolean(),
-    source: z.enum(['amqp', 'poll', 'none']),
+    source: AlarmSourceStatus.shape.source,
     /** Active (not cleared) alarms per severity. */
     active: AlarmTotals,
     /** Of those, the ones nobody handled (no handling, or handled back to `none`). */

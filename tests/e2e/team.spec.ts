@@ -14,6 +14,7 @@ import { FleetConnectors } from '../../electron/edr/fleet/fleet-connectors';
 import { openPostgres } from '../../electron/store/postgres';
 import { startPostgres, type PgCluster } from '../support/pg-cluster';
 import { expect, test } from './support/fixtures';
+import { leaveTeamInForm } from './support/team';
 
 let cluster: PgCluster;
 let dir: string;
@@ -84,10 +85,7 @@ test('Settings → Team: join as a console, the team’s connectors read-only wi
   await page.goto(`${nb.host.url.split('#')[0]}#/activity`);
   await expect(page.getByText('Joined a team')).toBeVisible();
 
-  await page.goto(`${nb.host.url.split('#')[0]}#/settings`);
-  await team.getByRole('button', { name: 'Leave' }).click();
-  await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Leave' }).click();
-  await expect(team.getByTestId('team-status')).toContainText('Not joined');
+  await leaveTeamInForm(page, nb.host.url.split('#')[0]!);
   await page.goto(`${nb.host.url.split('#')[0]}#/connectors`);
   await expect(page.getByTestId('connectors-empty')).toBeVisible();
 });

@@ -5,7 +5,7 @@
  * stopped. Consoles read it for the Overview's Fleet card (app/fleet-health.ts). A beat that cannot
  * be written (the database away) is skipped: the collector's own outage notices say so (C-69).
  */
-import type { PgPool } from '../../store/postgres';
+import { isoText, type PgPool } from '../../store/postgres';
 
 export interface CollectorBeat {
   state: string;
@@ -57,4 +57,31 @@ export class CollectorHealth {
   async stopped(): Promise<void> {
     await this.pool.query("UPDATE fleet_collectors SET stopped_at = now(), heartbeat_at = now(), state = 'stopped', connected = false WHERE id = $1", [this.id]);
   }
+}
+
+/** A collector of one source as a console reads it (C-91): alive by the Fleet card's rule (C-89: its beat within three beats). */
+export interface SourceCollector {
+  id: string;
+  alive: boolean;
+  state: string | null;
+  connected: boolean;
+  lagMs: number | null;
+  backlog: number | null;
+  lastMessageAt: string | null;
+  lastStoredAt: string | null;
+  error: string | null;
+}
+
+/** The collectors of `source` that were heard from in the last day, the liveliest first (alive and connected, then the newest beat). */
+export async function collectorsOf(pool: PgPool, source: string): Promise<SourceCollector[]> {
+  const rows = (
+    await pool.query<Omit<SourceCollector, 'backlog'> & { backlog: string | null }>(
+      `SELECT id, (stopped_at IS NULL AND heartbeat_at > now() - make_interval(secs => 3 * every_seconds)) AS alive,
+              state, connected, lag_ms AS "lagMs", backlog, ${isoText('last_message_at')} AS "lastMessageAt", ${isoText('last_stored_at')} AS "lastStoredAt", last_error AS error
+         FROM fleet_collectors WHERE source = $1 AND heartbeat_at > now() - interval '1 day'
+        ORDER BY 2 DESC, connected DESC, heartbeat_at DESC LIMIT 10`,
+      [source],
+    )
+  ).rows;
+  return rows.map((r) => ({ ...r, backlog: r.backlog === null ? null : Number(r.backlog) }));
 }

@@ -17,11 +17,20 @@ export const BEHIND_BACKLOG = 5_000;
 
 export type SourceHealth = 'live' | 'behind' | 'down' | 'unknown';
 
+const SOURCE_WORDS: Record<AlarmSourceStatus['source'], string> = {
+  amqp: 'RabbitMQ broker, REST backfill',
+  poll: 'REST polling (no broker configured)',
+  none: 'None',
+  fleet: 'The team’s collector (alarms follow), into the team’s database; this console collects nothing itself',
+};
+
 const seconds = (ms: number) => (ms < 1000 ? `${Math.round(ms)} ms` : ms < 120_000 ? `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s` : `${Math.round(ms / 60_000)} min`);
 
 export function sourceHealth(s: AlarmSourceStatus | undefined): { health: SourceHealth; label: string } {
   if (!s) return { health: 'unknown', label: 'Reading the alarm source…' };
-  const via = s.source === 'amqp' ? 'broker' : 'polling';
+  const via = s.source === 'amqp' ? 'broker' : s.source === 'fleet' ? 'team collector' : 'polling';
+  // A joined console collects nothing itself: the team's collector of the node does, or none is alive (C-91).
+  if (s.source === 'fleet' && s.state === 'stopped') return { health: 'down', label: 'No live team collector' };
   if (s.source === 'none' || s.state === 'stopped') return { health: 'down', label: 'Not collecting' };
   if (s.state === 'failing') return { health: 'down', label: `Down (${via})` };
   if (s.state === 'reconnecting') return { health: 'down', label: 'Broker reconnecting' };
@@ -65,7 +74,7 @@ export function SourceBadge({ status, connection, signedIn }: { status: AlarmSou
           ) : (
             <dl className="details">
               <dt>Source</dt>
-              <dd>{s.source === 'amqp' ? 'RabbitMQ broker, REST backfill' : 'REST polling (no broker configured)'}</dd>
+              <dd>{SOURCE_WORDS[s.source]}</dd>
               <dt>State</dt>
               <dd>
                 {s.state}
@@ -83,7 +92,7 @@ export function SourceBadge({ status, connection, signedIn }: { status: AlarmSou
                   <dd>{s.backlog === null ? 'unknown' : formatCount(s.backlog)}</dd>
                 </>
               ) : null}
-              <dt>{s.source === 'amqp' ? 'Lag (change to store)' : 'Since the last poll'}</dt>
+              <dt>{s.source === 'poll' ? 'Since the last poll' : 'Lag (change to store)'}</dt>
               <dd>{s.lagMs === null ? '—' : seconds(s.lagMs)}</dd>
               <dt>Last message</dt>
               <dd>{tf.dateTime(s.lastMessageAt)}</dd>

@@ -41,7 +41,13 @@ export function AlarmsTile({ alarms, connection }: { alarms: OverviewAlarms; con
       </Tile>
     );
   }
-  const how = alarms.live ? `live (${alarms.source === 'amqp' ? 'broker' : 'polling the node'})` : connection.signedIn ? 'the alarm source is not connected' : `offline: ${connection.name} is signed out`;
+  const how = alarms.live
+    ? `live (${alarms.source === 'amqp' ? 'broker' : alarms.source === 'fleet' ? 'team collector' : 'polling the node'})`
+    : alarms.source === 'fleet'
+      ? 'no live team collector of this node'
+      : connection.signedIn
+        ? 'the alarm source is not connected'
+        : `offline: ${connection.name} is signed out`;
   return (
     <Tile id="alarms" title="Active alarms" icon={Bell} link={link} footer={<AsOf className="ov-asof" testId="tile-asof" iso={alarms.asOf}>{` · ${how}`}</AsOf>} className="ov-tile-alarms">
       <p className="ov-bignums">

@@ -29,6 +29,45 @@ export interface Northbound {
 
 export const SCREENSHOTS = path.resolve('tests/e2e/screenshots');
 
+/** Browser mode for `harness`'s app: the built renderer and its API on 127.0.0.1, everything sent recorded in `sent`. */
+export function serveApp(harness: AppHarness, sent: string[] = []): Promise<WebHost> {
+  return startWebHost({
+    router: harness.app.router,
+    events: harness.app.events,
+    logger: createLogger((l) => harness.logs.push(JSON.stringify(l)), { level: 'debug' }),
+    staticDir: path.resolve('dist/renderer'),
+    onSend: (t) => sent.push(t),
+    downloads: harness.app.downloads,
+  });
+}
+
+/** One more browser-mode app beside the test's `nb` (a second console): a data folder of its own, removed by `close`. */
+export interface BrowserConsole {
+  harness: AppHarness;
+  host: WebHost;
+  /** The app's address with its token, without a route: `${base}#/overview`. */
+  base: string;
+  close(): Promise<void>;
+}
+
+export async function startBrowserConsole(app: CreateAppOptions = {}): Promise<BrowserConsole> {
+  // The harness makes the data folder and removes it at close.
+  const harness = await startAppHarness({ app });
+  const host = await serveApp(harness).catch(async (e: unknown) => {
+    await harness.close();
+    throw e;
+  });
+  return {
+    harness,
+    host,
+    base: host.url.split('#')[0]!,
+    async close() {
+      await host.close();
+      await harness.close();
+    },
+  };
+}
+
 export const test = base.extend<{ nb: Northbound; appOptions: CreateAppOptions }>({
   /** Options of the app under test (`test.use({ appOptions: … })`), e.g. shorter EDR delays. */
   appOptions: [{}, { option: true }],
@@ -36,15 +75,7 @@ export const test = base.extend<{ nb: Northbound; appOptions: CreateAppOptions }
     // The fixture owns the data folder, so that a restart can start on it again.
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'nb-e2e-'));
     const sent: string[] = [];
-    const startHost = (harness: AppHarness) =>
-      startWebHost({
-        router: harness.app.router,
-        events: harness.app.events,
-        logger: createLogger((l) => harness.logs.push(JSON.stringify(l)), { level: 'debug' }),
-        staticDir: path.resolve('dist/renderer'),
-        onSend: (t) => sent.push(t),
-        downloads: harness.app.downloads,
-      });
+    const startHost = (harness: AppHarness) => serveApp(harness, sent);
     const harness = await startAppHarness({ dataDir, app: appOptions });
     const nb: Northbound = {
       harness,

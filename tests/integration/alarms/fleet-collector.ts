@@ -5,34 +5,17 @@
  * against it, whether one consumes, what the team's database holds by message ID, and what a
  * collector's progress lines say it stored.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { fleetQueueName } from '../../../electron/alarms/service';
 import type { PgPool } from '../../../electron/store/postgres';
+import { collectorLive, killCollectors, startCollector, type Collector } from '../../support/collector';
 import { startPrivateRabbitMq, type PrivateRabbitMq } from '../../support/rabbitmq-node';
 import { startAlarmWorld, type AlarmWorld } from './world';
 
-const bin = path.resolve('bin/northbound.mjs');
-
-/** Starts a collector on `databaseUrl`; the caller kills what is left in `children` after its tests. */
-export function startCollector(o: { databaseUrl: string; amqpUrl: string; exchange: string; world: AlarmWorld; caFile: string; children: ChildProcessWithoutNullStreams[] }) {
-  const { world: w } = o;
-  const child = spawn(
-    process.execPath,
-    [bin, 'alarms', 'follow', '--database-url', o.databaseUrl, '--amqp-url', o.amqpUrl, '--exchange', o.exchange, '--node', w.sim.basicUrl, '--username', w.operator.username, '--password-env', 'NB_TEST_NODE_PW', '--ca-file', o.caFile, '--progress-every', '1'],
-    { env: { ...process.env, NB_TEST_NODE_PW: w.operator.password, ELECTRON_OVERRIDE_DIST_PATH: '/nonexistent' } },
-  );
-  o.children.push(child);
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += String(d)));
-  child.stdout.resume();
-  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, exit, stderr: () => stderr };
-}
-
-export type Collector = ReturnType<typeof startCollector>;
+export type { Collector } from '../../support/collector';
 
 /**
  * The file's world on `exchange` (started in beforeAll, closed in afterAll with every collector
@@ -71,15 +54,10 @@ export function useCollectorWorld(exchange: string) {
     get queue() {
       return queue;
     },
-    collector: (databaseUrl: string) => startCollector({ databaseUrl, amqpUrl: rabbit!.url, exchange, world: w!, caFile, children }),
+    collector: (databaseUrl: string) => startCollector({ databaseUrl, amqpUrl: rabbit!.url, exchange, node: { url: w!.sim.basicUrl, ...w!.operator }, caFile, children }),
     /** Whether a collector consumes the node's queue (for `until`); one that exited fails the wait with what it said. */
-    live: (c: Collector) => c.stderr().includes(`amqp live (queue ${queue})`) || (c.child.exitCode !== null && Promise.reject(new Error(c.stderr()))),
+    live: (c: Collector) => collectorLive(c, queue),
   };
-}
-
-/** Kills every collector still running (afterAll). */
-export function killCollectors(children: readonly ChildProcessWithoutNullStreams[]): void {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null && c.pid !== undefined) process.kill(c.pid, 'SIGKILL');
 }
 
 /** What the team's database holds by message ID. */

@@ -27,4 +27,12 @@ describe('sourceHealth', () => {
     expect(sourceHealth(live)).toEqual({ health: 'live', label: 'Live (broker)' });
     expect(sourceHealth({ ...live, setAside: 1, unreadable: 2 })).toEqual({ health: 'live', label: 'Live (broker), 3 left out' });
   });
+
+  it('says a joined console’s alarms come from the team’s collector, and when none is alive (C-91)', () => {
+    const fleet: AlarmSourceStatus = { ...live, source: 'fleet' };
+    expect(sourceHealth(fleet)).toEqual({ health: 'live', label: 'Live (team collector)' });
+    expect(sourceHealth({ ...fleet, state: 'reconnecting', connected: false })).toEqual({ health: 'down', label: 'Broker reconnecting' });
+    expect(sourceHealth({ ...fleet, state: 'stopped', connected: false })).toEqual({ health: 'down', label: 'No live team collector' });
+    expect(sourceHealth({ ...live, source: 'none', state: 'stopped', connected: false })).toEqual({ health: 'down', label: 'Not collecting' });
+  });
 });
