@@ -97,6 +97,18 @@ describe('risk report', () => {
     expect(changes.enteredHighRisk.length).toBeLessThan(overview.changes.enteredHighRisk.length);
   });
 
+  it('says "at least" and that the counts are lower bounds when the store stopped counting a search’s matches (C-79)', async () => {
+    const main = await polledMain();
+    // This main's 40 hosts are under the store's count cap: its counts of the search, answered as a capped store answers them.
+    const counts = await main.call('zta.counts', { filter: { q: 'a' } });
+    expect(counts.exact).toBe(true);
+    const transport = answering(main, 'zta.counts', { ok: true, value: { ...counts, exact: false } });
+    renderApp(main, { at: '/zta/report?q=a', transport });
+    await ready();
+    expect(screen.getByTestId('report-asof')).toHaveTextContent(`at least ${counts.total} host(s)`);
+    expect(screen.getByTestId('report-section-bands')).toHaveTextContent(`More than ${counts.total} hosts match this search`);
+  });
+
   it('on the desktop asks main for the PDF with the report’s filters, and shows main’s refusal', async () => {
     const main = await polledMain('desktop');
     const { user } = renderApp(main, { at: '/zta/report?band=High%20Risk' });
