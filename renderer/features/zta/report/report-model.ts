@@ -5,11 +5,11 @@
  * in the default order). Nothing here reads every host. Pure, so tests give it the answers.
  */
 import type { ZtaCounts, ZtaFacets, ZtaWindow } from '../../../../shared/contract-zta';
-import { NOT_ASSESSED, type Contribution, type RiskBand } from '../../../../shared/model/edr';
+import type { Contribution, RiskBand } from '../../../../shared/model/edr';
 import { type BandCounts, type ZtaChanges, type ZtaConnector, type ZtaFilter, type ZtaRow, newestAsOf } from '../../../../shared/model/zta';
 import { storeMatches, storeSearch } from '../../../../shared/model/zta-window';
 import { facetView } from '../facets';
-import { windowRow } from '../useHostWindow';
+import { connectorsById, riskiestRows } from '../useHostWindow';
 
 /** How many of the riskiest hosts the report lists, each with its reasons. */
 export const RISKIEST = 20;
@@ -79,13 +79,8 @@ export function buildReport({ facets, counts, top }: ReportSources, filter: ZtaF
       return { customerId: c.customerId, ...(name ? { name } : {}), total: c.hosts, bands: c.bands };
     })
     .sort((a, b) => b.total - a.total || a.customerId.localeCompare(b.customerId));
-  // Hosts not assessed have no score: they are counted in their own band, never among the riskiest
-  // (EDR-N1); the default order puts them after every scored host, so the first rows hold the riskiest.
-  const byId = new Map(facets.connectors.map((c) => [c.connectorId, c]));
-  const riskiest = top.rows
-    .filter((r) => r.band !== NOT_ASSESSED)
-    .slice(0, RISKIEST)
-    .map((r, i) => windowRow(r, i, byId.get(r.connectorId)));
+  // Hosts not assessed are counted in their own band, never among the riskiest (EDR-N1).
+  const riskiest = riskiestRows(top.rows, RISKIEST, connectorsById(facets.connectors));
   const named = new Map<string, string>();
   for (const [id, name] of names) if (name) named.set(id, name);
   return {
