@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { ZtaCounts, ZtaFacets, ZtaWindow } from '../../../shared/contract-zta';
 import { emptyBandCounts, type BandCounts, type HostMove } from '../../../shared/model/zta';
 import type { HostWindowRow } from '../../../shared/model/zta-window';
+import { hostAttributes } from '../../../shared/model/zta-columns';
+import { makeScoredHosts } from '../../support/edr-fixtures';
 import type { Contribution, Platform, RiskBand } from '../../../shared/model/edr';
 import { buildReport, changesInScope, percent, reasonsOf, RISKIEST, scopeWords } from '../../../renderer/features/zta/report/report-model';
 
@@ -43,6 +45,8 @@ const counts = (customers: Array<[string, Partial<BandCounts>]>, exact = true): 
   return { total: sum(all), bands: all, customers: list, exact };
 };
 
+/** A Defender host of the fixtures (risk score Low, exposure Medium, health Active) as the store's window answers it. */
+const defender = makeScoredHosts(1)[0]!.host;
 const row = (connectorId: string, hostId: string, score: number | null, band: RiskBand): HostWindowRow => ({
   connectorId,
   vendor: connectorId === 'd' ? 'defender' : 'falcon',
@@ -53,20 +57,10 @@ const row = (connectorId: string, hostId: string, score: number | null, band: Ri
   score,
   band,
   lastSeen: null,
-  osAssessment: null,
-  sensorAssessment: null,
-  overallAssessment: null,
+  ...hostAttributes(defender),
+  // Falcon's sensor facts, stored as 0/1: a Defender host has none.
   sensorRunning: null,
   reducedFunctionality: null,
-  riskLevel: 'High',
-  exposure: 'Low',
-  health: 'Active',
-  avStatus: null,
-  onboarding: null,
-  criticalCves: null,
-  cveCount: null,
-  maxCvss: null,
-  cvss: null,
 });
 const top = (rows: HostWindowRow[]): ZtaWindow => ({ rows, total: rows.length, exact: true });
 
@@ -122,7 +116,7 @@ describe('risk report model', () => {
       ['h3', 'd name', '2026-11-25T10:00:00.000Z', 50],
     ]);
     // Defender's words in the assessment columns, as the table shows them.
-    expect(all.riskiest[0]).toMatchObject({ overallAssessment: 'High', osAssessment: 'Low', sensorAssessment: 'Active' });
+    expect(all.riskiest[0]).toMatchObject({ overallAssessment: 'Low', osAssessment: 'Medium', sensorAssessment: 'Active' });
 
     const falcon = buildReport({ facets: facets([[1, 'globex', 'Windows', 1]]), counts: counts([['globex', { 'High Risk': 1 }]]), top: top([row('f', 'h4', 90, 'High Risk')]) }, { vendor: 'falcon' });
     expect(falcon).toMatchObject({ total: 1, connectors: [expect.objectContaining({ connectorId: 'f' })], asOf: '2026-11-25T09:00:00.000Z' });
