@@ -202,7 +202,20 @@ export class EdrScheduler {
   }
 
   private run(id: string, rescore?: { source: ConnectorRuntime; scoreTime: Date }): Promise<number> {
-    const connector = this.d.registry.get(id);
+    let connector: StoredConnector;
+    try {
+      connector = this.d.registry.get(id);
+    } catch (e) {
+      // Deleted before its timer fired (the registry tells its listeners once the secret is gone):
+      // no cycle, its idle slot goes, and the caller gets the registry's reason as a rejection.
+      const idle = this.slots.get(id);
+      if (idle && !idle.running) {
+        if (idle.timer !== undefined) this.timers.clearTimeout(idle.timer);
+        this.slots.delete(id);
+      }
+      this.d.logger.info('edr: no cycle, the connector no longer exists', { connectorId: id });
+      return Promise.reject(e instanceof Error ? e : new Error(String(e)));
+    }
     const slot = this.slots.get(id) ?? { connector };
     this.slots.set(id, slot);
     if (slot.running) return slot.running.done;

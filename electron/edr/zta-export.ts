@@ -15,9 +15,8 @@ import type { ExportFormat, ExportJob } from '../../shared/contract-zta';
 import { csvLine, toCsv } from '../../shared/csv';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
 import { PRIVATE_DIR_MODE } from '../store/files';
-import { EXPORT_COLUMNS, exportFileName, exportRecord, rowsInOrder, type ZtaConnector, type ZtaFilter, type ZtaRow } from '../../shared/model/zta';
+import { EXPORT_COLUMNS, exportFileName, exportRecord, newestAsOf, rowsInOrder, type ZtaConnector, type ZtaFilter, type ZtaRow } from '../../shared/model/zta';
 import type { ExportSource } from './zta-export-source';
-import { newestAsOf } from './zta-snapshot';
 
 export { EXPORT_CHUNK, storeExportSource, type ExportSource } from './zta-export-source';
 const HEADER = EXPORT_COLUMNS;

@@ -10,7 +10,7 @@ import type { ZtaConnector, ZtaFilter, ZtaHostDetail, ZtaOverview, ZtaSnapshot }
 import type { ApplyRiskResult, ZtaCounts, ZtaFacets, ZtaWindow } from '../../shared/contract-zta';
 import type { Platform } from '../../shared/model/edr';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
-import { PLATFORMS } from '../../shared/model/zta';
+import { PLATFORMS, newestAsOf } from '../../shared/model/zta';
 import type { HostCountsQuery, HostWindowQuery } from '../../shared/model/zta-window';
 import type { Logger } from '../log';
 import type { ConnectorRegistry } from './registry';
@@ -20,7 +20,7 @@ import { ztaConnectors } from './zta-connectors';
 import { ztaHostDetail } from './zta-host';
 import { ztaOverview } from './zta-overview';
 import { EdrRetention } from './zta-retention';
-import { newestAsOf, ztaSnapshot } from './zta-snapshot';
+import { ztaSnapshot } from './zta-snapshot';
 import { storeExportSource, type ExportSource } from './zta-export-source';
 import { applyRisk } from './zta-what-if';
 

@@ -1,5 +1,5 @@
 /** The ZTA dashboard's snapshot (issue 11): the latest scores of every connector's newest completed cycle, columnar. */
-import { COLUMN_KEYS, type ZtaColumns, type ZtaConnector, type ZtaSnapshot } from '../../shared/model/zta';
+import { COLUMN_KEYS, newestAsOf, type ZtaColumns, type ZtaConnector, type ZtaSnapshot } from '../../shared/model/zta';
 import type { EdrStore } from './store/edr-store';
 
 export async function ztaSnapshot(store: Pick<EdrStore, 'appendRows'>, connectors: ZtaConnector[]): Promise<ZtaSnapshot> {
@@ -19,7 +19,3 @@ export async function ztaSnapshot(store: Pick<EdrStore, 'appendRows'>, connector
   }
   return { asOf: newestAsOf(connectors), connectors, customers, rows };
 }
-
-/** The newest "as of" of the connectors shown (null when none was ever scored): the snapshot's, the facets', an export's. */
-export const newestAsOf = (connectors: readonly ZtaConnector[]): string | null =>
-  connectors.reduce<string | null>((max, c) => (c.asOf && (!max || c.asOf > max) ? c.asOf : max), null);

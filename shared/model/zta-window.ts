@@ -144,5 +144,10 @@ export interface HostCounts {
  */
 export function storeSearch(q: string | undefined): string | undefined {
   const t = q?.trim();
-  return t ? t.replace(/[A-Z]/g, (c) => c.toLowerCase()) : undefined;
+  return t ? foldAscii(t) : undefined;
 }
+
+const foldAscii = (t: string) => t.replace(/[A-Z]/g, (c) => c.toLowerCase());
+
+/** Whether a host's hostname or ID holds `search` (a `storeSearch` answer) as the store matches it. */
+export const storeMatches = (search: string, hostname: string, hostId: string): boolean => foldAscii(hostname).includes(search) || foldAscii(hostId).includes(search);

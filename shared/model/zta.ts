@@ -158,6 +158,10 @@ export function snapshotRow(s: ZtaSnapshot, i: number): ZtaRow {
   };
 }
 
+/** The newest "as of" of the connectors shown (null when none was ever scored): the snapshot's, the facets', an export's, the report's. */
+export const newestAsOf = (connectors: ReadonlyArray<Pick<ZtaConnector, 'asOf'>>): string | null =>
+  connectors.reduce<string | null>((max, c) => (c.asOf && (!max || c.asOf > max) ? c.asOf : max), null);
+
 /** The dashboard's filters (kept in the address; the export applies the same ones). */
 export const ZtaFilter = z
   .object({
@@ -315,6 +319,8 @@ export const HostMove = z.object({
   hostId: z.string(),
   hostname: z.string(),
   customerId: z.string(),
+  /** The host's platform (the report keeps the moves of the hosts its platform filter shows, C-95). */
+  platform: Platform,
   from: z.object({ score: z.number(), band: RiskBand }).nullable(),
   to: z.object({ score: z.number(), band: RiskBand }),
 });

@@ -15,6 +15,7 @@ import { benchEdrPg } from './edr-pg.bench-part';
 import { benchZtaWindowsPg, benchZtaWindowsSqlite, type Timing, type WindowsBench } from './zta-windows.bench-part';
 import { benchZtaDashboard, sqliteDashboard, type DashboardBench, type MainCalls } from './zta-dashboard.bench-part';
 import { teamPgDashboard } from './zta-table-pg.bench-part';
+import { benchZtaReport, REPORT_BEFORE_COMMIT } from './zta-report.bench-part';
 import { benchZtaExport, type ExportRun } from './zta-export.bench-part';
 import { benchBulkOnboarding, benchCancel, benchPaging } from './inventory.bench-part';
 import { benchDevicesTable } from './devices-table.bench-part';
@@ -159,6 +160,17 @@ async function main(): Promise<void> {
   if (want('zta-table')) {
     // The ZTA dashboard over 100,000 stored hosts in Chromium (the real app in browser mode).
     dashboardLines('zta-table', await benchZtaDashboard(() => sqliteDashboard(100_000), process.env.NB_BENCH_TRACE_DIR));
+  }
+
+  if (want('zta-report')) {
+    // The risk report over 100,000 stored hosts: the build before C-95 (the whole snapshot) beside this one (the store's windows).
+    const runs = await benchZtaReport(100_000);
+    const of = (b: 'before' | 'now') => runs.filter((r) => r.build === b);
+    const best = (b: 'before' | 'now', k: 'readyMs' | 'heapMb') => Math.min(...of(b).map((r) => r[k]));
+    const side = (b: 'before' | 'now') => `${of(b).map((r) => `${fmt(r.readyMs)} ms, ${fmt(r.heapMb, 1)} MB`).join('; ')} [main: ${mainCalls(of(b)[0]!.main)}]`;
+    console.log(
+      `zta-report: 100,000 hosts (SQLite) in Chromium, navigation to data-report-ready and the JS heap after a GC, each run on a fresh page: before C-95 (${REPORT_BEFORE_COMMIT}, whole zta.snapshot) ${side('before')}; now (facets, counts, a window of 20, overview) ${side('now')}; best before/now: time ${fmt(best('before', 'readyMs') / best('now', 'readyMs'), 1)}x, heap ${fmt(best('before', 'heapMb') / best('now', 'heapMb'), 1)}x`,
+    );
   }
 
   if (want('zta-table-pg')) {

@@ -58,7 +58,7 @@ export interface DashboardBench {
   whatIfSkipped?: string;
 }
 
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 /*
  * In-page helpers as strings (tsx would wrap functions with helpers the page lacks). `__nbArm(kind,

@@ -7,7 +7,7 @@
  */
 import type { Locator, Page } from '@playwright/test';
 import { BANDS, NOT_ASSESSED_INDEX, type ZtaSnapshot } from '../../shared/model/zta';
-import { buildReport } from '../../renderer/features/zta/report/report-model';
+import { reportOfSnapshot } from '../support/report-oracle';
 import { expect, openDemoWorkspace, test, type Northbound } from './support/fixtures';
 import { rowAction } from './support/row-menu';
 import { dismissToasts, shotInBothSchemes } from './support/shots';
@@ -76,7 +76,7 @@ test('hosts not assessed are counted apart on the Overview, the dashboard and th
   await expect(dialog).toHaveCount(0);
 
   // The report: a row of its own in the band counts, none among the riskiest.
-  const expected = buildReport(s, {});
+  const expected = reportOfSnapshot(s, {});
   await page.goto(`${nb.host.url.split('#')[0]}#/zta/report`);
   await expect(page.locator('html')).toHaveAttribute('data-report-ready', 'true', { timeout: 30_000 });
   await expect(page.getByTestId('report-band-counts').locator('tr[data-band="Not assessed"] td').nth(1)).toHaveText(count(unassessed));

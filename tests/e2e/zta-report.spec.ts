@@ -1,7 +1,7 @@
 /**
  * The printable risk report (issue 11.6) in Chromium against browser mode, on the demo workspace:
  * two poll cycles of each demo tenant and a rescoring of the Defender one (so the trend has points
- * and the newest cycle has changes), then the report for a filter, checked against zta.snapshot
+ * and the newest cycle has changes), then the report for a filter, checked against what zta.snapshot gives (the report reads windows, C-95)
  * and zta.overview, shot in light and dark, and printed to PDF as the desktop does (`print=1`,
  * A4 with backgrounds); the PDF is turned into PNG pages with pdftoppm. Everything lands in
  * tests/e2e/screenshots/.
@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import type { ZtaOverview, ZtaSnapshot } from '../../shared/model/zta';
 import { BANDS, snapshotRow } from '../../shared/model/zta';
-import { buildReport } from '../../renderer/features/zta/report/report-model';
+import { reportOfSnapshot } from '../support/report-oracle';
 import { expect, openDemoWorkspace, SCREENSHOTS, test, type Northbound } from './support/fixtures';
 
 test.use({ appOptions: { edr: { firstPullDelayMs: 600_000, publishDelayMs: 50 } } });
@@ -53,7 +53,7 @@ test('the risk report shows the filtered snapshot, its trend, riskiest hosts wit
   await expect(page).toHaveTitle('Northbound risk report');
   const snapshot = await nb.harness.call<ZtaSnapshot>('zta.snapshot');
   const overview = await nb.harness.call<ZtaOverview>('zta.overview', FILTER);
-  const expected = buildReport(snapshot, FILTER);
+  const expected = reportOfSnapshot(snapshot, FILTER);
   expect(expected.total).toBeGreaterThan(100);
 
   await expect(page.getByTestId('report-scope')).toHaveText('Hosts: Windows');

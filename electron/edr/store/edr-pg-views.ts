@@ -241,7 +241,7 @@ export class PgEdrViews {
   async changes(connectorId: string, cycleId: number, top = 10): Promise<ZtaChanges> {
     if (!(await this.previousCycle(connectorId, cycleId))) return noChanges();
     const r = await this.pool.query<MoveRow>(
-      `SELECT h.host_id AS "hostId", h.hostname, h.customer_id AS "customerId", c.score, c.band, p.score AS "prevScore", p.band AS "prevBand"
+      `SELECT h.host_id AS "hostId", h.hostname, h.customer_id AS "customerId", h.platform, c.score, c.band, p.score AS "prevScore", p.band AS "prevBand"
        FROM edr.score_changes c JOIN edr.hosts h ON h.hid = c.hid
        LEFT JOIN LATERAL (SELECT q.score, q.band FROM edr.score_changes q WHERE q.hid = c.hid AND q.cycle_id < c.cycle_id ORDER BY q.cycle_id DESC LIMIT 1) p ON true
        WHERE h.connector_id = $1 AND c.cycle_id = $2 ORDER BY h.host_id`,

@@ -4,7 +4,7 @@
  * from its band counts, a host's stored score, a host row into the columns, a host's score at each
  * cycle from its change rows, the trend's points (EDR-Z14), a cycle's changes (EDR-Z12).
  */
-import { NOT_ASSESSED, type Contribution, type HostRecord, type RiskBand, type Vendor } from '../../../shared/model/edr';
+import { NOT_ASSESSED, type Contribution, type HostRecord, type Platform, type RiskBand, type Vendor } from '../../../shared/model/edr';
 import { BANDS, ENUMS, PLATFORMS, emptyBandCounts, type HostMove, type ZtaChanges, type ZtaColumns } from '../../../shared/model/zta';
 import type { CycleRow, CycleStatus, CycleSummary, ScorePoint, StoredHostScore } from './edr-store';
 import { withLastSeen } from './host-json';
@@ -149,6 +149,7 @@ export interface MoveRow {
   hostId: string;
   hostname: string;
   customerId: string;
+  platform: Platform;
   score: number;
   band: RiskBand;
   prevScore: number | null;
@@ -161,7 +162,7 @@ export function changesFrom(connectorId: string, rows: Iterable<MoveRow>, top: n
   const moves: HostMove[] = [];
   for (const r of rows) {
     const from = r.prevScore === null || r.prevBand === null ? null : { score: r.prevScore, band: r.prevBand };
-    const m: HostMove = { connectorId, hostId: r.hostId, hostname: r.hostname, customerId: r.customerId, from, to: { score: r.score, band: r.band } };
+    const m: HostMove = { connectorId, hostId: r.hostId, hostname: r.hostname, customerId: r.customerId, platform: r.platform, from, to: { score: r.score, band: r.band } };
     if (from === null) {
       if (r.band === 'High Risk') out.enteredHighRisk.push(m);
       continue; // a host new in this cycle is not a mover

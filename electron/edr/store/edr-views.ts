@@ -70,7 +70,7 @@ export class EdrViews {
       previousCycle: db.prepare(`SELECT id, finished_at AS at FROM cycles WHERE connector_id = ? AND status = 'completed' AND id < ? ORDER BY id DESC LIMIT 1`),
       cycleBands: db.prepare('SELECT band, SUM(hosts) AS n FROM cycle_bands WHERE cycle_id = ? GROUP BY band'),
       moves: db.prepare(
-        `SELECT h.host_id AS hostId, h.hostname, h.customer_id AS customerId, c.score, c.band,
+        `SELECT h.host_id AS hostId, h.hostname, h.customer_id AS customerId, h.platform, c.score, c.band,
            (SELECT p.score FROM score_changes p WHERE p.hid = c.hid AND p.cycle_id < c.cycle_id ORDER BY p.cycle_id DESC LIMIT 1) AS prevScore,
            (SELECT p.band FROM score_changes p WHERE p.hid = c.hid AND p.cycle_id < c.cycle_id ORDER BY p.cycle_id DESC LIMIT 1) AS prevBand
          FROM score_changes c JOIN hosts h ON h.hid = c.hid

@@ -10,7 +10,7 @@ import type { ReactNode } from 'react';
 import { useAlarmSearch } from '../../api/alarms';
 import { useInventoryDevices } from '../../api/inventory';
 import { useZtaFacets, useZtaTop } from '../../api/zta';
-import { windowRow } from '../../features/zta/useHostWindow';
+import { connectorsById, windowRow } from '../../features/zta/useHostWindow';
 import { BandChip } from '../../components/zta-labels';
 import { useProfiles, useSessions } from '../../api/connections';
 import { SessionBadge } from '../../components/SessionBadge';
@@ -184,7 +184,7 @@ const hosts: PaletteProvider = {
     const navigate = useNavigate();
     const pageLink = usePageLink();
     if (!query.trim() || !found) return { items: [] };
-    const byId = new Map((connectors ?? []).map((c) => [c.connectorId, c]));
+    const byId = connectorsById(connectors ?? []);
     const total = found.total;
     const items = found.rows.map((r, i) => {
       const row = windowRow(r, i, byId.get(r.connectorId));

@@ -12,6 +12,7 @@ import { serverIssues } from '../../app/server-issues';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { SwitchField, TextField } from '../../components/Field';
 import { Spinner } from '../../components/Spinner';
+import { SettingsCardState } from './SettingsCardState';
 import { dropsPassword, publicationDefaults, publicationResolver, toPublicationRequest, type PublicationFormOutput, type PublicationFormValues } from './publication-form';
 
 export function PublicationSettings() {
@@ -52,14 +53,7 @@ export function PublicationSettings() {
     toast.success('RabbitMQ address removed.');
   };
 
-  if (!view) {
-    return (
-      <section className="card" aria-labelledby="publication-title">
-        <h2 id="publication-title">Publication</h2>
-        {publication.isError ? <p className="field-error">The publication settings could not be read: {publication.error.message}</p> : <Spinner label="Loading" />}
-      </section>
-    );
-  }
+  if (!view) return <SettingsCardState titleId="publication-title" title="Publication" what="publication settings" error={publication.error} />;
   const a = view.amqp;
   return (
     <section className="card" aria-labelledby="publication-title" data-testid="publication-settings">

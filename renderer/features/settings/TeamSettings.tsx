@@ -16,6 +16,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ChoiceOption, FieldMessage, TextField } from '../../components/Field';
 import { formatBytes } from '../../components/format';
 import { Spinner } from '../../components/Spinner';
+import { SettingsCardState } from './SettingsCardState';
 import { keepsPassword, teamDefaults, teamResolver, toTeamRequest, type TeamFormValues } from './team-form';
 import type { TeamInput } from '../../../shared/model/team';
 
@@ -111,14 +112,7 @@ export function TeamSettings() {
     toast.success('Left the team. The views read this desk’s own data again.');
   };
 
-  if (!view) {
-    return (
-      <section className="card" aria-labelledby="team-title">
-        <h2 id="team-title">Team</h2>
-        {team.isError ? <p className="field-error">The team settings could not be read: {team.error.message}</p> : <Spinner label="Loading" />}
-      </section>
-    );
-  }
+  if (!view) return <SettingsCardState titleId="team-title" title="Team" what="team settings" error={team.error} />;
   const busy = test.isPending || join.isPending || leave.isPending || inspect.isPending || trust.isPending;
   return (
     <section className="card" aria-labelledby="team-title" data-testid="team-settings">

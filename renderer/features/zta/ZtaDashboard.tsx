@@ -37,7 +37,7 @@ import { WhatIfPanel } from './WhatIfPanel';
 import { ReportActions } from './report/ReportActions';
 import { ZtaFilters } from './ZtaFilters';
 import type { ZtaRefinements } from '../../app/search';
-import { useHostWindow, windowRow } from './useHostWindow';
+import { riskiestRows, useConnectorsById, useHostWindow, windowRow } from './useHostWindow';
 import { useSettledSearch } from './useSettledSearch';
 import { filterRows, riskiest, sortOrder, structuralMask, ztaIndexOf, ztaViewOf, type ZtaSort, type ZtaSortKey } from './zta-index';
 
@@ -139,8 +139,8 @@ function useStoreView(on: boolean, fv: FacetView, filter: ZtaFilter, sort: ZtaSo
   const [held, setHeld] = useState<ZtaWindow>();
   if (answered && answered !== held) setHeld(answered);
   const topSource = answered ?? held;
-  const byId = useMemo(() => new Map(connectors.map((c) => [c.connectorId, c])), [connectors]);
-  const topRows = useMemo(() => (topSource?.rows ?? []).filter((r) => r.score !== null).slice(0, 10).map((r, i) => windowRow(r, i, byId.get(r.connectorId))), [topSource, byId]);
+  const byId = useConnectorsById(connectors);
+  const topRows = useMemo(() => riskiestRows(topSource?.rows ?? [], 10, byId), [topSource, byId]);
   const shape = useMemo(() => structuralShape(fv, structural), [fv, structural]);
   // The opened host: the row it was opened from (at once), else looked up by its ID (an address opened anew).
   const fromRow = clicked?.hostId === openedHost ? clicked : undefined;

@@ -54,6 +54,24 @@ export function windowRow(r: HostWindowRow, index: number, connector: ZtaConnect
   };
 }
 
+/** The connectors by ID: a window's rows name their connector by ID, the views show its name and as-of. */
+export const connectorsById = (connectors: readonly ZtaConnector[]): ReadonlyMap<string, ZtaConnector> => new Map(connectors.map((c) => [c.connectorId, c]));
+
+/** `connectorsById`, kept while the connectors are the same. */
+export const useConnectorsById = (connectors: readonly ZtaConnector[]) => useMemo(() => connectorsById(connectors), [connectors]);
+
+/**
+ * The riskiest hosts of a window read in the default order (riskiest first, hosts not assessed
+ * after every scored one): its first `n` scored rows as the table shows them. A host not assessed
+ * is never among the riskiest (EDR-N1).
+ */
+export function riskiestRows(rows: readonly HostWindowRow[], n: number, byId: ReadonlyMap<string, ZtaConnector>): ZtaRow[] {
+  return rows
+    .filter((r) => r.score !== null)
+    .slice(0, n)
+    .map((r, i) => windowRow(r, i, byId.get(r.connectorId)));
+}
+
 export function windowCell(page: ZtaWindow, r: HostWindowRow, index: number, connector: ZtaConnector | undefined): HostCell {
   return { of: page, row: windowRow(r, index, connector), criticalCves: r.criticalCves, cveCount: r.cveCount, sensor: sensorState(r.sensorRunning, r.reducedFunctionality) };
 }
@@ -91,7 +109,7 @@ export function useHostWindow(
   const firstPage = results[offsets.indexOf(0)]?.data;
   const pages = (first === 0 ? results : results.slice(0, -1)).map((r) => r.data);
   const hasData = pages.some((p) => p !== undefined);
-  const byId = useMemo(() => new Map(connectors.map((c) => [c.connectorId, c])), [connectors]);
+  const byId = useConnectorsById(connectors);
 
   // What was last shown with data: kept while a new filter or sort loads (adjusting state during render, as React recommends).
   const [shown, setShown] = useState<Shown>(() => ({ key, first, pages }));

@@ -126,6 +126,11 @@ describe.each(backends)('EDR store contract: %s', (_name, open) => {
     const changes = await s.changes('conn-1', a2);
     expect(changes.moved).toBe([1, 2].filter((i) => a2hosts[i]!.score !== a[i]!.score).length);
     expect(changes.enteredHighRisk.map((m) => m.hostId)).toEqual(a[1]!.band === 'High Risk' ? [] : [a[1]!.host.hostId]);
+    // Each move carries its host's customer and platform (the report narrows the changes by them, C-95).
+    const byId = new Map(a2hosts.map((h) => [h.host.hostId, h.host]));
+    const all = [...changes.enteredHighRisk, ...changes.leftHighRisk, ...changes.biggestMovers];
+    expect(all.length).toBeGreaterThan(0);
+    for (const m of all) expect([m.customerId, m.platform]).toEqual([byId.get(m.hostId)!.customerId, byId.get(m.hostId)!.platform]);
     expect(await s.changes('conn-1', a1)).toEqual({ enteredHighRisk: [], leftHighRisk: [], biggestMovers: [], moved: 0 });
     await s.close();
   });

@@ -30,8 +30,9 @@ afterEach(() => {
 type Score = (h: HostRecord) => { score: number; band: 'Trustworthy'; contributions: [] };
 const byHostnameLength: Score = (h) => ({ score: h.hostname.length, band: 'Trustworthy', contributions: [] });
 
-async function setup(runtime: ConnectorRuntime, interval = 10, score: Score = byHostnameLength) {
-  const registry = new ConnectorRegistry(memorySettings(), memoryVault());
+async function setup(runtime: ConnectorRuntime, interval = 10, score: Score = byHostnameLength, vault = memoryVault()) {
+  const registry = new ConnectorRegistry(memorySettings(), vault);
+  const logger = createMemoryLogger();
   const { connector } = await registry.register({ vendor: 'falcon', tenantId: 'a7e4b19a5b7721ad42279aef0d12274e', clientId: '2e7d2c03a9507ae265ecf5b5356885a5', clientSecret: 'Secret-Value-123', pollIntervalMinutes: interval });
   const published: number[] = [];
   const progress: CycleProgress[] = [];
@@ -42,10 +43,10 @@ async function setup(runtime: ConnectorRuntime, interval = 10, score: Score = by
     score,
     publish: async (id) => void published.push(id),
     onProgress: (p) => progress.push(p),
-    logger: createMemoryLogger(),
+    logger,
     timers: realTimers,
   });
-  return { registry, connector, scheduler, published, progress };
+  return { registry, connector, scheduler, published, progress, logger };
 }
 
 describe('EDR scheduler', () => {
@@ -166,6 +167,35 @@ describe('EDR scheduler', () => {
     await registry.setEnabled(connector.id, true);
     await vi.advanceTimersByTimeAsync(5_000);
     expect(poll).toHaveBeenCalledTimes(1);
+    await scheduler.stop();
+  });
+
+  it('a connector deleted while its timer is due: no cycle, a logged skip, and runNow answers a rejected promise, never a throw', async () => {
+    // The registry removes the connector from the settings, then deletes its secret, and tells its listeners only after: the keychain is held here.
+    const vault = memoryVault();
+    let releaseDelete!: () => void;
+    const held = new Promise<void>((resolve) => (releaseDelete = resolve));
+    const deleteSecret = vault.delete.bind(vault);
+    vault.delete = async (key) => {
+      await held;
+      await deleteSecret(key);
+    };
+    const poll = vi.fn(async () => hosts(1));
+    const { scheduler, connector, registry, logger } = await setup({ poll }, 10, byHostnameLength, vault);
+    scheduler.start();
+    await vi.advanceTimersByTimeAsync(4_999);
+    const removed = registry.remove(connector.id);
+    // The first pull's timer fires while the registry has not told the scheduler yet.
+    await vi.advanceTimersByTimeAsync(1);
+    expect(poll).not.toHaveBeenCalled();
+    expect(logger.lines.filter((l) => l.includes('the connector no longer exists') && l.includes(connector.id))).toHaveLength(1);
+    expect(scheduler.status(connector.id)).toEqual({ running: false });
+    // Asked directly (the CLI, Poll now): a rejected promise with the registry's reason.
+    let answer: Promise<number> | undefined;
+    expect(() => (answer = scheduler.runNow(connector.id))).not.toThrow();
+    await expect(answer).rejects.toThrow('That connector no longer exists.');
+    releaseDelete();
+    expect(await removed).toBe(true);
     await scheduler.stop();
   });
 

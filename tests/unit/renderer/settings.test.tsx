@@ -8,7 +8,7 @@ import '@testing-library/jest-dom/vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { timeFormat } from '../../../renderer/components/format';
-import { MainBridge } from './support/main-bridge';
+import { answering, MainBridge } from './support/main-bridge';
 import { renderApp } from './support/render';
 
 // The machine may run on UTC: a zone of its own makes local time and UTC differ.
@@ -129,6 +129,21 @@ describe('RabbitMQ address', () => {
     expect(await screen.findByTestId('publication-env-override')).toHaveTextContent('NORTHBOUND_AMQP_URL overrides this setting.');
     expect(screen.getByTestId('publication-status')).toHaveTextContent('RabbitMQ configured from the environment: amqp://ops@broker.lab:5672/');
     expect(document.body.innerHTML).not.toContain(PASSWORD);
+  });
+});
+
+describe('a settings card whose settings cannot be read', () => {
+  it.each([
+    ['team.get', 'Team', 'team settings'],
+    ['publication.get', 'Publication', 'publication settings'],
+  ] as const)('%s failing: the %s card says so under its title, instead of its form', async (channel, title, what) => {
+    const main = await MainBridge.start();
+    const transport = answering(main, channel, { ok: false, error: { code: 'internal', message: 'settings.json is locked.', hint: '' } });
+    const { user } = renderApp(main, { transport });
+    await user.click(screen.getByRole('link', { name: /Settings/ }));
+    const card = (await screen.findByRole('heading', { name: title, level: 2 })).closest('section')!;
+    expect(await within(card).findByText(`The ${what} could not be read: settings.json is locked.`)).toBeVisible();
+    expect(within(card).queryByRole('button')).toBeNull();
   });
 });
 

@@ -7,6 +7,7 @@
  * banner goes by itself and the views read fresh data.
  */
 import '@testing-library/jest-dom/vitest';
+import type { QueryClient } from '@tanstack/react-query';
 import { screen, waitFor, within } from '@testing-library/react';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -47,21 +48,37 @@ afterAll(async () => {
 /** The toasts shown, by their text (a failure names them). */
 const toasts = () => [...document.querySelectorAll('[data-sonner-toast]')].map((t) => t.textContent);
 
+/**
+ * The window's reads have settled: main answered every call the window made and no query is in
+ * flight (retries included), so every failure has reached the reporter and what it shows now stays.
+ */
+const settled = (main: MainBridge, queryClient: QueryClient) =>
+  waitFor(
+    () => {
+      expect(main.answers).toHaveLength(main.calls.length);
+      expect(queryClient.isFetching()).toBe(0);
+    },
+    { timeout: 15_000 },
+  );
+
 describe('a joined console without its team database', () => {
   it('shows one banner on every page, keeps what it read, no toast storm; the banner goes when the database is back', async () => {
     const main = await MainBridge.start();
     await main.call('team.join', { host: '127.0.0.1', port: cluster.port, database: DB, user: 'gina', tls: { mode: 'off' } });
-    const { user } = renderApp(main, { at: '/activity' });
+    const { user, queryClient } = renderApp(main, { at: '/activity' });
     expect(await screen.findByText('Cleared alarms on the team')).toBeVisible();
     expect(screen.queryByTestId('team-banner')).toBeNull();
 
     await cluster.pause();
     const nav = screen.getByRole('navigation', { name: 'Sections' });
     // Pages never read from the team (their reads fail), then back to the one read.
+    const before = main.answers.length;
     for (const page of [/^Overview/, /^ZTA/, /^Alarms/, /^Activity/]) {
       await user.click(within(nav).getByRole('link', { name: page }));
-      await new Promise((r) => setTimeout(r, 300));
+      await settled(main, queryClient);
     }
+    // The pages' reads did fail for want of the database: the missing toasts below are those failures' own.
+    expect(main.answers.slice(before).filter((a) => a.answer.error?.code === 'team.unreachable').length).toBeGreaterThan(0);
     const banner = await screen.findByTestId('team-banner', {}, { timeout: 10_000 });
     expect(banner).toHaveTextContent(/^Team database unreachable — showing data as of \d\d:\d\d:\d\d\./);
     expect(banner).toHaveAttribute('role', 'status');
@@ -70,7 +87,7 @@ describe('a joined console without its team database', () => {
     // The banner on another page too, and not one toast for all the failed reads.
     await user.click(within(nav).getByRole('link', { name: /^Overview/ }));
     expect(await screen.findByTestId('team-banner')).toBeVisible();
-    await new Promise((r) => setTimeout(r, 500));
+    await settled(main, queryClient);
     expect(toasts()).toEqual([]);
     expect(screen.getAllByTestId('team-banner')).toHaveLength(1);
 

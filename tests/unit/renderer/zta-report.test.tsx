@@ -9,7 +9,8 @@ import '@testing-library/jest-dom/vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BANDS, type ZtaFilter } from '../../../shared/model/zta';
-import { buildReport, reasonsOf } from '../../../renderer/features/zta/report/report-model';
+import { reasonsOf, RISKIEST } from '../../../renderer/features/zta/report/report-model';
+import { changesOfSnapshot, reportOfSnapshot } from '../../support/report-oracle';
 import { answering, MainBridge } from './support/main-bridge';
 import { address, renderApp } from './support/render';
 import { saveDefender } from './support/zta-steps';
@@ -40,7 +41,9 @@ describe('risk report', () => {
     renderApp(main, { at: '/zta/report?platform=Windows' });
     await ready();
     expect(document.title).toBe('Northbound risk report');
-    const expected = buildReport(await main.call('zta.snapshot'), filter);
+    // What the report printed when it read every host (the snapshot), from the same stored scores.
+    const snapshot = await main.call('zta.snapshot');
+    const expected = reportOfSnapshot(snapshot, filter);
     expect(expected.total).toBeGreaterThan(5);
 
     expect(screen.getByTestId('report-scope')).toHaveTextContent('Hosts: Windows');
@@ -60,6 +63,50 @@ describe('risk report', () => {
     // The overview was asked for the same filter.
     expect(main.callsTo('zta.overview')).toContainEqual(filter);
     expect(screen.getByTestId('report-section-changes')).toHaveTextContent(/of these connectors changed score in the newest cycle/);
+  });
+
+  it('reads only what it shows: the facets, the counts and the riskiest rows of its filter, the overview and those hosts — never the snapshot of every host (issue 25.3, C-95)', async () => {
+    const main = await polledMain();
+    // Stricter band edges rescore the tenant as a cycle of its own: hosts of every platform enter High Risk.
+    const [connector] = await main.call('connectors.list', {});
+    const done = main.next('edr.progress', (p) => p.connectorId === connector!.id && p.phase === 'completed', 30_000);
+    await main.call('zta.applyRisk', { connectorId: connector!.id, risk: { bands: [5, 10, 15, 20] } });
+    await done;
+    const filter: ZtaFilter = { platform: 'Windows' };
+    renderApp(main, { at: '/zta/report?platform=Windows' });
+    await ready();
+
+    expect(main.callsTo('zta.snapshot')).toEqual([]);
+    expect(main.callsTo('zta.facets')).toEqual([{}]);
+    expect(main.callsTo('zta.counts')).toEqual([{ filter }]);
+    expect(main.callsTo('zta.window')).toEqual([{ filter, offset: 0, limit: RISKIEST }]);
+    expect(main.callsTo('zta.overview')).toEqual([filter]);
+    const snapshot = await main.call('zta.snapshot');
+    const expected = reportOfSnapshot(snapshot, filter);
+    expect(main.callsTo('zta.host').map((q) => (q as { hostId: string }).hostId).sort()).toEqual(expected.riskiest.map((r) => r.hostId).sort());
+
+    // The changes: those of the Windows hosts, as the snapshot's rows decided them.
+    const overview = await main.call('zta.overview', filter);
+    const changes = changesOfSnapshot(snapshot, filter, overview.changes);
+    const listed = (id: string) => within(screen.getByTestId(id)).queryAllByRole('row').slice(1).map((r) => r.dataset.hostId);
+    expect(listed('report-entered')).toEqual(changes.enteredHighRisk.map((m) => m.hostId));
+    expect(listed('report-left')).toEqual(changes.leftHighRisk.map((m) => m.hostId));
+    expect(listed('report-movers')).toEqual(changes.biggestMovers.map((m) => m.hostId));
+    // Narrowed for real: hosts of other platforms entered High Risk too, and are not listed.
+    expect(changes.enteredHighRisk.length).toBeGreaterThan(0);
+    expect(changes.enteredHighRisk.length).toBeLessThan(overview.changes.enteredHighRisk.length);
+  });
+
+  it('says "at least" and that the counts are lower bounds when the store stopped counting a search’s matches (C-79)', async () => {
+    const main = await polledMain();
+    // This main's 40 hosts are under the store's count cap: its counts of the search, answered as a capped store answers them.
+    const counts = await main.call('zta.counts', { filter: { q: 'a' } });
+    expect(counts.exact).toBe(true);
+    const transport = answering(main, 'zta.counts', { ok: true, value: { ...counts, exact: false } });
+    renderApp(main, { at: '/zta/report?q=a', transport });
+    await ready();
+    expect(screen.getByTestId('report-asof')).toHaveTextContent(`at least ${counts.total} host(s)`);
+    expect(screen.getByTestId('report-section-bands')).toHaveTextContent(`More than ${counts.total} hosts match this search`);
   });
 
   it('on the desktop asks main for the PDF with the report’s filters, and shows main’s refusal', async () => {
@@ -110,7 +157,7 @@ describe('risk report', () => {
 
   it('tells the PDF window when the stored scores cannot be read, and says so on the page', async () => {
     const main = await MainBridge.start(noPolls);
-    const transport = answering(main, 'zta.snapshot', { ok: false, error: { code: 'internal', message: 'edr.db is locked.', hint: '' } });
+    const transport = answering(main, 'zta.counts', { ok: false, error: { code: 'internal', message: 'edr.db is locked.', hint: '' } });
     renderApp(main, { at: '/zta/report', transport });
     await waitFor(() => expect(document.documentElement.dataset.reportReady).toBe('failed'), { timeout: 15_000 });
     expect(screen.getByRole('alert')).toHaveTextContent('The stored scores could not be read: edr.db is locked.');

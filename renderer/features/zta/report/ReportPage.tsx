@@ -104,12 +104,17 @@ export function ReportPage() {
     body = (
       <>
         <p className="report-asof" data-testid="report-asof">
-          Data as of <DateTime iso={model.asOf!} /> ({age} old) · {formatCount(model.total)} host(s)
+          Data as of <DateTime iso={model.asOf!} /> ({age} old) · {model.exact ? '' : 'at least '}
+          {formatCount(model.total)} host(s)
         </p>
         <Section id="connectors" title="Tenants and connectors">
           <ConnectorsTable connectors={model.connectors} />
         </Section>
-        <Section id="bands" title="Band distribution">
+        <Section
+          id="bands"
+          title="Band distribution"
+          note={model.exact ? undefined : `More than ${formatCount(model.total)} hosts match this search: the store counted ${formatCount(model.total)} of them, so every count here is a lower bound. A longer search counts every match.`}
+        >
           {model.total ? (
             <div className="report-bands-row">
               <BandChart bands={model.bands} />

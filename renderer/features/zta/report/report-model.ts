@@ -1,12 +1,15 @@
 /**
- * What the printable risk report shows (EDR-Z6), computed from the dashboard's snapshot with the
- * dashboard's own filter rule and order (shared/model/zta.ts): the connectors in scope, the band
- * distribution (overall and per customer), and the riskiest hosts. Pure, so tests compute the
- * expected report from the same snapshot.
+ * What the printable risk report shows (EDR-Z6), from the store's answers the dashboard reads too
+ * (issue 25.3, C-95): the connectors (zta.facets) in scope, the band distribution overall and per
+ * customer (zta.counts of the report's filter), and the riskiest hosts (the first rows of zta.window
+ * in the default order). Nothing here reads every host. Pure, so tests give it the answers.
  */
-import { customerNames } from '../customer-names';
+import type { ZtaCounts, ZtaFacets, ZtaWindow } from '../../../../shared/contract-zta';
 import type { Contribution, RiskBand } from '../../../../shared/model/edr';
-import { BANDS, NOT_ASSESSED_INDEX, emptyBandCounts, makeRowFilter, rowsInOrder, snapshotRow, type BandCounts, type ZtaChanges, type ZtaConnector, type ZtaFilter, type ZtaRow, type ZtaSnapshot } from '../../../../shared/model/zta';
+import { type BandCounts, type ZtaChanges, type ZtaConnector, type ZtaFilter, type ZtaRow, newestAsOf } from '../../../../shared/model/zta';
+import { storeMatches, storeSearch } from '../../../../shared/model/zta-window';
+import { facetView } from '../facets';
+import { connectorsById, riskiestRows } from '../useHostWindow';
 
 /** How many of the riskiest hosts the report lists, each with its reasons. */
 export const RISKIEST = 20;
@@ -44,8 +47,10 @@ export interface ReportModel {
   connectors: ZtaConnector[];
   /** The newest as-of among them; null when none has data. */
   asOf: string | null;
-  /** Hosts the filter shows. */
+  /** Hosts the filter shows; with `exact` false, at least this many (a search the store stopped counting, C-79). */
   total: number;
+  /** False: `total`, `bands` and `customers` are lower bounds, the counts of `total` of the matching hosts. */
+  exact: boolean;
   bands: BandCounts;
   /** Per customer, most hosts first (at most CUSTOMERS_LISTED); `more` customers are left out. */
   customers: CustomerBands[];
@@ -56,47 +61,57 @@ export interface ReportModel {
   customerNames: ReadonlyMap<string, string>;
 }
 
-export function buildReport(s: ZtaSnapshot, filter: ZtaFilter): ReportModel {
-  const connectors = s.connectors.filter((c) => (filter.vendor === undefined || c.vendor === filter.vendor) && (filter.connector === undefined || c.connectorId === filter.connector));
-  const asOf = connectors.reduce<string | null>((max, c) => (c.asOf && (!max || c.asOf > max) ? c.asOf : max), null);
-  const keep = makeRowFilter(s, filter);
-  const bands = emptyBandCounts();
-  const perCustomer = new Map<number, CustomerBands>();
-  const names = customerNames(s);
-  let total = 0;
-  for (let i = 0; i < s.rows.hostId.length; i++) {
-    if (!keep(i)) continue;
-    total += 1;
-    const band = BANDS[s.rows.band[i]!] ?? 'Trustworthy';
-    bands[band] += 1;
-    const ci = s.rows.customer[i]!;
-    let c = perCustomer.get(ci);
-    if (!c) perCustomer.set(ci, (c = { customerId: s.customers[ci] ?? '', ...(names[ci] ? { name: names[ci] } : {}), total: 0, bands: emptyBandCounts() }));
-    c.total += 1;
-    c.bands[band] += 1;
-  }
-  const customers = [...perCustomer.values()].sort((a, b) => b.total - a.total || a.customerId.localeCompare(b.customerId));
-  // Hosts not assessed have no score: they are counted in their own band, never among the riskiest (EDR-N1).
-  const riskiest = rowsInOrder(s, filter)
-    .filter((i) => s.rows.band[i] !== NOT_ASSESSED_INDEX)
-    .slice(0, RISKIEST)
-    .map((i) => snapshotRow(s, i));
+/** What the report is made of: the store's answers for its filter. */
+export interface ReportSources {
+  facets: ZtaFacets;
+  /** zta.counts of the report's filter. */
+  counts: ZtaCounts;
+  /** zta.window of the report's filter in the default order, the first RISKIEST rows. */
+  top: ZtaWindow;
+}
+
+export function buildReport({ facets, counts, top }: ReportSources, filter: ZtaFilter): ReportModel {
+  const connectors = facets.connectors.filter((c) => (filter.vendor === undefined || c.vendor === filter.vendor) && (filter.connector === undefined || c.connectorId === filter.connector));
+  const { names } = facetView(facets);
+  const customers = counts.customers
+    .map((c): CustomerBands => {
+      const name = names.get(c.customerId);
+      return { customerId: c.customerId, ...(name ? { name } : {}), total: c.hosts, bands: c.bands };
+    })
+    .sort((a, b) => b.total - a.total || a.customerId.localeCompare(b.customerId));
+  // Hosts not assessed are counted in their own band, never among the riskiest (EDR-N1).
+  const riskiest = riskiestRows(top.rows, RISKIEST, connectorsById(facets.connectors));
   const named = new Map<string, string>();
-  s.customers.forEach((id, k) => names[k] && named.set(id, names[k]));
-  return { connectors, asOf, total, bands, customers: customers.slice(0, CUSTOMERS_LISTED), moreCustomers: Math.max(0, customers.length - CUSTOMERS_LISTED), riskiest, customerNames: named };
+  for (const [id, name] of names) if (name) named.set(id, name);
+  return {
+    connectors,
+    asOf: newestAsOf(connectors),
+    total: counts.total,
+    exact: counts.exact,
+    bands: counts.bands,
+    customers: customers.slice(0, CUSTOMERS_LISTED),
+    moreCustomers: Math.max(0, customers.length - CUSTOMERS_LISTED),
+    riskiest,
+    customerNames: named,
+  };
 }
 
 /**
  * The changes of the newest cycles limited to the hosts the filters show: zta.overview narrows
- * them by connector and customer only, the report's platform, band and text too (a host is kept
- * when its current row passes). `moved` stays the count over the connectors and customer in scope.
+ * them by connector and customer, the report by platform, band and text too, from each move itself
+ * (a move is of its connector's newest cycle, so its hostname, band and platform are the host's
+ * current ones; the text matched as the store matches it). `moved` stays the count over the
+ * connectors and customer in scope.
  */
-export function changesInScope(s: ZtaSnapshot, filter: ZtaFilter, changes: ZtaChanges): ZtaChanges {
-  const keep = makeRowFilter(s, filter);
-  const shown = new Set<string>();
-  for (let i = 0; i < s.rows.hostId.length; i++) if (keep(i)) shown.add(`${s.connectors[s.rows.connector[i]!]!.connectorId}\u0000${s.rows.hostId[i]}`);
-  const inScope = (list: ZtaChanges['enteredHighRisk']) => list.filter((m) => shown.has(`${m.connectorId}\u0000${m.hostId}`));
-  return { enteredHighRisk: inScope(changes.enteredHighRisk), leftHighRisk: inScope(changes.leftHighRisk), biggestMovers: inScope(changes.biggestMovers), moved: changes.moved };
+export function changesInScope(filter: ZtaFilter, changes: ZtaChanges): ZtaChanges {
+  const q = storeSearch(filter.q);
+  const keep = (m: ZtaChanges['enteredHighRisk'][number]) =>
+    (filter.customer === undefined || m.customerId === filter.customer) &&
+    (filter.connector === undefined || m.connectorId === filter.connector) &&
+    (filter.platform === undefined || m.platform === filter.platform) &&
+    (filter.band === undefined || m.to.band === filter.band) &&
+    (q === undefined || storeMatches(q, m.hostname, m.hostId));
+  return { enteredHighRisk: changes.enteredHighRisk.filter(keep), leftHighRisk: changes.leftHighRisk.filter(keep), biggestMovers: changes.biggestMovers.filter(keep), moved: changes.moved };
 }
 
 /** Why a host has its score: its contributions that add points, largest first (at most REASONS). */
