@@ -24,7 +24,7 @@ export interface OverviewDeps {
   sessions: SessionManager;
   alarms: Pick<AlarmService, 'criticalUnacknowledged' | 'overview' | 'isRunning'>;
   /** The desk's EDR, or a joined console's team stores (C-84): the same reads. */
-  edr: Pick<EdrService, 'zta' | 'store' | 'registry'> & { scheduler: Pick<EdrService['scheduler'], 'status'> };
+  edr: Pick<EdrService, 'zta' | 'store' | 'registry'> & { scheduler: { status(id: string): Pick<ReturnType<EdrService['scheduler']['status']>, 'running' | 'nextCycleAt'> | Promise<Pick<ReturnType<EdrService['scheduler']['status']>, 'running' | 'nextCycleAt'>> } };
   inventory: InventoryService;
   demo: DemoWorkspace;
   now?: () => Date;
@@ -137,7 +137,7 @@ export class OverviewService {
 
   private async connector(c: ZtaConnector): Promise<OverviewConnector> {
     const registered = this.d.edr.registry.list().find((r) => r.id === c.connectorId);
-    const schedule = this.d.edr.scheduler.status(c.connectorId);
+    const schedule = await this.d.edr.scheduler.status(c.connectorId);
     const cycle = c.cycleId === null ? undefined : await this.d.edr.store.cycle(c.cycleId);
     return {
       connectorId: c.connectorId,

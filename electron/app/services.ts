@@ -187,7 +187,7 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
       return inTeam() ? team.current().registry : edr.registry;
     },
     get scheduler() {
-      return inTeam() ? { status: () => ({ running: false }) } : edr.scheduler;
+      return inTeam() ? { status: (id: string) => team.current().schedule(id) } : edr.scheduler;
     },
   };
   events.subscribe((event, payload) => {

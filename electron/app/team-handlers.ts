@@ -10,7 +10,7 @@ import type { ConnectorStatus } from '../../shared/contract';
 import type { StoredConnector } from '../edr/registry';
 import type { Handlers } from './router';
 import type { TeamConsole } from './team-console';
-import { mayAdminister, teamReadOnly } from './team-world';
+import { mayAdminister, teamReadOnly, teamSchedule } from './team-world';
 import { connectorStatus } from './edr-status';
 
 type TeamHandlers = Pick<Handlers, 'team.get' | 'team.test' | 'team.join' | 'team.leave' | 'team.inspect' | 'team.trust'>;
@@ -35,8 +35,8 @@ async function teamStatus(team: TeamConsole, c: StoredConnector, claims: Awaited
   const world = team.current();
   const { tls: _tls, ...rest } = c;
   const view = { ...rest, hasClientSecret: await world.fleet.hasSecret(c) };
+  const row = connectorStatus(view, teamSchedule(c, claims.get(c.id)), await world.edrStore.lastCycle(c.id));
   const claim = claims.get(c.id);
-  const row = connectorStatus(view, { running: Boolean(claim?.worker && !claim.leaseLapsed) }, await world.edrStore.lastCycle(c.id));
   return {
     ...row,
     ...(claim

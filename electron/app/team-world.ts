@@ -172,6 +172,16 @@ export class TeamWorld {
     return new Map((await fleetStatus(this.o.pool)).connectors.map((c) => [c.connectorId, c]));
   }
 
+  private claimsRead: Promise<Map<string, ConnectorClaimRow>> | undefined;
+
+  /** A connector's schedule from its claim, as the desk's scheduler answers it (the Overview asks each connector's at once: they share one read of the claims). */
+  async schedule(connectorId: string): Promise<{ running: boolean; nextCycleAt?: string }> {
+    this.claimsRead ??= this.claims().finally(() => (this.claimsRead = undefined));
+    const claims = await this.claimsRead;
+    const c = this.registry.list().find((r) => r.id === connectorId);
+    return teamSchedule({ enabled: c?.enabled ?? false }, claims.get(connectorId));
+  }
+
   async close(): Promise<void> {
     await this.live.close();
     await this.alarms.close();
@@ -267,4 +277,13 @@ export class TeamAlarmService extends AlarmService {
     const stored = c?.lastStoredAt ? Date.parse(c.lastStoredAt) : 0;
     return { ...o, source: 'fleet', live: !!c && c.alive && c.connected && (c.state === 'live' || c.state === 'backfilling'), heardMs: Math.max(o.heardMs, stored) };
   }
+}
+
+/**
+ * A team connector's schedule as the desk's scheduler answers it: running while a worker holds its
+ * lease, else its next poll when the claim's due time says (disabled: none).
+ */
+export function teamSchedule(c: Pick<StoredConnector, 'enabled'>, claim: Pick<ConnectorClaimRow, 'worker' | 'leaseLapsed' | 'dueAt'> | undefined): { running: boolean; nextCycleAt?: string } {
+  const running = Boolean(claim?.worker && !claim.leaseLapsed);
+  return { running, ...(claim && !running && c.enabled ? { nextCycleAt: claim.dueAt } : {}) };
 }

@@ -157,6 +157,13 @@ describe('joining a team', () => {
     const [row] = await h.call<Array<{ id: string; name: string; hasClientSecret: boolean; running: boolean; fleet: Record<string, unknown> }>>('connectors.list');
     expect(row).toMatchObject({ id: connectorId, name: 'Team Falcon', hasClientSecret: true, running: true, fleet: { worker: 'host-a:1', leaseLapsed: false, lastStatus: 'failed', lastError: 'token refused', lastWorker: 'host-a:1' } });
     expect(row!.fleet.leaseUntil).toEqual(expect.any(String));
+    expect(row).not.toHaveProperty('nextCycleAt');
+    // Released by its worker: the next poll is the claim's due time, on the Connectors page and the Overview.
+    await owner.query("UPDATE fleet_claims SET worker = NULL, lease_until = NULL, due_at = '2026-12-01T09:30:00Z' WHERE connector_id = $1", [connectorId]);
+    const [idle] = await h.call<Array<{ running: boolean; nextCycleAt?: string }>>('connectors.list');
+    expect(idle).toMatchObject({ running: false, nextCycleAt: '2026-12-01T09:30:00.000Z' });
+    const [tile] = (await h.call<{ connectors: Array<{ running: boolean; nextCycleAt: string | null }> }>('overview.get', { profileId: profile.id })).connectors;
+    expect(tile).toMatchObject({ running: false, nextCycleAt: '2026-12-01T09:30:00.000Z' });
 
     const refused = await h.callRaw('connectors.save', falcon({ id: connectorId, name: 'Renamed', clientSecret: undefined }));
     expect(refused.error).toMatchObject({ code: 'request.forbidden', message: 'Your database role northbound_console may not change connectors.' });
