@@ -228,5 +228,11 @@ export function agoText(iso: string, now: number): string {
   return h < 48 ? `${h} h ago` : `${Math.floor(h / 24)} d ago`;
 }
 
+/** As agoText, in seconds under a minute ("6 s ago"): a heartbeat against a lease of seconds, where "just now" read as alive. */
+export function agoSecondsText(iso: string, now: number): string {
+  const s = Math.floor((now - Date.parse(iso)) / 1000);
+  return Number.isFinite(s) && s >= 0 && s < 60 ? `${s} s ago` : agoText(iso, now);
+}
+
 /** 1234 → "1,234" (shared/text.ts: the one count formatter of main and the window). */
 export { formatCount } from '../../shared/text';

@@ -11,7 +11,7 @@ import type { ReactNode } from 'react';
 import type { FleetCollector, FleetHealth, FleetWorker } from '../../../shared/model/fleet-health';
 import { useFleetHealth } from '../../api/overview';
 import { AsOf } from '../../components/AsOf';
-import { agoText, formatCount } from '../../components/format';
+import { agoSecondsText, agoText, formatCount } from '../../components/format';
 import { LoadFailed, Loading } from '../../components/QueryState';
 import { useNow } from '../../components/useNow';
 import { Tile } from './Tile';
@@ -145,7 +145,7 @@ function WorkerLine({ w, now }: { w: FleetWorker; now: number }) {
       <strong>{w.id}</strong> <span className="muted">on {w.host}</span>{' '}
       {w.stopped ? chip('none', 'stopped') : w.alive ? chip('ok', 'alive') : chip('danger', 'not alive')}{' '}
       <span className="muted">
-        {w.alive ? `${w.running} running, ` : ''}heartbeat {agoText(w.heartbeatAt, now)}
+        {w.alive ? `${w.running} running, ` : ''}heartbeat {agoSecondsText(w.heartbeatAt, now)}
         {!w.alive && !w.stopped ? ` (lease ${w.leaseSeconds} s)` : ''}
       </span>
       {w.lastError ? <span className="muted"> · last error: {w.lastError}</span> : null}
@@ -160,7 +160,7 @@ function CollectorLine({ c, now }: { c: FleetCollector; now: number }) {
       {c.stopped ? chip('none', 'stopped') : c.alive ? chip(c.connected ? 'ok' : 'warn', c.connected ? (c.state ?? 'alive') : 'not connected') : chip('danger', 'not alive')}{' '}
       <span className="muted">
         lag {c.lagMs === null ? '—' : c.lagMs < 1000 ? `${Math.round(c.lagMs)} ms` : `${(c.lagMs / 1000).toFixed(1)} s`}
-        {c.backlog !== null ? `, ${formatCount(c.backlog)} queued` : ''}, last stored {c.lastStoredAt ? agoText(c.lastStoredAt, now) : 'nothing yet'}, heartbeat {agoText(c.heartbeatAt, now)}
+        {c.backlog !== null ? `, ${formatCount(c.backlog)} queued` : ''}, last stored {c.lastStoredAt ? agoText(c.lastStoredAt, now) : 'nothing yet'}, heartbeat {agoSecondsText(c.heartbeatAt, now)}
       </span>
       {c.lastError ? <span className="muted"> · {c.lastError}</span> : null}
     </li>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expiryText, fingerprintLines, formatDuration, intlParts, timeFormat } from '../../../renderer/components/format';
+import { agoSecondsText, expiryText, fingerprintLines, formatDuration, intlParts, timeFormat } from '../../../renderer/components/format';
 
 const FP_A = 'AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89';
 
@@ -126,4 +126,15 @@ describe('the time formatter', () => {
     // Berlin, New York, Lord Howe, Chatham, St John's, Dublin and Santiago change twice in 2026.
     expect(changes).toBeGreaterThanOrEqual(14);
   }, 90_000); // about 100,000 Intl calls (the changes are found, not swept for)
+});
+
+describe('a heartbeat\'s age', () => {
+  it('says seconds under a minute (a lease is seconds long), then as agoText', () => {
+    const now = Date.parse('2026-11-29T12:00:00.000Z');
+    expect(agoSecondsText('2026-11-29T12:00:00.000Z', now)).toBe('0 s ago');
+    expect(agoSecondsText('2026-11-29T11:59:53.500Z', now)).toBe('6 s ago');
+    expect(agoSecondsText('2026-11-29T11:59:00.500Z', now)).toBe('59 s ago');
+    expect(agoSecondsText('2026-11-29T11:58:00.000Z', now)).toBe('2 min ago');
+    expect(agoSecondsText('not a time', now)).toBe('not a time');
+  });
 });
