@@ -15,11 +15,13 @@ export { postgresBin, startPostgres, type PgCluster } from './pg-cluster';
 export function usePostgres() {
   let cluster: PgCluster | undefined;
   const pools: PgPool[] = [];
+  const closers: Array<() => Promise<unknown>> = [];
   let made = 0;
   beforeAll(async () => {
     cluster = await startPostgres();
   }, 60_000);
   afterAll(async () => {
+    await Promise.all(closers.map((c) => c()));
     await Promise.all(pools.map((p) => p.end()));
     await cluster?.stop();
   });
@@ -35,6 +37,10 @@ export function usePostgres() {
   return {
     cluster: started,
     pool,
+    /** Runs `close` after the file's tests, before the cluster stops (pools opened elsewhere). */
+    onClose(close: () => Promise<unknown>) {
+      closers.push(close);
+    },
     /** A new database named `<prefix>_<n>`, its URL and a pool on it. */
     async freshDatabase(prefix: string): Promise<{ name: string; url: string; pool: PgPool }> {
       const name = `${prefix}_${(made += 1)}`;

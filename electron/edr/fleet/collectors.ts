@@ -60,16 +60,11 @@ export class CollectorHealth {
 }
 
 /** A collector of one source as a console reads it (C-91): alive by the Fleet card's rule (C-89: its beat within three beats). */
-export interface SourceCollector {
+export interface SourceCollector extends Omit<CollectorBeat, 'state'> {
   id: string;
   alive: boolean;
+  /** Null until its first beat. */
   state: string | null;
-  connected: boolean;
-  lagMs: number | null;
-  backlog: number | null;
-  lastMessageAt: string | null;
-  lastStoredAt: string | null;
-  error: string | null;
 }
 
 /** The collectors of `source` that were heard from in the last day, the liveliest first (alive and connected, then the newest beat). */

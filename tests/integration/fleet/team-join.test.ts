@@ -8,12 +8,11 @@
  * error that says what to fix.
  */
 import { X509Certificate } from 'node:crypto';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { teamInit, TEAM_ROLES } from '../../../electron/app/team';
-import { storeMigrations } from '../../../electron/cli-team';
+import { TEAM_ROLES } from '../../../electron/app/team';
 import { FleetConnectors } from '../../../electron/edr/fleet/fleet-connectors';
 import { openPgEdrStore } from '../../../electron/edr/store/edr-pg';
 import { openPgAlarmStore } from '../../../electron/alarms/store/pg-alarm-store';
@@ -26,6 +25,8 @@ import type { TeamView } from '../../../shared/model/team';
 import { makeScoredHosts, teamFalconEntry } from '../../support/edr-fixtures';
 import { startAppHarness, type AppHarness } from '../../support/app-harness';
 import { usePostgres } from '../../support/postgres';
+import { teamDatabase } from '../../support/team-database';
+import { until } from '../../support/until';
 
 const pg = usePostgres();
 let dir: string;
@@ -69,38 +70,17 @@ async function deskData(h: AppHarness): Promise<{ profile: ProfileView; localCon
   return { profile, localConnector };
 }
 
-/** Polls `probe` until it holds, for at most `ms`. */
-async function until(what: string, probe: () => Promise<boolean>, ms = 10_000): Promise<void> {
-  for (const end = Date.now() + ms; ; ) {
-    if (await probe()) return;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'nb-team-join-'));
-  const db = await pg.freshDatabase('teamjoin');
-  owner = db.pool;
-  dbName = db.name;
-  port = pg.cluster().port;
-  await teamInit({ pool: owner, keyFile: path.join(dir, 'worker.key'), migrations: await storeMigrations() });
-  for (const [user, role] of [['w1', TEAM_ROLES.worker], ['alice', TEAM_ROLES.console], ['bob', TEAM_ROLES.admin]] as const) {
-    await owner.query(`CREATE ROLE ${user} LOGIN PASSWORD '${user}-pw' IN ROLE ${role}`);
-  }
-  await owner.query(`CREATE ROLE mallory LOGIN PASSWORD 'mallory-pw'`);
   // These users sign in by password; the tests' owner keeps the cluster's trust.
-  const hba = path.join(pg.cluster().dir, 'data', 'pg_hba.conf');
-  writeFileSync(hba, `host all w1,alice,bob,mallory 127.0.0.1/32 scram-sha-256\n${readFileSync(hba, 'utf8')}`);
-  await owner.query('SELECT pg_reload_conf()');
-  const probe = openPostgres({ url: `postgres://alice@127.0.0.1:${port}/${dbName}`, password: 'wrong', max: 1 });
-  pools.push(probe);
-  await until('the server asks for passwords', () => probe.query('SELECT 1').then(() => false, (e: { code?: string }) => e.code === '28P01'));
+  const team = await teamDatabase(pg, 'teamjoin', [['w1', TEAM_ROLES.worker], ['alice', TEAM_ROLES.console], ['bob', TEAM_ROLES.admin], ['mallory', null]], dir);
+  owner = team.owner;
+  dbName = team.name;
+  port = team.port;
 
   // The fleet's data: a connector an admin registered, a cycle a worker stored, alarms a collector stored, one activity entry.
-  const bob = openPostgres({ url: `postgres://bob@127.0.0.1:${port}/${dbName}`, password: 'bob-pw', max: 2 });
-  const w1 = openPostgres({ url: `postgres://w1@127.0.0.1:${port}/${dbName}`, password: 'w1-pw', max: 2 });
-  pools.push(bob, w1);
+  const bob = team.login('bob');
+  const w1 = team.login('w1');
   const [registered] = await new FleetConnectors(bob).registerBulk({ version: 1, connectors: [falcon()] });
   connectorId = registered!.id!;
   const edr = await openPgEdrStore(w1);

@@ -17,7 +17,7 @@
  * - The listening connection survives the database restarting: after pg_ctl stop and start, B
  *   says "maybe changed" once (`team.changed`) and the next batch reaches it within 2 s again.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,24 +25,25 @@ import type { MgmtSimulator } from '@northbound/simulators/demo';
 import { backfill } from '../../../electron/alarms/backfill';
 import { NodeAlarmApi } from '../../../electron/alarms/node-api';
 import { openPgAlarmStore, type PgAlarmStore } from '../../../electron/alarms/store/pg-alarm-store';
-import { teamInit, TEAM_ROLES } from '../../../electron/app/team';
+import { TEAM_ROLES } from '../../../electron/app/team';
 import { fleetAlarmSource } from '../../../electron/app/team-world';
-import { storeMigrations } from '../../../electron/cli-team';
 import { openPgEdrStore } from '../../../electron/edr/store/edr-pg';
-import { openPostgres, type PgPool } from '../../../electron/store/postgres';
+import type { PgPool } from '../../../electron/store/postgres';
 import type { AlarmDetail, AlarmPage } from '../../../shared/model/alarms';
 import type { ActivityEntry } from '../../../shared/model/activity';
 import type { TeamView } from '../../../shared/model/team';
 import { startAppHarness, type AppHarness } from '../../support/app-harness';
 import { makeScoredHosts } from '../../support/edr-fixtures';
 import { usePostgres } from '../../support/postgres';
+import { teamDatabase } from '../../support/team-database';
 import { until } from '../../support/until';
 
 const pg = usePostgres();
 let dir: string;
 let dbName: string;
 let port: number;
-const pools: PgPool[] = [];
+/** The worker's login (the collector's and the workers' writes). */
+let w1: PgPool;
 let a: AppHarness;
 let b: AppHarness;
 let sim: MgmtSimulator;
@@ -75,19 +76,10 @@ async function eventWithin(h: AppHarness, from: number, match: (e: Pushed) => bo
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'nb-team-live-'));
-  const db = await pg.freshDatabase('teamlive');
-  dbName = db.name;
-  port = pg.cluster().port;
-  await teamInit({ pool: db.pool, keyFile: path.join(dir, 'worker.key'), migrations: await storeMigrations() });
-  for (const [user, role] of [['w1', TEAM_ROLES.worker], ['alice', TEAM_ROLES.console], ['carol', TEAM_ROLES.console]] as const) {
-    await db.pool.query(`CREATE ROLE ${user} LOGIN PASSWORD '${user}-pw' IN ROLE ${role}`);
-  }
-  const hba = path.join(pg.cluster().dir, 'data', 'pg_hba.conf');
-  writeFileSync(hba, `host all w1,alice,carol 127.0.0.1/32 scram-sha-256\n${readFileSync(hba, 'utf8')}`);
-  await db.pool.query('SELECT pg_reload_conf()');
-  const w1 = openPostgres({ url: `postgres://w1@127.0.0.1:${port}/${dbName}`, password: 'w1-pw', max: 2 });
-  pools.push(w1);
-  await until('the worker signs in by password', () => w1.query('SELECT 1').then(() => true, () => false));
+  const team = await teamDatabase(pg, 'teamlive', [['w1', TEAM_ROLES.worker], ['alice', TEAM_ROLES.console], ['carol', TEAM_ROLES.console]], dir);
+  dbName = team.name;
+  port = team.port;
+  w1 = team.login('w1');
   collectorStore = await openPgAlarmStore(w1);
 
   a = await startAppHarness({ openDemo: true, app: { demoEdr: false } });
@@ -114,7 +106,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await a?.close();
   await b?.close();
-  await Promise.all(pools.map((p) => p.end()));
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -169,7 +160,6 @@ describe('two consoles of one team', () => {
   });
 
   it('a cycle a worker commits reaches both consoles as edr.progress completed within 2 s', async () => {
-    const w1 = pools[0]!;
     const edr = await openPgEdrStore(w1);
     const connectorId = 'team-live-falcon';
     const tenant = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';

@@ -13,15 +13,14 @@
  *   rescored cycle (`edr.progress`), and reads both.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { teamInit, TEAM_ROLES } from '../../../electron/app/team';
-import { storeMigrations } from '../../../electron/cli-team';
+import { TEAM_ROLES } from '../../../electron/app/team';
 import { FleetConnectors } from '../../../electron/edr/fleet/fleet-connectors';
 import { openPgEdrStore } from '../../../electron/edr/store/edr-pg';
-import { openPostgres, type PgPool } from '../../../electron/store/postgres';
+import type { PgPool } from '../../../electron/store/postgres';
 import { compileRiskConfig, scoreHost, tenantRiskConfigOrThrow } from '../../../shared/risk';
 import type { ActivityEntry } from '../../../shared/model/activity';
 import type { TeamView } from '../../../shared/model/team';
@@ -29,6 +28,7 @@ import type { ZtaSnapshot } from '../../../shared/model/zta';
 import { startAppHarness, type AppHarness } from '../../support/app-harness';
 import { makeScoredHosts } from '../../support/edr-fixtures';
 import { usePostgres } from '../../support/postgres';
+import { teamDatabase, type TeamDatabase } from '../../support/team-database';
 import { until } from '../../support/until';
 
 const pg = usePostgres();
@@ -38,7 +38,7 @@ let dbName: string;
 let port: number;
 let connectorId: string;
 let keyFile: string;
-const pools: PgPool[] = [];
+let team: TeamDatabase;
 const harnesses: AppHarness[] = [];
 const children: ChildProcess[] = [];
 
@@ -62,11 +62,7 @@ const defender = (patch: Record<string, unknown> = {}) => ({
 });
 
 const input = (user: string) => ({ host: '127.0.0.1', port, database: dbName, user, password: `${user}-pw`, tls: { mode: 'off' } });
-const login = (user: string) => {
-  const pool = openPostgres({ url: `postgres://${user}@127.0.0.1:${port}/${dbName}`, password: `${user}-pw`, max: 1 });
-  pools.push(pool);
-  return pool;
-};
+const login = (user: string) => team.login(user, 1);
 
 async function app(): Promise<AppHarness> {
   const h = await startAppHarness();
@@ -96,20 +92,12 @@ function startWorker(id: string): { child: ChildProcess; stderr: () => string } 
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'nb-team-risk-'));
-  const db = await pg.freshDatabase('teamrisk');
-  owner = db.pool;
-  dbName = db.name;
-  port = pg.cluster().port;
-  keyFile = path.join(dir, 'worker.key');
-  await teamInit({ pool: owner, keyFile, migrations: await storeMigrations() });
-  for (const [user, role] of [['w1', TEAM_ROLES.worker], ['alice', TEAM_ROLES.console], ['bob', TEAM_ROLES.admin]] as const) {
-    await owner.query(`CREATE ROLE ${user} LOGIN PASSWORD '${user}-pw' IN ROLE ${role}`);
-  }
-  const hba = path.join(pg.cluster().dir, 'data', 'pg_hba.conf');
-  writeFileSync(hba, `host all w1,alice,bob 127.0.0.1/32 scram-sha-256\n${readFileSync(hba, 'utf8')}`);
-  await owner.query('SELECT pg_reload_conf()');
+  team = await teamDatabase(pg, 'teamrisk', [['w1', TEAM_ROLES.worker], ['alice', TEAM_ROLES.console], ['bob', TEAM_ROLES.admin]], dir);
+  owner = team.owner;
+  dbName = team.name;
+  port = team.port;
+  keyFile = team.keyFile;
   const w1 = login('w1');
-  await until('the worker signs in by password', () => w1.query('SELECT 1').then(() => true, () => false));
 
   // The team's tenant, registered by an admin, with a cycle a worker stored; its next poll an hour away.
   const [registered] = await new FleetConnectors(login('bob')).registerBulk({ version: 1, connectors: [defender()] });
@@ -125,7 +113,6 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const c of children) c.kill('SIGKILL');
   await Promise.all(harnesses.map((h) => h.close()));
-  await Promise.all(pools.map((p) => p.end()));
   rmSync(dir, { recursive: true, force: true });
 });
 
