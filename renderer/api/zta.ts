@@ -5,7 +5,6 @@
  * failed) and a changed connector invalidate every `zta` query (event-sync.ts).
  */
 import { keepPreviousData, skipToken, useMutation, useQueries, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import type { RequestOf } from '../../shared/contract';
 import type { ZtaFilter } from '../../shared/model/zta';
 import type { HostWindowQuery } from '../../shared/model/zta-window';
@@ -56,15 +55,15 @@ export function useZtaPages(q: Omit<HostWindowQuery, 'offset' | 'limit'>, offset
 /**
  * Reads the table's first page in the address's filter and sort while the facets are on their way
  * (the dashboard, drawn once they came, finds it read or on its way: one round trip less before the
- * first rows). An observer of its own, kept while the page is shown, so the read is not dropped
- * before the dashboard's table observes it. Not for the customer sort, whose window takes the
- * customers' order from the facets.
+ * first rows). Used by a component shown only until then (ZtaPage's EarlyFirstPage): its observer
+ * keeps the read from being dropped while nothing else observes it, and goes with it. Not for the
+ * customer sort, whose window takes the customers' order from the facets.
  */
-export function useZtaFirstPageEarly(q: Omit<HostWindowQuery, 'offset' | 'limit'> | undefined) {
+export function useZtaFirstPageEarly(q: Omit<HostWindowQuery, 'offset' | 'limit'>) {
   const client = useClient();
-  const [asked] = useState(() => q);
-  const on = q !== undefined && asked !== undefined && asked.sort?.key !== 'customer';
-  useQuery({ ...ztaPageQuery(client, asked ?? { filter: {} }, 0), enabled: on });
+  // Dropped at once if nothing else observes it when the facets came (no table drawn: no connector
+  // scored yet), so a later table never opens on this read's rows.
+  useQuery({ ...ztaPageQuery(client, q, 0), enabled: q.sort?.key !== 'customer', gcTime: 0 });
 }
 
 /** A few rows from the top (the riskiest hosts card, the palette): `undefined` reads nothing. */

@@ -4,7 +4,8 @@
  * address (app/search.ts): filters and sort act on a draft at once and reach the address once
  * input pauses (useAddressDraft); opening a host adds a history entry (Back closes it).
  */
-import { useRouteRefinements, ztaFilterOf } from '../../app/search';
+import { useState } from 'react';
+import { useRouteRefinements, ztaFilterOf, type ZtaSearch } from '../../app/search';
 import { useZtaFirstPageEarly, useZtaFacets } from '../../api/zta';
 import { LoadFailed, Loading } from '../../components/QueryState';
 import { NeverScored, NoConnectors } from './EmptyStates';
@@ -14,14 +15,14 @@ import { ZtaDashboard } from './ZtaDashboard';
 export function ZtaPage() {
   const facets = useZtaFacets();
   const { view: draft, refine, opened: host, open: openHost, close: closeHost } = useRouteRefinements('/zta');
-  // The table's first page is asked for beside the facets, in the order and filter the address gives
-  // (a choice the facets then do not know is dropped by the dashboard, whose own read follows).
-  useZtaFirstPageEarly(facets.isPending ? { filter: ztaFilterOf(draft), sort: { key: draft.sort, desc: draft.order === 'desc' } } : undefined);
 
   let body;
   if (facets.isPending) {
     body = (
-      <Loading>Loading the stored scores…</Loading>
+      <>
+        <EarlyFirstPage view={draft} />
+        <Loading>Loading the stored scores…</Loading>
+      </>
     );
   } else if (facets.isError) {
     body = (
@@ -42,4 +43,15 @@ export function ZtaPage() {
       {body}
     </div>
   );
+}
+
+/**
+ * The table's first page asked for beside the facets, in the order and filter the address gives
+ * (C-102); shown only while they load. A choice the facets then do not know is dropped by the
+ * dashboard, whose own read follows.
+ */
+function EarlyFirstPage({ view }: { view: Omit<ZtaSearch, "host"> }) {
+  const [q] = useState(() => ({ filter: ztaFilterOf(view), sort: { key: view.sort, desc: view.order === 'desc' } }));
+  useZtaFirstPageEarly(q);
+  return null;
 }

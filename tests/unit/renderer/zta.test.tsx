@@ -305,6 +305,8 @@ describe('ZTA what-if', () => {
     const before = await main.call('zta.snapshot');
     const { user } = renderApp(main, { at: '/zta' });
     await screen.findByTestId('zta-count');
+    // The chart is drawn from the counts, which may come after the table's first rows.
+    await waitFor(() => expect(Object.values(bandTotals()).reduce((a, b) => a + b, 0)).toBe(before.rows.hostId.length));
     const stored = bandTotals();
     const toggle = screen.getByRole('button', { name: 'What-if' });
     await user.click(toggle);
