@@ -13,6 +13,8 @@ import { deploymentCounts, failedDeployments, type DeploymentCounts, type Failed
 import { migrate, openPrivateDatabase } from '../../store/sqlite';
 import { listedDevice } from './listed-device';
 import { MIGRATIONS } from './inventory-schema';
+import { deviceKeys, type DeviceFacets, type DeviceWindowFilter, type DeviceSort } from '../../../shared/model/device-window';
+import { DEFAULT_SORT, DeviceWindowSql } from './device-window-sql';
 
 export type { StoredOrganization } from '../../../shared/model/hierarchy';
 export type InventoryKind = 'devices' | 'organizations';
@@ -123,15 +125,24 @@ export class InventoryDb {
   private readonly replaceDeviceList;
   private readonly replaceOrganizationList;
   private readonly replaceApplianceList;
+  private readonly putOneDevice;
+  private readonly windows: DeviceWindowSql;
 
   constructor(file: string) {
     this.db = openPrivateDatabase(file);
     migrate(this.db, MIGRATIONS);
+    this.windows = new DeviceWindowSql(this.db);
     this.stmt = {
       putDevice: this.db.prepare(
         `INSERT OR REPLACE INTO devices (profile_id, device_name, site_id, org_name, serial_number, device_group, country, latitude, longitude, deployment_status, workflow_status, last_modified_by, last_modified_at, last_task_id)
          VALUES (@profileId, @name, @siteId, @orgName, @serial, @group, @country, @latitude, @longitude, @status, @workflowStatus, @modifiedBy, @modifiedAt, @lastTaskId)`,
       ),
+      putKeys: this.db.prepare(
+        `UPDATE devices SET name_key = @nameKey, site_num = @siteNum, org_eff = @org, org_key = @orgKey, group_key = @groupKey, country_key = @countryKey,
+           serial_key = @serialKey, reach_rank = @reachRank, sync_rank = @syncRank, hay = @hay
+         WHERE profile_id = @profileId AND device_name = @name`,
+      ),
+      keyless: this.db.prepare('SELECT DISTINCT profile_id AS profileId FROM devices WHERE name_key IS NULL'),
       deleteDevices: this.db.prepare('DELETE FROM devices WHERE profile_id = ?'),
       deleteDevice: this.db.prepare('DELETE FROM devices WHERE profile_id = ? AND device_name = ?'),
       devices: this.db.prepare(
@@ -171,6 +182,11 @@ export class InventoryDb {
       this.stmt.deleteDevices.run(profileId);
       for (const d of devices) this.stmt.putDevice.run(deviceParams(profileId, listedDevice(d, stored.get(d.deviceName))));
       this.stmt.fetched.run(profileId, 'devices', fetchedAt, unreadable);
+      this.writeKeys(profileId, this.stmt.devices.all(profileId) as DeviceRow[]);
+    });
+    this.putOneDevice = this.db.transaction((profileId: string, device: DeviceView) => {
+      this.stmt.putDevice.run(deviceParams(profileId, device));
+      this.writeKeys(profileId, [this.stmt.device.get(profileId, device.deviceName) as DeviceRow]);
     });
     this.replaceOrganizationList = this.db.transaction((profileId: string, orgs: readonly StoredOrganization[], fetchedAt: string, unreadable: number) => {
       this.stmt.deleteOrgs.run(profileId);
@@ -181,7 +197,48 @@ export class InventoryDb {
       this.stmt.deleteAppliances.run(profileId);
       for (const { name, ...state } of appliances) this.stmt.putAppliance.run(profileId, name, JSON.stringify(state));
       this.stmt.fetched.run(profileId, 'appliances', fetchedAt, unreadable);
+      // A device's reachability, sync, serial and organization may come from its appliance.
+      this.writeKeys(profileId, this.stmt.devices.all(profileId) as DeviceRow[]);
     });
+    // Rows stored before schema step 4 get their keys once.
+    for (const { profileId } of this.stmt.keyless.all() as Array<{ profileId: string }>) {
+      this.db.transaction(() => this.writeKeys(profileId, this.stmt.devices.all(profileId) as DeviceRow[]))();
+    }
+  }
+
+  /** Stores each row's sort keys and search text, from the device as `devices()` shows it (C-99). */
+  private writeKeys(profileId: string, rows: readonly DeviceRow[]): void {
+    const appliancesAt = this.fetchedAt(profileId, 'appliances');
+    for (const r of rows) this.stmt.putKeys.run({ profileId, name: r.device_name, ...deviceKeys(deviceOf(r, appliancesAt)) });
+  }
+
+  /**
+   * A page of the profile's devices as the devices table shows them (issue 25.3): filtered,
+   * searched and sorted by the stored keys, with how many match (exact) and the list's fetch time.
+   */
+  deviceWindow(profileId: string, filter: DeviceWindowFilter, sort: DeviceSort | undefined, offset: number, limit: number): { fetchedAt: string | null; rows: DeviceView[]; total: number } {
+    return this.db.transaction(() => {
+      const appliancesAt = this.fetchedAt(profileId, 'appliances');
+      const rows = this.windows.rows<DeviceRow>(profileId, filter, sort ?? DEFAULT_SORT, offset, limit).map((r) => deviceOf(r, appliancesAt));
+      // A page shorter than asked, or the first page of a filter with none, knows its total without counting.
+      const total = rows.length > 0 && rows.length < limit ? offset + rows.length : offset === 0 && rows.length === 0 ? 0 : this.windows.count(profileId, filter);
+      return { fetchedAt: this.fetchedAt(profileId, 'devices'), rows, total };
+    })();
+  }
+
+  /** The count, the filters' choices and the ages the devices page shows before any row. */
+  deviceFacets(profileId: string): Omit<DeviceFacets, 'profileId'> {
+    return this.db.transaction(() => {
+      const fetch = this.fetch(profileId, 'devices');
+      const { withAppliance, ...facets } = this.windows.facets(profileId);
+      return { fetchedAt: fetch.at, unreadable: fetch.unreadable, stateAt: withAppliance ? this.fetchedAt(profileId, 'appliances') : null, ...facets };
+    })();
+  }
+
+  /** The statement of a window and its plan (the index-use test). */
+  explainWindow(profileId: string, filter: DeviceWindowFilter, sort: DeviceSort): string[] {
+    const { sql, params } = this.windows.windowSql(profileId, filter, sort);
+    return (this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ ...params, limit: 100, offset: 0 }) as Array<{ detail: string }>).map((r) => r.detail);
   }
 
   /**
@@ -226,7 +283,7 @@ export class InventoryDb {
 
   /** Writes one device (after onboarding, a fetch or a deployment); the list's fetch time stays. */
   upsertDevice(profileId: string, device: DeviceView): void {
-    this.stmt.putDevice.run(deviceParams(profileId, device));
+    this.putOneDevice(profileId, device);
   }
 
   /** Moves a stored device to a deployment status; false when the device is not stored. */
