@@ -1,4 +1,17 @@
 /** inventory.db's schema (inventory-db.ts): its migrations in order. */
+/** The devices table's sort indexes (C-100): name and columns, as step 4 creates them (a large list replaced drops and builds them again). */
+export const DEVICE_INDEXES: ReadonlyArray<readonly [string, string]> = [
+  ['devices_by_name', 'profile_id, name_key, device_name'],
+  ['devices_by_serial', 'profile_id, serial_key, device_name'],
+  ['devices_by_site', 'profile_id, site_num, name_key, device_name'],
+  ['devices_by_org', 'profile_id, org_key, name_key, device_name'],
+  ['devices_by_group', 'profile_id, group_key, name_key, device_name'],
+  ['devices_by_country', 'profile_id, country_key, name_key, device_name'],
+  ['devices_by_status', 'profile_id, status_rank, name_key, device_name'],
+  ['devices_by_reach', 'profile_id, reach_rank, name_key, device_name'],
+  ['devices_by_sync', 'profile_id, sync_rank, name_key, device_name'],
+];
+
 /** Migrations as a versioned list (`PRAGMA user_version` = how many ran). */
 export const MIGRATIONS: readonly string[] = [
   // 1: the first schema (issue 4). IF NOT EXISTS: stores from before the version count match it.
@@ -97,15 +110,8 @@ CREATE TABLE IF NOT EXISTS tasks (
    ALTER TABLE devices ADD COLUMN sync_rank INTEGER;
    ALTER TABLE devices ADD COLUMN hay TEXT;
    ALTER TABLE devices ADD COLUMN status_rank INTEGER GENERATED ALWAYS AS (CASE deployment_status WHEN 'saved' THEN 0 WHEN 'deploying' THEN 1 WHEN 'deployed' THEN 2 WHEN 'failed' THEN 3 ELSE -1 END) VIRTUAL;
-   CREATE INDEX devices_by_name ON devices (profile_id, name_key, device_name);
-   CREATE INDEX devices_by_serial ON devices (profile_id, serial_key, device_name);
-   CREATE INDEX devices_by_site ON devices (profile_id, site_num, name_key, device_name);
-   CREATE INDEX devices_by_org ON devices (profile_id, org_key, name_key, device_name);
-   CREATE INDEX devices_by_group ON devices (profile_id, group_key, name_key, device_name);
-   CREATE INDEX devices_by_country ON devices (profile_id, country_key, name_key, device_name);
-   CREATE INDEX devices_by_status ON devices (profile_id, status_rank, name_key, device_name);
-   CREATE INDEX devices_by_reach ON devices (profile_id, reach_rank, name_key, device_name);
-   CREATE INDEX devices_by_sync ON devices (profile_id, sync_rank, name_key, device_name);`,
+` +
+    DEVICE_INDEXES.map(([name, columns]) => `CREATE INDEX ${name} ON devices (${columns});`).join('\n'),
 ];
 
 export const INVENTORY_SCHEMA_VERSION = MIGRATIONS.length;
