@@ -110,7 +110,8 @@ export function DevicesPage({ onboardingWizard: OnboardingWizard, bulkOnboarding
           </button>
           <span className="devices-meta">
             <DeviceStateAge at={devices.data?.stateAt ?? null} listFetchedAt={devices.data?.fetchedAt ?? null} />
-            <span className="devices-count" data-testid="devices-count" aria-live="polite">
+            {/* data-answer: what the rows shown answer (the bench waits for a key's own answer, also when it looks the same). */}
+            <span className="devices-count" data-testid="devices-count" data-answer={w.answer} aria-live="polite">
               {!filtered && !w.stale ? `${formatCount(w.total ?? total)} devices` : `${formatCount(w.total ?? total)} of ${formatCount(total)}`}
             </span>
           </span>
