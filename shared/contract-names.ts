@@ -42,6 +42,8 @@ export const CHANNEL_NAMES = [
   'connectors.importBulk',
   'connectors.cancel',
   'inventory.devices',
+  'inventory.window',
+  'inventory.facets',
   'inventory.organizations',
   'inventory.refresh',
   'devices.get',

@@ -21,6 +21,7 @@ import { activityChannels, activityEvents } from './contract-activity';
 import { teamChannels } from './contract-team';
 import { TeamHealth } from './model/fleet-health';
 import { FleetClaimView } from './model/team';
+import { DeviceFacets, DeviceWindow, DeviceWindowQuery } from './model/device-window';
 import { BulkJobState, BulkRowInput, DeviceGroups, DeviceRecord, DeviceView, OrganizationView, Snapshot, SyslogServer, TaskStatus } from './model/inventory';
 
 /**
@@ -217,6 +218,8 @@ export const channels = {
   'connectors.cancel': channel(ConnectorRef, z.object({ cancelled: z.boolean() }), 'Cancel the running poll cycle.'),
 
   'inventory.devices': channel(ProfileRef, Snapshot(DeviceView), 'The devices of a node as last fetched (SQLite; works offline).'),
+  'inventory.window': channel(DeviceWindowQuery, DeviceWindow, 'A page of the devices table: a node’s stored devices filtered, searched and sorted in the store, with how many match.'),
+  'inventory.facets': channel(ProfileRef, DeviceFacets, 'The devices page before any row: how many devices, the organizations and groups to filter by, the list’s and the state’s age.'),
   'inventory.organizations': channel(ProfileRef, Snapshot(OrganizationView), 'The organizations of a node as last fetched, with the hierarchy and inherited plans.'),
   'inventory.refresh': channel(
     ProfileRef.extend({ what: z.enum(['devices', 'organizations', 'all']).default('all') }).strict(),

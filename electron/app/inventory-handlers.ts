@@ -7,6 +7,8 @@ import type { Handlers } from './router';
 type InventoryHandlers = Pick<
   Handlers,
   | 'inventory.devices'
+  | 'inventory.window'
+  | 'inventory.facets'
   | 'inventory.organizations'
   | 'inventory.refresh'
   | 'devices.get'
@@ -27,7 +29,7 @@ type InventoryHandlers = Pick<
 export interface InventoryHandlerDeps {
   inventory: Pick<
     InventoryService,
-    'devices' | 'organizations' | 'refresh' | 'getDevice' | 'nextSiteId' | 'deviceGroups' | 'onboard' | 'deploy' | 'task' | 'lastTaskOf' | 'syslogList' | 'syslogCreate'
+    'devices' | 'deviceWindow' | 'deviceFacets' | 'organizations' | 'refresh' | 'getDevice' | 'nextSiteId' | 'deviceGroups' | 'onboard' | 'deploy' | 'task' | 'lastTaskOf' | 'syslogList' | 'syslogCreate'
   >;
   bulk: Pick<BulkJobs, 'start' | 'cancel' | 'get'>;
   profiles: Pick<ProfileRepository, 'get'>;
@@ -38,6 +40,8 @@ export function createInventoryHandlers({ inventory, bulk, profiles }: Inventory
   const known = (profileId: string) => profiles.get(profileId).id;
   return {
     'inventory.devices': async ({ profileId }) => inventory.devices(known(profileId)),
+    'inventory.window': async (q) => inventory.deviceWindow({ ...q, profileId: known(q.profileId) }),
+    'inventory.facets': async ({ profileId }) => inventory.deviceFacets(known(profileId)),
     'inventory.organizations': async ({ profileId }) => inventory.organizations(known(profileId)),
     'inventory.refresh': async ({ profileId, what }) => inventory.refresh(profileId, what),
     'devices.get': async ({ profileId, deviceName }) => inventory.getDevice(profileId, deviceName),

@@ -4,6 +4,7 @@
  * (fetch, onboard, deploy) write through it. Bulk onboarding jobs (bulk.ts) reach it through
  * the ports the composition root builds (app/services.ts).
  */
+import type { DeviceFacets, DeviceWindow, DeviceWindowQuery } from '../../shared/model/device-window';
 import type { EmitEvent } from '../../shared/contract';
 import { AppError, ErrorCodes } from '../../shared/model/errors';
 import type { DeviceGroups, DeviceRecord, DeviceView, OrganizationView, SyslogServer, TaskStatus } from '../../shared/model/inventory';
@@ -97,6 +98,16 @@ export class InventoryService {
 
   async devices(profileId: string): Promise<StoredList<DeviceView> & { profileId: string }> {
     return { profileId, ...(await this.store.devices(profileId)) };
+  }
+
+  /** inventory.window: a page of the devices table, filtered, searched and sorted in the store (C-99). */
+  async deviceWindow(q: DeviceWindowQuery): Promise<DeviceWindow> {
+    return { profileId: q.profileId, ...(await this.store.deviceWindow(q.profileId, q.filter, q.sort, q.offset, q.limit)) };
+  }
+
+  /** inventory.facets: the devices page's count, filter choices and ages. */
+  async deviceFacets(profileId: string): Promise<DeviceFacets> {
+    return { profileId, ...(await this.store.deviceFacets(profileId)) };
   }
 
   async organizations(profileId: string): Promise<StoredList<OrganizationView> & { profileId: string }> {

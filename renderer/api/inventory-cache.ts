@@ -1,11 +1,12 @@
 /**
  * How pushed inventory events change what the cache holds (pure, tested on their own):
  * `onboarding.progress` carries only the rows that changed, merged here into the job's full
- * list; `task.progress` moves a device's deployment status in the stored devices list.
+ * list; `task.progress` moves a device's deployment status in the cached windows of the devices table.
  */
 import type { BulkJobState, BulkRowResult, DeploymentStatus, DeviceView, TaskState, TaskStatus } from '../../shared/model/inventory';
 
-export type DevicesSnapshot = { profileId: string; fetchedAt: string | null; items: DeviceView[] };
+/** A cached window of the devices table (or anything holding devices as `rows`). */
+export type DeviceRows = { rows: DeviceView[] };
 
 const finishedJob = (s: BulkJobState['state']) => s !== 'running';
 
@@ -49,15 +50,20 @@ export function isTaskNewer(old: TaskStatus | undefined, incoming: TaskStatus): 
   return incoming.percent >= old.percent;
 }
 
-/** The devices list with the task's device moved to the status the task implies; the same object when nothing changes. */
-export function applyTaskToDevices(snapshot: DevicesSnapshot | undefined, task: TaskStatus): DevicesSnapshot | undefined {
-  if (!snapshot) return snapshot;
+/** A window with the task's device moved to the status the task implies; the same object when nothing changes. */
+export function applyTaskToDevices<W extends DeviceRows>(window: W | undefined, task: TaskStatus): W | undefined {
+  const device = window?.rows.find((d) => d.deviceName === task.deviceName);
+  if (!window || !device) return window;
   const status = deploymentStatusOf(task.state);
-  const i = snapshot.items.findIndex((d) => d.deviceName === task.deviceName);
-  if (i < 0) return snapshot;
-  const device = snapshot.items[i]!;
-  if (device.deploymentStatus === status && device.lastTaskId === task.taskId) return snapshot;
-  const items = snapshot.items.slice();
-  items[i] = { ...device, deploymentStatus: status, lastTaskId: task.taskId };
-  return { ...snapshot, items };
+  if (device.deploymentStatus === status && device.lastTaskId === task.taskId) return window;
+  return replaceDevice(window, { ...device, deploymentStatus: status, lastTaskId: task.taskId });
+}
+
+/** A window with a device of the same name replaced by `device`; the same object when it has none. */
+export function replaceDevice<W extends DeviceRows>(window: W | undefined, device: DeviceView): W | undefined {
+  const i = window ? window.rows.findIndex((d) => d.deviceName === device.deviceName) : -1;
+  if (!window || i < 0) return window;
+  const rows = window.rows.slice();
+  rows[i] = device;
+  return { ...window, rows };
 }

@@ -1,23 +1,55 @@
 /**
  * Devices, organizations, deployment tasks, bulk onboarding jobs and syslog servers: one hook
- * per channel. Lists are per profile and come from main's SQLite copy (they show offline);
+ * per channel. Lists are per profile and come from main's SQLite copy (they show offline); the
+ * devices in windows filtered, searched and sorted there (issue 25.3, C-99), never the whole list;
  * `inventory.changed`, `task.progress` and `onboarding.progress` keep them fresh (event-sync.ts).
  */
-import { skipToken, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { keepPreviousData, skipToken, useMutation, useQueries, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import type { EventPayload, RequestOf } from '../../shared/contract';
 import type { BulkJobState, TaskStatus } from '../../shared/model/inventory';
 import { useClient } from './ApiProvider';
-import { applyTaskToDevices, isTaskNewer, mergeJob, type DevicesSnapshot } from './inventory-cache';
+import type { DeviceWindow, DeviceWindowQuery } from '../../shared/model/device-window';
+import { applyTaskToDevices, isTaskNewer, mergeJob, replaceDevice } from './inventory-cache';
 import { keys } from './keys';
 
 export type InventoryProgress = Partial<Record<'devices' | 'organizations', EventPayload<'inventory.progress'>>>;
 
-export function useInventoryDevices(profileId: string | undefined) {
+/** The devices page before any row (C-99): the count, the filters' choices, the list's and the state's age. */
+export function useDeviceFacets(profileId: string | undefined) {
   const client = useClient();
   return useQuery({
-    queryKey: keys.inventoryDevices(profileId ?? ''),
-    queryFn: profileId ? () => client.invoke('inventory.devices', { profileId }) : skipToken,
+    queryKey: keys.deviceFacets(profileId ?? ''),
+    queryFn: profileId ? () => client.invoke('inventory.facets', { profileId }) : skipToken,
     staleTime: 60_000,
+  });
+}
+
+/** Rows of the devices table read at a time. */
+export const DEVICE_PAGE = 100;
+export type DeviceWindowAsk = Omit<DeviceWindowQuery, 'profileId' | 'offset' | 'limit'>;
+
+/** The devices table's pages at these offsets (DEVICE_PAGE rows each), filtered, searched and sorted in the store. */
+export function useDevicePages(profileId: string, q: DeviceWindowAsk, offsets: readonly number[]) {
+  const client = useClient();
+  return useQueries({
+    queries: offsets.map((offset) => ({
+      queryKey: keys.deviceWindow(profileId, { ...q, offset, limit: DEVICE_PAGE }),
+      queryFn: () => client.invoke('inventory.window', { profileId, ...q, offset, limit: DEVICE_PAGE }),
+      staleTime: 60_000,
+    })),
+  });
+}
+
+/** A few devices from the top of a window (the palette's matches, a lookup by name or site ID); `undefined` reads nothing. */
+export function useDeviceTop(q: Omit<DeviceWindowQuery, 'offset'> | undefined, silent = false) {
+  const client = useClient();
+  return useQuery({
+    queryKey: keys.deviceWindow(q?.profileId ?? '', { ...q, offset: 0 }),
+    queryFn: q ? () => client.invoke('inventory.window', { ...q, offset: 0 }) : skipToken,
+    staleTime: 60_000,
+    placeholderData: keepPreviousData,
+    ...(silent ? { meta: { silent: true } } : {}),
   });
 }
 
@@ -28,6 +60,17 @@ export function useInventoryOrganizations(profileId: string | undefined) {
     queryFn: profileId ? () => client.invoke('inventory.organizations', { profileId }) : skipToken,
     staleTime: 60_000,
   });
+}
+
+/** Asks the store for a window once, now (the wizard's check of who holds a site ID). */
+export function useDeviceLookup() {
+  const client = useClient();
+  const qc = useQueryClient();
+  return useCallback(
+    (q: Omit<DeviceWindowQuery, 'offset'>) =>
+      qc.fetchQuery({ queryKey: keys.deviceWindow(q.profileId, { ...q, offset: 0 }), queryFn: () => client.invoke('inventory.window', { ...q, offset: 0 }), staleTime: 0 }),
+    [client, qc],
+  );
 }
 
 /** The paging progress of a running refresh (from `inventory.progress`; nothing is fetched). */
@@ -53,14 +96,7 @@ export function useDeviceFromNode(profileId: string, deviceName: string) {
     mutationFn: () => client.invoke('devices.get', { profileId, deviceName }),
     onSuccess: (device) => {
       qc.setQueryData(keys.device(profileId, deviceName), device);
-      qc.setQueryData<DevicesSnapshot>(keys.inventoryDevices(profileId), (old) => {
-        if (!old) return old;
-        const i = old.items.findIndex((d) => d.deviceName === deviceName);
-        if (i < 0) return old;
-        const items = old.items.slice();
-        items[i] = device;
-        return { ...old, items };
-      });
+      qc.setQueriesData<DeviceWindow>({ queryKey: keys.deviceWindows(profileId) }, (old) => replaceDevice(old, device));
     },
   });
 }
@@ -119,7 +155,7 @@ export function writeTask(qc: QueryClient, task: TaskStatus): void {
   const old = qc.getQueryData<TaskStatus>(key);
   if (!isTaskNewer(old, task)) return;
   qc.setQueryData(key, task);
-  qc.setQueryData<DevicesSnapshot>(keys.inventoryDevices(task.profileId), (s) => applyTaskToDevices(s, task));
+  qc.setQueriesData<DeviceWindow>({ queryKey: keys.deviceWindows(task.profileId) }, (w) => applyTaskToDevices(w, task));
 }
 
 /** A node task; `task.progress` events update it in place. */

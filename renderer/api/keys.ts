@@ -13,7 +13,11 @@ export const keys = {
   connectors: ['connectors'] as const,
   oauthClients: (profileId: string) => ['oauthClients', profileId] as const,
   tlsInspect: (profileId: string) => ['tls.inspect', profileId] as const,
+  /** Every read of a node's stored devices (its windows and facets): what `inventory.changed` reloads. */
   inventoryDevices: (profileId: string) => ['inventory.devices', profileId] as const,
+  deviceWindows: (profileId: string) => ['inventory.devices', profileId, 'window'] as const,
+  deviceWindow: (profileId: string, q: object) => ['inventory.devices', profileId, 'window', q] as const,
+  deviceFacets: (profileId: string) => ['inventory.devices', profileId, 'facets'] as const,
   inventoryOrganizations: (profileId: string) => ['inventory.organizations', profileId] as const,
   /** Not a channel: the latest `inventory.progress` events of a profile, written by event-sync. */
   inventoryProgress: (profileId: string) => ['inventory.progress', profileId] as const,

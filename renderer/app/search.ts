@@ -13,7 +13,7 @@ import { ALARM_SEVERITIES, type AlarmFilter } from '../../shared/model/alarms';
 import { Vendor } from '../../shared/model/edr';
 import type { DeploymentStatus } from '../../shared/model/inventory';
 import { BANDS, PLATFORMS, type ZtaFilter } from '../../shared/model/zta';
-import { REACHABILITIES, STATUSES, SYNCS, type SortKey } from '../features/devices/device-index';
+import { REACHABILITIES, STATUSES, SYNCS, type SortKey } from '../../shared/model/device-window';
 import { ZTA_SORT_KEYS } from '../features/zta/zta-index';
 import { shallowEqual, useAddressDraft } from './useAddressDraft';
 

@@ -11,7 +11,8 @@ interface StoredListQuery {
   isPending: boolean;
   isError: boolean;
   error: Error | null;
-  data?: { items: readonly unknown[] } | undefined;
+  /** The list, or (the devices, read in windows) how many it holds. */
+  data?: { items: readonly unknown[] } | { total: number } | undefined;
   refetch(): unknown;
 }
 
@@ -33,7 +34,8 @@ export function storedListState(query: StoredListQuery, what: 'devices' | 'organ
       </div>
     );
   }
-  return query.data?.items.length ? undefined : empty;
+  const data = query.data;
+  return (data ? ('items' in data ? data.items.length : data.total) : 0) ? undefined : empty;
 }
 
 /** Records of the last fetch that could not be read: never hidden, never turned into an empty list. */

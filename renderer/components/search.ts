@@ -1,6 +1,6 @@
 /**
- * A search over a list that never makes typing wait, shared by the app's tables (the devices
- * table does the same over its own index, device-index.ts). The lower-cased text of every item is
+ * A search over a list that never makes typing wait, shared by the app's smaller tables (the
+ * devices and ZTA tables search in the store instead: issue 25.3). The lower-cased text of every item is
  * built once per list, so a keystroke is one `includes` per item; the query is applied deferred
  * (`useDeferredValue`): the input shows the key at once and the table follows in a render React
  * may interrupt, `stale` meanwhile (the rows shown answer the previous query).

@@ -19,6 +19,8 @@ export interface NodeRig {
   app: App;
   sim: MgmtSimulator;
   profileId: string;
+  /** The app's data folder (its inventory.db). */
+  dataDir: string;
   call<T>(channel: string, request: unknown): Promise<T>;
   close(): Promise<void>;
 }
@@ -52,6 +54,7 @@ export async function startNodeRig(seed: { organizations: number; devices: numbe
     app,
     sim,
     profileId: profile.id,
+    dataDir,
     call,
     async close() {
       await app.shutdown();

@@ -253,13 +253,20 @@ async function main(): Promise<void> {
   }
 
   if (want('table')) {
-    const t = await benchDevicesTable(20_000, 500);
-    const keys = t.keystrokes.map((k) => k.ms).sort((a, b) => a - b);
-    const median = keys[Math.floor(keys.length / 2)]!;
-    const worst = keys[keys.length - 1]!;
-    console.log(`devices table (Chromium, ${fmt(t.devices)} devices, ${fmt(t.organizations)} organizations): search keystrokes ${t.keystrokes.map((k) => fmt(k.ms)).join(', ')} ms`);
-    console.log(`devices table: filter keystroke median ${fmt(median, 1)} ms, worst ${fmt(worst, 1)} ms = ${fmt(worst / 100, 2)}x the 100 ms target; organization filter ${fmt(t.orgFilterMs, 1)} ms`);
-    console.log(`devices table: sort ${t.sorts.map((s) => `${s.column} ${fmt(s.ms, 1)} ms`).join(', ')}`);
+    // The devices table over windows of the store (issue 25.3, C-99), at 20,000 and 100,000 devices; the ZTA table's targets.
+    for (const n of (process.env.NB_BENCH_DEVICES ?? '20000,100000').split(',').map(Number)) {
+      const t = await benchDevicesTable(n, 500);
+      const keys = t.keystrokes.map((k) => k.ms).sort((a, b) => a - b);
+      const median = keys[Math.floor(keys.length / 2)]!;
+      const worst = keys[keys.length - 1]!;
+      const worstSort = Math.max(...t.sorts.map((s) => s.ms));
+      const head = `devices table (Chromium, ${fmt(t.devices)} devices, ${fmt(t.organizations)} organizations)`;
+      console.log(`${head}: search keystrokes ${t.keystrokes.map((k) => fmt(k.ms)).join(', ')} ms`);
+      console.log(`${head}: sort ${t.sorts.map((s) => `${s.column} ${fmt(s.ms, 1)} ms`).join(', ')}; organization filter ${fmt(t.orgFilterMs, 1)} ms`);
+      console.log(
+        `${head}: first rows ${fmt(t.firstRowsMs)} ms = ${fmt(t.firstRowsMs / 500, 2)}x the 500 ms target | worst key ${fmt(worst, 1)} ms (median ${fmt(median, 1)}) = ${fmt(worst / 100, 2)}x the 100 ms target | worst sort ${fmt(worstSort, 1)} ms = ${fmt(worstSort / 300, 2)}x the 300 ms target | JS heap after a GC ${fmt(t.heapAfterMb, 1)} MB (before the devices ${fmt(t.heapBeforeMb, 1)} MB) = ${fmt(t.heapAfterMb / 100, 2)}x the 100 MB target`,
+      );
+    }
   }
 
   if (want('alarms')) {

@@ -12,7 +12,9 @@ import { organizationViews, type StoredOrganization } from '../../../shared/mode
 import { deploymentCounts, failedDeployments, type DeploymentCounts, type FailedDeployment } from './inventory-counts';
 import { migrate, openPrivateDatabase } from '../../store/sqlite';
 import { listedDevice } from './listed-device';
-import { MIGRATIONS } from './inventory-schema';
+import { DEVICE_INDEXES, MIGRATIONS } from './inventory-schema';
+import { deviceKeys, type DeviceKeys, type DeviceFacets, type DeviceWindowFilter, type DeviceSort } from '../../../shared/model/device-window';
+import { DEFAULT_SORT, DeviceWindowSql } from './device-window-sql';
 
 export type { StoredOrganization } from '../../../shared/model/hierarchy';
 export type InventoryKind = 'devices' | 'organizations';
@@ -44,7 +46,34 @@ interface DeviceRow {
   last_modified_at: string | null;
   last_task_id: string | null;
   appliance: string | null;
+  // The stored sort keys and search text (schema step 4; null before it).
+  name_key: string | null;
+  site_num: number | null;
+  org_eff: string | null;
+  org_key: string | null;
+  group_key: string | null;
+  country_key: string | null;
+  serial_key: string | null;
+  reach_rank: number | null;
+  sync_rank: number | null;
+  hay: string | null;
 }
+
+/** Rows written at once from which the sort indexes are built after the rows instead of beside them. */
+const BULK_ROWS = 10_000;
+
+/** Whether a row's stored keys are `k` already (a write that changes nothing shown rewrites no index). */
+const sameKeys = (r: DeviceRow, k: DeviceKeys) =>
+  r.name_key === k.nameKey &&
+  r.site_num === k.siteNum &&
+  r.org_eff === k.org &&
+  r.org_key === k.orgKey &&
+  r.group_key === k.groupKey &&
+  r.country_key === k.countryKey &&
+  r.serial_key === k.serialKey &&
+  r.reach_rank === k.reachRank &&
+  r.sync_rank === k.syncRank &&
+  r.hay === k.hay;
 
 interface TaskRow {
   profile_id: string;
@@ -77,6 +106,9 @@ const applianceOf = (json: string | null, fetchedAt: string | null): ApplianceSt
   const parsed = StoredAppliance.safeParse(JSON.parse(json));
   return parsed.success ? { ...parsed.data, fetchedAt } : null;
 };
+
+/** A stored device as shown: its appliance joined, the organization its owner when the record names none. */
+const shown = (d: DeviceView, appliance: ApplianceState | null): DeviceView => ({ ...d, orgName: d.orgName ?? appliance?.ownerOrg ?? null, appliance });
 
 const deviceOf = (r: DeviceRow, appliancesAt: string | null): DeviceView => ({
   deviceName: r.device_name,
@@ -123,15 +155,28 @@ export class InventoryDb {
   private readonly replaceDeviceList;
   private readonly replaceOrganizationList;
   private readonly replaceApplianceList;
+  private readonly putOneDevice;
+  private readonly windows: DeviceWindowSql;
 
   constructor(file: string) {
     this.db = openPrivateDatabase(file);
     migrate(this.db, MIGRATIONS);
+    this.windows = new DeviceWindowSql(this.db);
     this.stmt = {
       putDevice: this.db.prepare(
-        `INSERT OR REPLACE INTO devices (profile_id, device_name, site_id, org_name, serial_number, device_group, country, latitude, longitude, deployment_status, workflow_status, last_modified_by, last_modified_at, last_task_id)
-         VALUES (@profileId, @name, @siteId, @orgName, @serial, @group, @country, @latitude, @longitude, @status, @workflowStatus, @modifiedBy, @modifiedAt, @lastTaskId)`,
+        `INSERT OR REPLACE INTO devices (profile_id, device_name, site_id, org_name, serial_number, device_group, country, latitude, longitude, deployment_status, workflow_status, last_modified_by, last_modified_at, last_task_id,
+           name_key, site_num, org_eff, org_key, group_key, country_key, serial_key, reach_rank, sync_rank, hay)
+         VALUES (@profileId, @name, @siteId, @orgName, @serial, @group, @country, @latitude, @longitude, @status, @workflowStatus, @modifiedBy, @modifiedAt, @lastTaskId,
+           @nameKey, @siteNum, @org, @orgKey, @groupKey, @countryKey, @serialKey, @reachRank, @syncRank, @hay)`,
       ),
+      putKeys: this.db.prepare(
+        `UPDATE devices SET name_key = @nameKey, site_num = @siteNum, org_eff = @org, org_key = @orgKey, group_key = @groupKey, country_key = @countryKey,
+           serial_key = @serialKey, reach_rank = @reachRank, sync_rank = @syncRank, hay = @hay
+         WHERE profile_id = @profileId AND device_name = @name`,
+      ),
+      appliancesOf: this.db.prepare('SELECT name, state FROM appliances WHERE profile_id = ?'),
+      applianceOf: this.db.prepare('SELECT state FROM appliances WHERE profile_id = ? AND name = ?'),
+      keyless: this.db.prepare('SELECT DISTINCT profile_id AS profileId FROM devices WHERE name_key IS NULL'),
       deleteDevices: this.db.prepare('DELETE FROM devices WHERE profile_id = ?'),
       deleteDevice: this.db.prepare('DELETE FROM devices WHERE profile_id = ? AND device_name = ?'),
       devices: this.db.prepare(
@@ -168,9 +213,21 @@ export class InventoryDb {
     this.replaceDeviceList = this.db.transaction((profileId: string, devices: readonly DeviceView[], fetchedAt: string, unreadable: number) => {
       // Fields the list does not carry survive while the record is the same (listed-device.ts).
       const stored = new Map((this.stmt.devices.all(profileId) as DeviceRow[]).map((r) => [r.device_name, deviceOf(r, null)]));
+      const rebuild = this.dropIndexesFor(devices.length);
       this.stmt.deleteDevices.run(profileId);
-      for (const d of devices) this.stmt.putDevice.run(deviceParams(profileId, listedDevice(d, stored.get(d.deviceName))));
+      // Each row is written with its sort keys, from the device as shown (its appliance joined).
+      const appliancesAt = this.fetchedAt(profileId, 'appliances');
+      const appliances = new Map((this.stmt.appliancesOf.all(profileId) as Array<{ name: string; state: string }>).map((a) => [a.name, a.state]));
+      for (const d of devices) {
+        const device = listedDevice(d, stored.get(d.deviceName));
+        this.stmt.putDevice.run({ ...deviceParams(profileId, device), ...deviceKeys(shown(device, applianceOf(appliances.get(d.deviceName) ?? null, appliancesAt))) });
+      }
+      rebuild();
       this.stmt.fetched.run(profileId, 'devices', fetchedAt, unreadable);
+    });
+    this.putOneDevice = this.db.transaction((profileId: string, device: DeviceView) => {
+      const appliance = (this.stmt.applianceOf.get(profileId, device.deviceName) as { state: string } | undefined)?.state ?? null;
+      this.stmt.putDevice.run({ ...deviceParams(profileId, device), ...deviceKeys(shown(device, applianceOf(appliance, this.fetchedAt(profileId, 'appliances')))) });
     });
     this.replaceOrganizationList = this.db.transaction((profileId: string, orgs: readonly StoredOrganization[], fetchedAt: string, unreadable: number) => {
       this.stmt.deleteOrgs.run(profileId);
@@ -181,7 +238,68 @@ export class InventoryDb {
       this.stmt.deleteAppliances.run(profileId);
       for (const { name, ...state } of appliances) this.stmt.putAppliance.run(profileId, name, JSON.stringify(state));
       this.stmt.fetched.run(profileId, 'appliances', fetchedAt, unreadable);
+      // A device's reachability, sync, serial and organization may come from its appliance.
+      this.writeKeys(profileId, this.stmt.devices.all(profileId) as DeviceRow[]);
     });
+    // Rows stored before schema step 4 get their keys once.
+    for (const { profileId } of this.stmt.keyless.all() as Array<{ profileId: string }>) {
+      this.db.transaction(() => this.writeKeys(profileId, this.stmt.devices.all(profileId) as DeviceRow[]))();
+    }
+  }
+
+  /** Stores each row's sort keys and search text, from the device as `devices()` shows it (C-99); a row whose keys are unchanged is not written. */
+  private writeKeys(profileId: string, rows: readonly DeviceRow[]): void {
+    const appliancesAt = this.fetchedAt(profileId, 'appliances');
+    const changed: Array<{ name: string; keys: DeviceKeys }> = [];
+    for (const r of rows) {
+      const keys = deviceKeys(deviceOf(r, appliancesAt));
+      if (!sameKeys(r, keys)) changed.push({ name: r.device_name, keys });
+    }
+    const rebuild = this.dropIndexesFor(changed.length);
+    for (const { name, keys } of changed) this.stmt.putKeys.run({ profileId, name, ...keys });
+    rebuild();
+  }
+
+  /**
+   * Inside a write's transaction: from BULK_ROWS rows on, the sort indexes are dropped before the
+   * rows are written and built again after (call the answer), which costs a third of writing each
+   * row into nine B-trees (C-100); fewer rows go into the indexes as they are.
+   */
+  private dropIndexesFor(rows: number): () => void {
+    if (rows < BULK_ROWS) return () => {};
+    for (const [name] of DEVICE_INDEXES) this.db.exec(`DROP INDEX IF EXISTS ${name}`);
+    return () => {
+      for (const [name, columns] of DEVICE_INDEXES) this.db.exec(`CREATE INDEX ${name} ON devices (${columns})`);
+    };
+  }
+
+  /**
+   * A page of the profile's devices as the devices table shows them (issue 25.3): filtered,
+   * searched and sorted by the stored keys, with how many match (exact) and the list's fetch time.
+   */
+  deviceWindow(profileId: string, filter: DeviceWindowFilter, sort: DeviceSort | undefined, offset: number, limit: number): { fetchedAt: string | null; rows: DeviceView[]; total: number } {
+    return this.db.transaction(() => {
+      const appliancesAt = this.fetchedAt(profileId, 'appliances');
+      const rows = this.windows.rows<DeviceRow>(profileId, filter, sort ?? DEFAULT_SORT, offset, limit).map((r) => deviceOf(r, appliancesAt));
+      // A page shorter than asked, or the first page of a filter with none, knows its total without counting.
+      const total = rows.length > 0 && rows.length < limit ? offset + rows.length : offset === 0 && rows.length === 0 ? 0 : this.windows.count(profileId, filter);
+      return { fetchedAt: this.fetchedAt(profileId, 'devices'), rows, total };
+    })();
+  }
+
+  /** The count, the filters' choices and the ages the devices page shows before any row. */
+  deviceFacets(profileId: string): Omit<DeviceFacets, 'profileId'> {
+    return this.db.transaction(() => {
+      const fetch = this.fetch(profileId, 'devices');
+      const { withAppliance, ...facets } = this.windows.facets(profileId);
+      return { fetchedAt: fetch.at, unreadable: fetch.unreadable, stateAt: withAppliance ? this.fetchedAt(profileId, 'appliances') : null, ...facets };
+    })();
+  }
+
+  /** The statement of a window and its plan (the index-use test). */
+  explainWindow(profileId: string, filter: DeviceWindowFilter, sort: DeviceSort): string[] {
+    const { sql, params } = this.windows.windowSql(profileId, filter, sort);
+    return (this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ ...params, limit: 100, offset: 0 }) as Array<{ detail: string }>).map((r) => r.detail);
   }
 
   /**
@@ -226,7 +344,7 @@ export class InventoryDb {
 
   /** Writes one device (after onboarding, a fetch or a deployment); the list's fetch time stays. */
   upsertDevice(profileId: string, device: DeviceView): void {
-    this.stmt.putDevice.run(deviceParams(profileId, device));
+    this.putOneDevice(profileId, device);
   }
 
   /** Moves a stored device to a deployment status; false when the device is not stored. */

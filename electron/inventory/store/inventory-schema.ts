@@ -1,4 +1,17 @@
 /** inventory.db's schema (inventory-db.ts): its migrations in order. */
+/** The devices table's sort indexes (C-100): name and columns, as step 4 creates them (a large list replaced drops and builds them again). */
+export const DEVICE_INDEXES: ReadonlyArray<readonly [string, string]> = [
+  ['devices_by_name', 'profile_id, name_key, device_name'],
+  ['devices_by_serial', 'profile_id, serial_key, device_name'],
+  ['devices_by_site', 'profile_id, site_num, name_key, device_name'],
+  ['devices_by_org', 'profile_id, org_key, name_key, device_name'],
+  ['devices_by_group', 'profile_id, group_key, name_key, device_name'],
+  ['devices_by_country', 'profile_id, country_key, name_key, device_name'],
+  ['devices_by_status', 'profile_id, status_rank, name_key, device_name'],
+  ['devices_by_reach', 'profile_id, reach_rank, name_key, device_name'],
+  ['devices_by_sync', 'profile_id, sync_rank, name_key, device_name'],
+];
+
 /** Migrations as a versioned list (`PRAGMA user_version` = how many ran). */
 export const MIGRATIONS: readonly string[] = [
   // 1: the first schema (issue 4). IF NOT EXISTS: stores from before the version count match it.
@@ -82,6 +95,23 @@ CREATE TABLE IF NOT EXISTS tasks (
    ) WITHOUT ROWID;`,
   // 3: a deployment task's step log, each message with its time (issue 10.9), as JSON.
   `ALTER TABLE tasks ADD COLUMN steps TEXT NOT NULL DEFAULT '[]';`,
+  // 4: the devices table's windows (issue 25.3, C-99): each device's sort keys and search text as
+  // shared/model/device-window.ts computes them from the device as shown (its appliance joined),
+  // written beside it (inventory-db.ts fills rows from before this step when it opens), and one
+  // index per sort key, its ties (natural name key, then name) last, read either way.
+  `ALTER TABLE devices ADD COLUMN name_key TEXT;
+   ALTER TABLE devices ADD COLUMN site_num REAL;
+   ALTER TABLE devices ADD COLUMN org_eff TEXT;
+   ALTER TABLE devices ADD COLUMN org_key TEXT;
+   ALTER TABLE devices ADD COLUMN group_key TEXT;
+   ALTER TABLE devices ADD COLUMN country_key TEXT;
+   ALTER TABLE devices ADD COLUMN serial_key TEXT;
+   ALTER TABLE devices ADD COLUMN reach_rank INTEGER;
+   ALTER TABLE devices ADD COLUMN sync_rank INTEGER;
+   ALTER TABLE devices ADD COLUMN hay TEXT;
+   ALTER TABLE devices ADD COLUMN status_rank INTEGER GENERATED ALWAYS AS (CASE deployment_status WHEN 'saved' THEN 0 WHEN 'deploying' THEN 1 WHEN 'deployed' THEN 2 WHEN 'failed' THEN 3 ELSE -1 END) VIRTUAL;
+` +
+    DEVICE_INDEXES.map(([name, columns]) => `CREATE INDEX ${name} ON devices (${columns});`).join('\n'),
 ];
 
 export const INVENTORY_SCHEMA_VERSION = MIGRATIONS.length;

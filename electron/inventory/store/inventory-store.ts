@@ -5,6 +5,7 @@
  * Promise, so an implementation on a server database can follow without touching the services;
  * the SQLite one (sqlite-inventory-store.ts over inventory-db.ts) does its work synchronously inside.
  */
+import type { DeviceFacets, DeviceSort, DeviceWindowFilter } from '../../../shared/model/device-window';
 import type { DeploymentStatus, DeviceView, OrganizationView, TaskStatus } from '../../../shared/model/inventory';
 import type { StoredOrganization } from '../../../shared/model/hierarchy';
 import type { DeploymentCounts, FailedDeployment } from './inventory-counts';
@@ -27,6 +28,10 @@ export interface InventoryStore {
   fetchedAt(profileId: string, what: FetchKind): Promise<string | null>;
 
   device(profileId: string, deviceName: string): Promise<DeviceView | undefined>;
+  /** A page of the devices table (issue 25.3): filtered, searched and sorted in the store (C-99). */
+  deviceWindow(profileId: string, filter: DeviceWindowFilter, sort: DeviceSort | undefined, offset: number, limit: number): Promise<{ fetchedAt: string | null; rows: DeviceView[]; total: number }>;
+  /** The devices page's count, filter choices and ages, before any row. */
+  deviceFacets(profileId: string): Promise<Omit<DeviceFacets, 'profileId'>>;
   /** Writes one device (after onboarding, a fetch or a deployment); the list's fetch time stays. */
   upsertDevice(profileId: string, device: DeviceView): Promise<void>;
   /** False when the device was not stored. */

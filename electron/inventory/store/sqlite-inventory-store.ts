@@ -4,6 +4,7 @@
  * statement that throws rejects it.
  */
 import type { DeploymentStatus, DeviceView, TaskStatus } from '../../../shared/model/inventory';
+import type { DeviceSort, DeviceWindowFilter } from '../../../shared/model/device-window';
 import type { StoredOrganization } from '../../../shared/model/hierarchy';
 import { InventoryDb, type FetchKind, type StoredAppliance } from './inventory-db';
 import type { InventoryStore } from './inventory-store';
@@ -46,6 +47,14 @@ export class SqliteInventoryStore implements InventoryStore {
 
   async device(profileId: string, deviceName: string) {
     return this.db.device(profileId, deviceName);
+  }
+
+  async deviceWindow(profileId: string, filter: DeviceWindowFilter, sort: DeviceSort | undefined, offset: number, limit: number) {
+    return this.db.deviceWindow(profileId, filter, sort, offset, limit);
+  }
+
+  async deviceFacets(profileId: string) {
+    return this.db.deviceFacets(profileId);
   }
 
   async upsertDevice(profileId: string, device: DeviceView) {

@@ -8,7 +8,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { Bell, Cable, Router, ShieldCheck, type LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useAlarmSearch } from '../../api/alarms';
-import { useInventoryDevices } from '../../api/inventory';
+import { useDeviceFacets, useDeviceTop } from '../../api/inventory';
 import { useZtaFacets, useZtaTop } from '../../api/zta';
 import { connectorsById, windowRow } from '../../features/zta/useHostWindow';
 import { BandChip } from '../../components/zta-labels';
@@ -17,8 +17,6 @@ import { SessionBadge } from '../../components/SessionBadge';
 import { formatCount } from '../../components/format';
 import { SeverityChip } from '../../features/alarms/labels';
 import { activePort } from '../../features/connections/labels';
-import { filterDevices } from '../../features/devices/device-index';
-import { deviceIndexOf } from '../../features/devices/shared-index';
 import { usePageLink } from '../page-links';
 import { sectionMeta } from '../sections';
 import { keyLabel, MOD } from '../shortcuts';
@@ -100,6 +98,8 @@ const connections: PaletteProvider = {
 
 /** Devices shown at most; the rest is "keep typing". */
 export const DEVICE_RESULTS = 8;
+/** The longest search the store takes (DeviceWindowFilter.q). */
+const MAX_QUERY = 200;
 
 const devices: PaletteProvider = {
   id: 'devices',
@@ -108,15 +108,16 @@ const devices: PaletteProvider = {
     const profiles = useProfiles();
     const sessions = useSessions();
     const profile = useActiveProfile(profiles.data, sessions.data);
-    const list = useInventoryDevices(profile?.id).data?.items;
+    const facets = useDeviceFacets(profile?.id).data;
+    const q = query.trim();
+    // The store answers the first matches by name and how many match (C-99): no device list in the window.
+    const matches = useDeviceTop(profile && facets?.total && q && q.length <= MAX_QUERY ? { profileId: profile.id, filter: { q }, limit: DEVICE_RESULTS } : undefined, true);
     const navigate = useNavigate();
     const pageLink = usePageLink();
-    if (!profile || !list?.length) return { items: [] };
-    if (!query) return { items: [], note: `Type a name, site ID or serial to find one of the ${formatCount(list.length)} devices of ${profile.name}.` };
-    // One pass over the devices list's shared index (no per-device work): instant at 20,000.
-    const rows = filterDevices(deviceIndexOf(list), 'deviceName', false, { query: query.toLowerCase(), org: '', group: '', status: '' });
-    const items = Array.from(rows.subarray(0, DEVICE_RESULTS), (i) => {
-      const d = list[i]!;
+    if (!profile || !facets?.total) return { items: [] };
+    if (!query) return { items: [], note: `Type a name, site ID or serial to find one of the ${formatCount(facets.total)} devices of ${profile.name}.` };
+    const found = matches.data?.rows ?? [];
+    const items = found.map((d) => {
       return {
         id: `device:${d.deviceName}`,
         label: d.deviceName,
@@ -128,7 +129,7 @@ const devices: PaletteProvider = {
         },
       };
     });
-    const more = rows.length - items.length;
+    const more = (matches.data?.total ?? 0) - items.length;
     return { items, note: more > 0 ? `${formatCount(more)} more — keep typing.` : undefined };
   },
 };

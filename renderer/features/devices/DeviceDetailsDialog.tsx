@@ -11,7 +11,7 @@ import { Spinner } from '../../components/Spinner';
 import { agoText } from '../../components/format';
 import { DateTime, RelativeTime } from '../../components/Time';
 import { useNow } from '../../components/useNow';
-import { countryLabel, serialOf } from './device-index';
+import { countryLabel, serialOf } from '../../../shared/model/device-window';
 import { ReachChip, StatusChip, SyncChip } from '../../components/StatusChip';
 import { TaskProgress } from '../../components/TaskProgress';
 import { WorldPreview } from '../../components/WorldPreview';
@@ -24,7 +24,8 @@ export function DeviceDetailsDialog({ profile, device, signedIn, onClose }: { pr
   // A failed deployment the console never followed: its task is looked up in the node's task list.
   const lookUp = device.deploymentStatus === 'failed' && !device.lastTaskId && signedIn;
   const found = useLastTask(profile.id, device.deviceName, lookUp);
-  const taskId = chosenTask ?? (lookUp ? (found.data?.taskId ?? null) : null);
+  // The task found stays shown once the stored device names it too (the store may say so before the lookup answers).
+  const taskId = chosenTask ?? found.data?.taskId ?? null;
   const [asking, setAsking] = useState(false);
   const deploying = device.deploymentStatus === 'deploying';
   const redeploy = device.deploymentStatus !== 'saved';

@@ -2,7 +2,7 @@ import { Search } from 'lucide-react';
 import { memo, useMemo, type ReactNode } from 'react';
 import type { DeploymentStatus } from '../../../shared/model/inventory';
 import type { DevicesSearch } from '../../app/search';
-import { REACHABILITIES, STATUSES, SYNCS, type ConfigSync, type DeviceIndex, type Reachability } from './device-index';
+import { REACHABILITIES, STATUSES, SYNCS, type ConfigSync, type DeviceFacets, type Reachability } from '../../../shared/model/device-window';
 
 // "" is an unknown value (e.g. a device listed without its organization): not a filter choice.
 const optionsOf = (values: readonly string[], label: (v: string) => string = (v) => v) =>
@@ -42,7 +42,7 @@ export interface DeviceFilterValues {
 }
 
 /** Search box (name, site ID, serial) and the organization, group, status, reachability and sync filters. */
-export function DeviceFilters({ index, values, onQuery, onFilter }: { index: DeviceIndex; values: DeviceFilterValues; onQuery(q: string): void; onFilter(patch: Partial<Omit<DevicesSearch, 'device'>>): void }) {
+export function DeviceFilters({ facets, values, onQuery, onFilter }: { facets: Pick<DeviceFacets, 'orgs' | 'groups' | 'orgGroups'>; values: DeviceFilterValues; onQuery(q: string): void; onFilter(patch: Partial<Omit<DevicesSearch, 'device'>>): void }) {
   // Stable as long as onFilter is (the page's refine): the memoized selects skip a keystroke.
   const on = useMemo(
     () => ({
@@ -55,16 +55,16 @@ export function DeviceFilters({ index, values, onQuery, onFilter }: { index: Dev
     [onFilter],
   );
   // Hundreds of organizations and groups: built once per devices list, not on every keystroke.
-  const orgOptions = useMemo(() => optionsOf(index.orgs), [index.orgs]);
+  const orgOptions = useMemo(() => optionsOf(facets.orgs), [facets.orgs]);
   // With an organization chosen, only its groups (and the group already chosen, so the choice stays visible).
   const { org: deviceOrg, group: deviceGroup } = values;
   const groups = useMemo(() => {
-    const org = deviceOrg ? index.orgs.indexOf(deviceOrg) : -1;
-    if (org < 0) return index.groups;
-    const used = new Uint8Array(index.groups.length);
-    for (let i = 0; i < index.orgOf.length; i++) if (index.orgOf[i] === org) used[index.groupOf[i]!] = 1;
-    return index.groups.filter((g, k) => used[k] === 1 || g === deviceGroup);
-  }, [index, deviceOrg, deviceGroup]);
+    const org = deviceOrg ? facets.orgs.indexOf(deviceOrg) : -1;
+    if (org < 0) return facets.groups;
+    const used = new Uint8Array(facets.groups.length);
+    for (const [o, g] of facets.orgGroups) if (o === org) used[g] = 1;
+    return facets.groups.filter((g, k) => used[k] === 1 || g === deviceGroup);
+  }, [facets, deviceOrg, deviceGroup]);
   const groupOptions = useMemo(() => optionsOf(groups), [groups]);
   return (
     <div className="device-filters" role="search" aria-label="Filter devices">

@@ -3,8 +3,7 @@
  * as older than the list when the last refresh could not read it, and past 15 minutes.
  */
 import { TriangleAlert } from 'lucide-react';
-import { memo, useMemo } from 'react';
-import type { DeviceView } from '../../../shared/model/inventory';
+import { memo } from 'react';
 import { agoText } from '../../components/format';
 import { useTimeFormat } from '../../components/useTimeFormat';
 import { useNow } from '../../components/useNow';
@@ -12,10 +11,10 @@ import { useNow } from '../../components/useNow';
 export const STATE_STALE_MS = 15 * 60_000;
 
 /** Memoized: a keystroke in the search does not render it (nor format its date) again. */
-export const DeviceStateAge = memo(function DeviceStateAge({ devices, listFetchedAt }: { devices: readonly DeviceView[]; listFetchedAt: string | null }) {
+/** `at`: when the appliance state the devices show was read (the store's `stateAt`); null: none has any. */
+export const DeviceStateAge = memo(function DeviceStateAge({ at, listFetchedAt }: { at: string | null; listFetchedAt: string | null }) {
   const now = useNow();
   const tf = useTimeFormat();
-  const at = useMemo(() => devices.find((d) => d.appliance)?.appliance?.fetchedAt ?? null, [devices]);
   if (!at) {
     return (
       <span className="muted devices-state-age" data-testid="devices-state-age">

@@ -1,14 +1,15 @@
 /**
  * The devices table: the app's one virtualized table (components/Table.tsx, its fast
- * path described there) over the devices' index. Search, filters and sorting run on the
- * precomputed index (device-index.ts); the table asks for the devices of the rows in view only.
+ * path described there) over the store's windows. Search, filters and sorting run in the store
+ * (issue 25.3, C-99; useDeviceWindow.ts); the table asks for the devices of the rows in view only,
+ * and a row not read yet is a loading row.
  * Narrow containers hide the least important columns first (container queries in
  * devices-table.css; the name, Status and Reachability always stay).
  */
-import { useCallback, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import type { DeviceView } from '../../../shared/model/inventory';
 import { Table, type TableColumn } from '../../components/Table';
-import { countryLabel, serialOf, type DeviceIndex, type DeviceSort, type SortKey } from './device-index';
+import { countryLabel, serialOf, type DeviceSort, type SortKey } from '../../../shared/model/device-window';
 import { ReachChip, StatusChip, SyncChip } from '../../components/StatusChip';
 
 export const ROW_HEIGHT = 36;
@@ -32,9 +33,14 @@ const columns: readonly TableColumn<DeviceView>[] = [
 ];
 
 export interface DevicesTableProps {
-  index: DeviceIndex;
-  /** Row numbers into index.devices, in display order. */
-  rows: Int32Array;
+  /** Devices matching. */
+  count: number;
+  /** The device at a position; undefined: not read yet. */
+  rowAt(index: number): DeviceView | undefined;
+  /** What the rows answer (a new one goes back to the top). */
+  answer: string;
+  /** The rows in view changed (the window reads their pages). */
+  onRange(range: { start: number; end: number }): void;
   sort: DeviceSort;
   onSort(sort: DeviceSort): void;
   onOpen(device: DeviceView): void;
@@ -48,15 +54,15 @@ const rowTestId = () => 'device-row';
 const rowAttributes = (d: DeviceView) => ({ data: { 'data-device': d.deviceName } });
 const none = <p className="devices-none muted">No device matches.</p>;
 
-export function DevicesTable({ index, rows, sort, onSort, onOpen, stale }: DevicesTableProps) {
-  const rowAt = useCallback((i: number) => index.devices[rows[i]!]!, [index, rows]);
+export function DevicesTable({ count, rowAt, answer, onRange, sort, onSort, onOpen, stale }: DevicesTableProps) {
   return (
     <Table<DeviceView, undefined, SortKey>
       label="Devices"
       columns={columns}
-      count={rows.length}
+      count={count}
       rowAt={rowAt}
-      answer={rows}
+      answer={answer}
+      onRange={onRange}
       sort={sort}
       onSort={onSort}
       onOpen={onOpen}

@@ -11,7 +11,7 @@ import { useCallback, useLayoutEffect, useRef, useState } from 'react';
 import { useForm, type SubmitHandler } from 'react-hook-form';
 import { DeviceRecord, type DeviceView } from '../../../shared/model/inventory';
 import type { ProfileView } from '../../../shared/model/profile';
-import { useDeployDevice, useInventoryDevices, useOnboardDevice } from '../../api/inventory';
+import { useDeployDevice, useDeviceLookup, useDeviceTop, useOnboardDevice } from '../../api/inventory';
 import { Dialog } from '../../components/Dialog';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Spinner } from '../../components/Spinner';
@@ -28,7 +28,7 @@ import { STEPS, emptyWizardValues, placeIssues, stepOfField, type WizardValues }
 const REVIEW = 4;
 const DEPLOY = 5;
 
-/** The stored device (another than `deviceName`) whose site ID is `siteId`, by name; undefined when none. */
+/** Of `devices`, the one (another than `deviceName`) whose site ID is `siteId` as a number, by name; undefined when none. */
 export function siteHolder(devices: readonly DeviceView[] | undefined, siteId: string, deviceName: string): string | undefined {
   const id = Number(siteId.trim());
   if (!devices || !Number.isFinite(id)) return undefined;
@@ -45,8 +45,20 @@ export function OnboardingWizard({ profile, onClose }: { profile: ProfileView; o
   const prefilled = useRef<string | undefined>(undefined);
   const onboard = useOnboardDevice();
   const deploy = useDeployDevice();
-  const stored = useInventoryDevices(profile.id).data?.items;
-  const live = saved ? (stored?.find((d) => d.deviceName === saved.deviceName) ?? saved) : undefined;
+  // The saved device as the store has it (its deployment moves it), asked for by name alone (C-99).
+  const stored = useDeviceTop(saved ? { profileId: profile.id, filter: { name: saved.deviceName }, limit: 1 } : undefined, true).data?.rows[0];
+  const live = saved ? (stored?.deviceName === saved.deviceName ? stored : saved) : undefined;
+  const lookup = useDeviceLookup();
+  /** Who else holds the site ID typed, asked of the store (two devices at most: one may be this one). */
+  const holderOf = async (siteId: string, deviceName: string) => {
+    const id = Number(siteId.trim());
+    if (!Number.isFinite(id)) return undefined;
+    try {
+      return siteHolder((await lookup({ profileId: profile.id, filter: { site: id }, limit: 2 })).rows, siteId, deviceName);
+    } catch {
+      return undefined; // the node refuses a taken site ID itself, at Onboard
+    }
+  };
 
   const submitRef = useRef<HTMLButtonElement>(null);
   // Steps without an input of their own: focus the main button, so Enter goes on.
@@ -94,7 +106,7 @@ export function OnboardingWizard({ profile, onClose }: { profile: ProfileView; o
       const fields = STEPS[step]!.fields;
       const valid = await form.trigger([...fields]);
       // A site ID another stored device of this node holds is refused here, at its field, not after Onboard (issue 22.11).
-      const taken = valid && (fields as readonly string[]).includes('siteId') ? siteHolder(stored, form.getValues('siteId'), form.getValues('deviceName')) : undefined;
+      const taken = valid && (fields as readonly string[]).includes('siteId') ? await holderOf(form.getValues('siteId'), form.getValues('deviceName')) : undefined;
       if (taken) {
         form.setError('siteId', { type: 'taken', message: `Site ID ${form.getValues('siteId').trim()} is already used by ${taken} on ${profile.name} (as last fetched). Use next free, or another number.` });
         form.setFocus('siteId');

@@ -6,7 +6,7 @@ import { getRouteApi } from '@tanstack/react-router';
 import { Building2, ListTree, Rows3, Search } from 'lucide-react';
 import { useMemo } from 'react';
 import type { OrganizationView } from '../../../shared/model/inventory';
-import { useInventoryDevices, useInventoryOrganizations } from '../../api/inventory';
+import { useDeviceFacets, useInventoryOrganizations } from '../../api/inventory';
 import { Loading } from '../../components/QueryState';
 import { formatCount } from '../../components/format';
 import { shallowEqual, useAddressDraft } from '../../app/useAddressDraft';
@@ -45,7 +45,7 @@ export function OrganizationsPage() {
   const setView = (v: 'tree' | 'list') => setDraft((d) => ({ ...d, view: v }));
   const setSearch = (q: string) => setDraft((d) => ({ ...d, q }));
   // Device counts come from the stored devices: until those were fetched, a count would be a guess.
-  const devicesKnown = Boolean(useInventoryDevices(profile?.id).data?.fetchedAt);
+  const devicesKnown = Boolean(useDeviceFacets(profile?.id).data?.fetchedAt);
   const items = orgs.data?.items ?? EMPTY;
   const tree = useMemo(() => buildOrgTree(items), [items]);
   const ordered = useMemo(() => hierarchyOrder(tree), [tree]);

@@ -11,9 +11,10 @@
  * what-if is open the page shows its tenant's hosts, read whole and rescored in the window (the
  * what-if's sliders answer without a round trip), through the snapshot's index (zta-index.ts).
  */
+import { useSettledRange } from '../../components/useSettledRange';
 import clsx from 'clsx';
 import { FlaskConical, X } from 'lucide-react';
-import { startTransition, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { startTransition, useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
 import type { ZtaFacets, ZtaWindow } from '../../../shared/contract-zta';
 import { snapshotRow, type ZtaFilter, type ZtaRow, type ZtaSnapshot } from '../../../shared/model/zta';
 import type { RiskConfig } from '../../../shared/risk';
@@ -114,16 +115,8 @@ const withoutBand = (f: ZtaFilter): ZtaFilter => {
 
 /** The page over the store's windows (no what-if shown). */
 function useStoreView(on: boolean, fv: FacetView, filter: ZtaFilter, sort: ZtaSort, structural: Structural, openedHost: string, clicked: ZtaRow | undefined): Shown {
-  const [range, setRange] = useState({ start: 0, end: 40 });
-  // The pages of the rows in view are asked for once the scrolling pauses (RANGE_SETTLE_MS): a fling
-  // through a million rows would otherwise ask main for every page it passes, each answered after
-  // the one before, and the pages the operator stopped at would wait behind them.
-  const settle = useRef<ReturnType<typeof setTimeout>>(undefined);
-  useEffect(() => () => clearTimeout(settle.current), []);
-  const onRange = useCallback((r: { start: number; end: number }) => {
-    clearTimeout(settle.current);
-    settle.current = setTimeout(() => setRange((old) => (old.start === r.start && old.end === r.end ? old : r)), RANGE_SETTLE_MS);
-  }, []);
+  // The pages of the rows in view are asked for once the scrolling pauses (components/useSettledRange.ts).
+  const { range, onRange } = useSettledRange();
   const connectors = fv.facets.connectors;
   const w = useHostWindow(filter, sort, fv.customerOrder, connectors, range, on);
   const counts = useZtaCounts(on ? withoutBand(filter) : undefined);
@@ -332,7 +325,5 @@ export function ZtaDashboard({ facets: f, view, refine, openedHost, openHost, cl
 }
 
 const NO_COUNTS: CountsByCustomer = { customers: [] };
-/** How long the table's rows in view stay put before their pages are read. */
-const RANGE_SETTLE_MS = 80;
 /** How long a search's typing pauses before the riskiest card's own window follows it. */
 const SEARCH_SETTLE_MS = 250;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { BulkJobState } from '../../../shared/model/inventory';
 import { applyTaskToDevices, mergeJob } from '../../../renderer/api/inventory-cache';
-import { buildDeviceIndex, filterDevices, naturalKey } from '../../../renderer/features/devices/device-index';
+import { naturalKey } from '../../../shared/model/device-window';
+import { buildDeviceIndex, filterDevices } from '../../support/device-order';
 import { makeDevice, makeDevices } from './support/device-data';
 
 describe('device index', () => {
@@ -63,12 +64,13 @@ describe('inventory cache', () => {
   });
 
   it('moves a device to the status its task implies, and leaves the list alone otherwise', () => {
-    const snap = { profileId: 'ops', fetchedAt: null, items: [makeDevice({ deviceName: 'a' }), makeDevice({ deviceName: 'b' })] };
+    const snap = { profileId: 'ops', fetchedAt: null, total: 2, rows: [makeDevice({ deviceName: 'a' }), makeDevice({ deviceName: 'b' })] };
     const task = { profileId: 'ops', taskId: '7', deviceName: 'b', state: 'in-progress' as const, percent: 20, message: '', startedAt: null, endedAt: null, steps: [] };
     const next = applyTaskToDevices(snap, task)!;
-    expect(next.items[1]).toMatchObject({ deploymentStatus: 'deploying', lastTaskId: '7' });
-    expect(next.items[0]).toBe(snap.items[0]);
+    expect(next.rows[1]).toMatchObject({ deploymentStatus: 'deploying', lastTaskId: '7' });
+    expect(next.rows[0]).toBe(snap.rows[0]);
     expect(applyTaskToDevices(next, { ...task, percent: 50 })).toBe(next);
-    expect(applyTaskToDevices(next, { ...task, state: 'failed' })!.items[1]!.deploymentStatus).toBe('failed');
+    expect(applyTaskToDevices(next, { ...task, deviceName: 'not in this window' })).toBe(next);
+    expect(applyTaskToDevices(next, { ...task, state: 'failed' })!.rows[1]!.deploymentStatus).toBe('failed');
   });
 });

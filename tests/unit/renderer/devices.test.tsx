@@ -3,7 +3,7 @@ import '@testing-library/jest-dom/vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { agoText } from '../../../renderer/components/format';
-import { serialOf } from '../../../renderer/features/devices/device-index';
+import { serialOf } from '../../../shared/model/device-window';
 import type { DeviceView } from '../../../shared/model/inventory';
 import { MainBridge, type NodeSim } from './support/main-bridge';
 import { stubScrollerSize } from './support/layout';
@@ -120,11 +120,12 @@ describe('Devices page with 2,000 devices from the node', () => {
     const siteHeader = screen.getByRole('columnheader', { name: /Site ID/ });
     await user.click(within(siteHeader).getByRole('button'));
     await waitFor(() => expect(siteHeader).toHaveAttribute('aria-sort', 'ascending'));
-    expect(rowNames()[0]).toBe(bySite[0]!.deviceName);
+    // The store's window answers the new order (the previous rows stay, stale, meanwhile).
+    await waitFor(() => expect(rowNames()[0]).toBe(bySite[0]!.deviceName));
     within(siteHeader).getByRole('button').focus();
     await user.keyboard('{Enter}');
     await waitFor(() => expect(siteHeader).toHaveAttribute('aria-sort', 'descending'));
-    expect(rowNames()[0]).toBe(bySite.at(-1)!.deviceName);
+    await waitFor(() => expect(rowNames()[0]).toBe(bySite.at(-1)!.deviceName));
     expect(screen.getByRole('columnheader', { name: /Device name/ })).toHaveAttribute('aria-sort', 'none');
     expect(screen.getAllByTestId('device-row').length).toBeLessThan(50);
   });
@@ -314,18 +315,21 @@ describe('Devices page: details, deployment, offline and first fetch', () => {
     expect(main.callsTo('inventory.refresh')).toEqual([]);
   });
 
-  it('a Refresh reads the stored list once, told by main what changed and how many are stored', async () => {
+  it('a Refresh reads the stored devices once (the facets and the page in view), told by main what changed and how many are stored', async () => {
     const { main, ops, stored } = await opsWith(300);
     const { user, queryClient } = await openDevices(main);
     expect(await screen.findByTestId('devices-count', {}, LOADED)).toHaveTextContent(`${stored.items.length} devices`);
     await waitFor(() => expect(queryClient.isFetching()).toBe(0));
-    const before = main.callsTo('inventory.devices').length;
+    const before = { facets: main.callsTo('inventory.facets').length, windows: main.callsTo('inventory.window').length };
     const changed = main.next('inventory.changed', (e) => e.profileId === ops.id);
     await user.click(screen.getByRole('button', { name: 'Refresh' }));
     expect(await changed).toEqual({ profileId: ops.id, what: ['devices'], counts: { devices: 300, organizations: 14 } });
     await waitFor(() => expect(main.answersTo('inventory.refresh')).toHaveLength(1));
     await waitFor(() => expect(queryClient.isFetching()).toBe(0));
-    expect(main.callsTo('inventory.devices').length - before).toBe(1);
+    expect(main.callsTo('inventory.facets').length - before.facets).toBe(1);
+    // The rows in view are one page of the store's window, read once; no whole list is read.
+    expect(main.callsTo('inventory.window').slice(before.windows)).toEqual([{ profileId: ops.id, filter: {}, sort: { key: 'deviceName', desc: false }, offset: 0, limit: 100 }]);
+    expect(main.callsTo('inventory.devices')).toEqual([]);
   });
 
   it('says how many records could not be read', async () => {
@@ -336,6 +340,7 @@ describe('Devices page: details, deployment, offline and first fetch', () => {
     await main.call('inventory.refresh', { profileId: ops.id });
     await openDevices(main);
     expect(await screen.findByTestId('devices-unreadable')).toHaveTextContent('3 device records could not be read.');
-    expect(screen.getByTestId('devices-count')).toHaveTextContent('37 devices');
+    // The note comes with the facets; the count with the first window, just after.
+    expect(await screen.findByTestId('devices-count', {}, LOADED)).toHaveTextContent('37 devices');
   });
 });

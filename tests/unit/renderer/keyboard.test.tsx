@@ -7,7 +7,7 @@ import '@testing-library/jest-dom/vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEVICE_RESULTS } from '../../../renderer/app/palette/providers';
-import { serialOf } from '../../../renderer/features/devices/device-index';
+import { serialOf } from '../../../shared/model/device-window';
 import type { DeviceView } from '../../../shared/model/inventory';
 import { MainBridge } from './support/main-bridge';
 import { stubScrollerSize } from './support/layout';

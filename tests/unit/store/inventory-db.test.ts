@@ -236,6 +236,8 @@ describe('InventoryStore (SQLite): migrations', () => {
       ],
     });
     expect(store.rawOrganizations('p1')).toEqual([{ name: 'Acme', uuid: 'u-1', parent: null, subscriptionPlan: 'Gold' }]);
+    // Rows from before schema step 4 got their sort keys and search text when the store opened (C-99).
+    expect(store.deviceWindow('p1', { q: 'sn7', org: 'Acme' }, { key: 'siteId', desc: true }, 0, 10)).toMatchObject({ total: 1, rows: [{ deviceName: 'edge-1' }] });
     // A task followed before step logs were kept has an empty one.
     expect(store.task('p1', 't-1')).toMatchObject({ state: 'completed', message: 'Done', steps: [] });
     // A device the node lists without its record now fits, and the version is recorded.

@@ -1,4 +1,8 @@
 /**
+ * The test oracle of the devices table's order (C-99): the renderer's own search, filters and
+ * sorting over a whole device list, as the Devices page ran them before the store served them in
+ * windows. The store's windows are checked against it (tests/unit/store/inventory-device-windows.test.ts).
+ *
  * Search, filters and sorting over tens of thousands of devices, cheap enough per keystroke.
  * Everything that costs is done once per devices list (`buildDeviceIndex`): lower-cased search
  * text, facet numbers for organization, group and status, natural sort keys. A sort order is an
@@ -6,22 +10,8 @@
  * that order writing matching row numbers into a reused buffer, copied once at the end: no
  * per-row allocation.
  */
-import { countryName } from '../../../shared/model/countries';
-import type { ApplianceState, DeploymentStatus, DeviceView } from '../../../shared/model/inventory';
-
-export type SortKey = 'deviceName' | 'siteId' | 'orgName' | 'deviceGroup' | 'country' | 'serialNumber' | 'deploymentStatus' | 'reachability' | 'configSync';
-export interface DeviceSort {
-  key: SortKey;
-  desc: boolean;
-}
-export const STATUSES: readonly DeploymentStatus[] = ['saved', 'deploying', 'deployed', 'failed'];
-export type Reachability = ApplianceState['reachability'];
-export type ConfigSync = ApplianceState['configSync'];
-/** Ordered worst first, so a sort puts the devices that need a look on top. */
-export const REACHABILITIES: readonly Reachability[] = ['unreachable', 'unknown', 'reachable'];
-export const SYNCS: readonly ConfigSync[] = ['out-of-sync', 'unknown', 'in-sync'];
-/** The serial number shown: the record's, else the appliance's. */
-export const serialOf = (d: DeviceView) => d.serialNumber ?? d.appliance?.serialNo ?? null;
+import { compareFacet, countryLabel, naturalKey, REACHABILITIES, serialOf, siteNumber, STATUSES, SYNCS, type ConfigSync, type Reachability, type SortKey } from '../../shared/model/device-window';
+import type { DeploymentStatus, DeviceView } from '../../shared/model/inventory';
 
 export interface DeviceIndex {
   readonly devices: readonly DeviceView[];
@@ -52,25 +42,10 @@ export interface DeviceCriteria {
   sync?: ConfigSync | '';
 }
 
-const countryCache = new Map<string, string>();
-export function countryLabel(code: string): string {
-  if (!code) return '';
-  let label = countryCache.get(code);
-  if (label === undefined) {
-    const name = countryName(code);
-    label = name === code ? code : `${name} (${code})`;
-    countryCache.set(code, label);
-  }
-  return label;
-}
-
-/** "Branch-10" sorts after "branch-9": digit runs padded, letters lower case. */
-export const naturalKey = (s: string): string => s.toLowerCase().replace(/\d+/g, (d) => d.padStart(12, '0'));
-
 const facet = (values: readonly string[]) => {
   const ids = new Map<string, number>();
   for (const v of values) if (!ids.has(v)) ids.set(v, 0);
-  const sorted = [...ids.keys()].sort((a, b) => (naturalKey(a) < naturalKey(b) ? -1 : naturalKey(a) > naturalKey(b) ? 1 : 0));
+  const sorted = [...ids.keys()].sort(compareFacet);
   sorted.forEach((v, i) => ids.set(v, i));
   const of = new Int32Array(values.length);
   values.forEach((v, i) => (of[i] = ids.get(v)!));
@@ -120,7 +95,7 @@ export function sortOrder(index: DeviceIndex, key: SortKey): Int32Array {
     for (let p = 0; p < n; p++) nameRank[byName[p]!] = p;
     let primary: ArrayLike<number>;
     // An unknown site ID sorts last.
-    if (key === 'siteId') primary = Float64Array.from(devices, (d) => (d.siteId === null || Number.isNaN(Number(d.siteId)) ? Number.MAX_SAFE_INTEGER : Number(d.siteId)));
+    if (key === 'siteId') primary = Float64Array.from(devices, (d) => siteNumber(d.siteId));
     else if (key === 'orgName') primary = index.orgOf;
     else if (key === 'deviceGroup') primary = index.groupOf;
     else if (key === 'deploymentStatus') primary = index.statusOf;
