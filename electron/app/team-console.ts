@@ -20,12 +20,14 @@ import { normalizeFingerprint } from '../net/tls-options';
 import { ACTIVITY_PG_STEPS } from '../store/activity-pg';
 import { getBoundSecret, secretBinding, setBoundSecret } from '../store/bound-secret';
 import type { PgPool } from '../store/postgres';
-import { checkTeamDatabase, openTeamPool, probePostgresCertificate, teamConnectError, type TeamEndpoint, type TeamTrust } from '../store/team-postgres';
+import { checkTeamDatabase, openTeamPool, probePostgresCertificate, teamConnectError, warmPool, type TeamEndpoint, type TeamTrust } from '../store/team-postgres';
 import type { CertificateInfo } from '../../shared/model/profile';
 import type { SettingsBackend, Vault } from './ports';
 import type { TeamWorld } from './team-world';
 
 const KEY = 'team';
+/** The team pool's connections opened at a join, before the views read (of its 6: C-103). */
+const TEAM_WARM_CONNECTIONS = 4;
 const SECRET = 'team:password';
 
 const StoredTeam = z.object({
@@ -219,6 +221,7 @@ export class TeamConsole {
     await before?.close();
     if (!wasJoined) await this.o.pauseLocal();
     this.o.logger.info('joined the team', { host: next.host, port: next.port, database: next.database, user: next.user, role: check.role });
+    void warmPool(pool, TEAM_WARM_CONNECTIONS);
     this.o.switched(true);
     return this.viewOf(saved);
   }
@@ -270,6 +273,7 @@ export class TeamConsole {
         this.lastError = undefined;
         this.o.settings.set(KEY, { ...s, role: check.role });
         this.o.logger.info('joined the team again', { host: s.host, database: s.database, role: check.role });
+        void warmPool(pool, TEAM_WARM_CONNECTIONS);
         this.o.switched(true);
         return;
       } catch (e) {

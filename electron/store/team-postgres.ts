@@ -41,6 +41,25 @@ function sslOf(ep: TeamEndpoint): pg.ClientConfig['ssl'] {
   return { ...createTlsOptions(ep.tls, ep.host) } as pg.ClientConfig['ssl'];
 }
 
+/** How long a console's idle connection to its team's database stays open. */
+export const TEAM_IDLE_MS = 5 * 60_000;
+
+/**
+ * Opens up to `n` of the pool's connections at once and hands them back idle, so the views' first
+ * reads after a join do not each open one (C-103). Errors are the reads' to tell: none here.
+ */
+export async function warmPool(pool: PgPool, n: number): Promise<number> {
+  const clients = await Promise.allSettled(Array.from({ length: n }, () => pool.connect()));
+  let opened = 0;
+  for (const c of clients) {
+    if (c.status === 'fulfilled') {
+      c.value.release();
+      opened += 1;
+    }
+  }
+  return opened;
+}
+
 /** A pool on the team's database as `ep` names it (the password from the vault, never from a URL). */
 export function openTeamPool(ep: TeamEndpoint, password: string | undefined, o: { max?: number; applicationName?: string; onIdleError?: (e: Error) => void } = {}): PgPool {
   const pool = new pg.Pool({
@@ -53,6 +72,11 @@ export function openTeamPool(ep: TeamEndpoint, password: string | undefined, o: 
     max: o.max ?? 4,
     application_name: o.applicationName ?? 'northbound console',
     connectionTimeoutMillis: 10_000,
+    // A console reads in bursts (a page opened, a change told): its connections wait for the next
+    // one instead of closing after node-postgres' 10 s, each new one a TLS handshake and a password
+    // exchange before the page's first read (C-103); TCP keep-alive finds one the network dropped.
+    idleTimeoutMillis: TEAM_IDLE_MS,
+    keepAlive: true,
   });
   // A connection the server closed is dropped from the pool; the next query opens another.
   pool.on('error', (e) => o.onIdleError?.(e));

@@ -26,6 +26,7 @@ import { makeScoredHosts, teamFalconEntry } from '../../support/edr-fixtures';
 import { startAppHarness, type AppHarness } from '../../support/app-harness';
 import { usePostgres } from '../../support/postgres';
 import { teamDatabase } from '../../support/team-database';
+import { TEAM_IDLE_MS } from '../../../electron/store/team-postgres';
 import { until } from '../../support/until';
 
 const pg = usePostgres();
@@ -118,6 +119,10 @@ describe('joining a team', () => {
     expect(joined).toMatchObject({ joined: true, role: 'northbound_console', hasPassword: true, mayWriteConnectors: false });
     expect(joined.readOnlyReason).toMatch(/northbound_console may not change connectors/);
     expect(h.pushed.some((p) => p.includes('"team.changed"') && p.includes('"joined":true'))).toBe(true);
+    // Its connections are opened before the views read, and wait for the next read (C-103).
+    const teamPool = h.app.team.current().o.pool;
+    await until('the team pool opened its connections', () => teamPool.totalCount >= 4);
+    expect(teamPool.options.idleTimeoutMillis).toBe(TEAM_IDLE_MS);
     // The password is in the vault, not in the settings, and never in an answer.
     expect((await h.files()).some((f) => f.text.includes('alice-pw'))).toBe(false);
     expect(h.answers.some((a) => a.includes('alice-pw'))).toBe(false);
