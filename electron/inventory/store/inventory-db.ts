@@ -172,9 +172,11 @@ export class InventoryDb {
   private readonly putOneDevice;
   private readonly windows: DeviceWindowSql;
 
-  constructor(file: string) {
+  /** `upkeep: false`: a second connection (the writer thread's) to a store its owner opened; the schema and the keys of old rows are the owner's. */
+  constructor(file: string, opts: { upkeep?: boolean } = {}) {
+    const upkeep = opts.upkeep ?? true;
     this.db = openPrivateDatabase(file);
-    migrate(this.db, MIGRATIONS);
+    if (upkeep) migrate(this.db, MIGRATIONS);
     this.windows = new DeviceWindowSql(this.db);
     this.stmt = {
       putDevice: this.db.prepare(
@@ -261,7 +263,7 @@ export class InventoryDb {
       this.writeKeys(profileId, this.stmt.devices.all(profileId) as DeviceRow[]);
     });
     // Rows stored before schema step 4 get their keys once.
-    for (const { profileId } of this.stmt.keyless.all() as Array<{ profileId: string }>) {
+    if (upkeep) for (const { profileId } of this.stmt.keyless.all() as Array<{ profileId: string }>) {
       this.db.transaction(() => this.writeKeys(profileId, this.stmt.devices.all(profileId) as DeviceRow[]))();
     }
   }
