@@ -242,7 +242,8 @@ async function main(): Promise<void> {
   if (want('inventory')) {
     // A device list replaced over itself, then its appliances (C-100): on main's connection and on the writer thread, side by side.
     const runs = await benchInventoryReplace((process.env.NB_BENCH_DEVICES ?? '20000,100000').split(',').map(Number));
-    const stall = (s: StallReport) => `main's loop stalled at most ${fmt(s.longestMs)} ms${s.longestCpuMs === undefined ? '' : ` (main's CPU without a turn ${fmt(s.longestCpuMs)} ms)`}`;
+    const stall = (s: StallReport) =>
+      `main's loop stalled at most ${fmt(s.longestMs)} ms${s.longestCpuMs === undefined ? '' : ` (main's CPU without a turn ${fmt(s.longestCpuMs)} ms)`}, longest GC pause ${fmt(s.longestGcMs)} ms (${s.longestGcKind})`;
     for (const r of runs) {
       console.log(
         `inventory replace (${fmt(r.devices)} devices, ${r.where === 'owner' ? "main's connection" : 'writer thread'}): devices ${fmt(r.replaceMs)} ms, ${stall(r.replaceStall)}; appliances ${fmt(r.appliancesMs)} ms, ${stall(r.appliancesStall)}`,
