@@ -243,7 +243,7 @@ async function main(): Promise<void> {
     // A device list replaced over itself, then its appliances (C-100): on main's connection and on the writer thread, side by side.
     const runs = await benchInventoryReplace((process.env.NB_BENCH_DEVICES ?? '20000,100000').split(',').map(Number));
     const stall = (s: StallReport) =>
-      `main's loop stalled at most ${fmt(s.longestMs)} ms${s.longestCpuMs === undefined ? '' : ` (main's CPU without a turn ${fmt(s.longestCpuMs)} ms)`}, longest GC pause ${fmt(s.longestGcMs)} ms (${s.longestGcKind})`;
+      `main's loop stalled at most ${fmt(s.longestMs)} ms${s.longestCpuMs === undefined ? '' : ` (main's CPU without a turn ${fmt(s.longestCpuMs)} ms)`}, longest GC pause ${s.longestGcMs > 0 ? `${fmt(s.longestGcMs)} ms (${s.longestGcKind})` : 'none'}`;
     for (const r of runs) {
       console.log(
         `inventory replace (${fmt(r.devices)} devices, ${r.where === 'owner' ? "main's connection" : 'writer thread'}): devices ${fmt(r.replaceMs)} ms, ${stall(r.replaceStall)}; appliances ${fmt(r.appliancesMs)} ms, ${stall(r.appliancesStall)}`,
