@@ -4,7 +4,8 @@
  * are replaced (on the owner's connection it does not turn at all) and a read meanwhile answers the
  * list before it; writes run in the order asked (a device upserted after a replace wins over the
  * replace's record of it); a worker that dies mid-replace fails the call and leaves the previous list
- * whole, later writes running on the owner's connection; closing waits for the writes asked before.
+ * whole, later writes running on the owner's connection; a write the thread refuses is the call's
+ * rejection; closing waits for the writes asked before.
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
@@ -134,6 +135,17 @@ describe('the inventory store’s writes on a worker thread', () => {
     await store.upsertDevice(P, device('later', 1));
     await store.replaceAppliances(P, [], 'T2');
     expect(await store.deviceCount(P)).toBe(2_001);
+  });
+
+  it('a write that fails on the thread comes back as the call’s rejection, nothing of it stored; the thread writes on', async () => {
+    const { store } = openStore(true);
+    await store.replaceDevices(P, list('old', 3), 'T0');
+    // Sent in parts (more than 5,000), the last device without a status: the INSERT refuses it.
+    const bad = [...list('new', 6_000), { ...device('new', 6_000), deploymentStatus: null as unknown as DeviceView['deploymentStatus'] }];
+    await expect(store.replaceDevices(P, bad, 'T1')).rejects.toThrow(/NOT NULL constraint failed: devices\.deployment_status/);
+    expect((await store.devices(P)).items.map((d) => d.deviceName)).toEqual(['old-0', 'old-1', 'old-2']);
+    await store.replaceDevices(P, list('next', 6_001), 'T2');
+    expect(await store.deviceCount(P)).toBe(6_001);
   });
 
   it('closing waits for the writes asked before it', async () => {
