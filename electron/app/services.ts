@@ -283,7 +283,7 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
       sessions,
       forgetProfile: async (profileId) => {
         bulk.cancelProfile(profileId);
-        inventory.forgetProfile(profileId);
+        await inventory.forgetProfile(profileId);
         await alarms.forgetProfile(profileId);
       },
       profilesChanged: (ids) => events.emit('profiles.changed', { ids }),
