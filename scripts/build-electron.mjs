@@ -46,6 +46,7 @@ export const WORKER_ENTRIES = {
   'edr-writer-thread': 'electron/edr/store/edr-writer-thread.ts',
   'checkpointer-thread': 'electron/store/checkpointer-thread.ts',
   'alarms-writer-thread': 'electron/alarms/store/alarms-writer-thread.ts',
+  'inventory-writer-thread': 'electron/inventory/store/inventory-writer-thread.ts',
   'falcon-parse-thread': 'electron/edr/falcon/falcon-parse-thread.ts',
 };
 

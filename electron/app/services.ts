@@ -98,7 +98,8 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
   });
   await edr.init();
   const inventory = new InventoryService({
-    store: openInventoryStore(path.join(adapters.dataDir, 'inventory.db')),
+    // Its writes on a worker thread: a 100,000-device list replaced must not hold the thread that answers the window (C-100).
+    store: openInventoryStore(path.join(adapters.dataDir, 'inventory.db'), { offMain: true }),
     session: (profileId) => sessions.get(profileId),
     emit: events.emit.bind(events),
     logger: logger.child('inventory'),
@@ -282,7 +283,7 @@ export async function createApp(adapters: PlatformAdapters, options: CreateAppOp
       sessions,
       forgetProfile: async (profileId) => {
         bulk.cancelProfile(profileId);
-        inventory.forgetProfile(profileId);
+        await inventory.forgetProfile(profileId);
         await alarms.forgetProfile(profileId);
       },
       profilesChanged: (ids) => events.emit('profiles.changed', { ids }),

@@ -301,7 +301,10 @@ export class InventoryService {
     const message = `Deployment of ${deviceName} requested (task ${taskId}).`;
     const task: TaskStatus = { profileId, taskId, deviceName, state: 'pending', percent: 0, message, startedAt: now, endedAt: null, steps: [{ at: now, message, level: 'info', timeFrom: 'console' }] };
     this.log.info('deployment started', { profileId, deviceName, taskId });
-    return { task, outcome: this.follower.follow(request, task) };
+    const outcome = this.follower.follow(request, task);
+    // The device is stored as deploying before the caller tells the window (a read then sees it).
+    await this.follower.recorded(profileId, taskId);
+    return { task, outcome };
   }
 
   /** devices.deploy: answers at once; the task is followed in the background (task.progress). */

@@ -44,7 +44,7 @@ const changed = (a: TaskStatus, b: TaskStatus) =>
   a.state !== b.state || a.percent !== b.percent || a.message !== b.message || a.endedAt !== b.endedAt || a.steps.length !== b.steps.length;
 
 export class TaskFollower {
-  private readonly running = new Map<string, { latest: TaskStatus; done: Promise<FollowOutcome> }>();
+  private readonly running = new Map<string, { latest: TaskStatus; done: Promise<FollowOutcome>; recorded: Promise<void> }>();
   private readonly stop = new AbortController();
   private readonly pollMs: number;
   private readonly maxMs: number;
@@ -66,10 +66,19 @@ export class TaskFollower {
     const key = `${initial.profileId}\u0000${initial.taskId}`;
     const existing = this.running.get(key);
     if (existing) return existing.done;
-    const entry = { latest: initial, done: Promise.resolve<FollowOutcome>({ task: initial, finished: false }) };
+    // The first state is stored before anything else of the task (record never rejects).
+    const entry = { latest: initial, done: Promise.resolve<FollowOutcome>({ task: initial, finished: false }), recorded: this.record(initial) };
     this.running.set(key, entry);
     entry.done = this.run(request, entry).finally(() => this.running.delete(key));
     return entry.done;
+  }
+
+  /**
+   * Settles once the first state of a task `follow` was just given is stored (the store's writes may
+   * run on another thread, C-100): a caller that tells the window the devices changed waits for it.
+   */
+  recorded(profileId: string, taskId: string): Promise<void> {
+    return this.running.get(`${profileId}\u0000${taskId}`)?.recorded ?? Promise.resolve();
   }
 
   /** Stores a task state and moves the device with it. */
@@ -84,12 +93,12 @@ export class TaskFollower {
     this.o.onProgress(task);
   }
 
-  private async run(request: NodeRequest, entry: { latest: TaskStatus }): Promise<FollowOutcome> {
+  private async run(request: NodeRequest, entry: { latest: TaskStatus; recorded: Promise<void> }): Promise<FollowOutcome> {
     const { profileId, taskId, deviceName } = entry.latest;
     const signal = this.stop.signal;
     const deadline = Date.now() + this.maxMs;
     let errors = 0;
-    await this.record(entry.latest);
+    await entry.recorded;
     while (!isFinal(entry.latest.state)) {
       if (signal.aborted) return { task: entry.latest, finished: false, reason: 'the console is closing' };
       if (Date.now() >= deadline) {

@@ -61,8 +61,19 @@ export const siteNumber = (siteId: string | null): number => (siteId === null ||
  * a facet's key is its natural key, SEARCH_SEPARATOR, then the value, so equal natural keys of
  * different values keep apart in `compareFacet`'s order. Ties: the natural name key, then the name.
  */
+const facetKeys = new Map<string, string>();
+/** A facet value's key; organizations, groups and countries repeat across a list, so each is built once (at most 10,000 kept). */
+function facetKey(v: string): string {
+  let key = facetKeys.get(v);
+  if (key === undefined) {
+    key = `${naturalKey(v)}${SEARCH_SEPARATOR}${v}`;
+    if (facetKeys.size >= 10_000) facetKeys.clear();
+    facetKeys.set(v, key);
+  }
+  return key;
+}
+
 export function deviceKeys(d: DeviceView) {
-  const facetKey = (v: string) => `${naturalKey(v)}${SEARCH_SEPARATOR}${v}`;
   return {
     nameKey: naturalKey(d.deviceName),
     siteNum: siteNumber(d.siteId),

@@ -19,6 +19,7 @@ import { benchZtaReport, REPORT_BEFORE_COMMIT } from './zta-report.bench-part';
 import { benchZtaExport, type ExportRun } from './zta-export.bench-part';
 import { benchBulkOnboarding, benchCancel, benchPaging } from './inventory.bench-part';
 import { benchDevicesTable } from './devices-table.bench-part';
+import { benchInventoryReplace } from './inventory-replace.bench-part';
 import { benchAlarmStream } from './alarms.bench-part';
 import { benchAlarmFleet, benchAlarmPgIngest } from './alarms-fleet.bench-part';
 import { benchAlarmStall } from './alarm-stall.bench-part';
@@ -236,6 +237,26 @@ async function main(): Promise<void> {
     console.log(
       `edr-pg: 7 days of 10-minute cycles (${fmt(h.cycles)}) at ${fmt(h.hosts)} hosts in ${fmt(h.minutes, 1)} min, ${fmt(h.changeRowsPerCycle)} history rows a cycle: ${fmt(h.totalMb, 1)} MB (${Object.entries(h.tablesMb).map(([t, mb]) => `${t} ${fmt(mb, 1)}`).join(', ')}); at ${fmt(e.hosts)} hosts ≈ ${fmt(h.extrapolatedMb)} MB (per-host tables × ${fmt(e.hosts / h.hosts)}; check after ${e.pg.length} cycles: hosts + host_seen + host_details measured ${fmt(e.perHostCheck.measuredMb)} MB at ${fmt(e.hosts)} hosts, scaled from ${fmt(h.hosts)} ${fmt(e.perHostCheck.scaledMb)} MB)`,
     );
+  }
+
+  if (want('inventory')) {
+    // A device list replaced over itself, then its appliances (C-100): on main's connection and on the writer thread, side by side.
+    const runs = await benchInventoryReplace((process.env.NB_BENCH_DEVICES ?? '20000,100000').split(',').map(Number));
+    const stall = (s: StallReport) =>
+      `main's loop stalled at most ${fmt(s.longestMs)} ms${s.longestCpuMs === undefined ? '' : ` (main's CPU without a turn ${fmt(s.longestCpuMs)} ms)`}, longest GC pause ${s.longestGcMs > 0 ? `${fmt(s.longestGcMs)} ms (${s.longestGcKind})` : 'none'}`;
+    for (const r of runs) {
+      console.log(
+        `inventory replace (${fmt(r.devices)} devices, ${r.where === 'owner' ? "main's connection" : 'writer thread'}): devices ${fmt(r.replaceMs)} ms, ${stall(r.replaceStall)}; appliances ${fmt(r.appliancesMs)} ms, ${stall(r.appliancesStall)}`,
+      );
+    }
+    for (const n of new Set(runs.map((r) => r.devices))) {
+      const of = (where: string) => runs.filter((r) => r.devices === n && r.where === where);
+      const worst = (rs: typeof runs, f: (r: (typeof runs)[0]) => number) => Math.max(...rs.map(f));
+      const [owner, writer] = [of('owner'), of('writer')];
+      console.log(
+        `inventory replace (${fmt(n)} devices): writer thread / main's connection, worst of each: devices ${fmt(worst(writer, (r) => r.replaceMs) / worst(owner, (r) => r.replaceMs), 2)}x the time, main's longest stall ${fmt(worst(writer, (r) => r.replaceStall.longestMs))} ms against ${fmt(worst(owner, (r) => r.replaceStall.longestMs))} ms (${fmt(worst(writer, (r) => r.replaceStall.longestMs) / worst(owner, (r) => r.replaceStall.longestMs), 3)}x); appliances main's longest stall ${fmt(worst(writer, (r) => r.appliancesStall.longestMs))} ms against ${fmt(worst(owner, (r) => r.appliancesStall.longestMs))} ms`,
+      );
+    }
   }
 
   if (want('paging')) {

@@ -1,28 +1,33 @@
 /**
  * The inventory feature's store on SQLite (issue 21.1): `InventoryStore`'s methods over
  * inventory.db (inventory-db.ts), each answering a Promise of what the synchronous store did; a
- * statement that throws rejects it.
+ * statement that throws rejects it. `offMain` (the app): every write runs on the writer thread
+ * (inventory-writer.ts), in the order asked; reads run here.
  */
 import type { DeploymentStatus, DeviceView, TaskStatus } from '../../../shared/model/inventory';
 import type { DeviceSort, DeviceWindowFilter } from '../../../shared/model/device-window';
 import type { StoredOrganization } from '../../../shared/model/hierarchy';
 import { InventoryDb, type FetchKind, type StoredAppliance } from './inventory-db';
 import type { InventoryStore } from './inventory-store';
+import { InventoryWrites } from './inventory-writer';
 
 export class SqliteInventoryStore implements InventoryStore {
-  /** `db`: the synchronous store (its tests read it directly). */
-  constructor(readonly db: InventoryDb) {}
+  /** `db`: the synchronous store (its tests read it directly); `writes`: where the writes run (tests: `crash`). */
+  constructor(
+    readonly db: InventoryDb,
+    readonly writes: InventoryWrites = new InventoryWrites('', false),
+  ) {}
 
   async replaceDevices(profileId: string, devices: readonly DeviceView[], fetchedAt: string, unreadable?: number) {
-    this.db.replaceDevices(profileId, devices, fetchedAt, unreadable);
+    return this.writes.run(this.db, 'replaceDevices', profileId, devices, fetchedAt, unreadable);
   }
 
   async replaceOrganizations(profileId: string, orgs: readonly StoredOrganization[], fetchedAt: string, unreadable?: number) {
-    this.db.replaceOrganizations(profileId, orgs, fetchedAt, unreadable);
+    return this.writes.run(this.db, 'replaceOrganizations', profileId, orgs, fetchedAt, unreadable);
   }
 
   async replaceAppliances(profileId: string, appliances: readonly StoredAppliance[], fetchedAt: string, unreadable?: number) {
-    this.db.replaceAppliances(profileId, appliances, fetchedAt, unreadable);
+    return this.writes.run(this.db, 'replaceAppliances', profileId, appliances, fetchedAt, unreadable);
   }
 
   async devices(profileId: string) {
@@ -58,15 +63,15 @@ export class SqliteInventoryStore implements InventoryStore {
   }
 
   async upsertDevice(profileId: string, device: DeviceView) {
-    this.db.upsertDevice(profileId, device);
+    return this.writes.run(this.db, 'upsertDevice', profileId, device);
   }
 
   async deleteDevice(profileId: string, deviceName: string) {
-    return this.db.deleteDevice(profileId, deviceName);
+    return this.writes.run(this.db, 'deleteDevice', profileId, deviceName);
   }
 
   async setDeploymentStatus(profileId: string, deviceName: string, status: DeploymentStatus, lastTaskId: string | null) {
-    return this.db.setDeploymentStatus(profileId, deviceName, status, lastTaskId);
+    return this.writes.run(this.db, 'setDeploymentStatus', profileId, deviceName, status, lastTaskId);
   }
 
   async nodeMeta(profileId: string, key: string) {
@@ -74,7 +79,7 @@ export class SqliteInventoryStore implements InventoryStore {
   }
 
   async setNodeMeta(profileId: string, key: string, value: string) {
-    this.db.setNodeMeta(profileId, key, value);
+    return this.writes.run(this.db, 'setNodeMeta', profileId, key, value);
   }
 
   async task(profileId: string, taskId: string) {
@@ -82,7 +87,7 @@ export class SqliteInventoryStore implements InventoryStore {
   }
 
   async putTask(task: TaskStatus) {
-    this.db.putTask(task);
+    return this.writes.run(this.db, 'putTask', task);
   }
 
   async deploymentCounts(profileId: string) {
@@ -94,14 +99,21 @@ export class SqliteInventoryStore implements InventoryStore {
   }
 
   async forgetProfile(profileId: string) {
-    this.db.forgetProfile(profileId);
+    return this.writes.run(this.db, 'forgetProfile', profileId);
   }
 
+  /** The writes asked finish (on the writer thread), then both connections close. */
   async close() {
-    this.db.close();
+    try {
+      await this.writes.close();
+    } finally {
+      this.db.close();
+    }
   }
 }
 
-export function openInventoryStore(file: string): SqliteInventoryStore {
-  return new SqliteInventoryStore(new InventoryDb(file));
+export function openInventoryStore(file: string, opts: { offMain?: boolean } = {}): SqliteInventoryStore {
+  // The owner's connection first: it makes the schema and the keys of old rows before a writer opens.
+  const db = new InventoryDb(file);
+  return new SqliteInventoryStore(db, new InventoryWrites(file, opts.offMain ?? false));
 }

@@ -31,7 +31,7 @@ describe('the desktop bundle', () => {
     const main = result.outputFiles!.find((f) => f.path.endsWith('main.cjs'))!.text;
     // The names main passes to workerEntry (electron/store/sql-worker.ts): `<dir>/…/<name>-thread`.
     const started = [...new Set([...main.matchAll(/["']((?:[a-z-]+\/)+[a-z-]+-thread)["']/g)].map((m) => m[1]!))].sort();
-    expect(started).toEqual(['alarms/store/alarms-writer-thread', 'edr/falcon/falcon-parse-thread', 'edr/store/edr-writer-thread', 'store/checkpointer-thread']);
+    expect(started).toEqual(['alarms/store/alarms-writer-thread', 'edr/falcon/falcon-parse-thread', 'edr/store/edr-writer-thread', 'inventory/store/inventory-writer-thread', 'store/checkpointer-thread']);
     const entries = WORKER_ENTRIES as Record<string, string>;
     for (const name of started) expect(entries[name.split('/').pop()!]).toBe(`electron/${name}.ts`);
   });
