@@ -10,10 +10,10 @@ import { useCallback, useDeferredValue, useEffect, useLayoutEffect, useRef, useS
 import { createPortal } from 'react-dom';
 import { PROVIDERS, type PaletteItem, type PaletteProvider } from './providers';
 
-function ProviderGroup({ provider, query, onRun, onResults }: { provider: PaletteProvider; query: string; onRun(item: PaletteItem): void; onResults(): void }) {
-  const { items, note } = provider.useResults(query);
+function ProviderGroup({ provider, query, onRun, onResults }: { provider: PaletteProvider; query: string; onRun(item: PaletteItem): void; onResults(id: string, pending: boolean): void }) {
+  const { items, note, pending = false } = provider.useResults(query);
   const ids = items.map((i) => i.id).join('\n');
-  useLayoutEffect(() => onResults(), [ids, onResults]);
+  useLayoutEffect(() => onResults(provider.id, pending), [ids, pending, provider.id, onResults]);
   if (!items.length && !note) return null;
   return (
     <Command.Group heading={provider.heading} className="command-group">
@@ -41,9 +41,15 @@ export function CommandPalette({ onClose }: { onClose(): void }) {
   const [value, setValue] = useState('');
   const listRef = useRef<HTMLDivElement>(null);
   const highlightedFor = useRef<string | undefined>(undefined);
-  // Bumped by a group whose results changed (a list can arrive after the query, e.g. the devices).
+  // Bumped by a group whose results changed (a list can arrive after the query: the devices, hosts
+  // and alarms are the store's answers); the groups whose answer is on its way.
   const [resultsVersion, setResultsVersion] = useState(0);
-  const onResults = useCallback(() => setResultsVersion((v) => v + 1), []);
+  const pendingGroups = useRef(new Set<string>());
+  const onResults = useCallback((id: string, pending: boolean) => {
+    if (pending) pendingGroups.current.add(id);
+    else pendingGroups.current.delete(id);
+    setResultsVersion((v) => v + 1);
+  }, []);
   // Enter pressed while the list still shows an earlier query's results: it goes to the typed
   // query's best match once the list has it, not to what an older list had highlighted.
   const enterPending = useRef(false);
@@ -51,13 +57,16 @@ export function CommandPalette({ onClose }: { onClose(): void }) {
     const elements = [...(listRef.current?.querySelectorAll<HTMLElement>('[cmdk-item]') ?? [])];
     const items = elements.map((el) => el.getAttribute('data-value') ?? '');
     let highlighted = value;
+    // The first result stays highlighted until every group has answered this query (a store's
+    // answer may put a better match first).
     if (!(highlightedFor.current === settled && items.includes(value))) {
-      highlightedFor.current = settled;
+      highlightedFor.current = pendingGroups.current.size === 0 ? settled : undefined;
       highlighted = items[0] ?? '';
       if (highlighted !== value) setValue(highlighted);
     }
-    // Once the list shows the typed query's results (a group's may come a moment after the query).
-    const target = enterPending.current && settled === query.trim() ? elements.find((el) => el.getAttribute('data-value') === highlighted) : undefined;
+    // Once the list shows the typed query's results, every group's (a group's may come a moment after the query).
+    const caughtUp = settled === query.trim() && pendingGroups.current.size === 0;
+    const target = enterPending.current && caughtUp ? elements.find((el) => el.getAttribute('data-value') === highlighted) : undefined;
     if (target) {
       enterPending.current = false;
       target.click();
@@ -73,9 +82,10 @@ export function CommandPalette({ onClose }: { onClose(): void }) {
     [previous],
   );
 
-  // Before cmdk sees it: an Enter that would act on a list not yet caught up with the typing waits for it.
+  // Before cmdk sees it: an Enter that would act on a list not yet caught up with the typing, or
+  // with a group's answer still on its way, waits for it.
   const onKeyDownCapture = (e: KeyboardEvent<HTMLDivElement>) => {
-    if (e.key === 'Enter' && settled !== query.trim()) {
+    if (e.key === 'Enter' && (settled !== query.trim() || pendingGroups.current.size > 0)) {
       e.preventDefault();
       e.stopPropagation();
       enterPending.current = true;

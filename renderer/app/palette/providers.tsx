@@ -35,6 +35,8 @@ export interface PaletteResults {
   items: PaletteItem[];
   /** A line under the group: why it is empty, or how many more matched. */
   note?: string;
+  /** The store's answer for this query is on its way (an Enter waits for it: CommandPalette). */
+  pending?: boolean;
 }
 
 export interface PaletteProvider {
@@ -116,7 +118,7 @@ const devices: PaletteProvider = {
     const pageLink = usePageLink();
     if (!profile || !facets?.total) return { items: [] };
     if (!query) return { items: [], note: `Type a name, site ID or serial to find one of the ${formatCount(facets.total)} devices of ${profile.name}.` };
-    const found = matches.data?.rows ?? [];
+    const found = matches.isPlaceholderData ? [] : (matches.data?.rows ?? []);
     const items = found.map((d) => {
       return {
         id: `device:${d.deviceName}`,
@@ -130,7 +132,7 @@ const devices: PaletteProvider = {
       };
     });
     const more = (matches.data?.total ?? 0) - items.length;
-    return { items, note: more > 0 ? `${formatCount(more)} more — keep typing.` : undefined };
+    return { items, note: more > 0 ? `${formatCount(more)} more — keep typing.` : undefined, pending: matches.isFetching };
   },
 };
 
@@ -168,7 +170,7 @@ const alarms: PaletteProvider = {
       },
     }));
     const more = (found.data?.total ?? 0) - items.length;
-    return { items, note: more > 0 ? `${formatCount(more)} more — keep typing, or search on the Alarms page.` : undefined };
+    return { items, note: more > 0 ? `${formatCount(more)} more — keep typing, or search on the Alarms page.` : undefined, pending: found.isFetching };
   },
 };
 
@@ -180,7 +182,8 @@ const hosts: PaletteProvider = {
   id: 'hosts',
   heading: 'Hosts',
   useResults(query) {
-    const found = useZtaTop(query.trim() !== '' ? { filter: { q: query.trim() }, limit: HOST_RESULTS } : undefined, true).data;
+    const top = useZtaTop(query.trim() !== '' ? { filter: { q: query.trim() }, limit: HOST_RESULTS } : undefined, true);
+    const found = top.data;
     const connectors = useZtaFacets().data?.connectors;
     const navigate = useNavigate();
     const pageLink = usePageLink();
@@ -206,7 +209,7 @@ const hosts: PaletteProvider = {
       };
     });
     const more = total - items.length;
-    return { items, note: more > 0 ? `${formatCount(more)} more — keep typing, or search on the ZTA page.` : undefined };
+    return { items, note: more > 0 ? `${formatCount(more)} more — keep typing, or search on the ZTA page.` : undefined, pending: top.isFetching };
   },
 };
 

@@ -110,6 +110,40 @@ describe('keyboard', () => {
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Devices');
   });
 
+  it('an Enter pressed before the store answered the typed search waits for it and opens that device', async () => {
+    // The store's answers to the palette's device search are held until the Enter was pressed.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const invoke = main.invoke.bind(main);
+    const searched: string[] = [];
+    main.invoke = async (channel, request) => {
+      const q = channel === 'inventory.window' ? (request as { filter?: { q?: string } }).filter?.q : undefined;
+      if (q) {
+        searched.push(q);
+        await held;
+      }
+      return invoke(channel, request);
+    };
+    try {
+      const { user } = renderApp(main, { at: '/settings' });
+      await screen.findByLabelText('Theme');
+      await user.keyboard('{Control>}k{/Control}');
+      const device = all[777]!;
+      await user.keyboard(device.deviceName);
+      await waitFor(() => expect(searched).toContain(device.deviceName));
+      await user.keyboard('{Enter}');
+      // Nothing run yet: the answer for what was typed has not come.
+      expect(palette()).not.toBeNull();
+      release();
+      const details = await screen.findByTestId('device-details');
+      expect(within(details).getByRole('heading', { name: device.deviceName })).toBeVisible();
+      expect(palette()).toBeNull();
+    } finally {
+      release();
+      main.invoke = invoke;
+    }
+  });
+
   it('the palette chooses a connection for the window', async () => {
     const own = await MainBridge.start();
     const node = await own.node({ seedDevices: 3 });
