@@ -131,7 +131,11 @@ describe('joining a team', () => {
     expect(snapshot.connectors.map((c) => [c.connectorId, c.name, c.hosts])).toEqual([[connectorId, 'Team Falcon', 5]]);
     const page = await h.call<{ total: number; rows: Array<{ object: string }> }>('alarms.list', { profileId: profile.id, filter: { cleared: 'all' }, offset: 0, limit: 50 });
     expect(page.rows.map((r) => r.object).sort()).toEqual(['vni-0/1', 'vni-0/2']);
-    const activity = await h.call<{ rows: Array<{ what: string; user: string }> }>('activity.list', { limit: 50 });
+    // The join is recorded once it is answered (the router's record of a write), in the team's log.
+    const activity = await until('the join in the team’s log', async () => {
+      const a = await h.call<{ rows: Array<{ what: string; user: string }> }>('activity.list', { limit: 50 });
+      return a.rows.length === 2 ? a : undefined;
+    });
     expect(activity.rows.map((r) => r.what)).toEqual(['Joined a team', 'Cleared alarms']);
     type Ov = { connectors: Array<{ connectorId: string; name: string }>; risk: { state: string; scored?: number }; alarms: { state: string } };
     const teamOverview = await h.call<Ov>('overview.get', { profileId: profile.id });
