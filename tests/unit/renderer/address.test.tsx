@@ -87,13 +87,15 @@ describe('the address of pages, filters and opened devices', () => {
     expect(within(details).getByRole('heading', { name: device.deviceName })).toBeVisible();
     expect(pageHeading()).toHaveTextContent('Devices');
     expect(within(nav()).getByRole('link', { name: /^Devices/ })).toHaveAttribute('aria-current', 'page');
-    expect(screen.getByTestId('devices-filter-org')).toHaveValue(org);
+    // The opened device is looked up by its name; the page's filters and rows may come a moment later.
+    expect(await screen.findByTestId('devices-filter-org')).toHaveValue(org);
     expect(screen.getByTestId('devices-filter-status')).toHaveValue('deployed');
     expect(screen.getByTestId('devices-search')).toHaveValue(q);
     expect(screen.getByRole('columnheader', { name: /Site ID/ })).toHaveAttribute('aria-sort', 'descending');
     const expected = all.filter((d) => d.orgName === org && d.deploymentStatus === 'deployed' && d.deviceName.toLowerCase().includes(q)).sort((a, b) => Number(b.siteId) - Number(a.siteId));
+    await waitFor(() => expect(screen.getByTestId('devices-count')).toHaveTextContent(`${expected.length} of 300`));
+    await waitFor(() => expect(rowNames().length).toBeGreaterThan(0));
     expect(rowNames()).toEqual(expected.map((d) => d.deviceName).slice(0, rowNames().length));
-    expect(screen.getByTestId('devices-count')).toHaveTextContent(`${expected.length} of 300`);
   });
 
   it('opens the Organizations list view and the Syslog tab from their addresses', async () => {
