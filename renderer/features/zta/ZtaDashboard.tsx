@@ -119,7 +119,12 @@ function useStoreView(on: boolean, fv: FacetView, filter: ZtaFilter, sort: ZtaSo
   const { range, onRange } = useSettledRange();
   const connectors = fv.facets.connectors;
   const w = useHostWindow(filter, sort, fv.customerOrder, connectors, range, on);
-  const counts = useZtaCounts(on ? withoutBand(filter) : undefined);
+  // The chart's counts of a new search or filter are asked once the table shows its rows: a key's
+  // read of the matching hosts is the table's alone first (C-98), the chart follows it.
+  const wanted = useMemo(() => withoutBand(filter), [filter]);
+  const [counted, setCounted] = useState(wanted);
+  if (!w.stale && counted !== wanted) setCounted(wanted);
+  const counts = useZtaCounts(on ? (w.stale ? counted : wanted) : undefined);
   // The riskiest hosts: under the table's default sort (riskiest first) the first rows of its first
   // page, which is read anyway; under another sort, a window of their own.
   const riskiestFirst = sort.key === 'score' && sort.desc;

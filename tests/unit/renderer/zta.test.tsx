@@ -160,6 +160,31 @@ describe('ZTA dashboard over two polled tenants', () => {
     }
   });
 
+  it('asks for a search\'s counts once the table shows the search\'s rows (the chart follows the table)', async () => {
+    const timeline: string[] = [];
+    const invoke = fx.main.invoke.bind(fx.main);
+    const qOf = (r: unknown) => (r as { filter?: { q?: string } }).filter?.q ?? '';
+    fx.main.invoke = async (channel, request) => {
+      timeline.push(`call ${channel} ${qOf(request)}`);
+      const answer = await invoke(channel, request);
+      timeline.push(`answer ${channel} ${qOf(request)}`);
+      return answer;
+    };
+    try {
+      const { user } = renderApp(fx.main, { at: '/zta' });
+      await screen.findByTestId('zta-count');
+      const q = s.rows.hostname[5]!.slice(0, 3).toLowerCase();
+      await user.type(screen.getByTestId('zta-search'), q);
+      await waitFor(() => expect(timeline).toContain(`answer zta.counts ${q}`));
+      // The table's window for the whole search answered before its counts were asked.
+      expect(timeline.indexOf(`answer zta.window ${q}`)).toBeGreaterThan(-1);
+      expect(timeline.indexOf(`answer zta.window ${q}`)).toBeLessThan(timeline.indexOf(`call zta.counts ${q}`));
+      await waitFor(() => expect(Object.values(bandTotals()).reduce((a, b) => a + b, 0)).toBe(expectedRows(s, { q }).length));
+    } finally {
+      fx.main.invoke = invoke;
+    }
+  });
+
   it('keeps filters, sort and the opened host in the address, and an address restores them (a bad value falls back)', async () => {
     const { user, unmount } = renderApp(fx.main, { at: '/zta' });
     await screen.findByTestId('zta-count');
