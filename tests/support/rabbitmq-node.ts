@@ -10,7 +10,7 @@
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, openSync, closeSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -62,11 +62,11 @@ export interface PrivateRabbitMq {
  */
 export async function startPrivateRabbitMq(o: { startTimeoutMs?: number; nice?: number } = {}): Promise<PrivateRabbitMq> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'nb-rabbit-'));
-  const port = await freePort();
-  const distPort = await freePort();
-  const nodeName = `nbtest${process.pid}x${port}@localhost`;
+  let port = await freePort();
+  let distPort = await freePort();
+  let nodeName = `nbtest${process.pid}x${port}@localhost`;
   await writeFile(path.join(dir, 'enabled_plugins'), '[].\n');
-  const env = {
+  const envOf = () => ({
     ...process.env,
     HOME: dir,
     RABBITMQ_NODENAME: nodeName,
@@ -80,7 +80,8 @@ export async function startPrivateRabbitMq(o: { startTimeoutMs?: number; nice?: 
     RABBITMQ_ADVANCED_CONFIG_FILE: path.join(dir, 'advanced.config'),
     // The start script then execs the Erlang VM instead of waiting on it: the child's PID is the node's.
     RUNNING_UNDER_SYSTEMD: 'true',
-  };
+  });
+  let env = envOf();
   let child: ChildProcess | undefined;
   let exited: Promise<void> = Promise.resolve();
   // A test process that ends without its afterAll (a crash, a timeout) takes its node with it.
@@ -120,7 +121,22 @@ export async function startPrivateRabbitMq(o: { startTimeoutMs?: number; nice?: 
     child = undefined;
   };
 
-  await start();
+  // A port found free can be taken before the node binds it (another test's socket): the node then
+  // stops at once saying so (a CI run: `dist_port_already_used`), and starts again on other ports.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await start();
+      break;
+    } catch (e) {
+      const said = await readFile(path.join(dir, 'server.out'), 'utf8').catch(() => '');
+      if (attempt >= 3 || !/already_used|eaddrinuse/i.test(said)) throw e;
+      port = await freePort();
+      distPort = await freePort();
+      nodeName = `nbtest${process.pid}x${port}@localhost`;
+      env = envOf();
+      await writeFile(path.join(dir, 'server.out'), '');
+    }
+  }
   return {
     url: `amqp://guest:guest@127.0.0.1:${port}`,
     port,
