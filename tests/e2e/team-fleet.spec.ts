@@ -113,7 +113,15 @@ test.describe.configure({ mode: 'serial' });
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(150_000);
   dir = mkdtempSync(path.join(os.tmpdir(), 'nb-e2e-team-fleet-'));
-  [cluster, rabbit, sims] = await Promise.all([startPostgres(), startPrivateRabbitMq(), startFleetSimulators(PER_VENDOR, HOSTS)]);
+  // Started side by side; what started is kept for afterAll even when another one failed (a CI run
+  // left the cluster running when the broker could not start).
+  const started = await Promise.allSettled([startPostgres(), startPrivateRabbitMq(), startFleetSimulators(PER_VENDOR, HOSTS)] as const);
+  if (started[0].status === 'fulfilled') cluster = started[0].value;
+  if (started[1].status === 'fulfilled') rabbit = started[1].value;
+  if (started[2].status === 'fulfilled') sims = started[2].value;
+  const failed = started.find((r) => r.status === 'rejected');
+  if (failed) throw (failed as PromiseRejectedResult).reason;
+  if (!cluster || !rabbit || !sims) throw new Error('unreachable: every start was fulfilled');
   // The management node publishes its alarms to the broker; it changes only when the test steps it.
   node = await startMgmtSimulator({ users, alarms: { amqp: { url: rabbit.url, exchange: EXCHANGE }, generator: { seed: 25, start: false } } });
   const admin = openPostgres({ url: cluster.url, max: 1 });
