@@ -1,8 +1,8 @@
 /**
  * Paging a node's lists into the store (issue 4, 8; spec 4.2, MN-47): devices with their state on
  * the node (the appliance list), or organizations; what cannot be read is counted and said, a short
- * read is stored and said. The inventory service (service.ts) runs these, one refresh per list at a
- * time.
+ * read is stored and said. The inventory's list refreshes (refresh.ts) run these, one refresh per
+ * list at a time.
  */
 import type { EmitEvent } from '../../shared/contract';
 import { AppError, ErrorCodes } from '../../shared/model/errors';

@@ -1,8 +1,8 @@
 /**
  * Devices, organizations, deployments and syslog servers of the signed-in nodes (issue 4): reads
- * come from the SQLite store (offline), refreshes page the node's lists into it, single calls
- * (fetch, onboard, deploy) write through it. Bulk onboarding jobs (bulk.ts) reach it through
- * the ports the composition root builds (app/services.ts).
+ * come from the SQLite store (offline), refreshes page the node's lists into it (refresh.ts, composed
+ * here), single calls (fetch, onboard, deploy) write through it. Bulk onboarding jobs (bulk.ts) reach
+ * it through the ports the composition root builds (app/services.ts).
  */
 import type { DeviceFacets, DeviceWindow, DeviceWindowQuery } from '../../shared/model/device-window';
 import type { EmitEvent } from '../../shared/contract';
@@ -30,7 +30,8 @@ import {
 } from './node-api';
 import type { NodeRequest } from '../mgmt/node-answer';
 import { TaskFollower, deviceStatusOf, isFinal, type FollowOutcome, type TaskTiming } from './tasks';
-import { pageList, readAppliances, type ListPagingDeps, type ListRefresh } from './list-paging';
+import type { ListRefresh } from './list-paging';
+import { InventoryRefresh, type RefreshResult } from './refresh';
 
 export type { ListRefresh } from './list-paging';
 import { deviceGroupsOf, findDeploymentTask, PerConnectionSchedule } from './node-lookups';
@@ -57,28 +58,28 @@ export interface InventoryServiceOptions extends InventoryTiming {
   namespaceFor?(profileId: string): string | undefined;
 }
 
-export interface RefreshResult {
-  devices: number;
-  organizations: number;
-  fetchedAt: string;
-}
-
 export class InventoryService {
   readonly store: InventoryStore;
   private readonly follower: TaskFollower;
-  private readonly refreshing = new Map<string, Promise<ListRefresh<unknown>>>();
-  /** A device list refresh queued behind the running one, per profile (refreshAfter). */
-  private readonly queued = new Map<string, Promise<void>>();
+  /** The list refreshes (refresh.ts). */
+  private readonly refreshes: InventoryRefresh;
   /** The devices' state read again on a schedule, per signed-in connection. */
   private readonly stateSchedule: PerConnectionSchedule;
-  private readonly stateRunning = new Set<string>();
   private readonly log: Logger;
-  private readonly closing = new AbortController();
 
   constructor(private readonly o: InventoryServiceOptions) {
     this.store = o.store;
     this.log = o.logger;
     this.follower = new TaskFollower({ store: o.store, onProgress: (t) => o.emit('task.progress', t), logger: o.logger.child('tasks'), ...pick(o, ['pollMs', 'maxMs', 'maxErrors']) });
+    this.refreshes = new InventoryRefresh({
+      store: o.store,
+      request: (profileId) => this.request(profileId),
+      emit: o.emit,
+      log: o.logger,
+      progressIntervalMs: o.progressIntervalMs,
+      learnNamespace: (profileId, namespace) => this.learnNamespace(profileId, namespace),
+      changed: (profileId, what) => this.changed(profileId, what),
+    });
     this.stateSchedule = new PerConnectionSchedule(o.stateRefreshMs ?? STATE_REFRESH_MS, (profileId) => void this.refreshState(profileId));
   }
 
@@ -114,31 +115,16 @@ export class InventoryService {
     return { profileId, ...(await this.store.organizations(profileId)) };
   }
 
-  /**
-   * Pages one list in and stores it whole; a refresh already running for it is joined (so no
-   * single caller can abort it: a caller that stops waiting wraps it in `abortable`). Closing the
-   * service aborts it.
-   */
+  /** Pages one list in and stores it whole, or joins the refresh running for it (refresh.ts); closing the service aborts it. */
   refreshList(profileId: string, what: 'devices'): Promise<ListRefresh<DeviceView>>;
   refreshList(profileId: string, what: 'organizations'): Promise<ListRefresh<StoredOrganization>>;
   refreshList(profileId: string, what: InventoryKind): Promise<ListRefresh<unknown>> {
-    const key = `${profileId}\u0000${what}`;
-    const running = this.refreshing.get(key);
-    if (running) return running;
-    const work = pageList(this.paging(profileId), profileId, what, this.closing.signal).finally(() => this.refreshing.delete(key));
-    this.refreshing.set(key, work);
-    return work;
+    return what === 'devices' ? this.refreshes.refreshList(profileId, 'devices') : this.refreshes.refreshList(profileId, 'organizations');
   }
 
   /** The namespace of the node's wrapper keys: set on the connection, learned from its answers, or the spec's. */
   async namespace(profileId: string): Promise<string> {
     return this.o.namespaceFor?.(profileId) ?? (await this.store.nodeMeta(profileId, 'namespace')) ?? DEFAULT_NAMESPACE;
-  }
-
-  /** What paging a connection's lists needs (list-paging.ts). */
-  private paging(profileId: string): ListPagingDeps {
-    // The session looked up at each call, as each list's paging did before.
-    return { store: this.store, request: (method, path, body, opts) => this.request(profileId)(method, path, body, opts), emit: this.o.emit, log: this.log, progressIntervalMs: this.o.progressIntervalMs, learnNamespace: (ns) => this.learnNamespace(profileId, ns) };
   }
 
   /** Keeps the namespace a node's answer revealed, so the next PUT carries the wrapper it expects. */
@@ -148,27 +134,9 @@ export class InventoryService {
     this.log.info('node namespace learned', { profileId, namespace });
   }
 
-  /**
-   * After something changed on the node (a deployment ended): the device list and its state read
-   * again, starting after any refresh already running (which may have listed the old status), then
-   * the window told. One waits per profile; a second ask joins it. Failures are logged, not said:
-   * the window shows how old the list is.
-   */
+  /** After something changed on the node (a deployment ended): the device list and its state read again, then the window told (refresh.ts). */
   refreshAfter(profileId: string): Promise<void> {
-    const waiting = this.queued.get(profileId);
-    if (waiting) return waiting;
-    const running = this.refreshing.get(`${profileId}\u0000devices`);
-    const work = (running ? running.then(noop, noop) : Promise.resolve())
-      .then(() => {
-        this.queued.delete(profileId);
-        return this.refreshList(profileId, 'devices');
-      })
-      .then(
-        () => this.changed(profileId, ['devices']),
-        (e: unknown) => this.log.info('device list not read again after a deployment', { profileId, error: e instanceof Error ? e.message : String(e) }),
-      );
-    this.queued.set(profileId, work);
-    return work;
+    return this.refreshes.refreshAfter(profileId);
   }
 
   /** Session changes (app/services.ts): the devices' state is read on a schedule only while signed in. */
@@ -176,41 +144,14 @@ export class InventoryService {
     this.stateSchedule.onSession(profileId, state);
   }
 
-  /**
-   * One scheduled read of the devices' state on the node (the appliance list), for a connection
-   * whose device list is stored; skipped while a list refresh (which reads it too) runs. Quiet on
-   * failure: the age chip says how old the state is. Resolves true when it read the state.
-   */
-  async refreshState(profileId: string): Promise<boolean> {
-    if (this.stateRunning.has(profileId) || this.refreshing.has(`${profileId}\u0000devices`)) return false;
-    if ((await this.store.fetchedAt(profileId, 'devices')) === null) return false;
-    this.stateRunning.add(profileId);
-    try {
-      if (!(await readAppliances(this.paging(profileId), profileId, this.closing.signal, true))) return false;
-      await this.changed(profileId, ['devices']);
-      return true;
-    } catch (e) {
-      this.log.info('device state not read on schedule', { profileId, error: e instanceof Error ? e.message : String(e) });
-      return false;
-    } finally {
-      this.stateRunning.delete(profileId);
-    }
+  /** One scheduled read of the devices' state on the node (refresh.ts); resolves true when it read the state. */
+  refreshState(profileId: string): Promise<boolean> {
+    return this.refreshes.refreshState(profileId);
   }
 
-  /** inventory.refresh: pages the lists in, stores them, then says what changed. */
-  async refresh(profileId: string, what: InventoryKind | 'all'): Promise<RefreshResult> {
-    const kinds: InventoryKind[] = what === 'all' ? ['organizations', 'devices'] : [what];
-    const done: InventoryKind[] = [];
-    let fetchedAt = new Date().toISOString();
-    try {
-      for (const kind of kinds) {
-        fetchedAt = (kind === 'devices' ? await this.refreshList(profileId, 'devices') : await this.refreshList(profileId, 'organizations')).fetchedAt;
-        done.push(kind);
-      }
-    } finally {
-      if (done.length > 0) await this.changed(profileId, done);
-    }
-    return { devices: await this.store.deviceCount(profileId), organizations: await this.store.organizationCount(profileId), fetchedAt };
+  /** inventory.refresh: pages the lists in, stores them, then says what changed (refresh.ts). */
+  refresh(profileId: string, what: InventoryKind | 'all'): Promise<RefreshResult> {
+    return this.refreshes.refresh(profileId, what);
   }
 
   /** Tells the window which stored lists of a node changed, with the stored counts (COUNT(*), not the lists). */
@@ -386,14 +327,12 @@ export class InventoryService {
 
   /** Stops refreshes and following tasks (they go on on the node) and closes the store. */
   async close(): Promise<void> {
-    this.closing.abort();
+    this.refreshes.close();
     this.stateSchedule.close();
     await this.follower.close();
     await this.store.close();
   }
 }
-
-const noop = () => undefined;
 
 function pick<T extends object, K extends keyof T>(o: T, keys: K[]): Partial<Pick<T, K>> {
   const out: Partial<Pick<T, K>> = {};
