@@ -125,6 +125,9 @@ describe('inventory refresh', () => {
     expect(Date.parse(later.appliance!.fetchedAt)).toBeGreaterThan(Date.parse(firstAt));
     // Only the state is read on schedule, not the device list; the window is told.
     expect(w.sim.stats.count('GET', '/mgmt/sdwan/workflow/devices')).toBe(refreshes);
-    expect(w.events<{ profileId: string; what: string[] }>('inventory.changed').filter((e) => e.profileId === w.profileId).length).toBeGreaterThanOrEqual(2);
+    // The event follows the store's write (a helper's run saw the write before the event): waited for.
+    const told = () => w.events<{ profileId: string; what: string[] }>('inventory.changed').filter((e) => e.profileId === w.profileId).length;
+    await until('the window told of the scheduled read', () => (told() >= 2 ? true : undefined));
+    expect(told()).toBeGreaterThanOrEqual(2);
   });
 });
