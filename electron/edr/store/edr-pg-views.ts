@@ -12,7 +12,8 @@ import type { CycleGroup, LatestCycle, ScorePoint, TrendFilter } from './edr-sto
 import { appendRow, changesFrom, historyPoints, noChanges, trendPoints, trendWindow, type HostRow, type MoveRow } from './edr-views-shared';
 import { withLastSeen } from './host-json';
 import { COUNT_CAP, type HostCounts, type HostCountsQuery, type HostWindow, type HostWindowQuery, type HostWindowRow } from '../../../shared/model/zta-window';
-import { CountsCache, boundedCounts, countsSql, latestIdsSql, windowRow, windowSql, windowTotal } from './edr-window-sql';
+import { CountsCache, boundedCounts, countsSql, latestIdsSql, windowRow, windowSql, windowTotal, type Statement } from './edr-window-sql';
+import { pgWindow, type PgWindowOptions } from './edr-window-pg';
 import { exportSql, type HostExportQuery } from './edr-export-sql';
 
 
@@ -54,6 +55,7 @@ export class PgEdrViews {
   constructor(
     private readonly pool: PgPool,
     private readonly countCap = COUNT_CAP,
+    private readonly windows: PgWindowOptions = {},
   ) {}
 
   async latestCycles(): Promise<LatestCycle[]> {
@@ -82,9 +84,14 @@ export class PgEdrViews {
   async hostWindow(q: HostWindowQuery): Promise<HostWindow> {
     return withTransaction(this.pool, async (c) => {
       for (const sql of READ_SETTINGS) await c.query(sql);
-      const w = windowSql('pg', q);
-      const rows = (await c.query<unknown[]>({ text: w.text, values: w.args, rowMode: 'array' })).rows.map(windowRow);
-      return { rows, ...windowTotal(await this.counts(c, { filter: q.filter }), q.offset, q.limit, rows.length) };
+      const read = async (st: Statement) => (await c.query<unknown[]>({ text: st.text, values: st.args, rowMode: 'array' })).rows;
+      // The counts first (the same snapshot): how far a search reaches picks a plan (edr-window-pg.ts).
+      const counts = await this.counts(c, { filter: q.filter });
+      const plan = pgWindow(q, this.windows, counts.exact);
+      let rows = plan.rows(await read(plan.st));
+      this.windows.observe?.(plan.kind, rows !== undefined);
+      if (rows === undefined) rows = (await read(windowSql('pg', q))).map(windowRow);
+      return { rows, ...windowTotal(counts, q.offset, q.limit, rows.length) };
     });
   }
 

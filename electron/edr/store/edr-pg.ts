@@ -20,6 +20,7 @@ import { prunePgEdrStore } from './edr-pg-retention';
 import { PgStaging } from './edr-pg-staging';
 import { commitPgCycle, discardPgCycle, interruptPgCycles, type CommitFence } from './edr-pg-commit';
 import { PgEdrViews } from './edr-pg-views';
+import type { PgWindowOptions } from './edr-window-pg';
 import type { CycleHost, CycleKind, CycleSummary, EdrStore, HostExportQuery, StoredHostScore, TrendFilter } from './edr-store';
 import { hostScoreOf, summaryOf, toCycle } from './edr-views-shared';
 
@@ -40,11 +41,12 @@ const CYCLE_COLUMNS = `id, connector_id, vendor, tenant_id, ${TS('started_at')} 
 /**
  * Migrates the `edr` schema (one transaction under its advisory lock, C-60) and answers the store on `pool` (the caller ends the pool).
  * `countCap`: the ZTA windows' count of a search's matches stops past this many (C-79; COUNT_CAP unless given).
+ * `windows`: the window plans' options (edr-window-pg.ts; tests).
  */
-export async function openPgEdrStore(pool: PgPool, opts: { countCap?: number } = {}): Promise<PgEdrStore> {
+export async function openPgEdrStore(pool: PgPool, opts: { countCap?: number; windows?: PgWindowOptions } = {}): Promise<PgEdrStore> {
   await migratePg(pool, 'edr', EDR_PG_STEPS);
   const staging = new PgStaging(pool);
-  const views = new PgEdrViews(pool, opts.countCap);
+  const views = new PgEdrViews(pool, opts.countCap, opts.windows);
   const one = async (sql: string, args: unknown[]) => (await pool.query<Record<string, unknown>>(sql, args)).rows[0];
   return {
     interruptedAtOpen: 0,

@@ -37,7 +37,7 @@ export const DEFAULT_RANK = (prefix: string) => `(CASE WHEN ${prefix}band = 'Not
 /** LIKE's wildcards in the search taken literally (escape character `\`). */
 const likeLiteral = (q: string) => q.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-class Sql {
+export class Sql {
   readonly args: unknown[] = [];
   constructor(readonly d: Dialect) {}
   /** A bound value's placeholder. */
@@ -62,10 +62,10 @@ class Sql {
 }
 
 /** The latest snapshot's membership: each connector's newest completed cycle. */
-const latest = (s: Sql) => `latest AS (SELECT connector_id, MAX(id) AS id FROM ${s.t('cycles')} WHERE status = 'completed' GROUP BY connector_id)`;
+export const latest = (s: Sql) => `latest AS (SELECT connector_id, MAX(id) AS id FROM ${s.t('cycles')} WHERE status = 'completed' GROUP BY connector_id)`;
 
 /** The filter's conditions on `hosts h` (band optional: the counts group by it). */
-function where(s: Sql, f: ZtaFilter, withBand: boolean): string[] {
+export function where(s: Sql, f: ZtaFilter, withBand: boolean): string[] {
   const w: string[] = [];
   if (f.customer !== undefined) w.push(`h.customer_id = ${s.p(f.customer)}`);
   if (f.platform !== undefined) w.push(`h.platform = ${s.p(f.platform)}`);
@@ -87,7 +87,7 @@ function where(s: Sql, f: ZtaFilter, withBand: boolean): string[] {
   return w;
 }
 
-const FROM = (s: Sql) =>
+export const FROM = (s: Sql) =>
   `FROM ${s.t('hosts')} h JOIN ${s.t('host_seen')} hs ON hs.hid = h.hid JOIN latest l ON l.connector_id = h.connector_id AND hs.last_cycle = l.id`;
 
 /**
@@ -107,7 +107,7 @@ function windowFrom(s: Sql, q: HostWindowQuery): string {
 }
 
 /** The ORDER BY of a sort (none: the default order), ties as the renderer breaks them. */
-function orderBy(s: Sql, sort: ZtaSort | undefined, customerOrder: boolean): string {
+export function orderBy(s: Sql, sort: ZtaSort | undefined, customerOrder: boolean): string {
   const name = s.c('h.hostname');
   const ties = [name, 'h.connector_id', 'h.host_id'];
   const dir = (keys: string[], desc: boolean) => keys.map((k) => `${k} ${desc ? 'DESC' : 'ASC'}`);
@@ -126,7 +126,7 @@ const ASSESSMENT_DEFENDER = { osAssessment: ['os_assessment', 'exposure'], senso
 const ENUM_COLUMN = { riskLevel: 'risk_level', exposure: 'exposure', health: 'health', avStatus: 'av_status' } as const;
 const ENUM_OPTIONS = { risk_level: ENUMS.riskLevel, exposure: ENUMS.exposure, health: ENUMS.health, av_status: ENUMS.avStatus } as const;
 
-function sortKeys(s: Sql, key: Exclude<ZtaSort['key'], 'hostname' | 'hostId'>, customerOrder: boolean): string[] {
+export function sortKeys(s: Sql, key: Exclude<ZtaSort['key'], 'hostname' | 'hostId'>, customerOrder: boolean): string[] {
   switch (key) {
     case 'vendor':
       return [`(CASE WHEN h.vendor = 'defender' THEN 1 ELSE 0 END)`];
@@ -170,9 +170,11 @@ export interface Statement {
   args: unknown[];
 }
 
-/** The window's rows (array rows in WINDOW_COLUMNS' order). */
+/**
+ * The window's rows (array rows in WINDOW_COLUMNS' order), the general way: SQLite's every window,
+ * and PostgreSQL's when none of its own plans serves it (edr-window-pg.ts: `pgWindow`).
+ */
 export function windowSql(d: Dialect, q: HostWindowQuery): Statement {
-  if (d === 'pg' && q.sort?.key === 'customer' && byCustomerWalk(q)) return customerWindowPg(q, q.sort.desc);
   const s = new Sql(d);
   const useOrder = q.sort?.key === 'customer' && q.customerOrder !== undefined;
   const ctes = [latest(s)];
@@ -184,13 +186,13 @@ export function windowSql(d: Dialect, q: HostWindowQuery): Statement {
 }
 
 /** The customer order's positions by customer ID (a customer listed twice: its first place). */
-const customerOrderCte = (s: Sql, order: readonly string[]) =>
+export const customerOrderCte = (s: Sql, order: readonly string[]) =>
   s.d === 'pg'
     ? `co AS (SELECT cid, MIN(pos) AS pos FROM unnest(${s.p(order)}::text[]) WITH ORDINALITY AS u(cid, pos) GROUP BY cid)`
     : `co AS (SELECT value AS cid, MIN(key) AS pos FROM json_each(${s.p(JSON.stringify(order))}) GROUP BY value)`;
 
 /** The filter's conditions on the latest cycles' band counts (`cycle_bands b` of `cycles c`); a search is not among them. */
-function bandsWhere(s: Sql, f: ZtaFilter): string[] {
+export function bandsWhere(s: Sql, f: ZtaFilter): string[] {
   const w: string[] = [];
   if (f.customer !== undefined) w.push(`b.customer_id = ${s.p(f.customer)}`);
   if (f.platform !== undefined) w.push(`b.platform = ${s.p(f.platform)}`);
@@ -198,49 +200,6 @@ function bandsWhere(s: Sql, f: ZtaFilter): string[] {
   if (f.connector !== undefined) w.push(`c.connector_id = ${s.p(f.connector)}`);
   if (f.band !== undefined) w.push(`b.band = ${s.p(f.band)}`);
   return w;
-}
-
-/** Rows from the top of the order past which the customer sort goes the general way (each customer's walk reads up to offset + limit hosts). */
-const CUSTOMER_WALK_MAX = 10_000;
-
-/**
- * Whether customerWindowPg serves the window: no search, no filter that leaves few of a customer's
- * hosts (platform, band: measured, the planner then read every host of each customer and sorted
- * them, 2 s at 1,000,000 hosts), a window near the top of the order.
- */
-const byCustomerWalk = (q: HostWindowQuery) =>
-  storeSearch(q.filter.q) === undefined && q.filter.platform === undefined && q.filter.band === undefined && q.offset + q.limit <= CUSTOMER_WALK_MAX;
-
-/**
- * The customer sort on PostgreSQL (C-80; when byCustomerWalk): the customers with matching hosts (from
- * the latest cycles' band counts) in the sort's order, and for each, its first `offset + limit`
- * matching hosts read along `hosts_by_customer` (step 4: customer, then the hostname order's ties),
- * then the window cut from them. The order a customer takes (the caller's `customerOrder`, else its
- * ID) is a join with the query's own list, which no index can hold; the tie order within a customer
- * is the index's. Other windows go the general way (a search's trigram indexes find few hosts
- * faster than a walk of each customer's hosts would).
- */
-function customerWindowPg(q: HostWindowQuery, desc: boolean): Statement {
-  const s = new Sql('pg');
-  const ctes = [latest(s)];
-  const bw = bandsWhere(s, q.filter);
-  ctes.push(
-    `k0 AS (SELECT DISTINCT b.customer_id AS cid FROM edr.cycle_bands b JOIN latest l ON l.id = b.cycle_id JOIN edr.cycles c ON c.id = l.id
-      WHERE b.hosts > 0${bw.map((x) => ` AND ${x}`).join('')})`,
-  );
-  if (q.customerOrder !== undefined) {
-    ctes.push(customerOrderCte(s, q.customerOrder));
-    ctes.push(`k AS (SELECT k0.cid, (CASE WHEN co.pos IS NULL THEN 1 ELSE 0 END) AS unlisted, COALESCE(co.pos, 0) AS pos FROM k0 LEFT JOIN co ON co.cid = k0.cid)`);
-  } else {
-    ctes.push(`k AS (SELECT cid, 0 AS unlisted, 0 AS pos FROM k0)`);
-  }
-  const w = where(s, q.filter, true);
-  const dir = desc ? 'DESC' : 'ASC';
-  const text = `WITH ${ctes.join(', ')} SELECT x.* FROM k CROSS JOIN LATERAL (
-      SELECT ${WINDOW_COLUMNS} ${FROM(s)} WHERE h.customer_id COLLATE "C" = k.cid${w.map((x) => ` AND ${x}`).join('')}
-      ORDER BY h.hostname COLLATE "C", h.connector_id, h.host_id LIMIT ${s.p(q.offset + q.limit)}) x
-    ORDER BY k.unlisted ${dir}, k.pos ${dir}, k.cid COLLATE "C" ${dir}, x.hostname COLLATE "C", x.connector_id, x.host_id LIMIT ${s.p(q.limit)} OFFSET ${s.p(q.offset)}`;
-  return { text, args: s.args };
 }
 
 /**

@@ -13,6 +13,7 @@ import { ZTA_SORT_KEYS, type ZtaSort } from '../../../shared/model/zta-window';
 import type { EdrStore } from '../../../electron/edr/store/edr-store';
 import { openPgEdrStore } from '../../../electron/edr/store/edr-pg';
 import { windowRow, windowSql } from '../../../electron/edr/store/edr-window-sql';
+import { pgWindow } from '../../../electron/edr/store/edr-window-pg';
 import { withTransaction } from '../../../electron/store/postgres';
 import { at, edrBackends } from '../../support/edr-backends';
 import { usePostgres } from '../../support/postgres';
@@ -243,7 +244,7 @@ describe('EDR store windows on PostgreSQL: the sort indexes (C-80)', () => {
     const customerOrder = rendererCustomerOrder(snap);
     for (const { sort, index, filter = {}, ...o } of INDEXED) {
       const q = { filter, sort, offset: 0, limit: 1000, customerOrder: o.customerOrder ? customerOrder : undefined };
-      const st = windowSql('pg', q);
+      const st = pgWindow(q).st;
       const { plan, rows } = await withTransaction(db.pool, async (c) => {
         for (const off of ['enable_sort', 'enable_seqscan', 'enable_bitmapscan']) await c.query(`SET LOCAL ${off} = off`);
         const plan = (await c.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>({ text: `EXPLAIN (FORMAT JSON) ${st.text}`, values: st.args })).rows[0]!['QUERY PLAN'][0]!.Plan;

@@ -1,0 +1,90 @@
+/**
+ * PostgreSQL's top-first window plans (C-104, edr-window-pg.ts): a sort no index holds reads the
+ * window's first hosts apart, and the general statement when they cannot tell. Read small (the
+ * fewest hosts read first: 1, so each read takes twice the window's end), every such sort both ways
+ * under filters and searches pages through the renderer's order on the same snapshot, both plans
+ * answering: the read first where it holds enough of the order, the general one where a filter
+ * leaves few of the first hosts, hosts not in the newest cycles crowd them, or more hosts were seen
+ * at one time than the read took.
+ */
+import { describe, expect, it } from 'vitest';
+import type { ZtaFilter } from '../../../shared/model/zta';
+import { ZTA_SORT_KEYS, type ZtaSort } from '../../../shared/model/zta-window';
+import { openPgEdrStore } from '../../../electron/edr/store/edr-pg';
+import { pgWindow, type PgWindowPlan } from '../../../electron/edr/store/edr-window-pg';
+import { usePostgres } from '../../support/postgres';
+import { pageThrough, rendererRows, rendererSnapshot, writeWindowSnapshot } from '../../support/zta-window-fixtures';
+
+const pg = usePostgres();
+
+/** The sorts read first apart: every key but those an index holds (default, hostname, Host ID, score, band) and the customer's walk. */
+const TOP_SORTS: ZtaSort[] = ZTA_SORT_KEYS.filter((k) => !['hostname', 'hostId', 'score', 'band', 'customer'].includes(k)).flatMap((key) => [
+  { key, desc: false },
+  { key, desc: true },
+]);
+
+const FILTERS: ZtaFilter[] = [{}, { platform: 'Mac' }, { customer: 'cust-b' }, { band: 'High Risk' }, { vendor: 'falcon' }, { q: 'finance' }, { q: 'e', connector: 'conn-a' }, { q: 'zzz-nothing' }];
+
+describe('EDR store windows on PostgreSQL: sorts no index holds (C-104)', () => {
+  it('page through every such sort both ways, filtered and searched, as the renderer orders them, read first where that holds and the general way where not', async () => {
+    const db = await pg.freshDatabase('edr');
+    const seen: Array<{ kind: PgWindowPlan['kind']; served: boolean }> = [];
+    const store = await openPgEdrStore(db.pool, { windows: { topMin: 1, observe: (kind, served) => seen.push({ kind, served }) } });
+    await writeWindowSnapshot(store);
+    const snap = await rendererSnapshot(store);
+    expect(TOP_SORTS).toHaveLength(24);
+    const byKey = new Map<string, { served: number; general: number }>();
+    for (const sort of TOP_SORTS) {
+      for (const filter of FILTERS) {
+        for (const limit of [7, 45]) {
+          seen.length = 0;
+          const want = rendererRows(snap, filter, sort);
+          const got = await pageThrough(store, { filter, sort }, limit);
+          const label = JSON.stringify({ sort, filter, limit });
+          expect(got.keys, label).toEqual(want);
+          expect(new Set(got.totals), label).toEqual(new Set([want.length]));
+          // The fixture's searches match few hosts, all counted: with the last-seen sort, the general way at once.
+          const planned = sort.key === 'lastSeen' && filter.q !== undefined ? 'general' : 'top';
+          expect(seen.length, label).toBeGreaterThan(0);
+          expect(seen.every((s) => s.kind === planned), label).toBe(true);
+          const k = byKey.get(sort.key) ?? { served: 0, general: 0 };
+          for (const s of seen) k[s.kind === 'top' && s.served ? 'served' : 'general'] += 1;
+          byKey.set(sort.key, k);
+        }
+      }
+    }
+    // Each key's windows came both ways: the read first served some, the general statement others.
+    for (const [key, k] of byKey) expect([key, k.served > 0, k.general > 0]).toEqual([key, true, true]);
+    await store.close();
+  });
+
+  it('read the general way when the hosts seen at the last read one\'s time go on past the read, and a search that matches few hosts with the last-seen sort', async () => {
+    const db = await pg.freshDatabase('edr');
+    const seen: Array<{ kind: PgWindowPlan['kind']; served: boolean }> = [];
+    const store = await openPgEdrStore(db.pool, { windows: { topMin: 1, observe: (kind, served) => seen.push({ kind, served }) } });
+    await writeWindowSnapshot(store);
+    const snap = await rendererSnapshot(store);
+    // The hosts never seen come first ascending (one "time", every ninth host): a read of 2 x 5 holds only them.
+    const neverSeen = snap.rows.lastSeen.filter((t) => t === null).length;
+    expect(neverSeen).toBeGreaterThan(20);
+    const sort: ZtaSort = { key: 'lastSeen', desc: false };
+    const w = await store.hostWindow({ filter: {}, sort, offset: 0, limit: 5 });
+    expect(w.rows.map((r) => `${r.connectorId}/${r.hostId}`)).toEqual(rendererRows(snap, {}, sort).slice(0, 5));
+    expect(seen).toEqual([{ kind: 'top', served: false }]);
+    // Descending, the hosts seen last are each at a time of their own or few: the read first serves.
+    seen.length = 0;
+    const desc: ZtaSort = { key: 'lastSeen', desc: true };
+    expect((await store.hostWindow({ filter: {}, sort: desc, offset: 0, limit: 5 })).rows.map((r) => `${r.connectorId}/${r.hostId}`)).toEqual(rendererRows(snap, {}, desc).slice(0, 5));
+    expect(seen).toEqual([{ kind: 'top', served: true }]);
+    // A search all counted (few matches): the general statement at once; one counted only in part (a cap of 20): read first.
+    expect(pgWindow({ filter: { q: 'finance' }, sort, offset: 0, limit: 5 }, {}, true).kind).toBe('general');
+    expect(pgWindow({ filter: { q: 'finance' }, sort, offset: 0, limit: 5 }, {}, false).kind).toBe('top');
+    expect(pgWindow({ filter: { q: 'finance' }, sort: { key: 'riskLevel', desc: false }, offset: 0, limit: 5 }, {}, true).kind).toBe('top');
+    // Past the first 10,000 rows, and for the orders an index holds: the general statement.
+    expect(pgWindow({ filter: {}, sort: { key: 'riskLevel', desc: false }, offset: 9_950, limit: 100 }).kind).toBe('general');
+    for (const key of ['hostname', 'hostId', 'score', 'band'] as const) expect(pgWindow({ filter: {}, sort: { key, desc: false }, offset: 0, limit: 100 }).kind).toBe('general');
+    expect(pgWindow({ filter: {}, offset: 0, limit: 100 }).kind).toBe('general');
+    expect(pgWindow({ filter: {}, sort: { key: 'customer', desc: false }, offset: 0, limit: 100 }).kind).toBe('customer walk');
+    await store.close();
+  });
+});
