@@ -220,7 +220,8 @@ export async function benchZtaDashboard(setup: () => Promise<DashboardSetup>, tr
     await page.evaluate(HELPERS);
 
     const sorts: DashboardBench['sorts'] = [];
-    for (const column of ['Hostname', 'Host ID', 'Risk score']) {
+    // Risk score last (as before C-104): the search below is typed in an order an index holds.
+    for (const column of ['Last seen', 'Risk level', 'Hostname', 'Host ID', 'Risk score']) {
       const header = page.getByRole('columnheader', { name: new RegExp(`^${column}`) }).getByRole('button');
       for (const dir of ['first', 'second']) sorts.push({ column: `${column} (${dir} click)`, ...(await step(() => measure(page, 'click', ANSWER, () => header.click(), answerMs))) });
     }
