@@ -106,20 +106,25 @@ function windowFrom(s: Sql, q: HostWindowQuery): string {
   return `FROM hosts h CROSS JOIN host_seen hs ON hs.hid = h.hid CROSS JOIN latest l ON l.connector_id = h.connector_id AND hs.last_cycle = l.id`;
 }
 
-/** The ORDER BY of a sort (none: the default order), ties as the renderer breaks them. */
-export function orderBy(s: Sql, sort: ZtaSort | undefined, customerOrder: boolean): string {
+/**
+ * The ORDER BY of a sort (none: the default order), ties as the renderer breaks them. `apart`: the
+ * first key written so that no index matches it (`+ 0`, the same order), for a read that must not
+ * walk an index of the order (edr-window-pg.ts: a band's hosts lie at one end of the score's).
+ */
+export function orderBy(s: Sql, sort: ZtaSort | undefined, customerOrder: boolean, apart = false): string {
   const name = s.c('h.hostname');
   const ties = [name, 'h.connector_id', 'h.host_id'];
   const dir = (keys: string[], desc: boolean) => keys.map((k) => `${k} ${desc ? 'DESC' : 'ASC'}`);
+  const first = (keys: string[]) => (apart ? [`(${keys[0]} + 0)`, ...keys.slice(1)] : keys);
   if (sort === undefined) {
-    return [`${DEFAULT_RANK('h.')} DESC`, ...dir(ties, false)].join(', ');
+    return [...dir(first([DEFAULT_RANK('h.')]), true), ...dir(ties, false)].join(', ');
   }
   if (sort.key === 'hostname' || sort.key === 'hostId') {
     // Descending is the ascending order reversed, ties too (as the renderer's).
     const keys = sort.key === 'hostname' ? ties : ['h.host_id', name, 'h.connector_id'];
     return dir(keys, sort.desc).join(', ');
   }
-  return [...dir(sortKeys(s, sort.key, customerOrder), sort.desc), ...dir(ties, false)].join(', ');
+  return [...dir(first(sortKeys(s, sort.key, customerOrder)), sort.desc), ...dir(ties, false)].join(', ');
 }
 
 const ASSESSMENT_DEFENDER = { osAssessment: ['os_assessment', 'exposure'], sensorAssessment: ['sensor_assessment', 'health'], overallAssessment: ['overall_assessment', 'risk_level'] } as const;

@@ -12,6 +12,7 @@ import type { ZtaFilter } from '../../../shared/model/zta';
 import { ZTA_SORT_KEYS, type ZtaSort } from '../../../shared/model/zta-window';
 import { openPgEdrStore } from '../../../electron/edr/store/edr-pg';
 import { pgWindow, type PgWindowPlan } from '../../../electron/edr/store/edr-window-pg';
+import { withTransaction } from '../../../electron/store/postgres';
 import { usePostgres } from '../../support/postgres';
 import { pageThrough, rendererRows, rendererSnapshot, writeWindowSnapshot } from '../../support/zta-window-fixtures';
 
@@ -55,6 +56,36 @@ describe('EDR store windows on PostgreSQL: sorts no index holds (C-104)', () => 
     }
     // Each key's windows came both ways: the read first served some, the general statement others.
     for (const [key, k] of byKey) expect([key, k.served > 0, k.general > 0]).toEqual([key, true, true]);
+    await store.close();
+  });
+
+  it('read a band\'s hosts in the score\'s orders (the default, score, band) apart, not along the order\'s index, and page through them as the renderer orders them', async () => {
+    const db = await pg.freshDatabase('edr');
+    const seen: Array<{ kind: PgWindowPlan['kind']; served: boolean }> = [];
+    const store = await openPgEdrStore(db.pool, { windows: { topMin: 1, observe: (kind, served) => seen.push({ kind, served }) } });
+    await writeWindowSnapshot(store);
+    const snap = await rendererSnapshot(store);
+    const sorts: Array<ZtaSort | undefined> = [undefined, { key: 'score', desc: true }, { key: 'score', desc: false }, { key: 'band', desc: true }, { key: 'band', desc: false }];
+    const filters: ZtaFilter[] = [{ band: 'High Risk' }, { band: 'Not assessed' }, { band: 'Trustworthy', platform: 'Mac' }, { band: 'Low Risk', q: 'e' }];
+    for (const sort of sorts) {
+      for (const filter of filters) {
+        seen.length = 0;
+        const want = rendererRows(snap, filter, sort);
+        const label = JSON.stringify({ sort, filter });
+        expect((await pageThrough(store, { filter, sort }, 6)).keys, label).toEqual(want);
+        expect(seen.length, label).toBeGreaterThan(0);
+        expect(seen.every((x) => x.kind === 'top'), label).toBe(true);
+        // The read first orders by a key no index holds: the order's index is not walked (its start may hold none of the band's hosts).
+        const st = pgWindow({ filter, sort, offset: 0, limit: 6 }).st;
+        const plan = await withTransaction(db.pool, async (c) => {
+          await c.query('SET LOCAL enable_seqscan = off');
+          return (await c.query<{ 'QUERY PLAN': unknown[] }>({ text: `EXPLAIN (FORMAT JSON) ${st.text}`, values: st.args })).rows[0]!['QUERY PLAN'];
+        });
+        expect(JSON.stringify(plan), label).not.toMatch(/"Index Name": ?"hosts_(default_order|by_score|by_band|by_band_desc)"/);
+      }
+    }
+    // Without a band filter the same orders go along their indexes, the general way.
+    for (const sort of sorts) expect(pgWindow({ filter: { platform: 'Mac' }, sort, offset: 0, limit: 6 }).kind).toBe('general');
     await store.close();
   });
 
