@@ -11,7 +11,8 @@
  *   its own (console B's basic connection, the node's operator: not A's), not the broker path
  *   (that would need RabbitMQ). B then shows the handling with A's node user within 2 s.
  * - The activity entry A's acknowledge made appears in B's activity list and as B's
- *   `activity.changed` within 2 s, with who (desk user, node user) and which console.
+ *   `activity.changed` within 2 s, with who (desk user, node user) and which console; the same
+ *   for a deploy A asks for (sent from A's OAuth session, the only request to the node).
  * - A cycle a worker commits reaches both as `edr.progress` completed within 2 s; a burst of 20
  *   alarm batches reaches a console folded (250 ms apart at least, every change counted once).
  * - The listening connection survives the database restarting: after pg_ctl stop and start, B
@@ -157,6 +158,26 @@ describe('two consoles of one team', () => {
     expect(detail.handling).toMatchObject({ state: 'ack', user: admin.username, description: 'A looks into it' });
     expect(Date.now() - stored).toBeLessThanOrEqual(2000);
     console.info(`acknowledge to B's view, the collector's backfill included: ${Date.now() - acked} ms`);
+  });
+
+  it('a deploy through A’s router goes to the node with A’s own session; the team’s activity log has it with A’s console, and B is told within 2 s', async () => {
+    const admin = sim.users.find((u) => u.role === 'admin')!;
+    await a.call('inventory.refresh', { profileId: aProfile, what: 'devices' });
+    const device = (await a.call<{ items: Array<{ deviceName: string }> }>('inventory.devices', { profileId: aProfile })).items[0]!;
+    const fromB = b.pushed.length;
+    sim.stats.reset();
+    const sent = Date.now();
+    const res = await a.call<{ taskId: string }>('devices.deploy', { profileId: aProfile, deviceName: device.deviceName });
+    expect(res.taskId).toBeTruthy();
+    // To the node from A's OAuth session (the node's admin), nobody else's.
+    const deploys = sim.stats.requests.filter((r) => r.method === 'POST' && r.path.includes(encodeURIComponent(device.deviceName)));
+    expect(deploys).toHaveLength(1);
+    expect(deploys[0]).toMatchObject({ port: 'oauth', status: 202 });
+    const { event } = await eventWithin(b, fromB, (e) => e.event === 'activity.changed' && (e.payload.entry as ActivityEntry).action === 'devices.deploy', sent, 2000, 'B’s activity.changed for the deploy');
+    const entry = event.payload.entry as ActivityEntry;
+    expect(entry).toMatchObject({ nodeUser: admin.username, connection: 'Demo node (OAuth)', outcome: 'ok', objectName: device.deviceName, detail: `task ${res.taskId}` });
+    expect(entry.console).toBe(`${os.hostname()} · ${String(a.adapters.settings.get('consoleId')).slice(0, 8)}`);
+    expect((await b.call<{ rows: ActivityEntry[] }>('activity.list', { limit: 5 })).rows.some((r) => r.id === entry.id)).toBe(true);
   });
 
   it('a cycle a worker commits reaches both consoles as edr.progress completed within 2 s', async () => {
