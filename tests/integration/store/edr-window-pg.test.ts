@@ -26,13 +26,18 @@ const TOP_SORTS: ZtaSort[] = ZTA_SORT_KEYS.filter((k) => !['hostname', 'hostId',
 
 const FILTERS: ZtaFilter[] = [{}, { platform: 'Mac' }, { customer: 'cust-b' }, { band: 'High Risk' }, { vendor: 'falcon' }, { q: 'finance' }, { q: 'e', connector: 'conn-a' }, { q: 'zzz-nothing' }];
 
+/** A store on a fresh database holding the fixture's snapshot, read small (the fewest hosts read first: 1), each window's plan noted in `seen`. */
+async function observedStore() {
+  const db = await pg.freshDatabase('edr');
+  const seen: Array<{ kind: PgWindowPlan['kind']; served: boolean }> = [];
+  const store = await openPgEdrStore(db.pool, { windows: { topMin: 1, observe: (kind, served) => seen.push({ kind, served }) } });
+  await writeWindowSnapshot(store);
+  return { db, seen, store, snap: await rendererSnapshot(store) };
+}
+
 describe('EDR store windows on PostgreSQL: sorts no index holds (C-104)', () => {
   it('page through every such sort both ways, filtered and searched, as the renderer orders them, read first where that holds and the general way where not', async () => {
-    const db = await pg.freshDatabase('edr');
-    const seen: Array<{ kind: PgWindowPlan['kind']; served: boolean }> = [];
-    const store = await openPgEdrStore(db.pool, { windows: { topMin: 1, observe: (kind, served) => seen.push({ kind, served }) } });
-    await writeWindowSnapshot(store);
-    const snap = await rendererSnapshot(store);
+    const { seen, store, snap } = await observedStore();
     expect(TOP_SORTS).toHaveLength(24);
     const byKey = new Map<string, { served: number; general: number }>();
     for (const sort of TOP_SORTS) {
@@ -60,11 +65,7 @@ describe('EDR store windows on PostgreSQL: sorts no index holds (C-104)', () => 
   });
 
   it('read a band\'s hosts in the score\'s orders (the default, score, band) apart, not along the order\'s index, and page through them as the renderer orders them', async () => {
-    const db = await pg.freshDatabase('edr');
-    const seen: Array<{ kind: PgWindowPlan['kind']; served: boolean }> = [];
-    const store = await openPgEdrStore(db.pool, { windows: { topMin: 1, observe: (kind, served) => seen.push({ kind, served }) } });
-    await writeWindowSnapshot(store);
-    const snap = await rendererSnapshot(store);
+    const { db, seen, store, snap } = await observedStore();
     const sorts: Array<ZtaSort | undefined> = [undefined, { key: 'score', desc: true }, { key: 'score', desc: false }, { key: 'band', desc: true }, { key: 'band', desc: false }];
     const filters: ZtaFilter[] = [{ band: 'High Risk' }, { band: 'Not assessed' }, { band: 'Trustworthy', platform: 'Mac' }, { band: 'Low Risk', q: 'e' }];
     for (const sort of sorts) {
@@ -90,11 +91,7 @@ describe('EDR store windows on PostgreSQL: sorts no index holds (C-104)', () => 
   });
 
   it('read the general way when the hosts seen at the last read one\'s time go on past the read, and a search that matches few hosts with the last-seen sort', async () => {
-    const db = await pg.freshDatabase('edr');
-    const seen: Array<{ kind: PgWindowPlan['kind']; served: boolean }> = [];
-    const store = await openPgEdrStore(db.pool, { windows: { topMin: 1, observe: (kind, served) => seen.push({ kind, served }) } });
-    await writeWindowSnapshot(store);
-    const snap = await rendererSnapshot(store);
+    const { seen, store, snap } = await observedStore();
     // The hosts never seen come first ascending (one "time", every ninth host): a read of 2 x 5 holds only them.
     const neverSeen = snap.rows.lastSeen.filter((t) => t === null).length;
     expect(neverSeen).toBeGreaterThan(20);
