@@ -87,7 +87,7 @@ export class PgEdrViews {
       const read = async (st: Statement) => (await c.query<unknown[]>({ text: st.text, values: st.args, rowMode: 'array' })).rows;
       // The counts first (the same snapshot): how far a search reaches picks a plan (edr-window-pg.ts).
       const counts = await this.counts(c, { filter: q.filter });
-      const plan = pgWindow(q, this.windows, counts.exact);
+      const plan = pgWindow(q, this.windows, counts);
       let rows = plan.rows(await read(plan.st));
       this.windows.observe?.(plan.kind, rows !== undefined);
       if (rows === undefined) rows = (await read(windowSql('pg', q))).map(windowRow);

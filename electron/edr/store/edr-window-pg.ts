@@ -8,7 +8,7 @@
  * - every other sort, and a band filter with the score's orders: the window's first hosts read
  *   first, apart (C-104, `topWindow`).
  */
-import { storeSearch, type HostWindowQuery, type HostWindowRow, type ZtaSort } from '../../../shared/model/zta-window';
+import { storeSearch, type HostCounts, type HostWindowQuery, type HostWindowRow, type ZtaSort } from '../../../shared/model/zta-window';
 import { FROM, Sql, WINDOW_COLUMNS, bandsWhere, customerOrderCte, latest, orderBy, sortKeys, where, windowRow, windowSql, type Statement } from './edr-window-sql';
 
 /** A window's statement, and how its rows are read: `undefined` from `rows` means ask the general statement (`windowSql`). */
@@ -29,14 +29,15 @@ export interface PgWindowOptions {
 export const TOP_MIN = 2_000;
 
 /**
- * The statement that reads window `q` on PostgreSQL. `searchCounted`: whether the window's search
- * matches were all counted (C-79: 10,000 or fewer), which tells a last-seen sort's plan how far its
- * search reaches.
+ * The statement that reads window `q` on PostgreSQL. `counts`: the window's counts in the same
+ * snapshot (exact: every match counted; C-79 stops a search's at 10,000), which tell a last-seen
+ * sort's plan how far its search reaches and a top-first read whether its empty answer is the
+ * window's.
  */
-export function pgWindow(q: HostWindowQuery, o: PgWindowOptions = {}, searchCounted = true): PgWindowPlan {
+export function pgWindow(q: HostWindowQuery, o: PgWindowOptions = {}, counts: Pick<HostCounts, 'exact' | 'total'> = { exact: true, total: Infinity }): PgWindowPlan {
   const general: PgWindowPlan = { kind: 'general', st: windowSql('pg', q), rows: (raw) => raw.map(windowRow) };
   if (q.sort?.key === 'customer') return byCustomerWalk(q) ? { kind: 'customer walk', st: customerWindowPg(q, q.sort.desc), rows: (raw) => raw.map(windowRow) } : general;
-  return topWindow(q, o.topMin ?? TOP_MIN, searchCounted) ?? general;
+  return topWindow(q, o.topMin ?? TOP_MIN, counts) ?? general;
 }
 
 /** Rows from the top of the order past which the walks and top-first reads give way to the general statement. */
@@ -104,7 +105,7 @@ const INDEXED: ReadonlySet<ZtaSort['key'] | undefined> = new Set([undefined, 'ho
  * last-seen sort goes the general way: the trigram indexes find them fast (20 ms), and few of the
  * hosts seen first would match it (the read first, 105 ms, would be in vain).
  */
-function topWindow(q: HostWindowQuery, min: number, searchCounted: boolean): PgWindowPlan | undefined {
+function topWindow(q: HostWindowQuery, min: number, counts: Pick<HostCounts, 'exact' | 'total'>): PgWindowPlan | undefined {
   const key = q.sort?.key;
   // A band filter with the orders of the score (the default, score, band): the band's hosts lie
   // together somewhere along the order's index, which the planner, expecting them spread, walks
@@ -112,14 +113,15 @@ function topWindow(q: HostWindowQuery, min: number, searchCounted: boolean): PgW
   const bandApart = q.filter.band !== undefined && (key === undefined || key === 'score' || key === 'band');
   if ((INDEXED.has(key) && !bandApart) || q.offset + q.limit > WALK_MAX) return undefined;
   const take = Math.max(min, 2 * (q.offset + q.limit));
-  if (key === 'lastSeen' && storeSearch(q.filter.q) !== undefined && searchCounted) return undefined;
+  if (key === 'lastSeen' && storeSearch(q.filter.q) !== undefined && counts.exact) return undefined;
   const st = key === 'lastSeen' ? lastSeenTop(q, take) : hostsTop(q, take, bandApart);
   return {
     kind: 'top',
     st,
     rows: (raw) => {
-      // An empty answer carries no counts: asked again the general way (a window past the end).
-      if (raw.length === 0) return undefined;
+      // An empty answer carries no counts of its own: it is the window's when the exact counts put
+      // the window past the end (a filter nothing matches); else asked again the general way.
+      if (raw.length === 0) return counts.exact && q.offset >= counts.total ? [] : undefined;
       const matched = Number(raw[0]![TOP_MATCHED]);
       const considered = Number(raw[0]![TOP_MATCHED + 1]);
       return considered < take || matched >= q.offset + q.limit ? raw.map(windowRow) : undefined;

@@ -13,8 +13,9 @@ import { ZTA_SORT_KEYS, type ZtaSort } from '../../../shared/model/zta-window';
 import { openPgEdrStore } from '../../../electron/edr/store/edr-pg';
 import { pgWindow, type PgWindowPlan } from '../../../electron/edr/store/edr-window-pg';
 import { withTransaction } from '../../../electron/store/postgres';
+import { at } from '../../support/edr-backends';
 import { usePostgres } from '../../support/postgres';
-import { pageThrough, rendererRows, rendererSnapshot, writeWindowSnapshot } from '../../support/zta-window-fixtures';
+import { pageThrough, rendererRows, rendererSnapshot, windowHost, writeWindowSnapshot } from '../../support/zta-window-fixtures';
 
 const pg = usePostgres();
 
@@ -59,8 +60,31 @@ describe('EDR store windows on PostgreSQL: sorts no index holds (C-104)', () => 
         }
       }
     }
-    // Each key's windows came both ways: the read first served some, the general statement others.
-    for (const [key, k] of byKey) expect([key, k.served > 0, k.general > 0]).toEqual([key, true, true]);
+    // The read first served each key's windows (the last-seen time's ties and its counted searches went the general way).
+    for (const [key, k] of byKey) expect([key, k.served > 0]).toEqual([key, true]);
+    expect(byKey.get('lastSeen')!.general).toBeGreaterThan(0);
+    await store.close();
+  });
+
+  it('read the general way where hosts not in the newest cycles crowd the first ones, and still page through the renderer\'s order', async () => {
+    const { seen, store } = await observedStore();
+    // conn-c's next cycle lists its first 2 hosts only: its other 30 stay stored, in no newest cycle.
+    const id = await store.beginCycle('conn-c', 'defender', 't3', at(100));
+    await store.stageScores(id, 'conn-c', [0, 1].map((i) => windowHost('defender', 't3', i)));
+    await store.commitCycle(id, at(101));
+    const snap = await rendererSnapshot(store);
+    let general = 0;
+    for (const sort of TOP_SORTS.filter((x) => x.key !== 'lastSeen')) {
+      for (const filter of [{}, { connector: 'conn-c' }, { vendor: 'defender' }] as ZtaFilter[]) {
+        seen.length = 0;
+        const want = rendererRows(snap, filter, sort);
+        const label = JSON.stringify({ sort, filter });
+        expect((await pageThrough(store, { filter, sort }, 5)).keys, label).toEqual(want);
+        expect(seen.every((x) => x.kind === 'top'), label).toBe(true);
+        general += seen.filter((x) => !x.served).length;
+      }
+    }
+    expect(general).toBeGreaterThan(0);
     await store.close();
   });
 
@@ -105,9 +129,15 @@ describe('EDR store windows on PostgreSQL: sorts no index holds (C-104)', () => 
     expect((await store.hostWindow({ filter: {}, sort: desc, offset: 0, limit: 5 })).rows.map((r) => `${r.connectorId}/${r.hostId}`)).toEqual(rendererRows(snap, {}, desc).slice(0, 5));
     expect(seen).toEqual([{ kind: 'top', served: true }]);
     // A search all counted (few matches): the general statement at once; one counted only in part (a cap of 20): read first.
-    expect(pgWindow({ filter: { q: 'finance' }, sort, offset: 0, limit: 5 }, {}, true).kind).toBe('general');
-    expect(pgWindow({ filter: { q: 'finance' }, sort, offset: 0, limit: 5 }, {}, false).kind).toBe('top');
-    expect(pgWindow({ filter: { q: 'finance' }, sort: { key: 'riskLevel', desc: false }, offset: 0, limit: 5 }, {}, true).kind).toBe('top');
+    expect(pgWindow({ filter: { q: 'finance' }, sort, offset: 0, limit: 5 }, {}, { exact: true, total: 40 }).kind).toBe('general');
+    expect(pgWindow({ filter: { q: 'finance' }, sort, offset: 0, limit: 5 }, {}, { exact: false, total: 20 }).kind).toBe('top');
+    expect(pgWindow({ filter: { q: 'finance' }, sort: { key: 'riskLevel', desc: false }, offset: 0, limit: 5 }, {}, { exact: true, total: 40 }).kind).toBe('top');
+    // An empty answer where the exact counts put the window past the end is the window: nothing read again.
+    for (const [filter, offset, total] of [[{}, 300, 256], [{ customer: 'no-such-customer' }, 0, 0]] as const) {
+      seen.length = 0;
+      expect(await store.hostWindow({ filter, sort: { key: 'riskLevel', desc: false }, offset, limit: 10 })).toMatchObject({ rows: [], total, exact: true });
+      expect(seen).toEqual([{ kind: 'top', served: true }]);
+    }
     // Past the first 10,000 rows, and for the orders an index holds: the general statement.
     expect(pgWindow({ filter: {}, sort: { key: 'riskLevel', desc: false }, offset: 9_950, limit: 100 }).kind).toBe('general');
     for (const key of ['hostname', 'hostId', 'score', 'band'] as const) expect(pgWindow({ filter: {}, sort: { key, desc: false }, offset: 0, limit: 100 }).kind).toBe('general');
