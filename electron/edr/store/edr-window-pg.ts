@@ -1,7 +1,7 @@
 /**
  * The ZTA table's windows on PostgreSQL (issue 25.3): which statement reads a window. The general
  * one (edr-window-sql.ts `windowSql`) joins every matching host of the latest snapshot to its
- * `host_seen` row and sorts them; at 1,000,000 hosts that is 0.8–1.3 s. Orders an index of `hosts`
+ * `host_seen` row and sorts them; at 1,000,000 hosts that is 0.85–1.4 s. Orders an index of `hosts`
  * holds (the default, hostname, Host ID, score, band: steps 3–5) are read along it by that same
  * statement; the others take one of two plans here, or the general one when theirs cannot tell:
  * - the customer sort: a walk of each customer's hosts along `hosts_by_customer` (C-80);
