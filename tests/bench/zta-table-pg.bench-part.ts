@@ -90,7 +90,7 @@ export async function teamPgDashboard(hosts: number, connectors = 10): Promise<D
       tenant > WHATIF_MAX_TENANT
         ? `skipped: a what-if reads its tenant (one connector, here ${fmt(tenant)} hosts) whole into the window; measured up to ${fmt(WHATIF_MAX_TENANT)} (zta-table's tenant)`
         : undefined;
-    if (!whatIfSkipped) notes.push(`the what-if's tenant: one connector of ${fmt(tenant)} hosts (records stored as '{}' by the bulk SQL)`);
+    if (!whatIfSkipped) notes.push(`the what-if's tenant: one connector of ${fmt(tenant)} hosts (the bulk SQL's Defender hosts: records stored as '{}', the attributes a what-if rescores varied in the rows)`);
     return { label: 'PostgreSQL (a team joined as a console)', app, logger, hosts, query: 'ws-1234', answerTimeoutMs: 60_000, whatIfTenantHosts: tenant, whatIfSkipped, traceName: 'zta-pg', notes, close: cleanup };
   } catch (e) {
     await cleanup();

@@ -10,7 +10,8 @@
  * connectors of 25,000); PostgreSQL by bulk SQL (generate_series into hosts, host_seen,
  * host_details, one completed cycle per connector and its cycle_bands, as a commit leaves them;
  * 10 connectors of 100,000; each host last seen at a second of the hour before the cycle, as
- * Falcon reports it: about 280 hosts a second), then ANALYZE: staging 1,000,000 hosts through the store would take
+ * Falcon reports it: about 280 hosts a second; health, AV and onboarding varied too, so that a
+ * what-if's slider moves hosts between bands), then ANALYZE: staging 1,000,000 hosts through the store would take
  * longer than the whole part may. The cluster is a private one (tests/support/pg-cluster.ts,
  * `durable`), on the same machine as the bench.
  */
@@ -145,7 +146,10 @@ INSERT INTO edr.hosts (connector_id, host_id, vendor, hostname, customer_id, pla
   SELECT ${idOf(`(i % ${connectors})`)}, lpad(to_hex((i::bigint * 2654435761) % 4294967296), 8, '0') || lpad(to_hex(i), 32, '0'), 'defender',
     'ws-' || i || '.corp.example', 'cust-' || (i % 7), CASE WHEN i % 5 = 0 THEN 'Mac' WHEN i % 11 = 0 THEN 'Linux' ELSE 'Windows' END, '10.0.22631',
     s.score, CASE WHEN i % 33 = 7 THEN 'Not assessed' WHEN s.score > 80 THEN 'High Risk' WHEN s.score > 60 THEN 'Suspicious' WHEN s.score > 40 THEN 'Moderate Risk' WHEN s.score > 20 THEN 'Low Risk' ELSE 'Trustworthy' END, 'bulk',
-    (ARRAY['Low','Medium','High'])[1 + i % 3], (ARRAY['Low','Medium','High'])[1 + (i / 4) % 3], 'Active', 'Updated', 'Onboarded', i % 3, 4 + i % 9, 9.8
+    (ARRAY['Low','Medium','High'])[1 + i % 3], (ARRAY['Low','Medium','High'])[1 + (i / 4) % 3],
+    (ARRAY['Active','Inactive','ImpairedCommunication','NoSensorData','NoSensorDataImpairedCommunication','Unknown'])[1 + (i / 7) % 6],
+    (ARRAY['Updated','NotUpdated','Disabled','NotReporting','NotSupported','Unknown'])[1 + (i / 11) % 6],
+    (ARRAY['Onboarded','CanBeOnboarded','Unsupported','InsufficientInfo'])[1 + (i / 13) % 4], i % 3, 4 + i % 9, 9.8
   FROM generate_series(0, ${hosts - 1}) i, LATERAL (SELECT ((i::bigint * 7919) % 10001) / 100.0 AS score) s;
 INSERT INTO edr.host_seen (hid, last_cycle, last_seen, scored_at)
   SELECT h.hid, c.id, to_char(timestamp '2026-11-24 07:00:00' + ((h.hid * 7919) % 3600) * interval '1 second', 'YYYY-MM-DD"T"HH24:MI:SS".000Z"'), '2026-11-24T08:00:00.000Z'
