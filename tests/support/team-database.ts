@@ -25,12 +25,19 @@ export interface TeamDatabase {
   url(user: string): string;
 }
 
-/** `users`: each login user and the team role it is a member of (null: none). `dir`: where the key file goes. */
-export async function teamDatabase(pg: ReturnType<typeof usePostgres>, prefix: string, users: ReadonlyArray<readonly [string, string | null]>, dir: string): Promise<TeamDatabase> {
+/** A fresh database of the file's cluster set up by `team init` as its owner (the cluster's trust); the workers' key file in `dir`. */
+export async function initTeamDatabase(pg: ReturnType<typeof usePostgres>, prefix: string, dir: string): Promise<{ pool: PgPool; name: string; keyFile: string }> {
   const db = await pg.freshDatabase(prefix);
-  const port = pg.cluster().port;
   const keyFile = path.join(dir, 'worker.key');
   await teamInit({ pool: db.pool, keyFile, migrations: await storeMigrations() });
+  return { pool: db.pool, name: db.name, keyFile };
+}
+
+/** `users`: each login user and the team role it is a member of (null: none). `dir`: where the key file goes. */
+export async function teamDatabase(pg: ReturnType<typeof usePostgres>, prefix: string, users: ReadonlyArray<readonly [string, string | null]>, dir: string): Promise<TeamDatabase> {
+  const db = await initTeamDatabase(pg, prefix, dir);
+  const port = pg.cluster().port;
+  const keyFile = db.keyFile;
   for (const [user, role] of users) await db.pool.query(`CREATE ROLE ${user} LOGIN PASSWORD '${user}-pw'${role ? ` IN ROLE ${role}` : ''}`);
   const hba = path.join(pg.cluster().dir, 'data', 'pg_hba.conf');
   writeFileSync(hba, `host all ${users.map(([u]) => u).join(',')} 127.0.0.1/32 scram-sha-256\n${readFileSync(hba, 'utf8')}`);

@@ -11,13 +11,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { teamInit, TEAM_ROLES } from '../../../electron/app/team';
-import { storeMigrations } from '../../../electron/cli-team';
+import { TEAM_ROLES } from '../../../electron/app/team';
 import { openPgActivityStore } from '../../../electron/store/activity-pg';
 import type { PgPool } from '../../../electron/store/postgres';
 import type { FleetHealth, TeamHealth } from '../../../shared/model/fleet-health';
 import { startAppHarness, type AppHarness } from '../../support/app-harness';
 import { usePostgres } from '../../support/postgres';
+import { initTeamDatabase } from '../../support/team-database';
 import { until } from '../../support/until';
 
 const pg = usePostgres();
@@ -30,10 +30,9 @@ const entry = (what: string, at: string) => ({ at, user: 'dave@desk-3', nodeUser
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'nb-team-offline-'));
-  const db = await pg.freshDatabase('offline');
+  const db = await initTeamDatabase(pg, 'offline', dir);
   owner = db.pool;
   dbName = db.name;
-  await teamInit({ pool: owner, keyFile: path.join(dir, 'worker.key'), migrations: await storeMigrations() });
   await owner.query(`CREATE ROLE erin LOGIN IN ROLE ${TEAM_ROLES.console}`);
   await (await openPgActivityStore(owner)).record(entry('Cleared alarms', '2026-11-29T12:00:00.000Z'));
 }, 120_000);

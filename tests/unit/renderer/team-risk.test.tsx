@@ -11,13 +11,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { teamInit, TEAM_ROLES } from '../../../electron/app/team';
-import { storeMigrations } from '../../../electron/cli-team';
+import { TEAM_ROLES } from '../../../electron/app/team';
 import { FleetConnectors } from '../../../electron/edr/fleet/fleet-connectors';
 import { openPgEdrStore } from '../../../electron/edr/store/edr-pg';
 import type { PgPool } from '../../../electron/store/postgres';
 import { makeScoredHosts } from '../../support/edr-fixtures';
 import { usePostgres } from '../../support/postgres';
+import { initTeamDatabase } from '../../support/team-database';
 import { MainBridge } from './support/main-bridge';
 import { renderApp } from './support/render';
 
@@ -30,10 +30,9 @@ const TENANT = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'nb-team-risk-ui-'));
-  const db = await pg.freshDatabase('riskui');
+  const db = await initTeamDatabase(pg, 'riskui', dir);
   owner = db.pool;
   dbName = db.name;
-  await teamInit({ pool: owner, keyFile: path.join(dir, 'worker.key'), migrations: await storeMigrations() });
   await owner.query(`CREATE ROLE gina LOGIN IN ROLE ${TEAM_ROLES.console}`);
   await owner.query(`CREATE ROLE hank LOGIN IN ROLE ${TEAM_ROLES.admin}`);
   const [registered] = await new FleetConnectors(owner).registerBulk({
