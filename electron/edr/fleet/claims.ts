@@ -48,6 +48,9 @@ const RELEASE_RESCORE = `UPDATE fleet_claims
         last_cycle_id = $3, last_status = $4, last_error = $5, last_finished_at = now()
   WHERE connector_id = $1 AND worker = $2`;
 
+/** Frees a claim ($2) without a finished cycle: nothing of its outcome noted, the next poll's time untouched. */
+const HAND_BACK = 'UPDATE fleet_claims SET worker = NULL, lease_until = NULL, cycle_id = NULL, last_worker = $2 WHERE connector_id = $1 AND worker = $2';
+
 export class FleetClaims {
   constructor(
     private readonly pool: PgPool,
@@ -167,7 +170,7 @@ export class FleetClaims {
     return withTransaction(this.pool, async (client) => {
       const r = outcome
         ? await client.query(RELEASE_RESCORE, [connectorId, this.workerId, outcome.cycleId, outcome.status, outcome.error])
-        : await client.query('UPDATE fleet_claims SET worker = NULL, lease_until = NULL, cycle_id = NULL, last_worker = $2 WHERE connector_id = $1 AND worker = $2', [connectorId, this.workerId]);
+        : await client.query(HAND_BACK, [connectorId, this.workerId]);
       if ((r.rowCount ?? 0) === 0) return false;
       await this.served(client, connectorId, requests);
       return true;
@@ -176,7 +179,7 @@ export class FleetClaims {
 
   /** Gives a claim back without a finished cycle (the worker stops): due again at once, for any worker. */
   async handBack(connectorId: string): Promise<void> {
-    await this.pool.query('UPDATE fleet_claims SET worker = NULL, lease_until = NULL, cycle_id = NULL, last_worker = $2 WHERE connector_id = $1 AND worker = $2', [connectorId, this.workerId]);
+    await this.pool.query(HAND_BACK, [connectorId, this.workerId]);
   }
 
   async heartbeat(running: readonly string[], cycles: number): Promise<void> {
