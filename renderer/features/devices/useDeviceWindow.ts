@@ -5,10 +5,10 @@
  * While a new search's, filter's or sort's first page is on its way the previous rows stay (marked
  * stale) instead of flashing empty, as the ZTA table's windows do (zta/useHostWindow.ts).
  */
-import { useMemo, useState } from 'react';
-import type { DeviceWindow } from '../../../shared/model/device-window';
+import { useMemo } from 'react';
 import type { DeviceView } from '../../../shared/model/inventory';
 import { DEVICE_PAGE, useDevicePages, type DeviceWindowAsk } from '../../api/inventory';
+import { useShownPages } from '../../components/useShownPages';
 
 export interface DeviceWindowState {
   /** Devices matching; undefined before the first answer. */
@@ -21,14 +21,6 @@ export interface DeviceWindowState {
   error: unknown;
 }
 
-interface Shown {
-  key: string;
-  first: number;
-  pages: ReadonlyArray<DeviceWindow | undefined>;
-}
-
-const samePages = (a: ReadonlyArray<DeviceWindow | undefined>, b: ReadonlyArray<DeviceWindow | undefined>) => a.length === b.length && a.every((p, i) => p === b[i]);
-
 /** `profileId` undefined: nothing is read (no connection, or its devices not read yet). */
 export function useDeviceWindow(profileId: string | undefined, q: DeviceWindowAsk, range: { start: number; end: number }): DeviceWindowState {
   const first = Math.floor(Math.max(0, range.start) / DEVICE_PAGE);
@@ -36,16 +28,8 @@ export function useDeviceWindow(profileId: string | undefined, q: DeviceWindowAs
   const offsets = useMemo(() => (profileId ? Array.from({ length: last - first + 1 }, (_, i) => (first + i) * DEVICE_PAGE) : []), [first, last, profileId]);
   const key = JSON.stringify([profileId, q]);
   const results = useDevicePages(profileId ?? '', q, offsets);
-  const pages = results.map((r) => r.data);
-  const hasData = pages.some((p) => p !== undefined);
-
-  // What was last shown with data: kept while a new answer loads (adjusting state during render, as React recommends).
-  const [shown, setShown] = useState<Shown>(() => ({ key, first, pages }));
-  let current = shown;
-  if (hasData && (shown.key !== key || shown.first !== first || !samePages(shown.pages, pages))) {
-    current = { key, first, pages };
-    setShown(current);
-  }
+  // What was last shown with data: kept while a new answer loads.
+  const current = useShownPages(key, first, results.map((r) => r.data));
   // Every page carries the count of the same answer; the first one read says it.
   const total = current.pages.find((p) => p !== undefined)?.total;
   const pageOf = (index: number) => current.pages[Math.floor(index / DEVICE_PAGE) - current.first];

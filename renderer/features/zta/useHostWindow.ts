@@ -5,11 +5,12 @@
  * filter's or sort's first page is on its way the previous rows stay (marked stale) instead of
  * flashing empty, as the alarm stream's windows do (alarms/useAlarmWindow.ts).
  */
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import type { ZtaWindow } from '../../../shared/contract-zta';
 import type { ZtaConnector, ZtaFilter, ZtaRow } from '../../../shared/model/zta';
 import type { HostWindowRow, ZtaSort } from '../../../shared/model/zta-window';
 import { ZTA_PAGE, useZtaPages } from '../../api/zta';
+import { useShownPages } from '../../components/useShownPages';
 import type { HostCell } from './host-columns';
 import { sensorState } from './zta-index';
 
@@ -76,14 +77,6 @@ export function windowCell(page: ZtaWindow, r: HostWindowRow, index: number, con
   return { of: page, row: windowRow(r, index, connector), criticalCves: r.criticalCves, cveCount: r.cveCount, sensor: sensorState(r.sensorRunning, r.reducedFunctionality) };
 }
 
-interface Shown {
-  key: string;
-  first: number;
-  pages: ReadonlyArray<ZtaWindow | undefined>;
-}
-
-const samePages = (a: ReadonlyArray<ZtaWindow | undefined>, b: ReadonlyArray<ZtaWindow | undefined>) => a.length === b.length && a.every((p, i) => p === b[i]);
-
 export function useHostWindow(
   filter: ZtaFilter,
   sort: ZtaSort | undefined,
@@ -107,17 +100,10 @@ export function useHostWindow(
   const key = JSON.stringify([filter, sort ?? null]);
   const results = useZtaPages(q, offsets);
   const firstPage = results[offsets.indexOf(0)]?.data;
-  const pages = (first === 0 ? results : results.slice(0, -1)).map((r) => r.data);
-  const hasData = pages.some((p) => p !== undefined);
   const byId = useConnectorsById(connectors);
 
-  // What was last shown with data: kept while a new filter or sort loads (adjusting state during render, as React recommends).
-  const [shown, setShown] = useState<Shown>(() => ({ key, first, pages }));
-  let current = shown;
-  if (hasData && (shown.key !== key || shown.first !== first || !samePages(shown.pages, pages))) {
-    current = { key, first, pages };
-    setShown(current);
-  }
+  // What was last shown with data: kept while a new filter or sort loads.
+  const current = useShownPages(key, first, (first === 0 ? results : results.slice(0, -1)).map((r) => r.data));
   // Past the store's count of a search's matches (C-79) each page's total is a lower bound: the
   // furthest page read knows the most, and a page that reached the end knows it exactly.
   let total: number | undefined;
